@@ -1,0 +1,30 @@
+import { z } from 'zod'
+
+/** Per-program rule: what an allowed program may be asked to do. */
+export const programRuleSchema = z
+  .strictObject({
+    /** When set, the first word after the program (skipping flags) must be one of these. */
+    subcommands: z.array(z.string().min(1)).optional(),
+    /** Flags that are denied, e.g. `--exec` or `-c`; `--flag=value` forms match too. */
+    denyFlags: z.array(z.string().min(1)).optional(),
+    /** Lets this program run inline code or other programs (`sh -c`, `find -exec`): off by default. */
+    allowExec: z.boolean().optional(),
+    /** Skip the workspace check of this program's path-like arguments. Off by default. */
+    skipPathCheck: z.boolean().optional(),
+  })
+  .describe('A per-program rule')
+
+/** The `commands` section of a policy. */
+export const commandPolicySchema = z
+  .strictObject({
+    /** Programs that may run, by bare name (`git`, `npm`); never a path. */
+    allow: z.array(z.string().min(1).max(255)).default([]),
+    /** Per-program rules, keyed by program name. */
+    rules: z.record(z.string().min(1), programRuleSchema).optional(),
+    /** Longest command accepted, in characters. */
+    maxLength: z.number().int().positive().max(1_000_000).default(8192),
+  })
+  .describe('Which programs a command argument may run, and how')
+
+export type ProgramRule = z.infer<typeof programRuleSchema>
+export type CommandPolicy = z.infer<typeof commandPolicySchema>

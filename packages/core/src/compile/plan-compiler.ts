@@ -1,0 +1,32 @@
+import type { PathAccess, PathCheckResult } from '../checks/path-scope.js'
+import type { CommandCheckResult } from '../command/command-check-result.js'
+import type { PlanIssue } from '../issues/plan-issue.js'
+import type { ResolvedPolicy } from '../policy/resolve-policy.js'
+import type { CompiledPlan } from './compiled-plan.js'
+
+/** The result of `validate`: the compiled plan, or every issue found. */
+export type PlanValidationResult =
+  | { readonly success: true; readonly plan: CompiledPlan; readonly issues: readonly [] }
+  | { readonly success: false; readonly issues: readonly PlanIssue[] }
+
+/** A compiler bound to one policy; its parsers are loaded once. */
+export interface PlanCompiler {
+  /** The validated policy this compiler enforces. */
+  readonly policy: ResolvedPolicy
+  /** Validates a plan; never throws for bad input. */
+  validate(plan: unknown): PlanValidationResult
+  /** Compiles a plan, or throws `PlanCompilationError` carrying every issue. */
+  compile(plan: unknown): CompiledPlan
+  /** Checks one path argument lexically, with the same rules as inside a plan. */
+  checkPath(value: unknown, access?: PathAccess): PathCheckResult
+  /** Checks one path argument against the file system: symlinks resolved, nearest existing ancestor for new files. */
+  checkPathOnDisk(value: unknown, access?: PathAccess): Promise<PathCheckResult>
+  /** Checks one shell command with the policy's command rules. */
+  checkCommand(command: unknown): CommandCheckResult
+  /**
+   * Checks the arguments of one live call against the tool's declaration (unknown tool,
+   * undeclared, missing and mistyped arguments, paths, commands). Issue paths are relative
+   * to the arguments object. References are not allowed here: pass resolved values.
+   */
+  checkArguments(tool: string, args: unknown): PlanIssue[]
+}

@@ -1,0 +1,72 @@
+/** Codes of the problems found in a plan, a policy or a live tool call. */
+export type IssueCode =
+  // plan shape and graph
+  | 'invalid_plan'
+  | 'duplicate_step_id'
+  | 'undefined_dependency'
+  | 'self_dependency'
+  | 'cyclic_dependency'
+  | 'invalid_reference'
+  // tools and arguments
+  | 'unknown_tool'
+  | 'unknown_argument'
+  | 'missing_argument'
+  | 'invalid_arguments'
+  // paths
+  | 'path_outside_workspace'
+  | 'path_invalid'
+  | 'path_not_allowed'
+  // commands
+  | 'command_not_allowed'
+  | 'command_parse_error'
+  | 'command_pipeline'
+  | 'command_list'
+  | 'command_redirection'
+  | 'command_substitution'
+  | 'command_expansion'
+  | 'command_subshell'
+  | 'command_function'
+  | 'command_heredoc'
+  | 'command_assignment'
+  | 'command_dangerous_program'
+  | 'command_inline_code'
+  | 'command_wrapper'
+  | 'command_flag_denied'
+  | 'command_subcommand_not_allowed'
+  // budgets
+  | 'budget_exceeded'
+  | 'budget_exhausted'
+  // policy
+  | 'invalid_policy'
+  // run time
+  | 'call_not_in_plan'
+  | 'step_not_ready'
+  | 'step_already_done'
+  | 'step_in_progress'
+  | 'arguments_differ'
+  | 'repeated_call'
+  | 'replan_loop'
+  | 'deadline_exceeded'
+  | 'step_failed'
+  | 'step_skipped'
+  | 'step_timeout'
+  | 'aborted'
+  | 'untrusted_flow'
+  | 'signature_invalid'
+
+/**
+ * One problem, located and explained.
+ *
+ * `path` is the JSON path of the offending value inside the plan (or the policy, or the
+ * live call), e.g. `["steps", 2, "args", "file"]`. `hint` tells a planner model what to do
+ * instead.
+ */
+export interface PlanIssue {
+  readonly code: IssueCode
+  readonly message: string
+  readonly path: readonly (string | number)[]
+  readonly stepId?: string
+  readonly hint?: string
+  /** For `cyclic_dependency`: the step ids of one cycle, first id repeated at the end. */
+  readonly cycle?: readonly string[]
+}
