@@ -1,2 +1,5 @@
 #!/usr/bin/env node
-console.log('plan')
+import { nodeIo } from './node-io.js'
+import { runCli } from './run-cli.js'
+
+process.exitCode = await runCli(process.argv.slice(2), nodeIo())

@@ -1,1 +1,5 @@
-export const version = '0.0.0'
+export { starterPolicy } from './commands/init.js'
+export type { CliIo } from './io.js'
+export { EXIT_APPROVED, EXIT_REJECTED, EXIT_USAGE } from './io.js'
+export { nodeIo } from './node-io.js'
+export { runCli } from './run-cli.js'

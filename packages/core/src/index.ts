@@ -1,1 +1,57 @@
-export const version = '0.0.0'
+export type { PathAccess, PathCheckResult, PathDenial, PathScope } from './checks/path-scope.js'
+export { checkPathLexical, isWithin } from './checks/path-scope.js'
+export { checkPathOnDisk } from './checks/path-on-disk.js'
+export type { CommandCheckResult } from './command/command-check-result.js'
+export type { CommandPolicy, ProgramRule } from './command/command-policy.js'
+export { commandPolicySchema, programRuleSchema } from './command/command-policy.js'
+export type { CommandChecker, CommandCheckerOptions } from './command/create-command-checker.js'
+export { createCommandChecker } from './command/create-command-checker.js'
+export type { GraphAnalysis } from './compile/analyze-graph.js'
+export { analyzeGraph } from './compile/analyze-graph.js'
+export type { CompiledPlan, CompiledStep, StepReference } from './compile/compiled-plan.js'
+export type { PlanCompilerOptions } from './compile/create-plan-compiler.js'
+export { createPlanCompiler } from './compile/create-plan-compiler.js'
+export type { PlanCompiler, PlanValidationResult } from './compile/plan-compiler.js'
+export { PlanCompilationError } from './errors/plan-compilation-error.js'
+export { PlanError } from './errors/plan-error.js'
+export { PolicyError } from './errors/policy-error.js'
+export type {
+  AuthorizeResult,
+  PlanGuard,
+  PlanGuardOptions,
+  PlanGuardState,
+  StepStatus,
+  SubmitKind,
+  SubmitResult,
+  ToolCall,
+} from './guard/plan-guard.js'
+export { formatIssues, formatPath } from './issues/format-issues.js'
+export type { IssueCode, PlanIssue } from './issues/plan-issue.js'
+export type { JsonObject, JsonValue } from './plan/json-value.js'
+export { planJsonSchema, policyJsonSchema } from './plan/plan-json-schema.js'
+export type { Plan, PlanStep } from './plan/plan-schema.js'
+export { planObjectSchema, planSchema, stepSchema } from './plan/plan-schema.js'
+export type {
+  ArgSpec,
+  Budgets,
+  Policy,
+  PolicyInput,
+  ToolPolicy,
+  Workspace,
+} from './policy/policy-schema.js'
+export {
+  argSpecSchema,
+  budgetsSchema,
+  policySchema,
+  toolPolicySchema,
+  workspaceSchema,
+} from './policy/policy-schema.js'
+export type { ResolvedPolicy, ResolvePolicyOptions } from './policy/resolve-policy.js'
+export { loadPolicy, resolvePolicy } from './policy/resolve-policy.js'
+export type { PlanView, RenderOptions, StepMark, StepView } from './render/plan-view.js'
+export { planView } from './render/plan-view.js'
+export { toDot } from './render/to-dot.js'
+export { toMermaid } from './render/to-mermaid.js'
+export type { TextRenderOptions } from './render/to-text.js'
+export { toText } from './render/to-text.js'
+export { canonicalJson, hashJson } from './util/canonical-json.js'

@@ -33,6 +33,11 @@ export type IssueCode =
   | 'command_wrapper'
   | 'command_flag_denied'
   | 'command_subcommand_not_allowed'
+  | 'command_invalid'
+  | 'command_control_flow'
+  | 'command_brace_expansion'
+  | 'command_glob'
+  | 'command_tilde'
   // budgets
   | 'budget_exceeded'
   | 'budget_exhausted'

@@ -128,6 +128,8 @@ export const workspaceSchema = z.strictObject({
 export const policySchema = z
   .strictObject({
     $schema: z.string().optional(),
+    /** Free text for the policy's readers; ignored by the compiler. */
+    $comment: z.union([z.string(), z.array(z.string())]).optional(),
     version: z.literal(1),
     workspace: workspaceSchema,
     tools: z.record(z.string().min(1), toolPolicySchema),

@@ -1,0 +1,78 @@
+import type { PlanGuard } from '@plan/core'
+import type { ToolApprovalStatus } from 'ai'
+import { decideForApproval } from '../session/decide-call.js'
+import { denialReason } from '../session/denial.js'
+import { isGuardedBy } from '../tools/guard-tools.js'
+
+/** The part of an AI SDK tool call that the approval function reads. */
+export interface ApprovalToolCall {
+  readonly toolName: string
+  readonly toolCallId: string
+  readonly input: unknown
+  readonly providerExecuted?: boolean | undefined
+}
+
+/** A generic `toolApproval` function for `generateText`, `streamText` and `ToolLoopAgent`. */
+export type PlanToolApprovalFunction = (options: {
+  readonly toolCall: ApprovalToolCall
+  readonly tools?: Readonly<Record<string, unknown>> | undefined
+}) => Promise<ToolApprovalStatus>
+
+/** Options for {@link planToolApproval}. */
+export interface PlanToolApprovalOptions {
+  /**
+   * The status for calls the guard allows: `'not-applicable'` (default) runs them without
+   * approval records; `'approved'` adds an automatic approval to the messages.
+   */
+  readonly allowedStatus?: 'not-applicable' | 'approved'
+}
+
+/**
+ * A `toolApproval` function for AI SDK 7 that asks the guard about every tool call before
+ * the SDK runs it. A denied call never runs and reaches the model as `execution-denied`
+ * with the guard's issues as the reason. The tool wrappers of {@link guardTools} stay the
+ * authoritative check; the approval does not reserve a step twice.
+ *
+ * Calls to tools that are not wrapped by `guardTools` with the same guard, and
+ * provider-executed calls, are denied: nothing would check them when they run.
+ *
+ * @example
+ * ```ts
+ * const result = await generateText({
+ *   model,
+ *   tools: guardTools(tools, guard),
+ *   toolApproval: planToolApproval(guard),
+ *   prompt,
+ * })
+ * ```
+ */
+export function planToolApproval(
+  guard: PlanGuard,
+  options: PlanToolApprovalOptions = {},
+): PlanToolApprovalFunction {
+  const allowedStatus = options.allowedStatus ?? 'not-applicable'
+  return async ({ toolCall, tools }) => {
+    const tool = toolCall.toolName
+    if (toolCall.providerExecuted === true) {
+      return {
+        type: 'denied',
+        reason: `@plan cannot check "${tool}": it is executed by the model provider.`,
+      }
+    }
+    const definition =
+      tools !== undefined && Object.hasOwn(tools, tool) ? tools[tool] : undefined
+    if (tools !== undefined && !isGuardedBy(definition, guard)) {
+      return {
+        type: 'denied',
+        reason: `@plan denied the call to "${tool}": the tool is not wrapped by guardTools with this guard.`,
+      }
+    }
+    const decision = await decideForApproval(guard, {
+      tool,
+      args: toolCall.input,
+      callId: toolCall.toolCallId,
+    })
+    if (decision.allowed) return allowedStatus
+    return { type: 'denied', reason: denialReason(tool, decision) }
+  }
+}

@@ -1,0 +1,160 @@
+import { PlanError, type PlanGuard, type PlanIssue } from '@plan/core'
+import type { Tool, ToolExecutionOptions, ToolSet } from 'ai'
+import { decideForExecution } from '../session/decide-call.js'
+import { denialError } from '../session/denial.js'
+import type { AllowedResult } from '../session/guard-session.js'
+
+/** One decision of a wrapped tool, reported to {@link GuardToolsOptions.onDecision}. */
+export interface ToolDecisionEvent {
+  /** The tool's name in the tool set. */
+  readonly tool: string
+  /** The SDK's tool call id. */
+  readonly callId: string | undefined
+  readonly allowed: boolean
+  /** The approved step the call ran as, when it was allowed. */
+  readonly stepId: string | undefined
+  /** Why it was denied; empty when it was allowed. */
+  readonly issues: readonly PlanIssue[]
+}
+
+/** Options for {@link guardTools}. */
+export interface GuardToolsOptions {
+  /** Called after every decision, before the tool runs (allowed) or the error is thrown (denied). */
+  readonly onDecision?: (event: ToolDecisionEvent) => void
+}
+
+type Execute = (input: unknown, options: ToolExecutionOptions<unknown>) => unknown
+type AnyTool = Tool<unknown, unknown, unknown> & { execute?: Execute; isProviderExecuted?: boolean }
+
+const guardedBy = Symbol.for('@plan/ai-sdk.guardedBy')
+
+/** True when `tool` was wrapped by {@link guardTools} with this guard. */
+export function isGuardedBy(tool: unknown, guard: PlanGuard): boolean {
+  return typeof tool === 'object' && tool !== null && (tool as Record<symbol, unknown>)[guardedBy] === guard
+}
+
+function isAsyncGeneratorFunction(value: unknown): boolean {
+  return Object.prototype.toString.call(value) === '[object AsyncGeneratorFunction]'
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function'
+  )
+}
+
+function setupError(name: string, reason: string): PlanError {
+  return new PlanError(`guardTools cannot guard the tool "${name}": ${reason}`)
+}
+
+function wrapTool(name: string, tool: AnyTool, guard: PlanGuard, options: GuardToolsOptions): AnyTool {
+  if (typeof tool !== 'object' || tool === null) throw setupError(name, 'it is not a tool object.')
+  if (tool.type === 'provider' && tool.isProviderExecuted === true) {
+    throw setupError(
+      name,
+      'it is executed by the model provider, where no wrapper can intercept its calls. Remove it from the tool set.',
+    )
+  }
+  const execute = tool.execute
+  if (typeof execute !== 'function') {
+    throw setupError(
+      name,
+      'it has no execute function, so its calls would reach your code without a check. Give it an execute function or leave it out.',
+    )
+  }
+  if (isGuardedBy(tool, guard)) return tool
+
+  const authorizeCall = async (input: unknown, executionOptions: ToolExecutionOptions<unknown> | undefined): Promise<AllowedResult> => {
+    const callId = executionOptions?.toolCallId
+    const decision = await decideForExecution(guard, { tool: name, args: input, callId })
+    options.onDecision?.({
+      tool: name,
+      callId,
+      allowed: decision.allowed,
+      stepId: decision.allowed ? decision.result.stepId : undefined,
+      issues: decision.allowed ? [] : decision.issues,
+    })
+    if (!decision.allowed) throw denialError(name, decision)
+    return decision.result
+  }
+  const run = (args: unknown, executionOptions: ToolExecutionOptions<unknown>): unknown =>
+    execute.call(tool, args, executionOptions)
+
+  let guardedExecute: Execute
+  if (isAsyncGeneratorFunction(execute)) {
+    // streaming tool: stay an async iterable so the SDK still reports preliminary results
+    guardedExecute = async function* (input, executionOptions) {
+      const approved = await authorizeCall(input, executionOptions)
+      let state: 'running' | 'finished' | 'failed' = 'running'
+      let last: unknown
+      try {
+        for await (const output of run(approved.args, executionOptions) as AsyncIterable<unknown>) {
+          last = output
+          yield output
+        }
+        state = 'finished'
+      } catch (error) {
+        state = 'failed'
+        guard.fail(approved.stepId, error)
+        throw error
+      } finally {
+        if (state === 'running') {
+          guard.fail(approved.stepId, new PlanError(`The "${name}" tool stopped before it finished.`))
+        }
+      }
+      guard.complete(approved.stepId, last)
+    }
+  } else {
+    guardedExecute = async (input, executionOptions) => {
+      const approved = await authorizeCall(input, executionOptions)
+      let output: unknown
+      try {
+        const value = run(approved.args, executionOptions)
+        if (isAsyncIterable(value)) {
+          // a plain function returning an iterable: the SDK's final output is the last value
+          for await (const item of value) output = item
+        } else {
+          output = await value
+        }
+      } catch (error) {
+        guard.fail(approved.stepId, error)
+        throw error
+      }
+      guard.complete(approved.stepId, output)
+      return output
+    }
+  }
+  // enumerable, so copies of the tool made by the SDK (`{ ...tool }`) keep the mark
+  return { ...tool, execute: guardedExecute, [guardedBy]: guard }
+}
+
+/**
+ * Wraps every tool of an AI SDK tool set so that each call is authorized by a `@plan` guard
+ * before it runs. This is the authoritative check: a denied call throws a `PlanError`
+ * carrying the issues (the SDK reports it to the model as a tool error) and the tool never
+ * runs. An allowed call runs with the guard's arguments; its output or failure is reported
+ * back to the guard.
+ *
+ * Throws a `PlanError` at setup for tools that no wrapper can intercept: provider-executed
+ * tools and tools without `execute`.
+ *
+ * @example
+ * ```ts
+ * const compiler = await createPlanCompiler(policy)
+ * const guard = createPlanGuard(compiler.compile(plan), { compiler })
+ * const result = await generateText({ model, tools: guardTools(tools, guard), prompt })
+ * ```
+ */
+export function guardTools<TOOLS extends ToolSet>(
+  tools: TOOLS,
+  guard: PlanGuard,
+  options: GuardToolsOptions = {},
+): TOOLS {
+  const guarded: Record<string, AnyTool> = {}
+  for (const [name, tool] of Object.entries(tools)) {
+    guarded[name] = wrapTool(name, tool as AnyTool, guard, options)
+  }
+  return guarded as TOOLS
+}

@@ -1,0 +1,83 @@
+import { parseArgs } from 'node:util'
+import { runCheck } from './commands/check.js'
+import { runGraph } from './commands/graph.js'
+import { runInit } from './commands/init.js'
+import { runSchema } from './commands/schema.js'
+import { type CliIo, EXIT_APPROVED, EXIT_USAGE, UsageError } from './io.js'
+
+const USAGE = `usage: plan <command> [options]
+
+commands:
+  check <plan.json|-> --policy <policy.json> [--format text|json]
+        exit 0 approved, 1 rejected, 2 unusable input
+  graph <plan.json|-> --policy <policy.json> [--format mermaid|dot|text]
+  schema plan|policy        print a JSON Schema
+  init [--output plan.policy.json|-] [--root .] [--force]
+        write a starter policy for a repository
+`
+
+/**
+ * Runs the `plan` command with the given arguments and returns its exit code; never throws
+ * for bad input and never prints a stack trace for it.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await runCli(process.argv.slice(2), nodeIo())
+ * ```
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        policy: { type: 'string', short: 'p' },
+        format: { type: 'string', short: 'f' },
+        output: { type: 'string', short: 'o' },
+        root: { type: 'string' },
+        force: { type: 'boolean' },
+        color: { type: 'boolean' },
+        'no-color': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    })
+    const [command, target, ...rest] = positionals
+    if (values.help === true || command === 'help') {
+      io.stdout.write(USAGE)
+      return EXIT_APPROVED
+    }
+    const color = values['no-color'] === true || io.env.NO_COLOR !== undefined ? false : values.color === true || io.stdout.isTTY === true
+    const extra = () => {
+      if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`)
+    }
+    switch (command) {
+      case 'check':
+        extra()
+        if (target === undefined) throw new UsageError('usage: plan check <plan.json|-> --policy <policy.json>')
+        return await runCheck({ planFile: target, policyFile: values.policy, format: values.format ?? 'text', color }, io)
+      case 'graph':
+        extra()
+        if (target === undefined) throw new UsageError('usage: plan graph <plan.json|-> --policy <policy.json> --format mermaid|dot|text')
+        return await runGraph({ planFile: target, policyFile: values.policy, format: values.format ?? 'mermaid', color }, io)
+      case 'schema':
+        extra()
+        return runSchema(target, io)
+      case 'init':
+        if (target !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(target)}`)
+        return await runInit({ output: values.output ?? 'plan.policy.json', root: values.root ?? '.', force: values.force === true }, io)
+      case undefined:
+        io.stderr.write(USAGE)
+        return EXIT_USAGE
+      default:
+        throw new UsageError(`unknown command ${JSON.stringify(command)}\n\n${USAGE}`)
+    }
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.stderr.write(`plan: ${(error as Error).message}\n`)
+      return EXIT_USAGE
+    }
+    io.stderr.write(`plan: internal error: ${(error as Error)?.message ?? String(error)}\n`)
+    return EXIT_USAGE
+  }
+}

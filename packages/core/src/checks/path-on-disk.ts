@@ -1,0 +1,150 @@
+import { lstat, readlink } from 'node:fs/promises'
+import { posix } from 'node:path'
+import {
+  checkPathLexical,
+  isWithin,
+  type PathAccess,
+  type PathCheckResult,
+  type PathDenial,
+  type PathScope,
+} from './path-scope.js'
+
+/** Most symbolic links followed while resolving one path (Linux's MAXSYMLINKS). */
+export const MAX_SYMLINK_HOPS = 40
+
+type Resolution = { readonly ok: true; readonly real: string } | { readonly ok: false; readonly reason: string }
+
+/**
+ * Resolves an absolute path the way the kernel does, one component at a time: a symbolic
+ * link is replaced by its target before a following `..` applies (so `link/../x` is the
+ * `x` beside the link's target, not beside the link). Components that do not exist yet are
+ * appended to the real path of the nearest existing ancestor; a dangling link is judged by
+ * its target.
+ */
+async function resolveOnDisk(absolute: string): Promise<Resolution> {
+  const pending = absolute.split('/').reverse()
+  let real = '/'
+  let hops = 0
+  while (pending.length > 0) {
+    const part = pending.pop() as string
+    if (part === '' || part === '.') continue
+    if (part === '..') {
+      real = posix.dirname(real)
+      continue
+    }
+    const candidate = real === '/' ? `/${part}` : `${real}/${part}`
+    let stats: Awaited<ReturnType<typeof lstat>>
+    try {
+      stats = await lstat(candidate)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code !== 'ENOENT') return { ok: false, reason: `${candidate}: ${code ?? 'error'}` }
+      // Nothing below a missing folder can be a link, so the rest resolves lexically.
+      pending.push(part)
+      return { ok: true, real: posix.resolve(real, ...pending.reverse()) }
+    }
+    if (stats.isSymbolicLink()) {
+      hops += 1
+      if (hops > MAX_SYMLINK_HOPS) return { ok: false, reason: `${absolute}: too many symbolic links (ELOOP)` }
+      let target: string
+      try {
+        target = await readlink(candidate)
+      } catch (error) {
+        return { ok: false, reason: `${candidate}: ${(error as NodeJS.ErrnoException).code ?? 'error'}` }
+      }
+      if (target.length === 0 || target.includes('\0')) return { ok: false, reason: `${candidate}: empty link` }
+      if (target.startsWith('/')) real = '/'
+      pending.push(...target.split('/').reverse())
+      continue
+    }
+    if (!stats.isDirectory() && pending.some((rest) => rest !== '' && rest !== '.')) {
+      return { ok: false, reason: `${candidate}: not a folder (ENOTDIR)` }
+    }
+    real = candidate
+  }
+  return { ok: true, real }
+}
+
+function denial(code: PathDenial['code'], message: string, hint: string): PathCheckResult {
+  return { allowed: false, issue: { code, message, hint } }
+}
+
+/** Resolves each entry on disk, keeping the written form too; unresolvable entries stay lexical. */
+async function realEntries(entries: readonly string[]): Promise<string[]> {
+  const out = new Set(entries)
+  for (const entry of entries) {
+    const resolved = await resolveOnDisk(entry)
+    if (resolved.ok) out.add(resolved.real)
+  }
+  return [...out]
+}
+
+/**
+ * Checks a path argument lexically and then on disk: symbolic links are resolved (the
+ * nearest existing ancestor's real path for a file that does not exist yet, a dangling link
+ * by its target), and the real path must lie inside a workspace root (itself resolved, so a
+ * root may be a link) and outside the `deny` (and, for writes, `readOnly`) entries. Loops,
+ * permission errors and any other file system error deny.
+ *
+ * On success `resolved` is the real path; open that, not the argument, so a relative path
+ * cannot be read against another working folder.
+ *
+ * @example
+ * ```ts
+ * const result = await checkPathOnDisk('notes/today.md', compiler.policy.scope, 'write')
+ * if (result.allowed) await writeFile(result.resolved, text)
+ * ```
+ */
+export async function checkPathOnDisk(
+  value: unknown,
+  scope: PathScope,
+  access: PathAccess = 'read',
+): Promise<PathCheckResult> {
+  const lexical = checkPathLexical(value, scope, access)
+  if (!lexical.allowed) return lexical
+  const text = value as string
+  const first = scope.roots[0] as string
+  // Joined without normalising: `..` must apply after links are followed, as the kernel does.
+  const joined = text.startsWith('/') ? text : `${first}/${text}`
+  const resolution = await resolveOnDisk(joined)
+  if (!resolution.ok) {
+    return denial(
+      'path_not_allowed',
+      `The path ${JSON.stringify(text)} cannot be resolved safely on disk (${resolution.reason}).`,
+      'Use a plain path to an existing folder inside the workspace, without link loops.',
+    )
+  }
+  const real = resolution.real
+  const roots: string[] = []
+  for (const root of scope.roots) {
+    const resolvedRoot = await resolveOnDisk(root)
+    if (resolvedRoot.ok) roots.push(resolvedRoot.real)
+  }
+  const rootList = scope.roots.join(', ')
+  if (!roots.some((root) => isWithin(root, real))) {
+    return denial(
+      'path_outside_workspace',
+      `The path ${JSON.stringify(text)} leads to ${real} on disk (through a symbolic link), outside the workspace (${rootList}).`,
+      `Use a path whose real location is inside ${rootList}; links may not lead out.`,
+    )
+  }
+  const denied = (await realEntries(scope.deny)).find((entry) => isWithin(entry, real))
+  if (denied !== undefined) {
+    return denial(
+      'path_not_allowed',
+      `The path ${JSON.stringify(text)} leads to ${real}, under ${denied}, which the policy denies.`,
+      `Do not read or write under ${denied}.`,
+    )
+  }
+  if (access === 'write') {
+    const readOnly = (await realEntries(scope.readOnly)).find((entry) => isWithin(entry, real))
+    if (readOnly !== undefined) {
+      return denial(
+        'path_not_allowed',
+        `The path ${JSON.stringify(text)} leads to ${real}, under ${readOnly}, which is read-only.`,
+        `Write somewhere other than ${readOnly}.`,
+      )
+    }
+  }
+  return { allowed: true, resolved: real }
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest'
+import { checkPathLexical, isWithin, type PathScope } from './path-scope.js'
+
+const scope: PathScope = { roots: ['/srv/repo', '/data/shared'], readOnly: ['/srv/repo/.git'], deny: ['/srv/repo/.env'] }
+const check = (value: unknown, access: 'read' | 'write' = 'read') => checkPathLexical(value, scope, access)
+const codeOf = (value: unknown, access: 'read' | 'write' = 'read') => {
+  const result = check(value, access)
+  return result.allowed ? 'allowed' : result.issue.code
+}
+
+describe('checkPathLexical', () => {
+  it.each([
+    ['core/auth.py', '/srv/repo/core/auth.py'],
+    ['./src/../README.md', '/srv/repo/README.md'],
+    ['/srv/repo', '/srv/repo'],
+    ['/srv/repo/', '/srv/repo'],
+    ['/data/shared/x.csv', '/data/shared/x.csv'],
+    ['a b/ünïcode.txt', '/srv/repo/a b/ünïcode.txt'],
+    ['file~backup', '/srv/repo/file~backup'],
+    ['100%.txt', '/srv/repo/100%.txt'],
+  ])('should allow %j, resolving it to %s', (value, resolved) => {
+    expect(check(value)).toEqual({ allowed: true, resolved })
+  })
+
+  it.each([
+    ['../../etc/passwd', 'path_outside_workspace'],
+    ['/etc/passwd', 'path_outside_workspace'],
+    ['/srv/repo-evil/x', 'path_outside_workspace'],
+    ['/srv/repo/../repo-evil', 'path_outside_workspace'],
+    ['src/../../..', 'path_outside_workspace'],
+    ['/', 'path_outside_workspace'],
+    ['', 'path_invalid'],
+    ['a\u0000b', 'path_invalid'],
+    ['a\nb', 'path_invalid'],
+    ['evil\u202etxt.sh', 'path_invalid'],
+    ['~/.ssh/id_rsa', 'path_invalid'],
+    ['~root/x', 'path_invalid'],
+    ['C:\\Windows\\System32', 'path_invalid'],
+    ['c:/windows', 'path_invalid'],
+    ['\\\\server\\share\\x', 'path_invalid'],
+    ['..\\..\\etc\\passwd', 'path_invalid'],
+    ['//server/share', 'path_invalid'],
+    ['%2e%2e/%2e%2e/etc/passwd', 'path_invalid'],
+    ['..%2f..%2fetc%2fpasswd', 'path_invalid'],
+    ['%252e%252e/etc', 'path_invalid'],
+    ['file:///etc/passwd', 'path_invalid'],
+    ['x'.repeat(5000), 'path_invalid'],
+    ['.env', 'path_not_allowed'],
+    ['/srv/repo/.env/nested', 'path_not_allowed'],
+    [42, 'invalid_arguments'],
+    [null, 'invalid_arguments'],
+    [['a'], 'invalid_arguments'],
+  ])('should deny %j with %s', (value, code) => {
+    expect(codeOf(value)).toBe(code)
+  })
+
+  it('should let read-only paths be read but not written', () => {
+    expect(codeOf('.git/config', 'read')).toBe('allowed')
+    expect(codeOf('.git/hooks/pre-commit', 'write')).toBe('path_not_allowed')
+    expect(codeOf('.gitignore', 'write')).toBe('allowed')
+  })
+
+  it('should give every denial a message and a hint', () => {
+    const result = check('../x')
+    expect(result.allowed).toBe(false)
+    if (!result.allowed) {
+      expect(result.issue.message).toContain('/srv/x')
+      expect(result.issue.hint).toContain('/srv/repo')
+    }
+  })
+})
+
+describe('isWithin', () => {
+  it('should compare whole path segments', () => {
+    expect(isWithin('/srv/repo', '/srv/repo/a')).toBe(true)
+    expect(isWithin('/srv/repo', '/srv/repo')).toBe(true)
+    expect(isWithin('/srv/repo', '/srv/repository')).toBe(false)
+    expect(isWithin('/', '/anything')).toBe(true)
+  })
+})

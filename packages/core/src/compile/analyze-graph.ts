@@ -1,0 +1,180 @@
+/** The result of {@link analyzeGraph}. */
+export interface GraphAnalysis {
+  /** Node indices in topological order; ties (same level) keep index order. Empty when cyclic. */
+  readonly order: number[]
+  /** Level of each node (longest chain of dependencies before it); -1 for nodes on or after a cycle. */
+  readonly level: Int32Array
+  /** Nodes grouped by level, each group in index order. Empty when cyclic. */
+  readonly levels: number[][]
+  /** Number of nodes on the longest chain. */
+  readonly criticalPathLength: number
+  /** One cycle per strongly connected component, as node indices with the first repeated last. */
+  readonly cycles: number[][]
+}
+
+/**
+ * Orders a dependency graph and finds its cycles in time linear in nodes + edges.
+ * `dependencies[i]` lists the nodes node `i` depends on (no duplicates, no self-loops).
+ */
+export function analyzeGraph(dependencies: readonly (readonly number[])[]): GraphAnalysis {
+  const count = dependencies.length
+  const pending = new Int32Array(count)
+  // Dependents in compressed form: dependentsOf(i) = targets[start[i] .. start[i + 1]).
+  const start = new Int32Array(count + 1)
+  for (let node = 0; node < count; node += 1) {
+    const deps = dependencies[node] as readonly number[]
+    pending[node] = deps.length
+    for (const dep of deps) start[dep + 1] = (start[dep + 1] as number) + 1
+  }
+  for (let node = 0; node < count; node += 1) start[node + 1] = (start[node + 1] as number) + (start[node] as number)
+  const fill = start.slice(0, count)
+  const targets = new Int32Array(start[count] as number)
+  for (let node = 0; node < count; node += 1) {
+    for (const dep of dependencies[node] as readonly number[]) {
+      const slot = fill[dep] as number
+      targets[slot] = node
+      fill[dep] = slot + 1
+    }
+  }
+
+  // Kahn's algorithm with an index into the queue instead of shifting it.
+  const level = new Int32Array(count).fill(-1)
+  const queue = new Int32Array(count)
+  let tail = 0
+  for (let node = 0; node < count; node += 1) {
+    if (pending[node] === 0) {
+      queue[tail] = node
+      tail += 1
+      level[node] = 0
+    }
+  }
+  let maxLevel = -1
+  for (let head = 0; head < tail; head += 1) {
+    const node = queue[head] as number
+    const nodeLevel = level[node] as number
+    if (nodeLevel > maxLevel) maxLevel = nodeLevel
+    const end = start[node + 1] as number
+    for (let edge = start[node] as number; edge < end; edge += 1) {
+      const next = targets[edge] as number
+      if ((level[next] as number) < nodeLevel + 1) level[next] = nodeLevel + 1
+      const left = (pending[next] as number) - 1
+      pending[next] = left
+      if (left === 0) {
+        queue[tail] = next
+        tail += 1
+      }
+    }
+  }
+
+  if (tail < count) {
+    for (let node = 0; node < count; node += 1) if ((pending[node] as number) > 0) level[node] = -1
+    return { order: [], level, levels: [], criticalPathLength: 0, cycles: findCycles(dependencies, pending) }
+  }
+
+  // Counting sort by level keeps index order inside a level: linear, and a valid topological order.
+  const levels: number[][] = Array.from({ length: maxLevel + 1 }, () => [])
+  for (let node = 0; node < count; node += 1) (levels[level[node] as number] as number[]).push(node)
+  const order: number[] = []
+  for (const group of levels) for (const node of group) order.push(node)
+  return { order, level, levels, criticalPathLength: maxLevel + 1, cycles: [] }
+}
+
+/**
+ * One witness cycle per non-trivial strongly connected component among the nodes Kahn's
+ * algorithm could not order (Tarjan's algorithm, iterative so deep graphs cannot overflow the stack).
+ */
+function findCycles(dependencies: readonly (readonly number[])[], pending: Int32Array): number[][] {
+  const count = dependencies.length
+  const index = new Int32Array(count).fill(-1)
+  const low = new Int32Array(count)
+  const onStack = new Uint8Array(count)
+  const stack: number[] = []
+  const component = new Int32Array(count).fill(-1)
+  const components: number[][] = []
+  let counter = 0
+  const callNode: number[] = []
+  const callEdge: number[] = []
+
+  for (let root = 0; root < count; root += 1) {
+    if ((pending[root] as number) === 0 || index[root] !== -1) continue
+    callNode.push(root)
+    callEdge.push(0)
+    index[root] = counter
+    low[root] = counter
+    counter += 1
+    stack.push(root)
+    onStack[root] = 1
+    while (callNode.length > 0) {
+      const top = callNode.length - 1
+      const node = callNode[top] as number
+      const deps = dependencies[node] as readonly number[]
+      const edge = callEdge[top] as number
+      if (edge < deps.length) {
+        callEdge[top] = edge + 1
+        const next = deps[edge] as number
+        if ((pending[next] as number) === 0) continue
+        if (index[next] === -1) {
+          index[next] = counter
+          low[next] = counter
+          counter += 1
+          stack.push(next)
+          onStack[next] = 1
+          callNode.push(next)
+          callEdge.push(0)
+        } else if (onStack[next] === 1 && (index[next] as number) < (low[node] as number)) {
+          low[node] = index[next] as number
+        }
+        continue
+      }
+      callNode.pop()
+      callEdge.pop()
+      const parent = callNode[callNode.length - 1]
+      if (parent !== undefined && (low[node] as number) < (low[parent] as number)) low[parent] = low[node] as number
+      if (low[node] === index[node]) {
+        const members: number[] = []
+        let member: number
+        do {
+          member = stack.pop() as number
+          onStack[member] = 0
+          component[member] = components.length
+          members.push(member)
+        } while (member !== node)
+        components.push(members)
+      }
+    }
+  }
+
+  const cycles: number[][] = []
+  for (let id = 0; id < components.length; id += 1) {
+    const members = components[id] as number[]
+    if (members.length < 2) continue
+    let first = members[0] as number
+    for (const member of members) if (member < first) first = member
+    cycles.push(witness(dependencies, component, id, first))
+  }
+  cycles.sort((left, right) => (left[0] as number) - (right[0] as number))
+  return cycles
+}
+
+/** Shortest cycle through `start` inside one component, by breadth-first search. */
+function witness(dependencies: readonly (readonly number[])[], component: Int32Array, id: number, start: number): number[] {
+  const previous = new Map<number, number>()
+  const queue = [start]
+  for (let head = 0; head < queue.length; head += 1) {
+    const node = queue[head] as number
+    for (const next of dependencies[node] as readonly number[]) {
+      if (component[next] !== id) continue
+      if (next === start) {
+        const path = [start]
+        for (let step: number | undefined = node; step !== undefined && step !== start; step = previous.get(step)) path.push(step)
+        path.reverse()
+        return [start, ...path.slice(0, -1), start]
+      }
+      if (!previous.has(next)) {
+        previous.set(next, node)
+        queue.push(next)
+      }
+    }
+  }
+  return [start, start]
+}

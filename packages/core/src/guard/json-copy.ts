@@ -1,0 +1,90 @@
+import type { JsonValue } from '../plan/json-value.js'
+
+/** Deepest nesting accepted in a live call's arguments or a tool's output. */
+export const MAX_JSON_DEPTH = 64
+
+/** A JSON copy, or why the value is not JSON data. */
+export type JsonCopy = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly reason: string }
+
+function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value)
+  return prototype === Object.prototype || prototype === null
+}
+
+/** Sets an own data property, even for a key such as `__proto__`. */
+export function defineValue(target: object, key: string | number, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
+}
+
+function copy(value: unknown, depth: number): JsonValue {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new TypeError('a number that is NaN or infinite')
+    return value
+  }
+  if (typeof value !== 'object') throw new TypeError(`a ${typeof value}`)
+  if (depth >= MAX_JSON_DEPTH) throw new TypeError(`nesting deeper than ${MAX_JSON_DEPTH} levels`)
+  if (Array.isArray(value)) {
+    const out: JsonValue[] = []
+    for (let index = 0; index < value.length; index += 1) {
+      const descriptor = Object.getOwnPropertyDescriptor(value, index)
+      if (descriptor === undefined || descriptor.get !== undefined || descriptor.set !== undefined) {
+        throw new TypeError('an array with holes or accessors')
+      }
+      out.push(copy(descriptor.value, depth + 1))
+    }
+    return out
+  }
+  if (!isPlainObject(value)) throw new TypeError(`an instance of ${value.constructor?.name ?? 'a class'}`)
+  const out: { [key: string]: JsonValue } = {}
+  for (const key of Object.keys(value)) {
+    const descriptor = Object.getOwnPropertyDescriptor(value, key)
+    // Getters could answer differently when the tool reads them; only plain data is copied.
+    if (descriptor === undefined || descriptor.get !== undefined || descriptor.set !== undefined) {
+      throw new TypeError(`an accessor property ${JSON.stringify(key)}`)
+    }
+    if (descriptor.value === undefined) continue
+    defineValue(out, key, copy(descriptor.value, depth + 1))
+  }
+  return out
+}
+
+/**
+ * Copies live data that must already be JSON: plain objects and arrays of strings, finite
+ * numbers, booleans and null. Keys whose value is `undefined` are dropped (as JSON does);
+ * anything else (class instances, functions, getters, cycles, deep nesting) is refused.
+ */
+export function copyJson(value: unknown): JsonCopy {
+  try {
+    return { ok: true, value: copy(value, 0) }
+  } catch (error) {
+    return { ok: false, reason: error instanceof TypeError ? error.message : 'a value that cannot be read' }
+  }
+}
+
+/**
+ * Converts a tool's output to JSON as `JSON.stringify` would (`toJSON` honoured, `undefined`
+ * becomes null), refusing cycles, BigInts, throwing getters and text longer than `maxBytes`.
+ */
+export function outputToJson(value: unknown, maxBytes: number): JsonCopy {
+  let text: string | undefined
+  try {
+    text = JSON.stringify(value)
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : 'it cannot be serialised'
+    return { ok: false, reason: `the output is not JSON (${reason})` }
+  }
+  if (text === undefined) return { ok: true, value: null }
+  if (text.length > maxBytes) return { ok: false, reason: `the output is larger than ${maxBytes} bytes as JSON` }
+  const parsed = copyJson(JSON.parse(text))
+  return parsed.ok ? parsed : { ok: false, reason: `the output is not JSON (${parsed.reason})` }
+}
+
+/** Freezes a JSON value in place, so it can be shared without copies. */
+export function freezeJson<T extends JsonValue>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const entry of Object.values(value)) freezeJson(entry)
+  }
+  return value
+}

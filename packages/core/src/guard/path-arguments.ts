@@ -1,0 +1,35 @@
+import type { PathAccess } from '../checks/path-scope.js'
+import type { JsonObject, JsonValue } from '../plan/json-value.js'
+import type { ArgSpec } from '../policy/policy-schema.js'
+
+/** One path-typed value inside a call's arguments. */
+export interface PathArgument {
+  /** Where it sits in the arguments object, e.g. `["files", 2]`. */
+  readonly path: readonly (string | number)[]
+  readonly value: JsonValue
+  readonly access: PathAccess
+}
+
+function collect(spec: ArgSpec, value: JsonValue, path: (string | number)[], out: PathArgument[]): void {
+  if (spec.type === 'path') {
+    out.push({ path, value, access: spec.access })
+  } else if (spec.type === 'array' && Array.isArray(value)) {
+    value.forEach((item, index) => collect(spec.items, item, [...path, index], out))
+  }
+}
+
+/** Lists the path-typed values of a call's arguments, from the tool's declared argument specs. */
+export function pathArguments(specs: Readonly<Record<string, ArgSpec>>, args: JsonObject): PathArgument[] {
+  const out: PathArgument[] = []
+  for (const name of Object.keys(specs)) {
+    const spec = specs[name] as ArgSpec
+    if (Object.hasOwn(args, name)) collect(spec, args[name] as JsonValue, [name], out)
+  }
+  return out
+}
+
+/** True when a tool declares any path-typed argument (possibly inside arrays). */
+export function hasPathArguments(specs: Readonly<Record<string, ArgSpec>>): boolean {
+  const walk = (spec: ArgSpec): boolean => spec.type === 'path' || (spec.type === 'array' && walk(spec.items))
+  return Object.values(specs).some(walk)
+}

@@ -1,0 +1,118 @@
+import type { CompiledPlan, CompiledStep } from '../compile/compiled-plan.js'
+import type { PlanCompiler, PlanValidationResult } from '../compile/plan-compiler.js'
+import type { PlanIssue } from '../issues/plan-issue.js'
+import type { JsonObject } from '../plan/json-value.js'
+
+/** A live tool call, as a framework reports it. */
+export interface ToolCall {
+  readonly tool: string
+  readonly args: unknown
+  /** The framework's tool call id, when it has one. */
+  readonly callId?: string
+  /**
+   * The approved step this call is meant to run as (an executor knows it). When given, only
+   * that step is considered; when omitted, the call is matched by tool and arguments.
+   */
+  readonly stepId?: string
+}
+
+/** The guard's answer to a live call. */
+export type AuthorizeResult =
+  | {
+      readonly allowed: true
+      /** The approved step this call runs as; pass it to `complete` or `fail`. */
+      readonly stepId: string
+      /** The arguments to run the tool with (references resolved). */
+      readonly args: JsonObject
+    }
+  | {
+      readonly allowed: false
+      /** Why the call was denied (the first problem). */
+      readonly issue: PlanIssue
+      readonly issues: readonly PlanIssue[]
+    }
+
+/** How a plan reaches the guard after the first one. */
+export type SubmitKind =
+  /** A new plan from a planner after a rejection or failure; counts against `maxReplans`. */
+  | 'replan'
+  /** One model turn's batch of tool calls, compiled as a plan (per-turn mode). */
+  | 'turn'
+
+/** What `submitPlan` answers. */
+export type SubmitResult = PlanValidationResult
+
+/** The status of one step at run time. */
+export type StepStatus = 'pending' | 'running' | 'done' | 'failed' | 'skipped'
+
+/** The guard's state as JSON, to resume a run in another process. */
+export interface PlanGuardState {
+  readonly version: 1
+  readonly plan: CompiledPlan | null
+  readonly status: Readonly<Record<string, StepStatus>>
+  readonly outputs: Readonly<Record<string, unknown>>
+  readonly calls: number
+  readonly callsPerTool: Readonly<Record<string, number>>
+  readonly identicalCalls: Readonly<Record<string, number>>
+  readonly seenPlanHashes: readonly string[]
+  readonly replans: number
+  readonly startedAt: number
+  readonly stopped: PlanIssue | null
+  /** How the current plan arrived: `plan` (whole plan) or `turn` (per-turn mode). */
+  readonly mode?: 'plan' | 'turn'
+  /** Per-turn mode: how often each distinct turn (tools and arguments) was submitted. */
+  readonly turns?: Readonly<Record<string, number>>
+}
+
+/** A step's arguments with references resolved, or why they cannot be. */
+export type ResolveArgsResult =
+  | { readonly success: true; readonly args: JsonObject }
+  | { readonly success: false; readonly issue: PlanIssue }
+
+/** Options for {@link PlanGuard} factories. */
+export interface PlanGuardOptions {
+  /** The compiler (and so the policy) every live call is re-checked with. */
+  readonly compiler: PlanCompiler
+  /** Resume from a state produced by `snapshot()`. */
+  readonly state?: PlanGuardState
+  /** Check path arguments on disk (symlinks resolved) before a call is allowed. Default true. */
+  readonly checkPathsOnDisk?: boolean
+  /** Clock, for tests. Defaults to `Date.now`. */
+  readonly now?: () => number
+}
+
+/**
+ * Tracks an approved plan at run time and decides about every live tool call.
+ *
+ * Reservations happen synchronously inside `authorize` before its first `await`, so calls
+ * made in parallel can never together exceed a budget or run one step twice.
+ */
+export interface PlanGuard {
+  /** The current approved plan, or undefined before the first plan in per-turn mode. */
+  readonly plan: CompiledPlan | undefined
+  /** Matches a live call to a ready approved step and re-checks it; never throws for bad input. */
+  authorize(call: ToolCall): Promise<AuthorizeResult>
+  /** Marks a step done with its output; dependents may become ready. */
+  complete(stepId: string, output: unknown): void
+  /** Marks a step failed; its dependents will never be ready (they become `skipped`). */
+  fail(stepId: string, error: unknown): void
+  /**
+   * Returns a running step to ready without finishing it, so the same call can be authorized
+   * again (a retry). The call it made still counts against the budgets.
+   */
+  release(stepId: string): void
+  /** The arguments a ready step must be called with: its planned arguments, references resolved. */
+  resolveArgs(stepId: string): ResolveArgsResult
+  /** Steps whose dependencies are all done and that have not started. */
+  readySteps(): readonly CompiledStep[]
+  /** Names of the tools of ready steps (for tool masking). */
+  readyTools(): readonly string[]
+  /** True when every step is done, failed or skipped. */
+  isComplete(): boolean
+  /** Why the run was stopped (an exhausted budget, a loop), if it was. */
+  stopReason(): PlanIssue | undefined
+  /** Compiles and installs a new plan (a re-plan, or one turn's calls in per-turn mode). */
+  submitPlan(plan: unknown, kind: SubmitKind): SubmitResult
+  /** The state as JSON. */
+  snapshot(): PlanGuardState
+}

@@ -1,0 +1,70 @@
+import type { CompiledStep } from '../compile/compiled-plan.js'
+import type { PlanIssue } from '../issues/plan-issue.js'
+import type { JsonObject, JsonValue } from '../plan/json-value.js'
+import { copyJson, defineValue } from './json-copy.js'
+
+/** A step's arguments with references replaced by outputs, or why they cannot be. */
+export type ResolvedArguments =
+  | { readonly success: true; readonly args: JsonObject }
+  | { readonly success: false; readonly issue: PlanIssue }
+
+const CANONICAL_INDEX = /^(0|[1-9][0-9]{0,8})$/
+
+function readField(output: JsonValue, field: readonly string[]): { found: boolean; value: JsonValue } {
+  let current: JsonValue = output
+  for (const part of field) {
+    if (Array.isArray(current)) {
+      if (!CANONICAL_INDEX.test(part)) return { found: false, value: null }
+      const item: JsonValue | undefined = current[Number(part)]
+      if (item === undefined) return { found: false, value: null }
+      current = item
+    } else if (typeof current === 'object' && current !== null && Object.hasOwn(current, part)) {
+      current = current[part] as JsonValue
+    } else {
+      return { found: false, value: null }
+    }
+  }
+  return { found: true, value: current }
+}
+
+/**
+ * Replaces every `$ref` of a step by the referenced output (a fresh copy). `outputs` holds
+ * the outputs of finished steps; a missing output or field is an `invalid_reference` issue.
+ */
+export function resolveReferences(step: CompiledStep, outputs: ReadonlyMap<string, JsonValue>): ResolvedArguments {
+  const copied = copyJson(step.args)
+  if (!copied.ok) throw new TypeError(`Planned arguments of step ${step.id} are not JSON.`)
+  const args = copied.value as JsonObject
+  for (const reference of step.references) {
+    const fail = (message: string): ResolvedArguments => ({
+      success: false,
+      issue: {
+        code: 'invalid_reference',
+        message,
+        path: [...reference.path],
+        stepId: step.id,
+        hint: 'Refer only to fields that the referenced step returns.',
+      },
+    })
+    const output = outputs.get(reference.stepId)
+    if (output === undefined) return fail(`The output of step ${JSON.stringify(reference.stepId)} is not available (it has not finished, or it was not JSON).`)
+    const found = readField(output, reference.field)
+    const name = [reference.stepId, 'output', ...reference.field].join('.')
+    if (!found.found) return fail(`The output of step ${JSON.stringify(reference.stepId)} has no field ${JSON.stringify(name)}.`)
+    const value = copyJson(found.value)
+    if (!value.ok) return fail(`The value of ${JSON.stringify(name)} is not JSON.`)
+    if (reference.path.length === 0) return fail('A reference cannot replace the whole arguments object.')
+    let target: JsonValue = args
+    for (const segment of reference.path.slice(0, -1)) {
+      const next: JsonValue | undefined =
+        typeof target === 'object' && target !== null && Object.hasOwn(target, segment)
+          ? (target as Record<string | number, JsonValue>)[segment]
+          : undefined
+      if (next === undefined) return fail('The reference does not point into the planned arguments.')
+      target = next
+    }
+    if (typeof target !== 'object' || target === null) return fail('The reference does not point into the planned arguments.')
+    defineValue(target, reference.path[reference.path.length - 1] as string | number, value.value)
+  }
+  return { success: true, args }
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod'
+
+/** Longest accepted step id. */
+export const MAX_STEP_ID_LENGTH = 128
+
+/** What a step id may contain: letters, digits, `_` and `-` (no dots: they separate `$ref` fields). */
+export const STEP_ID_PATTERN = /^[A-Za-z0-9_-]+$/
+
+const stepId = z
+  .string()
+  .min(1)
+  .max(MAX_STEP_ID_LENGTH)
+  .regex(STEP_ID_PATTERN)
+  .describe('Unique step id: letters, digits, "_" and "-"')
+
+const jsonValue: z.ZodType<unknown> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
+)
+
+/**
+ * One step of a plan: a tool call with its arguments and dependencies.
+ *
+ * An argument value `{ "$ref": "<stepId>" }` or `{ "$ref": "<stepId>.output.<field>" }`
+ * reads another step's output and implies a dependency on it.
+ */
+export const stepSchema = z
+  .strictObject({
+    id: stepId,
+    tool: z.string().min(1).describe('Name of a tool the policy allows'),
+    args: z.record(z.string(), jsonValue).optional().describe('Arguments; { "$ref": "<stepId>.output.<field>" } reads another step'),
+    depends_on: z.array(stepId).optional().describe('Ids of steps that must finish first'),
+    dependsOn: z.array(stepId).optional().describe('Same as depends_on'),
+    description: z.string().optional().describe('Why this step is needed'),
+  })
+  .describe('A tool call in a plan')
+
+/** A plan: `{ steps }` (with an optional goal), or a bare array of steps. */
+export const planSchema = z.union([
+  z.strictObject({ goal: z.string().optional(), steps: z.array(stepSchema) }).describe('A plan of tool calls'),
+  z.array(stepSchema),
+])
+
+/** The object form of a plan, the one to ask a planner model for. */
+export const planObjectSchema = z.strictObject({
+  goal: z.string().optional().describe('What the plan achieves'),
+  steps: z.array(stepSchema),
+})
+
+export type PlanStep = z.input<typeof stepSchema>
+export type Plan = z.input<typeof planSchema>

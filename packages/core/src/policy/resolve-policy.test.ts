@@ -1,0 +1,68 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PlanError } from '../errors/plan-error.js'
+import { PolicyError } from '../errors/policy-error.js'
+import { loadPolicy, resolvePolicy } from './resolve-policy.js'
+
+const minimal = { version: 1, workspace: { roots: ['/srv/repo'] }, tools: {} }
+
+describe('resolvePolicy', () => {
+  it('should apply defaults and resolve roots', () => {
+    const resolved = resolvePolicy(minimal)
+    expect(resolved.scope.roots).toEqual(['/srv/repo'])
+    expect(resolved.scope.readOnly).toEqual(['/srv/repo/.git'])
+    expect(resolved.policy.budgets.maxSteps).toBe(1000)
+    expect(resolved.policy.commands.allow).toEqual([])
+  })
+
+  it('should resolve relative roots against baseDir', () => {
+    expect(resolvePolicy({ ...minimal, workspace: { roots: ['repo/'] } }, { baseDir: '/srv' }).scope.roots).toEqual(['/srv/repo'])
+  })
+
+  it.each([
+    ['an unknown top-level key', { ...minimal, tool: {} }],
+    ['an unknown tool key', { ...minimal, tools: { a: { argz: {} } } }],
+    ['an unknown argument type', { ...minimal, tools: { a: { args: { x: { type: 'file' } } } } }],
+    ['version 2', { ...minimal, version: 2 }],
+    ['no roots', { ...minimal, workspace: { roots: [] } }],
+    ['a program given as a path', { ...minimal, commands: { allow: ['/bin/sh'] } }],
+    ['a negative budget', { ...minimal, budgets: { maxSteps: -1 } }],
+    ['not an object', 'policy'],
+  ])('should reject %s with PolicyError listing invalid_policy issues', (_name, input) => {
+    let caught: unknown
+    try {
+      resolvePolicy(input)
+    } catch (error) {
+      caught = error
+    }
+    expect(caught).toBeInstanceOf(PolicyError)
+    expect(PlanError.isInstance(caught)).toBe(true)
+    expect((caught as PolicyError).issues.length).toBeGreaterThan(0)
+    expect((caught as PolicyError).issues.every((found) => found.code === 'invalid_policy')).toBe(true)
+  })
+})
+
+describe('loadPolicy', () => {
+  let dir: string
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'plan-policy-'))
+  })
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it("should resolve relative roots against the file's folder", async () => {
+    const file = join(dir, 'policy.json')
+    await writeFile(file, JSON.stringify({ ...minimal, workspace: { roots: ['./repo'] } }))
+    expect((await loadPolicy(file)).scope.roots).toEqual([join(dir, 'repo')])
+  })
+
+  it('should reject unreadable and non-JSON files with PolicyError', async () => {
+    await expect(loadPolicy(join(dir, 'missing.json'))).rejects.toBeInstanceOf(PolicyError)
+    const broken = join(dir, 'broken.json')
+    await writeFile(broken, '{ "version": 1,')
+    await expect(loadPolicy(broken)).rejects.toBeInstanceOf(PolicyError)
+  })
+})

@@ -1,0 +1,154 @@
+import type { CompiledPlan } from '../compile/compiled-plan.js'
+import type { PlanIssue } from '../issues/plan-issue.js'
+
+/** How a step fared, for rendering; run-time statuses plus `rejected` for plan issues. */
+export type StepMark = 'approved' | 'rejected' | 'pending' | 'running' | 'done' | 'failed' | 'skipped' | 'denied'
+
+/** Options shared by the renderers. */
+export interface RenderOptions {
+  /** Issues of a rejected plan (or denials at run time); their steps are marked. */
+  readonly issues?: readonly PlanIssue[]
+  /** Run-time status per step id; overrides the compile-time mark. */
+  readonly status?: Readonly<Record<string, StepMark>>
+  /** Show arguments next to each step (text and Mermaid). Default true. */
+  readonly showArgs?: boolean
+}
+
+/** A step as renderers see it, from a compiled plan or, leniently, from a rejected one. */
+export interface StepView {
+  readonly key: string
+  readonly id: string
+  readonly tool: string
+  readonly args: unknown
+  readonly dependsOn: readonly string[]
+  readonly level: number
+  readonly mark: StepMark
+  readonly issues: readonly PlanIssue[]
+}
+
+/** The whole plan as renderers see it. */
+export interface PlanView {
+  readonly approved: boolean
+  readonly hash: string | undefined
+  readonly steps: readonly StepView[]
+  /** Issues that belong to no step. */
+  readonly planIssues: readonly PlanIssue[]
+  readonly cycles: readonly (readonly string[])[]
+}
+
+const MAX_RENDERED_STEPS = 2000
+
+/** True for a value produced by `compile` (or a faithful JSON copy of one). */
+export function isCompiledPlan(value: unknown): value is CompiledPlan {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as CompiledPlan).hash === 'string' &&
+    Array.isArray((value as CompiledPlan).order) &&
+    Array.isArray((value as CompiledPlan).steps)
+  )
+}
+
+function text(value: unknown, fallback: string): string {
+  return typeof value === 'string' && value.length > 0 ? value : fallback
+}
+
+/** Builds the view renderers draw, from a compiled plan or a raw (possibly rejected) plan. */
+export function planView(plan: unknown, options: RenderOptions = {}): PlanView {
+  const issues = options.issues ?? []
+  const byStep = new Map<string, PlanIssue[]>()
+  const planIssues: PlanIssue[] = []
+  for (const found of issues) {
+    if (found.stepId === undefined) planIssues.push(found)
+    else byStep.set(found.stepId, [...(byStep.get(found.stepId) ?? []), found])
+  }
+  const status = options.status ?? {}
+  const markOf = (id: string, fallback: StepMark): StepMark => (Object.hasOwn(status, id) ? (status[id] as StepMark) : byStep.has(id) ? 'rejected' : fallback)
+  const cycles = issues.flatMap((found) => (found.cycle === undefined ? [] : [found.cycle]))
+
+  if (isCompiledPlan(plan)) {
+    const steps = plan.steps.slice(0, MAX_RENDERED_STEPS).map((step, index) => ({
+      key: `s${index}`,
+      id: step.id,
+      tool: step.tool,
+      args: step.args,
+      dependsOn: step.dependsOn,
+      level: step.level,
+      mark: markOf(step.id, 'approved'),
+      issues: byStep.get(step.id) ?? [],
+    }))
+    return { approved: issues.length === 0, hash: plan.hash, steps, planIssues, cycles }
+  }
+
+  const rawSteps: unknown[] = Array.isArray(plan)
+    ? plan
+    : typeof plan === 'object' && plan !== null && Array.isArray((plan as { steps?: unknown }).steps)
+      ? ((plan as { steps: unknown[] }).steps)
+      : []
+  const seen = new Set<string>()
+  const steps: StepView[] = rawSteps.slice(0, MAX_RENDERED_STEPS).map((raw, index) => {
+    const record = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {}
+    const id = text(record.id, `#${index}`)
+    const deps = Array.isArray(record.depends_on) ? record.depends_on : Array.isArray(record.dependsOn) ? record.dependsOn : []
+    const duplicate = seen.has(id)
+    seen.add(id)
+    const own = duplicate ? [] : (byStep.get(id) ?? [])
+    return {
+      key: `s${index}`,
+      id,
+      tool: text(record.tool, '?'),
+      args: record.args,
+      dependsOn: deps.filter((dep): dep is string => typeof dep === 'string'),
+      level: -1,
+      mark: duplicate ? 'rejected' : markOf(id, issues.length === 0 ? 'approved' : 'pending'),
+      issues: own,
+    }
+  })
+  return { approved: false, hash: undefined, steps: assignLevels(steps), planIssues, cycles }
+}
+
+/** Levels for a raw plan: longest chain of known dependencies; steps on cycles get -1. */
+function assignLevels(steps: StepView[]): StepView[] {
+  const byId = new Map<string, StepView>()
+  for (const step of steps) if (!byId.has(step.id)) byId.set(step.id, step)
+  const levels = new Map<string, number>()
+  const visiting = new Set<string>()
+  const levelOf = (id: string, depth: number): number => {
+    const known = levels.get(id)
+    if (known !== undefined) return known
+    const step = byId.get(id)
+    if (step === undefined || visiting.has(id) || depth > 512) return -1
+    visiting.add(id)
+    let level = 0
+    for (const dep of step.dependsOn) {
+      if (!byId.has(dep)) continue
+      const found = levelOf(dep, depth + 1)
+      if (found < 0) {
+        level = -1
+        break
+      }
+      level = Math.max(level, found + 1)
+    }
+    visiting.delete(id)
+    levels.set(id, level)
+    return level
+  }
+  return steps.map((step) => ({ ...step, level: levelOf(step.id, 0) }))
+}
+
+/** A short, single-line rendering of arguments. */
+export function summarizeArgs(args: unknown, limit = 80): string {
+  if (typeof args !== 'object' || args === null) return ''
+  const parts: string[] = []
+  for (const [key, value] of Object.entries(args)) {
+    let rendered: string
+    try {
+      rendered = JSON.stringify(value) ?? String(value)
+    } catch {
+      rendered = '…'
+    }
+    parts.push(`${key}=${rendered}`)
+  }
+  const joined = parts.join(' ')
+  return joined.length > limit ? `${joined.slice(0, limit - 1)}…` : joined
+}
