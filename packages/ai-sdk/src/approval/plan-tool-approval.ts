@@ -59,8 +59,7 @@ export function planToolApproval(
         reason: `@plan cannot check "${tool}": it is executed by the model provider.`,
       }
     }
-    const definition =
-      tools !== undefined && Object.hasOwn(tools, tool) ? tools[tool] : undefined
+    const definition = tools !== undefined && Object.hasOwn(tools, tool) ? tools[tool] : undefined
     if (tools !== undefined && !isGuardedBy(definition, guard)) {
       return {
         type: 'denied',

@@ -30,9 +30,10 @@ const stepIdPattern = /^[A-Za-z0-9_-]{1,128}$/
 export function stepsFromToolCalls(toolCalls: readonly ToolCallLike[]): ToolCallStep[] {
   const used = new Set<string>()
   return toolCalls.map((call, index) => {
-    const base = typeof call.toolCallId === 'string' && stepIdPattern.test(call.toolCallId)
-      ? call.toolCallId
-      : `call-${index + 1}`
+    const base =
+      typeof call.toolCallId === 'string' && stepIdPattern.test(call.toolCallId)
+        ? call.toolCallId
+        : `call-${index + 1}`
     let id = base
     for (let suffix = 2; used.has(id); suffix += 1) id = `${base.slice(0, 120)}-${suffix}`
     used.add(id)

@@ -4,11 +4,6 @@ import type { Denial } from './denial.js'
 import { turnIssuesFor } from './denial.js'
 import { type AllowedResult, type GuardSession, sessionOf } from './guard-session.js'
 
-/** A guard that may offer a dry run: `check` answers like `authorize` without reserving. */
-type GuardWithCheck = PlanGuard & {
-  readonly check?: (call: ToolCall) => AuthorizeResult | Promise<AuthorizeResult>
-}
-
 /** The adapter's answer for one call. */
 export type CallDecision =
   | { readonly allowed: true; readonly result: AllowedResult }
@@ -17,7 +12,11 @@ export type CallDecision =
 function fromResult(result: AuthorizeResult): CallDecision {
   return result.allowed
     ? { allowed: true, result }
-    : { allowed: false, issues: result.issues.length > 0 ? result.issues : [result.issue], turnRejected: false }
+    : {
+        allowed: false,
+        issues: result.issues.length > 0 ? result.issues : [result.issue],
+        turnRejected: false,
+      }
 }
 
 function rejectedTurn(session: GuardSession, call: ToolCall): CallDecision | undefined {
@@ -41,39 +40,41 @@ function changedArguments(tool: string): CallDecision {
   }
 }
 
+/** The guard never throws by contract; if it does, the call is denied (fail closed). */
+function guardFailure(error: unknown): CallDecision {
+  const issues = PlanError.isInstance(error) ? error.issues : []
+  return {
+    allowed: false,
+    turnRejected: false,
+    issues:
+      issues.length > 0
+        ? issues
+        : [{ code: 'invalid_plan', message: `The guard failed: ${String(error)}`, path: [] }],
+  }
+}
+
+/** The call with the step id its turn gave it (per-turn mode), so core matches that step. */
+function withTurnStep(session: GuardSession, call: ToolCall): ToolCall {
+  const stepId = call.callId === undefined ? undefined : session.turn?.stepIds.get(call.callId)
+  return stepId === undefined || call.stepId !== undefined ? call : { ...call, stepId }
+}
+
 async function authorize(guard: PlanGuard, call: ToolCall): Promise<CallDecision> {
   try {
-    return fromResult(await guard.authorize(call))
+    return fromResult(await guard.authorize(withTurnStep(sessionOf(guard), call)))
   } catch (error) {
-    // authorize never throws by contract; if it does, deny (fail closed).
-    const issues = PlanError.isInstance(error) ? error.issues : []
-    return {
-      allowed: false,
-      turnRejected: false,
-      issues:
-        issues.length > 0
-          ? issues
-          : [{ code: 'invalid_plan', message: `The guard failed: ${String(error)}`, path: [] }],
-    }
+    return guardFailure(error)
   }
 }
 
 /**
- * Decision for the approval function. Uses the guard's dry run when it has one; otherwise
- * authorizes now and keeps the reservation for the wrapper, so a step is reserved once.
+ * Decision for the approval function: authorizes now and keeps the reservation for the
+ * wrapper, so a step is reserved once (core has no dry run).
  */
 export async function decideForApproval(guard: PlanGuard, call: ToolCall): Promise<CallDecision> {
   const session = sessionOf(guard)
   const rejected = rejectedTurn(session, call)
   if (rejected !== undefined) return rejected
-  const check = (guard as GuardWithCheck).check
-  if (typeof check === 'function') {
-    try {
-      return fromResult(await check.call(guard, call))
-    } catch {
-      return authorize(guard, call)
-    }
-  }
   const callId = call.callId
   const argsKey = canonicalJson(call.args)
   if (callId !== undefined) {
@@ -105,27 +106,27 @@ export async function decideForExecution(guard: PlanGuard, call: ToolCall): Prom
   if (reservation !== undefined && call.callId !== undefined) {
     session.reservations.delete(call.callId)
     const argsKey = canonicalJson(call.args)
-    if (reservation.tool === call.tool && argsKey !== undefined && argsKey === reservation.argsKey) {
+    if (
+      reservation.tool === call.tool &&
+      argsKey !== undefined &&
+      argsKey === reservation.argsKey
+    ) {
       return { allowed: true, result: reservation.result }
     }
-    const decision = changedArguments(call.tool)
-    guard.fail(reservation.result.stepId, new PlanError('The call changed after approval.', { issues: decision.allowed ? [] : decision.issues }))
-    return decision
+    guard.release(reservation.result.stepId)
+    return changedArguments(call.tool)
   }
   return authorize(guard, call)
 }
 
 /**
- * Releases reservations that the approval made but no tool ran (the SDK skipped the call):
- * their steps are marked failed, so none stays "running" forever. Called between steps.
+ * Returns to ready the steps that the approval reserved but no tool ran (the SDK skipped the
+ * call), so none stays "running" forever. Called between steps and before a new turn.
  */
 export function releaseStaleReservations(guard: PlanGuard): void {
   const session = sessionOf(guard)
   for (const [callId, reservation] of session.reservations) {
     session.reservations.delete(callId)
-    guard.fail(
-      reservation.result.stepId,
-      new PlanError(`The approved "${reservation.tool}" call ${callId} never ran.`),
-    )
+    guard.release(reservation.result.stepId)
   }
 }

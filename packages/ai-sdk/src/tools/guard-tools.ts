@@ -30,7 +30,11 @@ const guardedBy = Symbol.for('@plan/ai-sdk.guardedBy')
 
 /** True when `tool` was wrapped by {@link guardTools} with this guard. */
 export function isGuardedBy(tool: unknown, guard: PlanGuard): boolean {
-  return typeof tool === 'object' && tool !== null && (tool as Record<symbol, unknown>)[guardedBy] === guard
+  return (
+    typeof tool === 'object' &&
+    tool !== null &&
+    (tool as Record<symbol, unknown>)[guardedBy] === guard
+  )
 }
 
 function isAsyncGeneratorFunction(value: unknown): boolean {
@@ -49,7 +53,12 @@ function setupError(name: string, reason: string): PlanError {
   return new PlanError(`guardTools cannot guard the tool "${name}": ${reason}`)
 }
 
-function wrapTool(name: string, tool: AnyTool, guard: PlanGuard, options: GuardToolsOptions): AnyTool {
+function wrapTool(
+  name: string,
+  tool: AnyTool,
+  guard: PlanGuard,
+  options: GuardToolsOptions,
+): AnyTool {
   if (typeof tool !== 'object' || tool === null) throw setupError(name, 'it is not a tool object.')
   if (tool.type === 'provider' && tool.isProviderExecuted === true) {
     throw setupError(
@@ -66,7 +75,10 @@ function wrapTool(name: string, tool: AnyTool, guard: PlanGuard, options: GuardT
   }
   if (isGuardedBy(tool, guard)) return tool
 
-  const authorizeCall = async (input: unknown, executionOptions: ToolExecutionOptions<unknown> | undefined): Promise<AllowedResult> => {
+  const authorizeCall = async (
+    input: unknown,
+    executionOptions: ToolExecutionOptions<unknown> | undefined,
+  ): Promise<AllowedResult> => {
     const callId = executionOptions?.toolCallId
     const decision = await decideForExecution(guard, { tool: name, args: input, callId })
     options.onDecision?.({
@@ -101,7 +113,10 @@ function wrapTool(name: string, tool: AnyTool, guard: PlanGuard, options: GuardT
         throw error
       } finally {
         if (state === 'running') {
-          guard.fail(approved.stepId, new PlanError(`The "${name}" tool stopped before it finished.`))
+          guard.fail(
+            approved.stepId,
+            new PlanError(`The "${name}" tool stopped before it finished.`),
+          )
         }
       }
       guard.complete(approved.stepId, last)
@@ -127,7 +142,9 @@ function wrapTool(name: string, tool: AnyTool, guard: PlanGuard, options: GuardT
     }
   }
   // enumerable, so copies of the tool made by the SDK (`{ ...tool }`) keep the mark
-  return { ...tool, execute: guardedExecute, [guardedBy]: guard }
+  const guarded: Record<string | symbol, unknown> = { ...tool, execute: guardedExecute }
+  guarded[guardedBy] = guard
+  return guarded as AnyTool
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { PlanGuard, PlanIssue } from '@plan/core'
 import { asSchema, type LanguageModelMiddleware, type ToolSet } from 'ai'
-import { type ToolCallLike, stepsFromToolCalls } from '../convert/steps-from-tool-calls.js'
+import { stepsFromToolCalls, type ToolCallLike } from '../convert/steps-from-tool-calls.js'
 import { releaseStaleReservations } from '../session/decide-call.js'
 import { sessionOf } from '../session/guard-session.js'
 
@@ -34,7 +34,10 @@ function isModelToolCall(part: unknown): part is ModelToolCall {
   )
 }
 
-async function parseCall(call: ModelToolCall, tools: ToolSet | undefined): Promise<ToolCallLike | undefined> {
+async function parseCall(
+  call: ModelToolCall,
+  tools: ToolSet | undefined,
+): Promise<ToolCallLike | undefined> {
   let value: unknown
   try {
     const text = typeof call.input === 'string' ? call.input : ''
@@ -42,21 +45,29 @@ async function parseCall(call: ModelToolCall, tools: ToolSet | undefined): Promi
   } catch {
     return undefined
   }
-  if (tools === undefined) return { toolCallId: call.toolCallId, toolName: call.toolName, input: value }
+  if (tools === undefined)
+    return { toolCallId: call.toolCallId, toolName: call.toolName, input: value }
   if (!Object.hasOwn(tools, call.toolName)) return undefined
   const tool = tools[call.toolName]
   if (tool === undefined) return undefined
   const validate = asSchema(tool.inputSchema).validate
-  if (validate === undefined) return { toolCallId: call.toolCallId, toolName: call.toolName, input: value }
+  if (validate === undefined)
+    return { toolCallId: call.toolCallId, toolName: call.toolName, input: value }
   const result = await validate(value)
-  return result.success ? { toolCallId: call.toolCallId, toolName: call.toolName, input: result.value } : undefined
+  return result.success
+    ? { toolCallId: call.toolCallId, toolName: call.toolName, input: result.value }
+    : undefined
 }
 
 /**
  * Submits one model response's batch of tool calls to the guard as a plan (per-turn mode).
  * Every call of a rejected batch is then denied with the plan's issues.
  */
-async function submitTurn(guard: PlanGuard, calls: readonly ModelToolCall[], tools: ToolSet | undefined): Promise<void> {
+async function submitTurn(
+  guard: PlanGuard,
+  calls: readonly ModelToolCall[],
+  tools: ToolSet | undefined,
+): Promise<void> {
   const own = calls.filter((call) => call.providerExecuted !== true)
   if (own.length === 0) return
   const session = sessionOf(guard)
@@ -75,7 +86,13 @@ async function submitTurn(guard: PlanGuard, calls: readonly ModelToolCall[], too
     accepted = result.success
     issues = result.issues
   } catch (error) {
-    issues = [{ code: 'invalid_plan', message: `The guard could not take this turn's plan: ${String(error)}`, path: [] }]
+    issues = [
+      {
+        code: 'invalid_plan',
+        message: `The guard could not take this turn's plan: ${String(error)}`,
+        path: [],
+      },
+    ]
   }
   session.turn = { accepted, issues, stepIds }
 }
@@ -92,7 +109,10 @@ async function submitTurn(guard: PlanGuard, calls: readonly ModelToolCall[], too
  * const model = wrapLanguageModel({ model: baseModel, middleware: planTurnMiddleware(guard, { tools }) })
  * ```
  */
-export function planTurnMiddleware(guard: PlanGuard, options: PlanTurnMiddlewareOptions = {}): LanguageModelMiddleware {
+export function planTurnMiddleware(
+  guard: PlanGuard,
+  options: PlanTurnMiddlewareOptions = {},
+): LanguageModelMiddleware {
   const tools = options.tools
   return {
     specificationVersion: 'v4',

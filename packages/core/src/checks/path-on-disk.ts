@@ -12,7 +12,9 @@ import {
 /** Most symbolic links followed while resolving one path (Linux's MAXSYMLINKS). */
 export const MAX_SYMLINK_HOPS = 40
 
-type Resolution = { readonly ok: true; readonly real: string } | { readonly ok: false; readonly reason: string }
+type Resolution =
+  | { readonly ok: true; readonly real: string }
+  | { readonly ok: false; readonly reason: string }
 
 /**
  * Resolves an absolute path the way the kernel does, one component at a time: a symbolic
@@ -45,14 +47,19 @@ async function resolveOnDisk(absolute: string): Promise<Resolution> {
     }
     if (stats.isSymbolicLink()) {
       hops += 1
-      if (hops > MAX_SYMLINK_HOPS) return { ok: false, reason: `${absolute}: too many symbolic links (ELOOP)` }
+      if (hops > MAX_SYMLINK_HOPS)
+        return { ok: false, reason: `${absolute}: too many symbolic links (ELOOP)` }
       let target: string
       try {
         target = await readlink(candidate)
       } catch (error) {
-        return { ok: false, reason: `${candidate}: ${(error as NodeJS.ErrnoException).code ?? 'error'}` }
+        return {
+          ok: false,
+          reason: `${candidate}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+        }
       }
-      if (target.length === 0 || target.includes('\0')) return { ok: false, reason: `${candidate}: empty link` }
+      if (target.length === 0 || target.includes('\0'))
+        return { ok: false, reason: `${candidate}: empty link` }
       if (target.startsWith('/')) real = '/'
       pending.push(...target.split('/').reverse())
       continue

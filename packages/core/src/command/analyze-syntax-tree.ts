@@ -26,31 +26,127 @@ const rule = (code: IssueCode, message: string, hint: string): Rule => ({ code, 
 const RULES: Readonly<Record<string, Rule>> = {
   list: rule('command_list', 'The command chains commands with && or ||.', COMMAND_HINTS.list),
   pipeline: rule('command_pipeline', 'The command is a pipeline (|).', COMMAND_HINTS.pipeline),
-  file_redirect: rule('command_redirection', 'The command contains a redirection.', COMMAND_HINTS.redirection),
-  herestring_redirect: rule('command_redirection', 'The command contains a here-string (<<<).', COMMAND_HINTS.redirection),
-  heredoc_redirect: rule('command_heredoc', 'The command contains a here-document (<<).', COMMAND_HINTS.heredoc),
-  command_substitution: rule('command_substitution', 'The command contains a command substitution ($( ) or backticks).', COMMAND_HINTS.substitution),
-  process_substitution: rule('command_substitution', 'The command contains a process substitution (<( ) or >( )).', COMMAND_HINTS.substitution),
-  arithmetic_expansion: rule('command_substitution', 'The command contains an arithmetic expansion $(( )).', COMMAND_HINTS.substitution),
-  simple_expansion: rule('command_expansion', 'The command contains a variable expansion ($NAME).', COMMAND_HINTS.expansion),
-  expansion: rule('command_expansion', 'The command contains a parameter expansion ${…}.', COMMAND_HINTS.expansion),
-  ansi_c_string: rule('command_expansion', "The command contains an ANSI-C string $'…'.", COMMAND_HINTS.expansion),
-  translated_string: rule('command_expansion', 'The command contains a translated string $"…".', COMMAND_HINTS.expansion),
+  file_redirect: rule(
+    'command_redirection',
+    'The command contains a redirection.',
+    COMMAND_HINTS.redirection,
+  ),
+  herestring_redirect: rule(
+    'command_redirection',
+    'The command contains a here-string (<<<).',
+    COMMAND_HINTS.redirection,
+  ),
+  heredoc_redirect: rule(
+    'command_heredoc',
+    'The command contains a here-document (<<).',
+    COMMAND_HINTS.heredoc,
+  ),
+  command_substitution: rule(
+    'command_substitution',
+    'The command contains a command substitution ($( ) or backticks).',
+    COMMAND_HINTS.substitution,
+  ),
+  process_substitution: rule(
+    'command_substitution',
+    'The command contains a process substitution (<( ) or >( )).',
+    COMMAND_HINTS.substitution,
+  ),
+  arithmetic_expansion: rule(
+    'command_substitution',
+    'The command contains an arithmetic expansion $(( )).',
+    COMMAND_HINTS.substitution,
+  ),
+  simple_expansion: rule(
+    'command_expansion',
+    'The command contains a variable expansion ($NAME).',
+    COMMAND_HINTS.expansion,
+  ),
+  expansion: rule(
+    'command_expansion',
+    `The command contains a parameter expansion \${…}.`,
+    COMMAND_HINTS.expansion,
+  ),
+  ansi_c_string: rule(
+    'command_expansion',
+    "The command contains an ANSI-C string $'…'.",
+    COMMAND_HINTS.expansion,
+  ),
+  translated_string: rule(
+    'command_expansion',
+    'The command contains a translated string $"…".',
+    COMMAND_HINTS.expansion,
+  ),
   subshell: rule('command_subshell', 'The command runs in a subshell ( ).', COMMAND_HINTS.subshell),
-  compound_statement: rule('command_subshell', 'The command contains a group { …; } or (( )).', COMMAND_HINTS.subshell),
-  function_definition: rule('command_function', 'The command defines a shell function.', COMMAND_HINTS.function),
-  variable_assignment: rule('command_assignment', 'The command contains a NAME=value assignment.', COMMAND_HINTS.assignment),
-  variable_assignments: rule('command_assignment', 'The command contains NAME=value assignments.', COMMAND_HINTS.assignment),
-  declaration_command: rule('command_assignment', 'The command declares or exports a variable.', COMMAND_HINTS.assignment),
-  unset_command: rule('command_assignment', 'The command unsets a variable or function.', COMMAND_HINTS.assignment),
-  if_statement: rule('command_control_flow', 'The command contains an if statement.', COMMAND_HINTS.controlFlow),
-  for_statement: rule('command_control_flow', 'The command contains a for or select loop.', COMMAND_HINTS.controlFlow),
-  c_style_for_statement: rule('command_control_flow', 'The command contains a for (( )) loop.', COMMAND_HINTS.controlFlow),
-  while_statement: rule('command_control_flow', 'The command contains a while or until loop.', COMMAND_HINTS.controlFlow),
-  case_statement: rule('command_control_flow', 'The command contains a case statement.', COMMAND_HINTS.controlFlow),
-  test_command: rule('command_control_flow', 'The command contains a [[ ]] or (( )) test.', COMMAND_HINTS.controlFlow),
-  negated_command: rule('command_control_flow', 'The command is negated with !.', COMMAND_HINTS.controlFlow),
-  brace_expression: rule('command_brace_expansion', 'The command contains a brace expansion {a..b}.', COMMAND_HINTS.brace),
+  compound_statement: rule(
+    'command_subshell',
+    'The command contains a group { …; } or (( )).',
+    COMMAND_HINTS.subshell,
+  ),
+  function_definition: rule(
+    'command_function',
+    'The command defines a shell function.',
+    COMMAND_HINTS.function,
+  ),
+  variable_assignment: rule(
+    'command_assignment',
+    'The command contains a NAME=value assignment.',
+    COMMAND_HINTS.assignment,
+  ),
+  variable_assignments: rule(
+    'command_assignment',
+    'The command contains NAME=value assignments.',
+    COMMAND_HINTS.assignment,
+  ),
+  declaration_command: rule(
+    'command_assignment',
+    'The command declares or exports a variable.',
+    COMMAND_HINTS.assignment,
+  ),
+  unset_command: rule(
+    'command_assignment',
+    'The command unsets a variable or function.',
+    COMMAND_HINTS.assignment,
+  ),
+  if_statement: rule(
+    'command_control_flow',
+    'The command contains an if statement.',
+    COMMAND_HINTS.controlFlow,
+  ),
+  for_statement: rule(
+    'command_control_flow',
+    'The command contains a for or select loop.',
+    COMMAND_HINTS.controlFlow,
+  ),
+  c_style_for_statement: rule(
+    'command_control_flow',
+    'The command contains a for (( )) loop.',
+    COMMAND_HINTS.controlFlow,
+  ),
+  while_statement: rule(
+    'command_control_flow',
+    'The command contains a while or until loop.',
+    COMMAND_HINTS.controlFlow,
+  ),
+  case_statement: rule(
+    'command_control_flow',
+    'The command contains a case statement.',
+    COMMAND_HINTS.controlFlow,
+  ),
+  test_command: rule(
+    'command_control_flow',
+    'The command contains a [[ ]] or (( )) test.',
+    COMMAND_HINTS.controlFlow,
+  ),
+  negated_command: rule(
+    'command_control_flow',
+    'The command is negated with !.',
+    COMMAND_HINTS.controlFlow,
+  ),
+  brace_expression: rule(
+    'command_brace_expansion',
+    'The command contains a brace expansion {a..b}.',
+    COMMAND_HINTS.brace,
+  ),
   comment: rule('command_invalid', 'The command contains a # comment.', COMMAND_HINTS.comment),
 }
 
@@ -107,14 +203,37 @@ export function analyzeSyntaxTree(root: Node): SyntaxAnalysis {
   const unknown: string[] = []
   const commands: string[][] = []
   if (root.hasError) {
-    report(rule('command_parse_error', 'The command is not valid Bash syntax (or uses syntax the checker does not accept).', COMMAND_HINTS.parse))
+    report(
+      rule(
+        'command_parse_error',
+        'The command is not valid Bash syntax (or uses syntax the checker does not accept).',
+        COMMAND_HINTS.parse,
+      ),
+    )
   }
   for (const child of root.children) {
     if (child === null || child.isNamed) continue
-    if (child.type === '&') report(rule('command_list', 'The command runs a job in the background with &.', COMMAND_HINTS.list))
-    else report(rule('command_list', `The command contains ${JSON.stringify(child.type)}, which separates commands.`, COMMAND_HINTS.list))
+    if (child.type === '&')
+      report(
+        rule(
+          'command_list',
+          'The command runs a job in the background with &.',
+          COMMAND_HINTS.list,
+        ),
+      )
+    else
+      report(
+        rule(
+          'command_list',
+          `The command contains ${JSON.stringify(child.type)}, which separates commands.`,
+          COMMAND_HINTS.list,
+        ),
+      )
   }
-  if (root.namedChildCount > 1) {
+  const statements = root.namedChildren.filter(
+    (child) => child !== null && child.type !== 'comment' && child.type !== 'ERROR',
+  )
+  if (statements.length > 1) {
     report(rule('command_list', 'The input holds more than one command.', COMMAND_HINTS.list))
   }
   const stack: Node[] = [root]
@@ -122,7 +241,13 @@ export function analyzeSyntaxTree(root: Node): SyntaxAnalysis {
     const node = stack.pop() as Node
     const type = node.type
     if (node.isMissing) {
-      report(rule('command_parse_error', `The command is incomplete: ${JSON.stringify(type)} is missing.`, COMMAND_HINTS.parse))
+      report(
+        rule(
+          'command_parse_error',
+          `The command is incomplete: ${JSON.stringify(type)} is missing.`,
+          COMMAND_HINTS.parse,
+        ),
+      )
       continue
     }
     if (!node.isNamed) {
@@ -130,9 +255,21 @@ export function analyzeSyntaxTree(root: Node): SyntaxAnalysis {
       continue
     }
     if (type === 'ERROR') {
-      report(rule('command_parse_error', 'The command is not valid Bash syntax (or uses syntax the checker does not accept).', COMMAND_HINTS.parse))
+      report(
+        rule(
+          'command_parse_error',
+          'The command is not valid Bash syntax (or uses syntax the checker does not accept).',
+          COMMAND_HINTS.parse,
+        ),
+      )
     } else if (type === 'compound_statement' && node.text.startsWith('((')) {
-      report(rule('command_control_flow', 'The command contains an arithmetic command (( )).', COMMAND_HINTS.controlFlow))
+      report(
+        rule(
+          'command_control_flow',
+          'The command contains an arithmetic command (( )).',
+          COMMAND_HINTS.controlFlow,
+        ),
+      )
     } else {
       const found = RULES[type]
       if (found !== undefined) report(found)
@@ -148,8 +285,16 @@ export function analyzeSyntaxTree(root: Node): SyntaxAnalysis {
       if (child !== null && child !== undefined) stack.push(child)
     }
   }
+  // Name the specific constructs first; a parse error is often only their consequence.
+  issues.sort((left, right) => Number(left.code === 'command_parse_error') - Number(right.code === 'command_parse_error'))
   if (issues.length === 0 && unknown.length > 0) {
-    report(rule('command_parse_error', `The command uses shell syntax the checker does not accept (${unknown[0]}).`, COMMAND_HINTS.parse))
+    report(
+      rule(
+        'command_parse_error',
+        `The command uses shell syntax the checker does not accept (${unknown[0]}).`,
+        COMMAND_HINTS.parse,
+      ),
+    )
   }
   let simple: LexedWord[] | undefined
   if (issues.length === 0 && root.childCount === 1) {
@@ -184,7 +329,9 @@ function decodeLiteral(node: Node): string | undefined {
       return decodeUnquoted(node.text)
     case 'raw_string': {
       const text = node.text
-      return text.length >= 2 && text.startsWith("'") && text.endsWith("'") ? text.slice(1, -1) : undefined
+      return text.length >= 2 && text.startsWith("'") && text.endsWith("'")
+        ? text.slice(1, -1)
+        : undefined
     }
     case 'string': {
       for (const child of node.children) {
@@ -198,7 +345,8 @@ function decodeLiteral(node: Node): string | undefined {
     case 'concatenation': {
       let value = ''
       for (const child of node.children) {
-        if (child === null || !LITERAL_TYPES.has(child.type) || child.type === 'concatenation') return undefined
+        if (child === null || !LITERAL_TYPES.has(child.type) || child.type === 'concatenation')
+          return undefined
         const part = decodeLiteral(child)
         if (part === undefined) return undefined
         value += part
@@ -230,7 +378,11 @@ function decodeDoubleQuoted(text: string): string {
   for (let index = 0; index < text.length; index += 1) {
     const char = text[index] as string
     const next = text[index + 1]
-    if (char === '\\' && next !== undefined && (next === '$' || next === '`' || next === '"' || next === '\\' || next === '\n')) {
+    if (
+      char === '\\' &&
+      next !== undefined &&
+      (next === '$' || next === '`' || next === '"' || next === '\\' || next === '\n')
+    ) {
       if (next !== '\n') value += next
       index += 1
     } else {

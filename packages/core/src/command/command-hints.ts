@@ -5,11 +5,11 @@ export const COMMAND_HINTS = {
     "Run one command per step and use the program's own arguments (e.g. grep PATTERN FILE) instead of a pipe.",
   redirection:
     'Drop the redirection: the tool returns the output. To write a file, use a file-writing tool.',
-  heredoc: 'Pass the text as a quoted argument or write it with a file tool; here-documents are not accepted.',
+  heredoc:
+    'Pass the text as a quoted argument or write it with a file tool; here-documents are not accepted.',
   substitution:
-    "Run the inner command in its own step and pass its output as a literal argument; $( ), backticks, <( ) and $(( )) are not accepted.",
-  expansion:
-    "Write the value literally; variables, ${…}, $'…' and $\"…\" are not expanded. Put a literal $ inside single quotes.",
+    'Run the inner command in its own step and pass its output as a literal argument; $( ), backticks, <( ) and $(( )) are not accepted.',
+  expansion: `Write the value literally; variables, \${…}, $'…' and $"…" are not expanded. Put a literal $ inside single quotes.`,
   subshell: 'Run the command directly, without ( ) or { } around it.',
   function: 'Run the command directly; shell functions cannot be defined.',
   assignment:

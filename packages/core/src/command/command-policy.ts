@@ -9,6 +9,11 @@ export const programRuleSchema = z
     denyFlags: z.array(z.string().min(1)).optional(),
     /** Lets this program run inline code or other programs (`sh -c`, `find -exec`): off by default. */
     allowExec: z.boolean().optional(),
+    /**
+     * Built-in denials of flags that write files this program may use anyway, e.g. `-delete`
+     * for `find` or `--output` for `git`. Flags that run code are lifted by `allowExec` only.
+     */
+    allowFlags: z.array(z.string().min(1)).optional(),
     /** Skip the workspace check of this program's path-like arguments. Off by default. */
     skipPathCheck: z.boolean().optional(),
   })

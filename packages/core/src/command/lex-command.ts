@@ -28,9 +28,9 @@ export function lexCommand(command: string): LexResult {
   const issues: PlanIssue[] = []
   const seen = new Set<string>()
   const report = (code: PlanIssue['code'], message: string, hint: string) => {
-    const key = `${code}\u0000${message}`
-    if (seen.has(key)) return
-    seen.add(key)
+    // One issue per feature: the grammar's walk already names every place.
+    if (seen.has(code)) return
+    seen.add(code)
     issues.push(commandIssue(code, message, hint))
   }
   let start = -1
@@ -68,7 +68,11 @@ export function lexCommand(command: string): LexResult {
     }
     if (char === '\n') {
       finish(index)
-      report('command_list', 'The command contains a newline, which separates commands.', COMMAND_HINTS.list)
+      report(
+        'command_list',
+        'The command contains a newline, which separates commands.',
+        COMMAND_HINTS.list,
+      )
       index += 1
       continue
     }
@@ -79,7 +83,11 @@ export function lexCommand(command: string): LexResult {
         continue
       }
       if (next === undefined) {
-        report('command_parse_error', 'The command ends with a lone backslash.', COMMAND_HINTS.parse)
+        report(
+          'command_parse_error',
+          'The command ends with a lone backslash.',
+          COMMAND_HINTS.parse,
+        )
         index += 1
         continue
       }
@@ -132,7 +140,11 @@ export function lexCommand(command: string): LexResult {
         }
         if (inner === '$') reportDollar(command, cursor, report)
         else if (inner === '`') {
-          report('command_substitution', 'The command contains a backtick command substitution.', COMMAND_HINTS.substitution)
+          report(
+            'command_substitution',
+            'The command contains a backtick command substitution.',
+            COMMAND_HINTS.substitution,
+          )
         }
         value += inner
         cursor += 1
@@ -154,37 +166,82 @@ export function lexCommand(command: string): LexResult {
         reportDollar(command, index, report)
         break
       case '`':
-        report('command_substitution', 'The command contains a backtick command substitution.', COMMAND_HINTS.substitution)
+        report(
+          'command_substitution',
+          'The command contains a backtick command substitution.',
+          COMMAND_HINTS.substitution,
+        )
         break
       case '|':
-        if (next === '|') report('command_list', 'The command chains commands with ||.', COMMAND_HINTS.list)
+        if (next === '|')
+          report('command_list', 'The command chains commands with ||.', COMMAND_HINTS.list)
         else report('command_pipeline', 'The command contains a pipe (|).', COMMAND_HINTS.pipeline)
         break
       case '&':
-        if (next === '&') report('command_list', 'The command chains commands with &&.', COMMAND_HINTS.list)
-        else if (next === '>') report('command_redirection', 'The command redirects output with &>.', COMMAND_HINTS.redirection)
-        else report('command_list', 'The command runs a job in the background with &.', COMMAND_HINTS.list)
+        if (next === '&')
+          report('command_list', 'The command chains commands with &&.', COMMAND_HINTS.list)
+        else if (next === '>')
+          report(
+            'command_redirection',
+            'The command redirects output with &>.',
+            COMMAND_HINTS.redirection,
+          )
+        else
+          report(
+            'command_list',
+            'The command runs a job in the background with &.',
+            COMMAND_HINTS.list,
+          )
         break
       case ';':
-        report('command_list', 'The command contains ;, which separates commands.', COMMAND_HINTS.list)
+        report(
+          'command_list',
+          'The command contains ;, which separates commands.',
+          COMMAND_HINTS.list,
+        )
         break
       case '<':
       case '>':
         if (next === '(') {
-          report('command_substitution', `The command contains a process substitution ${char}( ).`, COMMAND_HINTS.substitution)
+          report(
+            'command_substitution',
+            `The command contains a process substitution ${char}( ).`,
+            COMMAND_HINTS.substitution,
+          )
         } else if (char === '<' && next === '<' && command[index + 2] !== '<') {
-          report('command_heredoc', 'The command contains a here-document (<<).', COMMAND_HINTS.heredoc)
+          report(
+            'command_heredoc',
+            'The command contains a here-document (<<).',
+            COMMAND_HINTS.heredoc,
+          )
         } else {
-          report('command_redirection', `The command contains a redirection (${char}).`, COMMAND_HINTS.redirection)
+          report(
+            'command_redirection',
+            `The command contains a redirection (${char}).`,
+            COMMAND_HINTS.redirection,
+          )
         }
         break
       case '(':
       case ')':
-        report('command_subshell', `The command contains a parenthesis (${char}).`, COMMAND_HINTS.subshell)
+        report(
+          'command_subshell',
+          `The command contains a parenthesis (${char}).`,
+          COMMAND_HINTS.subshell,
+        )
         break
       case '{':
-      case '}':
+        // `{}` (find -exec's placeholder) is never brace-expanded.
+        if (next === '}') break
         report('command_brace_expansion', `The command contains an unquoted brace (${char}).`, COMMAND_HINTS.brace)
+        break
+      case '}':
+        if (command[index - 1] === '{') break
+        report(
+          'command_brace_expansion',
+          `The command contains an unquoted brace (${char}).`,
+          COMMAND_HINTS.brace,
+        )
         break
       case '*':
       case '?':
@@ -199,7 +256,11 @@ export function lexCommand(command: string): LexResult {
         break
       case '~':
         if (start === -1 || previous === '=' || previous === ':') {
-          report('command_tilde', 'A word starts with ~, which a shell expands to a home folder.', COMMAND_HINTS.tilde)
+          report(
+            'command_tilde',
+            'A word starts with ~, which a shell expands to a home folder.',
+            COMMAND_HINTS.tilde,
+          )
         }
         break
       case '#':
@@ -230,17 +291,41 @@ function reportDollar(command: string, index: number, report: Report): void {
   const next = command[index + 1]
   if (next === '(') {
     if (command[index + 2] === '(') {
-      report('command_substitution', 'The command contains an arithmetic expansion $(( )).', COMMAND_HINTS.substitution)
+      report(
+        'command_substitution',
+        'The command contains an arithmetic expansion $(( )).',
+        COMMAND_HINTS.substitution,
+      )
     } else {
-      report('command_substitution', 'The command contains a command substitution $( ).', COMMAND_HINTS.substitution)
+      report(
+        'command_substitution',
+        'The command contains a command substitution $( ).',
+        COMMAND_HINTS.substitution,
+      )
     }
   } else if (next === "'") {
-    report('command_expansion', "The command contains an ANSI-C string $'…'.", COMMAND_HINTS.expansion)
+    report(
+      'command_expansion',
+      "The command contains an ANSI-C string $'…'.",
+      COMMAND_HINTS.expansion,
+    )
   } else if (next === '"') {
-    report('command_expansion', 'The command contains a translated string $"…".', COMMAND_HINTS.expansion)
+    report(
+      'command_expansion',
+      'The command contains a translated string $"…".',
+      COMMAND_HINTS.expansion,
+    )
   } else if (next === '{') {
-    report('command_expansion', 'The command contains a parameter expansion ${…}.', COMMAND_HINTS.expansion)
+    report(
+      'command_expansion',
+      `The command contains a parameter expansion \${…}.`,
+      COMMAND_HINTS.expansion,
+    )
   } else {
-    report('command_expansion', 'The command contains a $ expansion (a variable such as $HOME or $IFS).', COMMAND_HINTS.expansion)
+    report(
+      'command_expansion',
+      'The command contains a $ expansion (a variable such as $HOME or $IFS).',
+      COMMAND_HINTS.expansion,
+    )
   }
 }

@@ -123,7 +123,7 @@ function checkReference(value: Record<string, unknown>, path: Path, argPath: Pat
   const segments = target.split('.')
   const targetId = segments[0] as string
   const field = segments.slice(2)
-  if (segments.length === 2 || (segments.length > 2 && segments[1] !== 'output') || field.some((part) => part === '' || FORBIDDEN_KEYS.has(part)) || field.length > MAX_REFERENCE_FIELDS) {
+  if ((segments.length >= 2 && segments[1] !== 'output') || field.some((part) => part === '' || FORBIDDEN_KEYS.has(part)) || field.length > MAX_REFERENCE_FIELDS) {
     state.issues.push(issue('invalid_reference', `Reference ${JSON.stringify(target)} is malformed.`, path, hint, stepId))
     return undefined
   }

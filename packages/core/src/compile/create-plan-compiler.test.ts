@@ -241,7 +241,7 @@ describe('createPlanCompiler', () => {
       for (let index = 0; index < 10_000; index += 1) deep = [deep]
       const polluting = JSON.parse('{"__proto__": {"polluted": true}}')
       for (const data of [() => 1, Number.NaN, 10n, Symbol('x'), new Date(), deep, polluting, { a: { constructor: 1 } }, 'x'.repeat(200)]) {
-        expect(issuesOf({ name: 'ab', count: 1, data })).toEqual(['invalid_arguments@data'])
+        expect(issuesOf({ name: 'ab', count: 1, data })).toEqual([expect.stringMatching(/^invalid_arguments@data/)])
       }
       expect(({} as Record<string, unknown>).polluted).toBeUndefined()
     })

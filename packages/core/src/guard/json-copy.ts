@@ -4,7 +4,9 @@ import type { JsonValue } from '../plan/json-value.js'
 export const MAX_JSON_DEPTH = 64
 
 /** A JSON copy, or why the value is not JSON data. */
-export type JsonCopy = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly reason: string }
+export type JsonCopy =
+  | { readonly ok: true; readonly value: JsonValue }
+  | { readonly ok: false; readonly reason: string }
 
 function isPlainObject(value: object): boolean {
   const prototype = Object.getPrototypeOf(value)
@@ -13,7 +15,12 @@ function isPlainObject(value: object): boolean {
 
 /** Sets an own data property, even for a key such as `__proto__`. */
 export function defineValue(target: object, key: string | number, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
+  Object.defineProperty(target, key, {
+    value,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  })
 }
 
 function copy(value: unknown, depth: number): JsonValue {
@@ -28,14 +35,19 @@ function copy(value: unknown, depth: number): JsonValue {
     const out: JsonValue[] = []
     for (let index = 0; index < value.length; index += 1) {
       const descriptor = Object.getOwnPropertyDescriptor(value, index)
-      if (descriptor === undefined || descriptor.get !== undefined || descriptor.set !== undefined) {
+      if (
+        descriptor === undefined ||
+        descriptor.get !== undefined ||
+        descriptor.set !== undefined
+      ) {
         throw new TypeError('an array with holes or accessors')
       }
       out.push(copy(descriptor.value, depth + 1))
     }
     return out
   }
-  if (!isPlainObject(value)) throw new TypeError(`an instance of ${value.constructor?.name ?? 'a class'}`)
+  if (!isPlainObject(value))
+    throw new TypeError(`an instance of ${value.constructor?.name ?? 'a class'}`)
   const out: { [key: string]: JsonValue } = {}
   for (const key of Object.keys(value)) {
     const descriptor = Object.getOwnPropertyDescriptor(value, key)
@@ -58,7 +70,10 @@ export function copyJson(value: unknown): JsonCopy {
   try {
     return { ok: true, value: copy(value, 0) }
   } catch (error) {
-    return { ok: false, reason: error instanceof TypeError ? error.message : 'a value that cannot be read' }
+    return {
+      ok: false,
+      reason: error instanceof TypeError ? error.message : 'a value that cannot be read',
+    }
   }
 }
 
@@ -75,7 +90,8 @@ export function outputToJson(value: unknown, maxBytes: number): JsonCopy {
     return { ok: false, reason: `the output is not JSON (${reason})` }
   }
   if (text === undefined) return { ok: true, value: null }
-  if (text.length > maxBytes) return { ok: false, reason: `the output is larger than ${maxBytes} bytes as JSON` }
+  if (text.length > maxBytes)
+    return { ok: false, reason: `the output is larger than ${maxBytes} bytes as JSON` }
   const parsed = copyJson(JSON.parse(text))
   return parsed.ok ? parsed : { ok: false, reason: `the output is not JSON (${parsed.reason})` }
 }

@@ -10,16 +10,26 @@ export interface PathArgument {
   readonly access: PathAccess
 }
 
-function collect(spec: ArgSpec, value: JsonValue, path: (string | number)[], out: PathArgument[]): void {
+function collect(
+  spec: ArgSpec,
+  value: JsonValue,
+  path: (string | number)[],
+  out: PathArgument[],
+): void {
   if (spec.type === 'path') {
     out.push({ path, value, access: spec.access })
   } else if (spec.type === 'array' && Array.isArray(value)) {
-    value.forEach((item, index) => collect(spec.items, item, [...path, index], out))
+    value.forEach((item, index) => {
+      collect(spec.items, item, [...path, index], out)
+    })
   }
 }
 
 /** Lists the path-typed values of a call's arguments, from the tool's declared argument specs. */
-export function pathArguments(specs: Readonly<Record<string, ArgSpec>>, args: JsonObject): PathArgument[] {
+export function pathArguments(
+  specs: Readonly<Record<string, ArgSpec>>,
+  args: JsonObject,
+): PathArgument[] {
   const out: PathArgument[] = []
   for (const name of Object.keys(specs)) {
     const spec = specs[name] as ArgSpec
@@ -30,6 +40,7 @@ export function pathArguments(specs: Readonly<Record<string, ArgSpec>>, args: Js
 
 /** True when a tool declares any path-typed argument (possibly inside arrays). */
 export function hasPathArguments(specs: Readonly<Record<string, ArgSpec>>): boolean {
-  const walk = (spec: ArgSpec): boolean => spec.type === 'path' || (spec.type === 'array' && walk(spec.items))
+  const walk = (spec: ArgSpec): boolean =>
+    spec.type === 'path' || (spec.type === 'array' && walk(spec.items))
   return Object.values(specs).some(walk)
 }

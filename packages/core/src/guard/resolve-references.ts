@@ -10,7 +10,10 @@ export type ResolvedArguments =
 
 const CANONICAL_INDEX = /^(0|[1-9][0-9]{0,8})$/
 
-function readField(output: JsonValue, field: readonly string[]): { found: boolean; value: JsonValue } {
+function readField(
+  output: JsonValue,
+  field: readonly string[],
+): { found: boolean; value: JsonValue } {
   let current: JsonValue = output
   for (const part of field) {
     if (Array.isArray(current)) {
@@ -31,7 +34,10 @@ function readField(output: JsonValue, field: readonly string[]): { found: boolea
  * Replaces every `$ref` of a step by the referenced output (a fresh copy). `outputs` holds
  * the outputs of finished steps; a missing output or field is an `invalid_reference` issue.
  */
-export function resolveReferences(step: CompiledStep, outputs: ReadonlyMap<string, JsonValue>): ResolvedArguments {
+export function resolveReferences(
+  step: CompiledStep,
+  outputs: ReadonlyMap<string, JsonValue>,
+): ResolvedArguments {
   const copied = copyJson(step.args)
   if (!copied.ok) throw new TypeError(`Planned arguments of step ${step.id} are not JSON.`)
   const args = copied.value as JsonObject
@@ -47,23 +53,32 @@ export function resolveReferences(step: CompiledStep, outputs: ReadonlyMap<strin
       },
     })
     const output = outputs.get(reference.stepId)
-    if (output === undefined) return fail(`The output of step ${JSON.stringify(reference.stepId)} is not available (it has not finished, or it was not JSON).`)
+    if (output === undefined)
+      return fail(
+        `The output of step ${JSON.stringify(reference.stepId)} is not available (it has not finished, or it was not JSON).`,
+      )
     const found = readField(output, reference.field)
     const name = [reference.stepId, 'output', ...reference.field].join('.')
-    if (!found.found) return fail(`The output of step ${JSON.stringify(reference.stepId)} has no field ${JSON.stringify(name)}.`)
+    if (!found.found)
+      return fail(
+        `The output of step ${JSON.stringify(reference.stepId)} has no field ${JSON.stringify(name)}.`,
+      )
     const value = copyJson(found.value)
     if (!value.ok) return fail(`The value of ${JSON.stringify(name)} is not JSON.`)
-    if (reference.path.length === 0) return fail('A reference cannot replace the whole arguments object.')
+    if (reference.path.length === 0)
+      return fail('A reference cannot replace the whole arguments object.')
     let target: JsonValue = args
     for (const segment of reference.path.slice(0, -1)) {
       const next: JsonValue | undefined =
         typeof target === 'object' && target !== null && Object.hasOwn(target, segment)
           ? (target as Record<string | number, JsonValue>)[segment]
           : undefined
-      if (next === undefined) return fail('The reference does not point into the planned arguments.')
+      if (next === undefined)
+        return fail('The reference does not point into the planned arguments.')
       target = next
     }
-    if (typeof target !== 'object' || target === null) return fail('The reference does not point into the planned arguments.')
+    if (typeof target !== 'object' || target === null)
+      return fail('The reference does not point into the planned arguments.')
     defineValue(target, reference.path[reference.path.length - 1] as string | number, value.value)
   }
   return { success: true, args }

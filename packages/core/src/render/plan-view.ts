@@ -100,7 +100,7 @@ export function planView(plan: unknown, options: RenderOptions = {}): PlanView {
       args: record.args,
       dependsOn: deps.filter((dep): dep is string => typeof dep === 'string'),
       level: -1,
-      mark: duplicate ? 'rejected' : markOf(id, issues.length === 0 ? 'approved' : 'pending'),
+      mark: duplicate ? 'rejected' : markOf(id, 'approved'),
       issues: own,
     }
   })

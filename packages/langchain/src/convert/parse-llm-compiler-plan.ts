@@ -42,7 +42,8 @@ class Reader {
   }
 
   skipSpace(): void {
-    while (this.index < this.text.length && /\s/.test(this.text[this.index] as string)) this.index += 1
+    while (this.index < this.text.length && /\s/.test(this.text[this.index] as string))
+      this.index += 1
   }
 
   peek(): string | undefined {
@@ -95,7 +96,9 @@ class Reader {
     const whole = /^\$(?:\{(\d+)\}|(\d+))$/.exec(text)
     if (whole !== null) return { $ref: String(Number(whole[1] ?? whole[2])) }
     if (/\$\{?\d/.test(text)) {
-      this.fail('a reference like $1 inside a longer string cannot be resolved; pass $1 as a whole argument')
+      this.fail(
+        'a reference like $1 inside a longer string cannot be resolved; pass $1 as a whole argument',
+      )
     }
     return text
   }
@@ -121,7 +124,14 @@ class Reader {
         out += String.fromCharCode(Number.parseInt(hex, 16))
         this.index += 4
       } else {
-        const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '0': '\0' }
+        const simple: Record<string, string> = {
+          n: '\n',
+          t: '\t',
+          r: '\r',
+          b: '\b',
+          f: '\f',
+          '0': '\0',
+        }
         out += simple[escaped] ?? escaped
       }
     }
@@ -159,7 +169,12 @@ class Reader {
 
 /** Sets a key as an own data property, so `__proto__` stays a plain key. */
 function defineKey(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  })
 }
 
 interface ParsedCall {
@@ -169,7 +184,7 @@ interface ParsedCall {
 }
 
 function parseCall(text: string): ParsedCall {
-  const reader = new Reader(text)
+  const reader: Reader = new Reader(text)
   const tool = reader.identifier()
   if (tool === undefined) reader.fail('expected a tool name')
   reader.expect('(')
@@ -194,7 +209,8 @@ function parseCall(text: string): ParsedCall {
   reader.index += 1
   reader.skipSpace()
   const rest = text.slice(reader.index).trim()
-  if (rest !== '' && rest !== END_OF_PLAN) reader.fail(`unexpected text after the call: ${JSON.stringify(rest.slice(0, 40))}`)
+  if (rest !== '' && rest !== END_OF_PLAN)
+    reader.fail(`unexpected text after the call: ${JSON.stringify(rest.slice(0, 40))}`)
   return { tool, positional, named: { ...named } }
 }
 
@@ -202,11 +218,18 @@ function isPlainRecord(value: Value | undefined): value is Record<string, JsonVa
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !('$ref' in value)
 }
 
-function argumentsOf(call: ParsedCall, names: readonly string[] | undefined): Record<string, Value> {
+function argumentsOf(
+  call: ParsedCall,
+  names: readonly string[] | undefined,
+): Record<string, Value> {
   if (call.positional.length === 0) return call.named
   if (names === undefined) {
     const [only] = call.positional
-    if (call.positional.length === 1 && Object.keys(call.named).length === 0 && isPlainRecord(only)) {
+    if (
+      call.positional.length === 1 &&
+      Object.keys(call.named).length === 0 &&
+      isPlainRecord(only)
+    ) {
       return only
     }
     throw new SyntaxProblem(
@@ -251,7 +274,12 @@ export function parseLLMCompilerPlan(
   const issues: PlanIssue[] = []
   const steps: PlanStep[] = []
   if (typeof text !== 'string') {
-    const issue: PlanIssue = { code: 'invalid_plan', message: 'The plan must be text.', path: [], hint: HINT }
+    const issue: PlanIssue = {
+      code: 'invalid_plan',
+      message: 'The plan must be text.',
+      path: [],
+      hint: HINT,
+    }
     return { success: false, steps, issues: [issue] }
   }
   const lines = text.split(/\r?\n/)
@@ -262,7 +290,13 @@ export function parseLLMCompilerPlan(
     const id = String(Number(match[1]))
     const body = (match[2] as string).trim()
     const report = (message: string) => {
-      issues.push({ code: 'invalid_plan', message: `Line ${index + 1}: ${message}.`, path: ['lines', index], stepId: id, hint: HINT })
+      issues.push({
+        code: 'invalid_plan',
+        message: `Line ${index + 1}: ${message}.`,
+        path: ['lines', index],
+        stepId: id,
+        hint: HINT,
+      })
     }
     if (/^join\s*\(\s*\)/.test(body)) {
       joined = true
@@ -284,7 +318,14 @@ export function parseLLMCompilerPlan(
     }
   })
   if (issues.length === 0 && steps.length === 0) {
-    issues.push({ code: 'invalid_plan', message: 'No numbered task lines were found.', path: [], hint: HINT })
+    issues.push({
+      code: 'invalid_plan',
+      message: 'No numbered task lines were found.',
+      path: [],
+      hint: HINT,
+    })
   }
-  return issues.length === 0 ? { success: true, steps, issues: [] } : { success: false, steps, issues }
+  return issues.length === 0
+    ? { success: true, steps, issues: [] }
+    : { success: false, steps, issues }
 }

@@ -23,7 +23,9 @@ export interface DescribedTool {
 export type ToolPolicyOverrides = Readonly<
   Record<
     string,
-    Omit<Partial<ToolPolicyInput>, 'args'> & { readonly args?: Readonly<Record<string, ArgSpecInput>> }
+    Omit<Partial<ToolPolicyInput>, 'args'> & {
+      readonly args?: Readonly<Record<string, ArgSpecInput>>
+    }
   >
 >
 
@@ -35,7 +37,12 @@ function isNode(value: unknown): value is JsonSchemaNode {
 
 /** Sets an own data property, so a key such as `__proto__` stays a plain key. */
 function setOwn(target: object, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  })
 }
 
 function isScalar(value: unknown): value is string | number | boolean {
@@ -49,7 +56,13 @@ function withCommon(spec: ArgSpecInput, node: JsonSchemaNode, required: boolean)
   return out as ArgSpecInput
 }
 
-function bound(node: JsonSchemaNode, inclusive: string, exclusive: string, step: number, integer: boolean) {
+function bound(
+  node: JsonSchemaNode,
+  inclusive: string,
+  exclusive: string,
+  step: number,
+  integer: boolean,
+) {
   if (typeof node[inclusive] === 'number') return node[inclusive] as number
   if (typeof node[exclusive] === 'number') return (node[exclusive] as number) + (integer ? step : 0)
   return undefined
@@ -137,7 +150,10 @@ export function policyFromTools(
   const out: Record<string, ToolPolicyInput> = Object.create(null)
   for (const tool of tools) {
     const schema = schemaOf(tool) ?? { type: 'object', properties: {} }
-    if (schema.type !== 'object' || (schema.properties !== undefined && !isNode(schema.properties))) {
+    if (
+      schema.type !== 'object' ||
+      (schema.properties !== undefined && !isNode(schema.properties))
+    ) {
       issues.push({
         code: 'invalid_policy',
         message: `The tool "${tool.name}" does not take an object of named arguments.`,
@@ -160,7 +176,9 @@ export function policyFromTools(
     setOwn(out, tool.name, entry)
   }
   for (const [toolName, override] of Object.entries(overrides)) {
-    const entry = Object.hasOwn(out, toolName) ? (out[toolName] as Record<string, unknown>) : undefined
+    const entry = Object.hasOwn(out, toolName)
+      ? (out[toolName] as Record<string, unknown>)
+      : undefined
     if (entry === undefined) {
       issues.push({
         code: 'invalid_policy',
@@ -174,7 +192,9 @@ export function policyFromTools(
     Object.assign(entry, rest)
     const args = entry.args as Record<string, ArgSpecInput>
     for (const [name, spec] of Object.entries(argumentOverrides ?? {})) {
-      const derived = Object.hasOwn(args, name) ? (args[name] as Record<string, unknown>) : undefined
+      const derived = Object.hasOwn(args, name)
+        ? (args[name] as Record<string, unknown>)
+        : undefined
       if (derived === undefined) {
         issues.push({
           code: 'invalid_policy',
@@ -185,7 +205,8 @@ export function policyFromTools(
         continue
       }
       const merged: Record<string, unknown> = { ...spec }
-      if (merged.required === undefined && derived.required !== undefined) merged.required = derived.required
+      if (merged.required === undefined && derived.required !== undefined)
+        merged.required = derived.required
       if (merged.description === undefined && derived.description !== undefined) {
         merged.description = derived.description
       }

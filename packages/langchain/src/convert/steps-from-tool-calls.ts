@@ -20,7 +20,8 @@ const STEP_ID = /^[A-Za-z0-9_-]{1,128}$/
  */
 export function stepIdsForToolCalls(toolCalls: readonly LangChainToolCall[]): string[] {
   const taken = new Set<string>()
-  for (const call of toolCalls) if (call.id !== undefined && STEP_ID.test(call.id)) taken.add(call.id)
+  for (const call of toolCalls)
+    if (call.id !== undefined && STEP_ID.test(call.id)) taken.add(call.id)
   const used = new Set<string>()
   return toolCalls.map((call, index) => {
     let id = call.id

@@ -1,0 +1,41 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { cpus, totalmem } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import type { Row } from './measure.ts'
+import { compileSuite } from './suite-compile.ts'
+import { graphSuite } from './suite-graph.ts'
+import { memorySuite } from './suite-memory.ts'
+
+const suites: [string, () => Promise<Row[]>][] = [
+  ['compile', compileSuite],
+  ['graph', graphSuite],
+  ['memory', memorySuite],
+]
+
+const only = process.argv.slice(2)
+const rows: Row[] = []
+const started = Date.now()
+for (const [name, suite] of suites) {
+  if (only.length > 0 && !only.includes(name)) continue
+  const suiteStart = Date.now()
+  process.stderr.write(`bench: ${name}…`)
+  rows.push(...(await suite()))
+  process.stderr.write(` ${((Date.now() - suiteStart) / 1000).toFixed(1)} s\n`)
+}
+
+const cpu = cpus()
+const machine = `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}-${process.arch}`
+const format = (value: number | null) => (value === null ? '—' : String(value))
+const lines = [
+  `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; total ${((Date.now() - started) / 1000).toFixed(0)} s.`,
+  '',
+  '| suite | case | value | baseline (same run) | baseline value | ratio | target |',
+  '| --- | --- | --- | --- | --- | --- | --- |',
+  ...rows.map((row) => `| ${row.suite} | ${row.case} | ${format(row.value)} ${row.unit} | ${row.baseline} | ${row.baselineValue === null ? '—' : `${row.baselineValue} ${row.unit}`} | ${row.ratio === null ? '—' : `${row.ratio}×`} | ${row.target ?? ''}${row.note === undefined ? '' : ` ${row.note}`} |`),
+]
+const table = lines.join('\n')
+const resultsDir = fileURLToPath(new URL('../results/', import.meta.url))
+await mkdir(resultsDir, { recursive: true })
+await writeFile(`${resultsDir}latest.md`, `${table}\n`)
+await writeFile(`${resultsDir}latest.json`, `${JSON.stringify({ machine, date: new Date().toISOString(), rows }, null, 2)}\n`)
+process.stdout.write(`${table}\n`)

@@ -1,0 +1,29 @@
+import { createPlanCompiler } from '@plan/core'
+import { type Row, round, timeMedian } from './measure.ts'
+import { benchPolicy, realisticPlan } from './plans.ts'
+
+/** Full validation + compile against `JSON.parse` of the same plan text. */
+export async function compileSuite(): Promise<Row[]> {
+  const rows: Row[] = []
+  const compiler = await createPlanCompiler({ ...benchPolicy, budgets: { maxSteps: 2_000_000, maxDepth: 2_000_000, maxFanOut: 2_000_000 } })
+  for (const size of [1_000, 10_000, 100_000]) {
+    const text = JSON.stringify(realisticPlan(size))
+    const runs = size >= 100_000 ? 5 : 9
+    const parse = timeMedian(() => JSON.parse(text), runs)
+    const compile = timeMedian(() => {
+      const result = compiler.validate(JSON.parse(text))
+      if (!result.success) throw new Error(`bench plan rejected: ${result.issues[0]?.message}`)
+    }, runs)
+    rows.push({
+      suite: 'compile',
+      case: `parse + validate + compile, ${size.toLocaleString('en')} steps (${round(compile / size * 1000)} µs/step)`,
+      value: round(compile),
+      unit: 'ms',
+      baseline: 'JSON.parse of the same text',
+      baselineValue: round(parse),
+      ratio: round(compile / parse),
+      target: '≤ 3× JSON.parse (incl. the parse), flat µs/step',
+    })
+  }
+  return rows
+}

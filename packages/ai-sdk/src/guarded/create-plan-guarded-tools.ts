@@ -1,0 +1,146 @@
+import {
+  type CompiledPlan,
+  createPlanCompiler,
+  createPlanGuard,
+  type PlanCompiler,
+  PlanError,
+  type PlanGuard,
+  type PlanGuardState,
+  type PolicyInput,
+  type ResolvedPolicy,
+} from '@plan/core'
+import type { PrepareStepFunction, StopCondition, ToolSet } from 'ai'
+import {
+  type PlanToolApprovalFunction,
+  type PlanToolApprovalOptions,
+  planToolApproval,
+} from '../approval/plan-tool-approval.js'
+import type { PlanMode } from '../loop/plan-mode.js'
+import { planPrepareStep } from '../loop/plan-prepare-step.js'
+import { planStopWhen } from '../loop/plan-stop-when.js'
+import { type GuardToolsOptions, guardTools } from '../tools/guard-tools.js'
+
+/** Options for {@link createPlanGuardedTools}: the tools, and a policy or a compiler. */
+export interface CreatePlanGuardedToolsOptions<TOOLS extends ToolSet> {
+  /** The tool set to guard; every tool needs an `execute` function. */
+  readonly tools: TOOLS
+  /** The policy (object or resolved); ignored when `compiler` is given. */
+  readonly policy?: PolicyInput | ResolvedPolicy
+  /** A compiler bound to the policy, when you already have one. */
+  readonly compiler?: PlanCompiler
+  /**
+   * An approved plan (a compiled plan, or a plan to compile): plan mode, where every call
+   * must match one of its steps. Without it: per-turn mode, where each model response's
+   * batch of tool calls is compiled as a plan. Throws `PlanCompilationError` if rejected.
+   */
+  readonly plan?: unknown
+  /** Resume a run from `guard.snapshot()`. */
+  readonly state?: PlanGuardState
+  /** Check path arguments on disk (symlinks resolved) before a call runs. Default true. */
+  readonly checkPathsOnDisk?: boolean
+  /** Called after every decision of a wrapped tool. */
+  readonly onDecision?: GuardToolsOptions['onDecision']
+  /** Status of allowed calls in the approval function; see {@link PlanToolApprovalOptions}. */
+  readonly allowedStatus?: PlanToolApprovalOptions['allowedStatus']
+  /** Plan mode: stop the loop once the plan is complete. Default true. */
+  readonly stopWhenComplete?: boolean
+}
+
+/** Everything to pass to `generateText`, `streamText` or `ToolLoopAgent`, and the guard. */
+export interface PlanGuardedTools<TOOLS extends ToolSet> {
+  /** The tool set with every `execute` guarded. */
+  readonly tools: TOOLS
+  /** The `toolApproval` function: denials reach the model as `execution-denied`. */
+  readonly toolApproval: PlanToolApprovalFunction
+  /** Tool masking (plan mode) or turn compilation (per-turn mode). */
+  readonly prepareStep: PrepareStepFunction<TOOLS>
+  /** Ends the loop on an exhausted budget, or when the plan is complete. */
+  readonly stopWhen: StopCondition<TOOLS>
+  /** The run-time guard; `guard.snapshot()` saves the run. */
+  readonly guard: PlanGuard
+  /** The compiler the guard checks with. */
+  readonly compiler: PlanCompiler
+  readonly mode: PlanMode
+}
+
+function isCompiledPlan(value: unknown): value is CompiledPlan {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { hash?: unknown }).hash === 'string' &&
+    Array.isArray((value as { order?: unknown }).order)
+  )
+}
+
+/**
+ * Creates a guard for a tool set and everything that wires it into an AI SDK loop: guarded
+ * tools, the `toolApproval` function, `prepareStep` and `stopWhen`. With `plan`, calls must
+ * match the approved plan; without, each model response's tool calls are compiled as a plan.
+ *
+ * @example
+ * ```ts
+ * const { tools, toolApproval, prepareStep, stopWhen } = await createPlanGuardedTools({
+ *   tools: { view_file, write_file, run_command },
+ *   policy,
+ * })
+ * const result = await generateText({
+ *   model,
+ *   tools,
+ *   toolApproval,
+ *   prepareStep,
+ *   stopWhen: [stopWhen, stepCountIs(50)],
+ *   prompt: 'Fix the failing test',
+ * })
+ * ```
+ */
+export async function createPlanGuardedTools<TOOLS extends ToolSet>(
+  options: CreatePlanGuardedToolsOptions<TOOLS>,
+): Promise<PlanGuardedTools<TOOLS>> {
+  let compiler = options.compiler
+  if (compiler === undefined) {
+    if (options.policy === undefined) {
+      throw new PlanError('createPlanGuardedTools needs a policy or a compiler.')
+    }
+    compiler = await createPlanCompiler(options.policy)
+  }
+  const compiled =
+    options.plan === undefined
+      ? undefined
+      : isCompiledPlan(options.plan)
+        ? options.plan
+        : compiler.compile(options.plan)
+  const guard = createPlanGuard(compiled, {
+    compiler,
+    ...(options.state === undefined ? {} : { state: options.state }),
+    ...(options.checkPathsOnDisk === undefined
+      ? {}
+      : { checkPathsOnDisk: options.checkPathsOnDisk }),
+  })
+  const restoredPlanMode = options.state?.plan != null && options.state.mode !== 'turn'
+  const mode: PlanMode = options.plan !== undefined || restoredPlanMode ? 'plan' : 'turn'
+  const tools = guardTools(
+    options.tools,
+    guard,
+    options.onDecision === undefined ? {} : { onDecision: options.onDecision },
+  )
+  const policyTools = compiler.policy.tools
+  const turnTools = Object.keys(tools).filter((name) => policyTools.has(name)) as (keyof TOOLS &
+    string)[]
+  return {
+    tools,
+    toolApproval: planToolApproval(
+      guard,
+      options.allowedStatus === undefined ? {} : { allowedStatus: options.allowedStatus },
+    ),
+    prepareStep: planPrepareStep<TOOLS>(guard, { mode, tools, turnTools }),
+    stopWhen: planStopWhen<TOOLS>(guard, {
+      mode,
+      ...(options.stopWhenComplete === undefined
+        ? {}
+        : { stopWhenComplete: options.stopWhenComplete }),
+    }),
+    guard,
+    compiler,
+    mode,
+  }
+}

@@ -1,0 +1,85 @@
+import { PlanError, type PlanGuard } from '@plan/core'
+import {
+  gateway,
+  type LanguageModel,
+  type PrepareStepFunction,
+  type Provider,
+  type ToolSet,
+  wrapLanguageModel,
+} from 'ai'
+import { releaseStaleReservations } from '../session/decide-call.js'
+import { planTurnMiddleware } from '../turn/plan-turn-middleware.js'
+import { modeOf, type PlanMode } from './plan-mode.js'
+
+/** Options for {@link planPrepareStep}. */
+export interface PlanPrepareStepOptions<TOOLS extends ToolSet = ToolSet> {
+  /** `'plan'` or `'turn'`; by default `'plan'` when the guard holds a plan when this is created. */
+  readonly mode?: PlanMode
+  /**
+   * The (guarded) tool set. In per-turn mode it lets the turn middleware validate inputs with
+   * each tool's schema; see {@link PlanTurnMiddlewareOptions.tools}.
+   */
+  readonly tools?: TOOLS
+  /**
+   * Tool names the model may see in per-turn mode, e.g. the tools the policy lists.
+   * Default: no narrowing in per-turn mode.
+   */
+  readonly turnTools?: readonly (keyof TOOLS & string)[]
+}
+
+function resolveModel(model: LanguageModel): Exclude<LanguageModel, string> {
+  if (typeof model !== 'string') return model
+  // same lookup as the SDK uses for model ids
+  const provider =
+    (globalThis as { AI_SDK_DEFAULT_PROVIDER?: Provider }).AI_SDK_DEFAULT_PROVIDER ?? gateway
+  const resolved = provider.languageModel(model)
+  if (typeof resolved === 'string') {
+    throw new PlanError(
+      `planPrepareStep cannot resolve the model id ${JSON.stringify(model)}; pass a model object.`,
+    )
+  }
+  return resolved
+}
+
+/**
+ * A `prepareStep` function that keeps the model in step with the guard.
+ *
+ * - Plan mode: `activeTools` is narrowed to the tools of the plan's ready steps (tool
+ *   masking); with nothing ready, or once the guard has stopped, the model gets no tools.
+ * - Per-turn mode: the step's model is wrapped with {@link planTurnMiddleware}, so each
+ *   response's batch of tool calls is compiled as a plan before any of them runs.
+ *
+ * Masking is a convenience for the model; the tool wrappers still check every call.
+ *
+ * @example
+ * ```ts
+ * const agent = new ToolLoopAgent({
+ *   model,
+ *   tools: guardTools(tools, guard),
+ *   prepareStep: planPrepareStep(guard),
+ *   stopWhen: planStopWhen(guard),
+ * })
+ * ```
+ */
+export function planPrepareStep<TOOLS extends ToolSet = ToolSet>(
+  guard: PlanGuard,
+  options: PlanPrepareStepOptions<TOOLS> = {},
+): PrepareStepFunction<TOOLS> {
+  const mode = modeOf(guard, options.mode)
+  const middleware = planTurnMiddleware(
+    guard,
+    options.tools === undefined ? {} : { tools: options.tools },
+  )
+  return ({ model }) => {
+    releaseStaleReservations(guard)
+    type ActiveTools = (keyof TOOLS & string)[]
+    if (guard.stopReason() !== undefined) return { activeTools: [] as ActiveTools }
+    if (mode === 'turn') {
+      return {
+        model: wrapLanguageModel({ model: resolveModel(model), middleware }),
+        ...(options.turnTools === undefined ? {} : { activeTools: [...options.turnTools] }),
+      }
+    }
+    return { activeTools: [...new Set(guard.readyTools())] as ActiveTools }
+  }
+}

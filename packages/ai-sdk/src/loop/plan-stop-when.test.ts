@@ -1,0 +1,70 @@
+import { generateText, stepCountIs } from 'ai'
+import { describe, expect, it } from 'vitest'
+import { guardFixture } from '../test-utils/guard-fixture.js'
+import { modelCalls, scriptedModel } from '../test-utils/scripted-model.js'
+import { testTools } from '../test-utils/workspace.js'
+import { guardTools } from '../tools/guard-tools.js'
+import { planPrepareStep } from './plan-prepare-step.js'
+import { planStopWhen } from './plan-stop-when.js'
+
+describe('planStopWhen', () => {
+  it('should stop a model that repeats the same call', async () => {
+    const { guard } = await guardFixture(undefined, { maxIdenticalCalls: 3 })
+    const { tools, spies } = testTools()
+    const model = scriptedModel((index) => ({
+      calls: [{ id: `c${index}`, tool: 'run_command', input: { command: 'git status' } }],
+    }))
+
+    await generateText({
+      model,
+      tools: guardTools(tools, guard),
+      prepareStep: planPrepareStep(guard, { tools }),
+      stopWhen: [planStopWhen(guard), stepCountIs(50)],
+      prompt: 'go',
+    })
+
+    expect(spies.runCommand).toHaveBeenCalledTimes(3)
+    expect(modelCalls(model).length).toBe(4)
+    expect(guard.stopReason()?.code).toBe('repeated_call')
+  })
+
+  it('should stop when the plan is complete', async () => {
+    const { guard } = await guardFixture([
+      { id: 'read', tool: 'view_file', args: { file: 'README.md' } },
+    ])
+    const { tools } = testTools()
+    const model = scriptedModel((index) => ({
+      calls: [{ id: `c${index}`, tool: 'view_file', input: { file: 'README.md' } }],
+    }))
+
+    const result = await generateText({
+      model,
+      tools: guardTools(tools, guard),
+      stopWhen: [planStopWhen(guard), stepCountIs(50)],
+      prompt: 'go',
+    })
+
+    expect(result.steps.length).toBe(1)
+  })
+
+  it('should let the model answer after the plan when stopWhenComplete is false', async () => {
+    const { guard } = await guardFixture([
+      { id: 'read', tool: 'view_file', args: { file: 'README.md' } },
+    ])
+    const { tools } = testTools()
+    const model = scriptedModel([
+      { calls: [{ id: 'c1', tool: 'view_file', input: { file: 'README.md' } }] },
+      { text: 'The readme is a demo.' },
+    ])
+
+    const result = await generateText({
+      model,
+      tools: guardTools(tools, guard),
+      prepareStep: planPrepareStep(guard),
+      stopWhen: [planStopWhen(guard, { stopWhenComplete: false }), stepCountIs(50)],
+      prompt: 'go',
+    })
+
+    expect(result.text).toBe('The readme is a demo.')
+  })
+})

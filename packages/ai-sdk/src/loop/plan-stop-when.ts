@@ -1,0 +1,36 @@
+import type { PlanGuard } from '@plan/core'
+import type { StopCondition, ToolSet } from 'ai'
+import { modeOf, type PlanMode } from './plan-mode.js'
+
+/** Options for {@link planStopWhen}. */
+export interface PlanStopWhenOptions {
+  /** `'plan'` or `'turn'`; by default `'plan'` when the guard holds a plan when this is created. */
+  readonly mode?: PlanMode
+  /**
+   * Plan mode: stop as soon as every step of the plan is done, failed or skipped. Default
+   * true; set false to give the model one more step to answer (it gets no tools then).
+   */
+  readonly stopWhenComplete?: boolean
+}
+
+/**
+ * A `stopWhen` condition that ends the tool loop when the guard has stopped the run (an
+ * exhausted budget, a loop, a deadline) or, in plan mode, when the plan is complete. Combine
+ * it with a step limit: `stopWhen: [planStopWhen(guard), stepCountIs(50)]`.
+ *
+ * @example
+ * ```ts
+ * await generateText({ model, tools, prompt, stopWhen: [planStopWhen(guard), stepCountIs(50)] })
+ * ```
+ */
+export function planStopWhen<TOOLS extends ToolSet = ToolSet>(
+  guard: PlanGuard,
+  options: PlanStopWhenOptions = {},
+): StopCondition<TOOLS> {
+  const mode = modeOf(guard, options.mode)
+  const stopWhenComplete = options.stopWhenComplete ?? true
+  return () => {
+    if (guard.stopReason() !== undefined) return true
+    return mode === 'plan' && stopWhenComplete && guard.isComplete()
+  }
+}

@@ -1,0 +1,69 @@
+import { createPlanCompiler } from '@plan/core'
+import { describe, expect, it } from 'vitest'
+import { modelCalls, promptOf, scriptedModel } from '../test-utils/scripted-model.js'
+import { createWorkspace, testPolicy } from '../test-utils/workspace.js'
+import { generatePlan } from './generate-plan.js'
+
+const escaping = { steps: [{ id: 'read', tool: 'view_file', args: { file: '../../etc/passwd' } }] }
+const good = {
+  goal: 'read and test',
+  steps: [
+    { id: 'read', tool: 'view_file', args: { file: 'README.md' } },
+    { id: 'test', tool: 'run_command', args: { command: 'npm test' }, depends_on: ['read'] },
+  ],
+}
+
+describe('generatePlan', () => {
+  it('should return the compiled plan the model writes', async () => {
+    const compiler = await createPlanCompiler(testPolicy(createWorkspace()))
+    const model = scriptedModel([{ text: JSON.stringify(good) }])
+
+    const result = await generatePlan({ model, compiler, prompt: 'run the tests' })
+
+    expect(result.success).toBe(true)
+    expect(result.success && result.plan.order).toEqual(['read', 'test'])
+    const call = modelCalls(model)[0]
+    expect(call?.responseFormat).toMatchObject({ type: 'json', name: 'plan' })
+    expect(promptOf(model, 0)).toContain('view_file')
+  })
+
+  it('should feed the issues back and accept the corrected plan', async () => {
+    const compiler = await createPlanCompiler(testPolicy(createWorkspace()))
+    const model = scriptedModel([
+      { text: JSON.stringify(escaping) },
+      { text: JSON.stringify(good) },
+    ])
+
+    const result = await generatePlan({ model, compiler, prompt: 'run the tests' })
+
+    expect(result.success).toBe(true)
+    expect(result.rejected).toHaveLength(1)
+    expect(result.rejected[0]?.issues[0]?.code).toBe('path_outside_workspace')
+    expect(promptOf(model, 1)).toContain('path_outside_workspace')
+  })
+
+  it('should feed back an answer that is not a plan object', async () => {
+    const compiler = await createPlanCompiler(testPolicy(createWorkspace()))
+    const model = scriptedModel([
+      { text: 'Sure! Here is my plan: read the file.' },
+      { text: JSON.stringify(good) },
+    ])
+
+    const result = await generatePlan({ model, compiler, prompt: 'run the tests' })
+
+    expect(result.success).toBe(true)
+    expect(result.rejected[0]?.issues[0]?.code).toBe('invalid_plan')
+    expect(promptOf(model, 1)).toContain('not a plan object')
+  })
+
+  it('should give up after maxAttempts with the last issues', async () => {
+    const compiler = await createPlanCompiler(testPolicy(createWorkspace()))
+    const model = scriptedModel(() => ({ text: JSON.stringify(escaping) }))
+
+    const result = await generatePlan({ model, compiler, prompt: 'read passwd', maxAttempts: 2 })
+
+    expect(result.success).toBe(false)
+    expect(modelCalls(model)).toHaveLength(2)
+    expect(!result.success && result.issues[0]?.code).toBe('path_outside_workspace')
+  })
+})

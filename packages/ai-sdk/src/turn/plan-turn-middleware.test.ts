@@ -1,0 +1,129 @@
+import { stepCountIs, streamText, wrapLanguageModel } from 'ai'
+import { describe, expect, it } from 'vitest'
+import { guardFixture } from '../test-utils/guard-fixture.js'
+import { promptOf, scriptedModel } from '../test-utils/scripted-model.js'
+import { testTools } from '../test-utils/workspace.js'
+import { guardTools } from '../tools/guard-tools.js'
+import { planTurnMiddleware } from './plan-turn-middleware.js'
+
+describe('planTurnMiddleware', () => {
+  it('should submit a streamed batch as one plan before any call runs', async () => {
+    const { guard } = await guardFixture(undefined)
+    const { tools, spies } = testTools()
+    const base = scriptedModel([
+      {
+        calls: [
+          { id: 'c1', tool: 'view_file', input: { file: 'README.md' } },
+          { id: 'c2', tool: 'view_file', input: { file: 'src/index.ts' } },
+        ],
+      },
+    ])
+    const model = wrapLanguageModel({
+      model: base,
+      middleware: planTurnMiddleware(guard, { tools }),
+    })
+
+    const result = streamText({
+      model,
+      tools: guardTools(tools, guard),
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    })
+    await result.consumeStream()
+
+    expect(spies.viewFile).toHaveBeenCalledTimes(2)
+    expect(guard.plan?.steps.map((step) => step.id)).toEqual(['c1', 'c2'])
+  })
+
+  it('should deny every call of a streamed batch that the policy rejects', async () => {
+    const { guard } = await guardFixture(undefined)
+    const { tools, spies } = testTools()
+    const base = scriptedModel([
+      {
+        calls: [
+          { id: 'c1', tool: 'view_file', input: { file: 'README.md' } },
+          { id: 'c2', tool: 'delete_file', input: { file: 'README.md' } },
+        ],
+      },
+    ])
+    const model = wrapLanguageModel({
+      model: base,
+      middleware: planTurnMiddleware(guard, { tools }),
+    })
+
+    const result = streamText({
+      model,
+      tools: guardTools(tools, guard),
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    })
+    await result.consumeStream()
+
+    expect(spies.viewFile).not.toHaveBeenCalled()
+    expect(spies.deleteFile).not.toHaveBeenCalled()
+    expect(promptOf(base, 1)).toContain('unknown_tool')
+  })
+
+  it('should not let a call of a rejected batch run as a step left over from an earlier turn', async () => {
+    const { guard } = await guardFixture(undefined)
+    // an earlier turn whose call never ran leaves a ready step behind
+    guard.submitPlan(
+      { steps: [{ id: 'old', tool: 'view_file', args: { file: 'README.md' } }] },
+      'turn',
+    )
+    const { tools, spies } = testTools()
+    const base = scriptedModel([
+      {
+        calls: [
+          { id: 'c1', tool: 'view_file', input: { file: 'README.md' } },
+          { id: 'c2', tool: 'view_file', input: { file: '../../etc/passwd' } },
+        ],
+      },
+    ])
+    const model = wrapLanguageModel({
+      model: base,
+      middleware: planTurnMiddleware(guard, { tools }),
+    })
+
+    const result = streamText({
+      model,
+      tools: guardTools(tools, guard),
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    })
+    await result.consumeStream()
+
+    expect(spies.viewFile).not.toHaveBeenCalled()
+    expect(guard.readyTools()).toEqual(['view_file'])
+    expect(promptOf(base, 1)).toContain('path_outside_workspace')
+  })
+
+  it('should leave calls the SDK will not run out of the plan', async () => {
+    const { guard } = await guardFixture(undefined)
+    const { tools, spies } = testTools()
+    const base = scriptedModel([
+      {
+        calls: [
+          { id: 'c1', tool: 'view_file', input: { file: 'README.md' } },
+          { id: 'c2', tool: 'view_file', input: { path: 'wrong argument name' } },
+          { id: 'c3', tool: 'no_such_tool', input: {} },
+        ],
+      },
+    ])
+    const model = wrapLanguageModel({
+      model: base,
+      middleware: planTurnMiddleware(guard, { tools }),
+    })
+
+    const result = streamText({
+      model,
+      tools: guardTools(tools, guard),
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    })
+    await result.consumeStream()
+
+    expect(guard.plan?.steps.map((step) => step.id)).toEqual(['c1'])
+    expect(spies.viewFile).toHaveBeenCalledTimes(1)
+  })
+})

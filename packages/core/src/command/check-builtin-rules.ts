@@ -1,0 +1,696 @@
+import type { IssueCode } from '../issues/plan-issue.js'
+import { checkAwkProgram } from './check-awk-program.js'
+import { checkSedScript } from './check-sed-script.js'
+import { parseAwkArguments } from './parse-awk-arguments.js'
+import { parseSedArguments } from './parse-sed-arguments.js'
+import { type FlagStyle, findFlag, usesFlag } from './uses-flag.js'
+
+/**
+ * A problem found by a built-in rule. `exec` findings (the program would run other code) are
+ * lifted by `allowExec` on the program's rule; `write` findings (the program would write a file
+ * the path check cannot see) are lifted by listing `flag` in the rule's `allowFlags`.
+ */
+export interface BuiltinFinding {
+  readonly code: Extract<
+    IssueCode,
+    'command_inline_code' | 'command_wrapper' | 'command_flag_denied'
+  >
+  readonly kind: 'exec' | 'write'
+  readonly message: string
+  readonly hint: string
+  readonly flag?: string
+}
+
+interface FlagRule {
+  readonly flags: readonly string[]
+  readonly kind: 'exec' | 'write'
+  readonly why: string
+}
+
+interface ProgramSpec {
+  readonly style?: FlagStyle
+  readonly flags?: readonly FlagRule[]
+  /** Subcommands (any word that is not a flag, before `--`) that run other programs. */
+  readonly execSubcommands?: readonly string[]
+  readonly custom?: (args: readonly string[], name: string) => BuiltinFinding[]
+}
+
+const exec = (
+  message: string,
+  hint: string,
+  code: BuiltinFinding['code'] = 'command_inline_code',
+): BuiltinFinding => ({
+  code,
+  kind: 'exec',
+  message,
+  hint,
+})
+
+const PACKAGE_MANAGER_FLAGS: FlagRule = {
+  flags: [
+    '--script-shell',
+    '--node-options',
+    '--shell',
+    '--editor',
+    '--browser',
+    '--git',
+    '--userconfig',
+    '--globalconfig',
+    '--onload-script',
+    '--call',
+    '--init-module',
+    '--viewer',
+    '--node-gyp',
+    '--shell-mode',
+    '-c',
+  ],
+  kind: 'exec',
+  why: 'sets the program that the package manager runs (shell, node options, editor, config file)',
+}
+
+const SSH_DANGEROUS_OPTIONS = new Set([
+  'proxycommand',
+  'localcommand',
+  'permitlocalcommand',
+  'knownhostscommand',
+  'match',
+  'include',
+  'pkcs11provider',
+  'securitykeyprovider',
+  'remotecommand',
+  'controlpath',
+  'controlmaster',
+])
+
+const SAFE_GIT_CONFIG =
+  /^(user\.(name|email)|color\..*|advice\..*|core\.quotepath|init\.defaultbranch|i18n\..*|log\.(date|decorate|abbrevcommit)|diff\.(noprefix|mnemonicprefix|renames|algorithm)|column\.ui|pager\.[a-z-]+=false)$/
+
+const GIT_DENIED_SUBCOMMANDS: Readonly<Record<string, string>> = {
+  'filter-branch': 'runs shell snippets from its arguments',
+  daemon: 'starts a server',
+  instaweb: 'starts a web server and a browser',
+  'web--browse': 'starts a browser',
+  'upload-pack': 'is a transport helper',
+  'receive-pack': 'is a transport helper and runs hooks',
+  'upload-archive': 'is a transport helper',
+  shell: 'is a login shell',
+  'remote-ext': 'runs a command as a transport',
+  'remote-fd': 'is a transport helper',
+  'send-email': 'runs a mailer command (--sendmail-cmd, --smtp-server)',
+  hook: 'runs hooks',
+}
+
+function checkGit(args: readonly string[]): BuiltinFinding[] {
+  const findings: BuiltinFinding[] = []
+  const hint =
+    'Run plain git subcommands without options that run programs or change configuration.'
+  let index = 0
+  while (index < args.length) {
+    const argument = args[index] as string
+    if (!argument.startsWith('-')) break
+    if (argument === '-c' || (argument.startsWith('-c') && !argument.startsWith('--'))) {
+      const value = argument === '-c' ? (args[index + 1] ?? '') : argument.slice(2)
+      const key = value.split('=')[0]?.toLowerCase() ?? ''
+      if (!SAFE_GIT_CONFIG.test(key) && !SAFE_GIT_CONFIG.test(value.toLowerCase())) {
+        findings.push(
+          exec(
+            `git -c ${JSON.stringify(key)} overrides configuration, which can make git run commands (core.pager, core.sshCommand, core.fsmonitor, alias.*, …).`,
+            'Do not pass -c to git; only user.*, color.* and advice.* may be overridden.',
+          ),
+        )
+      }
+      index += argument === '-c' ? 2 : 1
+      continue
+    }
+    if (usesFlag(argument, '--config-env')) {
+      findings.push(
+        exec(
+          'git --config-env sets configuration from the environment, which can make git run commands.',
+          hint,
+        ),
+      )
+    } else if (argument.startsWith('--exec-path=')) {
+      findings.push(exec('git --exec-path=… makes git run its helpers from another folder.', hint))
+    }
+    const takesValue = [
+      '-C',
+      '--git-dir',
+      '--work-tree',
+      '--namespace',
+      '--super-prefix',
+      '--config-env',
+    ].includes(argument)
+    index += takesValue ? 2 : 1
+  }
+  const subcommand = args[index]
+  const rest = args.slice(index + 1)
+  const everywhere = args
+  for (const argument of everywhere) {
+    const flag = findFlag(argument, [
+      '--upload-pack',
+      '--receive-pack',
+      '--exec',
+      '--extcmd',
+      '--open-files-in-pager',
+      '--template',
+      '--config-env',
+    ])
+    if (flag !== undefined) {
+      findings.push(exec(`git ${flag} runs a program or installs hooks.`, hint))
+    }
+    if (usesFlag(argument, '--output')) {
+      findings.push({
+        code: 'command_flag_denied',
+        kind: 'write',
+        flag: '--output',
+        message:
+          'git --output writes a file (it can truncate .git/config and lead to code execution).',
+        hint: 'Let git print to stdout; the tool returns the output.',
+      })
+    }
+    const lower = argument.toLowerCase()
+    if (lower.includes('ext::') || lower.startsWith('fd::') || lower.includes('=fd::')) {
+      findings.push(
+        exec(
+          'The git remote uses the ext:: or fd:: transport, which runs a command.',
+          'Use an https:// or ssh:// remote URL.',
+        ),
+      )
+    }
+  }
+  switch (subcommand) {
+    case undefined:
+      break
+    case 'clone':
+    case 'fetch':
+    case 'pull':
+    case 'ls-remote':
+      if (rest.some((argument) => usesFlag(argument, '-u'))) {
+        findings.push(exec(`git ${subcommand} -u sets the upload-pack program to run.`, hint))
+      }
+      if (
+        subcommand === 'clone' &&
+        rest.some((argument) => usesFlag(argument, '-c') || usesFlag(argument, '--config'))
+      ) {
+        findings.push(
+          exec(
+            'git clone -c/--config writes configuration into the new repository, which can make git run commands.',
+            hint,
+          ),
+        )
+      }
+      break
+    case 'submodule':
+      if (rest.includes('foreach'))
+        findings.push(exec('git submodule foreach runs a shell command in every submodule.', hint))
+      break
+    case 'rebase':
+      if (rest.some((argument) => usesFlag(argument, '-x')))
+        findings.push(exec('git rebase -x runs a shell command after each commit.', hint))
+      break
+    case 'bisect':
+      if (rest.includes('run'))
+        findings.push(exec('git bisect run runs a command on every step.', hint))
+      break
+    case 'difftool':
+    case 'mergetool':
+      if (rest.some((argument) => usesFlag(argument, '-x')))
+        findings.push(exec(`git ${subcommand} -x runs a command.`, hint))
+      break
+    case 'grep':
+      if (rest.some((argument) => usesFlag(argument, '-O')))
+        findings.push(exec('git grep -O runs a pager command on the matching files.', hint))
+      break
+    case 'config': {
+      const reads = rest.some((argument) =>
+        ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '-l'].includes(argument),
+      )
+      const firstWord = rest.find((argument) => !argument.startsWith('-'))
+      if (!reads && firstWord !== 'get' && firstWord !== 'list') {
+        findings.push(
+          exec(
+            'git config that writes settings can make git run commands later (core.pager, alias.*, core.fsmonitor).',
+            'Only read configuration: git config --get KEY or git config --list.',
+          ),
+        )
+      }
+      break
+    }
+    default: {
+      const why = GIT_DENIED_SUBCOMMANDS[subcommand]
+      if (why !== undefined) findings.push(exec(`git ${subcommand} ${why}.`, hint))
+    }
+  }
+  return findings
+}
+
+function checkSsh(args: readonly string[], name: string): BuiltinFinding[] {
+  const findings: BuiltinFinding[] = []
+  const hint =
+    'Connect without options that run local programs (ProxyCommand, LocalCommand, -F, -S).'
+  const withValue =
+    name === 'ssh' ? 'BbcDEeFIiJLlmOoPpQRSWw' : name === 'scp' ? 'cDFiJlOoPSX' : 'BbcDFiJlOoPRSs'
+  const denied = name === 'ssh' ? 'FI' : name === 'scp' ? 'FS' : 'FSDbs'
+  for (let index = 0; index < args.length; index += 1) {
+    const argument = args[index] as string
+    if (argument === '--') break
+    if (!argument.startsWith('-') || argument.length < 2) {
+      if (name === 'ssh') break
+      continue
+    }
+    for (let position = 1; position < argument.length; position += 1) {
+      const letter = argument[position] as string
+      if (!withValue.includes(letter)) continue
+      const rest = argument.slice(position + 1)
+      const value = rest.length > 0 ? rest : (args[index + 1] ?? '')
+      if (rest.length === 0) index += 1
+      if (letter === 'o') {
+        const key = value.trim().split(/[\s=]/)[0]?.toLowerCase() ?? ''
+        if (SSH_DANGEROUS_OPTIONS.has(key))
+          findings.push(exec(`${name} -o ${key} runs a local command or loads code.`, hint))
+      } else if (denied.includes(letter)) {
+        findings.push(
+          exec(
+            `${name} -${letter} runs a program, loads a library or reads a config file that can run one.`,
+            hint,
+          ),
+        )
+      }
+      break
+    }
+  }
+  return findings
+}
+
+function checkTar(args: readonly string[]): BuiltinFinding[] {
+  const findings: BuiltinFinding[] = []
+  const hint = 'Use plain tar options: no command hooks, compression programs or remote archives.'
+  const longFlags = [
+    '--checkpoint-action',
+    '--to-command',
+    '--use-compress-program',
+    '--info-script',
+    '--new-volume-script',
+    '--rsh-command',
+    '--rmt-command',
+  ]
+  const forceLocal = args.some((argument) => usesFlag(argument, '--force-local'))
+  args.forEach((argument, index) => {
+    const long = findFlag(argument, longFlags)
+    if (long !== undefined) findings.push(exec(`tar ${long} runs a command.`, hint))
+    // Old-style options: the first argument may be a cluster without a dash (tar cIf …).
+    const cluster =
+      argument.startsWith('-') && !argument.startsWith('--')
+        ? argument.slice(1)
+        : index === 0 && !argument.startsWith('-')
+          ? argument
+          : ''
+    if (/[IF]/.test(cluster))
+      findings.push(exec('tar -I/-F runs a compression program or a volume script.', hint))
+    if (!forceLocal && /^[^/]*:/.test(argument.replace(/^-+[A-Za-z]*f/, ''))) {
+      findings.push(
+        exec(
+          'tar treats host:file archives as remote and runs rsh/ssh.',
+          'Use a local archive name, or add --force-local.',
+        ),
+      )
+    }
+  })
+  return findings
+}
+
+function checkZip(args: readonly string[]): BuiltinFinding[] {
+  const testCommand = args.some(
+    (argument) =>
+      usesFlag(argument, '--unzip-command') ||
+      (argument.startsWith('-') &&
+        !argument.startsWith('--') &&
+        (argument.match(/T/g)?.length ?? 0) >= 2),
+  )
+  return testCommand
+    ? [
+        exec(
+          'zip -TT/--unzip-command runs a command to test the archive.',
+          'Use zip -T without a test command.',
+        ),
+      ]
+    : []
+}
+
+function checkSed(args: readonly string[]): BuiltinFinding[] {
+  const parsed = parseSedArguments(args)
+  const findings: BuiltinFinding[] = []
+  if (parsed.scriptFile)
+    findings.push(
+      exec(
+        'sed -f runs a script file the check cannot read.',
+        'Pass the sed script inline with -e.',
+      ),
+    )
+  for (const script of parsed.scripts) {
+    const problem = checkSedScript(script)
+    if (problem !== undefined) {
+      findings.push(
+        exec(
+          `The sed script uses ${problem}.`,
+          'Use sed only to print or substitute (s/a/b/g, -n 1,5p); no e, w, r commands or s///e, s///w flags.',
+        ),
+      )
+    }
+  }
+  return findings
+}
+
+function checkAwk(args: readonly string[]): BuiltinFinding[] {
+  const parsed = parseAwkArguments(args)
+  const findings: BuiltinFinding[] = []
+  for (const option of parsed.unsafeOptions) {
+    findings.push(
+      exec(
+        `awk ${option} loads, writes or debugs code outside the checked program.`,
+        'Pass the awk program inline, without -f, -E, -i, -l, -o, -p, -d or -D.',
+      ),
+    )
+  }
+  for (const program of parsed.programs) {
+    const problem = checkAwkProgram(program)
+    if (problem !== undefined) {
+      findings.push(
+        exec(
+          `The awk program uses ${problem}.`,
+          'Use awk only to select and print fields; no system(), pipes, getline or output redirection.',
+        ),
+      )
+    }
+  }
+  return findings
+}
+
+function checkMake(args: readonly string[]): BuiltinFinding[] {
+  const findings: BuiltinFinding[] = []
+  for (const argument of args) {
+    if (usesFlag(argument, '--eval') || usesFlag(argument, '-E')) {
+      findings.push(
+        exec(
+          'make --eval/-E evaluates makefile text, which can run commands.',
+          'Run a make target without --eval.',
+        ),
+      )
+    } else if (
+      !argument.startsWith('-') &&
+      /^[A-Za-z_.][A-Za-z0-9_.-]*\s*[:+?!]?=/.test(argument)
+    ) {
+      findings.push(
+        exec(
+          `make ${argument.split('=')[0]}=… overrides a variable, which can change the commands a recipe runs (CC, SHELL, …).`,
+          'Run a make target without variable overrides.',
+        ),
+      )
+    }
+  }
+  return findings
+}
+
+function checkGo(args: readonly string[]): BuiltinFinding[] {
+  const findings: BuiltinFinding[] = []
+  for (const argument of args) {
+    const normalised = argument.startsWith('--') ? argument.slice(1) : argument
+    const flag = findFlag(normalised, ['-exec', '-toolexec', '-overlay'], 'single')
+    if (flag !== undefined)
+      findings.push(exec(`go ${flag} runs another program.`, 'Run go without -exec or -toolexec.'))
+  }
+  if (args[0] === 'run' && args.some((argument) => argument.includes('@'))) {
+    findings.push(
+      exec(
+        'go run MODULE@VERSION downloads and runs code.',
+        'Run code from the workspace only.',
+        'command_wrapper',
+      ),
+    )
+  }
+  return findings
+}
+
+function checkSocat(args: readonly string[]): BuiltinFinding[] {
+  const address = args.find((argument) => /(^|[!,])\s*(exec|system):/i.test(argument))
+  return address === undefined
+    ? []
+    : [exec(`socat ${address} runs a program.`, 'Use socat only between sockets and files.')]
+}
+
+// Programs that execute commands through their own flags or subcommands.
+const PROGRAMS: Readonly<Record<string, ProgramSpec>> = {
+  git: { custom: checkGit },
+  find: {
+    style: 'single',
+    flags: [
+      {
+        flags: ['-exec', '-execdir', '-ok', '-okdir'],
+        kind: 'exec',
+        why: 'runs a command for every match',
+      },
+      {
+        flags: ['-delete', '-fprint', '-fprint0', '-fprintf', '-fls'],
+        kind: 'write',
+        why: 'deletes or writes files',
+      },
+    ],
+  },
+  rg: {
+    flags: [
+      {
+        flags: ['--pre', '--pre-glob', '--hostname-bin', '--search-zip', '-z'],
+        kind: 'exec',
+        why: 'runs a preprocessor or decompression program',
+      },
+    ],
+  },
+  sed: { custom: checkSed },
+  awk: { custom: checkAwk },
+  tar: { custom: checkTar },
+  zip: { custom: checkZip },
+  ssh: { custom: checkSsh },
+  scp: { custom: checkSsh },
+  sftp: { custom: checkSsh },
+  rsync: {
+    flags: [
+      {
+        flags: ['-e', '--rsh', '--rsync-path', '--daemon', '--config'],
+        kind: 'exec',
+        why: 'runs a remote shell or helper program',
+      },
+    ],
+  },
+  npm: {
+    flags: [PACKAGE_MANAGER_FLAGS],
+    execSubcommands: [
+      'exec',
+      'x',
+      'explore',
+      'init',
+      'create',
+      'innit',
+      'edit',
+      'config',
+      'c',
+      'set',
+    ],
+  },
+  pnpm: {
+    flags: [PACKAGE_MANAGER_FLAGS],
+    execSubcommands: ['dlx', 'exec', 'x', 'create', 'config', 'c', 'env'],
+  },
+  yarn: {
+    flags: [PACKAGE_MANAGER_FLAGS],
+    execSubcommands: ['dlx', 'exec', 'create', 'node', 'config', 'set'],
+  },
+  uv: { execSubcommands: ['run', 'tool'] },
+  poetry: { execSubcommands: ['run', 'shell'] },
+  pipenv: { execSubcommands: ['run', 'shell'] },
+  pdm: { execSubcommands: ['run'] },
+  hatch: { execSubcommands: ['run', 'shell'] },
+  rye: { execSubcommands: ['run'] },
+  pixi: { execSubcommands: ['run', 'exec', 'shell'] },
+  bundle: { execSubcommands: ['exec'] },
+  bundler: { execSubcommands: ['exec'] },
+  conda: { execSubcommands: ['run'] },
+  mamba: { execSubcommands: ['run'] },
+  micromamba: { execSubcommands: ['run'] },
+  composer: { execSubcommands: ['exec'] },
+  make: { custom: checkMake },
+  go: { custom: checkGo },
+  tcpdump: { flags: [{ flags: ['-z'], kind: 'exec', why: 'runs a command on every saved file' }] },
+  hg: {
+    flags: [
+      {
+        flags: ['--config', '--debugger'],
+        kind: 'exec',
+        why: 'can alias a command to a shell snippet',
+      },
+    ],
+  },
+  svn: {
+    flags: [
+      {
+        flags: ['--config-option', '--editor-cmd', '--diff-cmd', '--diff3-cmd', '--config-dir'],
+        kind: 'exec',
+        why: 'runs a configured program',
+      },
+    ],
+  },
+  wget: {
+    flags: [
+      {
+        flags: ['--use-askpass', '--execute', '-e'],
+        kind: 'exec',
+        why: 'runs a program or wgetrc commands',
+      },
+    ],
+  },
+  curl: {
+    flags: [
+      {
+        flags: ['--config', '-K'],
+        kind: 'exec',
+        why: 'reads options from a file the check cannot see',
+      },
+    ],
+  },
+  chrome: {
+    flags: [
+      {
+        flags: [
+          '--gpu-launcher',
+          '--renderer-cmd-prefix',
+          '--utility-cmd-prefix',
+          '--browser-subprocess-path',
+          '--plugin-launcher',
+          '--ppapi-plugin-launcher',
+        ],
+        kind: 'exec',
+        why: 'runs a launcher command',
+      },
+    ],
+  },
+  fd: {
+    flags: [
+      {
+        flags: ['-x', '--exec', '-X', '--exec-batch'],
+        kind: 'exec',
+        why: 'runs a command for every match',
+      },
+    ],
+  },
+  fdfind: {
+    flags: [
+      {
+        flags: ['-x', '--exec', '-X', '--exec-batch'],
+        kind: 'exec',
+        why: 'runs a command for every match',
+      },
+    ],
+  },
+  nc: {
+    flags: [
+      {
+        flags: ['-e', '-c', '--exec', '--sh-exec', '--lua-exec'],
+        kind: 'exec',
+        why: 'connects a program to the network',
+      },
+    ],
+  },
+  socat: { custom: checkSocat },
+  'ssh-keygen': { flags: [{ flags: ['-D'], kind: 'exec', why: 'loads a PKCS#11 library' }] },
+  aria2c: {
+    flags: [
+      {
+        flags: [
+          '--on-download-complete',
+          '--on-download-error',
+          '--on-download-start',
+          '--on-download-pause',
+          '--on-download-stop',
+          '--on-bt-download-complete',
+        ],
+        kind: 'exec',
+        why: 'runs a hook command',
+      },
+    ],
+  },
+  nmap: {
+    flags: [{ flags: ['--script', '--interactive', '-sC'], kind: 'exec', why: 'runs scripts' }],
+  },
+  gcc: {
+    style: 'single',
+    flags: [
+      {
+        flags: ['-wrapper', '-fplugin', '-specs', '--specs', '-B'],
+        kind: 'exec',
+        why: 'runs or loads another program',
+      },
+    ],
+  },
+}
+
+const ALIASES: Readonly<Record<string, string>> = {
+  gawk: 'awk',
+  mawk: 'awk',
+  nawk: 'awk',
+  gsed: 'sed',
+  gtar: 'tar',
+  bsdtar: 'tar',
+  gfind: 'find',
+  gmake: 'make',
+  chromium: 'chrome',
+  'chromium-browser': 'chrome',
+  'google-chrome': 'chrome',
+  'google-chrome-stable': 'chrome',
+  electron: 'chrome',
+  'g++': 'gcc',
+  cc: 'gcc',
+  'c++': 'gcc',
+  clang: 'gcc',
+  'clang++': 'gcc',
+  ncat: 'nc',
+  netcat: 'nc',
+}
+
+/**
+ * The built-in rules for programs that run other programs through their own flags or
+ * subcommands (`find -exec`, `git -c`, `rg --pre`, `sed e`, `awk system()`, `npm exec` …).
+ * They apply even when the policy allows the program.
+ */
+export function checkBuiltinRules(name: string, args: readonly string[]): BuiltinFinding[] {
+  const key = ALIASES[name] ?? name
+  const spec = PROGRAMS[key]
+  if (spec === undefined) return []
+  const findings: BuiltinFinding[] = []
+  for (const flagRule of spec.flags ?? []) {
+    for (const argument of args) {
+      const flag = findFlag(argument, flagRule.flags, spec.style)
+      if (flag === undefined) continue
+      findings.push({
+        code: flagRule.kind === 'exec' ? 'command_inline_code' : 'command_flag_denied',
+        kind: flagRule.kind,
+        flag,
+        message: `${name} ${flag} ${flagRule.why}.`,
+        hint: `Run ${name} without ${flag}.`,
+      })
+    }
+  }
+  if (spec.execSubcommands !== undefined) {
+    const end = args.indexOf('--')
+    for (const argument of end === -1 ? args : args.slice(0, end)) {
+      if (argument.startsWith('-') || !spec.execSubcommands.includes(argument)) continue
+      findings.push(
+        exec(
+          `${name} ${argument} runs another program or changes which program runs.`,
+          `Run the program directly in its own step instead of through ${name} ${argument}.`,
+          'command_wrapper',
+        ),
+      )
+    }
+  }
+  if (spec.custom !== undefined) findings.push(...spec.custom(args, key === 'ssh' ? name : key))
+  return findings
+}

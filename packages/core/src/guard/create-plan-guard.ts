@@ -1,0 +1,820 @@
+import { createHash } from 'node:crypto'
+import { checkPathOnDisk } from '../checks/path-on-disk.js'
+import type { CompiledPlan, CompiledStep } from '../compile/compiled-plan.js'
+import type { PlanCompiler, PlanValidationResult } from '../compile/plan-compiler.js'
+import { PlanCompilationError } from '../errors/plan-compilation-error.js'
+import { PlanError } from '../errors/plan-error.js'
+import type { IssueCode, PlanIssue } from '../issues/plan-issue.js'
+import type { JsonObject, JsonValue } from '../plan/json-value.js'
+import { canonicalJson } from '../util/canonical-json.js'
+import { copyJson, defineValue, freezeJson, outputToJson } from './json-copy.js'
+import { hasPathArguments, pathArguments } from './path-arguments.js'
+import type {
+  AuthorizeResult,
+  PlanGuard,
+  PlanGuardOptions,
+  PlanGuardState,
+  ResolveArgsResult,
+  StepStatus,
+  SubmitKind,
+  SubmitResult,
+  ToolCall,
+} from './plan-guard.js'
+import { readGuardState } from './read-guard-state.js'
+import { resolveReferences } from './resolve-references.js'
+
+/** Largest step output the guard keeps for references, as JSON text. */
+export const MAX_OUTPUT_BYTES = 16 * 1024 * 1024
+
+type Path = readonly (string | number)[]
+
+interface ReadyEntry {
+  /** `tool \0 canonical arguments`, or undefined when the references cannot be resolved. */
+  readonly key: string | undefined
+  readonly args: JsonObject | undefined
+  readonly issue: PlanIssue | undefined
+}
+
+function makeIssue(
+  code: IssueCode,
+  message: string,
+  hint?: string,
+  stepId?: string,
+  path: Path = [],
+): PlanIssue {
+  const issue: { -readonly [K in keyof PlanIssue]: PlanIssue[K] } = {
+    code,
+    message,
+    path: [...path],
+  }
+  if (stepId !== undefined) issue.stepId = stepId
+  if (hint !== undefined) issue.hint = hint
+  return issue
+}
+
+function denied(issues: readonly PlanIssue[]): AuthorizeResult {
+  return { allowed: false, issue: issues[0] as PlanIssue, issues }
+}
+
+/** A short, stable key for a call; long argument texts are hashed. */
+function callKey(tool: string, canonical: string): string {
+  const key = `${tool}\u0000${canonical}`
+  return key.length <= 256
+    ? key
+    : `${tool}\u0000sha256:${createHash('sha256').update(canonical).digest('hex')}`
+}
+
+function quote(value: string, limit = 200): string {
+  return value.length > limit ? `${value.slice(0, limit)}…` : value
+}
+
+/** Ids, tools, arguments and dependencies: what must match between a plan and its re-validation. */
+function sameSteps(left: CompiledPlan, right: CompiledPlan): boolean {
+  if (left.steps.length !== right.steps.length) return false
+  return left.steps.every((step, index) => {
+    const other = right.steps[index]
+    return (
+      other !== undefined &&
+      other.id === step.id &&
+      other.tool === step.tool &&
+      canonicalJson(other.args) === canonicalJson(step.args) &&
+      canonicalJson([...other.dependsOn].sort()) === canonicalJson([...step.dependsOn].sort())
+    )
+  })
+}
+
+/**
+ * Compiles a plan again from its steps, so a plan object that did not come from this
+ * compiler (edited, forged, or restored from JSON) is never trusted as approved.
+ */
+function revalidate(
+  compiler: PlanCompiler,
+  plan: CompiledPlan,
+): { plan: CompiledPlan; hashes: string[] } {
+  const steps = Array.isArray(plan?.steps) ? plan.steps : undefined
+  if (steps === undefined) throw new PlanError('The plan to guard is not a compiled plan.')
+  const input = {
+    steps: steps.map((step) => ({
+      id: step?.id,
+      tool: step?.tool,
+      args: step?.args,
+      depends_on: step?.dependsOn,
+    })),
+  }
+  const result = compiler.validate(input)
+  if (!result.success) throw new PlanCompilationError(result.issues)
+  if (!sameSteps(plan, result.plan))
+    throw new PlanError('The plan to guard differs from what the compiler approves.')
+  // Implied dependencies become explicit here, which can change the hash: keep both.
+  const hash = typeof plan.hash === 'string' ? plan.hash : result.plan.hash
+  return { plan: Object.freeze({ ...result.plan, hash }), hashes: [hash, result.plan.hash] }
+}
+
+/** Tools and arguments of a turn, ignoring step ids (fresh tool-call ids every turn). */
+function turnSignature(plan: CompiledPlan): string {
+  const calls = plan.steps.map((step) => canonicalJson([step.tool, step.args]))
+  return createHash('sha256').update(calls.join('\n')).digest('hex')
+}
+
+/** True when `live` equals `planned`, any `$ref` in `planned` matching anything. */
+function matchesWithReferences(planned: JsonValue, live: JsonValue): boolean {
+  if (typeof planned !== 'object' || planned === null) return planned === live
+  if (Array.isArray(planned)) {
+    return (
+      Array.isArray(live) &&
+      planned.length === live.length &&
+      planned.every((item, index) => matchesWithReferences(item, live[index] as JsonValue))
+    )
+  }
+  if (Object.hasOwn(planned, '$ref')) return true
+  if (typeof live !== 'object' || live === null || Array.isArray(live)) return false
+  const keys = Object.keys(planned)
+  if (keys.length !== Object.keys(live).length) return false
+  return keys.every(
+    (key) =>
+      Object.hasOwn(live, key) &&
+      matchesWithReferences(planned[key] as JsonValue, live[key] as JsonValue),
+  )
+}
+
+/**
+ * Creates the run-time guard of an approved plan: every live tool call must match a ready
+ * step of the plan, with the planned arguments (references resolved), within the run's
+ * budgets, and pass the argument and on-disk path checks again.
+ *
+ * The plan is compiled again with `options.compiler` when the guard is created, so only a
+ * plan that this policy approves is ever guarded. Pass `undefined` and `options.state` to
+ * resume a run from `snapshot()`, or `undefined` alone for per-turn mode (`submitPlan(calls,
+ * 'turn')`). Throws `PlanError` for a plan or state that does not validate.
+ *
+ * @example
+ * ```ts
+ * const compiler = await createPlanCompiler(policy)
+ * const guard = createPlanGuard(compiler.compile(plan), { compiler })
+ * const decision = await guard.authorize({ tool: 'view_file', args: { file: 'README.md' } })
+ * if (decision.allowed) {
+ *   guard.complete(decision.stepId, await viewFile(decision.args))
+ * } else {
+ *   console.error(decision.issue.code, decision.issue.message)
+ * }
+ * ```
+ */
+export function createPlanGuard(
+  compiled: CompiledPlan | undefined,
+  options: PlanGuardOptions,
+): PlanGuard {
+  const compiler = options.compiler
+  const now = options.now ?? Date.now
+  const checkDisk = options.checkPathsOnDisk !== false
+  const budgets = compiler.policy.policy.budgets
+  const scope = compiler.policy.scope
+
+  let plan: CompiledPlan | undefined
+  let mode: 'plan' | 'turn' = 'plan'
+  let stepById = new Map<string, CompiledStep>()
+  let stepsByTool = new Map<string, CompiledStep[]>()
+  let dependents = new Map<string, string[]>()
+  /** Remaining unfinished dependencies of each pending step of the current plan. */
+  let waiting = new Map<string, number>()
+  /** Steps of every plan installed so far, to carry finished work across re-plans and turns. */
+  const knownSteps = new Map<string, CompiledStep>()
+  const status = new Map<string, StepStatus>()
+  const outputs = new Map<string, JsonValue>()
+  const ready = new Map<string, ReadyEntry>()
+  const readyByKey = new Map<string, string[]>()
+  /** The call key each step ran with, to recognise a repeat of a finished call. */
+  const ranWith = new Map<string, string>()
+  let calls = 0
+  const callsPerTool = new Map<string, number>()
+  const identicalCalls = new Map<string, number>()
+  const seenPlanHashes = new Set<string>()
+  const turns = new Map<string, number>()
+  let replans = 0
+  let startedAt = now()
+  let stopped: PlanIssue | undefined
+
+  function stop(issue: PlanIssue): PlanIssue {
+    stopped ??= issue
+    return stopped
+  }
+
+  function addReady(step: CompiledStep): void {
+    const resolved = resolveReferences(step, outputs)
+    if (!resolved.success) {
+      ready.set(step.id, { key: undefined, args: undefined, issue: resolved.issue })
+      return
+    }
+    const key = callKey(step.tool, canonicalJson(resolved.args))
+    ready.set(step.id, { key, args: freezeJson(resolved.args), issue: undefined })
+    const list = readyByKey.get(key)
+    if (list === undefined) readyByKey.set(key, [step.id])
+    else list.push(step.id)
+  }
+
+  function removeReady(stepId: string): void {
+    const entry = ready.get(stepId)
+    if (entry === undefined) return
+    ready.delete(stepId)
+    if (entry.key === undefined) return
+    const list = readyByKey.get(entry.key)
+    if (list === undefined) return
+    const index = list.indexOf(stepId)
+    if (index >= 0) list.splice(index, 1)
+    if (list.length === 0) readyByKey.delete(entry.key)
+  }
+
+  function install(next: CompiledPlan, kind: 'plan' | 'turn', restoring = false): void {
+    for (const stepId of [...ready.keys()]) removeReady(stepId)
+    plan = next
+    mode = kind
+    stepById = new Map()
+    stepsByTool = new Map()
+    dependents = new Map()
+    waiting = new Map()
+    for (const step of next.steps) {
+      stepById.set(step.id, step)
+      const sameTool = stepsByTool.get(step.tool)
+      if (sameTool === undefined) stepsByTool.set(step.tool, [step])
+      else sameTool.push(step)
+      for (const dependency of step.dependsOn) {
+        const list = dependents.get(dependency)
+        if (list === undefined) dependents.set(dependency, [step.id])
+        else list.push(step.id)
+      }
+      const previous = knownSteps.get(step.id)
+      const previousStatus = status.get(step.id)
+      const carried =
+        (restoring && previousStatus !== undefined) ||
+        (previous !== undefined &&
+          (previousStatus === 'done' || previousStatus === 'running') &&
+          previous.tool === step.tool &&
+          canonicalJson(previous.args) === canonicalJson(step.args))
+      if (!carried) {
+        status.set(step.id, 'pending')
+        outputs.delete(step.id)
+        ranWith.delete(step.id)
+      }
+      knownSteps.set(step.id, step)
+    }
+    for (const step of next.steps) {
+      if (status.get(step.id) !== 'pending') continue
+      const remaining = step.dependsOn.filter(
+        (dependency) => status.get(dependency) !== 'done',
+      ).length
+      const blocked = step.dependsOn.some((dependency) => {
+        const state = status.get(dependency)
+        return state === 'failed' || state === 'skipped'
+      })
+      if (blocked) status.set(step.id, 'skipped')
+      else if (remaining === 0) addReady(step)
+      else waiting.set(step.id, remaining)
+    }
+  }
+
+  function skipDependents(stepId: string): void {
+    const stack = [...(dependents.get(stepId) ?? [])]
+    while (stack.length > 0) {
+      const id = stack.pop() as string
+      if (status.get(id) !== 'pending') continue
+      status.set(id, 'skipped')
+      removeReady(id)
+      waiting.delete(id)
+      stack.push(...(dependents.get(id) ?? []))
+    }
+  }
+
+  function stopIssue(): PlanIssue | undefined {
+    if (stopped !== undefined) return stopped
+    if (budgets.deadlineMs !== undefined && now() - startedAt >= budgets.deadlineMs) {
+      return stop(
+        makeIssue(
+          'deadline_exceeded',
+          `The run has passed its deadline of ${budgets.deadlineMs} ms.`,
+          'Stop calling tools and report what was done.',
+        ),
+      )
+    }
+    return undefined
+  }
+
+  /** Explains why a call that matches no ready step is refused. */
+  function diagnose(tool: string, args: JsonObject, key: string): PlanIssue {
+    const candidates = stepsByTool.get(tool) ?? []
+    const readyTools = [
+      ...new Set([...ready.keys()].map((id) => stepById.get(id)?.tool ?? '')),
+    ].filter(Boolean)
+    if (candidates.length === 0) {
+      return makeIssue(
+        'call_not_in_plan',
+        `The approved plan has no call of ${JSON.stringify(tool)}.`,
+        readyTools.length === 0
+          ? 'No step is ready; submit a new plan if more work is needed.'
+          : `Ready now: ${readyTools.join(', ')}.`,
+      )
+    }
+    for (const step of candidates) {
+      const state = status.get(step.id)
+      if (state === 'done' && ranWith.get(step.id) === key) {
+        return makeIssue(
+          'step_already_done',
+          `Step ${JSON.stringify(step.id)} already ran this call.`,
+          'Use its result instead of calling again.',
+          step.id,
+        )
+      }
+      if (state === 'running' && ranWith.get(step.id) === key) {
+        return makeIssue(
+          'step_in_progress',
+          `Step ${JSON.stringify(step.id)} is running this call now.`,
+          'Wait for its result.',
+          step.id,
+        )
+      }
+    }
+    for (const step of candidates) {
+      const state = status.get(step.id)
+      if (state === 'pending' && !ready.has(step.id) && matchesWithReferences(step.args, args)) {
+        const unmet = step.dependsOn.filter((dependency) => status.get(dependency) !== 'done')
+        return makeIssue(
+          'step_not_ready',
+          `Step ${JSON.stringify(step.id)} waits for ${unmet.map((id) => JSON.stringify(id)).join(', ')}.`,
+          `Run ${unmet.join(', ')} first.`,
+          step.id,
+        )
+      }
+      if ((state === 'failed' || state === 'skipped') && matchesWithReferences(step.args, args)) {
+        return makeIssue(
+          'step_not_ready',
+          `Step ${JSON.stringify(step.id)} ${state === 'failed' ? 'failed' : 'was skipped'}; it will not run in this plan.`,
+          'Submit a new plan to try again.',
+          step.id,
+        )
+      }
+    }
+    const readyCandidates = candidates.filter((step) => ready.get(step.id)?.args !== undefined)
+    if (readyCandidates.length > 0) {
+      const planned = readyCandidates
+        .slice(0, 3)
+        .map((step) => `${step.id}: ${quote(canonicalJson(ready.get(step.id)?.args))}`)
+        .join('; ')
+      return makeIssue(
+        'arguments_differ',
+        `The arguments of this ${JSON.stringify(tool)} call differ from every ready planned call.`,
+        `Call ${tool} with exactly the planned arguments: ${planned}.`,
+        readyCandidates.length === 1 ? readyCandidates[0]?.id : undefined,
+      )
+    }
+    const waitingStep = candidates.find(
+      (step) => status.get(step.id) === 'pending' && !ready.has(step.id),
+    )
+    if (waitingStep !== undefined) {
+      const unmet = waitingStep.dependsOn.filter((dependency) => status.get(dependency) !== 'done')
+      return makeIssue(
+        'step_not_ready',
+        `The planned ${JSON.stringify(tool)} calls are not ready; step ${JSON.stringify(waitingStep.id)} waits for ${unmet.join(', ')}.`,
+        `Run ${unmet.join(', ')} first.`,
+        waitingStep.id,
+      )
+    }
+    return makeIssue(
+      'call_not_in_plan',
+      `Every planned call of ${JSON.stringify(tool)} has already run.`,
+      readyTools.length === 0
+        ? 'Submit a new plan if more work is needed.'
+        : `Ready now: ${readyTools.join(', ')}.`,
+    )
+  }
+
+  /** Why a selected step cannot run this call, or undefined when it can. */
+  function checkSelected(step: CompiledStep, tool: string, key: string): PlanIssue | undefined {
+    if (step.tool !== tool) {
+      return makeIssue(
+        'call_not_in_plan',
+        `Step ${JSON.stringify(step.id)} calls ${JSON.stringify(step.tool)}, not ${JSON.stringify(tool)}.`,
+        `Call ${step.tool} for this step.`,
+        step.id,
+      )
+    }
+    const state = status.get(step.id)
+    if (state === 'done')
+      return makeIssue(
+        'step_already_done',
+        `Step ${JSON.stringify(step.id)} has already run.`,
+        'Use its result instead of calling again.',
+        step.id,
+      )
+    if (state === 'running')
+      return makeIssue(
+        'step_in_progress',
+        `Step ${JSON.stringify(step.id)} is running now.`,
+        'Wait for its result.',
+        step.id,
+      )
+    if (state === 'failed' || state === 'skipped') {
+      return makeIssue(
+        'step_not_ready',
+        `Step ${JSON.stringify(step.id)} ${state === 'failed' ? 'failed' : 'was skipped'}; it will not run in this plan.`,
+        'Submit a new plan to try again.',
+        step.id,
+      )
+    }
+    const entry = ready.get(step.id)
+    if (entry === undefined) {
+      const unmet = step.dependsOn.filter((dependency) => status.get(dependency) !== 'done')
+      return makeIssue(
+        'step_not_ready',
+        `Step ${JSON.stringify(step.id)} waits for ${unmet.map((id) => JSON.stringify(id)).join(', ')}.`,
+        `Run ${unmet.join(', ')} first.`,
+        step.id,
+      )
+    }
+    if (entry.issue !== undefined) return entry.issue
+    if (entry.key !== key) {
+      return makeIssue(
+        'arguments_differ',
+        `The arguments differ from the planned arguments of step ${JSON.stringify(step.id)}.`,
+        `Call ${step.tool} with exactly: ${quote(canonicalJson(entry.args))}.`,
+        step.id,
+      )
+    }
+    return undefined
+  }
+
+  function checkBudgets(step: CompiledStep, key: string): PlanIssue | undefined {
+    if (budgets.maxCalls !== undefined && calls >= budgets.maxCalls) {
+      return stop(
+        makeIssue(
+          'budget_exhausted',
+          `The run has made its ${budgets.maxCalls} allowed tool calls.`,
+          'Stop calling tools and report what was done.',
+          step.id,
+        ),
+      )
+    }
+    const toolLimit = compiler.policy.tools.get(step.tool)?.maxCalls ?? budgets.maxCallsPerTool
+    if (toolLimit !== undefined && (callsPerTool.get(step.tool) ?? 0) >= toolLimit) {
+      return makeIssue(
+        'budget_exhausted',
+        `Tool ${JSON.stringify(step.tool)} has made its ${toolLimit} allowed calls in this run.`,
+        'Use another tool or stop.',
+        step.id,
+      )
+    }
+    if ((identicalCalls.get(key) ?? 0) >= budgets.maxIdenticalCalls) {
+      return makeIssue(
+        'repeated_call',
+        `This exact ${JSON.stringify(step.tool)} call has already been made ${budgets.maxIdenticalCalls} times in this run.`,
+        'Do not repeat the same call; change the approach or stop.',
+        step.id,
+      )
+    }
+    return undefined
+  }
+
+  function release(stepId: string): void {
+    const step = stepById.get(stepId)
+    if (step === undefined || status.get(stepId) !== 'running') return
+    status.set(stepId, 'pending')
+    ranWith.delete(stepId)
+    addReady(step)
+  }
+
+  async function authorize(call: ToolCall): Promise<AuthorizeResult> {
+    // Everything up to the reservation runs synchronously: parallel calls see each other.
+    const halt = stopIssue()
+    if (halt !== undefined) return denied([halt])
+    const tool = typeof call === 'object' && call !== null ? call.tool : undefined
+    if (typeof tool !== 'string')
+      return denied([
+        makeIssue(
+          'invalid_arguments',
+          'A tool call needs a tool name (a string).',
+          'Name a tool of the plan.',
+        ),
+      ])
+    const rawArgs = call.args === undefined || call.args === null ? {} : call.args
+    const copied = copyJson(rawArgs)
+    if (
+      !copied.ok ||
+      typeof copied.value !== 'object' ||
+      copied.value === null ||
+      Array.isArray(copied.value)
+    ) {
+      return denied([
+        makeIssue(
+          'invalid_arguments',
+          `The arguments must be a JSON object${copied.ok ? '' : `; found ${copied.reason}`}.`,
+          'Send plain JSON arguments.',
+        ),
+      ])
+    }
+    const args = copied.value
+    if (plan === undefined)
+      return denied([
+        makeIssue(
+          'call_not_in_plan',
+          'No plan has been approved yet.',
+          'Submit a plan before calling tools.',
+        ),
+      ])
+    const key = callKey(tool, canonicalJson(args))
+    let selected: CompiledStep | undefined
+    const selectedId =
+      call.stepId ??
+      (mode === 'turn' && typeof call.callId === 'string' && stepById.has(call.callId)
+        ? call.callId
+        : undefined)
+    if (selectedId !== undefined) {
+      selected = typeof selectedId === 'string' ? stepById.get(selectedId) : undefined
+      if (selected === undefined)
+        return denied([
+          makeIssue(
+            'call_not_in_plan',
+            `The approved plan has no step ${JSON.stringify(String(selectedId))}.`,
+            'Run only the steps of the approved plan.',
+          ),
+        ])
+      const problem = checkSelected(selected, tool, key)
+      if (problem !== undefined) return denied([problem])
+    } else {
+      const readyId = readyByKey.get(key)?.[0]
+      selected = readyId === undefined ? undefined : stepById.get(readyId)
+      if (selected === undefined) return denied([diagnose(tool, args, key)])
+    }
+    const step = selected
+    const budget = checkBudgets(step, key)
+    if (budget !== undefined) return denied([budget])
+    const argumentIssues = compiler
+      .checkArguments(tool, args)
+      .map((found) => ({ ...found, stepId: step.id }))
+    if (argumentIssues.length > 0) return denied(argumentIssues)
+
+    const stepId = step.id
+    status.set(stepId, 'running')
+    removeReady(stepId)
+    ranWith.set(stepId, key)
+    calls += 1
+    callsPerTool.set(tool, (callsPerTool.get(tool) ?? 0) + 1)
+    identicalCalls.set(key, (identicalCalls.get(key) ?? 0) + 1)
+
+    const specs = compiler.policy.tools.get(tool)?.args
+    if (!checkDisk || specs === undefined || !hasPathArguments(specs))
+      return { allowed: true, stepId, args }
+    const found = pathArguments(specs, args)
+    const results = await Promise.all(
+      found.map((entry) => checkPathOnDisk(entry.value, scope, entry.access)),
+    )
+    const issues: PlanIssue[] = []
+    results.forEach((result, index) => {
+      const entry = found[index]
+      if (entry === undefined) return
+      if (!result.allowed) {
+        issues.push(
+          makeIssue(result.issue.code, result.issue.message, result.issue.hint, stepId, entry.path),
+        )
+        return
+      }
+      // The tool gets the real path that was checked, never a path to resolve again elsewhere.
+      let target: JsonValue = args
+      for (const segment of entry.path.slice(0, -1))
+        target = (target as Record<string | number, JsonValue>)[segment] as JsonValue
+      defineValue(
+        target as object,
+        entry.path[entry.path.length - 1] as string | number,
+        result.resolved,
+      )
+    })
+    if (issues.length > 0) {
+      release(stepId)
+      return denied(issues)
+    }
+    return { allowed: true, stepId, args }
+  }
+
+  function complete(stepId: string, output: unknown): void {
+    if (status.get(stepId) !== 'running') return
+    status.set(stepId, 'done')
+    const json = outputToJson(output, MAX_OUTPUT_BYTES)
+    if (json.ok) outputs.set(stepId, freezeJson(json.value))
+    else outputs.delete(stepId)
+    if (!stepById.has(stepId)) return
+    for (const dependent of dependents.get(stepId) ?? []) {
+      if (status.get(dependent) !== 'pending') continue
+      const remaining = (waiting.get(dependent) ?? 1) - 1
+      if (remaining > 0) {
+        waiting.set(dependent, remaining)
+        continue
+      }
+      waiting.delete(dependent)
+      const step = stepById.get(dependent)
+      if (step !== undefined) addReady(step)
+    }
+  }
+
+  function fail(stepId: string, _error: unknown): void {
+    const state = status.get(stepId)
+    if (state !== 'running' && state !== 'pending') return
+    status.set(stepId, 'failed')
+    removeReady(stepId)
+    waiting.delete(stepId)
+    skipDependents(stepId)
+  }
+
+  function submitPlan(next: unknown, kind: SubmitKind): SubmitResult {
+    const halt = stopIssue()
+    if (halt !== undefined) return { success: false, issues: [halt] }
+    const counted = kind === 'replan' && plan !== undefined
+    if (counted) {
+      replans += 1
+      if (replans > budgets.maxReplans) {
+        const issue = stop(
+          makeIssue(
+            'replan_loop',
+            `More than ${budgets.maxReplans} re-plans in one run.`,
+            'Stop re-planning and report what is blocking the task.',
+          ),
+        )
+        return { success: false, issues: [issue] }
+      }
+    }
+    const result: PlanValidationResult = compiler.validate(next)
+    if (!result.success) return result
+    const hash = result.plan.hash
+    if (kind === 'replan' && seenPlanHashes.has(hash)) {
+      const issue = stop(
+        makeIssue(
+          'replan_loop',
+          'This plan was already submitted in this run; re-submitting it is a loop.',
+          'Change the plan or stop and report what is blocking the task.',
+        ),
+      )
+      return { success: false, issues: [issue] }
+    }
+    if (kind === 'turn') {
+      const signature = turnSignature(result.plan)
+      const count = (turns.get(signature) ?? 0) + 1
+      if (count > budgets.maxIdenticalCalls) {
+        const issue = stop(
+          makeIssue(
+            'repeated_call',
+            `The same tool calls were requested ${count} times in this run (at most ${budgets.maxIdenticalCalls}).`,
+            'Do not repeat the same calls; change the approach or stop.',
+          ),
+        )
+        return { success: false, issues: [issue] }
+      }
+      turns.set(signature, count)
+    }
+    for (const step of result.plan.steps) {
+      const previous = knownSteps.get(step.id)
+      if (
+        status.get(step.id) === 'running' &&
+        (previous?.tool !== step.tool || canonicalJson(previous.args) !== canonicalJson(step.args))
+      ) {
+        return {
+          success: false,
+          issues: [
+            makeIssue(
+              'step_in_progress',
+              `Step ${JSON.stringify(step.id)} is still running with other arguments.`,
+              'Give the new step another id, or wait for the running one.',
+              step.id,
+            ),
+          ],
+        }
+      }
+    }
+    seenPlanHashes.add(hash)
+    install(result.plan, kind === 'turn' ? 'turn' : 'plan')
+    return result
+  }
+
+  function resolveArgs(stepId: string): ResolveArgsResult {
+    const step = stepById.get(stepId)
+    if (step === undefined)
+      return {
+        success: false,
+        issue: makeIssue(
+          'call_not_in_plan',
+          `The approved plan has no step ${JSON.stringify(stepId)}.`,
+        ),
+      }
+    const entry = ready.get(stepId)
+    if (entry === undefined) {
+      const problem = checkSelected(step, step.tool, '')
+      return {
+        success: false,
+        issue:
+          problem ??
+          makeIssue(
+            'step_not_ready',
+            `Step ${JSON.stringify(stepId)} is not ready.`,
+            undefined,
+            stepId,
+          ),
+      }
+    }
+    if (entry.issue !== undefined || entry.args === undefined) {
+      return {
+        success: false,
+        issue:
+          entry.issue ??
+          makeIssue('invalid_reference', 'The references cannot be resolved.', undefined, stepId),
+      }
+    }
+    const copied = copyJson(entry.args)
+    return copied.ok
+      ? { success: true, args: copied.value as JsonObject }
+      : {
+          success: false,
+          issue: makeIssue(
+            'invalid_arguments',
+            'The planned arguments are not JSON.',
+            undefined,
+            stepId,
+          ),
+        }
+  }
+
+  function snapshot(): PlanGuardState {
+    return {
+      version: 1,
+      plan: plan ?? null,
+      status: Object.fromEntries(status),
+      outputs: Object.fromEntries(outputs),
+      calls,
+      callsPerTool: Object.fromEntries(callsPerTool),
+      identicalCalls: Object.fromEntries(identicalCalls),
+      seenPlanHashes: [...seenPlanHashes],
+      replans,
+      startedAt,
+      stopped: stopped ?? null,
+      mode,
+      turns: Object.fromEntries(turns),
+    }
+  }
+
+  if (options.state !== undefined) {
+    const state = readGuardState(options.state)
+    const restored = state.plan === null ? undefined : revalidate(compiler, state.plan)
+    if (compiled !== undefined && restored !== undefined && compiled.hash !== restored.plan.hash) {
+      throw new PlanError(
+        'The plan passed to createPlanGuard differs from the plan in the restored state.',
+      )
+    }
+    for (const [id, value] of state.status) status.set(id, value)
+    for (const [id, value] of state.outputs) outputs.set(id, freezeJson(value))
+    calls = state.calls
+    for (const [tool, count] of state.callsPerTool) callsPerTool.set(tool, count)
+    for (const [key, count] of state.identicalCalls) identicalCalls.set(key, count)
+    for (const hash of state.seenPlanHashes) seenPlanHashes.add(hash)
+    for (const [signature, count] of state.turns) turns.set(signature, count)
+    replans = state.replans
+    startedAt = state.startedAt
+    stopped = state.stopped ?? undefined
+    if (restored !== undefined) {
+      install(restored.plan, state.mode, true)
+      for (const step of restored.plan.steps) {
+        const state = status.get(step.id)
+        if (state !== 'done' && state !== 'running') continue
+        const resolved = resolveReferences(step, outputs)
+        if (resolved.success) ranWith.set(step.id, callKey(step.tool, canonicalJson(resolved.args)))
+      }
+    }
+  } else if (compiled !== undefined) {
+    const approved = revalidate(compiler, compiled)
+    for (const hash of approved.hashes) seenPlanHashes.add(hash)
+    install(approved.plan, 'plan')
+  }
+
+  return {
+    get plan() {
+      return plan
+    },
+    authorize,
+    complete,
+    fail,
+    release,
+    resolveArgs,
+    readySteps() {
+      return [...ready.keys()]
+        .map((id) => stepById.get(id) as CompiledStep)
+        .sort((left, right) => left.index - right.index)
+    },
+    readyTools() {
+      return [...new Set([...ready.keys()].map((id) => stepById.get(id)?.tool as string))]
+    },
+    isComplete() {
+      if (plan === undefined) return false
+      return plan.steps.every((step) => {
+        const state = status.get(step.id)
+        return state === 'done' || state === 'failed' || state === 'skipped'
+      })
+    },
+    stopReason() {
+      return stopIssue()
+    },
+    submitPlan,
+    snapshot,
+  }
+}

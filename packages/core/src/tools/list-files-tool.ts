@@ -1,0 +1,79 @@
+import { opendir, realpath } from 'node:fs/promises'
+import { posix } from 'node:path'
+import { isWithin } from '../checks/path-scope.js'
+import type { PlanCompiler } from '../compile/plan-compiler.js'
+import type { ToolFunction } from '../execute/execute-plan.js'
+import { realPathArgument, stringArgument } from './tool-input.js'
+
+/** Options of the `list_files` reference tool. */
+export interface ListFilesOptions {
+  /** Most entries returned. Default 1000. */
+  readonly maxEntries?: number
+}
+
+/** One entry of a folder listing. */
+export interface FileEntry {
+  readonly name: string
+  readonly type: 'file' | 'directory' | 'symlink' | 'other'
+}
+
+/** What `list_files` returns. */
+export interface ListFilesOutput {
+  /** Entries sorted by name. */
+  readonly entries: readonly FileEntry[]
+  /** True when the folder has more than `maxEntries` entries. */
+  readonly truncated: boolean
+}
+
+/**
+ * Creates `list_files({ dir? })`: lists one folder inside the workspace (default: the first
+ * root), not recursively, at most `maxEntries` entries; entries the policy denies are left
+ * out.
+ */
+export function createListFilesTool(
+  compiler: PlanCompiler,
+  options: ListFilesOptions = {},
+): ToolFunction {
+  const maxEntries = options.maxEntries ?? 1000
+  const deny = compiler.policy.scope.deny
+  return async (args, context): Promise<ListFilesOutput> => {
+    const real = await realPathArgument(
+      compiler,
+      'list_files',
+      stringArgument('list_files', args, 'dir', '.'),
+      'dir',
+      'read',
+    )
+    context?.signal?.throwIfAborted()
+    const denied = [
+      ...deny,
+      ...(await Promise.all(deny.map((entry) => realpath(entry).catch(() => entry)))),
+    ]
+    const folder = await opendir(real)
+    const entries: FileEntry[] = []
+    let truncated = false
+    try {
+      for (;;) {
+        const entry = await folder.read()
+        if (entry === null) break
+        if (denied.some((path) => isWithin(path, posix.join(real, entry.name)))) continue
+        if (entries.length >= maxEntries) {
+          truncated = true
+          break
+        }
+        const type = entry.isFile()
+          ? 'file'
+          : entry.isDirectory()
+            ? 'directory'
+            : entry.isSymbolicLink()
+              ? 'symlink'
+              : 'other'
+        entries.push({ name: entry.name, type })
+      }
+    } finally {
+      await folder.close().catch(() => {})
+    }
+    entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
+    return { entries, truncated }
+  }
+}

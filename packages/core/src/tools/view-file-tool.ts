@@ -1,0 +1,69 @@
+import { constants } from 'node:fs'
+import { open } from 'node:fs/promises'
+import type { PlanCompiler } from '../compile/plan-compiler.js'
+import type { ToolFunction } from '../execute/execute-plan.js'
+import { realPathArgument, refuse, stringArgument } from './tool-input.js'
+
+/** Options of the `view_file` reference tool. */
+export interface ViewFileOptions {
+  /** Most bytes returned; the rest is cut off and `truncated` is true. Default 1 MiB. */
+  readonly maxBytes?: number
+}
+
+/** What `view_file` returns. */
+export interface ViewFileOutput {
+  readonly content: string
+  /** Size of the file in bytes. */
+  readonly size: number
+  readonly truncated: boolean
+}
+
+/**
+ * Creates `view_file({ file })`: reads a regular file inside the workspace as UTF-8, up to
+ * `maxBytes`. The path is checked on disk first (links resolved), and the file is opened
+ * without following a last-moment link; folders, devices and pipes are refused.
+ */
+export function createViewFileTool(
+  compiler: PlanCompiler,
+  options: ViewFileOptions = {},
+): ToolFunction {
+  const maxBytes = options.maxBytes ?? 1024 * 1024
+  return async (args, context): Promise<ViewFileOutput> => {
+    const real = await realPathArgument(
+      compiler,
+      'view_file',
+      stringArgument('view_file', args, 'file'),
+      'file',
+      'read',
+    )
+    context?.signal?.throwIfAborted()
+    const handle = await open(
+      real,
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    )
+    try {
+      const stats = await handle.stat()
+      if (!stats.isFile())
+        refuse('view_file', {
+          code: 'path_not_allowed',
+          message: `${real} is not a regular file.`,
+          path: ['file'],
+        })
+      const length = Math.min(stats.size, maxBytes)
+      const buffer = Buffer.alloc(length)
+      let offset = 0
+      while (offset < length) {
+        const { bytesRead } = await handle.read(buffer, offset, length - offset, offset)
+        if (bytesRead === 0) break
+        offset += bytesRead
+      }
+      return {
+        content: buffer.subarray(0, offset).toString('utf8'),
+        size: stats.size,
+        truncated: stats.size > maxBytes,
+      }
+    } finally {
+      await handle.close()
+    }
+  }
+}

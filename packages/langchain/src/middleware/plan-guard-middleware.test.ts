@@ -1,0 +1,589 @@
+import { join } from 'node:path'
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages'
+import { fakeModel } from '@langchain/core/testing'
+import type { ClientTool } from '@langchain/core/tools'
+import { createPlanCompiler, PlanCompilationError, PlanError } from '@plan/core'
+import { createAgent, createMiddleware, tool, toolErrorMiddleware } from 'langchain'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import {
+  createTestWorkspace,
+  expectEveryCallAnswered,
+  type TestWorkspace,
+  toolMessages,
+} from '../test-utils/workspace.js'
+import type { PlanGuardDecision } from './plan-guard-decision.js'
+import { planGuardMiddleware } from './plan-guard-middleware.js'
+
+let workspace: TestWorkspace
+
+beforeEach(async () => {
+  workspace = await createTestWorkspace()
+})
+
+afterEach(async () => {
+  await workspace.cleanup()
+})
+
+/** The messages the model received on its `index`-th call. */
+function seenByModel(model: ReturnType<typeof fakeModel>, index: number): BaseMessage[] {
+  const call = model.calls[index]
+  if (call === undefined) throw new Error(`the model was called ${model.calls.length} times`)
+  return call.messages
+}
+
+function textOf(message: BaseMessage | undefined): string {
+  return message?.text ?? ''
+}
+
+async function run(
+  model: ReturnType<typeof fakeModel>,
+  middleware: ReturnType<typeof planGuardMiddleware>,
+) {
+  const agent = createAgent({ model, tools: workspace.tools, middleware: [middleware] })
+  const result = await agent.invoke({ messages: [new HumanMessage('Do the task.')] })
+  expectEveryCallAnswered(result.messages)
+  return result.messages
+}
+
+describe('planGuardMiddleware', () => {
+  describe('per-turn mode', () => {
+    it('should run an allowed call and give its output to the model', async () => {
+      const model = fakeModel()
+        .respondWithTools([{ name: 'view_file', args: { file: 'README.md' }, id: 'read' }])
+        .respond(new AIMessage('The README is a demo.'))
+      const messages = await run(model, planGuardMiddleware({ policy: workspace.policy() }))
+      expect(workspace.ran).toEqual([`view_file:${join(workspace.root, 'README.md')}`])
+      const answer = toolMessages(messages).get('read')
+      expect(answer?.status).not.toBe('error')
+      expect(answer?.content).toBe('# Demo\n')
+      expect(textOf(messages.at(-1))).toBe('The README is a demo.')
+    })
+
+    it('should not run a call to an unknown tool and tell the model why', async () => {
+      const model = fakeModel()
+        .respondWithTools([{ name: 'delete_everything', args: {}, id: 'evil' }])
+        .respond(new AIMessage('I cannot do that.'))
+      await run(model, planGuardMiddleware({ policy: workspace.policy() }))
+      expect(workspace.ran).toEqual([])
+      const answer = toolMessages(seenByModel(model, 1)).get('evil')
+      expect(answer?.status).toBe('error')
+      expect(textOf(answer)).toContain('unknown_tool')
+      expect(textOf(answer)).toContain('Allowed: the tools view_file, write_file, run_command')
+    })
+
+    it('should not run a path that escapes the workspace and tell the model why', async () => {
+      const model = fakeModel()
+        .respondWithTools([{ name: 'view_file', args: { file: '../../etc/passwd' }, id: 'escape' }])
+        .respond(new AIMessage('Blocked.'))
+      await run(model, planGuardMiddleware({ policy: workspace.policy() }))
+      expect(workspace.ran).toEqual([])
+      const answer = toolMessages(seenByModel(model, 1)).get('escape')
+      expect(answer?.status).toBe('error')
+      expect(textOf(answer)).toContain('path_outside_workspace at args.file')
+    })
+
+    it('should not follow a symlink that leads out of the workspace', async () => {
+      const model = fakeModel()
+        .respondWithTools([{ name: 'view_file', args: { file: 'escape/secret.txt' }, id: 'link' }])
+        .respond(new AIMessage('Blocked.'))
+      await run(model, planGuardMiddleware({ policy: workspace.policy() }))
+      expect(workspace.ran).toEqual([])
+      expect(textOf(toolMessages(seenByModel(model, 1)).get('link'))).toContain(
+        'path_outside_workspace',
+      )
+    })
+
+    it('should not run a piped command and tell the model why', async () => {
+      const model = fakeModel()
+        .respondWithTools([{ name: 'run_command', args: { command: 'curl x | bash' }, id: 'pipe' }])
+        .respond(new AIMessage('Blocked.'))
+      await run(model, planGuardMiddleware({ policy: workspace.policy() }))
+      expect(workspace.ran).toEqual([])
+      const text = textOf(toolMessages(seenByModel(model, 1)).get('pipe'))
+      expect(text).toContain('command_pipeline')
+      expect(text).toContain('at args.command')
+    })
+
+    it('should run an allowed command', async () => {
+      const model = fakeModel()
+        .respondWithTools([{ name: 'run_command', args: { command: 'git status' }, id: 'git' }])
+        .respond(new AIMessage('Clean.'))
+      await run(model, planGuardMiddleware({ policy: workspace.policy() }))
+      expect(workspace.ran).toEqual(['run_command:git status'])
+    })
+
+    it('should run no call of a turn that has a rejected call, and say why to each', async () => {
+      const model = fakeModel()
+        .respondWithTools([
+          { name: 'view_file', args: { file: 'README.md' }, id: 'good' },
+          { name: 'view_file', args: { file: '/etc/shadow' }, id: 'bad' },
+        ])
+        .respond(new AIMessage('Blocked.'))
+      await run(model, planGuardMiddleware({ policy: workspace.policy() }))
+      expect(workspace.ran).toEqual([])
+      const answers = toolMessages(seenByModel(model, 1))
+      expect(textOf(answers.get('bad'))).toContain('path_outside_workspace')
+      expect(textOf(answers.get('good'))).toContain('same turn as calls that were rejected')
+    })
+
+    it('should let the model correct itself after a denial', async () => {
+      const model = fakeModel()
+        .respondWithTools([{ name: 'view_file', args: { file: '/etc/passwd' }, id: 'bad' }])
+        .respondWithTools([{ name: 'view_file', args: { file: 'docs/guide.md' }, id: 'fixed' }])
+        .respond(new AIMessage('Done.'))
+      const messages = await run(model, planGuardMiddleware({ policy: workspace.policy() }))
+      expect(workspace.ran).toEqual([`view_file:${join(workspace.root, 'docs/guide.md')}`])
+      expect(toolMessages(messages).get('fixed')?.content).toBe('Guide\n')
+    })
+
+    it('should let parallel calls racing a budget run no more than the budget allows', async () => {
+      const slow = await createTestWorkspace({ delayMs: 30 })
+      try {
+        const model = fakeModel().respondWithTools([
+          { name: 'view_file', args: { file: 'README.md' }, id: 'one' },
+          { name: 'view_file', args: { file: 'docs/guide.md' }, id: 'two' },
+          { name: 'view_file', args: { file: 'docs/../README.md' }, id: 'three' },
+        ])
+        const agent = createAgent({
+          model,
+          tools: slow.tools,
+          middleware: [planGuardMiddleware({ policy: slow.policy({ budgets: { maxCalls: 2 } }) })],
+        })
+        const result = await agent.invoke({ messages: [new HumanMessage('Read everything.')] })
+        expectEveryCallAnswered(result.messages)
+        expect(slow.ran).toHaveLength(2)
+        const denied = [...toolMessages(result.messages).values()].filter(
+          (message) => message.status === 'error',
+        )
+        expect(denied).toHaveLength(1)
+        expect(textOf(denied[0])).toContain('budget_exhausted')
+        expect(textOf(result.messages.at(-1))).toContain('@plan ended the run')
+        expect(model.callCount).toBe(1)
+      } finally {
+        await slow.cleanup()
+      }
+    })
+
+    it('should stop a model that repeats the same rejected call', async () => {
+      const model = fakeModel()
+      for (let index = 0; index < 6; index += 1) {
+        model.respondWithTools([
+          { name: 'view_file', args: { file: '/etc/passwd' }, id: `try${index}` },
+        ])
+      }
+      const messages = await run(model, planGuardMiddleware({ policy: workspace.policy() }))
+      expect(workspace.ran).toEqual([])
+      expect(model.callCount).toBe(4)
+      expect(textOf(toolMessages(messages).get('try3'))).toContain('repeated_call')
+      expect(textOf(messages.at(-1))).toContain('@plan ended the run')
+    })
+
+    it('should stop a model that repeats the same allowed call', async () => {
+      const model = fakeModel()
+      for (let index = 0; index < 6; index += 1) {
+        model.respondWithTools([
+          { name: 'view_file', args: { file: 'README.md' }, id: `again${index}` },
+        ])
+      }
+      const messages = await run(model, planGuardMiddleware({ policy: workspace.policy() }))
+      expect(workspace.ran).toHaveLength(3)
+      expect(model.callCount).toBe(4)
+      expect(textOf(toolMessages(messages).get('again3'))).toContain('repeated_call')
+    })
+
+    it('should hide the tools the policy does not list', async () => {
+      const seenTools: string[][] = []
+      const spy = createMiddleware({
+        name: 'Spy',
+        wrapModelCall: (request, handler) => {
+          seenTools.push(request.tools.map((entry) => (entry as { name: string }).name))
+          return handler(request)
+        },
+      })
+      const extra = tool(async () => 'x', {
+        name: 'unlisted',
+        description: 'x',
+        schema: z.object({}),
+      })
+      const model = fakeModel().respond(new AIMessage('Nothing to do.'))
+      const agent = createAgent({
+        model,
+        tools: [...workspace.tools, extra] as ClientTool[],
+        middleware: [planGuardMiddleware({ policy: workspace.policy() }), spy],
+      })
+      await agent.invoke({ messages: [new HumanMessage('Hi')] })
+      expect(seenTools).toEqual([['view_file', 'write_file', 'run_command']])
+    })
+
+    it('should report every decision to onDecision', async () => {
+      const decisions: PlanGuardDecision[] = []
+      const model = fakeModel()
+        .respondWithTools([{ name: 'view_file', args: { file: 'README.md' }, id: 'read' }])
+        .respondWithTools([{ name: 'nope', args: {}, id: 'unknown' }])
+        .respond(new AIMessage('Done.'))
+      await run(
+        model,
+        planGuardMiddleware({
+          policy: workspace.policy(),
+          onDecision: (decision) => decisions.push(decision),
+        }),
+      )
+      expect(decisions.map((decision) => [decision.kind, decision.allowed])).toEqual([
+        ['turn', true],
+        ['call', true],
+        ['turn', false],
+        ['call', false],
+      ])
+    })
+
+    it('should give each invocation its own budgets', async () => {
+      const middleware = planGuardMiddleware({
+        policy: workspace.policy({ budgets: { maxCalls: 1 } }),
+      })
+      for (const id of ['first', 'second']) {
+        const model = fakeModel()
+          .respondWithTools([{ name: 'view_file', args: { file: 'README.md' }, id }])
+          .respond(new AIMessage('Done.'))
+        await run(model, middleware)
+      }
+      expect(workspace.ran).toHaveLength(2)
+    })
+
+    it('should keep the tool call id and error status on a denial', async () => {
+      const model = fakeModel()
+        .respondWithTools([{ name: 'nope', args: {}, id: 'x1' }])
+        .respond(new AIMessage('ok'))
+      const messages = await run(model, planGuardMiddleware({ policy: workspace.policy() }))
+      const answer = toolMessages(messages).get('x1')
+      expect(answer).toBeInstanceOf(ToolMessage)
+      expect(answer?.status).toBe('error')
+      expect(answer?.name).toBe('nope')
+    })
+    it('should check the calls as a later afterModel hook edited them', async () => {
+      // Listed first, so its afterModel runs after the guard's (as a human review would).
+      const editor = (file: string) =>
+        createMiddleware({
+          name: 'Editor',
+          afterModel: (state) => {
+            const last = state.messages.at(-1)
+            if (!AIMessage.isInstance(last) || !last.tool_calls?.length) return undefined
+            const edited = last.tool_calls.map((call) => ({ ...call, args: { file } }))
+            return {
+              messages: [new AIMessage({ id: last.id, content: last.content, tool_calls: edited })],
+            }
+          },
+        })
+      for (const [file, runs] of [
+        ['/etc/passwd', false],
+        ['docs/guide.md', true],
+      ] as const) {
+        workspace.ran.length = 0
+        const model = fakeModel()
+          .respondWithTools([{ name: 'view_file', args: { file: 'README.md' }, id: 'edited' }])
+          .respond(new AIMessage('Done.'))
+        const agent = createAgent({
+          model,
+          tools: workspace.tools,
+          middleware: [editor(file), planGuardMiddleware({ policy: workspace.policy() })],
+        })
+        const result = await agent.invoke({ messages: [new HumanMessage('Go')] })
+        expectEveryCallAnswered(result.messages)
+        expect(workspace.ran).toEqual(runs ? [`view_file:${join(workspace.root, file)}`] : [])
+      }
+    })
+
+    it('should refuse a call outside a run it started', async () => {
+      const middleware = planGuardMiddleware({ policy: workspace.policy() })
+      let reached = false
+      const request = {
+        toolCall: { id: 'stray', name: 'view_file', args: { file: 'README.md' } },
+        tool: workspace.viewFile,
+        state: { messages: [] },
+        runtime: {},
+      } as unknown as Parameters<NonNullable<typeof middleware.wrapToolCall>>[0]
+      const attempt = middleware.wrapToolCall?.(request, async () => {
+        reached = true
+        return new ToolMessage({ content: 'ran', tool_call_id: 'stray' })
+      })
+      await expect(attempt).rejects.toThrow(PlanError)
+      expect(reached).toBe(false)
+    })
+
+    it('should keep every tool visible with maskTools false', async () => {
+      const seenTools: string[][] = []
+      const spy = createMiddleware({
+        name: 'Spy',
+        wrapModelCall: (request, handler) => {
+          seenTools.push(request.tools.map((entry) => (entry as { name: string }).name))
+          return handler(request)
+        },
+      })
+      const model = fakeModel().respond(new AIMessage('Nothing to do.'))
+      const agent = createAgent({
+        model,
+        tools: workspace.tools,
+        middleware: [
+          planGuardMiddleware({
+            policy: workspace.policy(),
+            plan: [{ id: 'read', tool: 'view_file', args: { file: 'README.md' } }],
+            maskTools: false,
+          }),
+          spy,
+        ],
+      })
+      await agent.invoke({ messages: [new HumanMessage('Hi')] })
+      expect(seenTools).toEqual([['view_file', 'write_file', 'run_command']])
+    })
+  })
+
+  describe('plan mode', () => {
+    const plan = {
+      steps: [
+        { id: 'read', tool: 'view_file', args: { file: 'README.md' } },
+        {
+          id: 'write',
+          tool: 'write_file',
+          args: { file: 'NOTES.md', content: 'notes' },
+          depends_on: ['read'],
+        },
+      ],
+    }
+
+    it('should run the approved steps in order', async () => {
+      const model = fakeModel()
+        .respondWithTools([{ name: 'view_file', args: { file: 'README.md' }, id: 'a' }])
+        .respondWithTools([
+          { name: 'write_file', args: { file: 'NOTES.md', content: 'notes' }, id: 'b' },
+        ])
+        .respond(new AIMessage('Done.'))
+      await run(model, planGuardMiddleware({ policy: workspace.policy(), plan }))
+      expect(workspace.ran).toEqual([
+        `view_file:${join(workspace.root, 'README.md')}`,
+        `write_file:${join(workspace.root, 'NOTES.md')}`,
+      ])
+    })
+
+    it('should not run an off-plan call and tell the model what is ready', async () => {
+      const model = fakeModel()
+        .respondWithTools([{ name: 'run_command', args: { command: 'git status' }, id: 'off' }])
+        .respond(new AIMessage('Sorry.'))
+      await run(model, planGuardMiddleware({ policy: workspace.policy(), plan }))
+      expect(workspace.ran).toEqual([])
+      const text = textOf(toolMessages(seenByModel(model, 1)).get('off'))
+      expect(text).toContain('call_not_in_plan')
+      expect(text).toContain('step "read": view_file')
+    })
+
+    it('should not run a step before its dependencies', async () => {
+      const model = fakeModel()
+        .respondWithTools([
+          { name: 'write_file', args: { file: 'NOTES.md', content: 'notes' }, id: 'early' },
+        ])
+        .respond(new AIMessage('Sorry.'))
+      await run(model, planGuardMiddleware({ policy: workspace.policy(), plan }))
+      expect(workspace.ran).toEqual([])
+      expect(textOf(toolMessages(seenByModel(model, 1)).get('early'))).toContain('step_not_ready')
+    })
+
+    it('should show the model only the tools of ready steps, and the steps themselves', async () => {
+      const seenTools: string[][] = []
+      const spy = createMiddleware({
+        name: 'Spy',
+        wrapModelCall: (request, handler) => {
+          seenTools.push(request.tools.map((entry) => (entry as { name: string }).name))
+          return handler(request)
+        },
+      })
+      const model = fakeModel()
+        .respondWithTools([{ name: 'view_file', args: { file: 'README.md' }, id: 'a' }])
+        .respondWithTools([
+          { name: 'write_file', args: { file: 'NOTES.md', content: 'notes' }, id: 'b' },
+        ])
+        .respond(new AIMessage('Done.'))
+      const agent = createAgent({
+        model,
+        tools: workspace.tools,
+        middleware: [planGuardMiddleware({ policy: workspace.policy(), plan }), spy],
+      })
+      await agent.invoke({ messages: [new HumanMessage('Go')] })
+      expect(seenTools).toEqual([['view_file'], ['write_file'], []])
+      expect(textOf(seenByModel(model, 0)[0])).toContain(
+        'step "read": view_file {"file":"README.md"}',
+      )
+    })
+
+    it('should pass a step output to a later step through a reference', async () => {
+      const referencing = {
+        steps: [
+          { id: 'read', tool: 'view_file', args: { file: 'README.md' } },
+          { id: 'copy', tool: 'write_file', args: { file: 'COPY.md', content: { $ref: 'read' } } },
+        ],
+      }
+      const model = fakeModel()
+        .respondWithTools([{ name: 'view_file', args: { file: 'README.md' }, id: 'a' }])
+        .respondWithTools([
+          { name: 'write_file', args: { file: 'COPY.md', content: '# Demo\n' }, id: 'b' },
+        ])
+        .respond(new AIMessage('Done.'))
+      await run(model, planGuardMiddleware({ policy: workspace.policy(), plan: referencing }))
+      expect(workspace.ran).toHaveLength(2)
+    })
+
+    it('should skip the dependents of a step whose tool failed', async () => {
+      const failing = tool(
+        async () => {
+          workspace.ran.push('view_file:failed')
+          throw new Error('disk on fire')
+        },
+        { name: 'view_file', description: 'Read a file.', schema: z.object({ file: z.string() }) },
+      )
+      const model = fakeModel()
+        .respondWithTools([{ name: 'view_file', args: { file: 'README.md' }, id: 'a' }])
+        .respondWithTools([
+          { name: 'write_file', args: { file: 'NOTES.md', content: 'notes' }, id: 'b' },
+        ])
+        .respond(new AIMessage('Gave up.'))
+      const agent = createAgent({
+        model,
+        tools: [failing, workspace.writeFile],
+        middleware: [
+          planGuardMiddleware({ policy: workspace.policy(), plan }),
+          toolErrorMiddleware({ onError: (error) => `Tool failed: ${(error as Error).message}` }),
+        ],
+      })
+      const result = await agent.invoke({ messages: [new HumanMessage('Go')] })
+      expectEveryCallAnswered(result.messages)
+      expect(workspace.ran).toEqual(['view_file:failed'])
+      expect(textOf(toolMessages(result.messages).get('b'))).toContain('step_not_ready')
+    })
+
+    it('should refuse a plan the policy rejects before any model call', async () => {
+      const model = fakeModel().respond(new AIMessage('unreachable'))
+      const agent = createAgent({
+        model,
+        tools: workspace.tools,
+        middleware: [
+          planGuardMiddleware({
+            policy: workspace.policy(),
+            plan: [{ id: 'x', tool: 'view_file', args: { file: '/etc/passwd' } }],
+          }),
+        ],
+      })
+      const error = await agent
+        .invoke({ messages: [new HumanMessage('Go')] })
+        .catch((thrown: unknown) => thrown)
+      expect(PlanError.isInstance(error)).toBe(true)
+      expect(model.callCount).toBe(0)
+    })
+
+    it('should accept a compiled plan and compile it again against the policy', async () => {
+      const compiler = await createPlanCompiler(workspace.policy())
+      const model = fakeModel()
+        .respondWithTools([{ name: 'view_file', args: { file: 'README.md' }, id: 'a' }])
+        .respond(new AIMessage('Done.'))
+      await run(model, planGuardMiddleware({ compiler, plan: compiler.compile(plan) }))
+      expect(workspace.ran).toHaveLength(1)
+    })
+  })
+
+  describe('exitBehavior', () => {
+    it('should throw a PlanCompilationError for a rejected turn with "error", every call answered', async () => {
+      const model = fakeModel().respondWithTools([
+        { name: 'view_file', args: { file: '/etc/passwd' }, id: 'bad' },
+      ])
+      const agent = createAgent({
+        model,
+        tools: workspace.tools,
+        middleware: [planGuardMiddleware({ policy: workspace.policy(), exitBehavior: 'error' })],
+      })
+      const error = await agent
+        .invoke({ messages: [new HumanMessage('Go')] })
+        .catch((thrown: unknown) => thrown)
+      expect(error).toBeInstanceOf(PlanCompilationError)
+      expect((error as PlanError).issues[0]?.code).toBe('path_outside_workspace')
+      expect(workspace.ran).toEqual([])
+    })
+
+    it('should throw a PlanError for an off-plan call with "error"', async () => {
+      const model = fakeModel().respondWithTools([
+        { name: 'run_command', args: { command: 'ls' }, id: 'off' },
+      ])
+      const agent = createAgent({
+        model,
+        tools: workspace.tools,
+        middleware: [
+          planGuardMiddleware({
+            policy: workspace.policy(),
+            plan: [{ id: 'read', tool: 'view_file', args: { file: 'README.md' } }],
+            exitBehavior: 'error',
+          }),
+        ],
+      })
+      const error = await agent
+        .invoke({ messages: [new HumanMessage('Go')] })
+        .catch((thrown: unknown) => thrown)
+      expect(PlanError.isInstance(error)).toBe(true)
+      expect((error as PlanError).issues[0]?.code).toBe('call_not_in_plan')
+      expect(workspace.ran).toEqual([])
+      expect(model.callCount).toBe(1)
+    })
+
+    it('should end the run cleanly with "end", through afterAgent, every call answered', async () => {
+      let afterAgentRan = false
+      const watcher = createMiddleware({
+        name: 'Watcher',
+        afterAgent: () => {
+          afterAgentRan = true
+        },
+      })
+      const model = fakeModel().respondWithTools([
+        { name: 'view_file', args: { file: 'README.md' }, id: 'good' },
+        { name: 'run_command', args: { command: 'rm -rf /' }, id: 'bad' },
+      ])
+      const agent = createAgent({
+        model,
+        tools: workspace.tools,
+        middleware: [
+          watcher,
+          planGuardMiddleware({ policy: workspace.policy(), exitBehavior: 'end' }),
+        ],
+      })
+      const result = await agent.invoke({ messages: [new HumanMessage('Go')] })
+      expectEveryCallAnswered(result.messages)
+      expect(workspace.ran).toEqual([])
+      expect(afterAgentRan).toBe(true)
+      expect(textOf(result.messages.at(-1))).toContain('@plan ended the run')
+      expect(model.callCount).toBe(1)
+    })
+
+    it('should end the run with "end" when a call is denied at run time', async () => {
+      const model = fakeModel().respondWithTools([
+        { name: 'view_file', args: { file: 'escape/secret.txt' }, id: 'link' },
+      ])
+      const messages = await run(
+        model,
+        planGuardMiddleware({ policy: workspace.policy(), exitBehavior: 'end' }),
+      )
+      expect(workspace.ran).toEqual([])
+      expect(textOf(messages.at(-1))).toContain('@plan ended the run')
+      expect(model.callCount).toBe(1)
+    })
+  })
+
+  describe('options', () => {
+    it('should refuse an unknown exitBehavior', () => {
+      expect(() =>
+        planGuardMiddleware({ policy: workspace.policy(), exitBehavior: 'retry' as 'end' }),
+      ).toThrow(PlanError)
+    })
+
+    it('should need exactly one of policy or compiler', () => {
+      expect(() => planGuardMiddleware({})).toThrow(PlanError)
+    })
+
+    it('should refuse an invalid policy when the middleware is built', () => {
+      expect(() => planGuardMiddleware({ policy: { version: 2 } as never })).toThrow(PlanError)
+    })
+  })
+})

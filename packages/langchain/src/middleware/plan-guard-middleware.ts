@@ -1,0 +1,518 @@
+import { randomUUID } from 'node:crypto'
+import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages'
+import {
+  type CompiledPlan,
+  createPlanCompiler,
+  createPlanGuard,
+  formatIssues,
+  hashJson,
+  type Plan,
+  PlanCompilationError,
+  type PlanCompiler,
+  PlanError,
+  type PlanGuard,
+  type PlanIssue,
+  type PolicyInput,
+  type ResolvedPolicy,
+  resolvePolicy,
+} from '@plan/core'
+import { type AgentMiddleware, createMiddleware } from 'langchain'
+import { z } from 'zod'
+import {
+  type LangChainToolCall,
+  stepIdsForToolCalls,
+  stepsFromToolCalls,
+} from '../convert/steps-from-tool-calls.js'
+import { denialText, describePolicy, describeReadySteps, endText } from './guard-messages.js'
+import type { PlanGuardDecision } from './plan-guard-decision.js'
+
+/**
+ * What happens when the guard denies a call: `continue` answers it with an error and lets the
+ * model go on; `end` answers it and ends the run; `error` answers it and throws a `PlanError`.
+ * A stopped run (an exhausted budget, a loop, the deadline) ends under `continue` too.
+ */
+export type PlanGuardExitBehavior = 'continue' | 'error' | 'end'
+
+/** Options for {@link planGuardMiddleware}. */
+export interface PlanGuardMiddlewareOptions {
+  /** The policy, as an object or already resolved. Give this or `compiler`. */
+  readonly policy?: PolicyInput | ResolvedPolicy
+  /** A compiler (or the promise of one) from `createPlanCompiler`. Give this or `policy`. */
+  readonly compiler?: PlanCompiler | Promise<PlanCompiler>
+  /**
+   * Plan mode: the approved plan (a plan object, compiled when the first run starts, or a
+   * `CompiledPlan`, compiled again against the policy). Every tool call must then match a
+   * ready step. Without it, each model turn's tool calls are checked as a plan (per-turn mode).
+   */
+  readonly plan?: Plan | CompiledPlan
+  /** Default `continue`. */
+  readonly exitBehavior?: PlanGuardExitBehavior
+  /**
+   * Hide from the model the tools that cannot run: in plan mode, every tool no ready step
+   * needs; in per-turn mode, every tool the policy does not list. Default true.
+   */
+  readonly maskTools?: boolean
+  /** Plan mode: tell the model, in the system prompt, which steps are ready. Default true. */
+  readonly describePlan?: boolean
+  /** Check path arguments on disk (symlinks resolved) before a call runs. Default true. */
+  readonly checkPathsOnDisk?: boolean
+  /** Called with every decision, for logs and audits; a throw here fails the call. */
+  readonly onDecision?: (decision: PlanGuardDecision) => void
+}
+
+const EXIT_BEHAVIORS: readonly PlanGuardExitBehavior[] = ['continue', 'error', 'end']
+/** Runs whose `afterAgent` never came (a crash) are dropped beyond this many. */
+const MAX_LIVE_RUNS = 10_000
+
+const stateSchema = z.object({
+  /** Which in-memory guard serves this run; private, so callers cannot set it. */
+  _planGuardRunId: z.string().optional(),
+})
+
+interface PendingExit {
+  readonly issues: readonly PlanIssue[]
+  readonly error: PlanError
+}
+
+interface RunContext {
+  readonly guard: PlanGuard
+  readonly compiler: PlanCompiler
+  /** Model turns so far, and the turn whose calls were last checked (per-turn mode). */
+  turn: number
+  submittedTurn: number
+  /** Per-turn mode: the step id of each tool call of the approved current turn. */
+  turnSteps: Map<string, string>
+  /** Per-turn mode: why each call of the last rejected turn was rejected. */
+  rejected: Map<string, readonly PlanIssue[]>
+  /** Per-turn mode: how often each rejected turn (tools and arguments) was sent. */
+  readonly rejectedTurns: Map<string, number>
+  /** A stop decided here rather than in the guard (a rejected turn sent again and again). */
+  stopped: PlanIssue | undefined
+  exit: PendingExit | undefined
+}
+
+interface Setup {
+  readonly compiler: PlanCompiler
+  readonly plan: CompiledPlan | undefined
+}
+
+function isCompiledPlan(value: unknown): value is CompiledPlan {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+  const candidate = value as Partial<Record<keyof CompiledPlan, unknown>>
+  return (
+    typeof candidate.hash === 'string' &&
+    Array.isArray(candidate.steps) &&
+    Array.isArray(candidate.order) &&
+    Array.isArray(candidate.levels)
+  )
+}
+
+function toolName(tool: unknown): string | undefined {
+  if (typeof tool !== 'object' || tool === null || !('name' in tool)) return undefined
+  return typeof tool.name === 'string' ? tool.name : undefined
+}
+
+/** LangGraph interrupts and parent commands travel as exceptions; they are not tool failures. */
+function isGraphBubbleUp(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { is_bubble_up?: unknown }).is_bubble_up === true
+  )
+}
+
+/** A tool's output as a value for `$ref`s: its artifact, its JSON content, or its text. */
+function outputOf(message: ToolMessage): unknown {
+  if (message.artifact !== undefined) return message.artifact
+  const content = message.content
+  if (typeof content !== 'string') return content
+  const trimmed = content.trimStart()
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      return JSON.parse(content)
+    } catch {
+      return content
+    }
+  }
+  return content
+}
+
+function issueOf(code: PlanIssue['code'], message: string, hint: string): PlanIssue {
+  return { code, message, path: [], hint }
+}
+
+/** Splits the issues of a rejected turn by tool call; turn-wide issues go to every call. */
+function issuesPerCall(
+  issues: readonly PlanIssue[],
+  stepIds: readonly string[],
+  index: number,
+): readonly PlanIssue[] {
+  const stepIndex = (issue: PlanIssue) =>
+    issue.path[0] === 'steps' && typeof issue.path[1] === 'number' ? issue.path[1] : undefined
+  const own = issues.filter(
+    (issue) => issue.stepId === stepIds[index] || stepIndex(issue) === index,
+  )
+  const turnWide = issues.filter(
+    (issue) => issue.stepId === undefined && stepIndex(issue) === undefined,
+  )
+  if (own.length + turnWide.length > 0) return [...own, ...turnWide]
+  return [
+    issueOf(
+      'invalid_plan',
+      'This call came in the same turn as calls that were rejected; a turn is checked as one plan, so none of its calls ran.',
+      'Send this call again without the rejected ones.',
+    ),
+  ]
+}
+
+function signatureOf(calls: readonly LangChainToolCall[]): string | undefined {
+  try {
+    return hashJson(calls.map((call) => [call.name, call.args]))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * LangChain `createAgent` middleware that lets only the tool calls a `@plan` policy (and,
+ * in plan mode, the approved plan) allows reach the tools. Every decision is made by
+ * `@plan/core`: `wrapToolCall` authorizes each call with the run's guard and answers a denied
+ * call with an error `ToolMessage` that says what was wrong and what is allowed;
+ * `afterModel` checks each turn's batch of calls as a plan (per-turn mode); `wrapModelCall`
+ * hides the tools that cannot run. Each agent invocation gets its own guard, so budgets and
+ * loop detection span one run.
+ *
+ * @example
+ * ```ts
+ * import { createAgent } from 'langchain'
+ * import { planGuardMiddleware } from '@plan/langchain'
+ *
+ * const agent = createAgent({
+ *   model,
+ *   tools: [viewFile, runCommand],
+ *   middleware: [planGuardMiddleware({ policy })],
+ * })
+ * ```
+ */
+export function planGuardMiddleware(
+  options: PlanGuardMiddlewareOptions,
+): AgentMiddleware<typeof stateSchema> {
+  const exitBehavior = options.exitBehavior ?? 'continue'
+  if (!EXIT_BEHAVIORS.includes(exitBehavior)) {
+    throw new PlanError(
+      `exitBehavior must be one of ${EXIT_BEHAVIORS.map((value) => JSON.stringify(value)).join(', ')}, got ${JSON.stringify(exitBehavior)}.`,
+    )
+  }
+  if ((options.policy === undefined) === (options.compiler === undefined)) {
+    throw new PlanError('planGuardMiddleware needs exactly one of `policy` or `compiler`.')
+  }
+  // Resolved now, so an invalid policy fails where the agent is built, not at the first call.
+  const resolved = options.policy === undefined ? undefined : resolvePolicy(options.policy)
+  const planMode = options.plan !== undefined
+  const maskTools = options.maskTools ?? true
+  const describePlan = options.describePlan ?? true
+  const checkPathsOnDisk = options.checkPathsOnDisk ?? true
+  const runs = new Map<string, RunContext>()
+  let setup: Promise<Setup> | undefined
+
+  function prepare(): Promise<Setup> {
+    setup ??= (async () => {
+      const compiler = await (options.compiler ?? createPlanCompiler(resolved as ResolvedPolicy))
+      const { plan } = options
+      if (plan === undefined) return { compiler, plan: undefined }
+      return { compiler, plan: isCompiledPlan(plan) ? plan : compiler.compile(plan) }
+    })()
+    return setup
+  }
+
+  function findRun(state: { _planGuardRunId?: string | undefined }): RunContext {
+    const id = state._planGuardRunId
+    const run = id === undefined ? undefined : runs.get(id)
+    if (run === undefined) {
+      throw new PlanError(
+        'The @plan guard has no record of this run (it was not started by this middleware, or in this process); no tool call can be authorized.',
+      )
+    }
+    return run
+  }
+
+  function report(decision: PlanGuardDecision): void {
+    options.onDecision?.(decision)
+  }
+
+  function stopIssue(run: RunContext): PlanIssue | undefined {
+    return run.guard.stopReason() ?? run.stopped
+  }
+
+  function allowedText(run: RunContext): string {
+    if (stopIssue(run) !== undefined || run.exit !== undefined) {
+      return 'The run is ending; no further tool call will run.'
+    }
+    return planMode ? describeReadySteps(run.guard) : describePolicy(run.compiler)
+  }
+
+  function setExit(run: RunContext, issues: readonly PlanIssue[], error?: PlanError): void {
+    run.exit ??= {
+      issues,
+      error:
+        error ?? new PlanError(`@plan denied a tool call:\n${formatIssues(issues)}`, { issues }),
+    }
+  }
+
+  /** After a denial: a stopped run always ends; otherwise `exitBehavior` decides. */
+  function afterDenial(run: RunContext, issues: readonly PlanIssue[]): void {
+    const stop = stopIssue(run)
+    if (stop !== undefined) setExit(run, [stop])
+    else if (exitBehavior !== 'continue') setExit(run, issues)
+  }
+
+  function denial(
+    run: RunContext,
+    call: LangChainToolCall,
+    issues: readonly PlanIssue[],
+  ): ToolMessage {
+    return new ToolMessage({
+      content: denialText(call.name, issues, allowedText(run)),
+      tool_call_id: call.id ?? '',
+      name: call.name,
+      status: 'error',
+    })
+  }
+
+  /** Answers every call of the turn without running any, and ends the run (to `end`, so afterAgent runs). */
+  function endTurn(
+    run: RunContext,
+    calls: readonly LangChainToolCall[],
+    issues: readonly PlanIssue[],
+  ) {
+    setExit(run, issues)
+    const messages: (ToolMessage | AIMessage)[] = calls.map((call) => {
+      report({
+        kind: 'call',
+        allowed: false,
+        toolCallId: call.id,
+        tool: call.name,
+        args: call.args,
+        issues,
+      })
+      return denial(run, call, issues)
+    })
+    if (exitBehavior !== 'error') messages.push(new AIMessage(endText(issues)))
+    return { messages, jumpTo: 'end' as const }
+  }
+
+  /** Per-turn mode: checks the current turn's calls (the last AI message) as one plan. */
+  function submitTurn(run: RunContext, messages: readonly BaseMessage[]): void {
+    run.submittedTurn = run.turn
+    const last = messages.findLast((message) => AIMessage.isInstance(message))
+    const calls: readonly LangChainToolCall[] =
+      last !== undefined && AIMessage.isInstance(last) ? (last.tool_calls ?? []) : []
+    if (calls.length === 0) return
+    const stepIds = stepIdsForToolCalls(calls)
+    const result = run.guard.submitPlan(
+      { steps: stepsFromToolCalls({ tool_calls: calls }) },
+      'turn',
+    )
+    report({
+      kind: 'turn',
+      allowed: result.success,
+      toolCallIds: calls.map((call) => call.id ?? ''),
+      issues: result.issues,
+    })
+    if (result.success) {
+      calls.forEach((call, index) => {
+        if (call.id !== undefined) run.turnSteps.set(call.id, stepIds[index] as string)
+      })
+      return
+    }
+    let perCall = (index: number) => issuesPerCall(result.issues, stepIds, index)
+    const stop = stopIssue(run) ?? countRejectedTurn(run, calls)
+    if (stop !== undefined) {
+      perCall = () => [stop]
+      setExit(run, [stop])
+    } else if (exitBehavior !== 'continue') {
+      setExit(run, result.issues, new PlanCompilationError(result.issues))
+    }
+    calls.forEach((call, index) => {
+      if (call.id !== undefined) run.rejected.set(call.id, perCall(index))
+    })
+  }
+
+  /** Counts a rejected turn; the same rejected calls sent too often stop the run. */
+  function countRejectedTurn(
+    run: RunContext,
+    calls: readonly LangChainToolCall[],
+  ): PlanIssue | undefined {
+    const signature = signatureOf(calls)
+    if (signature === undefined) return undefined
+    const count = (run.rejectedTurns.get(signature) ?? 0) + 1
+    run.rejectedTurns.set(signature, count)
+    const limit = run.compiler.policy.policy.budgets.maxIdenticalCalls
+    if (count <= limit) return undefined
+    run.stopped = issueOf(
+      'repeated_call',
+      `The same rejected tool calls were sent ${count} times in this run (at most ${limit}).`,
+      'Do not repeat rejected calls; change the approach or stop.',
+    )
+    return run.stopped
+  }
+
+  return createMiddleware({
+    name: 'PlanGuardMiddleware',
+    stateSchema,
+
+    beforeAgent: async () => {
+      const { compiler, plan } = await prepare()
+      const guard = createPlanGuard(plan, { compiler, checkPathsOnDisk })
+      if (runs.size >= MAX_LIVE_RUNS) {
+        const oldest = runs.keys().next().value
+        if (oldest !== undefined) runs.delete(oldest)
+      }
+      const id = randomUUID()
+      runs.set(id, {
+        guard,
+        compiler,
+        turn: 0,
+        submittedTurn: 0,
+        turnSteps: new Map(),
+        rejected: new Map(),
+        rejectedTurns: new Map(),
+        stopped: undefined,
+        exit: undefined,
+      })
+      return { _planGuardRunId: id }
+    },
+
+    beforeModel: (state) => {
+      const run = findRun(state)
+      const stop = stopIssue(run)
+      if (stop !== undefined) setExit(run, [stop])
+      // Thrown here rather than in wrapModelCall, where LangChain would wrap it.
+      if (run.exit !== undefined && exitBehavior === 'error') {
+        runs.delete(state._planGuardRunId as string)
+        throw run.exit.error
+      }
+      return undefined
+    },
+
+    wrapModelCall: (request, handler) => {
+      const run = findRun(request.state)
+      // The run is over: answer for the model, so the agent ends through afterAgent.
+      if (run.exit !== undefined) return new AIMessage(endText(run.exit.issues))
+      let next = request
+      if (maskTools) {
+        const allowed = new Set(
+          planMode ? run.guard.readyTools() : run.compiler.policy.tools.keys(),
+        )
+        next = {
+          ...next,
+          tools: request.tools.filter((tool) => {
+            const name = toolName(tool)
+            return name !== undefined && allowed.has(name)
+          }),
+        }
+      }
+      if (planMode && describePlan) {
+        const text = describeReadySteps(run.guard)
+        const systemPrompt = request.systemPrompt ? `${request.systemPrompt}\n\n${text}` : text
+        next = { ...next, systemPrompt }
+      }
+      return handler(next)
+    },
+
+    afterModel: {
+      canJumpTo: ['end'],
+      hook: (state) => {
+        const run = findRun(state)
+        // A new turn: its calls are checked at the first wrapToolCall, once every afterModel
+        // hook (human review, edits) has had its say.
+        run.turn += 1
+        run.turnSteps = new Map()
+        run.rejected = new Map()
+        const last = state.messages.at(-1)
+        if (last === undefined || !AIMessage.isInstance(last)) return undefined
+        const calls: readonly LangChainToolCall[] = last.tool_calls ?? []
+        if (calls.length === 0) return undefined
+        const stop = stopIssue(run)
+        const issues = run.exit?.issues ?? (stop === undefined ? undefined : [stop])
+        // Nothing can run any more: answer every call and end, so afterAgent still runs.
+        if (issues !== undefined) return endTurn(run, calls, issues)
+        return undefined
+      },
+    },
+
+    wrapToolCall: async (request, handler) => {
+      const run = findRun(request.state)
+      const call = request.toolCall
+      const deny = (issues: readonly PlanIssue[]) => {
+        report({
+          kind: 'call',
+          allowed: false,
+          toolCallId: call.id,
+          tool: call.name,
+          args: call.args,
+          issues,
+        })
+        afterDenial(run, issues)
+        return denial(run, call, issues)
+      }
+      let stepId: string | undefined
+      if (!planMode) {
+        // Per-turn mode: only the calls of the approved current turn may run.
+        if (run.submittedTurn !== run.turn) submitTurn(run, request.state.messages)
+        const rejected = call.id === undefined ? undefined : run.rejected.get(call.id)
+        if (rejected !== undefined) return deny(rejected)
+        if (run.exit !== undefined) return deny(run.exit.issues)
+        stepId = call.id === undefined ? undefined : run.turnSteps.get(call.id)
+        if (stepId === undefined) {
+          return deny([
+            issueOf(
+              'call_not_in_plan',
+              'This call is not part of the current model turn.',
+              'Call tools only through the model turn that requested them.',
+            ),
+          ])
+        }
+      } else if (run.exit !== undefined) {
+        return deny(run.exit.issues)
+      }
+      const result = await run.guard.authorize({
+        tool: call.name,
+        args: call.args,
+        ...(call.id === undefined ? {} : { callId: call.id }),
+        ...(stepId === undefined ? {} : { stepId }),
+      })
+      if (!result.allowed) return deny(result.issues)
+      let response: Awaited<ReturnType<typeof handler>>
+      try {
+        report({
+          kind: 'call',
+          allowed: true,
+          toolCallId: call.id,
+          tool: call.name,
+          args: call.args,
+          stepId: result.stepId,
+          issues: [],
+        })
+        // The tool gets the arguments the guard checked (paths resolved on disk).
+        response = await handler({ ...request, toolCall: { ...call, args: result.args } })
+      } catch (error) {
+        if (isGraphBubbleUp(error)) run.guard.release(result.stepId)
+        else run.guard.fail(result.stepId, error)
+        throw error
+      }
+      if (!ToolMessage.isInstance(response)) run.guard.complete(result.stepId, null)
+      else if (response.status === 'error') run.guard.fail(result.stepId, response.content)
+      else run.guard.complete(result.stepId, outputOf(response))
+      return response
+    },
+
+    afterAgent: (state) => {
+      const id = state._planGuardRunId
+      const run = id === undefined ? undefined : runs.get(id)
+      if (id !== undefined) runs.delete(id)
+      if (run?.exit !== undefined && exitBehavior === 'error') throw run.exit.error
+      return undefined
+    },
+  })
+}
