@@ -28,7 +28,11 @@ export function timeMedian(fn: () => unknown, runs = 7, warmup = 2): number {
 }
 
 /** Median async time in milliseconds. */
-export async function timeMedianAsync(fn: () => Promise<unknown>, runs = 5, warmup = 1): Promise<number> {
+export async function timeMedianAsync(
+  fn: () => Promise<unknown>,
+  runs = 5,
+  warmup = 1,
+): Promise<number> {
   for (let index = 0; index < warmup; index += 1) await fn()
   const times: number[] = []
   for (let index = 0; index < runs; index += 1) {

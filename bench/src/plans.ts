@@ -6,7 +6,12 @@ export const benchPolicy = {
   workspace: { roots: ['/srv/repo'] },
   tools: {
     view_file: { args: { file: { type: 'path' as const, access: 'read' as const } } },
-    write_file: { args: { file: { type: 'path' as const, access: 'write' as const }, content: { type: 'string' as const } } },
+    write_file: {
+      args: {
+        file: { type: 'path' as const, access: 'write' as const },
+        content: { type: 'string' as const },
+      },
+    },
     run_command: { args: { command: { type: 'command' as const } } },
   },
   commands: { allow: ['git', 'npm', 'pytest', 'ls', 'cat', 'grep'] },
@@ -39,12 +44,27 @@ export function realisticPlan(size: number, seed = 1): { steps: unknown[] } {
     if (index > 1 && next() < 0.3) deps.push(`s${Math.floor(next() * index)}`)
     const kind = next()
     if (kind < 0.5) {
-      steps.push({ id, tool: 'view_file', args: { file: `src/module_${index % 97}/file_${index}.ts` }, depends_on: [...new Set(deps)] })
+      steps.push({
+        id,
+        tool: 'view_file',
+        args: { file: `src/module_${index % 97}/file_${index}.ts` },
+        depends_on: [...new Set(deps)],
+      })
     } else if (kind < 0.8 && index > 0) {
       const source = `s${Math.floor(next() * index)}`
-      steps.push({ id, tool: 'write_file', args: { file: `src/out/file_${index}.ts`, content: { $ref: `${source}.output.text` } }, depends_on: [...new Set(deps)] })
+      steps.push({
+        id,
+        tool: 'write_file',
+        args: { file: `src/out/file_${index}.ts`, content: { $ref: `${source}.output.text` } },
+        depends_on: [...new Set(deps)],
+      })
     } else {
-      steps.push({ id, tool: 'run_command', args: { command: COMMANDS[index % COMMANDS.length] }, depends_on: [...new Set(deps)] })
+      steps.push({
+        id,
+        tool: 'run_command',
+        args: { command: COMMANDS[index % COMMANDS.length] },
+        depends_on: [...new Set(deps)],
+      })
     }
   }
   return { steps }
@@ -72,7 +92,9 @@ export function wideLayers(layers: number, width: number): number[][] {
   const deps: number[][] = []
   for (let layer = 0; layer < layers; layer += 1) {
     for (let index = 0; index < width; index += 1) {
-      deps.push(layer === 0 ? [] : Array.from({ length: width }, (_, other) => (layer - 1) * width + other))
+      deps.push(
+        layer === 0 ? [] : Array.from({ length: width }, (_, other) => (layer - 1) * width + other),
+      )
     }
   }
   return deps

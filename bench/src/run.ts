@@ -31,11 +31,17 @@ const lines = [
   '',
   '| suite | case | value | baseline (same run) | baseline value | ratio | target |',
   '| --- | --- | --- | --- | --- | --- | --- |',
-  ...rows.map((row) => `| ${row.suite} | ${row.case} | ${format(row.value)} ${row.unit} | ${row.baseline} | ${row.baselineValue === null ? '—' : `${row.baselineValue} ${row.unit}`} | ${row.ratio === null ? '—' : `${row.ratio}×`} | ${row.target ?? ''}${row.note === undefined ? '' : ` ${row.note}`} |`),
+  ...rows.map(
+    (row) =>
+      `| ${row.suite} | ${row.case} | ${format(row.value)} ${row.unit} | ${row.baseline} | ${row.baselineValue === null ? '—' : `${row.baselineValue} ${row.unit}`} | ${row.ratio === null ? '—' : `${row.ratio}×`} | ${row.target ?? ''}${row.note === undefined ? '' : ` ${row.note}`} |`,
+  ),
 ]
 const table = lines.join('\n')
 const resultsDir = fileURLToPath(new URL('../results/', import.meta.url))
 await mkdir(resultsDir, { recursive: true })
 await writeFile(`${resultsDir}latest.md`, `${table}\n`)
-await writeFile(`${resultsDir}latest.json`, `${JSON.stringify({ machine, date: new Date().toISOString(), rows }, null, 2)}\n`)
+await writeFile(
+  `${resultsDir}latest.json`,
+  `${JSON.stringify({ machine, date: new Date().toISOString(), rows }, null, 2)}\n`,
+)
 process.stdout.write(`${table}\n`)

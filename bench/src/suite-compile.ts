@@ -5,7 +5,10 @@ import { benchPolicy, realisticPlan } from './plans.ts'
 /** Full validation + compile against `JSON.parse` of the same plan text. */
 export async function compileSuite(): Promise<Row[]> {
   const rows: Row[] = []
-  const compiler = await createPlanCompiler({ ...benchPolicy, budgets: { maxSteps: 2_000_000, maxDepth: 2_000_000, maxFanOut: 2_000_000 } })
+  const compiler = await createPlanCompiler({
+    ...benchPolicy,
+    budgets: { maxSteps: 2_000_000, maxDepth: 2_000_000, maxFanOut: 2_000_000 },
+  })
   for (const size of [1_000, 10_000, 100_000]) {
     const text = JSON.stringify(realisticPlan(size))
     const runs = size >= 100_000 ? 5 : 9
@@ -16,7 +19,7 @@ export async function compileSuite(): Promise<Row[]> {
     }, runs)
     rows.push({
       suite: 'compile',
-      case: `parse + validate + compile, ${size.toLocaleString('en')} steps (${round(compile / size * 1000)} µs/step)`,
+      case: `parse + validate + compile, ${size.toLocaleString('en')} steps (${round((compile / size) * 1000)} µs/step)`,
       value: round(compile),
       unit: 'ms',
       baseline: 'JSON.parse of the same text',

@@ -1,4 +1,4 @@
-import graphlib from '@dagrejs/graphlib'
+import * as graphlib from '@dagrejs/graphlib'
 import { analyzeGraph } from '@plan/core'
 import Graph from 'graphology'
 import { hasCycle, topologicalSort } from 'graphology-dag'
@@ -36,7 +36,7 @@ function seedKahn(deps: readonly (readonly number[])[]): string[] {
 
 function withGraphology(deps: readonly (readonly number[])[]) {
   const graph = new Graph({ type: 'directed', multi: false })
-  deps.forEach((_, node) => graph.addNode(node))
+  for (let node = 0; node < deps.length; node += 1) graph.addNode(node)
   deps.forEach((list, node) => {
     for (const dep of list) graph.addDirectedEdge(dep, node)
   })
@@ -46,7 +46,7 @@ function withGraphology(deps: readonly (readonly number[])[]) {
 
 function withGraphlib(deps: readonly (readonly number[])[]) {
   const graph = new graphlib.Graph({ directed: true })
-  deps.forEach((_, node) => graph.setNode(String(node)))
+  for (let node = 0; node < deps.length; node += 1) graph.setNode(String(node))
   deps.forEach((list, node) => {
     for (const dep of list) graph.setEdge(String(dep), String(node))
   })

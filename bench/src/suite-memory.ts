@@ -7,7 +7,11 @@ const run = promisify(execFile)
 const child = fileURLToPath(new URL('./memory-child.ts', import.meta.url))
 
 async function peak(mode: 'parse' | 'compile', size: number): Promise<number> {
-  const { stdout } = await run(process.execPath, ['--max-old-space-size=16384', child, mode, String(size)], { maxBuffer: 1 << 20 })
+  const { stdout } = await run(
+    process.execPath,
+    ['--max-old-space-size=16384', child, mode, String(size)],
+    { maxBuffer: 1 << 20 },
+  )
   const result = JSON.parse(stdout) as { maxRssKb: number; approved: boolean }
   if (!result.approved) throw new Error(`bench plan of ${size} steps rejected`)
   return result.maxRssKb / 1024

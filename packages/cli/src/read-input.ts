@@ -11,12 +11,17 @@ export async function readJsonInput(file: string, io: CliIo, what: string): Prom
   try {
     text = file === '-' ? await io.readStdin() : await readFile(resolve(io.cwd, file), 'utf8')
   } catch (error) {
-    throw new UsageError(`cannot read the ${what} ${file === '-' ? 'from standard input' : file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+    throw new UsageError(
+      `cannot read the ${what} ${file === '-' ? 'from standard input' : file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    )
   }
-  if (text.length > MAX_INPUT_BYTES) throw new UsageError(`the ${what} is larger than ${MAX_INPUT_BYTES} bytes`)
+  if (text.length > MAX_INPUT_BYTES)
+    throw new UsageError(`the ${what} is larger than ${MAX_INPUT_BYTES} bytes`)
   try {
     return JSON.parse(text)
   } catch (error) {
-    throw new UsageError(`the ${what} ${file === '-' ? '(standard input)' : file} is not valid JSON: ${(error as Error).message}`)
+    throw new UsageError(
+      `the ${what} ${file === '-' ? '(standard input)' : file} is not valid JSON: ${(error as Error).message}`,
+    )
   }
 }

@@ -44,14 +44,31 @@ describe('runCli', () => {
     })
 
     it('should print one JSON document with --format json', async () => {
-      const result = await run(['check', 'seed-plan-3.json', '--policy', 'policy.json', '--format', 'json'])
+      const result = await run([
+        'check',
+        'seed-plan-3.json',
+        '--policy',
+        'policy.json',
+        '--format',
+        'json',
+      ])
       expect(result.code).toBe(1)
       const document = JSON.parse(result.stdout)
       expect(document).toMatchObject({ approved: false, hash: null, order: [], levels: [] })
-      expect(document.issues[0]).toMatchObject({ code: 'path_outside_workspace', stepId: 'step_1', path: [0, 'args', 'file'] })
+      expect(document.issues[0]).toMatchObject({
+        code: 'path_outside_workspace',
+        stepId: 'step_1',
+        path: [0, 'args', 'file'],
+      })
       expect(typeof document.issues[0].hint).toBe('string')
-      const approved = JSON.parse((await run(['check', 'seed-plan-1.json', '-p', 'policy.json', '-f', 'json'])).stdout)
-      expect(approved).toMatchObject({ approved: true, order: ['step_1', 'step_2', 'step_3'], issues: [] })
+      const approved = JSON.parse(
+        (await run(['check', 'seed-plan-1.json', '-p', 'policy.json', '-f', 'json'])).stdout,
+      )
+      expect(approved).toMatchObject({
+        approved: true,
+        order: ['step_1', 'step_2', 'step_3'],
+        issues: [],
+      })
       expect(approved.hash).toMatch(/^[0-9a-f]{64}$/)
     })
 
@@ -62,7 +79,9 @@ describe('runCli', () => {
     })
 
     it('should colour the output only on a terminal', async () => {
-      const result = await run(['check', 'seed-plan-1.json', '--policy', 'policy.json'], { tty: true })
+      const result = await run(['check', 'seed-plan-1.json', '--policy', 'policy.json'], {
+        tty: true,
+      })
       expect(result.stdout).toContain('\u001b[32m')
     })
 
@@ -72,7 +91,10 @@ describe('runCli', () => {
       [['check', 'seed-plan-1.json', '--policy', 'nope.json'], 'Cannot read the policy file'],
       [['check', 'seed-plan-1.json', '--policy', 'bad-policy.json'], 'Invalid policy'],
       [['check', '-', '--policy', 'policy.json'], 'not valid JSON'],
-      [['check', 'seed-plan-1.json', '--policy', 'policy.json', '--format', 'yaml'], 'unknown --format'],
+      [
+        ['check', 'seed-plan-1.json', '--policy', 'policy.json', '--format', 'yaml'],
+        'unknown --format',
+      ],
       [['check', 'seed-plan-1.json', '--bogus'], 'Unknown option'],
       [['explode'], 'unknown command'],
       [[], 'usage: plan'],
@@ -90,7 +112,14 @@ describe('runCli', () => {
       ['dot', 'digraph plan {'],
       ['text', 'level 0'],
     ])('should draw the plan as %s', async (format, expected) => {
-      const result = await run(['graph', 'seed-plan-1.json', '--policy', 'policy.json', '--format', format])
+      const result = await run([
+        'graph',
+        'seed-plan-1.json',
+        '--policy',
+        'policy.json',
+        '--format',
+        format,
+      ])
       expect(result.code).toBe(0)
       expect(result.stdout).toContain(expected)
     })
@@ -131,8 +160,13 @@ describe('runCli', () => {
       const policy = JSON.parse(await readFile(join(dir, 'plan.policy.json'), 'utf8'))
       expect(policy.commands.allow).toContain('npm')
       expect(policy.$comment.length).toBeGreaterThan(0)
-      await writeFile(join(dir, 'plan.json'), JSON.stringify([{ id: 'a', tool: 'run_command', args: { command: 'npm test' } }]))
-      expect((await run(['check', 'plan.json', '--policy', 'plan.policy.json'], { cwd: dir })).code).toBe(0)
+      await writeFile(
+        join(dir, 'plan.json'),
+        JSON.stringify([{ id: 'a', tool: 'run_command', args: { command: 'npm test' } }]),
+      )
+      expect(
+        (await run(['check', 'plan.json', '--policy', 'plan.policy.json'], { cwd: dir })).code,
+      ).toBe(0)
       const second = await run(['init'], { cwd: dir })
       expect(second.code).toBe(2)
       expect(second.stderr).toContain('already exists')

@@ -47,25 +47,51 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stdout.write(USAGE)
       return EXIT_APPROVED
     }
-    const color = values['no-color'] === true || io.env.NO_COLOR !== undefined ? false : values.color === true || io.stdout.isTTY === true
+    const color =
+      values['no-color'] === true || io.env.NO_COLOR !== undefined
+        ? false
+        : values.color === true || io.stdout.isTTY === true
     const extra = () => {
       if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`)
     }
     switch (command) {
       case 'check':
         extra()
-        if (target === undefined) throw new UsageError('usage: plan check <plan.json|-> --policy <policy.json>')
-        return await runCheck({ planFile: target, policyFile: values.policy, format: values.format ?? 'text', color }, io)
+        if (target === undefined)
+          throw new UsageError('usage: plan check <plan.json|-> --policy <policy.json>')
+        return await runCheck(
+          { planFile: target, policyFile: values.policy, format: values.format ?? 'text', color },
+          io,
+        )
       case 'graph':
         extra()
-        if (target === undefined) throw new UsageError('usage: plan graph <plan.json|-> --policy <policy.json> --format mermaid|dot|text')
-        return await runGraph({ planFile: target, policyFile: values.policy, format: values.format ?? 'mermaid', color }, io)
+        if (target === undefined)
+          throw new UsageError(
+            'usage: plan graph <plan.json|-> --policy <policy.json> --format mermaid|dot|text',
+          )
+        return await runGraph(
+          {
+            planFile: target,
+            policyFile: values.policy,
+            format: values.format ?? 'mermaid',
+            color,
+          },
+          io,
+        )
       case 'schema':
         extra()
         return runSchema(target, io)
       case 'init':
-        if (target !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(target)}`)
-        return await runInit({ output: values.output ?? 'plan.policy.json', root: values.root ?? '.', force: values.force === true }, io)
+        if (target !== undefined)
+          throw new UsageError(`unexpected argument ${JSON.stringify(target)}`)
+        return await runInit(
+          {
+            output: values.output ?? 'plan.policy.json',
+            root: values.root ?? '.',
+            force: values.force === true,
+          },
+          io,
+        )
       case undefined:
         io.stderr.write(USAGE)
         return EXIT_USAGE
@@ -73,7 +99,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         throw new UsageError(`unknown command ${JSON.stringify(command)}\n\n${USAGE}`)
     }
   } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (
+      error instanceof UsageError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
       io.stderr.write(`plan: ${(error as Error).message}\n`)
       return EXIT_USAGE
     }

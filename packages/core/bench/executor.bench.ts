@@ -32,8 +32,23 @@ function randomPlan(seed: number) {
   return Array.from({ length: STEPS }, (_, index) => {
     const deps = new Set<string>()
     const count = index === 0 ? 0 : Math.floor(next() * 4)
-    for (let draw = 0; draw < count; draw += 1) deps.add(`s${Math.max(0, index - 1 - Math.floor(next() * WINDOW))}`)
+    for (let draw = 0; draw < count; draw += 1)
+      deps.add(`s${Math.max(0, index - 1 - Math.floor(next() * WINDOW))}`)
     return { id: `s${index}`, tool: 'work', args: { n: index }, depends_on: [...deps] }
+  })
+}
+
+function print(line = ''): void {
+  process.stdout.write(`${line}\n`)
+}
+
+/** Prints rows as an aligned text table; the first row is the header. */
+function printTable(rows: readonly (readonly string[])[]): void {
+  const widths =
+    rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? []
+  rows.forEach((row, index) => {
+    print(row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | '))
+    if (index === 0) print(widths.map((width) => '-'.repeat(width)).join('-|-'))
   })
 }
 
@@ -57,31 +72,66 @@ try {
     budgets: { maxSteps: STEPS, maxFanOut: STEPS },
   })
   const tools = { work: () => sleep(SLEEP_MS) }
-  const rows: string[][] = [['DAG', 'critical path', 'bound (cp x 10 ms)', 'chain measured', 'executor', 'vs bound', 'vs chain']]
+  const rows: string[][] = [
+    [
+      'DAG',
+      'critical path',
+      'bound (cp x 10 ms)',
+      'chain measured',
+      'executor',
+      'vs bound',
+      'vs chain',
+    ],
+  ]
   let sequentialRow: string[] | undefined
+  // Warm-up run (JIT), not measured.
+  await executePlan(compiler.compile(randomPlan(0)), tools, {
+    compiler,
+    concurrency: Number.POSITIVE_INFINITY,
+  })
   for (const seed of SEEDS) {
     const plan = compiler.compile(randomPlan(seed))
     const cp = plan.criticalPathLength
     const chain = await measuredChain(cp)
     const start = performance.now()
-    const result = await executePlan(plan, tools, { compiler, concurrency: Number.POSITIVE_INFINITY })
+    const result = await executePlan(plan, tools, {
+      compiler,
+      concurrency: Number.POSITIVE_INFINITY,
+    })
     const makespan = performance.now() - start
     if (result.status !== 'completed') throw new Error(`run ended ${result.status}`)
     const bound = cp * SLEEP_MS
-    rows.push([`seed ${seed}`, String(cp), `${bound} ms`, `${chain.toFixed(0)} ms`, `${makespan.toFixed(0)} ms`, `${(makespan / bound).toFixed(3)}x`, `${(makespan / chain).toFixed(3)}x`])
+    rows.push([
+      `seed ${seed}`,
+      String(cp),
+      `${bound} ms`,
+      `${chain.toFixed(0)} ms`,
+      `${makespan.toFixed(0)} ms`,
+      `${(makespan / bound).toFixed(3)}x`,
+      `${(makespan / chain).toFixed(3)}x`,
+    ])
     if (seed === SEEDS[0]) {
       const sequentialStart = performance.now()
       await executePlan(plan, tools, { compiler, concurrency: 1 })
       const sequential = performance.now() - sequentialStart
-      sequentialRow = [`seed ${seed}`, `${sequential.toFixed(0)} ms sequential (concurrency 1)`, `speed-up ${(sequential / makespan).toFixed(1)}x`]
+      sequentialRow = [
+        `seed ${seed}`,
+        `${sequential.toFixed(0)} ms sequential (concurrency 1)`,
+        `speed-up ${(sequential / makespan).toFixed(1)}x`,
+      ]
     }
   }
-  console.log(`Makespan of ${STEPS}-step random DAGs, tools sleep ${SLEEP_MS} ms, unbounded concurrency`)
-  console.table(rows.slice(1).map((row) => Object.fromEntries(row.map((cell, index) => [rows[0]?.[index] ?? '', cell]))))
-  if (sequentialRow !== undefined) console.log(sequentialRow.join(' | '))
+  print(`Makespan of ${STEPS}-step random DAGs, tools sleep ${SLEEP_MS} ms, unbounded concurrency`)
+  printTable(rows)
+  if (sequentialRow !== undefined) print(sequentialRow.join(' | '))
+  print()
 
   // authorize: 1,000 distinct ready calls without path or command arguments.
-  const calls = Array.from({ length: STEPS }, (_, index) => ({ id: `e${index}`, tool: 'echo', args: { text: `message ${index}` } }))
+  const calls = Array.from({ length: STEPS }, (_, index) => ({
+    id: `e${index}`,
+    tool: 'echo',
+    args: { text: `message ${index}` },
+  }))
   const echoPlan = compiler.compile(calls)
   const rounds = 20
   let authorizeTime = 0
@@ -98,10 +148,15 @@ try {
     authorizeTime += performance.now() - start
   }
   const perCall = (authorizeTime * 1000) / (rounds * STEPS)
-  console.log('authorize cost (no path or command arguments)')
-  console.table([
-    { measure: 'authorize per call', value: `${perCall.toFixed(2)} µs`, target: '<= 5 µs' },
-    { measure: `createPlanGuard (${STEPS} steps, re-validation)`, value: `${(createTime / rounds).toFixed(2)} ms`, target: '' },
+  print('authorize cost (no path or command arguments)')
+  printTable([
+    ['measure', 'value', 'target'],
+    ['authorize per call', `${perCall.toFixed(2)} µs`, '<= 5 µs'],
+    [
+      `createPlanGuard (${STEPS} steps, re-validation)`,
+      `${(createTime / rounds).toFixed(2)} ms`,
+      '',
+    ],
   ])
 } finally {
   await rm(root, { recursive: true, force: true })

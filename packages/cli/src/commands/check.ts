@@ -13,7 +13,8 @@ export interface CheckOptions {
 
 /** `plan check`: validates a plan; prints the execution tree or one JSON document. */
 export async function runCheck(options: CheckOptions, io: CliIo): Promise<number> {
-  if (options.format !== 'text' && options.format !== 'json') throw new UsageError(`unknown --format ${JSON.stringify(options.format)} (text or json)`)
+  if (options.format !== 'text' && options.format !== 'json')
+    throw new UsageError(`unknown --format ${JSON.stringify(options.format)} (text or json)`)
   const compiler = await loadCompiler(options.policyFile, io)
   const plan = await readJsonInput(options.planFile, io, 'plan')
   const result = compiler.validate(plan)
@@ -34,7 +35,9 @@ export async function runCheck(options: CheckOptions, io: CliIo): Promise<number
     }
     io.stdout.write(`${JSON.stringify(document, null, 2)}\n`)
   } else {
-    const text = result.success ? toText(result.plan, { color: options.color }) : toText(plan, { issues: result.issues, color: options.color })
+    const text = result.success
+      ? toText(result.plan, { color: options.color })
+      : toText(plan, { issues: result.issues, color: options.color })
     io.stdout.write(`${text}\n`)
   }
   return result.success ? EXIT_APPROVED : EXIT_REJECTED

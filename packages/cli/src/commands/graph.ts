@@ -14,12 +14,17 @@ export interface GraphOptions {
 /** `plan graph`: draws a plan (approved or not) as Mermaid, DOT or text. */
 export async function runGraph(options: GraphOptions, io: CliIo): Promise<number> {
   const renderers = { mermaid: toMermaid, dot: toDot, text: toText } as const
-  if (!Object.hasOwn(renderers, options.format)) throw new UsageError(`unknown --format ${JSON.stringify(options.format)} (mermaid, dot or text)`)
+  if (!Object.hasOwn(renderers, options.format))
+    throw new UsageError(
+      `unknown --format ${JSON.stringify(options.format)} (mermaid, dot or text)`,
+    )
   const compiler = await loadCompiler(options.policyFile, io)
   const plan = await readJsonInput(options.planFile, io, 'plan')
   const result = compiler.validate(plan)
   const render = renderers[options.format as keyof typeof renderers]
-  const output = result.success ? render(result.plan, { color: options.color }) : render(plan, { issues: result.issues, color: options.color })
+  const output = result.success
+    ? render(result.plan, { color: options.color })
+    : render(plan, { issues: result.issues, color: options.color })
   io.stdout.write(output.endsWith('\n') ? output : `${output}\n`)
   return result.success ? EXIT_APPROVED : EXIT_REJECTED
 }

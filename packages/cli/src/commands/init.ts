@@ -18,7 +18,12 @@ function detectPrograms(root: string): string[] {
   if (existsSync(join(root, '.git'))) programs.add('git')
   if (existsSync(join(root, 'package.json'))) programs.add('npm')
   if (existsSync(join(root, 'pnpm-lock.yaml'))) programs.add('pnpm')
-  if (['pyproject.toml', 'pytest.ini', 'setup.cfg', 'tox.ini'].some((file) => existsSync(join(root, file)))) programs.add('pytest')
+  if (
+    ['pyproject.toml', 'pytest.ini', 'setup.cfg', 'tox.ini'].some((file) =>
+      existsSync(join(root, file)),
+    )
+  )
+    programs.add('pytest')
   if (existsSync(join(root, 'Cargo.toml'))) programs.add('cargo')
   if (existsSync(join(root, 'go.mod'))) programs.add('go')
   return [...programs].sort()
@@ -39,18 +44,48 @@ export function starterPolicy(root: string, policyDir: string): Record<string, u
     version: 1,
     workspace: { roots: [relativeRoot], readOnly: ['.git'], deny: ['.env'] },
     tools: {
-      view_file: { description: 'Read a text file', args: { file: { type: 'path', access: 'read' } } },
-      list_files: { description: 'List a folder', args: { dir: { type: 'path', access: 'read', required: false } } },
+      view_file: {
+        description: 'Read a text file',
+        args: { file: { type: 'path', access: 'read' } },
+      },
+      list_files: {
+        description: 'List a folder',
+        args: { dir: { type: 'path', access: 'read', required: false } },
+      },
       write_file: {
         description: 'Write a text file (atomically)',
-        args: { file: { type: 'path', access: 'write' }, content: { type: 'string', maxLength: 1000000 } },
+        args: {
+          file: { type: 'path', access: 'write' },
+          content: { type: 'string', maxLength: 1000000 },
+        },
         maxCalls: 20,
       },
-      run_command: { description: 'Run one allowed program, without a shell', args: { command: { type: 'command' } }, maxCalls: 20 },
+      run_command: {
+        description: 'Run one allowed program, without a shell',
+        args: { command: { type: 'command' } },
+        maxCalls: 20,
+      },
     },
     commands: {
       allow: programs,
-      rules: programs.includes('git') ? { git: { subcommands: ['status', 'diff', 'log', 'show', 'add', 'commit', 'branch', 'checkout', 'switch', 'restore'] } } : {},
+      rules: programs.includes('git')
+        ? {
+            git: {
+              subcommands: [
+                'status',
+                'diff',
+                'log',
+                'show',
+                'add',
+                'commit',
+                'branch',
+                'checkout',
+                'switch',
+                'restore',
+              ],
+            },
+          }
+        : {},
     },
     budgets: { maxSteps: 50, maxDepth: 20, maxCalls: 100, maxIdenticalCalls: 3, maxReplans: 3 },
   }
@@ -64,7 +99,8 @@ export async function runInit(options: InitOptions, io: CliIo): Promise<number> 
     return EXIT_APPROVED
   }
   const target = resolve(io.cwd, options.output)
-  if (existsSync(target) && !options.force) throw new UsageError(`${options.output} already exists (use --force to replace it)`)
+  if (existsSync(target) && !options.force)
+    throw new UsageError(`${options.output} already exists (use --force to replace it)`)
   const text = `${JSON.stringify(starterPolicy(root, dirname(target)), null, 2)}\n`
   const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`
   try {
@@ -72,8 +108,12 @@ export async function runInit(options: InitOptions, io: CliIo): Promise<number> 
     await rename(temporary, target)
   } catch (error) {
     await rm(temporary, { force: true })
-    throw new UsageError(`cannot write ${options.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+    throw new UsageError(
+      `cannot write ${options.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    )
   }
-  io.stdout.write(`wrote ${options.output}: review workspace.roots, tools and commands.allow, then run \`plan check <plan.json> --policy ${options.output}\`\n`)
+  io.stdout.write(
+    `wrote ${options.output}: review workspace.roots, tools and commands.allow, then run \`plan check <plan.json> --policy ${options.output}\`\n`,
+  )
   return EXIT_APPROVED
 }

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { checkPathLexical, isWithin, type PathScope } from './path-scope.js'
 
-const scope: PathScope = { roots: ['/srv/repo', '/data/shared'], readOnly: ['/srv/repo/.git'], deny: ['/srv/repo/.env'] }
-const check = (value: unknown, access: 'read' | 'write' = 'read') => checkPathLexical(value, scope, access)
+const scope: PathScope = {
+  roots: ['/srv/repo', '/data/shared'],
+  readOnly: ['/srv/repo/.git'],
+  deny: ['/srv/repo/.env'],
+}
+const check = (value: unknown, access: 'read' | 'write' = 'read') =>
+  checkPathLexical(value, scope, access)
 const codeOf = (value: unknown, access: 'read' | 'write' = 'read') => {
   const result = check(value, access)
   return result.allowed ? 'allowed' : result.issue.code

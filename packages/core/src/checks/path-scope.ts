@@ -16,7 +16,10 @@ export type PathAccess = 'read' | 'write'
 
 /** Why a path was refused. */
 export interface PathDenial {
-  readonly code: Extract<IssueCode, 'path_outside_workspace' | 'path_invalid' | 'path_not_allowed' | 'invalid_arguments'>
+  readonly code: Extract<
+    IssueCode,
+    'path_outside_workspace' | 'path_invalid' | 'path_not_allowed' | 'invalid_arguments'
+  >
   readonly message: string
   readonly hint: string
 }
@@ -49,35 +52,77 @@ function deny(code: PathDenial['code'], message: string, hint: string): PathChec
  * Checks a path argument lexically (no file system access): it must be a plain POSIX path
  * that resolves inside a workspace root, outside `deny`, and outside `readOnly` for writes.
  */
-export function checkPathLexical(value: unknown, scope: PathScope, access: PathAccess = 'read'): PathCheckResult {
+export function checkPathLexical(
+  value: unknown,
+  scope: PathScope,
+  access: PathAccess = 'read',
+): PathCheckResult {
   const rootList = scope.roots.join(', ')
   if (typeof value !== 'string') {
-    return deny('invalid_arguments', `A path must be a string, got ${describe(value)}.`, `Pass a path inside ${rootList} as a string.`)
+    return deny(
+      'invalid_arguments',
+      `A path must be a string, got ${describe(value)}.`,
+      `Pass a path inside ${rootList} as a string.`,
+    )
   }
-  if (value.length === 0) return deny('path_invalid', 'The path is empty.', `Pass a path inside ${rootList}.`)
+  if (value.length === 0)
+    return deny('path_invalid', 'The path is empty.', `Pass a path inside ${rootList}.`)
   if (value.length > MAX_PATH_LENGTH) {
-    return deny('path_invalid', `The path is ${value.length} characters long (at most ${MAX_PATH_LENGTH}).`, 'Pass a shorter path.')
+    return deny(
+      'path_invalid',
+      `The path is ${value.length} characters long (at most ${MAX_PATH_LENGTH}).`,
+      'Pass a shorter path.',
+    )
   }
   if (CONTROL.test(value)) {
-    return deny('path_invalid', 'The path contains a NUL, control or invisible formatting character.', 'Remove control characters from the path.')
+    return deny(
+      'path_invalid',
+      'The path contains a NUL, control or invisible formatting character.',
+      'Remove control characters from the path.',
+    )
   }
   if (value.startsWith('~')) {
-    return deny('path_invalid', 'The path starts with "~", which some tools expand to a home folder.', `Use a path relative to the workspace (${rootList}).`)
+    return deny(
+      'path_invalid',
+      'The path starts with "~", which some tools expand to a home folder.',
+      `Use a path relative to the workspace (${rootList}).`,
+    )
   }
   if (value.includes('\\')) {
-    return deny('path_invalid', 'The path contains a backslash.', 'Use forward slashes; Windows-style and UNC paths are not accepted.')
+    return deny(
+      'path_invalid',
+      'The path contains a backslash.',
+      'Use forward slashes; Windows-style and UNC paths are not accepted.',
+    )
   }
   if (DRIVE_LETTER.test(value)) {
-    return deny('path_invalid', 'The path starts with a Windows drive letter.', `Use a POSIX path inside ${rootList}.`)
+    return deny(
+      'path_invalid',
+      'The path starts with a Windows drive letter.',
+      `Use a POSIX path inside ${rootList}.`,
+    )
   }
   if (URL_SCHEME.test(value) || value.startsWith('//')) {
-    return deny('path_invalid', 'The path is a URL or a network (UNC-style) path.', `Pass a plain file path inside ${rootList}.`)
+    return deny(
+      'path_invalid',
+      'The path is a URL or a network (UNC-style) path.',
+      `Pass a plain file path inside ${rootList}.`,
+    )
   }
   if (PERCENT_ENCODED.test(value)) {
-    return deny('path_invalid', 'The path contains percent-encoded characters.', 'Pass the literal path, not a URL-encoded one.')
+    return deny(
+      'path_invalid',
+      'The path contains percent-encoded characters.',
+      'Pass the literal path, not a URL-encoded one.',
+    )
   }
   const first = scope.roots[0]
-  if (first === undefined) return deny('path_outside_workspace', 'The policy has no workspace root.', 'Add a root to workspace.roots.')
+  if (first === undefined)
+    return deny(
+      'path_outside_workspace',
+      'The policy has no workspace root.',
+      'Add a root to workspace.roots.',
+    )
   const resolved = posix.resolve(first, value)
   if (!scope.roots.some((root) => isWithin(root, resolved))) {
     return deny(
@@ -88,12 +133,20 @@ export function checkPathLexical(value: unknown, scope: PathScope, access: PathA
   }
   const denied = scope.deny.find((entry) => isWithin(entry, resolved))
   if (denied !== undefined) {
-    return deny('path_not_allowed', `The path ${resolved} is under ${denied}, which the policy denies.`, `Do not read or write under ${denied}.`)
+    return deny(
+      'path_not_allowed',
+      `The path ${resolved} is under ${denied}, which the policy denies.`,
+      `Do not read or write under ${denied}.`,
+    )
   }
   if (access === 'write') {
     const readOnly = scope.readOnly.find((entry) => isWithin(entry, resolved))
     if (readOnly !== undefined) {
-      return deny('path_not_allowed', `The path ${resolved} is under ${readOnly}, which is read-only.`, `Write somewhere other than ${readOnly}.`)
+      return deny(
+        'path_not_allowed',
+        `The path ${resolved} is under ${readOnly}, which is read-only.`,
+        `Write somewhere other than ${readOnly}.`,
+      )
     }
   }
   return { allowed: true, resolved }

@@ -1,4 +1,4 @@
-import type { Node } from 'web-tree-sitter'
+import type { Node, TreeCursor } from 'web-tree-sitter'
 import type { IssueCode, PlanIssue } from '../issues/plan-issue.js'
 import { COMMAND_HINTS } from './command-hints.js'
 import { commandIssue } from './command-issue.js'
@@ -185,6 +185,12 @@ const QUIET = new Set([
   'array',
 ])
 
+const SKIPPED_WHEN_LENIENT = new Set([
+  'variable_assignment',
+  'file_redirect',
+  'herestring_redirect',
+  'heredoc_redirect',
+])
 const LITERAL_TYPES = new Set(['word', 'number', 'string', 'raw_string', 'concatenation'])
 
 /**
@@ -236,11 +242,9 @@ export function analyzeSyntaxTree(root: Node): SyntaxAnalysis {
   if (statements.length > 1) {
     report(rule('command_list', 'The input holds more than one command.', COMMAND_HINTS.list))
   }
-  const stack: Node[] = [root]
-  while (stack.length > 0) {
-    const node = stack.pop() as Node
-    const type = node.type
-    if (node.isMissing) {
+  const visit = (cursor: TreeCursor) => {
+    const type = cursor.nodeType
+    if (cursor.nodeIsMissing) {
       report(
         rule(
           'command_parse_error',
@@ -248,11 +252,11 @@ export function analyzeSyntaxTree(root: Node): SyntaxAnalysis {
           COMMAND_HINTS.parse,
         ),
       )
-      continue
+      return
     }
-    if (!node.isNamed) {
+    if (!cursor.nodeIsNamed) {
       if (type === '$') report(RULES.translated_string as Rule)
-      continue
+      return
     }
     if (type === 'ERROR') {
       report(
@@ -262,7 +266,7 @@ export function analyzeSyntaxTree(root: Node): SyntaxAnalysis {
           COMMAND_HINTS.parse,
         ),
       )
-    } else if (type === 'compound_statement' && node.text.startsWith('((')) {
+    } else if (type === 'compound_statement' && cursor.nodeText.startsWith('((')) {
       report(
         rule(
           'command_control_flow',
@@ -276,17 +280,33 @@ export function analyzeSyntaxTree(root: Node): SyntaxAnalysis {
       else if (!QUIET.has(type)) unknown.push(type)
     }
     if (type === 'command') {
-      const words = literalCommandWords(node)
+      const words = literalCommandWords(cursor.currentNode, true)
       if (words !== undefined) commands.push(words.map((word) => word.value))
     }
-    const children = node.children
-    for (let index = children.length - 1; index >= 0; index -= 1) {
-      const child = children[index]
-      if (child !== null && child !== undefined) stack.push(child)
+  }
+  // A cursor walk avoids materialising every node object (the costly part of web-tree-sitter).
+  const cursor = root.walk()
+  try {
+    let visiting = true
+    while (visiting) {
+      visit(cursor)
+      if (cursor.nodeIsMissing || !cursor.nodeIsNamed || !cursor.gotoFirstChild()) {
+        while (!cursor.gotoNextSibling()) {
+          if (!cursor.gotoParent()) {
+            visiting = false
+            break
+          }
+        }
+      }
     }
+  } finally {
+    cursor.delete()
   }
   // Name the specific constructs first; a parse error is often only their consequence.
-  issues.sort((left, right) => Number(left.code === 'command_parse_error') - Number(right.code === 'command_parse_error'))
+  issues.sort(
+    (left, right) =>
+      Number(left.code === 'command_parse_error') - Number(right.code === 'command_parse_error'),
+  )
   if (issues.length === 0 && unknown.length > 0) {
     report(
       rule(
@@ -305,9 +325,11 @@ export function analyzeSyntaxTree(root: Node): SyntaxAnalysis {
 }
 
 /** The literal words of a command node, or undefined when one of its parts is not a literal. */
-function literalCommandWords(command: Node): LexedWord[] | undefined {
+function literalCommandWords(command: Node, lenient = false): LexedWord[] | undefined {
   const words: LexedWord[] = []
   for (const child of command.children) {
+    // For reporting, assignments and redirections (already reported) do not hide the program.
+    if (lenient && child !== null && SKIPPED_WHEN_LENIENT.has(child.type)) continue
     if (child === null || !child.isNamed) return undefined
     let wordNode: Node | null = child
     if (child.type === 'command_name') {

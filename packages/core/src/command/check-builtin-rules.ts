@@ -222,11 +222,32 @@ function checkGit(args: readonly string[]): BuiltinFinding[] {
         findings.push(exec('git grep -O runs a pager command on the matching files.', hint))
       break
     case 'config': {
-      const reads = rest.some((argument) =>
-        ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '-l'].includes(argument),
+      const writes = rest.some((argument) =>
+        [
+          '--add',
+          '--replace-all',
+          '--unset',
+          '--unset-all',
+          '--rename-section',
+          '--remove-section',
+          '--edit',
+          '-e',
+          'set',
+          'unset',
+          'edit',
+          'rename-section',
+          'remove-section',
+        ].includes(argument),
       )
+      const reads =
+        !writes &&
+        rest.some((argument) =>
+          ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '-l'].includes(
+            argument,
+          ),
+        )
       const firstWord = rest.find((argument) => !argument.startsWith('-'))
-      if (!reads && firstWord !== 'get' && firstWord !== 'list') {
+      if (writes || (!reads && firstWord !== 'get' && firstWord !== 'list')) {
         findings.push(
           exec(
             'git config that writes settings can make git run commands later (core.pager, alias.*, core.fsmonitor).',
@@ -254,10 +275,8 @@ function checkSsh(args: readonly string[], name: string): BuiltinFinding[] {
   for (let index = 0; index < args.length; index += 1) {
     const argument = args[index] as string
     if (argument === '--') break
-    if (!argument.startsWith('-') || argument.length < 2) {
-      if (name === 'ssh') break
-      continue
-    }
+    // OpenSSH reads options after the host too (ssh host -oProxyCommand=…), so scan every word.
+    if (!argument.startsWith('-') || argument.length < 2) continue
     for (let position = 1; position < argument.length; position += 1) {
       const letter = argument[position] as string
       if (!withValue.includes(letter)) continue

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { PathScope } from '../checks/path-scope.js'
+import { commandPolicySchema } from './command-policy.js'
 import type { CommandChecker } from './create-command-checker.js'
 import { createCommandChecker } from './create-command-checker.js'
-import { commandPolicySchema } from './command-policy.js'
 
 interface CorpusCase {
   readonly command: string
@@ -44,9 +44,16 @@ describe('createCommandChecker (corpus)', () => {
   it('should deny every command the corpus marks as denied, with the expected first issue code', () => {
     const wrong = denied.flatMap((entry) => {
       const result = checker.check(entry.command)
-      if (result.allowed) return [{ command: entry.command, expected: entry.expect, got: 'allowed' }]
+      if (result.allowed)
+        return [{ command: entry.command, expected: entry.expect, got: 'allowed' }]
       if (result.issue.code !== entry.expect) {
-        return [{ command: entry.command, expected: entry.expect, got: result.issues.map((issue) => issue.code).join(',') }]
+        return [
+          {
+            command: entry.command,
+            expected: entry.expect,
+            got: result.issues.map((issue) => issue.code).join(','),
+          },
+        ]
       }
       return []
     })

@@ -30,7 +30,6 @@ export interface CommandChecker {
 
 // C0 controls except tab and newline, DEL, C1 controls, and invisible or reordering characters.
 const CONTROL =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/
 const CACHE_SIZE = 512
 
@@ -190,7 +189,10 @@ export async function createCommandChecker(
     const codes = new Set(issues.map((issue) => issue.code))
     for (const issue of lexed.issues) if (!codes.has(issue.code)) issues.push(issue)
     // Name the specific constructs first; a parse error is often only their consequence.
-    issues.sort((left, right) => Number(left.code === 'command_parse_error') - Number(right.code === 'command_parse_error'))
+    issues.sort(
+      (left, right) =>
+        Number(left.code === 'command_parse_error') - Number(right.code === 'command_parse_error'),
+    )
     let argv: string[] | undefined
     if (issues.length === 0) {
       const simple = syntax.simple

@@ -233,7 +233,11 @@ export function lexCommand(command: string): LexResult {
       case '{':
         // `{}` (find -exec's placeholder) is never brace-expanded.
         if (next === '}') break
-        report('command_brace_expansion', `The command contains an unquoted brace (${char}).`, COMMAND_HINTS.brace)
+        report(
+          'command_brace_expansion',
+          `The command contains an unquoted brace (${char}).`,
+          COMMAND_HINTS.brace,
+        )
         break
       case '}':
         if (command[index - 1] === '{') break

@@ -26,7 +26,8 @@ export function analyzeGraph(dependencies: readonly (readonly number[])[]): Grap
     pending[node] = deps.length
     for (const dep of deps) start[dep + 1] = (start[dep + 1] as number) + 1
   }
-  for (let node = 0; node < count; node += 1) start[node + 1] = (start[node + 1] as number) + (start[node] as number)
+  for (let node = 0; node < count; node += 1)
+    start[node + 1] = (start[node + 1] as number) + (start[node] as number)
   const fill = start.slice(0, count)
   const targets = new Int32Array(start[count] as number)
   for (let node = 0; node < count; node += 1) {
@@ -68,7 +69,13 @@ export function analyzeGraph(dependencies: readonly (readonly number[])[]): Grap
 
   if (tail < count) {
     for (let node = 0; node < count; node += 1) if ((pending[node] as number) > 0) level[node] = -1
-    return { order: [], level, levels: [], criticalPathLength: 0, cycles: findCycles(dependencies, pending) }
+    return {
+      order: [],
+      level,
+      levels: [],
+      criticalPathLength: 0,
+      cycles: findCycles(dependencies, pending),
+    }
   }
 
   // Counting sort by level keeps index order inside a level: linear, and a valid topological order.
@@ -129,7 +136,8 @@ function findCycles(dependencies: readonly (readonly number[])[], pending: Int32
       callNode.pop()
       callEdge.pop()
       const parent = callNode[callNode.length - 1]
-      if (parent !== undefined && (low[node] as number) < (low[parent] as number)) low[parent] = low[node] as number
+      if (parent !== undefined && (low[node] as number) < (low[parent] as number))
+        low[parent] = low[node] as number
       if (low[node] === index[node]) {
         const members: number[] = []
         let member: number
@@ -157,7 +165,12 @@ function findCycles(dependencies: readonly (readonly number[])[], pending: Int32
 }
 
 /** Shortest cycle through `start` inside one component, by breadth-first search. */
-function witness(dependencies: readonly (readonly number[])[], component: Int32Array, id: number, start: number): number[] {
+function witness(
+  dependencies: readonly (readonly number[])[],
+  component: Int32Array,
+  id: number,
+  start: number,
+): number[] {
   const previous = new Map<number, number>()
   const queue = [start]
   for (let head = 0; head < queue.length; head += 1) {
@@ -166,7 +179,12 @@ function witness(dependencies: readonly (readonly number[])[], component: Int32A
       if (component[next] !== id) continue
       if (next === start) {
         const path = [start]
-        for (let step: number | undefined = node; step !== undefined && step !== start; step = previous.get(step)) path.push(step)
+        for (
+          let step: number | undefined = node;
+          step !== undefined && step !== start;
+          step = previous.get(step)
+        )
+          path.push(step)
         path.reverse()
         return [start, ...path.slice(0, -1), start]
       }

@@ -37,7 +37,13 @@ export interface ArgumentCheck {
 
 type Path = (string | number)[]
 
-function issue(code: PlanIssue['code'], message: string, path: Path, hint: string | undefined, stepId: string | undefined): PlanIssue {
+function issue(
+  code: PlanIssue['code'],
+  message: string,
+  path: Path,
+  hint: string | undefined,
+  stepId: string | undefined,
+): PlanIssue {
   const result: { -readonly [K in keyof PlanIssue]: PlanIssue[K] } = { code, message, path }
   if (stepId !== undefined) result.stepId = stepId
   if (hint !== undefined) result.hint = hint
@@ -71,34 +77,63 @@ export function checkArguments(
   const stepId = context.stepId
   const declared = tool.args
   const declaredNames = Object.keys(declared)
-  const declaredHint = declaredNames.length === 0 ? 'This tool takes no arguments.' : `Declared arguments: ${declaredNames.join(', ')}.`
+  const declaredHint =
+    declaredNames.length === 0
+      ? 'This tool takes no arguments.'
+      : `Declared arguments: ${declaredNames.join(', ')}.`
   if (args === undefined || args === null) {
     args = {}
   }
   if (!isPlainObject(args)) {
-    issues.push(issue('invalid_arguments', `Arguments must be an object, got ${describe(args)}.`, base, declaredHint, stepId))
+    issues.push(
+      issue(
+        'invalid_arguments',
+        `Arguments must be an object, got ${describe(args)}.`,
+        base,
+        declaredHint,
+        stepId,
+      ),
+    )
     return { args: clean, references, issues }
   }
   const state: WalkState = { issues, references, context, stepId }
+  const checked: [string, JsonValue][] = []
   for (const name of Object.keys(args)) {
     const path = [...base, name]
     if (!Object.hasOwn(declared, name) || FORBIDDEN_KEYS.has(name)) {
-      issues.push(issue('unknown_argument', `Argument ${JSON.stringify(name)} is not declared for this tool.`, path, declaredHint, stepId))
+      issues.push(
+        issue(
+          'unknown_argument',
+          `Argument ${JSON.stringify(name)} is not declared for this tool.`,
+          path,
+          declaredHint,
+          stepId,
+        ),
+      )
       continue
     }
     const spec = declared[name] as ArgSpec
     const value = checkValue(spec, args[name], path, [name], 0, state)
-    if (value !== undefined) clean[name] = value
+    if (value !== undefined) checked.push([name, value])
   }
+  // Inserted in sorted key order, so the copy is already canonical for hashing.
+  checked.sort((left, right) => (left[0] < right[0] ? -1 : left[0] > right[0] ? 1 : 0))
+  for (const [name, value] of checked) clean[name] = value
   for (const name of declaredNames) {
     const spec = declared[name] as ArgSpec
     if (spec.required !== false && !Object.hasOwn(args, name)) {
       issues.push(
-        issue('missing_argument', `Required argument ${JSON.stringify(name)} is missing.`, [...base, name], `Add "${name}" (${spec.type}).`, stepId),
+        issue(
+          'missing_argument',
+          `Required argument ${JSON.stringify(name)} is missing.`,
+          [...base, name],
+          `Add "${name}" (${spec.type}).`,
+          stepId,
+        ),
       )
     }
   }
-  return { args: clean, references, issues }
+  return { args: Object.freeze(clean), references, issues }
 }
 
 interface WalkState {
@@ -108,38 +143,97 @@ interface WalkState {
   readonly stepId: string | undefined
 }
 
-function checkReference(value: Record<string, unknown>, path: Path, argPath: Path, state: WalkState): JsonValue | undefined {
+function checkReference(
+  value: Record<string, unknown>,
+  path: Path,
+  argPath: Path,
+  state: WalkState,
+): JsonValue | undefined {
   const { context, stepId } = state
   const target = value.$ref
-  const hint = 'Write { "$ref": "<stepId>" } or { "$ref": "<stepId>.output.<field>" } naming an earlier step.'
+  const hint =
+    'Write { "$ref": "<stepId>" } or { "$ref": "<stepId>.output.<field>" } naming an earlier step.'
   if (context.stepIds === undefined) {
-    state.issues.push(issue('invalid_reference', 'References are resolved before a call runs; a live call cannot carry one.', path, 'Pass the value itself.', stepId))
+    state.issues.push(
+      issue(
+        'invalid_reference',
+        'References are resolved before a call runs; a live call cannot carry one.',
+        path,
+        'Pass the value itself.',
+        stepId,
+      ),
+    )
     return undefined
   }
   if (Object.keys(value).length !== 1 || typeof target !== 'string') {
-    state.issues.push(issue('invalid_reference', 'A reference must be an object with a single string "$ref".', path, hint, stepId))
+    state.issues.push(
+      issue(
+        'invalid_reference',
+        'A reference must be an object with a single string "$ref".',
+        path,
+        hint,
+        stepId,
+      ),
+    )
     return undefined
   }
   const segments = target.split('.')
   const targetId = segments[0] as string
   const field = segments.slice(2)
-  if ((segments.length >= 2 && segments[1] !== 'output') || field.some((part) => part === '' || FORBIDDEN_KEYS.has(part)) || field.length > MAX_REFERENCE_FIELDS) {
-    state.issues.push(issue('invalid_reference', `Reference ${JSON.stringify(target)} is malformed.`, path, hint, stepId))
+  if (
+    (segments.length >= 2 && segments[1] !== 'output') ||
+    field.some((part) => part === '' || FORBIDDEN_KEYS.has(part)) ||
+    field.length > MAX_REFERENCE_FIELDS
+  ) {
+    state.issues.push(
+      issue(
+        'invalid_reference',
+        `Reference ${JSON.stringify(target)} is malformed.`,
+        path,
+        hint,
+        stepId,
+      ),
+    )
     return undefined
   }
   if (targetId === stepId) {
-    state.issues.push(issue('self_dependency', `Step ${JSON.stringify(stepId)} refers to its own output.`, path, 'A step can only read the output of another, earlier step.', stepId))
+    state.issues.push(
+      issue(
+        'self_dependency',
+        `Step ${JSON.stringify(stepId)} refers to its own output.`,
+        path,
+        'A step can only read the output of another, earlier step.',
+        stepId,
+      ),
+    )
     return undefined
   }
   if (!context.stepIds.has(targetId)) {
-    state.issues.push(issue('invalid_reference', `Reference to unknown step ${JSON.stringify(targetId)}.`, path, hint, stepId))
+    state.issues.push(
+      issue(
+        'invalid_reference',
+        `Reference to unknown step ${JSON.stringify(targetId)}.`,
+        path,
+        hint,
+        stepId,
+      ),
+    )
     return undefined
   }
-  state.references.push({ path: argPath, stepId: targetId, field })
-  return { $ref: target }
+  state.references.push(
+    Object.freeze({ path: Object.freeze(argPath), stepId: targetId, field: Object.freeze(field) }),
+  )
+  return Object.freeze({ $ref: target })
 }
 
-function checkValue(spec: ArgSpec, value: unknown, path: Path, argPath: Path, depth: number, state: WalkState): JsonValue | undefined {
+function checkValue(
+  spec: ArgSpec,
+  value: unknown,
+  path: Path,
+  argPath: Path,
+  depth: number,
+  state: WalkState,
+): JsonValue | undefined {
   const { context, stepId } = state
   if (isReference(value)) return checkReference(value, path, argPath, state)
   const fail = (message: string, hint?: string) => {
@@ -150,8 +244,13 @@ function checkValue(spec: ArgSpec, value: unknown, path: Path, argPath: Path, de
     case 'string': {
       if (typeof value !== 'string') return fail(`Expected a string, got ${describe(value)}.`)
       const max = spec.maxLength ?? DEFAULT_MAX_STRING_LENGTH
-      if (value.length > max) return fail(`String is ${value.length} characters long (at most ${max}).`, 'Send a shorter value.')
-      if (spec.minLength !== undefined && value.length < spec.minLength) return fail(`String is shorter than ${spec.minLength} characters.`)
+      if (value.length > max)
+        return fail(
+          `String is ${value.length} characters long (at most ${max}).`,
+          'Send a shorter value.',
+        )
+      if (spec.minLength !== undefined && value.length < spec.minLength)
+        return fail(`String is shorter than ${spec.minLength} characters.`)
       if (spec.pattern !== undefined) {
         let pattern = context.patterns.get(spec)
         if (pattern === undefined) {
@@ -163,44 +262,65 @@ function checkValue(spec: ArgSpec, value: unknown, path: Path, argPath: Path, de
       return value
     }
     case 'number': {
-      if (typeof value !== 'number' || !Number.isFinite(value)) return fail(`Expected a finite number, got ${describe(value)}.`)
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        return fail(`Expected a finite number, got ${describe(value)}.`)
       if (spec.integer === true && !Number.isInteger(value)) return fail('Expected an integer.')
-      if (spec.minimum !== undefined && value < spec.minimum) return fail(`Number is below the minimum ${spec.minimum}.`)
-      if (spec.maximum !== undefined && value > spec.maximum) return fail(`Number is above the maximum ${spec.maximum}.`)
+      if (spec.minimum !== undefined && value < spec.minimum)
+        return fail(`Number is below the minimum ${spec.minimum}.`)
+      if (spec.maximum !== undefined && value > spec.maximum)
+        return fail(`Number is above the maximum ${spec.maximum}.`)
       return value
     }
     case 'boolean':
-      return typeof value === 'boolean' ? value : fail(`Expected a boolean, got ${describe(value)}.`)
+      return typeof value === 'boolean'
+        ? value
+        : fail(`Expected a boolean, got ${describe(value)}.`)
     case 'enum':
       return spec.values.some((allowed) => allowed === value)
         ? (value as JsonValue)
-        : fail(`Value is not one of the allowed values.`, `Use one of: ${spec.values.map((entry) => JSON.stringify(entry)).join(', ')}.`)
+        : fail(
+            `Value is not one of the allowed values.`,
+            `Use one of: ${spec.values.map((entry) => JSON.stringify(entry)).join(', ')}.`,
+          )
     case 'path': {
       const result = checkPathLexical(value, context.scope, spec.access)
       if (result.allowed) return value as string
-      state.issues.push(issue(result.issue.code, result.issue.message, path, result.issue.hint, stepId))
+      state.issues.push(
+        issue(result.issue.code, result.issue.message, path, result.issue.hint, stepId),
+      )
       return undefined
     }
     case 'command': {
       const result = context.checkCommand(value)
       if (result.allowed) return value as string
       for (const found of result.issues) {
-        state.issues.push(issue(found.code, found.message, [...path, ...found.path], found.hint, stepId))
+        state.issues.push(
+          issue(found.code, found.message, [...path, ...found.path], found.hint, stepId),
+        )
       }
       return undefined
     }
     case 'array': {
       if (!Array.isArray(value)) return fail(`Expected an array, got ${describe(value)}.`)
-      if (spec.maxItems !== undefined && value.length > spec.maxItems) return fail(`Array has ${value.length} items (at most ${spec.maxItems}).`)
-      if (depth >= MAX_ARGUMENT_DEPTH) return fail(`Value is nested deeper than ${MAX_ARGUMENT_DEPTH} levels.`)
+      if (spec.maxItems !== undefined && value.length > spec.maxItems)
+        return fail(`Array has ${value.length} items (at most ${spec.maxItems}).`)
+      if (depth >= MAX_ARGUMENT_DEPTH)
+        return fail(`Value is nested deeper than ${MAX_ARGUMENT_DEPTH} levels.`)
       const out: JsonValue[] = []
       let ok = true
       value.forEach((item, index) => {
-        const checked = checkValue(spec.items, item, [...path, index], [...argPath, index], depth + 1, state)
+        const checked = checkValue(
+          spec.items,
+          item,
+          [...path, index],
+          [...argPath, index],
+          depth + 1,
+          state,
+        )
         if (checked === undefined) ok = false
         else out.push(checked)
       })
-      return ok ? out : undefined
+      return ok ? (Object.freeze(out) as JsonValue[]) : undefined
     }
     case 'json': {
       const budget = { bytes: spec.maxBytes ?? DEFAULT_MAX_STRING_LENGTH * 10 }
@@ -210,12 +330,20 @@ function checkValue(spec: ArgSpec, value: unknown, path: Path, argPath: Path, de
 }
 
 /** Copies a JSON value, refusing non-JSON values, deep nesting, prototype keys and oversize. */
-function checkJson(value: unknown, path: Path, argPath: Path, depth: number, state: WalkState, budget: { bytes: number }): JsonValue | undefined {
+function checkJson(
+  value: unknown,
+  path: Path,
+  argPath: Path,
+  depth: number,
+  state: WalkState,
+  budget: { bytes: number },
+): JsonValue | undefined {
   const fail = (message: string, hint?: string) => {
     state.issues.push(issue('invalid_arguments', message, path, hint, state.stepId))
     return undefined
   }
-  if (depth > MAX_ARGUMENT_DEPTH) return fail(`Value is nested deeper than ${MAX_ARGUMENT_DEPTH} levels.`)
+  if (depth > MAX_ARGUMENT_DEPTH)
+    return fail(`Value is nested deeper than ${MAX_ARGUMENT_DEPTH} levels.`)
   if (value === null || typeof value === 'boolean') {
     budget.bytes -= 5
   } else if (typeof value === 'number') {
@@ -227,27 +355,45 @@ function checkJson(value: unknown, path: Path, argPath: Path, depth: number, sta
     budget.bytes -= 2
     const out: JsonValue[] = []
     for (let index = 0; index < value.length && budget.bytes >= 0; index += 1) {
-      const checked = checkJson(value[index], [...path, index], [...argPath, index], depth + 1, state, budget)
+      const checked = checkJson(
+        value[index],
+        [...path, index],
+        [...argPath, index],
+        depth + 1,
+        state,
+        budget,
+      )
       if (checked === undefined) return undefined
       out.push(checked)
     }
     if (budget.bytes < 0) return fail('Value is larger than the declared maxBytes.')
-    return out
+    return Object.freeze(out) as JsonValue[]
   } else if (isReference(value)) {
     return checkReference(value, path, argPath, state)
   } else if (isPlainObject(value)) {
     budget.bytes -= 2
     const out: JsonObject = {}
-    for (const key of Object.keys(value)) {
-      if (FORBIDDEN_KEYS.has(key)) return fail(`Key ${JSON.stringify(key)} is not accepted.`, 'Rename the key; prototype keys are refused.')
+    for (const key of Object.keys(value).sort()) {
+      if (FORBIDDEN_KEYS.has(key))
+        return fail(
+          `Key ${JSON.stringify(key)} is not accepted.`,
+          'Rename the key; prototype keys are refused.',
+        )
       budget.bytes -= key.length + 3
-      const checked = checkJson(value[key], [...path, key], [...argPath, key], depth + 1, state, budget)
+      const checked = checkJson(
+        value[key],
+        [...path, key],
+        [...argPath, key],
+        depth + 1,
+        state,
+        budget,
+      )
       if (checked === undefined) return undefined
       out[key] = checked
       if (budget.bytes < 0) break
     }
     if (budget.bytes < 0) return fail('Value is larger than the declared maxBytes.')
-    return out
+    return Object.freeze(out)
   } else {
     return fail(`Expected a JSON value, got ${describe(value)}.`)
   }

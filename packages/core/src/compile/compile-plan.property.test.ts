@@ -12,7 +12,12 @@ beforeAll(async () => {
     workspace: { roots: ['/srv/repo'] },
     tools: {
       read: { args: { file: { type: 'path' } } },
-      write: { args: { file: { type: 'path', access: 'write' }, content: { type: 'string', required: false } } },
+      write: {
+        args: {
+          file: { type: 'path', access: 'write' },
+          content: { type: 'string', required: false },
+        },
+      },
       list: {},
     },
   })
@@ -28,7 +33,9 @@ const planArb = fc.array(
     id: fc.constantFrom('s0', 's1', 's2', 's3', 's4', 's5', 's6', 's7'),
     tool: toolArb,
     args: fc.record({ file: pathArb }),
-    depends_on: fc.array(fc.constantFrom('s0', 's1', 's2', 's3', 's4', 's5', 's6', 's7', 'zz'), { maxLength: 3 }),
+    depends_on: fc.array(fc.constantFrom('s0', 's1', 's2', 's3', 's4', 's5', 's6', 's7', 'zz'), {
+      maxLength: 3,
+    }),
   }),
   { minLength: 1, maxLength: 8 },
 )
@@ -54,12 +61,16 @@ const dagArb = fc
     return permutation.map((index) => steps[index] as (typeof steps)[number])
   })
 
-function assertValidOrder(order: readonly string[], steps: readonly { id: string; dependsOn: readonly string[] }[]) {
+function assertValidOrder(
+  order: readonly string[],
+  steps: readonly { id: string; dependsOn: readonly string[] }[],
+) {
   const position = new Map(order.map((id, index) => [id, index]))
   expect(position.size).toBe(steps.length)
   expect(order.length).toBe(steps.length)
   for (const step of steps) {
-    for (const dep of step.dependsOn) expect(position.get(dep) as number).toBeLessThan(position.get(step.id) as number)
+    for (const dep of step.dependsOn)
+      expect(position.get(dep) as number).toBeLessThan(position.get(step.id) as number)
   }
 }
 
@@ -123,13 +134,20 @@ describe('createPlanCompiler (properties)', () => {
 
   it('should never throw anything but PlanCompilationError on garbage', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.anything(), fc.array(fc.anything()), fc.record({ steps: fc.array(fc.anything()) })), (garbage) => {
-        try {
-          compiler.compile(garbage)
-        } catch (error) {
-          expect(error).toBeInstanceOf(PlanCompilationError)
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.anything(),
+          fc.array(fc.anything()),
+          fc.record({ steps: fc.array(fc.anything()) }),
+        ),
+        (garbage) => {
+          try {
+            compiler.compile(garbage)
+          } catch (error) {
+            expect(error).toBeInstanceOf(PlanCompilationError)
+          }
+        },
+      ),
       { numRuns: 1000 },
     )
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()

@@ -6,7 +6,8 @@ import type { PolicyInput } from '../policy/policy-schema.js'
 import { createPlanCompiler } from './create-plan-compiler.js'
 import type { PlanCompiler } from './plan-compiler.js'
 
-const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'))
+const fixture = (name: string): unknown =>
+  JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'))
 const seedPolicy = fixture('seed-policy.json') as PolicyInput
 
 let compiler: PlanCompiler
@@ -41,7 +42,11 @@ describe('createPlanCompiler', () => {
       const result = compiler.validate(fixture('seed-plan-3.json'))
       expect(result.success).toBe(false)
       expect(result.issues).toEqual([
-        expect.objectContaining({ code: 'path_outside_workspace', stepId: 'step_1', path: [0, 'args', 'file'] }),
+        expect.objectContaining({
+          code: 'path_outside_workspace',
+          stepId: 'step_1',
+          path: [0, 'args', 'file'],
+        }),
       ])
       expect(result.issues[0]?.hint).toBeTypeOf('string')
     })
@@ -61,7 +66,15 @@ describe('createPlanCompiler', () => {
     })
     expect(result.success).toBe(false)
     const found = result.issues.map((entry) => entry.code)
-    for (const code of ['path_outside_workspace', 'duplicate_step_id', 'unknown_tool', 'unknown_argument', 'undefined_dependency', 'self_dependency', 'cyclic_dependency']) {
+    for (const code of [
+      'path_outside_workspace',
+      'duplicate_step_id',
+      'unknown_tool',
+      'unknown_argument',
+      'undefined_dependency',
+      'self_dependency',
+      'cyclic_dependency',
+    ]) {
       expect(found).toContain(code)
     }
     expect(found.some((code) => code.startsWith('command_'))).toBe(true)
@@ -81,7 +94,9 @@ describe('createPlanCompiler', () => {
 
   describe('plan shape', () => {
     it('should accept a bare array and { steps }, with depends_on or dependsOn', () => {
-      expect(compiler.validate([{ id: 'a', tool: 'view_file', args: { file: 'a' } }]).success).toBe(true)
+      expect(compiler.validate([{ id: 'a', tool: 'view_file', args: { file: 'a' } }]).success).toBe(
+        true,
+      )
       const result = compiler.validate({
         goal: 'read',
         steps: [
@@ -116,7 +131,15 @@ describe('createPlanCompiler', () => {
       expect(result.success).toBe(false)
       const paths = result.issues.map((found) => `${found.code}@${found.path.join('.')}`)
       expect(paths).toEqual(
-        expect.arrayContaining(['invalid_plan@0', 'invalid_plan@1', 'invalid_plan@2.id', 'invalid_plan@3.id', 'invalid_plan@4.id', 'invalid_plan@5.id', 'invalid_plan@6.extra']),
+        expect.arrayContaining([
+          'invalid_plan@0',
+          'invalid_plan@1',
+          'invalid_plan@2.id',
+          'invalid_plan@3.id',
+          'invalid_plan@4.id',
+          'invalid_plan@5.id',
+          'invalid_plan@6.extra',
+        ]),
       )
       expect(result.issues.find((found) => found.path.join('.') === '2.id')?.hint).toContain('"7"')
     })
@@ -127,7 +150,10 @@ describe('createPlanCompiler', () => {
         { id: 'a', tool: 'view_file', args: { file: '/etc/passwd' } },
       ])
       expect(result.success).toBe(false)
-      expect(result.issues.map((found) => found.code)).toEqual(['duplicate_step_id', 'path_outside_workspace'])
+      expect(result.issues.map((found) => found.code)).toEqual([
+        'duplicate_step_id',
+        'path_outside_workspace',
+      ])
       expect(result.issues[0]?.path).toEqual([1, 'id'])
     })
   })
@@ -139,13 +165,22 @@ describe('createPlanCompiler', () => {
       ])
       expect(result.success).toBe(false)
       expect(result.issues).toEqual([
-        expect.objectContaining({ code: 'undefined_dependency', path: [0, 'depends_on', 0], hint: expect.stringContaining('step_1') }),
+        expect.objectContaining({
+          code: 'undefined_dependency',
+          path: [0, 'depends_on', 0],
+          hint: expect.stringContaining('step_1'),
+        }),
         expect.objectContaining({ code: 'self_dependency', path: [0, 'depends_on', 1] }),
       ])
     })
 
     it('should name one cycle per strongly connected component', () => {
-      const step = (id: string, deps: string[]) => ({ id, tool: 'view_file', args: { file: id }, depends_on: deps })
+      const step = (id: string, deps: string[]) => ({
+        id,
+        tool: 'view_file',
+        args: { file: id },
+        depends_on: deps,
+      })
       const result = compiler.validate([
         step('a', ['b']),
         step('b', ['c']),
@@ -155,7 +190,9 @@ describe('createPlanCompiler', () => {
         step('after', ['a']),
         step('free', []),
       ])
-      const cycles = result.issues.filter((found) => found.code === 'cyclic_dependency').map((found) => found.cycle)
+      const cycles = result.issues
+        .filter((found) => found.code === 'cyclic_dependency')
+        .map((found) => found.cycle)
       expect(cycles).toEqual([
         ['a', 'b', 'c', 'a'],
         ['x', 'y', 'x'],
@@ -176,21 +213,27 @@ describe('createPlanCompiler', () => {
   })
 
   describe('tools', () => {
-    it.each([['View_File'], ['view_file '], ['vіew_file'], ['view-file'], ['ｖｉｅｗ_ｆｉｌｅ']])('should reject %j with a did-you-mean hint', (tool) => {
-      const result = compiler.validate([{ id: 'a', tool, args: { file: 'a' } }])
-      expect(result.success).toBe(false)
-      expect(result.issues[0]).toMatchObject({ code: 'unknown_tool', path: [0, 'tool'] })
-      expect(result.issues[0]?.hint).toContain('"view_file"')
-    })
+    it.each([['View_File'], ['view_file '], ['vіew_file'], ['view-file'], ['ｖｉｅｗ_ｆｉｌｅ']])(
+      'should reject %j with a did-you-mean hint',
+      (tool) => {
+        const result = compiler.validate([{ id: 'a', tool, args: { file: 'a' } }])
+        expect(result.success).toBe(false)
+        expect(result.issues[0]).toMatchObject({ code: 'unknown_tool', path: [0, 'tool'] })
+        expect(result.issues[0]?.hint).toContain('"view_file"')
+      },
+    )
 
     it('should reject a tool that is not in the policy, listing the allowed ones', () => {
       const result = compiler.validate([{ id: 'a', tool: 'curl', args: {} }])
       expect(result.issues[0]?.hint).toContain('view_file')
     })
 
-    it.each([['__proto__'], ['constructor'], ['toString'], ['hasOwnProperty']])('should not find inherited names such as %s in the tool list', (tool) => {
-      expect(codes([{ id: 'a', tool }])).toEqual(['unknown_tool'])
-    })
+    it.each([['__proto__'], ['constructor'], ['toString'], ['hasOwnProperty']])(
+      'should not find inherited names such as %s in the tool list',
+      (tool) => {
+        expect(codes([{ id: 'a', tool }])).toEqual(['unknown_tool'])
+      },
+    )
   })
 
   describe('arguments', () => {
@@ -216,32 +259,76 @@ describe('createPlanCompiler', () => {
     })
     const issuesOf = (args: unknown) => {
       const result = typed.validate([{ id: 's', tool: 't', args }])
-      return result.success ? [] : result.issues.map((found) => `${found.code}@${found.path.slice(2).join('.')}`)
+      return result.success
+        ? []
+        : result.issues.map((found) => `${found.code}@${found.path.slice(2).join('.')}`)
     }
 
     it('should accept arguments that match their declarations', () => {
-      expect(issuesOf({ name: 'abc', count: 3, flag: true, level: 'low', files: ['a', 'b/c'], data: { k: [1, 'x', null] } })).toEqual([])
+      expect(
+        issuesOf({
+          name: 'abc',
+          count: 3,
+          flag: true,
+          level: 'low',
+          files: ['a', 'b/c'],
+          data: { k: [1, 'x', null] },
+        }),
+      ).toEqual([])
     })
 
     it('should reject undeclared, missing and mistyped arguments, each at its path', () => {
-      expect(issuesOf({ name: 'ABC', count: 1.5, flag: 'yes', level: 'mid', files: ['/etc/passwd', 'a', 'b'], extra: 1 })).toEqual(
-        expect.arrayContaining(['invalid_arguments@name', 'invalid_arguments@count', 'invalid_arguments@flag', 'invalid_arguments@level', 'invalid_arguments@files', 'unknown_argument@extra']),
+      expect(
+        issuesOf({
+          name: 'ABC',
+          count: 1.5,
+          flag: 'yes',
+          level: 'mid',
+          files: ['/etc/passwd', 'a', 'b'],
+          extra: 1,
+        }),
+      ).toEqual(
+        expect.arrayContaining([
+          'invalid_arguments@name',
+          'invalid_arguments@count',
+          'invalid_arguments@flag',
+          'invalid_arguments@level',
+          'invalid_arguments@files',
+          'unknown_argument@extra',
+        ]),
       )
       expect(issuesOf({})).toEqual(['missing_argument@name', 'missing_argument@count'])
-      expect(issuesOf({ name: 'a', count: 0 })).toEqual(['invalid_arguments@name', 'invalid_arguments@count'])
+      expect(issuesOf({ name: 'a', count: 0 })).toEqual([
+        'invalid_arguments@name',
+        'invalid_arguments@count',
+      ])
       expect(issuesOf('name=abc')).toEqual(['invalid_arguments@'])
     })
 
     it('should check each item of an array argument', () => {
-      expect(issuesOf({ name: 'ab', count: 1, files: ['a', '/etc/passwd'] })).toEqual(['path_outside_workspace@files.1'])
+      expect(issuesOf({ name: 'ab', count: 1, files: ['a', '/etc/passwd'] })).toEqual([
+        'path_outside_workspace@files.1',
+      ])
     })
 
     it('should refuse non-JSON values, deep nesting, prototype keys and oversize JSON', () => {
       let deep: unknown = 1
       for (let index = 0; index < 10_000; index += 1) deep = [deep]
       const polluting = JSON.parse('{"__proto__": {"polluted": true}}')
-      for (const data of [() => 1, Number.NaN, 10n, Symbol('x'), new Date(), deep, polluting, { a: { constructor: 1 } }, 'x'.repeat(200)]) {
-        expect(issuesOf({ name: 'ab', count: 1, data })).toEqual([expect.stringMatching(/^invalid_arguments@data/)])
+      for (const data of [
+        () => 1,
+        Number.NaN,
+        10n,
+        Symbol('x'),
+        new Date(),
+        deep,
+        polluting,
+        { a: { constructor: 1 } },
+        'x'.repeat(200),
+      ]) {
+        expect(issuesOf({ name: 'ab', count: 1, data })).toEqual([
+          expect.stringMatching(/^invalid_arguments@data/),
+        ])
       }
       expect(({} as Record<string, unknown>).polluted).toBeUndefined()
     })
@@ -253,7 +340,9 @@ describe('createPlanCompiler', () => {
     })
 
     it('should refuse huge strings unless the policy raises the limit', () => {
-      const result = typed.validate([{ id: 's', tool: 'plain', args: { text: 'x'.repeat(5_000_000) } }])
+      const result = typed.validate([
+        { id: 's', tool: 'plain', args: { text: 'x'.repeat(5_000_000) } },
+      ])
       expect(result.success).toBe(false)
       expect(result.issues[0]?.code).toBe('invalid_arguments')
     })
@@ -294,7 +383,11 @@ describe('createPlanCompiler', () => {
         { id: 'a', tool: 'view_file', args: { file: { $ref: 'b.output.path' } } },
         { id: 'b', tool: 'view_file', args: { file: { $ref: 'a.output.path' } } },
       ])
-      expect(result.issues.find((found) => found.code === 'cyclic_dependency')?.cycle).toEqual(['a', 'b', 'a'])
+      expect(result.issues.find((found) => found.code === 'cyclic_dependency')?.cycle).toEqual([
+        'a',
+        'b',
+        'a',
+      ])
     })
   })
 
@@ -303,7 +396,9 @@ describe('createPlanCompiler', () => {
       const steps = new Array(1_000_000).fill({ id: 'x', tool: 'view_file' })
       const result = compiler.validate(steps)
       expect(result.success).toBe(false)
-      expect(result.issues).toEqual([expect.objectContaining({ code: 'budget_exceeded', path: [] })])
+      expect(result.issues).toEqual([
+        expect.objectContaining({ code: 'budget_exceeded', path: [] }),
+      ])
     })
 
     it('should enforce depth, fan-out and calls per tool', async () => {
@@ -325,7 +420,9 @@ describe('createPlanCompiler', () => {
         { id: 's2', tool: 'b', depends_on: ['s1'] },
         { id: 's3', tool: 'b', depends_on: ['s1'] },
       ])
-      expect(fan.issues.map((found) => `${found.code}@${found.stepId}`)).toEqual(['budget_exceeded@s1'])
+      expect(fan.issues.map((found) => `${found.code}@${found.stepId}`)).toEqual([
+        'budget_exceeded@s1',
+      ])
       const calls = limited.validate([
         { id: 's1', tool: 'a' },
         { id: 's2', tool: 'a' },
@@ -335,7 +432,10 @@ describe('createPlanCompiler', () => {
         { id: 's6', tool: 'b' },
         { id: 's7', tool: 'b' },
       ])
-      expect(calls.issues.map((found) => `${found.code}@${found.stepId}`)).toEqual(['budget_exceeded@s3', 'budget_exceeded@s7'])
+      expect(calls.issues.map((found) => `${found.code}@${found.stepId}`)).toEqual([
+        'budget_exceeded@s3',
+        'budget_exceeded@s7',
+      ])
     })
   })
 
@@ -371,8 +471,46 @@ describe('createPlanCompiler', () => {
 
   it('should check live call arguments with checkArguments', () => {
     expect(compiler.checkArguments('view_file', { file: 'a' })).toEqual([])
-    expect(compiler.checkArguments('view_file', { file: '../x' }).map((found) => found.code)).toEqual(['path_outside_workspace'])
-    expect(compiler.checkArguments('view_file', { file: { $ref: 'a' } }).map((found) => found.code)).toEqual(['invalid_reference'])
-    expect(compiler.checkArguments('View_file', {}).map((found) => found.code)).toEqual(['unknown_tool'])
+    expect(
+      compiler.checkArguments('view_file', { file: '../x' }).map((found) => found.code),
+    ).toEqual(['path_outside_workspace'])
+    expect(
+      compiler.checkArguments('view_file', { file: { $ref: 'a' } }).map((found) => found.code),
+    ).toEqual(['invalid_reference'])
+    expect(compiler.checkArguments('View_file', {}).map((found) => found.code)).toEqual([
+      'unknown_tool',
+    ])
+  })
+})
+
+describe('CompiledPlan.hash', () => {
+  it('should equal the SHA-256 of the canonical JSON of the steps', async () => {
+    const { hashJson } = await import('../util/canonical-json.js')
+    const local = await createPlanCompiler({
+      version: 1,
+      workspace: { roots: ['/srv/repo'] },
+      tools: { t: { args: { data: { type: 'json' }, b: { type: 'string', required: false } } } },
+    })
+    const compiled = local.compile([
+      {
+        id: 'a',
+        tool: 't',
+        args: { data: { z: 1, a: [{ y: 2, x: 1 }], 10: 'ten', 9: 'nine' }, b: 'x' },
+      },
+      { id: 'b', tool: 't', args: { data: { $ref: 'a.output.x' } }, depends_on: ['a'] },
+    ])
+    const expected = hashJson({
+      version: 1,
+      steps: [
+        {
+          id: 'a',
+          tool: 't',
+          args: { b: 'x', data: { 9: 'nine', 10: 'ten', a: [{ x: 1, y: 2 }], z: 1 } },
+          dependsOn: [],
+        },
+        { id: 'b', tool: 't', args: { data: { $ref: 'a.output.x' } }, dependsOn: ['a'] },
+      ],
+    })
+    expect(compiled.hash).toBe(expected)
   })
 })

@@ -7,7 +7,11 @@ function distance(left: string, right: string, limit: number): number {
     let best = row
     for (let column = 1; column <= right.length; column += 1) {
       const cost = left[row - 1] === right[column - 1] ? 0 : 1
-      const value = Math.min((previous[column] as number) + 1, (current[column - 1] as number) + 1, (previous[column - 1] as number) + cost)
+      const value = Math.min(
+        (previous[column] as number) + 1,
+        (current[column - 1] as number) + 1,
+        (previous[column - 1] as number) + cost,
+      )
       current.push(value)
       if (value < best) best = value
     }
@@ -18,7 +22,10 @@ function distance(left: string, right: string, limit: number): number {
 }
 
 function fold(value: string): string {
-  return value.normalize('NFKC').toLowerCase().replace(/[\s\-.]+/g, '_')
+  return value
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s\-.]+/g, '_')
 }
 
 /** The closest known name to `value`, for "did you mean" hints; undefined when nothing is close. */

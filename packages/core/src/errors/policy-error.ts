@@ -1,5 +1,5 @@
-import type { PlanIssue } from '../issues/plan-issue.js'
 import { formatIssues } from '../issues/format-issues.js'
+import type { PlanIssue } from '../issues/plan-issue.js'
 import { PlanError } from './plan-error.js'
 
 /** Thrown when a policy is not valid; nothing is approved under an invalid policy. */

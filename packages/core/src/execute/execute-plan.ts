@@ -191,7 +191,8 @@ export async function executePlan(
   const remaining = new Map<string, number>()
   const controllers = new Map<string, AbortController>()
   const order: string[] = []
-  const state = guard.snapshot()
+  // A guard passed in may carry progress (a resumed run); a fresh one has none to read.
+  const state = options.guard === undefined ? undefined : guard.snapshot()
   const startedAt = now()
   let active = 0
   let finished = false
@@ -201,12 +202,11 @@ export async function executePlan(
   let aborted = false
 
   // Resume: finished steps keep their result; steps that were running run again.
-  for (const step of plan.steps) {
-    const status = Object.hasOwn(state.status, step.id) ? state.status[step.id] : undefined
+  for (const step of state === undefined ? [] : plan.steps) {
+    const status = Object.hasOwn(state?.status ?? {}, step.id) ? state?.status[step.id] : undefined
     if (status === 'done') {
-      const output = Object.hasOwn(state.outputs, step.id)
-        ? (state.outputs[step.id] as JsonValue)
-        : null
+      const outputs = state?.outputs ?? {}
+      const output = Object.hasOwn(outputs, step.id) ? (outputs[step.id] as JsonValue) : null
       results.set(step.id, { status: 'done', output, attempts: 0 })
     } else if (status === 'failed' || status === 'skipped') {
       results.set(step.id, {
@@ -576,7 +576,7 @@ export async function executePlan(
   }
   options.signal?.addEventListener('abort', onAbort, { once: true })
   if (deadlineMs !== undefined) {
-    const left = state.startedAt + deadlineMs - now()
+    const left = (state?.startedAt ?? startedAt) + deadlineMs - now()
     const onDeadline = () =>
       halt(
         makeIssue(

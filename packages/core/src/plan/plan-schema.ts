@@ -14,7 +14,14 @@ const stepId = z
   .describe('Unique step id: letters, digits, "_" and "-"')
 
 const jsonValue: z.ZodType<unknown> = z.lazy(() =>
-  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
+  z.union([
+    z.string(),
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z.array(jsonValue),
+    z.record(z.string(), jsonValue),
+  ]),
 )
 
 /**
@@ -27,7 +34,10 @@ export const stepSchema = z
   .strictObject({
     id: stepId,
     tool: z.string().min(1).describe('Name of a tool the policy allows'),
-    args: z.record(z.string(), jsonValue).optional().describe('Arguments; { "$ref": "<stepId>.output.<field>" } reads another step'),
+    args: z
+      .record(z.string(), jsonValue)
+      .optional()
+      .describe('Arguments; { "$ref": "<stepId>.output.<field>" } reads another step'),
     depends_on: z.array(stepId).optional().describe('Ids of steps that must finish first'),
     dependsOn: z.array(stepId).optional().describe('Same as depends_on'),
     description: z.string().optional().describe('Why this step is needed'),
@@ -36,7 +46,9 @@ export const stepSchema = z
 
 /** A plan: `{ steps }` (with an optional goal), or a bare array of steps. */
 export const planSchema = z.union([
-  z.strictObject({ goal: z.string().optional(), steps: z.array(stepSchema) }).describe('A plan of tool calls'),
+  z
+    .strictObject({ goal: z.string().optional(), steps: z.array(stepSchema) })
+    .describe('A plan of tool calls'),
   z.array(stepSchema),
 ])
 

@@ -18,7 +18,10 @@ describe('resolvePolicy', () => {
   })
 
   it('should resolve relative roots against baseDir', () => {
-    expect(resolvePolicy({ ...minimal, workspace: { roots: ['repo/'] } }, { baseDir: '/srv' }).scope.roots).toEqual(['/srv/repo'])
+    expect(
+      resolvePolicy({ ...minimal, workspace: { roots: ['repo/'] } }, { baseDir: '/srv' }).scope
+        .roots,
+    ).toEqual(['/srv/repo'])
   })
 
   it.each([
@@ -40,7 +43,9 @@ describe('resolvePolicy', () => {
     expect(caught).toBeInstanceOf(PolicyError)
     expect(PlanError.isInstance(caught)).toBe(true)
     expect((caught as PolicyError).issues.length).toBeGreaterThan(0)
-    expect((caught as PolicyError).issues.every((found) => found.code === 'invalid_policy')).toBe(true)
+    expect((caught as PolicyError).issues.every((found) => found.code === 'invalid_policy')).toBe(
+      true,
+    )
   })
 })
 

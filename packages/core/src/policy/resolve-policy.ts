@@ -37,7 +37,10 @@ function normalise(root: string, baseDir: string): string {
  * Validates a policy object and resolves its roots. Throws {@link PolicyError} listing every
  * problem when the policy is invalid.
  */
-export function resolvePolicy(input: PolicyInput | ResolvedPolicy | unknown, options: ResolvePolicyOptions = {}): ResolvedPolicy {
+export function resolvePolicy(
+  input: PolicyInput | ResolvedPolicy | unknown,
+  options: ResolvePolicyOptions = {},
+): ResolvedPolicy {
   if (isResolvedPolicy(input)) return input
   const parsed = policySchema.safeParse(input)
   if (!parsed.success) throw new PolicyError(zodIssues(parsed.error))
@@ -46,10 +49,16 @@ export function resolvePolicy(input: PolicyInput | ResolvedPolicy | unknown, opt
   const issues: PlanIssue[] = []
   const checkEntry = (value: string, path: (string | number)[]) => {
     if (value.includes('\0') || value.includes('\\')) {
-      issues.push({ code: 'invalid_policy', message: 'A workspace path may not contain NUL or backslash.', path })
+      issues.push({
+        code: 'invalid_policy',
+        message: 'A workspace path may not contain NUL or backslash.',
+        path,
+      })
     }
   }
-  policy.workspace.roots.forEach((root, index) => checkEntry(root, ['workspace', 'roots', index]))
+  policy.workspace.roots.forEach((root, index) => {
+    checkEntry(root, ['workspace', 'roots', index])
+  })
   for (const name of policy.commands.allow) {
     if (name.includes('/')) {
       issues.push({
@@ -63,18 +72,33 @@ export function resolvePolicy(input: PolicyInput | ResolvedPolicy | unknown, opt
   if (issues.length > 0) throw new PolicyError(issues)
   const roots = policy.workspace.roots.map((root) => normalise(root, baseDir))
   const first = roots[0] as string
-  const inside = (entry: string) => normalise(posix.isAbsolute(entry) ? entry : posix.join(first, entry), baseDir)
-  const extra = (entries: readonly string[]) => roots.flatMap((root) => entries.map((entry) => (posix.isAbsolute(entry) ? inside(entry) : normalise(posix.join(root, entry), baseDir))))
+  const inside = (entry: string) =>
+    normalise(posix.isAbsolute(entry) ? entry : posix.join(first, entry), baseDir)
+  const extra = (entries: readonly string[]) =>
+    roots.flatMap((root) =>
+      entries.map((entry) =>
+        posix.isAbsolute(entry) ? inside(entry) : normalise(posix.join(root, entry), baseDir),
+      ),
+    )
   const tools = new Map<string, ToolPolicy>(Object.entries(policy.tools))
   return Object.freeze({
     policy,
-    scope: Object.freeze({ roots, readOnly: [...new Set(extra(policy.workspace.readOnly))], deny: [...new Set(extra(policy.workspace.deny))] }),
+    scope: Object.freeze({
+      roots,
+      readOnly: [...new Set(extra(policy.workspace.readOnly))],
+      deny: [...new Set(extra(policy.workspace.deny))],
+    }),
     tools,
   })
 }
 
 function isResolvedPolicy(value: unknown): value is ResolvedPolicy {
-  return typeof value === 'object' && value !== null && 'scope' in value && (value as { tools?: unknown }).tools instanceof Map
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'scope' in value &&
+    (value as { tools?: unknown }).tools instanceof Map
+  )
 }
 
 /**
@@ -86,13 +110,31 @@ export async function loadPolicy(file: string): Promise<ResolvedPolicy> {
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
-    throw new PolicyError([{ code: 'invalid_policy', message: `Cannot read the policy file ${file}: ${(error as Error).message}`, path: [] }], { cause: error })
+    throw new PolicyError(
+      [
+        {
+          code: 'invalid_policy',
+          message: `Cannot read the policy file ${file}: ${(error as Error).message}`,
+          path: [],
+        },
+      ],
+      { cause: error },
+    )
   }
   let data: unknown
   try {
     data = JSON.parse(text)
   } catch (error) {
-    throw new PolicyError([{ code: 'invalid_policy', message: `The policy file ${file} is not valid JSON: ${(error as Error).message}`, path: [] }], { cause: error })
+    throw new PolicyError(
+      [
+        {
+          code: 'invalid_policy',
+          message: `The policy file ${file} is not valid JSON: ${(error as Error).message}`,
+          path: [],
+        },
+      ],
+      { cause: error },
+    )
   }
   return resolvePolicy(data, { baseDir: dirname(resolve(file)) })
 }

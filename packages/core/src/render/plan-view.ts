@@ -2,7 +2,15 @@ import type { CompiledPlan } from '../compile/compiled-plan.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 
 /** How a step fared, for rendering; run-time statuses plus `rejected` for plan issues. */
-export type StepMark = 'approved' | 'rejected' | 'pending' | 'running' | 'done' | 'failed' | 'skipped' | 'denied'
+export type StepMark =
+  | 'approved'
+  | 'rejected'
+  | 'pending'
+  | 'running'
+  | 'done'
+  | 'failed'
+  | 'skipped'
+  | 'denied'
 
 /** Options shared by the renderers. */
 export interface RenderOptions {
@@ -63,7 +71,8 @@ export function planView(plan: unknown, options: RenderOptions = {}): PlanView {
     else byStep.set(found.stepId, [...(byStep.get(found.stepId) ?? []), found])
   }
   const status = options.status ?? {}
-  const markOf = (id: string, fallback: StepMark): StepMark => (Object.hasOwn(status, id) ? (status[id] as StepMark) : byStep.has(id) ? 'rejected' : fallback)
+  const markOf = (id: string, fallback: StepMark): StepMark =>
+    Object.hasOwn(status, id) ? (status[id] as StepMark) : byStep.has(id) ? 'rejected' : fallback
   const cycles = issues.flatMap((found) => (found.cycle === undefined ? [] : [found.cycle]))
 
   if (isCompiledPlan(plan)) {
@@ -82,14 +91,20 @@ export function planView(plan: unknown, options: RenderOptions = {}): PlanView {
 
   const rawSteps: unknown[] = Array.isArray(plan)
     ? plan
-    : typeof plan === 'object' && plan !== null && Array.isArray((plan as { steps?: unknown }).steps)
-      ? ((plan as { steps: unknown[] }).steps)
+    : typeof plan === 'object' &&
+        plan !== null &&
+        Array.isArray((plan as { steps?: unknown }).steps)
+      ? (plan as { steps: unknown[] }).steps
       : []
   const seen = new Set<string>()
   const steps: StepView[] = rawSteps.slice(0, MAX_RENDERED_STEPS).map((raw, index) => {
     const record = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {}
     const id = text(record.id, `#${index}`)
-    const deps = Array.isArray(record.depends_on) ? record.depends_on : Array.isArray(record.dependsOn) ? record.dependsOn : []
+    const deps = Array.isArray(record.depends_on)
+      ? record.depends_on
+      : Array.isArray(record.dependsOn)
+        ? record.dependsOn
+        : []
     const duplicate = seen.has(id)
     seen.add(id)
     const own = duplicate ? [] : (byStep.get(id) ?? [])

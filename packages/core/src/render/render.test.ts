@@ -10,7 +10,10 @@ beforeAll(async () => {
   compiler = await createPlanCompiler({
     version: 1,
     workspace: { roots: ['/srv/repo'] },
-    tools: { view_file: { args: { file: { type: 'path' } } }, write_file: { args: { file: { type: 'path', access: 'write' } } } },
+    tools: {
+      view_file: { args: { file: { type: 'path' } } },
+      write_file: { args: { file: { type: 'path', access: 'write' } } },
+    },
   })
 })
 

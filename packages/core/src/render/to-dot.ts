@@ -25,12 +25,21 @@ const FILL: Record<StepMark, string> = {
  */
 export function toDot(plan: unknown, options: RenderOptions = {}): string {
   const view = planView(plan, options)
-  const lines = ['digraph plan {', '  rankdir=TB;', '  node [shape=box, style="rounded,filled", fontname="monospace"];']
+  const lines = [
+    'digraph plan {',
+    '  rankdir=TB;',
+    '  node [shape=box, style="rounded,filled", fontname="monospace"];',
+  ]
   const keyOf = new Map<string, string>()
   for (const step of view.steps) if (!keyOf.has(step.id)) keyOf.set(step.id, step.key)
   for (const step of view.steps) {
-    const codes = step.issues.length === 0 ? '' : `\n${[...new Set(step.issues.map((found) => found.code))].join(', ')}`
-    lines.push(`  ${step.key} [label=${quoted(`${step.id}: ${step.tool}${codes}`)}, fillcolor=${quoted(FILL[step.mark])}];`)
+    const codes =
+      step.issues.length === 0
+        ? ''
+        : `\n${[...new Set(step.issues.map((found) => found.code))].join(', ')}`
+    lines.push(
+      `  ${step.key} [label=${quoted(`${step.id}: ${step.tool}${codes}`)}, fillcolor=${quoted(FILL[step.mark])}];`,
+    )
   }
   for (const step of view.steps) {
     for (const dep of step.dependsOn) {

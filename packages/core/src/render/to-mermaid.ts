@@ -3,7 +3,10 @@ import { planView, type RenderOptions, type StepMark, summarizeArgs } from './pl
 // Mermaid labels are quoted; these characters are written as entity codes so no label can
 // close its quotes or inject directives.
 function label(value: string): string {
-  return value.replace(/[^A-Za-z0-9 _.,:/=()\-+*?@]/g, (character) => `#${character.codePointAt(0)};`)
+  return value.replace(
+    /[^A-Za-z0-9 _.,:/=()\-+*?@]/g,
+    (character) => `#${character.codePointAt(0)};`,
+  )
 }
 
 const CLASS: Record<StepMark, string> = {
@@ -33,8 +36,13 @@ export function toMermaid(plan: unknown, options: RenderOptions = {}): string {
   for (const step of view.steps) if (!keyOf.has(step.id)) keyOf.set(step.id, step.key)
   for (const step of view.steps) {
     const args = options.showArgs === false ? '' : summarizeArgs(step.args, 48)
-    const codes = step.issues.length === 0 ? '' : `<br/>${[...new Set(step.issues.map((found) => found.code))].join(', ')}`
-    lines.push(`  ${step.key}["${label(step.id)}: ${label(step.tool)}${args === '' ? '' : `<br/>${label(args)}`}${codes}"]:::${CLASS[step.mark]}`)
+    const codes =
+      step.issues.length === 0
+        ? ''
+        : `<br/>${[...new Set(step.issues.map((found) => found.code))].join(', ')}`
+    lines.push(
+      `  ${step.key}["${label(step.id)}: ${label(step.tool)}${args === '' ? '' : `<br/>${label(args)}`}${codes}"]:::${CLASS[step.mark]}`,
+    )
   }
   for (const step of view.steps) {
     for (const dep of step.dependsOn) {

@@ -1,5 +1,11 @@
 import { formatPath } from '../issues/format-issues.js'
-import { type PlanView, planView, type RenderOptions, type StepMark, summarizeArgs } from './plan-view.js'
+import {
+  type PlanView,
+  planView,
+  type RenderOptions,
+  type StepMark,
+  summarizeArgs,
+} from './plan-view.js'
 
 /** Options for {@link toText}. */
 export interface TextRenderOptions extends RenderOptions {
@@ -31,7 +37,6 @@ const COLOR: Record<StepMark, string> = {
 
 // Strip control characters so a hostile tool name or argument cannot drive the terminal.
 function clean(value: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
   return value.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '?')
 }
 
@@ -48,30 +53,41 @@ function clean(value: string): string {
  */
 export function toText(plan: unknown, options: TextRenderOptions = {}): string {
   const view: PlanView = planView(plan, options)
-  const paint = (mark: StepMark, value: string) => (options.color === true ? `\u001b[${COLOR[mark]}m${value}\u001b[0m` : value)
+  const paint = (mark: StepMark, value: string) =>
+    options.color === true ? `\u001b[${COLOR[mark]}m${value}\u001b[0m` : value
   const lines: string[] = []
   const verdict = view.approved ? 'approved' : 'rejected'
   const levels = new Map<number, typeof view.steps>()
   for (const step of view.steps) levels.set(step.level, [...(levels.get(step.level) ?? []), step])
   const levelCount = [...levels.keys()].filter((level) => level >= 0).length
   const hash = view.hash === undefined ? '' : ` ${view.hash.slice(0, 12)}`
-  lines.push(`plan${hash}: ${paint(view.approved ? 'approved' : 'rejected', verdict)} · ${view.steps.length} step${view.steps.length === 1 ? '' : 's'} · ${levelCount} level${levelCount === 1 ? '' : 's'}`)
-  const keys = [...levels.keys()].sort((left, right) => (left < 0 ? 1 : right < 0 ? -1 : left - right))
+  lines.push(
+    `plan${hash}: ${paint(view.approved ? 'approved' : 'rejected', verdict)} · ${view.steps.length} step${view.steps.length === 1 ? '' : 's'} · ${levelCount} level${levelCount === 1 ? '' : 's'}`,
+  )
+  const keys = [...levels.keys()].sort((left, right) =>
+    left < 0 ? 1 : right < 0 ? -1 : left - right,
+  )
   for (const level of keys) {
     lines.push(level < 0 ? 'unordered (cycle or missing dependency)' : `level ${level}`)
     for (const step of levels.get(level) ?? []) {
       const args = options.showArgs === false ? '' : summarizeArgs(step.args)
       const deps = step.dependsOn.length === 0 ? '' : `  ← ${step.dependsOn.join(', ')}`
-      lines.push(`  ${paint(step.mark, SYMBOL[step.mark])} ${clean(step.id)}  ${clean(step.tool)}${args === '' ? '' : `  ${clean(args)}`}${clean(deps)}${step.mark === 'approved' || step.mark === 'rejected' ? '' : `  [${step.mark}]`}`)
+      lines.push(
+        `  ${paint(step.mark, SYMBOL[step.mark])} ${clean(step.id)}  ${clean(step.tool)}${args === '' ? '' : `  ${clean(args)}`}${clean(deps)}${step.mark === 'approved' || step.mark === 'rejected' ? '' : `  [${step.mark}]`}`,
+      )
       for (const found of step.issues) {
-        lines.push(`      ${paint('rejected', found.code)} at ${clean(formatPath(found.path))}: ${clean(found.message)}`)
+        lines.push(
+          `      ${paint('rejected', found.code)} at ${clean(formatPath(found.path))}: ${clean(found.message)}`,
+        )
         if (found.hint !== undefined) lines.push(`      hint: ${clean(found.hint)}`)
       }
     }
   }
   for (const cycle of view.cycles) lines.push(`cycle: ${clean(cycle.join(' → '))}`)
   for (const found of view.planIssues) {
-    lines.push(`${paint('rejected', found.code)} at ${clean(formatPath(found.path))}: ${clean(found.message)}`)
+    lines.push(
+      `${paint('rejected', found.code)} at ${clean(formatPath(found.path))}: ${clean(found.message)}`,
+    )
     if (found.hint !== undefined) lines.push(`  hint: ${clean(found.hint)}`)
   }
   return lines.join('\n')

@@ -225,6 +225,26 @@ describe('createReferenceTools', () => {
       ).toMatch(/^command_/)
     })
 
+    it('should check path arguments on disk, so a link cannot lead the program out', async () => {
+      await symlink('/etc/hostname', join(workspace.root, 'host'))
+      expect(
+        await codeOf(
+          Promise.resolve(reference.tools.run_command({ command: 'cat host' }, context())),
+        ),
+      ).toBe('path_outside_workspace')
+      await symlink('/etc', join(workspace.root, 'etc-link'))
+      expect(
+        await codeOf(
+          Promise.resolve(
+            reference.tools.run_command({ command: 'cat etc-link/hostname' }, context()),
+          ),
+        ),
+      ).toBe('path_outside_workspace')
+      expect(
+        await reference.tools.run_command({ command: 'cat src/a.txt' }, context()),
+      ).toMatchObject({ exitCode: 0, stdout: 'hello' })
+    })
+
     it('should kill a program at its timeout and cap its output', async () => {
       const slow = createReferenceTools(compiler, { runCommand: { timeoutMs: 100 } })
       const timed = await slow.tools.run_command({ command: 'sleep 5' }, context())

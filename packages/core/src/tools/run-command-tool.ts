@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process'
 import { realpathSync } from 'node:fs'
+import { lstat } from 'node:fs/promises'
 import { posix } from 'node:path'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
-import { isWithin } from '../checks/path-scope.js'
+import { isWithin, type PathScope } from '../checks/path-scope.js'
+import { looksLikePath } from '../command/check-command-paths.js'
 import type { PlanCompiler } from '../compile/plan-compiler.js'
 import type { ToolFunction } from '../execute/execute-plan.js'
+import type { PlanIssue } from '../issues/plan-issue.js'
 import { refuse, stringArgument } from './tool-input.js'
 
 /** Options of the `run_command` reference tool. */
@@ -56,9 +59,44 @@ function safePath(path: string, roots: readonly string[]): string {
 }
 
 /**
+ * Checks on disk every argument that names a path (it looks like one, or it exists in the
+ * working folder), so `cat link/passwd` through a link that leads out is refused. Words that
+ * are not plain paths (URLs, `~`) are left to the command check, which already judged them.
+ */
+async function checkArgumentsOnDisk(
+  argv: readonly string[],
+  cwd: string,
+  scope: PathScope,
+): Promise<PlanIssue | undefined> {
+  for (const word of argv.slice(1)) {
+    const equals = word.startsWith('--') ? word.indexOf('=') : -1
+    const value = equals === -1 ? word : word.slice(equals + 1)
+    if (value.length === 0 || value.startsWith('-')) continue
+    let named = looksLikePath(value)
+    if (!named && !value.includes('\0')) {
+      named = await lstat(posix.resolve(cwd, value)).then(
+        () => true,
+        () => false,
+      )
+    }
+    if (!named) continue
+    const result = await checkPathOnDisk(value, scope, 'read')
+    if (!result.allowed && result.issue.code !== 'path_invalid') {
+      return {
+        code: result.issue.code,
+        message: result.issue.message,
+        hint: result.issue.hint,
+        path: ['command'],
+      }
+    }
+  }
+  return undefined
+}
+
+/**
  * Creates `run_command({ command })`: checks the command with `compiler.checkCommand` and
  * runs the resulting `argv` directly (no shell), in the first workspace root, with a
- * scrubbed environment, stdin closed, a timeout and an output cap. The process runs in its
+ * scrubbed environment, stdin closed, its path arguments checked on disk, a timeout and an output cap. The process runs in its
  * own process group, which is killed on timeout, on abort, on overflow and when the program
  * exits, so no background process outlives the call.
  */
@@ -88,6 +126,8 @@ export function createRunCommandTool(
     }
     const root = await checkPathOnDisk('.', scope, 'read')
     if (!root.allowed) refuse('run_command', { ...root.issue, path: ['command'] })
+    const onDisk = await checkArgumentsOnDisk(check.argv, root.resolved, scope)
+    if (onDisk !== undefined) refuse('run_command', onDisk)
     context?.signal?.throwIfAborted()
     const env: Record<string, string> = {
       PATH: searchPath,

@@ -250,6 +250,38 @@ describe('planGuardMiddleware', () => {
       expect(workspace.ran).toHaveLength(2)
     })
 
+    it('should keep concurrent invocations of one agent apart', async () => {
+      const slow = await createTestWorkspace({ delayMs: 20 })
+      try {
+        const middleware = planGuardMiddleware({
+          policy: slow.policy({ budgets: { maxCalls: 1 } }),
+        })
+        const invocations = ['README.md', 'docs/guide.md'].map((file, index) => {
+          const model = fakeModel()
+            .respondWithTools([{ name: 'view_file', args: { file }, id: `call${index}` }])
+            .respond(new AIMessage('Done.'))
+          const agent = createAgent({ model, tools: slow.tools, middleware: [middleware] })
+          return agent.invoke({ messages: [new HumanMessage('Go')] })
+        })
+        const results = await Promise.all(invocations)
+        for (const result of results) expectEveryCallAnswered(result.messages)
+        expect(slow.ran).toHaveLength(2)
+      } finally {
+        await slow.cleanup()
+      }
+    })
+
+    it('should run calls whose provider ids are not valid step ids', async () => {
+      const model = fakeModel()
+        .respondWithTools([
+          { name: 'view_file', args: { file: 'README.md' }, id: 'functions.view_file:0' },
+        ])
+        .respond(new AIMessage('Done.'))
+      const messages = await run(model, planGuardMiddleware({ policy: workspace.policy() }))
+      expect(workspace.ran).toHaveLength(1)
+      expect(toolMessages(messages).get('functions.view_file:0')?.content).toBe('# Demo\n')
+    })
+
     it('should keep the tool call id and error status on a denial', async () => {
       const model = fakeModel()
         .respondWithTools([{ name: 'nope', args: {}, id: 'x1' }])
@@ -291,6 +323,40 @@ describe('planGuardMiddleware', () => {
         expectEveryCallAnswered(result.messages)
         expect(workspace.ran).toEqual(runs ? [`view_file:${join(workspace.root, file)}`] : [])
       }
+    })
+
+    it('should check each turn even when another afterModel jumps past the guard', async () => {
+      const jumper = createMiddleware({
+        name: 'Jumper',
+        afterModel: {
+          canJumpTo: ['tools'],
+          hook: (state) => {
+            const last = state.messages.at(-1)
+            return AIMessage.isInstance(last) && last.tool_calls?.length
+              ? { jumpTo: 'tools' }
+              : undefined
+          },
+        },
+      })
+      const model = fakeModel()
+        .respondWithTools([{ name: 'view_file', args: { file: 'README.md' }, id: 'first' }])
+        .respondWithTools([{ name: 'view_file', args: { file: '/etc/passwd' }, id: 'second' }])
+        .respondWithTools([{ name: 'view_file', args: { file: 'docs/guide.md' }, id: 'third' }])
+        .respond(new AIMessage('Done.'))
+      const agent = createAgent({
+        model,
+        tools: workspace.tools,
+        middleware: [planGuardMiddleware({ policy: workspace.policy() }), jumper],
+      })
+      const result = await agent.invoke({ messages: [new HumanMessage('Go')] })
+      expectEveryCallAnswered(result.messages)
+      expect(workspace.ran).toEqual([
+        `view_file:${join(workspace.root, 'README.md')}`,
+        `view_file:${join(workspace.root, 'docs/guide.md')}`,
+      ])
+      expect(textOf(toolMessages(result.messages).get('second'))).toContain(
+        'path_outside_workspace',
+      )
     })
 
     it('should refuse a call outside a run it started', async () => {
@@ -375,6 +441,20 @@ describe('planGuardMiddleware', () => {
       expect(text).toContain('step "read": view_file')
     })
 
+    it('should stop a model that repeats the same off-plan call', async () => {
+      const model = fakeModel()
+      for (let index = 0; index < 6; index += 1) {
+        model.respondWithTools([
+          { name: 'run_command', args: { command: 'ls' }, id: `off${index}` },
+        ])
+      }
+      const messages = await run(model, planGuardMiddleware({ policy: workspace.policy(), plan }))
+      expect(workspace.ran).toEqual([])
+      expect(model.callCount).toBe(4)
+      expect(textOf(toolMessages(messages).get('off3'))).toContain('repeated_call')
+      expect(textOf(messages.at(-1))).toContain('@plan ended the run')
+    })
+
     it('should not run a step before its dependencies', async () => {
       const model = fakeModel()
         .respondWithTools([
@@ -411,6 +491,19 @@ describe('planGuardMiddleware', () => {
       expect(textOf(seenByModel(model, 0)[0])).toContain(
         'step "read": view_file {"file":"README.md"}',
       )
+    })
+
+    it('should add the ready steps after the agent system prompt', async () => {
+      const model = fakeModel().respond(new AIMessage('Later.'))
+      const agent = createAgent({
+        model,
+        tools: workspace.tools,
+        systemPrompt: 'You are careful.',
+        middleware: [planGuardMiddleware({ policy: workspace.policy(), plan })],
+      })
+      await agent.invoke({ messages: [new HumanMessage('Go')] })
+      const system = textOf(seenByModel(model, 0)[0])
+      expect(system.startsWith('You are careful.\n\nReady steps of the approved plan')).toBe(true)
     })
 
     it('should pass a step output to a later step through a reference', async () => {

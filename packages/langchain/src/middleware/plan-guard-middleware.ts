@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages'
+import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from '@langchain/core/messages'
 import {
   type CompiledPlan,
   createPlanCompiler,
@@ -77,16 +77,17 @@ interface PendingExit {
 interface RunContext {
   readonly guard: PlanGuard
   readonly compiler: PlanCompiler
-  /** Model turns so far, and the turn whose calls were last checked (per-turn mode). */
+  /** Model turns so far, and the turn (and its calls) last checked (per-turn mode). */
   turn: number
   submittedTurn: number
+  submittedKey: string | undefined
   /** Per-turn mode: the step id of each tool call of the approved current turn. */
   turnSteps: Map<string, string>
   /** Per-turn mode: why each call of the last rejected turn was rejected. */
   rejected: Map<string, readonly PlanIssue[]>
-  /** Per-turn mode: how often each rejected turn (tools and arguments) was sent. */
-  readonly rejectedTurns: Map<string, number>
-  /** A stop decided here rather than in the guard (a rejected turn sent again and again). */
+  /** How often each denied call (tool and arguments) was sent. */
+  readonly denials: Map<string, number>
+  /** A stop decided here rather than in the guard (a denied call sent again and again). */
   stopped: PlanIssue | undefined
   exit: PendingExit | undefined
 }
@@ -173,14 +174,28 @@ function signatureOf(calls: readonly LangChainToolCall[]): string | undefined {
   }
 }
 
+/** Identifies a turn's calls: the message id and every call's id, tool and arguments. */
+function turnKeyOf(messageId: string | undefined, calls: readonly LangChainToolCall[]): string {
+  try {
+    return hashJson([
+      messageId ?? null,
+      calls.map((call) => [call.id ?? null, call.name, call.args]),
+    ])
+  } catch {
+    return 'unhashable'
+  }
+}
+
 /**
  * LangChain `createAgent` middleware that lets only the tool calls a `@plan` policy (and,
  * in plan mode, the approved plan) allows reach the tools. Every decision is made by
- * `@plan/core`: `wrapToolCall` authorizes each call with the run's guard and answers a denied
- * call with an error `ToolMessage` that says what was wrong and what is allowed;
- * `afterModel` checks each turn's batch of calls as a plan (per-turn mode); `wrapModelCall`
- * hides the tools that cannot run. Each agent invocation gets its own guard, so budgets and
- * loop detection span one run.
+ * `@plan/core`: `wrapToolCall` checks each model turn's batch of calls as a plan (per-turn
+ * mode), authorizes each call with the run's guard, and answers a denied call with an error
+ * `ToolMessage` that says what was wrong and what is allowed; `wrapModelCall` hides the tools
+ * that cannot run; `afterModel` answers every call and ends a run that can run nothing more.
+ * Each agent invocation gets its own guard, so budgets and loop detection span one run.
+ * List it last in `middleware`, so that no other `wrapToolCall` runs between its check and
+ * the tool.
  *
  * @example
  * ```ts
@@ -301,12 +316,21 @@ export function planGuardMiddleware(
     return { messages, jumpTo: 'end' as const }
   }
 
-  /** Per-turn mode: checks the current turn's calls (the last AI message) as one plan. */
-  function submitTurn(run: RunContext, messages: readonly BaseMessage[]): void {
-    run.submittedTurn = run.turn
+  /**
+   * Per-turn mode: checks the current turn's calls (the last AI message) as one plan, once per
+   * turn. A turn is new when afterModel saw a model answer, or when the calls differ from the
+   * last checked ones (another middleware's afterModel may jump past this one's).
+   */
+  function ensureTurnChecked(run: RunContext, messages: readonly BaseMessage[]): void {
     const last = messages.findLast((message) => AIMessage.isInstance(message))
     const calls: readonly LangChainToolCall[] =
       last !== undefined && AIMessage.isInstance(last) ? (last.tool_calls ?? []) : []
+    const key = turnKeyOf(last?.id, calls)
+    if (run.submittedTurn === run.turn && run.submittedKey === key) return
+    run.submittedTurn = run.turn
+    run.submittedKey = key
+    run.turnSteps = new Map()
+    run.rejected = new Map()
     if (calls.length === 0) return
     const stepIds = stepIdsForToolCalls(calls)
     const result = run.guard.submitPlan(
@@ -326,7 +350,7 @@ export function planGuardMiddleware(
       return
     }
     let perCall = (index: number) => issuesPerCall(result.issues, stepIds, index)
-    const stop = stopIssue(run) ?? countRejectedTurn(run, calls)
+    const stop = stopIssue(run)
     if (stop !== undefined) {
       perCall = () => [stop]
       setExit(run, [stop])
@@ -338,21 +362,18 @@ export function planGuardMiddleware(
     })
   }
 
-  /** Counts a rejected turn; the same rejected calls sent too often stop the run. */
-  function countRejectedTurn(
-    run: RunContext,
-    calls: readonly LangChainToolCall[],
-  ): PlanIssue | undefined {
-    const signature = signatureOf(calls)
+  /** Counts a denied call; the same call denied more than `maxIdenticalCalls` times stops the run. */
+  function countDenial(run: RunContext, call: LangChainToolCall): PlanIssue | undefined {
+    const signature = signatureOf([call])
     if (signature === undefined) return undefined
-    const count = (run.rejectedTurns.get(signature) ?? 0) + 1
-    run.rejectedTurns.set(signature, count)
+    const count = (run.denials.get(signature) ?? 0) + 1
+    run.denials.set(signature, count)
     const limit = run.compiler.policy.policy.budgets.maxIdenticalCalls
     if (count <= limit) return undefined
-    run.stopped = issueOf(
+    run.stopped ??= issueOf(
       'repeated_call',
-      `The same rejected tool calls were sent ${count} times in this run (at most ${limit}).`,
-      'Do not repeat rejected calls; change the approach or stop.',
+      `This call was denied ${count} times in this run (at most ${limit}).`,
+      'Do not repeat a denied call; change the approach or stop.',
     )
     return run.stopped
   }
@@ -374,9 +395,10 @@ export function planGuardMiddleware(
         compiler,
         turn: 0,
         submittedTurn: 0,
+        submittedKey: undefined,
         turnSteps: new Map(),
         rejected: new Map(),
-        rejectedTurns: new Map(),
+        denials: new Map(),
         stopped: undefined,
         exit: undefined,
       })
@@ -414,8 +436,12 @@ export function planGuardMiddleware(
       }
       if (planMode && describePlan) {
         const text = describeReadySteps(run.guard)
-        const systemPrompt = request.systemPrompt ? `${request.systemPrompt}\n\n${text}` : text
-        next = { ...next, systemPrompt }
+        // Appended to the system message, so its content blocks (cache control) survive.
+        const systemMessage =
+          request.systemMessage.text === ''
+            ? new SystemMessage(text)
+            : request.systemMessage.concat(`\n\n${text}`)
+        next = { ...next, systemMessage }
       }
       return handler(next)
     },
@@ -427,8 +453,6 @@ export function planGuardMiddleware(
         // A new turn: its calls are checked at the first wrapToolCall, once every afterModel
         // hook (human review, edits) has had its say.
         run.turn += 1
-        run.turnSteps = new Map()
-        run.rejected = new Map()
         const last = state.messages.at(-1)
         if (last === undefined || !AIMessage.isInstance(last)) return undefined
         const calls: readonly LangChainToolCall[] = last.tool_calls ?? []
@@ -444,7 +468,9 @@ export function planGuardMiddleware(
     wrapToolCall: async (request, handler) => {
       const run = findRun(request.state)
       const call = request.toolCall
-      const deny = (issues: readonly PlanIssue[]) => {
+      const deny = (found: readonly PlanIssue[]) => {
+        const repeated = run.exit === undefined ? countDenial(run, call) : undefined
+        const issues = repeated === undefined ? found : [...found, repeated]
         report({
           kind: 'call',
           allowed: false,
@@ -459,7 +485,7 @@ export function planGuardMiddleware(
       let stepId: string | undefined
       if (!planMode) {
         // Per-turn mode: only the calls of the approved current turn may run.
-        if (run.submittedTurn !== run.turn) submitTurn(run, request.state.messages)
+        ensureTurnChecked(run, request.state.messages)
         const rejected = call.id === undefined ? undefined : run.rejected.get(call.id)
         if (rejected !== undefined) return deny(rejected)
         if (run.exit !== undefined) return deny(run.exit.issues)
