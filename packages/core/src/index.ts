@@ -1,6 +1,6 @@
+export { checkPathOnDisk } from './checks/path-on-disk.js'
 export type { PathAccess, PathCheckResult, PathDenial, PathScope } from './checks/path-scope.js'
 export { checkPathLexical, isWithin } from './checks/path-scope.js'
-export { checkPathOnDisk } from './checks/path-on-disk.js'
 export type { CommandCheckResult } from './command/command-check-result.js'
 export type { CommandPolicy, ProgramRule } from './command/command-policy.js'
 export { commandPolicySchema, programRuleSchema } from './command/command-policy.js'
@@ -16,10 +16,25 @@ export { PlanCompilationError } from './errors/plan-compilation-error.js'
 export { PlanError } from './errors/plan-error.js'
 export { PolicyError } from './errors/policy-error.js'
 export type {
+  ExecutePlanOptions,
+  ExecutionResult,
+  ExecutionStepResult,
+  ToolContext,
+  ToolFunction,
+} from './execute/execute-plan.js'
+export { executePlan } from './execute/execute-plan.js'
+export type {
+  ExecutionEvent,
+  ExecutionStatus,
+  ExecutionStepStatus,
+} from './execute/execution-event.js'
+export { createPlanGuard } from './guard/create-plan-guard.js'
+export type {
   AuthorizeResult,
   PlanGuard,
   PlanGuardOptions,
   PlanGuardState,
+  ResolveArgsResult,
   StepStatus,
   SubmitKind,
   SubmitResult,
@@ -54,4 +69,15 @@ export { toDot } from './render/to-dot.js'
 export { toMermaid } from './render/to-mermaid.js'
 export type { TextRenderOptions } from './render/to-text.js'
 export { toText } from './render/to-text.js'
+export type { ReferenceTools, ReferenceToolsOptions } from './tools/create-reference-tools.js'
+export { createReferenceTools } from './tools/create-reference-tools.js'
+export type { FileEntry, ListFilesOptions, ListFilesOutput } from './tools/list-files-tool.js'
+export { createListFilesTool } from './tools/list-files-tool.js'
+export { referenceToolPolicy } from './tools/reference-tool-policy.js'
+export type { RunCommandOptions, RunCommandOutput } from './tools/run-command-tool.js'
+export { createRunCommandTool } from './tools/run-command-tool.js'
+export type { ViewFileOptions, ViewFileOutput } from './tools/view-file-tool.js'
+export { createViewFileTool } from './tools/view-file-tool.js'
+export type { WriteFileOptions, WriteFileOutput } from './tools/write-file-tool.js'
+export { createWriteFileTool } from './tools/write-file-tool.js'
 export { canonicalJson, hashJson, sha256 } from './util/canonical-json.js'

@@ -190,6 +190,7 @@ export async function executePlan(
   const results = new Map<string, MutableResult>()
   const remaining = new Map<string, number>()
   const controllers = new Map<string, AbortController>()
+  const timers = new Map<string, ReturnType<typeof setTimeout>>()
   const order: string[] = []
   // A guard passed in may carry progress (a resumed run); a fresh one has none to read.
   const state = options.guard === undefined ? undefined : guard.snapshot()
@@ -304,6 +305,8 @@ export async function executePlan(
     for (const controller of controllers.values())
       controller.abort(new PlanError(issue.message, { issues: [issue] }))
     controllers.clear()
+    for (const timer of timers.values()) clearTimeout(timer)
+    timers.clear()
     for (const [stepId, result] of results) {
       if (result.status !== undefined) continue
       // Being authorized, running, or waiting to retry: the step will not finish now.
@@ -367,6 +370,7 @@ export async function executePlan(
         settled = true
         clearTimeout(timer)
         if (controllers.get(stepId) === controller) controllers.delete(stepId)
+        if (timer !== undefined && timers.get(stepId) === timer) timers.delete(stepId)
         resolve(outcome)
       }
       if (options.timeoutMs !== undefined) {
@@ -381,6 +385,7 @@ export async function executePlan(
           controller.abort(error)
           settle({ ok: false, error, issue })
         }, options.timeoutMs)
+        timers.set(stepId, timer)
       }
       let returned: unknown
       try {
