@@ -2,6 +2,7 @@ import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import { checkPathLexical, describe, type PathAccess } from '../checks/path-scope.js'
 import { createCommandChecker } from '../command/create-command-checker.js'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
+import { checkUntrustedFlow } from '../flow/check-untrusted-flow.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN } from '../plan/plan-schema.js'
 import type { PolicyInput } from '../policy/policy-schema.js'
@@ -330,6 +331,21 @@ export async function createPlanCompiler(
           )
         }
       })
+    }
+    if (graph.cycles.length === 0) {
+      issues.push(
+        ...checkUntrustedFlow({
+          policy,
+          steps: graphSteps.map((draft, node) => ({
+            id: draft.id as string,
+            tool: draft.tool as string,
+            path: draft.path,
+            references: references[node] as StepReference[],
+            dependsOn: dependencies[node] as number[],
+          })),
+          order: graph.order,
+        }),
+      )
     }
     if (issues.length > 0) return { success: false, issues }
 
