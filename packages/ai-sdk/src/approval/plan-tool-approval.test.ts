@@ -31,6 +31,32 @@ describe('planToolApproval', () => {
     expect(output.reason).toContain('call_not_in_plan')
   })
 
+  it('should report each denial to onDecision with its issues', async () => {
+    const { guard } = await guardFixture(readPlan)
+    const { tools } = testTools()
+    const events: { callId: string | undefined; allowed: boolean; codes: string[] }[] = []
+    const model = scriptedModel([
+      { calls: [{ id: 'c1', tool: 'run_command', input: { command: 'git push --force' } }] },
+    ])
+
+    await generateText({
+      model,
+      tools: guardTools(tools, guard),
+      toolApproval: planToolApproval(guard, {
+        onDecision: (event) =>
+          events.push({
+            callId: event.callId,
+            allowed: event.allowed,
+            codes: event.issues.map((issue) => issue.code),
+          }),
+      }),
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    })
+
+    expect(events).toEqual([{ callId: 'c1', allowed: false, codes: ['call_not_in_plan'] }])
+  })
+
   it('should deny a path escape in streamText before the tool runs', async () => {
     const { guard } = await guardFixture(readPlan)
     const { tools, spies } = testTools()

@@ -1,8 +1,8 @@
-import type { PlanGuard } from '@plan/core'
+import type { PlanGuard, PlanIssue } from '@plan/core'
 import type { ToolApprovalStatus } from 'ai'
 import { decideForApproval } from '../session/decide-call.js'
 import { denialReason } from '../session/denial.js'
-import { isGuardedBy } from '../tools/guard-tools.js'
+import { type GuardToolsOptions, isGuardedBy } from '../tools/guard-tools.js'
 
 /** The part of an AI SDK tool call that the approval function reads. */
 export interface ApprovalToolCall {
@@ -25,6 +25,8 @@ export interface PlanToolApprovalOptions {
    * approval records; `'approved'` adds an automatic approval to the messages.
    */
   readonly allowedStatus?: 'not-applicable' | 'approved'
+  /** Called for every call the approval denies (allowed calls are reported by the tool wrapper). */
+  readonly onDecision?: GuardToolsOptions['onDecision']
 }
 
 /**
@@ -51,20 +53,32 @@ export function planToolApproval(
   options: PlanToolApprovalOptions = {},
 ): PlanToolApprovalFunction {
   const allowedStatus = options.allowedStatus ?? 'not-applicable'
+  const deny = (toolCall: ApprovalToolCall, reason: string, issues: readonly PlanIssue[]) => {
+    options.onDecision?.({
+      tool: toolCall.toolName,
+      callId: toolCall.toolCallId,
+      allowed: false,
+      stepId: undefined,
+      issues,
+    })
+    return { type: 'denied' as const, reason }
+  }
   return async ({ toolCall, tools }) => {
     const tool = toolCall.toolName
     if (toolCall.providerExecuted === true) {
-      return {
-        type: 'denied',
-        reason: `@plan cannot check "${tool}": it is executed by the model provider.`,
-      }
+      return deny(
+        toolCall,
+        `@plan cannot check "${tool}": it is executed by the model provider.`,
+        [],
+      )
     }
     const definition = tools !== undefined && Object.hasOwn(tools, tool) ? tools[tool] : undefined
     if (tools !== undefined && !isGuardedBy(definition, guard)) {
-      return {
-        type: 'denied',
-        reason: `@plan denied the call to "${tool}": the tool is not wrapped by guardTools with this guard.`,
-      }
+      return deny(
+        toolCall,
+        `@plan denied the call to "${tool}": the tool is not wrapped by guardTools with this guard.`,
+        [],
+      )
     }
     const decision = await decideForApproval(guard, {
       tool,
@@ -72,6 +86,6 @@ export function planToolApproval(
       callId: toolCall.toolCallId,
     })
     if (decision.allowed) return allowedStatus
-    return { type: 'denied', reason: denialReason(tool, decision) }
+    return deny(toolCall, denialReason(tool, decision), decision.issues)
   }
 }

@@ -128,10 +128,10 @@ export async function createPlanGuardedTools<TOOLS extends ToolSet>(
     string)[]
   return {
     tools,
-    toolApproval: planToolApproval(
-      guard,
-      options.allowedStatus === undefined ? {} : { allowedStatus: options.allowedStatus },
-    ),
+    toolApproval: planToolApproval(guard, {
+      ...(options.allowedStatus === undefined ? {} : { allowedStatus: options.allowedStatus }),
+      ...(options.onDecision === undefined ? {} : { onDecision: options.onDecision }),
+    }),
     prepareStep: planPrepareStep<TOOLS>(guard, { mode, tools, turnTools }),
     stopWhen: planStopWhen<TOOLS>(guard, {
       mode,

@@ -5,6 +5,11 @@ const common = {
   /** Whether the argument must be present. Defaults to true. */
   required: z.boolean().optional(),
   description: z.string().optional(),
+  /**
+   * Whether data derived from untrusted output may reach this argument. Defaults to false for
+   * `command` arguments, `write` paths and `url` strings, true for everything else.
+   */
+  acceptsUntrusted: z.boolean().optional(),
 }
 
 const stringArgSchema = z.strictObject({
@@ -14,6 +19,11 @@ const stringArgSchema = z.strictObject({
   maxLength: z.number().int().nonnegative().optional(),
   /** A regular expression the whole value must match. */
   pattern: z.string().optional(),
+  /**
+   * What the string means to the tool. `url` marks a network destination: it refuses untrusted
+   * data unless `acceptsUntrusted` says otherwise. (It does not validate the URL; use `pattern`.)
+   */
+  format: z.enum(['url']).optional(),
 })
 
 const numberArgSchema = z.strictObject({
@@ -60,6 +70,7 @@ type ArgSpecInput =
       type: 'array'
       required?: boolean | undefined
       description?: string | undefined
+      acceptsUntrusted?: boolean | undefined
       items: ArgSpecInput
       maxItems?: number | undefined
     }
@@ -83,6 +94,80 @@ export const argSpecSchema: z.ZodType<ArgSpec, ArgSpecInput> = z.lazy(() =>
   ]),
 )
 
+const declassifyNumberSchema = z.strictObject({
+  type: z.literal('number'),
+  integer: z.boolean().optional(),
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
+})
+const declassifyBooleanSchema = z.strictObject({ type: z.literal('boolean') })
+const declassifyEnumSchema = z.strictObject({
+  type: z.literal('enum'),
+  values: z.array(z.union([z.string(), z.number(), z.boolean()])).min(1),
+})
+const declassifyStringSchema = z.strictObject({
+  type: z.literal('string'),
+  /** Required: a free string is not a declassifier. The whole value must match. */
+  pattern: z.string().min(1),
+  /** Longest accepted value. Default 64. */
+  maxLength: z.number().int().positive().max(4096).default(64),
+})
+
+type DeclassifySchemaInput =
+  | z.input<typeof declassifyNumberSchema>
+  | z.input<typeof declassifyBooleanSchema>
+  | z.input<typeof declassifyEnumSchema>
+  | z.input<typeof declassifyStringSchema>
+  | { type: 'array'; items: DeclassifySchemaInput; maxItems?: number | undefined }
+  | { type: 'object'; properties: Record<string, DeclassifySchemaInput> }
+
+/** The narrow shape an output must have to be declassified. */
+export type DeclassifySchema =
+  | z.output<typeof declassifyNumberSchema>
+  | z.output<typeof declassifyBooleanSchema>
+  | z.output<typeof declassifyEnumSchema>
+  | z.output<typeof declassifyStringSchema>
+  | { type: 'array'; items: DeclassifySchema; maxItems: number }
+  | { type: 'object'; properties: Record<string, DeclassifySchema> }
+
+/**
+ * A declassifier: the narrow shape (numbers, booleans, enum values, short strings matching a
+ * pattern, and arrays or objects of them) that a tool's output is re-validated against at run
+ * time. An output that matches is trusted, whatever went into the tool; one that does not is
+ * untrusted.
+ */
+export const declassifySchema: z.ZodType<DeclassifySchema, DeclassifySchemaInput> = z.lazy(() =>
+  z.discriminatedUnion('type', [
+    declassifyNumberSchema,
+    declassifyBooleanSchema,
+    declassifyEnumSchema,
+    declassifyStringSchema,
+    z.strictObject({
+      type: z.literal('array'),
+      items: declassifySchema,
+      /** Most items. Default 64. */
+      maxItems: z.number().int().nonnegative().max(4096).default(64),
+    }),
+    z.strictObject({
+      type: z.literal('object'),
+      /** Every property is required and no other key is accepted. */
+      properties: z.record(z.string().min(1), declassifySchema),
+    }),
+  ]),
+)
+
+/** What a tool's output is, for the data-flow checks. */
+export const toolOutputSchema = z.strictObject({
+  /**
+   * `untrusted` for anything an attacker can write (web pages, emails, files from outside,
+   * command output). Defaults to the policy's `trust.defaultOutput` (itself `untrusted`).
+   * A trusted tool's output is still untrusted when untrusted data went into its arguments.
+   */
+  trust: z.enum(['trusted', 'untrusted']).optional(),
+  /** Makes the output trusted when, at run time, it matches this narrow schema. */
+  declassify: declassifySchema.optional(),
+})
+
 /** What one tool may be called with. */
 export const toolPolicySchema = z.strictObject({
   description: z.string().optional(),
@@ -91,7 +176,31 @@ export const toolPolicySchema = z.strictObject({
   /** Most calls of this tool in one plan (and one run). */
   maxCalls: z.number().int().positive().optional(),
   /** What the tool's output is: `untrusted` for anything an attacker can write. */
-  output: z.strictObject({ trust: z.enum(['trusted', 'untrusted']) }).optional(),
+  output: toolOutputSchema.optional(),
+})
+
+/** Trust defaults for the data-flow checks. */
+export const trustSchema = z.strictObject({
+  /**
+   * Trust of the output of a tool that declares none. Default `untrusted` (fail closed): a tool
+   * is trusted only where the policy says so.
+   */
+  defaultOutput: z.enum(['trusted', 'untrusted']).default('untrusted'),
+})
+
+/** How an approved plan must be bound to its approval. */
+export const approvalSchema = z.strictObject({
+  /**
+   * When true, a guard refuses a plan (and every re-plan or turn) that does not come with a
+   * valid `signPlan` signature. Default false.
+   */
+  requireSignature: z.boolean().default(false),
+})
+
+/** Audit requirements. */
+export const auditSchema = z.strictObject({
+  /** When true, a guard refuses to start without an audit sink. Default false. */
+  required: z.boolean().default(false),
 })
 
 /** Limits on a plan (static) and a run (dynamic). */
@@ -141,6 +250,9 @@ export const policySchema = z
       maxIdenticalCalls: 3,
       maxReplans: 5,
     }),
+    trust: trustSchema.default({ defaultOutput: 'untrusted' }),
+    approval: approvalSchema.default({ requireSignature: false }),
+    audit: auditSchema.default({ required: false }),
   })
   .describe('An @plan policy')
 
@@ -156,10 +268,15 @@ export type ArgSpec =
       type: 'array'
       required?: boolean | undefined
       description?: string | undefined
+      acceptsUntrusted?: boolean | undefined
       items: ArgSpec
       maxItems?: number | undefined
     }
 export type ToolPolicy = z.output<typeof toolPolicySchema>
+export type ToolOutput = z.output<typeof toolOutputSchema>
+export type Trust = z.output<typeof trustSchema>
+export type Approval = z.output<typeof approvalSchema>
+export type AuditPolicy = z.output<typeof auditSchema>
 export type Budgets = z.output<typeof budgetsSchema>
 export type Workspace = z.output<typeof workspaceSchema>
 /** A policy as written (defaults not yet applied). */

@@ -46,6 +46,17 @@ async function run(
   return result.messages
 }
 
+/** Reads a streamed run to its end or its error, keeping the last state's messages. */
+async function streamToEnd(stream: Promise<AsyncIterable<{ messages: BaseMessage[] }>>) {
+  let messages: BaseMessage[] = []
+  try {
+    for await (const state of await stream) messages = state.messages
+    return { error: undefined, messages }
+  } catch (error) {
+    return { error, messages }
+  }
+}
+
 describe('planGuardMiddleware', () => {
   describe('per-turn mode', () => {
     it('should run an allowed call and give its output to the model', async () => {
@@ -359,6 +370,25 @@ describe('planGuardMiddleware', () => {
       )
     })
 
+    it('should refuse a call whose tool an outer middleware swapped', async () => {
+      const swapper = createMiddleware({
+        name: 'Swapper',
+        wrapToolCall: (request, handler) => handler({ ...request, tool: workspace.runCommand }),
+      })
+      const model = fakeModel()
+        .respondWithTools([{ name: 'view_file', args: { file: 'README.md' }, id: 'swapped' }])
+        .respond(new AIMessage('Done.'))
+      const agent = createAgent({
+        model,
+        tools: workspace.tools,
+        middleware: [swapper, planGuardMiddleware({ policy: workspace.policy() })],
+      })
+      const result = await agent.invoke({ messages: [new HumanMessage('Go')] })
+      expectEveryCallAnswered(result.messages)
+      expect(workspace.ran).toEqual([])
+      expect(textOf(toolMessages(result.messages).get('swapped'))).toContain('would run the tool')
+    })
+
     it('should refuse a call outside a run it started', async () => {
       const middleware = planGuardMiddleware({ policy: workspace.policy() })
       let reached = false
@@ -523,6 +553,29 @@ describe('planGuardMiddleware', () => {
       expect(workspace.ran).toHaveLength(2)
     })
 
+    it('should read a field of a JSON tool output through a reference', async () => {
+      const notes = join(workspace.root, 'NOTES.md')
+      const referencing = [
+        { id: 'write', tool: 'write_file', args: { file: 'NOTES.md', content: 'notes' } },
+        { id: 'check', tool: 'view_file', args: { file: { $ref: 'write.output.written' } } },
+      ]
+      const model = fakeModel()
+        .respondWithTools([
+          { name: 'write_file', args: { file: 'NOTES.md', content: 'notes' }, id: 'a' },
+        ])
+        .respondWithTools([{ name: 'view_file', args: { file: notes }, id: 'b' }])
+        .respond(new AIMessage('Done.'))
+      const messages = await run(
+        model,
+        planGuardMiddleware({ policy: workspace.policy(), plan: referencing }),
+      )
+      expect(workspace.ran).toEqual([`write_file:${notes}`, `view_file:${notes}`])
+      expect(toolMessages(messages).get('b')?.content).toBe('notes')
+      expect(textOf(seenByModel(model, 1)[0])).toContain(
+        `step "check": view_file {"file":"${notes}"}`,
+      )
+    })
+
     it('should skip the dependents of a step whose tool failed', async () => {
       const failing = tool(
         async () => {
@@ -570,6 +623,22 @@ describe('planGuardMiddleware', () => {
       expect(model.callCount).toBe(0)
     })
 
+    it('should refuse a rejected or forged plan where the agent is built, given a compiler', async () => {
+      const compiler = await createPlanCompiler(workspace.policy())
+      expect(() =>
+        planGuardMiddleware({
+          compiler,
+          plan: [{ id: 'x', tool: 'view_file', args: { file: '/etc/passwd' } }],
+        }),
+      ).toThrow(PlanCompilationError)
+      const approved = compiler.compile(plan)
+      const forged = {
+        ...approved,
+        steps: approved.steps.map((step) => ({ ...step, args: { file: '/etc/shadow' } })),
+      }
+      expect(() => planGuardMiddleware({ compiler, plan: forged })).toThrow(PlanError)
+    })
+
     it('should accept a compiled plan and compile it again against the policy', async () => {
       const compiler = await createPlanCompiler(workspace.policy())
       const model = fakeModel()
@@ -590,10 +659,12 @@ describe('planGuardMiddleware', () => {
         tools: workspace.tools,
         middleware: [planGuardMiddleware({ policy: workspace.policy(), exitBehavior: 'error' })],
       })
-      const error = await agent
-        .invoke({ messages: [new HumanMessage('Go')] })
-        .catch((thrown: unknown) => thrown)
+      const { error, messages } = await streamToEnd(
+        agent.stream({ messages: [new HumanMessage('Go')] }, { streamMode: 'values' }),
+      )
       expect(error).toBeInstanceOf(PlanCompilationError)
+      expectEveryCallAnswered(messages)
+      expect(toolMessages(messages).has('bad')).toBe(true)
       expect((error as PlanError).issues[0]?.code).toBe('path_outside_workspace')
       expect(workspace.ran).toEqual([])
     })
@@ -613,11 +684,13 @@ describe('planGuardMiddleware', () => {
           }),
         ],
       })
-      const error = await agent
-        .invoke({ messages: [new HumanMessage('Go')] })
-        .catch((thrown: unknown) => thrown)
+      const { error, messages } = await streamToEnd(
+        agent.stream({ messages: [new HumanMessage('Go')] }, { streamMode: 'values' }),
+      )
       expect(PlanError.isInstance(error)).toBe(true)
       expect((error as PlanError).issues[0]?.code).toBe('call_not_in_plan')
+      expectEveryCallAnswered(messages)
+      expect(toolMessages(messages).get('off')?.status).toBe('error')
       expect(workspace.ran).toEqual([])
       expect(model.callCount).toBe(1)
     })

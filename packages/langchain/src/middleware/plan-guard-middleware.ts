@@ -230,13 +230,24 @@ export function planGuardMiddleware(
   const runs = new Map<string, RunContext>()
   let setup: Promise<Setup> | undefined
 
+  function approve(compiler: PlanCompiler): Setup {
+    const { plan } = options
+    if (plan === undefined) return { compiler, plan: undefined }
+    const compiled = isCompiledPlan(plan) ? plan : compiler.compile(plan)
+    // Throws now if the policy does not approve the plan (a forged CompiledPlan included).
+    createPlanGuard(compiled, { compiler, checkPathsOnDisk: false })
+    return { compiler, plan: compiled }
+  }
+
+  // With a compiler at hand, the plan is approved here, where the agent is built.
+  const given = options.compiler
+  if (given !== undefined && typeof (given as { then?: unknown }).then !== 'function') {
+    setup = Promise.resolve(approve(given as PlanCompiler))
+  }
+
   function prepare(): Promise<Setup> {
-    setup ??= (async () => {
-      const compiler = await (options.compiler ?? createPlanCompiler(resolved as ResolvedPolicy))
-      const { plan } = options
-      if (plan === undefined) return { compiler, plan: undefined }
-      return { compiler, plan: isCompiledPlan(plan) ? plan : compiler.compile(plan) }
-    })()
+    setup ??= (async () =>
+      approve(await (given ?? createPlanCompiler(resolved as ResolvedPolicy))))()
     return setup
   }
 
@@ -481,6 +492,17 @@ export function planGuardMiddleware(
         })
         afterDenial(run, issues)
         return denial(run, call, issues)
+      }
+      const actualTool = toolName(request.tool)
+      if (request.tool !== undefined && actualTool !== call.name) {
+        // An outer middleware swapped the tool: what would run is not what is checked.
+        return deny([
+          issueOf(
+            'unknown_tool',
+            `The call names ${JSON.stringify(call.name)} but would run the tool ${JSON.stringify(actualTool ?? '(unnamed)')}.`,
+            'Call tools by their own names.',
+          ),
+        ])
       }
       let stepId: string | undefined
       if (!planMode) {

@@ -1,0 +1,52 @@
+import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages'
+import { createPlanCompiler, type PolicyInput } from '@plan/core'
+import { type PlanGuardDecision, planGuardMiddleware } from '@plan/langchain'
+import { createAgent } from 'langchain'
+import { createDemoTools, type RunLog } from '../demo-tools.js'
+import { langchainTools } from '../framework-tools.js'
+import { type Proposal, summarize } from '../proposals.js'
+import { scriptedLangchainModel, type Turn } from '../scripted-models.js'
+
+/** Runs a scripted (or real) LangChain agent with `planGuardMiddleware` in per-turn mode. */
+export async function runLangchainAgent(options: {
+  policy: PolicyInput
+  turns: readonly Turn[]
+  prompt: string
+}) {
+  const ran: RunLog = []
+  const compiler = await createPlanCompiler(options.policy)
+  const decisions: PlanGuardDecision[] = []
+  const agent = createAgent({
+    model: scriptedLangchainModel(options.turns),
+    tools: langchainTools(createDemoTools(compiler, ran)),
+    middleware: [
+      planGuardMiddleware({ compiler, onDecision: (decision) => decisions.push(decision) }),
+    ],
+  })
+  const result = await agent.invoke(
+    { messages: [new HumanMessage(options.prompt)] },
+    { recursionLimit: 60 },
+  )
+  const messages = result.messages as BaseMessage[]
+  const proposals: Proposal[] = []
+  for (const message of messages) {
+    if (!AIMessage.isInstance(message)) continue
+    for (const call of message.tool_calls ?? []) {
+      const id = call.id ?? `call_${proposals.length}`
+      const decision = decisions.find((entry) => entry.kind === 'call' && entry.toolCallId === id)
+      const turn = decisions.find(
+        (entry) => entry.kind === 'turn' && !entry.allowed && entry.toolCallIds.includes(id),
+      )
+      const found = decision ?? turn
+      proposals.push({
+        id,
+        tool: call.name,
+        args: call.args,
+        allowed: decision?.allowed ?? (turn === undefined ? undefined : false),
+        issues: found?.issues ?? [],
+      })
+    }
+  }
+  const last = messages.at(-1)
+  return { ran, ...summarize(proposals), answer: last === undefined ? '' : String(last.text ?? '') }
+}
