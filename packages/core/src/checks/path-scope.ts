@@ -41,8 +41,60 @@ const URL_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//
 /** True when `child` is `parent` or lies below it, compared segment by segment. */
 export function isWithin(parent: string, child: string): boolean {
   if (parent === '/') return child.startsWith('/')
-  return child === parent || child.startsWith(`${parent}/`)
+  if (child.length === parent.length) return child === parent
+  return (
+    child.length > parent.length &&
+    child.charCodeAt(parent.length) === SLASH &&
+    child.startsWith(parent)
+  )
 }
+
+const SLASH = 0x2f
+const DOT = 0x2e
+
+/**
+ * True for a path that `posix.resolve` leaves as it is (absolute) or only prefixes with the
+ * root (relative), and that none of the character checks refuses: printable ASCII except
+ * `\`, `:`, `%` and `~`, no empty, `.` or `..` segment, no trailing `/`.
+ */
+function isPlainPath(value: string): boolean {
+  const length = value.length
+  if (length === 0) return false
+  // Index where the current segment starts; an absolute path starts its first segment at 1.
+  let segment = value.charCodeAt(0) === SLASH ? 1 : 0
+  if (segment === length) return false
+  for (let index = segment; index < length; index += 1) {
+    const code = value.charCodeAt(index)
+    if (code === SLASH) {
+      const size = index - segment
+      if (
+        size === 0 ||
+        (size === 1 && value.charCodeAt(segment) === DOT) ||
+        (size === 2 && value.charCodeAt(segment) === DOT && value.charCodeAt(segment + 1) === DOT)
+      )
+        return false
+      segment = index + 1
+    } else if (
+      code < 0x20 ||
+      code > 0x7d ||
+      code === 0x5c /* \ */ ||
+      code === 0x3a /* : */ ||
+      code === 0x25 /* % */
+    ) {
+      // 0x7e (~) and everything above it, controls, and the characters other checks look at.
+      return false
+    }
+  }
+  const size = length - segment
+  return !(
+    size === 0 ||
+    (size === 1 && value.charCodeAt(segment) === DOT) ||
+    (size === 2 && value.charCodeAt(segment) === DOT && value.charCodeAt(segment + 1) === DOT)
+  )
+}
+
+// The last root seen to be plain and absolute; relative plain paths then resolve by concatenation.
+let plainRoot: string | undefined
 
 function deny(code: PathDenial['code'], message: string, hint: string): PathCheckResult {
   return { allowed: false, issue: { code, message, hint } }

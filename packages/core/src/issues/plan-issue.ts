@@ -58,6 +58,8 @@ export type IssueCode =
   | 'aborted'
   | 'untrusted_flow'
   | 'signature_invalid'
+  // audit
+  | 'audit_failed'
 
 /**
  * One problem, located and explained.
@@ -74,4 +76,9 @@ export interface PlanIssue {
   readonly hint?: string
   /** For `cyclic_dependency`: the step ids of one cycle, first id repeated at the end. */
   readonly cycle?: readonly string[]
+  /**
+   * For `untrusted_flow`: the hops of one flow from an untrusted output to the argument that
+   * refuses it, e.g. `["fetch_page.output", "s3.args.command"]`.
+   */
+  readonly flow?: readonly string[]
 }
