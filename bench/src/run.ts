@@ -2,13 +2,19 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { Row } from './measure.ts'
+import { commandSuite } from './suite-command.ts'
 import { compileSuite } from './suite-compile.ts'
+import { executorSuite } from './suite-executor.ts'
+import { frameworksSuite } from './suite-frameworks.ts'
 import { graphSuite } from './suite-graph.ts'
 import { memorySuite } from './suite-memory.ts'
 
 const suites: [string, () => Promise<Row[]>][] = [
   ['compile', compileSuite],
   ['graph', graphSuite],
+  ['command', commandSuite],
+  ['executor', executorSuite],
+  ['frameworks', frameworksSuite],
   ['memory', memorySuite],
 ]
 

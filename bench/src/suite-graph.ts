@@ -1,6 +1,6 @@
 import * as graphlib from '@dagrejs/graphlib'
 import { analyzeGraph } from '@plan/core'
-import Graph from 'graphology'
+import { DirectedGraph } from 'graphology'
 import { hasCycle, topologicalSort } from 'graphology-dag'
 import toposort from 'toposort'
 import { type Row, round, timeMedian } from './measure.ts'
@@ -35,7 +35,7 @@ function seedKahn(deps: readonly (readonly number[])[]): string[] {
 }
 
 function withGraphology(deps: readonly (readonly number[])[]) {
-  const graph = new Graph({ type: 'directed', multi: false })
+  const graph = new DirectedGraph()
   for (let node = 0; node < deps.length; node += 1) graph.addNode(node)
   deps.forEach((list, node) => {
     for (const dep of list) graph.addDirectedEdge(dep, node)

@@ -41,63 +41,45 @@ const URL_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//
 /** True when `child` is `parent` or lies below it, compared segment by segment. */
 export function isWithin(parent: string, child: string): boolean {
   if (parent === '/') return child.startsWith('/')
-  if (child.length === parent.length) return child === parent
-  return (
-    child.length > parent.length &&
-    child.charCodeAt(parent.length) === SLASH &&
-    child.startsWith(parent)
-  )
+  if (child.length <= parent.length) return child === parent
+  return child.charCodeAt(parent.length) === SLASH && child.startsWith(parent)
 }
 
 const SLASH = 0x2f
 const DOT = 0x2e
 
+/** True when `value[start, end)` is empty, `.` or `..`: a segment that resolving changes. */
+function isSpecialSegment(value: string, start: number, end: number): boolean {
+  const size = end - start
+  if (size === 0) return true
+  if (size > 2 || value.charCodeAt(start) !== DOT) return false
+  return size === 1 || value.charCodeAt(start + 1) === DOT
+}
+
 /**
- * True for a path that `posix.resolve` leaves as it is (absolute) or only prefixes with the
- * root (relative), and that none of the character checks refuses: printable ASCII except
- * `\`, `:`, `%` and `~`, no empty, `.` or `..` segment, no trailing `/`.
+ * True for a path that `posix.resolve` keeps as it is (absolute) or only prefixes with the root
+ * (relative), and that no character check refuses: printable ASCII except `\`, `:`, `%` and
+ * `~`, and no empty, `.` or `..` segment (so no `//` and no trailing `/`).
  */
 function isPlainPath(value: string): boolean {
-  const length = value.length
-  if (length === 0) return false
-  // Index where the current segment starts; an absolute path starts its first segment at 1.
   let segment = value.charCodeAt(0) === SLASH ? 1 : 0
-  if (segment === length) return false
-  for (let index = segment; index < length; index += 1) {
+  for (let index = segment; index < value.length; index += 1) {
     const code = value.charCodeAt(index)
     if (code === SLASH) {
-      const size = index - segment
-      if (
-        size === 0 ||
-        (size === 1 && value.charCodeAt(segment) === DOT) ||
-        (size === 2 && value.charCodeAt(segment) === DOT && value.charCodeAt(segment + 1) === DOT)
-      )
-        return false
+      if (isSpecialSegment(value, segment, index)) return false
       segment = index + 1
-    } else if (
-      code < 0x20 ||
-      code > 0x7d ||
-      code === 0x5c /* \ */ ||
-      code === 0x3a /* : */ ||
-      code === 0x25 /* % */
-    ) {
-      // 0x7e (~) and everything above it, controls, and the characters other checks look at.
+    } else if (code < 0x20 || code > 0x7d || code === 0x5c || code === 0x3a || code === 0x25) {
       return false
     }
   }
-  const size = length - segment
-  return !(
-    size === 0 ||
-    (size === 1 && value.charCodeAt(segment) === DOT) ||
-    (size === 2 && value.charCodeAt(segment) === DOT && value.charCodeAt(segment + 1) === DOT)
-  )
+  return !isSpecialSegment(value, segment, value.length)
 }
 
-// The last root seen to be plain and absolute; relative plain paths then resolve by concatenation.
+// The last root found plain and absolute, so that relative plain paths resolve by concatenation.
 let plainRoot: string | undefined
 
-function deny(code: PathDenial['code'], message: string, hint: string): PathCheckResult {
-  return { allowed: false, issue: { code, message, hint } }
+function denial(code: PathDenial['code'], message: string, hint: string): PathDenial {
+  return { code, message, hint }
 }
 
 /**
@@ -109,99 +91,153 @@ export function checkPathLexical(
   scope: PathScope,
   access: PathAccess = 'read',
 ): PathCheckResult {
-  const rootList = scope.roots.join(', ')
+  const checked = resolvePath(value, scope, access)
+  return typeof checked === 'string'
+    ? { allowed: true, resolved: checked }
+    : { allowed: false, issue: checked }
+}
+
+/**
+ * {@link checkPathLexical} without the result wrapper: the resolved path, or why it was refused.
+ */
+export function resolvePath(
+  value: unknown,
+  scope: PathScope,
+  access: PathAccess = 'read',
+): string | PathDenial {
   if (typeof value !== 'string') {
-    return deny(
+    return denial(
       'invalid_arguments',
       `A path must be a string, got ${describe(value)}.`,
-      `Pass a path inside ${rootList} as a string.`,
+      `Pass a path inside ${listRoots(scope)} as a string.`,
     )
   }
+  const first = scope.roots[0]
+  if (value.length <= MAX_PATH_LENGTH && first !== undefined && isPlainPath(value)) {
+    // Same result as the checks below, without regular expressions or posix.resolve.
+    if (value.charCodeAt(0) === SLASH) {
+      if (!isInsideRoots(scope, value)) return outside(value, value, scope, first)
+      return checkListed(value, scope, access)
+    }
+    if (first !== plainRoot) {
+      if (first !== '/' && (first.charCodeAt(0) !== SLASH || !isPlainPath(first)))
+        return checkPathSlowly(value, scope, access, first)
+      plainRoot = first
+    }
+    return checkListed(first === '/' ? `/${value}` : `${first}/${value}`, scope, access)
+  }
+  return checkPathSlowly(value, scope, access, first)
+}
+
+function checkPathSlowly(
+  value: string,
+  scope: PathScope,
+  access: PathAccess,
+  first: string | undefined,
+): string | PathDenial {
   if (value.length === 0)
-    return deny('path_invalid', 'The path is empty.', `Pass a path inside ${rootList}.`)
+    return denial('path_invalid', 'The path is empty.', `Pass a path inside ${listRoots(scope)}.`)
   if (value.length > MAX_PATH_LENGTH) {
-    return deny(
+    return denial(
       'path_invalid',
       `The path is ${value.length} characters long (at most ${MAX_PATH_LENGTH}).`,
       'Pass a shorter path.',
     )
   }
   if (CONTROL.test(value)) {
-    return deny(
+    return denial(
       'path_invalid',
       'The path contains a NUL, control or invisible formatting character.',
       'Remove control characters from the path.',
     )
   }
   if (value.startsWith('~')) {
-    return deny(
+    return denial(
       'path_invalid',
       'The path starts with "~", which some tools expand to a home folder.',
-      `Use a path relative to the workspace (${rootList}).`,
+      `Use a path relative to the workspace (${listRoots(scope)}).`,
     )
   }
   if (value.includes('\\')) {
-    return deny(
+    return denial(
       'path_invalid',
       'The path contains a backslash.',
       'Use forward slashes; Windows-style and UNC paths are not accepted.',
     )
   }
   if (DRIVE_LETTER.test(value)) {
-    return deny(
+    return denial(
       'path_invalid',
       'The path starts with a Windows drive letter.',
-      `Use a POSIX path inside ${rootList}.`,
+      `Use a POSIX path inside ${listRoots(scope)}.`,
     )
   }
   if (URL_SCHEME.test(value) || value.startsWith('//')) {
-    return deny(
+    return denial(
       'path_invalid',
       'The path is a URL or a network (UNC-style) path.',
-      `Pass a plain file path inside ${rootList}.`,
+      `Pass a plain file path inside ${listRoots(scope)}.`,
     )
   }
   if (PERCENT_ENCODED.test(value)) {
-    return deny(
+    return denial(
       'path_invalid',
       'The path contains percent-encoded characters.',
       'Pass the literal path, not a URL-encoded one.',
     )
   }
-  const first = scope.roots[0]
   if (first === undefined)
-    return deny(
+    return denial(
       'path_outside_workspace',
       'The policy has no workspace root.',
       'Add a root to workspace.roots.',
     )
   const resolved = posix.resolve(first, value)
-  if (!scope.roots.some((root) => isWithin(root, resolved))) {
-    return deny(
-      'path_outside_workspace',
-      `The path ${JSON.stringify(value)} resolves to ${resolved}, outside the workspace (${rootList}).`,
-      `Use a path inside ${rootList}, e.g. a path relative to ${first}.`,
-    )
-  }
-  const denied = scope.deny.find((entry) => isWithin(entry, resolved))
-  if (denied !== undefined) {
-    return deny(
-      'path_not_allowed',
-      `The path ${resolved} is under ${denied}, which the policy denies.`,
-      `Do not read or write under ${denied}.`,
-    )
-  }
-  if (access === 'write') {
-    const readOnly = scope.readOnly.find((entry) => isWithin(entry, resolved))
-    if (readOnly !== undefined) {
-      return deny(
+  if (!isInsideRoots(scope, resolved)) return outside(value, resolved, scope, first)
+  return checkListed(resolved, scope, access)
+}
+
+function isInsideRoots(scope: PathScope, resolved: string): boolean {
+  for (const root of scope.roots) if (isWithin(root, resolved)) return true
+  return false
+}
+
+function outside(value: string, resolved: string, scope: PathScope, first: string): PathDenial {
+  const rootList = listRoots(scope)
+  return denial(
+    'path_outside_workspace',
+    `The path ${JSON.stringify(value)} resolves to ${resolved}, outside the workspace (${rootList}).`,
+    `Use a path inside ${rootList}, e.g. a path relative to ${first}.`,
+  )
+}
+
+/** The resolved path, unless it lies under a denied entry, or a read-only one for writes. */
+function checkListed(resolved: string, scope: PathScope, access: PathAccess): string | PathDenial {
+  for (const denied of scope.deny) {
+    if (isWithin(denied, resolved)) {
+      return denial(
         'path_not_allowed',
-        `The path ${resolved} is under ${readOnly}, which is read-only.`,
-        `Write somewhere other than ${readOnly}.`,
+        `The path ${resolved} is under ${denied}, which the policy denies.`,
+        `Do not read or write under ${denied}.`,
       )
     }
   }
-  return { allowed: true, resolved }
+  if (access === 'write') {
+    for (const readOnly of scope.readOnly) {
+      if (isWithin(readOnly, resolved)) {
+        return denial(
+          'path_not_allowed',
+          `The path ${resolved} is under ${readOnly}, which is read-only.`,
+          `Write somewhere other than ${readOnly}.`,
+        )
+      }
+    }
+  }
+  return resolved
+}
+
+function listRoots(scope: PathScope): string {
+  return scope.roots.join(', ')
 }
 
 /** A short description of a value's type for messages. */

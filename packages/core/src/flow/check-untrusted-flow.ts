@@ -1,6 +1,13 @@
 import type { StepReference } from '../compile/compiled-plan.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import type { ResolvedPolicy } from '../policy/resolve-policy.js'
+import {
+  argumentName,
+  outputName,
+  pathRefusesUntrusted,
+  toolDeclassifies,
+  toolOutputIsUntrusted,
+} from './trust-rules.js'
 
 /** One step as the flow check sees it. */
 export interface FlowStep {
@@ -21,7 +28,78 @@ export interface FlowInput {
   readonly order: readonly number[]
 }
 
-/** Reports every path by which untrusted output reaches an argument that refuses it. */
-export function checkUntrustedFlow(_input: FlowInput): PlanIssue[] {
-  return []
+/** Why a step's output is untrusted: its tool says so, or untrusted data went into it. */
+type Origin =
+  | { readonly kind: 'source' }
+  | { readonly kind: 'derived'; readonly from: number; readonly reference: StepReference }
+
+/**
+ * Reports every `$ref` by which untrusted output reaches an argument that refuses it, with
+ * the whole flow (`fetch.output → summarize.args.text → summarize.output → run.args.command`).
+ *
+ * Labels propagate along `$ref` edges in topological order: a step's output is untrusted when
+ * its tool's output is (declared, or the policy's `trust.defaultOutput`), or when any of its
+ * arguments reads untrusted output; a declassifying tool's output is trusted (it is checked
+ * against its schema at run time). A plain `depends_on` orders steps but carries no data, so
+ * it carries no label. Steps whose tool the policy does not know are neither sources nor
+ * sinks (the plan is rejected for them anyway); they pass labels on. Linear in steps + edges.
+ */
+export function checkUntrustedFlow(input: FlowInput): PlanIssue[] {
+  const { policy, steps, order } = input
+  const indexById = new Map<string, number>()
+  steps.forEach((step, index) => {
+    indexById.set(step.id, index)
+  })
+  const origins: (Origin | undefined)[] = new Array(steps.length)
+  const issues: PlanIssue[] = []
+
+  const flowTo = (source: number, field: readonly string[]): string[] => {
+    const hops: string[] = []
+    let current = source
+    let currentField = field
+    // Walk back to the source, then reverse: iterative, so a long chain cannot overflow.
+    for (;;) {
+      const step = steps[current] as FlowStep
+      hops.push(outputName(step.id, currentField))
+      const origin = origins[current]
+      if (origin === undefined || origin.kind === 'source') break
+      hops.push(argumentName(step.id, origin.reference.path))
+      current = origin.from
+      currentField = origin.reference.field
+    }
+    return hops.reverse()
+  }
+
+  for (const node of order) {
+    const step = steps[node]
+    if (step === undefined) continue
+    const tool = policy.tools.get(step.tool)
+    const declassifies = tool !== undefined && toolDeclassifies(tool)
+    if (tool !== undefined && !declassifies && toolOutputIsUntrusted(policy.policy, tool)) {
+      origins[node] = { kind: 'source' }
+    }
+    for (const reference of step.references) {
+      const from = indexById.get(reference.stepId)
+      if (from === undefined || origins[from] === undefined) continue
+      if (tool !== undefined && pathRefusesUntrusted(tool, reference.path)) {
+        const flow = [...flowTo(from, reference.field), argumentName(step.id, reference.path)]
+        issues.push({
+          code: 'untrusted_flow',
+          message: `Untrusted data reaches an argument that refuses it: ${flow.join(' → ')}.`,
+          path: [...step.path, 'args', ...reference.path],
+          stepId: step.id,
+          hint:
+            `Do not pass ${flow[0]} (untrusted) into ${argumentName(step.id, reference.path)}: ` +
+            'commands, write paths and network destinations take only trusted values. Use a fixed ' +
+            'value chosen before reading the data, or extract a narrow value (a number, an enum) ' +
+            'with a tool whose policy declares output.declassify.',
+          flow,
+        })
+      }
+      if (!declassifies && origins[node] === undefined) {
+        origins[node] = { kind: 'derived', from, reference }
+      }
+    }
+  }
+  return issues
 }

@@ -1,0 +1,244 @@
+import type { CompiledStep } from '../compile/compiled-plan.js'
+import { PlanError } from '../errors/plan-error.js'
+import type { PlanIssue } from '../issues/plan-issue.js'
+import type { JsonObject, JsonValue } from '../plan/json-value.js'
+import type { ArgSpec } from '../policy/policy-schema.js'
+import type { ResolvedPolicy } from '../policy/resolve-policy.js'
+import { matchesDeclassifySchema } from './matches-declassify-schema.js'
+import {
+  type ArgumentPath,
+  argumentName,
+  outputName,
+  pathRefusesUntrusted,
+  refusesUntrusted,
+  toolOutputIsUntrusted,
+} from './trust-rules.js'
+import { UntrustedTextIndex, type UntrustedTextIndexState } from './untrusted-text-index.js'
+
+/** The trust label of a finished step's output. */
+export type TrustLabel = 'trusted' | 'untrusted'
+
+/** The tracker's state as JSON, kept in the guard's snapshot. */
+export interface UntrustedFlowState {
+  /** Label of each finished step's output. */
+  readonly labels: Readonly<Record<string, TrustLabel>>
+  /** How many untrusted outputs existed when each step's plan was approved. */
+  readonly seen: Readonly<Record<string, number>>
+  readonly text: UntrustedTextIndexState
+}
+
+/** What {@link UntrustedFlowTracker.check} found about one call's arguments. */
+export interface FlowCheck {
+  /** One `untrusted_flow` issue per refusing argument that untrusted data reaches. */
+  readonly issues: readonly PlanIssue[]
+  /** True when any argument carries untrusted data: the output will be untrusted too. */
+  readonly tainted: boolean
+}
+
+/** Tracks trust labels of step outputs at run time; used by the guard. */
+export interface UntrustedFlowTracker {
+  /** Stamps steps of a newly approved plan with the outputs their planner may have seen. */
+  planApproved(stepIds: readonly string[]): void
+  /** Checks a ready step's arguments (references resolved) before it runs. */
+  check(step: CompiledStep, args: JsonObject): FlowCheck
+  /** Labels a finished step's output; `output` is its JSON value, or undefined if it has none. */
+  record(step: CompiledStep, output: JsonValue | undefined, tainted: boolean): TrustLabel
+  /** The label of a finished step's output. */
+  label(stepId: string): TrustLabel | undefined
+  /** Drops a step's label (its id now names another step); indexed text stays. */
+  forget(stepId: string): void
+  toJSON(): UntrustedFlowState
+}
+
+function collectTexts(value: JsonValue, out: string[], depth = 0): void {
+  if (typeof value === 'string') out.push(value)
+  else if (Array.isArray(value)) {
+    if (depth < 128) for (const item of value) collectTexts(item, out, depth + 1)
+  } else if (typeof value === 'object' && value !== null && depth < 128) {
+    for (const key of Object.keys(value)) {
+      out.push(key)
+      collectTexts(value[key] as JsonValue, out, depth + 1)
+    }
+  }
+}
+
+interface Leaf {
+  readonly path: (string | number)[]
+  readonly text: string
+  readonly refuses: boolean
+}
+
+function collectLeaves(
+  spec: ArgSpec | undefined,
+  value: JsonValue,
+  path: (string | number)[],
+  refuses: boolean,
+  out: Leaf[],
+  depth = 0,
+): void {
+  const refusing = refuses || (spec !== undefined && refusesUntrusted(spec))
+  if (typeof value === 'string') {
+    out.push({ path, text: value, refuses: refusing })
+  } else if (Array.isArray(value)) {
+    if (depth > 128) return
+    const items = spec?.type === 'array' ? spec.items : undefined
+    value.forEach((item, index) => {
+      collectLeaves(items, item, [...path, index], refusing, out, depth + 1)
+    })
+  } else if (typeof value === 'object' && value !== null) {
+    if (depth > 128) return
+    for (const key of Object.keys(value)) {
+      out.push({ path: [...path, key], text: key, refuses: refusing })
+      collectLeaves(undefined, value[key] as JsonValue, [...path, key], refusing, out, depth + 1)
+    }
+  }
+}
+
+function issueFor(step: CompiledStep, path: ArgumentPath, flow: string[], pasted: boolean) {
+  const issue: PlanIssue = {
+    code: 'untrusted_flow',
+    message: `Untrusted data reaches an argument that refuses it: ${flow.join(' → ')}${pasted ? ' (the text was copied from that output)' : ''}.`,
+    path: [...path],
+    stepId: step.id,
+    hint: 'Commands, write paths and network destinations take only trusted values; do not copy text from untrusted output into them. Extract a narrow value with a declassifying tool instead.',
+    flow,
+  }
+  return issue
+}
+
+/**
+ * Creates the run-time side of the data-flow check: outputs of untrusted tools (and of tools
+ * fed untrusted data) are labelled when they finish; a reference to one stays untrusted; and
+ * an argument containing text copied from one is untrusted too (see `UntrustedTextIndex`).
+ */
+export function createUntrustedFlowTracker(
+  policy: ResolvedPolicy,
+  state?: UntrustedFlowState,
+): UntrustedFlowTracker {
+  const labels = new Map<string, TrustLabel>()
+  const seen = new Map<string, number>()
+  const index = state === undefined ? new UntrustedTextIndex() : UntrustedTextIndex.fromJSON(state.text)
+  if (state !== undefined) {
+    for (const id of Object.keys(state.labels)) labels.set(id, state.labels[id] as TrustLabel)
+    for (const id of Object.keys(state.seen)) seen.set(id, state.seen[id] as number)
+  }
+
+  return {
+    planApproved(stepIds) {
+      for (const id of stepIds) seen.set(id, index.size)
+    },
+    check(step, args) {
+      const tool = policy.tools.get(step.tool)
+      // Unknown tool: the guard denies it anyway; refuse here too.
+      if (tool === undefined) return { issues: [], tainted: true }
+      const issues: PlanIssue[] = []
+      let tainted = false
+      for (const reference of step.references) {
+        if (labels.get(reference.stepId) === 'trusted') continue
+        tainted = true
+        if (pathRefusesUntrusted(tool, reference.path)) {
+          const flow = [
+            outputName(reference.stepId, reference.field),
+            argumentName(step.id, reference.path),
+          ]
+          issues.push(issueFor(step, reference.path, flow, false))
+        }
+      }
+      // Text written into a plan after untrusted output was seen may have been copied from it.
+      const limit = seen.get(step.id) ?? index.size
+      if (limit > 0) {
+        const leaves: Leaf[] = []
+        for (const name of Object.keys(args)) {
+          const spec = Object.hasOwn(tool.args, name) ? tool.args[name] : undefined
+          collectLeaves(spec, args[name] as JsonValue, [name], spec === undefined, leaves)
+        }
+        for (const leaf of leaves) {
+          if (!leaf.refuses && tainted) continue
+          const origin = index.find(leaf.text, limit)
+          if (origin === undefined) continue
+          tainted = true
+          if (leaf.refuses) {
+            const source = origin.stepId === '*' ? 'an untrusted output' : outputName(origin.stepId)
+            issues.push(issueFor(step, leaf.path, [source, argumentName(step.id, leaf.path)], true))
+          }
+        }
+      }
+      return { issues, tainted }
+    },
+    record(step, output, tainted) {
+      const tool = policy.tools.get(step.tool)
+      let untrusted: boolean
+      const declassify = tool?.output?.declassify
+      if (tool === undefined) untrusted = true
+      else if (declassify !== undefined)
+        untrusted = output === undefined || !matchesDeclassifySchema(declassify, output)
+      else untrusted = tainted || toolOutputIsUntrusted(policy.policy, tool)
+      const label: TrustLabel = untrusted ? 'untrusted' : 'trusted'
+      labels.set(step.id, label)
+      if (untrusted) {
+        const texts: string[] = []
+        if (output !== undefined) collectTexts(output, texts)
+        index.add(step.id, texts, output !== undefined)
+      }
+      return label
+    },
+    label(stepId) {
+      return labels.get(stepId)
+    },
+    forget(stepId) {
+      labels.delete(stepId)
+    },
+    toJSON() {
+      return {
+        labels: Object.fromEntries(labels),
+        seen: Object.fromEntries(seen),
+        text: index.toJSON(),
+      }
+    },
+  }
+}
+
+function invalid(): never {
+  throw new PlanError('Invalid guard state: flow.', {
+    issues: [{ code: 'invalid_plan', message: 'The guard state has an invalid flow.', path: ['flow'] }],
+  })
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** Checks the `flow` part of a guard state (possibly after a trip through JSON). */
+export function readUntrustedFlowState(value: unknown): UntrustedFlowState {
+  if (!isRecord(value) || !isRecord(value.labels) || !isRecord(value.seen)) invalid()
+  const labels: Record<string, TrustLabel> = Object.create(null)
+  for (const [id, label] of Object.entries(value.labels)) {
+    if (label !== 'trusted' && label !== 'untrusted') invalid()
+    labels[id] = label
+  }
+  const seen: Record<string, number> = Object.create(null)
+  for (const [id, count] of Object.entries(value.seen)) {
+    if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) invalid()
+    seen[id] = count
+  }
+  const text = value.text
+  if (!isRecord(text) || !Array.isArray(text.outputs)) invalid()
+  const outputs = text.outputs.map((output: unknown) => {
+    if (
+      !isRecord(output) ||
+      typeof output.stepId !== 'string' ||
+      !Array.isArray(output.texts) ||
+      !output.texts.every((entry) => typeof entry === 'string')
+    )
+      invalid()
+    return { stepId: output.stepId, texts: output.texts as string[] }
+  })
+  const saturatedAt = text.saturatedAt ?? null
+  if (
+    saturatedAt !== null &&
+    (typeof saturatedAt !== 'number' || !Number.isSafeInteger(saturatedAt) || saturatedAt < 0)
+  )
+    invalid()
+  for (const count of Object.values(seen)) if (count > outputs.length) invalid()
+  return { labels, seen, text: { outputs, saturatedAt } }
+}

@@ -1,0 +1,62 @@
+import type { DeclassifySchema } from '../policy/policy-schema.js'
+
+const patterns = new WeakMap<object, RegExp>()
+
+function compiled(spec: { pattern: string }): RegExp | undefined {
+  let pattern = patterns.get(spec)
+  if (pattern === undefined) {
+    try {
+      pattern = new RegExp(`^(?:${spec.pattern})$`, 'u')
+    } catch {
+      return undefined
+    }
+    patterns.set(spec, pattern)
+  }
+  return pattern
+}
+
+/**
+ * Whether a step's output has exactly the narrow shape a declassifier declares: finite numbers
+ * within bounds, booleans, enum values, short strings matching the whole pattern, and arrays
+ * or objects (every property present, no other key) of them. Anything else does not match,
+ * so the output stays untrusted (fail closed).
+ */
+export function matchesDeclassifySchema(spec: DeclassifySchema, value: unknown, depth = 0): boolean {
+  if (depth > 32) return false
+  switch (spec.type) {
+    case 'number':
+      return (
+        typeof value === 'number' &&
+        Number.isFinite(value) &&
+        (spec.integer !== true || Number.isInteger(value)) &&
+        (spec.minimum === undefined || value >= spec.minimum) &&
+        (spec.maximum === undefined || value <= spec.maximum)
+      )
+    case 'boolean':
+      return typeof value === 'boolean'
+    case 'enum':
+      return spec.values.some((allowed) => allowed === value)
+    case 'string': {
+      if (typeof value !== 'string' || value.length > spec.maxLength) return false
+      return compiled(spec)?.test(value) === true
+    }
+    case 'array':
+      return (
+        Array.isArray(value) &&
+        value.length <= spec.maxItems &&
+        value.every((item) => matchesDeclassifySchema(spec.items, item, depth + 1))
+      )
+    case 'object': {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+      const record = value as Record<string, unknown>
+      const keys = Object.keys(record)
+      const names = Object.keys(spec.properties)
+      if (keys.length !== names.length) return false
+      return names.every(
+        (name) =>
+          Object.hasOwn(record, name) &&
+          matchesDeclassifySchema(spec.properties[name] as DeclassifySchema, record[name], depth + 1),
+      )
+    }
+  }
+}

@@ -1,0 +1,126 @@
+/** Length of the text fragments that are indexed and looked up (after normalisation). */
+export const FRAGMENT_LENGTH = 12
+/** Distance between indexed fragments of an untrusted text. */
+export const FRAGMENT_STRIDE = 4
+/**
+ * Shortest shared text that is always found: any common substring this long contains an
+ * indexed fragment. Shorter ones (down to {@link FRAGMENT_LENGTH}) may be found.
+ */
+export const GUARANTEED_MATCH_LENGTH = FRAGMENT_LENGTH + FRAGMENT_STRIDE - 1
+/** Most normalised characters indexed in one run; past it the index is saturated. */
+export const MAX_INDEXED_CHARACTERS = 4 * 1024 * 1024
+
+/** Lowercase, compatibility-normalised, whitespace runs collapsed: small edits do not hide a paste. */
+export function normaliseText(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ')
+}
+
+/** Where an indexed fragment first came from. */
+export interface TextOrigin {
+  /** Ordinal of the untrusted output (0 for the first one recorded). */
+  readonly ordinal: number
+  readonly stepId: string
+}
+
+/** The state of an index as JSON: enough to rebuild it. */
+export interface UntrustedTextIndexState {
+  /** One entry per recorded output: its step and its normalised texts (only those indexed). */
+  readonly outputs: readonly { readonly stepId: string; readonly texts: readonly string[] }[]
+  /** Ordinal of the first output that could not be indexed completely, or null. */
+  readonly saturatedAt: number | null
+}
+
+/**
+ * Finds untrusted output text pasted into later arguments. Fragments of
+ * {@link FRAGMENT_LENGTH} characters are indexed every {@link FRAGMENT_STRIDE} characters of
+ * each untrusted string; a query looks up the fragment at every position of its string. So a
+ * query finds any shared text of {@link GUARANTEED_MATCH_LENGTH}+ characters, whichever side
+ * contains the other, in time linear in the query and memory a quarter of the indexed text.
+ *
+ * Each output has an ordinal, and a query names how many outputs it may have seen: text that
+ * was written into a plan before an output existed cannot have come from it.
+ */
+export class UntrustedTextIndex {
+  readonly #fragments = new Map<string, number>()
+  readonly #outputs: { stepId: string; texts: string[] }[] = []
+  #characters = 0
+  #saturatedAt: number | undefined
+
+  /** Number of outputs recorded so far; the next one gets this ordinal. */
+  get size(): number {
+    return this.#outputs.length
+  }
+
+  /**
+   * Records the string leaves (and object keys) of one untrusted output. A value that is not
+   * JSON, or text past the index's capacity, saturates the index: from then on every long
+   * enough query that may have seen it counts as a match (fail closed).
+   */
+  add(stepId: string, texts: readonly string[], complete = true): number {
+    const ordinal = this.#outputs.length
+    const kept: string[] = []
+    if (!complete) this.#saturatedAt ??= ordinal
+    for (const text of texts) {
+      const normal = normaliseText(text)
+      if (normal.length < FRAGMENT_LENGTH) continue
+      if (this.#characters + normal.length > MAX_INDEXED_CHARACTERS) {
+        this.#saturatedAt ??= ordinal
+        continue
+      }
+      this.#characters += normal.length
+      kept.push(normal)
+      this.#index(normal, ordinal)
+    }
+    this.#outputs.push({ stepId, texts: kept })
+    return ordinal
+  }
+
+  #index(normal: string, ordinal: number): void {
+    const last = normal.length - FRAGMENT_LENGTH
+    for (let position = 0; position <= last; position += FRAGMENT_STRIDE) {
+      const fragment = normal.slice(position, position + FRAGMENT_LENGTH)
+      if (!this.#fragments.has(fragment)) this.#fragments.set(fragment, ordinal)
+    }
+  }
+
+  /**
+   * The first untrusted output (among the first `seen` recorded) that shares text with
+   * `text`, or undefined. `stepId` is `"*"` when only saturation makes it a match.
+   */
+  find(text: string, seen: number = this.#outputs.length): TextOrigin | undefined {
+    if (seen <= 0) return undefined
+    const normal = normaliseText(text)
+    if (normal.length < FRAGMENT_LENGTH) return undefined
+    const last = normal.length - FRAGMENT_LENGTH
+    for (let position = 0; position <= last; position += 1) {
+      const ordinal = this.#fragments.get(normal.slice(position, position + FRAGMENT_LENGTH))
+      if (ordinal !== undefined && ordinal < seen)
+        return { ordinal, stepId: this.#outputs[ordinal]?.stepId ?? '*' }
+    }
+    if (this.#saturatedAt !== undefined && this.#saturatedAt < seen)
+      return { ordinal: this.#saturatedAt, stepId: this.#outputs[this.#saturatedAt]?.stepId ?? '*' }
+    return undefined
+  }
+
+  /** The index as JSON. */
+  toJSON(): UntrustedTextIndexState {
+    return {
+      outputs: this.#outputs.map((output) => ({ stepId: output.stepId, texts: [...output.texts] })),
+      saturatedAt: this.#saturatedAt ?? null,
+    }
+  }
+
+  /** Rebuilds an index from {@link UntrustedTextIndex.toJSON}. */
+  static fromJSON(state: UntrustedTextIndexState): UntrustedTextIndex {
+    const index = new UntrustedTextIndex()
+    state.outputs.forEach((output, ordinal) => {
+      index.#outputs.push({ stepId: output.stepId, texts: [...output.texts] })
+      for (const text of output.texts) {
+        index.#characters += text.length
+        index.#index(text, ordinal)
+      }
+    })
+    if (state.saturatedAt !== null) index.#saturatedAt = state.saturatedAt
+    return index
+  }
+}
