@@ -1,3 +1,17 @@
+export type { AuditHead } from './audit/audit-chain.js'
+export type { AuditEvent, AuditRecord } from './audit/audit-event.js'
+export { AUDIT_GENESIS } from './audit/audit-event.js'
+export type { AuditSink } from './audit/audit-sink.js'
+export type { FileAuditSink, FileAuditSinkOptions } from './audit/create-file-audit-sink.js'
+export { createFileAuditSink } from './audit/create-file-audit-sink.js'
+export type { MemoryAuditSink, MemoryAuditSinkOptions } from './audit/create-memory-audit-sink.js'
+export { createMemoryAuditSink } from './audit/create-memory-audit-sink.js'
+export type {
+  AuditLogProblem,
+  AuditLogVerification,
+  VerifyAuditLogOptions,
+} from './audit/verify-audit-log.js'
+export { verifyAuditLog } from './audit/verify-audit-log.js'
 export { checkPathOnDisk } from './checks/path-on-disk.js'
 export type { PathAccess, PathCheckResult, PathDenial, PathScope } from './checks/path-scope.js'
 export { checkPathLexical, isWithin } from './checks/path-scope.js'
@@ -28,6 +42,9 @@ export type {
   ExecutionStatus,
   ExecutionStepStatus,
 } from './execute/execution-event.js'
+export type { FlowInput, FlowStep } from './flow/check-untrusted-flow.js'
+export { checkUntrustedFlow } from './flow/check-untrusted-flow.js'
+export type { TrustLabel, UntrustedFlowState } from './flow/create-untrusted-flow-tracker.js'
 export { createPlanGuard } from './guard/create-plan-guard.js'
 export type {
   AuthorizeResult,
@@ -37,6 +54,7 @@ export type {
   ResolveArgsResult,
   StepStatus,
   SubmitKind,
+  SubmitOptions,
   SubmitResult,
   ToolCall,
 } from './guard/plan-guard.js'
@@ -47,18 +65,28 @@ export { planJsonSchema, policyJsonSchema } from './plan/plan-json-schema.js'
 export type { Plan, PlanStep } from './plan/plan-schema.js'
 export { planObjectSchema, planSchema, stepSchema } from './plan/plan-schema.js'
 export type {
+  Approval,
   ArgSpec,
+  AuditPolicy,
   Budgets,
+  DeclassifySchema,
   Policy,
   PolicyInput,
+  ToolOutput,
   ToolPolicy,
+  Trust,
   Workspace,
 } from './policy/policy-schema.js'
 export {
+  approvalSchema,
   argSpecSchema,
+  auditSchema,
   budgetsSchema,
+  declassifySchema,
   policySchema,
+  toolOutputSchema,
   toolPolicySchema,
+  trustSchema,
   workspaceSchema,
 } from './policy/policy-schema.js'
 export type { ResolvedPolicy, ResolvePolicyOptions } from './policy/resolve-policy.js'
@@ -69,6 +97,9 @@ export { toDot } from './render/to-dot.js'
 export { toMermaid } from './render/to-mermaid.js'
 export type { TextRenderOptions } from './render/to-text.js'
 export { toText } from './render/to-text.js'
+export { signPlan } from './sign/sign-plan.js'
+export type { PlanSignatureCheck } from './sign/verify-plan.js'
+export { verifyPlan } from './sign/verify-plan.js'
 export type { ReferenceTools, ReferenceToolsOptions } from './tools/create-reference-tools.js'
 export { createReferenceTools } from './tools/create-reference-tools.js'
 export type { FileEntry, ListFilesOptions, ListFilesOutput } from './tools/list-files-tool.js'

@@ -1,4 +1,4 @@
-import { checkPathLexical, describe, type PathScope } from '../checks/path-scope.js'
+import { describe, type PathScope, resolvePath } from '../checks/path-scope.js'
 import type { CommandCheckResult } from '../command/command-check-result.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import type { JsonObject, JsonValue } from '../plan/json-value.js'
@@ -36,6 +36,11 @@ export interface ArgumentCheck {
 }
 
 type Path = (string | number)[]
+type Key = string | number
+
+// The argument path above a top-level argument; spread, never mutated.
+const TOP: Path = []
+const NO_FIELD: readonly string[] = Object.freeze([])
 
 function issue(
   code: PlanIssue['code'],
@@ -61,6 +66,39 @@ export function isReference(value: unknown): value is { $ref: unknown } {
   return isPlainObject(value) && Object.hasOwn(value, '$ref')
 }
 
+/** True when an object has exactly one own enumerable key (as `Object.keys(value).length === 1`). */
+function hasOneKey(value: object): boolean {
+  let count = 0
+  for (const key in value) if (Object.hasOwn(value, key)) count += 1
+  return count === 1
+}
+
+function declaredHint(declared: Readonly<Record<string, ArgSpec>>): string {
+  const names = Object.keys(declared)
+  return names.length === 0
+    ? 'This tool takes no arguments.'
+    : `Declared arguments: ${names.join(', ')}.`
+}
+
+function byName(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0
+}
+
+/** Sorts distinct names in place; insertion sort for the usual handful of arguments. */
+function sortNames(names: string[]): string[] {
+  if (names.length > 8) return names.sort(byName)
+  for (let index = 1; index < names.length; index += 1) {
+    const name = names[index] as string
+    let slot = index
+    while (slot > 0 && (names[slot - 1] as string) > name) {
+      names[slot] = names[slot - 1] as string
+      slot -= 1
+    }
+    names[slot] = name
+  }
+  return names
+}
+
 /**
  * Checks one call's arguments against a tool's declaration: undeclared, missing and
  * mistyped arguments, paths, commands, references. Reports every problem.
@@ -73,14 +111,25 @@ export function checkArguments(
 ): ArgumentCheck {
   const issues: PlanIssue[] = []
   const references: StepReference[] = []
-  const clean: JsonObject = {}
+  const clean = checkArgumentsInto(tool, args, base, context, issues, references)
+  return { args: clean, references, issues }
+}
+
+/**
+ * {@link checkArguments} appending to the caller's `issues` and `references`, so that a whole
+ * plan is checked without a result object per step. Issue paths are built only for issues,
+ * from a copy of `base`: the caller may reuse `base` between calls.
+ */
+export function checkArgumentsInto(
+  tool: ToolPolicy,
+  args: unknown,
+  base: Path,
+  context: ArgumentContext,
+  issues: PlanIssue[],
+  references: StepReference[],
+): JsonObject {
   const stepId = context.stepId
   const declared = tool.args
-  const declaredNames = Object.keys(declared)
-  const declaredHint =
-    declaredNames.length === 0
-      ? 'This tool takes no arguments.'
-      : `Declared arguments: ${declaredNames.join(', ')}.`
   if (args === undefined || args === null) {
     args = {}
   }
@@ -89,37 +138,45 @@ export function checkArguments(
       issue(
         'invalid_arguments',
         `Arguments must be an object, got ${describe(args)}.`,
-        base,
-        declaredHint,
+        [...base],
+        declaredHint(declared),
         stepId,
       ),
     )
-    return { args: clean, references, issues }
+    return {}
   }
   const state: WalkState = { issues, references, context, stepId }
-  const checked: [string, JsonValue][] = []
-  for (const name of Object.keys(args)) {
-    const path = [...base, name]
+  let clean: JsonObject = {}
+  let previous: string | undefined
+  let sorted = true
+  for (const name in args) {
+    if (!Object.hasOwn(args, name)) continue
     if (!Object.hasOwn(declared, name) || FORBIDDEN_KEYS.has(name)) {
       issues.push(
         issue(
           'unknown_argument',
           `Argument ${JSON.stringify(name)} is not declared for this tool.`,
-          path,
-          declaredHint,
+          [...base, name],
+          declaredHint(declared),
           stepId,
         ),
       )
       continue
     }
-    const spec = declared[name] as ArgSpec
-    const value = checkValue(spec, args[name], path, [name], 0, state)
-    if (value !== undefined) checked.push([name, value])
+    const value = checkValue(declared[name] as ArgSpec, args[name], base, name, TOP, 0, state)
+    if (value === undefined) continue
+    if (previous !== undefined && byName(previous, name) >= 0) sorted = false
+    previous = name
+    clean[name] = value
   }
-  // Inserted in sorted key order, so the copy is already canonical for hashing.
-  checked.sort((left, right) => (left[0] < right[0] ? -1 : left[0] > right[0] ? 1 : 0))
-  for (const [name, value] of checked) clean[name] = value
-  for (const name of declaredNames) {
+  if (!sorted) {
+    // Inserted in sorted key order, so the copy is already canonical for hashing.
+    const unsorted = clean
+    clean = {}
+    for (const name of sortNames(Object.keys(unsorted))) clean[name] = unsorted[name] as JsonValue
+  }
+  for (const name in declared) {
+    if (!Object.hasOwn(declared, name)) continue
     const spec = declared[name] as ArgSpec
     if (spec.required !== false && !Object.hasOwn(args, name)) {
       issues.push(
@@ -133,7 +190,7 @@ export function checkArguments(
       )
     }
   }
-  return { args: Object.freeze(clean), references, issues }
+  return Object.freeze(clean)
 }
 
 interface WalkState {
@@ -143,10 +200,23 @@ interface WalkState {
   readonly stepId: string | undefined
 }
 
+// Values are checked at `[...parent, key]`; that array is built only when an issue needs it.
+function fail(
+  state: WalkState,
+  parent: Path,
+  key: Key,
+  message: string,
+  hint?: string,
+): undefined {
+  state.issues.push(issue('invalid_arguments', message, [...parent, key], hint, state.stepId))
+  return undefined
+}
+
 function checkReference(
   value: Record<string, unknown>,
-  path: Path,
-  argPath: Path,
+  parent: Path,
+  key: Key,
+  argParent: Path,
   state: WalkState,
 ): JsonValue | undefined {
   const { context, stepId } = state
@@ -158,38 +228,51 @@ function checkReference(
       issue(
         'invalid_reference',
         'References are resolved before a call runs; a live call cannot carry one.',
-        path,
+        [...parent, key],
         'Pass the value itself.',
         stepId,
       ),
     )
     return undefined
   }
-  if (Object.keys(value).length !== 1 || typeof target !== 'string') {
+  if (typeof target !== 'string' || !hasOneKey(value)) {
     state.issues.push(
       issue(
         'invalid_reference',
         'A reference must be an object with a single string "$ref".',
-        path,
+        [...parent, key],
         hint,
         stepId,
       ),
     )
     return undefined
   }
-  const segments = target.split('.')
-  const targetId = segments[0] as string
-  const field = segments.slice(2)
-  if (
-    (segments.length >= 2 && segments[1] !== 'output') ||
-    field.some((part) => part === '' || FORBIDDEN_KEYS.has(part)) ||
-    field.length > MAX_REFERENCE_FIELDS
-  ) {
+  // "<stepId>", "<stepId>.output" or "<stepId>.output.<field>[.<field>…]".
+  const dot = target.indexOf('.')
+  const targetId = dot === -1 ? target : target.slice(0, dot)
+  let field = NO_FIELD
+  let malformed = false
+  if (dot !== -1) {
+    const fieldsAt = dot + 8
+    malformed =
+      !target.startsWith('output', dot + 1) ||
+      (target.length > fieldsAt - 1 && target.charCodeAt(fieldsAt - 1) !== 0x2e)
+    if (!malformed && target.length >= fieldsAt) {
+      const parts = target.slice(fieldsAt).split('.')
+      malformed = parts.length > MAX_REFERENCE_FIELDS
+      for (let index = 0; index < parts.length && !malformed; index += 1) {
+        const part = parts[index] as string
+        malformed = part === '' || FORBIDDEN_KEYS.has(part)
+      }
+      field = parts
+    }
+  }
+  if (malformed) {
     state.issues.push(
       issue(
         'invalid_reference',
         `Reference ${JSON.stringify(target)} is malformed.`,
-        path,
+        [...parent, key],
         hint,
         stepId,
       ),
@@ -201,7 +284,7 @@ function checkReference(
       issue(
         'self_dependency',
         `Step ${JSON.stringify(stepId)} refers to its own output.`,
-        path,
+        [...parent, key],
         'A step can only read the output of another, earlier step.',
         stepId,
       ),
@@ -213,7 +296,7 @@ function checkReference(
       issue(
         'invalid_reference',
         `Reference to unknown step ${JSON.stringify(targetId)}.`,
-        path,
+        [...parent, key],
         hint,
         stepId,
       ),
@@ -221,7 +304,11 @@ function checkReference(
     return undefined
   }
   state.references.push(
-    Object.freeze({ path: Object.freeze(argPath), stepId: targetId, field: Object.freeze(field) }),
+    Object.freeze({
+      path: Object.freeze([...argParent, key]),
+      stepId: targetId,
+      field: field === NO_FIELD ? field : Object.freeze(field),
+    }),
   )
   return Object.freeze({ $ref: target })
 }
@@ -229,64 +316,70 @@ function checkReference(
 function checkValue(
   spec: ArgSpec,
   value: unknown,
-  path: Path,
-  argPath: Path,
+  parent: Path,
+  key: Key,
+  argParent: Path,
   depth: number,
   state: WalkState,
 ): JsonValue | undefined {
-  const { context, stepId } = state
-  if (isReference(value)) return checkReference(value, path, argPath, state)
-  const fail = (message: string, hint?: string) => {
-    state.issues.push(issue('invalid_arguments', message, path, hint, stepId))
-    return undefined
-  }
+  if (isReference(value)) return checkReference(value, parent, key, argParent, state)
+  const context = state.context
   switch (spec.type) {
     case 'string': {
-      if (typeof value !== 'string') return fail(`Expected a string, got ${describe(value)}.`)
+      if (typeof value !== 'string')
+        return fail(state, parent, key, `Expected a string, got ${describe(value)}.`)
       const max = spec.maxLength ?? DEFAULT_MAX_STRING_LENGTH
       if (value.length > max)
         return fail(
+          state,
+          parent,
+          key,
           `String is ${value.length} characters long (at most ${max}).`,
           'Send a shorter value.',
         )
       if (spec.minLength !== undefined && value.length < spec.minLength)
-        return fail(`String is shorter than ${spec.minLength} characters.`)
+        return fail(state, parent, key, `String is shorter than ${spec.minLength} characters.`)
       if (spec.pattern !== undefined) {
         let pattern = context.patterns.get(spec)
         if (pattern === undefined) {
           pattern = new RegExp(`^(?:${spec.pattern})$`, 'u')
           context.patterns.set(spec, pattern)
         }
-        if (!pattern.test(value)) return fail(`String does not match the pattern ${spec.pattern}.`)
+        if (!pattern.test(value))
+          return fail(state, parent, key, `String does not match the pattern ${spec.pattern}.`)
       }
       return value
     }
     case 'number': {
       if (typeof value !== 'number' || !Number.isFinite(value))
-        return fail(`Expected a finite number, got ${describe(value)}.`)
-      if (spec.integer === true && !Number.isInteger(value)) return fail('Expected an integer.')
+        return fail(state, parent, key, `Expected a finite number, got ${describe(value)}.`)
+      if (spec.integer === true && !Number.isInteger(value))
+        return fail(state, parent, key, 'Expected an integer.')
       if (spec.minimum !== undefined && value < spec.minimum)
-        return fail(`Number is below the minimum ${spec.minimum}.`)
+        return fail(state, parent, key, `Number is below the minimum ${spec.minimum}.`)
       if (spec.maximum !== undefined && value > spec.maximum)
-        return fail(`Number is above the maximum ${spec.maximum}.`)
+        return fail(state, parent, key, `Number is above the maximum ${spec.maximum}.`)
       return value
     }
     case 'boolean':
       return typeof value === 'boolean'
         ? value
-        : fail(`Expected a boolean, got ${describe(value)}.`)
+        : fail(state, parent, key, `Expected a boolean, got ${describe(value)}.`)
     case 'enum':
       return spec.values.some((allowed) => allowed === value)
         ? (value as JsonValue)
         : fail(
+            state,
+            parent,
+            key,
             `Value is not one of the allowed values.`,
             `Use one of: ${spec.values.map((entry) => JSON.stringify(entry)).join(', ')}.`,
           )
     case 'path': {
-      const result = checkPathLexical(value, context.scope, spec.access)
-      if (result.allowed) return value as string
+      const resolved = resolvePath(value, context.scope, spec.access)
+      if (typeof resolved === 'string') return value as string
       state.issues.push(
-        issue(result.issue.code, result.issue.message, path, result.issue.hint, stepId),
+        issue(resolved.code, resolved.message, [...parent, key], resolved.hint, state.stepId),
       )
       return undefined
     }
@@ -295,28 +388,24 @@ function checkValue(
       if (result.allowed) return value as string
       for (const found of result.issues) {
         state.issues.push(
-          issue(found.code, found.message, [...path, ...found.path], found.hint, stepId),
+          issue(found.code, found.message, [...parent, key, ...found.path], found.hint, state.stepId),
         )
       }
       return undefined
     }
     case 'array': {
-      if (!Array.isArray(value)) return fail(`Expected an array, got ${describe(value)}.`)
+      if (!Array.isArray(value))
+        return fail(state, parent, key, `Expected an array, got ${describe(value)}.`)
       if (spec.maxItems !== undefined && value.length > spec.maxItems)
-        return fail(`Array has ${value.length} items (at most ${spec.maxItems}).`)
+        return fail(state, parent, key, `Array has ${value.length} items (at most ${spec.maxItems}).`)
       if (depth >= MAX_ARGUMENT_DEPTH)
-        return fail(`Value is nested deeper than ${MAX_ARGUMENT_DEPTH} levels.`)
+        return fail(state, parent, key, `Value is nested deeper than ${MAX_ARGUMENT_DEPTH} levels.`)
+      const path = [...parent, key]
+      const argPath = [...argParent, key]
       const out: JsonValue[] = []
       let ok = true
       value.forEach((item, index) => {
-        const checked = checkValue(
-          spec.items,
-          item,
-          [...path, index],
-          [...argPath, index],
-          depth + 1,
-          state,
-        )
+        const checked = checkValue(spec.items, item, path, index, argPath, depth + 1, state)
         if (checked === undefined) ok = false
         else out.push(checked)
       })
@@ -324,7 +413,7 @@ function checkValue(
     }
     case 'json': {
       const budget = { bytes: spec.maxBytes ?? DEFAULT_MAX_STRING_LENGTH * 10 }
-      return checkJson(value, path, argPath, depth, state, budget)
+      return checkJson(value, parent, key, argParent, depth, state, budget)
     }
   }
 }
@@ -332,71 +421,62 @@ function checkValue(
 /** Copies a JSON value, refusing non-JSON values, deep nesting, prototype keys and oversize. */
 function checkJson(
   value: unknown,
-  path: Path,
-  argPath: Path,
+  parent: Path,
+  key: Key,
+  argParent: Path,
   depth: number,
   state: WalkState,
   budget: { bytes: number },
 ): JsonValue | undefined {
-  const fail = (message: string, hint?: string) => {
-    state.issues.push(issue('invalid_arguments', message, path, hint, state.stepId))
-    return undefined
-  }
   if (depth > MAX_ARGUMENT_DEPTH)
-    return fail(`Value is nested deeper than ${MAX_ARGUMENT_DEPTH} levels.`)
+    return fail(state, parent, key, `Value is nested deeper than ${MAX_ARGUMENT_DEPTH} levels.`)
   if (value === null || typeof value === 'boolean') {
     budget.bytes -= 5
   } else if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return fail('Numbers must be finite (no NaN or Infinity).')
+    if (!Number.isFinite(value))
+      return fail(state, parent, key, 'Numbers must be finite (no NaN or Infinity).')
     budget.bytes -= 24
   } else if (typeof value === 'string') {
     budget.bytes -= value.length + 2
   } else if (Array.isArray(value)) {
     budget.bytes -= 2
+    const path = [...parent, key]
+    const argPath = [...argParent, key]
     const out: JsonValue[] = []
     for (let index = 0; index < value.length && budget.bytes >= 0; index += 1) {
-      const checked = checkJson(
-        value[index],
-        [...path, index],
-        [...argPath, index],
-        depth + 1,
-        state,
-        budget,
-      )
+      const checked = checkJson(value[index], path, index, argPath, depth + 1, state, budget)
       if (checked === undefined) return undefined
       out.push(checked)
     }
-    if (budget.bytes < 0) return fail('Value is larger than the declared maxBytes.')
+    if (budget.bytes < 0) return fail(state, parent, key, 'Value is larger than the declared maxBytes.')
     return Object.freeze(out) as JsonValue[]
   } else if (isReference(value)) {
-    return checkReference(value, path, argPath, state)
+    return checkReference(value, parent, key, argParent, state)
   } else if (isPlainObject(value)) {
     budget.bytes -= 2
+    const path = [...parent, key]
+    const argPath = [...argParent, key]
     const out: JsonObject = {}
-    for (const key of Object.keys(value).sort()) {
-      if (FORBIDDEN_KEYS.has(key))
+    for (const name of Object.keys(value).sort()) {
+      if (FORBIDDEN_KEYS.has(name))
         return fail(
-          `Key ${JSON.stringify(key)} is not accepted.`,
+          state,
+          parent,
+          key,
+          `Key ${JSON.stringify(name)} is not accepted.`,
           'Rename the key; prototype keys are refused.',
         )
-      budget.bytes -= key.length + 3
-      const checked = checkJson(
-        value[key],
-        [...path, key],
-        [...argPath, key],
-        depth + 1,
-        state,
-        budget,
-      )
+      budget.bytes -= name.length + 3
+      const checked = checkJson(value[name], path, name, argPath, depth + 1, state, budget)
       if (checked === undefined) return undefined
-      out[key] = checked
+      out[name] = checked
       if (budget.bytes < 0) break
     }
-    if (budget.bytes < 0) return fail('Value is larger than the declared maxBytes.')
+    if (budget.bytes < 0) return fail(state, parent, key, 'Value is larger than the declared maxBytes.')
     return Object.freeze(out)
   } else {
-    return fail(`Expected a JSON value, got ${describe(value)}.`)
+    return fail(state, parent, key, `Expected a JSON value, got ${describe(value)}.`)
   }
-  if (budget.bytes < 0) return fail('Value is larger than the declared maxBytes.')
+  if (budget.bytes < 0) return fail(state, parent, key, 'Value is larger than the declared maxBytes.')
   return value as JsonValue
 }

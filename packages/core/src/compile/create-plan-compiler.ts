@@ -13,7 +13,7 @@ import {
 } from '../policy/resolve-policy.js'
 import { sha256 } from '../util/canonical-json.js'
 import { analyzeGraph } from './analyze-graph.js'
-import { type ArgumentContext, checkArguments } from './check-arguments.js'
+import { type ArgumentContext, checkArguments, checkArgumentsInto } from './check-arguments.js'
 import type { CompiledPlan, CompiledStep, StepReference } from './compiled-plan.js'
 import type { PlanCompiler, PlanValidationResult } from './plan-compiler.js'
 import { suggest } from './suggest.js'
@@ -21,7 +21,19 @@ import { suggest } from './suggest.js'
 type Path = (string | number)[]
 type MutableIssue = { -readonly [K in keyof PlanIssue]: PlanIssue[K] }
 
-const STEP_KEYS = new Set(['id', 'tool', 'args', 'depends_on', 'dependsOn', 'description'])
+function isStepKey(key: string): boolean {
+  switch (key) {
+    case 'id':
+    case 'tool':
+    case 'args':
+    case 'depends_on':
+    case 'dependsOn':
+    case 'description':
+      return true
+    default:
+      return false
+  }
+}
 const PLAN_KEYS = new Set(['steps', 'goal'])
 
 function issue(
@@ -37,6 +49,11 @@ function issue(
   return result
 }
 
+/** The JSON path of a step (and of a part of it), built only for an issue. */
+function stepPath(base: Path, index: number, ...rest: (string | number)[]): Path {
+  return [...base, index, ...rest]
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
   const prototype = Object.getPrototypeOf(value)
@@ -47,6 +64,34 @@ function quote(value: string, limit = 60): string {
   return JSON.stringify(value.length > limit ? `${value.slice(0, limit)}…` : value)
 }
 
+const NONE: readonly StepReference[] = Object.freeze([])
+const NO_IDS: readonly string[] = Object.freeze([])
+
+/** One step as it enters the plan hash; keys in sorted order. */
+interface HashedStep {
+  readonly args: CompiledStep['args']
+  readonly dependsOn: readonly string[]
+  readonly id: string
+  readonly tool: string
+}
+
+/** A step's explicit dependencies as hashed: without duplicates, sorted. */
+function explicitDependencies(raw: readonly string[]): readonly string[] {
+  if (raw.length < 2) return raw
+  if (raw.length === 2) {
+    const [left, right] = raw as [string, string]
+    return left === right ? [left] : left < right ? raw : [right, left]
+  }
+  return [...new Set(raw)].sort()
+}
+
+/** Adds an edge once: a stamp per node instead of a Set per step. */
+function addDependency(deps: number[], stamp: Int32Array, node: number, dependency: number): void {
+  if (dependency < 0 || stamp[dependency] === node + 1) return
+  stamp[dependency] = node + 1
+  deps.push(dependency)
+}
+
 interface StepDraft {
   readonly index: number
   readonly id: string | undefined
@@ -54,7 +99,6 @@ interface StepDraft {
   readonly rawDependencies: readonly string[]
   readonly dependenciesKey: 'depends_on' | 'dependsOn'
   readonly args: unknown
-  readonly path: Path
   /** Whether this step takes part in the graph (a well-formed, first occurrence of its id). */
   inGraph: boolean
 }
@@ -159,36 +203,40 @@ export async function createPlanCompiler(
     const drafts: StepDraft[] = []
     const ids = new Map<string, number>()
     for (let index = 0; index < steps.length; index += 1) {
-      drafts.push(readStep(steps[index], index, [...base, index], issues, ids))
+      drafts.push(readStep(steps[index], index, base, issues, ids))
     }
 
-    const toolNames = [...policy.tools.keys()]
-    const toolCounts = new Map<string, number>()
     const context: { -readonly [K in keyof ArgumentContext]: ArgumentContext[K] } = {
       scope: policy.scope,
       checkCommand,
       patterns,
       stepIds: ids,
     }
-    const dependencies: number[][] = []
-    const graphIndex = new Map<number, number>()
+    // Graph node of each step (by plan index), -1 for steps outside the graph.
+    const nodeOf = new Int32Array(drafts.length).fill(-1)
     const graphSteps: StepDraft[] = []
-    const compiledArgs: CompiledStep['args'][] = []
-    const references: StepReference[][] = []
-    const explicit: string[][] = []
-
     for (const draft of drafts) {
       if (draft.inGraph) {
-        graphIndex.set(draft.index, graphSteps.length)
+        nodeOf[draft.index] = graphSteps.length
         graphSteps.push(draft)
       }
     }
+    const dependencies: number[][] = []
+    const compiledArgs: CompiledStep['args'][] = []
+    const references: (readonly StepReference[])[] = []
+    let toolCounts: Map<string, number> | undefined
+    // Shared by every step: checkArgumentsInto copies it into the paths of the issues it reports.
+    const argsBase: Path = [...base, 0, 'args']
+    const stepSlot = base.length
+    const found: StepReference[] = []
     const stamp = new Int32Array(graphSteps.length)
     for (const draft of drafts) {
       const stepId = draft.id
-      const toolPolicy = draft.tool === undefined ? undefined : policy.tools.get(draft.tool)
-      if (draft.tool !== undefined && toolPolicy === undefined) {
-        const guess = suggest(draft.tool, toolNames)
+      const tool = draft.tool
+      const toolPolicy = tool === undefined ? undefined : policy.tools.get(tool)
+      if (tool !== undefined && toolPolicy === undefined) {
+        const toolNames = [...policy.tools.keys()]
+        const guess = suggest(tool, toolNames)
         const allowed =
           toolNames.length === 0
             ? 'The policy allows no tools.'
@@ -196,8 +244,8 @@ export async function createPlanCompiler(
         issues.push(
           issue(
             'unknown_tool',
-            `Tool ${quote(draft.tool)} is not allowed by the policy.`,
-            [...draft.path, 'tool'],
+            `Tool ${quote(tool)} is not allowed by the policy.`,
+            stepPath(base, draft.index, 'tool'),
             guess === undefined
               ? allowed
               : `Did you mean ${quote(guess)}? Tool names must match exactly. ${allowed}`,
@@ -205,84 +253,75 @@ export async function createPlanCompiler(
           ),
         )
       }
-      if (toolPolicy !== undefined && draft.tool !== undefined) {
-        const count = (toolCounts.get(draft.tool) ?? 0) + 1
-        toolCounts.set(draft.tool, count)
+      if (toolPolicy !== undefined && tool !== undefined) {
         const limit = toolPolicy.maxCalls ?? budgets.maxCallsPerTool
-        if (limit !== undefined && count === limit + 1) {
-          issues.push(
-            issue(
-              'budget_exceeded',
-              `Tool ${quote(draft.tool)} is called more than ${limit} times in this plan.`,
-              [...draft.path, 'tool'],
-              `Call ${draft.tool} at most ${limit} times.`,
-              stepId,
-            ),
-          )
+        if (limit !== undefined) {
+          toolCounts ??= new Map()
+          const count = (toolCounts.get(tool) ?? 0) + 1
+          toolCounts.set(tool, count)
+          if (count === limit + 1) {
+            issues.push(
+              issue(
+                'budget_exceeded',
+                `Tool ${quote(tool)} is called more than ${limit} times in this plan.`,
+                stepPath(base, draft.index, 'tool'),
+                `Call ${tool} at most ${limit} times.`,
+                stepId,
+              ),
+            )
+          }
         }
       }
       context.stepId = stepId
-      const checked =
+      argsBase[stepSlot] = draft.index
+      if (found.length > 0) found.length = 0
+      const args =
         toolPolicy === undefined
           ? undefined
-          : checkArguments(toolPolicy, draft.args, [...draft.path, 'args'], context)
-      if (checked !== undefined) issues.push(...checked.issues)
+          : checkArgumentsInto(toolPolicy, draft.args, argsBase, context, issues, found)
       if (!draft.inGraph) continue
       const deps: number[] = []
-      const node = graphIndex.get(draft.index) as number
-      const addDependency = (target: string, path: () => Path, viaReference: boolean) => {
+      const node = nodeOf[draft.index] as number
+      const raw = draft.rawDependencies
+      for (let position = 0; position < raw.length; position += 1) {
+        const target = raw[position] as string
         const targetIndex = ids.get(target)
         if (targetIndex === undefined) {
-          if (!viaReference) {
-            const guess = suggest(target, ids.keys())
-            issues.push(
-              issue(
-                'undefined_dependency',
-                `Step ${quote(stepId ?? '')} depends on unknown step ${quote(target)}.`,
-                path(),
-                guess === undefined
-                  ? 'Depend only on ids of steps in this plan.'
-                  : `Did you mean ${quote(guess)}?`,
-                stepId,
-              ),
-            )
-          }
-          return
+          const guess = suggest(target, ids.keys())
+          issues.push(
+            issue(
+              'undefined_dependency',
+              `Step ${quote(stepId ?? '')} depends on unknown step ${quote(target)}.`,
+              stepPath(base, draft.index, draft.dependenciesKey, position),
+              guess === undefined
+                ? 'Depend only on ids of steps in this plan.'
+                : `Did you mean ${quote(guess)}?`,
+              stepId,
+            ),
+          )
+        } else if (target === stepId) {
+          issues.push(
+            issue(
+              'self_dependency',
+              `Step ${quote(target)} depends on itself.`,
+              stepPath(base, draft.index, draft.dependenciesKey, position),
+              'Remove the step from its own depends_on.',
+              stepId,
+            ),
+          )
+        } else {
+          addDependency(deps, stamp, node, nodeOf[targetIndex] as number)
         }
-        if (target === stepId) {
-          if (!viaReference) {
-            issues.push(
-              issue(
-                'self_dependency',
-                `Step ${quote(target)} depends on itself.`,
-                path(),
-                'Remove the step from its own depends_on.',
-                stepId,
-              ),
-            )
-          }
-          return
-        }
-        const dependency = graphIndex.get(targetIndex)
-        // A stamp per node instead of a Set per step: the same dependency is kept once.
-        if (dependency === undefined || stamp[dependency] === node + 1) return
-        stamp[dependency] = node + 1
-        deps.push(dependency)
       }
-      for (let position = 0; position < draft.rawDependencies.length; position += 1) {
-        addDependency(
-          draft.rawDependencies[position] as string,
-          () => [...draft.path, draft.dependenciesKey, position],
-          false,
-        )
-      }
-      for (const reference of checked?.references ?? []) {
-        addDependency(reference.stepId, () => [...draft.path, 'args', ...reference.path], true)
+      // Unknown and self references were reported by the argument check.
+      for (const reference of found) {
+        const targetIndex = ids.get(reference.stepId)
+        if (targetIndex !== undefined && reference.stepId !== stepId)
+          addDependency(deps, stamp, node, nodeOf[targetIndex] as number)
       }
       dependencies.push(deps)
-      compiledArgs.push(checked?.args ?? {})
-      references.push(checked?.references ?? [])
-      explicit.push([...new Set(draft.rawDependencies)])
+      compiledArgs.push(args ?? {})
+      references.push(found.length === 0 ? NONE : Object.freeze(found.slice()))
     }
 
     const graph = analyzeGraph(dependencies)
@@ -293,7 +332,7 @@ export async function createPlanCompiler(
         ...issue(
           'cyclic_dependency',
           `Steps form a cycle: ${names.join(' → ')}.`,
-          [...first.path, 'depends_on'],
+          stepPath(base, first.index, 'depends_on'),
           'Remove one dependency of the cycle; a plan must be a DAG.',
           first.id,
         ),
@@ -308,7 +347,7 @@ export async function createPlanCompiler(
           issue(
             'budget_exceeded',
             `The longest dependency chain has ${graph.criticalPathLength} steps; the policy allows ${budgets.maxDepth}.`,
-            draft.path,
+            stepPath(base, draft.index),
             'Run independent steps in parallel instead of chaining them.',
             draft.id,
           ),
@@ -317,20 +356,21 @@ export async function createPlanCompiler(
       const fanOut = new Int32Array(graphSteps.length)
       for (const deps of dependencies)
         for (const dep of deps) fanOut[dep] = (fanOut[dep] as number) + 1
-      fanOut.forEach((count, node) => {
+      for (let node = 0; node < fanOut.length; node += 1) {
+        const count = fanOut[node] as number
         if (count > budgets.maxFanOut) {
           const draft = graphSteps[node] as StepDraft
           issues.push(
             issue(
               'budget_exceeded',
               `${count} steps depend on step ${quote(draft.id ?? '')}; the policy allows ${budgets.maxFanOut}.`,
-              draft.path,
+              stepPath(base, draft.index),
               'Reduce the number of direct dependents.',
               draft.id,
             ),
           )
         }
-      })
+      }
     }
     if (graph.cycles.length === 0) {
       issues.push(
@@ -339,7 +379,7 @@ export async function createPlanCompiler(
           steps: graphSteps.map((draft, node) => ({
             id: draft.id as string,
             tool: draft.tool as string,
-            path: draft.path,
+            path: stepPath(base, draft.index),
             references: references[node] as StepReference[],
             dependsOn: dependencies[node] as number[],
           })),
@@ -349,43 +389,56 @@ export async function createPlanCompiler(
     }
     if (issues.length > 0) return { success: false, issues }
 
-    const compiledSteps: CompiledStep[] = graphSteps.map((draft, node) => {
-      const dependsOn = (dependencies[node] as number[]).map(
-        (dep) => (graphSteps[dep] as StepDraft).id as string,
-      )
-      return {
-        id: draft.id as string,
-        index: draft.index,
-        tool: draft.tool as string,
-        args: compiledArgs[node] as CompiledStep['args'],
-        dependsOn,
-        references: references[node] as StepReference[],
-        level: graph.level[node] as number,
+    const idOf: string[] = []
+    for (const draft of graphSteps) idOf.push(draft.id as string)
+    const compiledSteps: CompiledStep[] = []
+    const hashed: HashedStep[] = []
+    for (let node = 0; node < graphSteps.length; node += 1) {
+      const draft = graphSteps[node] as StepDraft
+      const deps = dependencies[node] as number[]
+      let dependsOn: readonly string[] = NO_IDS
+      if (deps.length > 0) {
+        const names: string[] = []
+        for (const dep of deps) names.push(idOf[dep] as string)
+        dependsOn = Object.freeze(names)
       }
-    })
-    // Arguments were copied with sorted keys, so this literal (keys in sorted order) is canonical
-    // JSON: equal to canonicalJson of the same value, at native JSON.stringify speed.
-    const hash = sha256(
-      JSON.stringify({
-        steps: compiledSteps.map((step, node) => ({
-          args: step.args,
-          dependsOn: [...(explicit[node] as string[])].sort(),
-          id: step.id,
-          tool: step.tool,
-        })),
-        version: 1,
-      }),
-    )
-    const compiled: CompiledPlan = {
-      steps: compiledSteps,
-      order: graph.order.map((node) => (graphSteps[node] as StepDraft).id as string),
-      levels: graph.levels.map((group) =>
-        group.map((node) => (graphSteps[node] as StepDraft).id as string),
-      ),
+      const args = compiledArgs[node] as CompiledStep['args']
+      compiledSteps.push(
+        Object.freeze({
+          id: draft.id as string,
+          index: draft.index,
+          tool: draft.tool as string,
+          args,
+          dependsOn,
+          references: references[node] as readonly StepReference[],
+          level: graph.level[node] as number,
+        }),
+      )
+      // Keys in sorted order: the literal below is canonical JSON (see hashJson) as it stands.
+      hashed.push({
+        args,
+        dependsOn: explicitDependencies(draft.rawDependencies),
+        id: draft.id as string,
+        tool: draft.tool as string,
+      })
+    }
+    const hash = sha256(JSON.stringify({ steps: hashed, version: 1 }))
+    const levels: (readonly string[])[] = []
+    for (const group of graph.levels) {
+      const names: string[] = []
+      for (const node of group) names.push(idOf[node] as string)
+      levels.push(Object.freeze(names))
+    }
+    const order: string[] = []
+    for (const node of graph.order) order.push(idOf[node] as string)
+    const compiled: CompiledPlan = Object.freeze({
+      steps: Object.freeze(compiledSteps),
+      order: Object.freeze(order),
+      levels: Object.freeze(levels),
       hash,
       criticalPathLength: graph.criticalPathLength,
-    }
-    return { success: true, plan: freezePlan(compiled), issues: [] }
+    })
+    return { success: true, plan: compiled, issues: [] }
   }
 
   return {
@@ -426,30 +479,28 @@ export async function createPlanCompiler(
 function readStep(
   raw: unknown,
   index: number,
-  path: Path,
+  base: Path,
   issues: PlanIssue[],
   ids: Map<string, number>,
 ): StepDraft {
-  const empty: StepDraft = {
-    index,
-    id: undefined,
-    tool: undefined,
-    rawDependencies: [],
-    dependenciesKey: 'depends_on',
-    args: {},
-    path,
-    inGraph: false,
-  }
   if (!isPlainObject(raw)) {
     issues.push(
       issue(
         'invalid_plan',
         `Step ${index} must be an object, got ${describe(raw)}.`,
-        path,
+        stepPath(base, index),
         'A step is { "id", "tool", "args", "depends_on" }.',
       ),
     )
-    return empty
+    return {
+      index,
+      id: undefined,
+      tool: undefined,
+      rawDependencies: [],
+      dependenciesKey: 'depends_on',
+      args: {},
+      inGraph: false,
+    }
   }
   const rawId = raw.id
   let id: string | undefined
@@ -458,7 +509,7 @@ function readStep(
       issue(
         'invalid_plan',
         `Step ${index} has no id.`,
-        path,
+        stepPath(base, index),
         `Give every step a unique string id, e.g. "step_${index + 1}".`,
       ),
     )
@@ -469,7 +520,7 @@ function readStep(
       issue(
         'invalid_plan',
         `Step ids must be strings, got ${describe(rawId)}.`,
-        [...path, 'id'],
+        stepPath(base, index, 'id'),
         `Use a string id such as ${example}.`,
       ),
     )
@@ -478,7 +529,7 @@ function readStep(
       issue(
         'invalid_plan',
         'Step id is empty.',
-        [...path, 'id'],
+        stepPath(base, index, 'id'),
         `Use a non-empty id such as "step_${index + 1}".`,
       ),
     )
@@ -487,7 +538,7 @@ function readStep(
       issue(
         'invalid_plan',
         `Step id is ${rawId.length} characters long (at most ${MAX_STEP_ID_LENGTH}).`,
-        [...path, 'id'],
+        stepPath(base, index, 'id'),
         'Use a short id such as "step_1".',
       ),
     )
@@ -496,20 +547,20 @@ function readStep(
       issue(
         'invalid_plan',
         `Step id ${quote(rawId)} may only contain letters, digits, "_" and "-".`,
-        [...path, 'id'],
+        stepPath(base, index, 'id'),
         'Use an id such as "read_config" or "step_1".',
       ),
     )
   } else {
     id = rawId
   }
-  for (const key of Object.keys(raw)) {
-    if (!STEP_KEYS.has(key)) {
+  for (const key in raw) {
+    if (!isStepKey(key) && Object.hasOwn(raw, key)) {
       issues.push(
         issue(
           'invalid_plan',
           `Unknown step key ${quote(key)}.`,
-          [...path, key],
+          stepPath(base, index, key),
           'A step has only "id", "tool", "args", "depends_on" (or "dependsOn") and "description"; put tool arguments inside "args".',
           id,
         ),
@@ -524,7 +575,7 @@ function readStep(
         issue(
           'duplicate_step_id',
           `Step id ${quote(id)} is already used by step ${first}.`,
-          [...path, 'id'],
+          stepPath(base, index, 'id'),
           'Give every step a unique id.',
           id,
         ),
@@ -535,15 +586,16 @@ function readStep(
     }
   }
   let tool: string | undefined
-  if (typeof raw.tool === 'string' && raw.tool.length > 0) tool = raw.tool
+  const rawTool = raw.tool
+  if (typeof rawTool === 'string' && rawTool.length > 0) tool = rawTool
   else
     issues.push(
       issue(
         'invalid_plan',
-        raw.tool === undefined
+        rawTool === undefined
           ? 'Step has no tool.'
-          : `Tool must be a non-empty string, got ${describe(raw.tool)}.`,
-        [...path, 'tool'],
+          : `Tool must be a non-empty string, got ${describe(rawTool)}.`,
+        stepPath(base, index, 'tool'),
         'Name one of the tools the policy allows.',
         id,
       ),
@@ -553,7 +605,7 @@ function readStep(
       issue(
         'invalid_plan',
         'Step description must be a string.',
-        [...path, 'description'],
+        stepPath(base, index, 'description'),
         undefined,
         id,
       ),
@@ -563,13 +615,13 @@ function readStep(
   const hasSnake = Object.hasOwn(raw, 'depends_on')
   const hasCamel = Object.hasOwn(raw, 'dependsOn')
   const key = hasSnake ? 'depends_on' : 'dependsOn'
-  const rawDependencies: string[] = []
+  let rawDependencies: readonly string[] = NO_IDS
   if (hasSnake && hasCamel) {
     issues.push(
       issue(
         'invalid_plan',
         'Step has both "depends_on" and "dependsOn".',
-        [...path, 'dependsOn'],
+        stepPath(base, index, 'dependsOn'),
         'Use one of them.',
         id,
       ),
@@ -582,25 +634,30 @@ function readStep(
         issue(
           'invalid_plan',
           `"${key}" must be an array of step ids, got ${describe(deps)}.`,
-          [...path, key],
+          stepPath(base, index, key),
           'Write e.g. ["step_1"].',
           id,
         ),
       )
     } else {
-      deps.forEach((dep: unknown, position: number) => {
-        if (typeof dep === 'string') rawDependencies.push(dep)
+      const strings: string[] = []
+      for (let position = 0; position < deps.length; position += 1) {
+        // Holes are skipped, as forEach would.
+        if (!(position in deps)) continue
+        const dep: unknown = deps[position]
+        if (typeof dep === 'string') strings.push(dep)
         else
           issues.push(
             issue(
               'invalid_plan',
               `Dependencies must be step ids (strings), got ${describe(dep)}.`,
-              [...path, key, position],
+              stepPath(base, index, key, position),
               'Write step ids as strings.',
               id,
             ),
           )
-      })
+      }
+      rawDependencies = strings
     }
   }
   return {
@@ -610,21 +667,6 @@ function readStep(
     rawDependencies,
     dependenciesKey: key,
     args: raw.args,
-    path,
     inGraph,
   }
-}
-
-/** Freezes the plan's own structure; arguments and references were frozen as they were built. */
-function freezePlan(plan: CompiledPlan): CompiledPlan {
-  for (const step of plan.steps) {
-    Object.freeze(step.dependsOn)
-    Object.freeze(step.references)
-    Object.freeze(step)
-  }
-  Object.freeze(plan.steps)
-  Object.freeze(plan.order)
-  for (const level of plan.levels) Object.freeze(level)
-  Object.freeze(plan.levels)
-  return Object.freeze(plan)
 }

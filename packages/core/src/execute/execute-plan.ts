@@ -1,3 +1,5 @@
+import type { AuditEvent } from '../audit/audit-event.js'
+import type { AuditSink } from '../audit/audit-sink.js'
 import type { CompiledPlan, CompiledStep } from '../compile/compiled-plan.js'
 import type { PlanCompiler } from '../compile/plan-compiler.js'
 import { PlanError } from '../errors/plan-error.js'
@@ -45,6 +47,16 @@ export interface ExecutePlanOptions {
   readonly onEvent?: (event: ExecutionEvent) => void
   /** Clock, for tests. Defaults to `Date.now`. */
   readonly now?: () => number
+  /**
+   * Where decisions are written: the run's start, end and deadline here, and every guard
+   * decision when the executor creates the guard (a guard passed in writes to its own sink).
+   * A failed write stops the run.
+   */
+  readonly audit?: AuditSink
+  /** The plan's `signPlan` signature, checked when the executor creates the guard. */
+  readonly signature?: string
+  /** The secret plans are signed with. */
+  readonly secret?: string | Uint8Array
 }
 
 /** How one step of a run ended. */
@@ -155,6 +167,9 @@ export async function executePlan(
       compiler: options.compiler,
       checkPathsOnDisk: options.checkPathsOnDisk ?? true,
       now,
+      ...(options.audit === undefined ? {} : { audit: options.audit }),
+      ...(options.signature === undefined ? {} : { signature: options.signature }),
+      ...(options.secret === undefined ? {} : { secret: options.secret }),
     })
   const plan = guard.plan
   if (plan === undefined || plan.hash !== compiled.hash)
@@ -165,6 +180,17 @@ export async function executePlan(
   const failFast = options.failFast ?? true
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES
   const deadlineMs = options.compiler.policy.policy.budgets.deadlineMs
+
+  /** Writes a run-level decision; false when the sink failed. */
+  const audit = (event: AuditEvent): boolean => {
+    if (options.audit === undefined) return true
+    try {
+      options.audit.write(event)
+      return true
+    } catch {
+      return false
+    }
+  }
 
   const emit = (event: ExecutionEvent) => {
     try {
@@ -291,6 +317,8 @@ export async function executePlan(
       endedAt: at,
     }
     if (reason !== undefined) outcome.reason = reason
+    // The run is over either way; a failed write here has nothing left to stop.
+    audit({ type: 'run_ended', status, reason: reason ?? null })
     resolveRun(outcome)
   }
 
@@ -575,6 +603,18 @@ export async function executePlan(
     )
   let deadlineTimer: ReturnType<typeof setTimeout> | undefined
   emit({ type: 'plan-start', at: startedAt, steps: plan.steps.length })
+  if (!audit({ type: 'run_started', planHash: plan.hash, steps: plan.steps.length })) {
+    halt(
+      makeIssue(
+        'audit_failed',
+        'The start of the run could not be written to the audit log.',
+        undefined,
+        'Fix the audit log and run again.',
+      ),
+      'failed',
+    )
+    return run
+  }
   if (options.signal?.aborted === true) {
     onAbort()
     return run
@@ -582,16 +622,16 @@ export async function executePlan(
   options.signal?.addEventListener('abort', onAbort, { once: true })
   if (deadlineMs !== undefined) {
     const left = (state?.startedAt ?? startedAt) + deadlineMs - now()
-    const onDeadline = () =>
-      halt(
-        makeIssue(
-          'deadline_exceeded',
-          `The run has passed its deadline of ${deadlineMs} ms.`,
-          undefined,
-          'Stop and report what was done.',
-        ),
-        'denied',
+    const onDeadline = () => {
+      const issue = makeIssue(
+        'deadline_exceeded',
+        `The run has passed its deadline of ${deadlineMs} ms.`,
+        undefined,
+        'Stop and report what was done.',
       )
+      audit({ type: 'run_stopped', issue })
+      halt(issue, 'denied')
+    }
     deadlineTimer = setTimeout(onDeadline, Math.max(0, left))
   }
   pump()

@@ -117,7 +117,8 @@ export function createUntrustedFlowTracker(
 ): UntrustedFlowTracker {
   const labels = new Map<string, TrustLabel>()
   const seen = new Map<string, number>()
-  const index = state === undefined ? new UntrustedTextIndex() : UntrustedTextIndex.fromJSON(state.text)
+  const index =
+    state === undefined ? new UntrustedTextIndex() : UntrustedTextIndex.fromJSON(state.text)
   if (state !== undefined) {
     for (const id of Object.keys(state.labels)) labels.set(id, state.labels[id] as TrustLabel)
     for (const id of Object.keys(state.seen)) seen.set(id, state.seen[id] as number)
@@ -200,7 +201,9 @@ export function createUntrustedFlowTracker(
 
 function invalid(): never {
   throw new PlanError('Invalid guard state: flow.', {
-    issues: [{ code: 'invalid_plan', message: 'The guard state has an invalid flow.', path: ['flow'] }],
+    issues: [
+      { code: 'invalid_plan', message: 'The guard state has an invalid flow.', path: ['flow'] },
+    ],
   })
 }
 

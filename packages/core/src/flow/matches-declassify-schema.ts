@@ -21,7 +21,11 @@ function compiled(spec: { pattern: string }): RegExp | undefined {
  * or objects (every property present, no other key) of them. Anything else does not match,
  * so the output stays untrusted (fail closed).
  */
-export function matchesDeclassifySchema(spec: DeclassifySchema, value: unknown, depth = 0): boolean {
+export function matchesDeclassifySchema(
+  spec: DeclassifySchema,
+  value: unknown,
+  depth = 0,
+): boolean {
   if (depth > 32) return false
   switch (spec.type) {
     case 'number':
@@ -55,7 +59,11 @@ export function matchesDeclassifySchema(spec: DeclassifySchema, value: unknown, 
       return names.every(
         (name) =>
           Object.hasOwn(record, name) &&
-          matchesDeclassifySchema(spec.properties[name] as DeclassifySchema, record[name], depth + 1),
+          matchesDeclassifySchema(
+            spec.properties[name] as DeclassifySchema,
+            record[name],
+            depth + 1,
+          ),
       )
     }
   }

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto'
+import type { AuditEvent } from '../audit/audit-event.js'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import type { CompiledPlan, CompiledStep } from '../compile/compiled-plan.js'
 import type { PlanCompiler, PlanValidationResult } from '../compile/plan-compiler.js'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
 import { PlanError } from '../errors/plan-error.js'
+import { createUntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker.js'
 import type { IssueCode, PlanIssue } from '../issues/plan-issue.js'
 import type { JsonObject, JsonValue } from '../plan/json-value.js'
-import { canonicalJson } from '../util/canonical-json.js'
+import { verifyPlan } from '../sign/verify-plan.js'
+import { canonicalJson, sha256 } from '../util/canonical-json.js'
 import { copyJson, defineValue, freezeJson, outputToJson } from './json-copy.js'
 import { hasPathArguments, pathArguments } from './path-arguments.js'
 import type {
@@ -17,6 +20,7 @@ import type {
   ResolveArgsResult,
   StepStatus,
   SubmitKind,
+  SubmitOptions,
   SubmitResult,
   ToolCall,
 } from './plan-guard.js'
@@ -52,6 +56,12 @@ function makeIssue(
   return issue
 }
 
+function signatureError(message: string): PlanError {
+  return new PlanError(message, {
+    issues: [makeIssue('signature_invalid', message, 'Pass the secret the plans are signed with.')],
+  })
+}
+
 function denied(issues: readonly PlanIssue[]): AuthorizeResult {
   return { allowed: false, issue: issues[0] as PlanIssue, issues }
 }
@@ -62,6 +72,15 @@ function callKey(tool: string, canonical: string): string {
   return key.length <= 256
     ? key
     : `${tool}\u0000sha256:${createHash('sha256').update(canonical).digest('hex')}`
+}
+
+function describeError(error: unknown): string {
+  try {
+    const text = error instanceof Error ? error.message : String(error)
+    return text.length > 500 ? `${text.slice(0, 500)}…` : text
+  } catch {
+    return 'an unprintable error'
+  }
 }
 
 function quote(value: string, limit = 200): string {
@@ -168,6 +187,54 @@ export function createPlanGuard(
   const checkDisk = options.checkPathsOnDisk !== false
   const budgets = compiler.policy.policy.budgets
   const scope = compiler.policy.scope
+  const restoredState = options.state === undefined ? undefined : readGuardState(options.state)
+  const flow = createUntrustedFlowTracker(compiler.policy, restoredState?.flow)
+  /** Whether each running step was fed untrusted data (its output will be untrusted). */
+  const tainted = new Map<string, boolean>()
+  const auditSink = options.audit
+  const signatureRequired =
+    options.requireSignature === true ||
+    compiler.policy.policy.approval.requireSignature ||
+    options.signature !== undefined
+  if (signatureRequired && options.secret === undefined) {
+    throw signatureError('A plan signature is required, but the guard was given no secret.')
+  }
+  if (compiler.policy.policy.audit.required && auditSink === undefined) {
+    const message = 'The policy requires an audit log, but the guard was given no audit sink.'
+    throw new PlanError(message, {
+      issues: [
+        makeIssue('audit_failed', message, 'Pass an audit sink (createFileAuditSink(path)).'),
+      ],
+    })
+  }
+
+  /** Writes one decision; false when the sink failed (the caller fails closed). */
+  function audit(event: AuditEvent): boolean {
+    if (auditSink === undefined) return true
+    try {
+      auditSink.write(event)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  function auditFailure(): PlanIssue {
+    const issue = makeIssue(
+      'audit_failed',
+      'A decision could not be written to the audit log; the run is stopped.',
+      'Fix the audit log (disk space, permissions) and resume the run.',
+    )
+    // Not through stop(): the sink that failed would be asked to record the stop.
+    stopped ??= issue
+    return issue
+  }
+
+  function checkSignature(candidate: CompiledPlan, signature: string | undefined): void {
+    if (!signatureRequired) return
+    const check = verifyPlan(candidate, signature, options.secret ?? '')
+    if (!check.valid) throw new PlanError(check.issue.message, { issues: [check.issue] })
+  }
 
   let plan: CompiledPlan | undefined
   let mode: 'plan' | 'turn' = 'plan'
@@ -194,7 +261,10 @@ export function createPlanGuard(
   let stopped: PlanIssue | undefined
 
   function stop(issue: PlanIssue): PlanIssue {
-    stopped ??= issue
+    if (stopped === undefined) {
+      stopped = issue
+      if (!audit({ type: 'run_stopped', issue })) auditFailure()
+    }
     return stopped
   }
 
@@ -253,9 +323,12 @@ export function createPlanGuard(
         status.set(step.id, 'pending')
         outputs.delete(step.id)
         ranWith.delete(step.id)
+        flow.forget(step.id)
       }
       knownSteps.set(step.id, step)
     }
+    // Text in this plan can only have been copied from untrusted output that exists now.
+    if (!restoring) flow.planApproved(next.steps.map((step) => step.id))
     for (const step of next.steps) {
       if (status.get(step.id) !== 'pending') continue
       const remaining = step.dependsOn.filter(
@@ -475,11 +548,40 @@ export function createPlanGuard(
     const step = stepById.get(stepId)
     if (step === undefined || status.get(stepId) !== 'running') return
     status.set(stepId, 'pending')
+    tainted.delete(stepId)
+    if (!audit({ type: 'step_released', stepId })) auditFailure()
     ranWith.delete(stepId)
     addReady(step)
   }
 
   async function authorize(call: ToolCall): Promise<AuthorizeResult> {
+    const result = await decide(call)
+    const tool = typeof call?.tool === 'string' ? call.tool : null
+    if (result.allowed) {
+      const written = audit({
+        type: 'call_allowed',
+        stepId: result.stepId,
+        tool: tool ?? '',
+        argsHash: sha256(canonicalJson(result.args)),
+      })
+      if (written) return result
+      // Nothing runs that the log does not show.
+      release(result.stepId)
+      return denied([auditFailure()])
+    }
+    let argsHash: string | null = null
+    try {
+      argsHash = sha256(canonicalJson(call?.args ?? {}))
+    } catch {
+      argsHash = null
+    }
+    const stepId = result.issue.stepId ?? (typeof call?.stepId === 'string' ? call.stepId : null)
+    if (!audit({ type: 'call_denied', tool, stepId, argsHash, issues: result.issues }))
+      auditFailure()
+    return result
+  }
+
+  async function decide(call: ToolCall): Promise<AuthorizeResult> {
     // Everything up to the reservation runs synchronously: parallel calls see each other.
     const halt = stopIssue()
     if (halt !== undefined) return denied([halt])
@@ -548,8 +650,11 @@ export function createPlanGuard(
       .checkArguments(tool, args)
       .map((found) => ({ ...found, stepId: step.id }))
     if (argumentIssues.length > 0) return denied(argumentIssues)
+    const flowCheck = flow.check(step, args)
+    if (flowCheck.issues.length > 0) return denied(flowCheck.issues)
 
     const stepId = step.id
+    tainted.set(stepId, flowCheck.tainted)
     status.set(stepId, 'running')
     removeReady(stepId)
     ranWith.set(stepId, key)
@@ -597,6 +702,21 @@ export function createPlanGuard(
     const json = outputToJson(output, MAX_OUTPUT_BYTES)
     if (json.ok) outputs.set(stepId, freezeJson(json.value))
     else outputs.delete(stepId)
+    const finished = knownSteps.get(stepId)
+    const trust =
+      finished === undefined
+        ? 'untrusted'
+        : flow.record(finished, json.ok ? json.value : undefined, tainted.get(stepId) ?? true)
+    tainted.delete(stepId)
+    let outputHash: string | null = null
+    if (json.ok) {
+      try {
+        outputHash = sha256(canonicalJson(json.value))
+      } catch {
+        outputHash = null
+      }
+    }
+    if (!audit({ type: 'step_completed', stepId, outputHash, trust })) auditFailure()
     if (!stepById.has(stepId)) return
     for (const dependent of dependents.get(stepId) ?? []) {
       if (status.get(dependent) !== 'pending') continue
@@ -611,16 +731,41 @@ export function createPlanGuard(
     }
   }
 
-  function fail(stepId: string, _error: unknown): void {
+  function fail(stepId: string, error: unknown): void {
     const state = status.get(stepId)
     if (state !== 'running' && state !== 'pending') return
     status.set(stepId, 'failed')
+    tainted.delete(stepId)
+    if (!audit({ type: 'step_failed', stepId, error: describeError(error) })) auditFailure()
     removeReady(stepId)
     waiting.delete(stepId)
     skipDependents(stepId)
   }
 
-  function submitPlan(next: unknown, kind: SubmitKind): SubmitResult {
+  function submitPlan(
+    next: unknown,
+    kind: SubmitKind,
+    submitOptions?: SubmitOptions,
+  ): SubmitResult {
+    const result = submitDecision(next, kind, submitOptions?.signature)
+    const written = result.success
+      ? audit({
+          type: 'plan_approved',
+          kind: kind === 'turn' ? 'turn' : 'replan',
+          planHash: result.plan.hash,
+          steps: result.plan.steps.length,
+          signed: signatureRequired,
+        })
+      : audit({ type: 'plan_rejected', kind, issues: result.issues })
+    if (!written) auditFailure()
+    return result
+  }
+
+  function submitDecision(
+    next: unknown,
+    kind: SubmitKind,
+    signature: string | undefined,
+  ): SubmitResult {
     const halt = stopIssue()
     if (halt !== undefined) return { success: false, issues: [halt] }
     const counted = kind === 'replan' && plan !== undefined
@@ -639,6 +784,10 @@ export function createPlanGuard(
     }
     const result: PlanValidationResult = compiler.validate(next)
     if (!result.success) return result
+    if (signatureRequired) {
+      const check = verifyPlan(result.plan, signature, options.secret ?? '')
+      if (!check.valid) return { success: false, issues: [check.issue] }
+    }
     const hash = result.plan.hash
     if (kind === 'replan' && seenPlanHashes.has(hash)) {
       const issue = stop(
@@ -751,11 +900,13 @@ export function createPlanGuard(
       stopped: stopped ?? null,
       mode,
       turns: Object.fromEntries(turns),
+      flow: flow.toJSON(),
     }
   }
 
-  if (options.state !== undefined) {
-    const state = readGuardState(options.state)
+  if (restoredState !== undefined) {
+    const state = restoredState
+    if (state.plan !== null) checkSignature(state.plan, options.signature)
     const restored = state.plan === null ? undefined : revalidate(compiler, state.plan)
     if (compiled !== undefined && restored !== undefined && compiled.hash !== restored.plan.hash) {
       throw new PlanError(
@@ -782,9 +933,25 @@ export function createPlanGuard(
       }
     }
   } else if (compiled !== undefined) {
+    checkSignature(compiled, options.signature)
     const approved = revalidate(compiler, compiled)
     for (const hash of approved.hashes) seenPlanHashes.add(hash)
     install(approved.plan, 'plan')
+  }
+  if (
+    plan !== undefined &&
+    !audit({
+      type: 'plan_approved',
+      kind: restoredState === undefined ? 'plan' : 'restore',
+      planHash: plan.hash,
+      steps: plan.steps.length,
+      signed: signatureRequired,
+    })
+  ) {
+    const message = 'The plan approval could not be written to the audit log.'
+    throw new PlanError(message, {
+      issues: [makeIssue('audit_failed', message, 'Fix the audit log and try again.')],
+    })
   }
 
   return {

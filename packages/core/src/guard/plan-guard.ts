@@ -1,5 +1,7 @@
+import type { AuditSink } from '../audit/audit-sink.js'
 import type { CompiledPlan, CompiledStep } from '../compile/compiled-plan.js'
 import type { PlanCompiler, PlanValidationResult } from '../compile/plan-compiler.js'
+import type { UntrustedFlowState } from '../flow/create-untrusted-flow-tracker.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import type { JsonObject } from '../plan/json-value.js'
 
@@ -62,6 +64,17 @@ export interface PlanGuardState {
   readonly mode?: 'plan' | 'turn'
   /** Per-turn mode: how often each distinct turn (tools and arguments) was submitted. */
   readonly turns?: Readonly<Record<string, number>>
+  /**
+   * Trust labels of finished steps and the untrusted text seen so far. A state without it
+   * (from an older version) is restored fail-closed: every output counts as untrusted.
+   */
+  readonly flow?: UntrustedFlowState
+}
+
+/** Options of `submitPlan`. */
+export interface SubmitOptions {
+  /** The plan's `signPlan` signature, when the guard requires one. */
+  readonly signature?: string
 }
 
 /** A step's arguments with references resolved, or why they cannot be. */
@@ -79,6 +92,18 @@ export interface PlanGuardOptions {
   readonly checkPathsOnDisk?: boolean
   /** Clock, for tests. Defaults to `Date.now`. */
   readonly now?: () => number
+  /**
+   * The `signPlan` signature of the plan. When given, or when `requireSignature` or the
+   * policy's `approval.requireSignature` is set, the guard refuses (throws `PlanError` with
+   * `signature_invalid`) a plan whose signature does not verify with `secret`.
+   */
+  readonly signature?: string
+  /** The secret plans are signed with (32 bytes or more). */
+  readonly secret?: string | Uint8Array
+  /** Require a valid signature for the plan and for every re-plan or turn. Default false. */
+  readonly requireSignature?: boolean
+  /** Where every decision is written (see `createFileAuditSink`). */
+  readonly audit?: AuditSink
 }
 
 /**
@@ -112,7 +137,7 @@ export interface PlanGuard {
   /** Why the run was stopped (an exhausted budget, a loop), if it was. */
   stopReason(): PlanIssue | undefined
   /** Compiles and installs a new plan (a re-plan, or one turn's calls in per-turn mode). */
-  submitPlan(plan: unknown, kind: SubmitKind): SubmitResult
+  submitPlan(plan: unknown, kind: SubmitKind, options?: SubmitOptions): SubmitResult
   /** The state as JSON. */
   snapshot(): PlanGuardState
 }

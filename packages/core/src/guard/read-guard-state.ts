@@ -1,5 +1,9 @@
 import type { CompiledPlan } from '../compile/compiled-plan.js'
 import { PlanError } from '../errors/plan-error.js'
+import {
+  readUntrustedFlowState,
+  type UntrustedFlowState,
+} from '../flow/create-untrusted-flow-tracker.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import type { JsonValue } from '../plan/json-value.js'
 import { copyJson } from './json-copy.js'
@@ -21,6 +25,7 @@ export interface GuardStateEntries {
   readonly startedAt: number
   readonly stopped: PlanIssue | null
   readonly mode: 'plan' | 'turn'
+  readonly flow: UntrustedFlowState | undefined
 }
 
 function invalid(field: string): never {
@@ -95,5 +100,6 @@ export function readGuardState(state: unknown): GuardStateEntries {
     startedAt,
     stopped: (stopped ?? null) as PlanIssue | null,
     mode,
+    flow: state.flow === undefined ? undefined : readUntrustedFlowState(state.flow),
   }
 }

@@ -1,0 +1,44 @@
+import { canonicalJson, sha256 } from '../util/canonical-json.js'
+import { AUDIT_GENESIS, type AuditEvent } from './audit-event.js'
+
+/** The last line of a log: its number and the hash of its text. */
+export interface AuditHead {
+  readonly seq: number
+  readonly hash: string
+}
+
+/** Turns events into chained log lines. */
+export interface AuditChain {
+  /** The last line made so far (`seq` 0 and the genesis hash before the first). */
+  readonly head: AuditHead
+  /** The line (without newline) for the next event; the head moves only with `commit`. */
+  line(event: AuditEvent, time: Date): string
+  /** Moves the head past a line once it is safely written. */
+  commit(line: string): void
+}
+
+/** The line of one record: fixed key order, canonical event, no newline. */
+export function formatAuditLine(
+  seq: number,
+  time: string,
+  prev: string,
+  event: AuditEvent,
+): string {
+  return `{"seq":${seq},"time":${JSON.stringify(time)},"prev":"${prev}","event":${canonicalJson(event)}}`
+}
+
+/** Starts a chain after `head`, or at the genesis. */
+export function createAuditChain(head: AuditHead = { seq: 0, hash: AUDIT_GENESIS }): AuditChain {
+  let current = head
+  return {
+    get head() {
+      return current
+    },
+    line(event, time) {
+      return formatAuditLine(current.seq + 1, time.toISOString(), current.hash, event)
+    },
+    commit(line) {
+      current = { seq: current.seq + 1, hash: sha256(line) }
+    },
+  }
+}

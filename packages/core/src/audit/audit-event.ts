@@ -1,0 +1,72 @@
+import type { TrustLabel } from '../flow/create-untrusted-flow-tracker.js'
+import type { PlanIssue } from '../issues/plan-issue.js'
+
+/**
+ * One decision of a guard or an executor, as written to the audit log. Arguments and outputs
+ * are recorded by their SHA-256 (of canonical JSON), not in clear.
+ */
+export type AuditEvent =
+  /** A plan was approved and installed (`kind`: how it arrived). */
+  | {
+      readonly type: 'plan_approved'
+      readonly kind: 'plan' | 'replan' | 'turn' | 'restore'
+      readonly planHash: string
+      readonly steps: number
+      readonly signed: boolean
+    }
+  /** A submitted plan was rejected. */
+  | {
+      readonly type: 'plan_rejected'
+      readonly kind: 'replan' | 'turn'
+      readonly issues: readonly PlanIssue[]
+    }
+  /** A live call was allowed to run as `stepId`. */
+  | {
+      readonly type: 'call_allowed'
+      readonly stepId: string
+      readonly tool: string
+      readonly argsHash: string
+    }
+  /** A live call was refused. */
+  | {
+      readonly type: 'call_denied'
+      readonly tool: string | null
+      readonly stepId: string | null
+      readonly argsHash: string | null
+      readonly issues: readonly PlanIssue[]
+    }
+  /** A step finished; `trust` is the label its output carries from now on. */
+  | {
+      readonly type: 'step_completed'
+      readonly stepId: string
+      readonly outputHash: string | null
+      readonly trust: TrustLabel
+    }
+  /** A step failed. */
+  | { readonly type: 'step_failed'; readonly stepId: string; readonly error: string }
+  /** A running step went back to ready (a retry). */
+  | { readonly type: 'step_released'; readonly stepId: string }
+  /** The run was stopped: an exhausted budget, a loop, a deadline, an audit failure. */
+  | { readonly type: 'run_stopped'; readonly issue: PlanIssue }
+  /** An executor started running a plan. */
+  | { readonly type: 'run_started'; readonly planHash: string; readonly steps: number }
+  /** An executor finished. */
+  | {
+      readonly type: 'run_ended'
+      readonly status: string
+      readonly reason: PlanIssue | null
+    }
+
+/** One line of the audit log, parsed. */
+export interface AuditRecord {
+  /** 1 for the first line, then +1 per line. */
+  readonly seq: number
+  /** When the line was written (ISO 8601). */
+  readonly time: string
+  /** SHA-256 (hex) of the previous line's text; {@link AUDIT_GENESIS} on the first line. */
+  readonly prev: string
+  readonly event: AuditEvent
+}
+
+/** The `prev` of a log's first line. */
+export const AUDIT_GENESIS = '0'.repeat(64)

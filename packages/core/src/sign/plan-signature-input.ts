@@ -1,0 +1,33 @@
+import type { CompiledPlan } from '../compile/compiled-plan.js'
+import { canonicalJson, sha256 } from '../util/canonical-json.js'
+
+/** Prefix of every signature this version of `@plan/core` makes. */
+export const SIGNATURE_PREFIX = 'v1.'
+/** Shortest accepted secret, in bytes (256 bits). */
+export const MIN_SECRET_BYTES = 32
+
+/**
+ * The text a plan signature is an HMAC of: the plan's hash and a digest recomputed from its
+ * steps (ids, tools, arguments, dependencies), so editing a step is caught even when the hash
+ * was left as it was. Throws `TypeError` when the object is not shaped like a compiled plan.
+ */
+export function planSignatureInput(plan: CompiledPlan): string {
+  if (typeof plan !== 'object' || plan === null || !Array.isArray(plan.steps))
+    throw new TypeError('Not a compiled plan.')
+  if (typeof plan.hash !== 'string') throw new TypeError('The plan has no hash.')
+  const steps = plan.steps.map((step) => {
+    if (typeof step !== 'object' || step === null) throw new TypeError('A step is not an object.')
+    const dependsOn = Array.isArray(step.dependsOn) ? [...step.dependsOn].map(String).sort() : null
+    return { args: step.args ?? null, dependsOn, id: step.id, tool: step.tool }
+  })
+  return `@plan/signature/v1\n${plan.hash}\n${sha256(canonicalJson(steps))}`
+}
+
+/** The secret as bytes, or undefined when it is missing or shorter than {@link MIN_SECRET_BYTES}. */
+export function secretBytes(secret: unknown): Buffer | undefined {
+  let bytes: Buffer
+  if (typeof secret === 'string') bytes = Buffer.from(secret, 'utf8')
+  else if (secret instanceof Uint8Array) bytes = Buffer.from(secret)
+  else return undefined
+  return bytes.length >= MIN_SECRET_BYTES ? bytes : undefined
+}

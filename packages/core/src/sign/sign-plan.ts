@@ -1,0 +1,51 @@
+import { createHmac } from 'node:crypto'
+import type { CompiledPlan } from '../compile/compiled-plan.js'
+import { PlanError } from '../errors/plan-error.js'
+import {
+  MIN_SECRET_BYTES,
+  planSignatureInput,
+  SIGNATURE_PREFIX,
+  secretBytes,
+} from './plan-signature-input.js'
+
+/**
+ * Signs an approved plan: an HMAC-SHA-256, keyed with `secret`, over the plan's hash and a
+ * digest of its steps. Give the signature to whoever runs the plan; a guard created with the
+ * same secret refuses the plan unless it carries a valid signature, so an approval binds to
+ * exactly the steps that were approved. Throws `PlanError` (`signature_invalid`) for a secret
+ * shorter than 32 bytes.
+ *
+ * @example
+ * ```ts
+ * const plan = compiler.compile(proposal)
+ * const signature = signPlan(plan, process.env.PLAN_SECRET ?? '') // after a human approves
+ * const guard = createPlanGuard(plan, { compiler, signature, secret: process.env.PLAN_SECRET })
+ * ```
+ */
+export function signPlan(plan: CompiledPlan, secret: string | Uint8Array): string {
+  const key = secretBytes(secret)
+  if (key === undefined) {
+    const message = `A signing secret must be a string or bytes of at least ${MIN_SECRET_BYTES} bytes.`
+    throw new PlanError(message, {
+      issues: [
+        {
+          code: 'signature_invalid',
+          message,
+          path: [],
+          hint: 'Use a random secret of 32 bytes or more, e.g. randomBytes(32).',
+        },
+      ],
+    })
+  }
+  let input: string
+  try {
+    input = planSignatureInput(plan)
+  } catch (error) {
+    const message = `Cannot sign: ${(error as Error).message}`
+    throw new PlanError(message, {
+      issues: [{ code: 'signature_invalid', message, path: [] }],
+      cause: error,
+    })
+  }
+  return SIGNATURE_PREFIX + createHmac('sha256', key).update(input).digest('hex')
+}
