@@ -437,6 +437,50 @@ describe('createPlanGuard', () => {
     expect(guard.stopReason()?.code).toBe('repeated_call')
   })
 
+  it('should stop a run whose model repeats the same denied call past maxIdenticalCalls', async () => {
+    compiler = await createTestCompiler(workspace.root, { budgets: { maxIdenticalCalls: 2 } })
+    const guard = createPlanGuard(compiler.compile(chain()), { compiler })
+    const offPlan = { tool: 'write_file', args: { file: 'x', content: '' } }
+    expect(codeOf(await guard.authorize(offPlan))).toBe('call_not_in_plan')
+    expect(codeOf(await guard.authorize(offPlan))).toBe('call_not_in_plan')
+    const third = await guard.authorize(offPlan)
+    expect(third.allowed).toBe(false)
+    if (!third.allowed)
+      expect(third.issues.map((issue) => issue.code)).toEqual(['call_not_in_plan', 'repeated_call'])
+    expect(guard.stopReason()?.code).toBe('repeated_call')
+    expect(codeOf(await guard.authorize({ tool: 'echo', args: { text: 'one', n: 1 } }))).toBe(
+      'repeated_call',
+    )
+  })
+
+  it('should stop a run after more than maxDenials denied calls, even when each is different', async () => {
+    compiler = await createTestCompiler(workspace.root, { budgets: { maxDenials: 3 } })
+    const guard = createPlanGuard(compiler.compile(chain()), { compiler })
+    for (let index = 0; index < 3; index += 1) {
+      expect(
+        codeOf(await guard.authorize({ tool: 'echo', args: { text: `other ${index}` } })),
+      ).toBe('arguments_differ')
+    }
+    const fourth = await guard.authorize({ tool: 'echo', args: { text: 'other 4' } })
+    if (!fourth.allowed) expect(fourth.issues.at(-1)?.code).toBe('budget_exhausted')
+    expect(guard.stopReason()?.code).toBe('budget_exhausted')
+  })
+
+  it('should stop a run whose model repeats a rejected turn, and keep the count across a snapshot', async () => {
+    compiler = await createTestCompiler(workspace.root, { budgets: { maxIdenticalCalls: 2 } })
+    const first = createPlanGuard(undefined, { compiler })
+    const rejected = (id: string) => [{ id, tool: 'echo', args: { text: 'x', extra: true } }]
+    expect(first.submitPlan(rejected('t1'), 'turn').success).toBe(false)
+    expect(first.submitPlan(rejected('t2'), 'turn').success).toBe(false)
+    const state = JSON.parse(JSON.stringify(first.snapshot())) as PlanGuardState
+    expect(state.denials).toBe(2)
+    const resumed = createPlanGuard(undefined, { compiler, state })
+    const third = resumed.submitPlan(rejected('t3'), 'turn')
+    expect(third.success).toBe(false)
+    if (!third.success) expect(third.issues.at(-1)?.code).toBe('repeated_call')
+    expect(resumed.stopReason()?.code).toBe('repeated_call')
+  })
+
   it('should report checkArguments issues for a resolved value of the wrong type', async () => {
     const plan = [
       { id: 'a', tool: 'produce' },

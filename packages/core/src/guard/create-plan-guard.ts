@@ -256,6 +256,8 @@ export function createPlanGuard(
   const identicalCalls = new Map<string, number>()
   const seenPlanHashes = new Set<string>()
   const turns = new Map<string, number>()
+  const deniedRepeats = new Map<string, number>()
+  let denials = 0
   let replans = 0
   let startedAt = now()
   let stopped: PlanIssue | undefined
@@ -578,7 +580,38 @@ export function createPlanGuard(
     const stepId = result.issue.stepId ?? (typeof call?.stepId === 'string' ? call.stepId : null)
     if (!audit({ type: 'call_denied', tool, stepId, argsHash, issues: result.issues }))
       auditFailure()
-    return result
+    const halted = countDenial(argsHash === null ? undefined : `call:${tool ?? ''}:${argsHash}`)
+    return halted === undefined ? result : denied([...result.issues, halted])
+  }
+
+  /**
+   * Counts a denial (a call, or a rejected per-turn batch); stops the run when the same one
+   * keeps coming back or too many were denied. Denials after a stop are not counted.
+   */
+  function countDenial(key: string | undefined): PlanIssue | undefined {
+    if (stopped !== undefined) return undefined
+    denials += 1
+    const repeats = key === undefined ? 0 : (deniedRepeats.get(key) ?? 0) + 1
+    if (key !== undefined) deniedRepeats.set(key, repeats)
+    if (repeats > budgets.maxIdenticalCalls) {
+      return stop(
+        makeIssue(
+          'repeated_call',
+          `The same denied request was made ${repeats} times in this run (at most ${budgets.maxIdenticalCalls}).`,
+          'Stop repeating a request the policy refuses; report what is blocking the task.',
+        ),
+      )
+    }
+    if (denials > budgets.maxDenials) {
+      return stop(
+        makeIssue(
+          'budget_exhausted',
+          `${denials} requests were denied in this run (at most ${budgets.maxDenials}).`,
+          'Stop proposing calls the policy refuses; report what is blocking the task.',
+        ),
+      )
+    }
+    return undefined
   }
 
   async function decide(call: ToolCall): Promise<AuthorizeResult> {
@@ -783,7 +816,11 @@ export function createPlanGuard(
       }
     }
     const result: PlanValidationResult = compiler.validate(next)
-    if (!result.success) return result
+    if (!result.success) {
+      if (kind !== 'turn') return result
+      const halted = countDenial(rejectedTurnKey(next))
+      return halted === undefined ? result : { success: false, issues: [...result.issues, halted] }
+    }
     if (signatureRequired) {
       const check = verifyPlan(result.plan, signature, options.secret ?? '')
       if (!check.valid) return { success: false, issues: [check.issue] }
@@ -900,6 +937,8 @@ export function createPlanGuard(
       stopped: stopped ?? null,
       mode,
       turns: Object.fromEntries(turns),
+      denials,
+      deniedRepeats: Object.fromEntries(deniedRepeats),
       flow: flow.toJSON(),
     }
   }
@@ -920,6 +959,8 @@ export function createPlanGuard(
     for (const [key, count] of state.identicalCalls) identicalCalls.set(key, count)
     for (const hash of state.seenPlanHashes) seenPlanHashes.add(hash)
     for (const [signature, count] of state.turns) turns.set(signature, count)
+    denials = state.denials
+    for (const [key, count] of state.deniedRepeats) deniedRepeats.set(key, count)
     replans = state.replans
     startedAt = state.startedAt
     stopped = state.stopped ?? undefined
@@ -983,5 +1024,25 @@ export function createPlanGuard(
     },
     submitPlan,
     snapshot,
+  }
+}
+
+/** What a rejected per-turn batch asked for (tools and arguments, not ids), to spot repeats. */
+function rejectedTurnKey(plan: unknown): string | undefined {
+  const steps: unknown = Array.isArray(plan)
+    ? plan
+    : typeof plan === 'object' && plan !== null
+      ? (plan as { steps?: unknown }).steps
+      : undefined
+  if (!Array.isArray(steps)) return undefined
+  try {
+    const calls = steps.map((step: unknown) =>
+      typeof step === 'object' && step !== null
+        ? [(step as { tool?: unknown }).tool ?? null, (step as { args?: unknown }).args ?? null]
+        : [step],
+    )
+    return `turn:${sha256(canonicalJson(calls))}`
+  } catch {
+    return undefined
   }
 }

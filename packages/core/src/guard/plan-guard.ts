@@ -64,6 +64,10 @@ export interface PlanGuardState {
   readonly mode?: 'plan' | 'turn'
   /** Per-turn mode: how often each distinct turn (tools and arguments) was submitted. */
   readonly turns?: Readonly<Record<string, number>>
+  /** Denied calls and rejected turns so far. */
+  readonly denials?: number
+  /** How often each distinct denied call or rejected turn was repeated. */
+  readonly deniedRepeats?: Readonly<Record<string, number>>
   /**
    * Trust labels of finished steps and the untrusted text seen so far. A state without it
    * (from an older version) is restored fail-closed: every output counts as untrusted.

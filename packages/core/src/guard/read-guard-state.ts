@@ -21,6 +21,8 @@ export interface GuardStateEntries {
   readonly identicalCalls: readonly (readonly [string, number])[]
   readonly seenPlanHashes: readonly string[]
   readonly turns: readonly (readonly [string, number])[]
+  readonly denials: number
+  readonly deniedRepeats: readonly (readonly [string, number])[]
   readonly replans: number
   readonly startedAt: number
   readonly stopped: PlanIssue | null
@@ -96,6 +98,8 @@ export function readGuardState(state: unknown): GuardStateEntries {
     identicalCalls: counts(state.identicalCalls, 'identicalCalls'),
     seenPlanHashes: hashes as string[],
     turns: counts(state.turns, 'turns'),
+    denials: state.denials === undefined ? 0 : count(state.denials, 'denials'),
+    deniedRepeats: counts(state.deniedRepeats, 'deniedRepeats'),
     replans: count(state.replans, 'replans'),
     startedAt,
     stopped: (stopped ?? null) as PlanIssue | null,

@@ -217,6 +217,11 @@ export const budgetsSchema = z.strictObject({
   maxCalls: z.number().int().positive().optional(),
   /** Most identical calls (same tool, same arguments) in one run. */
   maxIdenticalCalls: z.number().int().positive().default(3),
+  /**
+   * Most denied calls (and rejected per-turn batches) in one run; past it the run stops, so a
+   * model that keeps proposing what the policy refuses cannot loop forever.
+   */
+  maxDenials: z.number().int().positive().default(20),
   /** Most plans submitted in one run after the first. */
   maxReplans: z.number().int().nonnegative().default(5),
   /** Wall-clock limit of one run, in milliseconds. */
@@ -248,6 +253,7 @@ export const policySchema = z
       maxDepth: 256,
       maxFanOut: 256,
       maxIdenticalCalls: 3,
+      maxDenials: 20,
       maxReplans: 5,
     }),
     trust: trustSchema.default({ defaultOutput: 'untrusted' }),
