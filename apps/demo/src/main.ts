@@ -5,7 +5,7 @@ import type { ScenarioResult } from './scenario.js'
 import { agentScenarios } from './scenarios/agent-scenarios.js'
 import { cleanPlanScenario } from './scenarios/clean-plan.js'
 import { cyclePlanScenario } from './scenarios/cycle-plan.js'
-import { createDemoWorkspace } from './workspace.js'
+import { createDemoWorkspace, type DemoWorkspace } from './workspace.js'
 
 const args = new Set(process.argv.slice(2))
 const json = args.has('--json')
@@ -13,12 +13,38 @@ const clean = args.has('--clean')
 const color = !json && process.stdout.isTTY === true && process.env.NO_COLOR === undefined
 
 const scenarios = [cleanPlanScenario, cyclePlanScenario, ...agentScenarios()]
+
+/** Runs one scenario; a failure (a real model that cannot be reached, say) is reported, not thrown. */
+async function runScenario(
+  scenario: (workspace: DemoWorkspace) => Promise<ScenarioResult>,
+): Promise<ScenarioResult> {
+  try {
+    return await scenario(workspace)
+  } catch (error) {
+    const cause =
+      error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : ''
+    return {
+      name: scenario.name || 'scenario',
+      title: 'The scenario could not run',
+      via: 'core',
+      model: 'unknown',
+      expectation: 'the scenario runs to its end',
+      passed: false,
+      plan: [],
+      issues: [],
+      status: {},
+      ran: [],
+      stopped: [],
+      notes: [`error: ${error instanceof Error ? error.message : String(error)}${cause}`],
+    }
+  }
+}
 const workspace = await createDemoWorkspace()
 const results: (ScenarioResult & { report: string; mermaid: string })[] = []
 try {
   for (const scenario of scenarios) {
     await workspace.reset()
-    const result = await scenario(workspace)
+    const result = await runScenario(scenario)
     const tree = toText(result.plan, { issues: result.issues, status: result.status })
     const report = join(workspace.reports, `${result.name}.txt`)
     const mermaid = join(workspace.reports, `${result.name}.mmd`)

@@ -4,6 +4,7 @@ import { generateText, stepCountIs } from 'ai'
 import { createDemoTools, type RunLog } from '../demo-tools.js'
 import { aiSdkTools } from '../framework-tools.js'
 import { type Proposal, summarize } from '../proposals.js'
+import type { RealModel } from '../real-model.js'
 import { scriptedAiSdkModel, type Turn } from '../scripted-models.js'
 
 /** Runs a scripted (or real) AI SDK `generateText` loop with `createPlanGuardedTools`, per-turn mode. */
@@ -11,6 +12,8 @@ export async function runAiSdkAgent(options: {
   policy: PolicyInput
   turns: readonly Turn[]
   prompt: string
+  /** A real model instead of the script (when an API key is set). */
+  model?: RealModel | undefined
 }) {
   const ran: RunLog = []
   const compiler = await createPlanCompiler(options.policy)
@@ -21,7 +24,10 @@ export async function runAiSdkAgent(options: {
     onDecision: (event) => decisions.push(event),
   })
   const result = await generateText({
-    model: scriptedAiSdkModel(options.turns),
+    model:
+      options.model === undefined
+        ? scriptedAiSdkModel(options.turns)
+        : (await import('@ai-sdk/openai')).openai(options.model.name),
     tools: guarded.tools,
     toolApproval: guarded.toolApproval,
     prepareStep: guarded.prepareStep,

@@ -5,6 +5,7 @@ import { createAgent } from 'langchain'
 import { createDemoTools, type RunLog } from '../demo-tools.js'
 import { langchainTools } from '../framework-tools.js'
 import { type Proposal, summarize } from '../proposals.js'
+import type { RealModel } from '../real-model.js'
 import { scriptedLangchainModel, type Turn } from '../scripted-models.js'
 
 /** Runs a scripted (or real) LangChain agent with `planGuardMiddleware` in per-turn mode. */
@@ -12,12 +13,17 @@ export async function runLangchainAgent(options: {
   policy: PolicyInput
   turns: readonly Turn[]
   prompt: string
+  /** A real model instead of the script (when an API key is set). */
+  model?: RealModel | undefined
 }) {
   const ran: RunLog = []
   const compiler = await createPlanCompiler(options.policy)
   const decisions: PlanGuardDecision[] = []
   const agent = createAgent({
-    model: scriptedLangchainModel(options.turns),
+    model:
+      options.model === undefined
+        ? scriptedLangchainModel(options.turns)
+        : new (await import('@langchain/openai')).ChatOpenAI({ model: options.model.name }),
     tools: langchainTools(createDemoTools(compiler, ran)),
     middleware: [
       planGuardMiddleware({ compiler, onDecision: (decision) => decisions.push(decision) }),

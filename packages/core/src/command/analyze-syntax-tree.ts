@@ -1,4 +1,4 @@
-import type { Node, TreeCursor } from 'web-tree-sitter'
+import type { Language, Node, TreeCursor } from 'web-tree-sitter'
 import type { IssueCode, PlanIssue } from '../issues/plan-issue.js'
 import { COMMAND_HINTS } from './command-hints.js'
 import { commandIssue } from './command-issue.js'
@@ -193,11 +193,41 @@ const SKIPPED_WHEN_LENIENT = new Set([
 ])
 const LITERAL_TYPES = new Set(['word', 'number', 'string', 'raw_string', 'concatenation'])
 
+/** Type names and named flags by type id, read once per grammar instead of once per node. */
+interface Kinds {
+  readonly names: readonly (string | undefined)[]
+  readonly named: Uint8Array
+}
+
+const KINDS = new WeakMap<Language, Kinds>()
+
+function kindsOf(language: Language): Kinds {
+  let kinds = KINDS.get(language)
+  if (kinds === undefined) {
+    const named = new Uint8Array(language.nodeTypeCount)
+    for (let id = 0; id < named.length; id += 1) named[id] = language.nodeTypeIsNamed(id) ? 1 : 0
+    kinds = { names: language.types, named }
+    KINDS.set(language, kinds)
+  }
+  return kinds
+}
+
+/** The cursor's node type, as `cursor.nodeType` gives it, with one call into the parser. */
+function typeOf(kinds: Kinds, id: number): string {
+  return kinds.names[id] || 'ERROR'
+}
+
+/** Whether a type id is named, as `cursor.nodeIsNamed` says (ERROR, past the table, is named). */
+function isNamed(kinds: Kinds, id: number): boolean {
+  return id >= kinds.named.length || kinds.named[id] === 1
+}
+
 /**
  * Walks a tree-sitter Bash syntax tree and reports every construct that is not a plain word,
  * so that only one simple command of literal words passes. ERROR and MISSING nodes deny.
+ * `source` is the text that was parsed; word values are read from it.
  */
-export function analyzeSyntaxTree(root: Node): SyntaxAnalysis {
+export function analyzeSyntaxTree(root: Node, source: string): SyntaxAnalysis {
   const issues: PlanIssue[] = []
   const seen = new Set<string>()
   const report = (found: Rule) => {
@@ -208,7 +238,8 @@ export function analyzeSyntaxTree(root: Node): SyntaxAnalysis {
   }
   const unknown: string[] = []
   const commands: string[][] = []
-  if (root.hasError) {
+  const hasError = root.hasError
+  if (hasError) {
     report(
       rule(
         'command_parse_error',
@@ -217,85 +248,109 @@ export function analyzeSyntaxTree(root: Node): SyntaxAnalysis {
       ),
     )
   }
-  for (const child of root.children) {
-    if (child === null || child.isNamed) continue
-    if (child.type === '&')
-      report(
-        rule(
-          'command_list',
-          'The command runs a job in the background with &.',
-          COMMAND_HINTS.list,
-        ),
-      )
-    else
-      report(
-        rule(
-          'command_list',
-          `The command contains ${JSON.stringify(child.type)}, which separates commands.`,
-          COMMAND_HINTS.list,
-        ),
-      )
-  }
-  const statements = root.namedChildren.filter(
-    (child) => child !== null && child.type !== 'comment' && child.type !== 'ERROR',
-  )
-  if (statements.length > 1) {
-    report(rule('command_list', 'The input holds more than one command.', COMMAND_HINTS.list))
-  }
-  const visit = (cursor: TreeCursor) => {
-    const type = cursor.nodeType
-    if (cursor.nodeIsMissing) {
-      report(
-        rule(
-          'command_parse_error',
-          `The command is incomplete: ${JSON.stringify(type)} is missing.`,
-          COMMAND_HINTS.parse,
-        ),
-      )
-      return
-    }
-    if (!cursor.nodeIsNamed) {
-      if (type === '$') report(RULES.translated_string as Rule)
-      return
-    }
-    if (type === 'ERROR') {
-      report(
-        rule(
-          'command_parse_error',
-          'The command is not valid Bash syntax (or uses syntax the checker does not accept).',
-          COMMAND_HINTS.parse,
-        ),
-      )
-    } else if (type === 'compound_statement' && cursor.nodeText.startsWith('((')) {
-      report(
-        rule(
-          'command_control_flow',
-          'The command contains an arithmetic command (( )).',
-          COMMAND_HINTS.controlFlow,
-        ),
-      )
-    } else {
-      const found = RULES[type]
-      if (found !== undefined) report(found)
-      else if (!QUIET.has(type)) unknown.push(type)
-    }
-    if (type === 'command') {
-      const words = literalCommandWords(cursor.currentNode, true)
-      if (words !== undefined) commands.push(words.map((word) => word.value))
-    }
-  }
-  // A cursor walk avoids materialising every node object (the costly part of web-tree-sitter).
+  // Everything is read through one cursor: a Node object per child is the costly part of
+  // web-tree-sitter, and word values are sliced from `source` instead of asked for.
   const cursor = root.walk()
+  const kinds = kindsOf(root.tree.language)
+  let rootChildren = 0
+  let onlyCommand: Words | undefined
   try {
+    let statements = 0
+    let firstType: string | undefined
+    if (cursor.gotoFirstChild()) {
+      do {
+        const id = cursor.nodeTypeId
+        const type = typeOf(kinds, id)
+        rootChildren += 1
+        if (rootChildren === 1) firstType = type
+        if (!isNamed(kinds, id)) {
+          if (type === '&')
+            report(
+              rule(
+                'command_list',
+                'The command runs a job in the background with &.',
+                COMMAND_HINTS.list,
+              ),
+            )
+          else
+            report(
+              rule(
+                'command_list',
+                `The command contains ${JSON.stringify(type)}, which separates commands.`,
+                COMMAND_HINTS.list,
+              ),
+            )
+        } else if (type !== 'comment' && type !== 'ERROR') {
+          statements += 1
+        }
+      } while (cursor.gotoNextSibling())
+      cursor.gotoParent()
+    }
+    if (statements > 1) {
+      report(rule('command_list', 'The input holds more than one command.', COMMAND_HINTS.list))
+    }
+    const onlyChild = rootChildren === 1 && firstType === 'command'
+    let depth = 0
     let visiting = true
     while (visiting) {
-      visit(cursor)
-      if (cursor.nodeIsMissing || !cursor.nodeIsNamed || !cursor.gotoFirstChild()) {
+      const id = cursor.nodeTypeId
+      const type = typeOf(kinds, id)
+      // A MISSING node gives the tree an error cost, so only a tree with an error can hold one.
+      const missing = hasError && cursor.nodeIsMissing
+      const named = !missing && isNamed(kinds, id)
+      if (missing) {
+        report(
+          rule(
+            'command_parse_error',
+            `The command is incomplete: ${JSON.stringify(type)} is missing.`,
+            COMMAND_HINTS.parse,
+          ),
+        )
+      } else if (!named) {
+        if (type === '$') report(RULES.translated_string as Rule)
+      } else {
+        if (type === 'ERROR') {
+          report(
+            rule(
+              'command_parse_error',
+              'The command is not valid Bash syntax (or uses syntax the checker does not accept).',
+              COMMAND_HINTS.parse,
+            ),
+          )
+        } else if (
+          type === 'compound_statement' &&
+          cursor.endIndex - cursor.startIndex >= 2 &&
+          source.startsWith('((', cursor.startIndex)
+        ) {
+          report(
+            rule(
+              'command_control_flow',
+              'The command contains an arithmetic command (( )).',
+              COMMAND_HINTS.controlFlow,
+            ),
+          )
+        } else {
+          const found = RULES[type]
+          if (found !== undefined) report(found)
+          else if (!QUIET.has(type)) unknown.push(type)
+        }
+        if (type === 'command') {
+          const words = literalCommandWords(cursor, kinds, source)
+          if (words !== undefined) {
+            commands.push(words.list.map((word) => word.value))
+            if (depth === 1 && onlyChild) onlyCommand = words
+          }
+        }
+      }
+      if (named && cursor.gotoFirstChild()) {
+        depth += 1
+      } else {
         while (!cursor.gotoNextSibling()) {
           if (!cursor.gotoParent()) {
             visiting = false
             break
           }
+          depth -= 1
         }
       }
     }
@@ -317,63 +372,113 @@ export function analyzeSyntaxTree(root: Node): SyntaxAnalysis {
     )
   }
   let simple: LexedWord[] | undefined
-  if (issues.length === 0 && root.childCount === 1) {
-    const only = root.firstChild
-    if (only !== null && only.type === 'command') simple = literalCommandWords(only)
-  }
+  // An assignment or redirection skipped for reporting would have made the command not simple.
+  if (issues.length === 0 && onlyCommand !== undefined && !onlyCommand.skipped)
+    simple = onlyCommand.list
   return { issues, commands, simple }
 }
 
-/** The literal words of a command node, or undefined when one of its parts is not a literal. */
-function literalCommandWords(command: Node, lenient = false): LexedWord[] | undefined {
-  const words: LexedWord[] = []
-  for (const child of command.children) {
-    // For reporting, assignments and redirections (already reported) do not hide the program.
-    if (lenient && child !== null && SKIPPED_WHEN_LENIENT.has(child.type)) continue
-    if (child === null || !child.isNamed) return undefined
-    let wordNode: Node | null = child
-    if (child.type === 'command_name') {
-      if (child.namedChildCount !== 1 || child.childCount !== 1) return undefined
-      wordNode = child.firstChild
-    }
-    if (wordNode === null || !LITERAL_TYPES.has(wordNode.type)) return undefined
-    const value = decodeLiteral(wordNode)
-    if (value === undefined) return undefined
-    words.push({ start: child.startIndex, end: child.endIndex, value })
-  }
-  return words.length > 0 ? words : undefined
+/** A command's literal words; `skipped` when assignments or redirections were left out. */
+interface Words {
+  readonly list: LexedWord[]
+  readonly skipped: boolean
 }
 
-function decodeLiteral(node: Node): string | undefined {
-  switch (node.type) {
+/**
+ * The literal words of the command under the cursor, or undefined when one of its parts is not
+ * a literal. For reporting, assignments and redirections (already reported) do not hide the
+ * program: they are skipped. The cursor is back on the command node when this returns.
+ */
+function literalCommandWords(cursor: TreeCursor, kinds: Kinds, source: string): Words | undefined {
+  if (!cursor.gotoFirstChild()) return undefined
+  const list: LexedWord[] = []
+  let skipped = false
+  let literal = true
+  do {
+    const id = cursor.nodeTypeId
+    const type = typeOf(kinds, id)
+    if (SKIPPED_WHEN_LENIENT.has(type)) {
+      skipped = true
+      continue
+    }
+    const start = cursor.startIndex
+    const end = cursor.endIndex
+    const value = !isNamed(kinds, id)
+      ? undefined
+      : type === 'command_name'
+        ? commandNameValue(cursor, kinds, source)
+        : LITERAL_TYPES.has(type)
+          ? decodeLiteral(cursor, kinds, type, start, end, source)
+          : undefined
+    if (value === undefined) literal = false
+    else list.push({ start, end, value })
+  } while (literal && cursor.gotoNextSibling())
+  cursor.gotoParent()
+  return literal && list.length > 0 ? { list, skipped } : undefined
+}
+
+/** The value of a `command_name` node: exactly one child, a named literal. */
+function commandNameValue(cursor: TreeCursor, kinds: Kinds, source: string): string | undefined {
+  if (!cursor.gotoFirstChild()) return undefined
+  let value: string | undefined
+  const id = cursor.nodeTypeId
+  const type = typeOf(kinds, id)
+  if (isNamed(kinds, id) && LITERAL_TYPES.has(type))
+    value = decodeLiteral(cursor, kinds, type, cursor.startIndex, cursor.endIndex, source)
+  const single = !cursor.gotoNextSibling()
+  cursor.gotoParent()
+  return single ? value : undefined
+}
+
+/** The value of the literal node under the cursor; the cursor is back on it when this returns. */
+function decodeLiteral(
+  cursor: TreeCursor,
+  kinds: Kinds,
+  type: string,
+  start: number,
+  end: number,
+  source: string,
+): string | undefined {
+  switch (type) {
     case 'word':
     case 'number':
-      return decodeUnquoted(node.text)
+      return decodeUnquoted(source.slice(start, end))
     case 'raw_string': {
-      const text = node.text
+      const text = source.slice(start, end)
       return text.length >= 2 && text.startsWith("'") && text.endsWith("'")
         ? text.slice(1, -1)
         : undefined
     }
     case 'string': {
-      for (const child of node.children) {
-        if (child === null) return undefined
-        if (child.type !== '"' && child.type !== 'string_content') return undefined
+      if (cursor.gotoFirstChild()) {
+        let plain = true
+        do {
+          const part = typeOf(kinds, cursor.nodeTypeId)
+          if (part !== '"' && part !== 'string_content') plain = false
+        } while (plain && cursor.gotoNextSibling())
+        cursor.gotoParent()
+        if (!plain) return undefined
       }
-      const text = node.text
+      const text = source.slice(start, end)
       if (text.length < 2 || !text.startsWith('"') || !text.endsWith('"')) return undefined
       return decodeDoubleQuoted(text.slice(1, -1))
     }
     case 'concatenation': {
-      let value = ''
-      for (const child of node.children) {
-        if (child === null || !LITERAL_TYPES.has(child.type) || child.type === 'concatenation')
-          return undefined
-        const part = decodeLiteral(child)
-        if (part === undefined) return undefined
-        value += part
+      let joined = ''
+      let literal = true
+      if (cursor.gotoFirstChild()) {
+        do {
+          const part = typeOf(kinds, cursor.nodeTypeId)
+          const value =
+            LITERAL_TYPES.has(part) && part !== 'concatenation'
+              ? decodeLiteral(cursor, kinds, part, cursor.startIndex, cursor.endIndex, source)
+              : undefined
+          if (value === undefined) literal = false
+          else joined += value
+        } while (literal && cursor.gotoNextSibling())
+        cursor.gotoParent()
       }
-      return value
+      return literal ? joined : undefined
     }
     default:
       return undefined

@@ -59,6 +59,10 @@ export async function createCommandChecker(
   const allow = new Set(policy.allow)
   const rules = new Map<string, ProgramRule>(Object.entries(policy.rules ?? {}))
   const cache = new Map<string, CommandCheckResult>()
+  const allowHint =
+    allow.size > 0
+      ? `Use one of: ${[...allow].sort().join(', ')}.`
+      : 'The policy allows no programs; do not run commands.'
 
   const checkProgram = (argv: readonly string[], withPaths: boolean): PlanIssue[] => {
     const issues: PlanIssue[] = []
@@ -119,9 +123,7 @@ export async function createCommandChecker(
         commandIssue(
           'command_not_allowed',
           `The program ${shown} is not in commands.allow.`,
-          allow.size > 0
-            ? `Use one of: ${[...allow].sort().join(', ')}.`
-            : 'The policy allows no programs; do not run commands.',
+          allowHint,
         ),
       )
     }
@@ -180,7 +182,7 @@ export async function createCommandChecker(
     }
     let syntax: ReturnType<typeof analyzeSyntaxTree>
     try {
-      syntax = analyzeSyntaxTree(tree.rootNode)
+      syntax = analyzeSyntaxTree(tree.rootNode, command)
     } finally {
       tree.delete()
     }

@@ -24,14 +24,19 @@ export function analyzeGraph(dependencies: readonly (readonly number[])[]): Grap
   for (let node = 0; node < count; node += 1) {
     const deps = dependencies[node] as readonly number[]
     pending[node] = deps.length
-    for (const dep of deps) start[dep + 1] = (start[dep + 1] as number) + 1
+    for (let edge = 0; edge < deps.length; edge += 1) {
+      const dep = deps[edge] as number
+      start[dep + 1] = (start[dep + 1] as number) + 1
+    }
   }
   for (let node = 0; node < count; node += 1)
     start[node + 1] = (start[node + 1] as number) + (start[node] as number)
   const fill = start.slice(0, count)
   const targets = new Int32Array(start[count] as number)
   for (let node = 0; node < count; node += 1) {
-    for (const dep of dependencies[node] as readonly number[]) {
+    const deps = dependencies[node] as readonly number[]
+    for (let edge = 0; edge < deps.length; edge += 1) {
+      const dep = deps[edge] as number
       const slot = fill[dep] as number
       targets[slot] = node
       fill[dep] = slot + 1
@@ -82,7 +87,10 @@ export function analyzeGraph(dependencies: readonly (readonly number[])[]): Grap
   const levels: number[][] = Array.from({ length: maxLevel + 1 }, () => [])
   for (let node = 0; node < count; node += 1) (levels[level[node] as number] as number[]).push(node)
   const order: number[] = []
-  for (const group of levels) for (const node of group) order.push(node)
+  for (let group = 0; group < levels.length; group += 1) {
+    const members = levels[group] as number[]
+    for (let member = 0; member < members.length; member += 1) order.push(members[member] as number)
+  }
   return { order, level, levels, criticalPathLength: maxLevel + 1, cycles: [] }
 }
 

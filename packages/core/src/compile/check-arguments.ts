@@ -28,6 +28,12 @@ export interface ArgumentContext {
   readonly stepId?: string
 }
 
+/** An {@link ArgumentContext} with the arrays that {@link checkArgumentsInto} appends to. */
+export interface ArgumentWalk extends ArgumentContext {
+  readonly issues: PlanIssue[]
+  readonly references: StepReference[]
+}
+
 /** The checked arguments: a clean copy, its references, and every issue. */
 export interface ArgumentCheck {
   readonly args: JsonObject
@@ -109,26 +115,23 @@ export function checkArguments(
   base: Path,
   context: ArgumentContext,
 ): ArgumentCheck {
-  const issues: PlanIssue[] = []
-  const references: StepReference[] = []
-  const clean = checkArgumentsInto(tool, args, base, context, issues, references)
-  return { args: clean, references, issues }
+  const walk: ArgumentWalk = { ...context, issues: [], references: [] }
+  const clean = checkArgumentsInto(tool, args, base, walk)
+  return { args: clean, references: walk.references, issues: walk.issues }
 }
 
 /**
- * {@link checkArguments} appending to the caller's `issues` and `references`, so that a whole
- * plan is checked without a result object per step. Issue paths are built only for issues,
- * from a copy of `base`: the caller may reuse `base` between calls.
+ * {@link checkArguments} appending to `walk.issues` and `walk.references`, so that a whole plan
+ * is checked without a result object per step. Issue paths are built only for issues, from a
+ * copy of `base`: the caller may reuse `base` between calls.
  */
 export function checkArgumentsInto(
   tool: ToolPolicy,
   args: unknown,
   base: Path,
-  context: ArgumentContext,
-  issues: PlanIssue[],
-  references: StepReference[],
+  walk: ArgumentWalk,
 ): JsonObject {
-  const stepId = context.stepId
+  const { issues, stepId } = walk
   const declared = tool.args
   if (args === undefined || args === null) {
     args = {}
@@ -145,7 +148,6 @@ export function checkArgumentsInto(
     )
     return {}
   }
-  const state: WalkState = { issues, references, context, stepId }
   let clean: JsonObject = {}
   let previous: string | undefined
   let sorted = true
@@ -163,7 +165,7 @@ export function checkArgumentsInto(
       )
       continue
     }
-    const value = checkValue(declared[name] as ArgSpec, args[name], base, name, TOP, 0, state)
+    const value = checkValue(declared[name] as ArgSpec, args[name], base, name, TOP, 0, walk)
     if (value === undefined) continue
     if (previous !== undefined && byName(previous, name) >= 0) sorted = false
     previous = name
@@ -193,21 +195,10 @@ export function checkArgumentsInto(
   return Object.freeze(clean)
 }
 
-interface WalkState {
-  readonly issues: PlanIssue[]
-  readonly references: StepReference[]
-  readonly context: ArgumentContext
-  readonly stepId: string | undefined
-}
+type WalkState = ArgumentWalk
 
 // Values are checked at `[...parent, key]`; that array is built only when an issue needs it.
-function fail(
-  state: WalkState,
-  parent: Path,
-  key: Key,
-  message: string,
-  hint?: string,
-): undefined {
+function fail(state: WalkState, parent: Path, key: Key, message: string, hint?: string): undefined {
   state.issues.push(issue('invalid_arguments', message, [...parent, key], hint, state.stepId))
   return undefined
 }
@@ -219,11 +210,11 @@ function checkReference(
   argParent: Path,
   state: WalkState,
 ): JsonValue | undefined {
-  const { context, stepId } = state
+  const { stepId } = state
   const target = value.$ref
   const hint =
     'Write { "$ref": "<stepId>" } or { "$ref": "<stepId>.output.<field>" } naming an earlier step.'
-  if (context.stepIds === undefined) {
+  if (state.stepIds === undefined) {
     state.issues.push(
       issue(
         'invalid_reference',
@@ -258,7 +249,10 @@ function checkReference(
       !target.startsWith('output', dot + 1) ||
       (target.length > fieldsAt - 1 && target.charCodeAt(fieldsAt - 1) !== 0x2e)
     if (!malformed && target.length >= fieldsAt) {
-      const parts = target.slice(fieldsAt).split('.')
+      const parts =
+        target.indexOf('.', fieldsAt) === -1
+          ? [target.slice(fieldsAt)]
+          : target.slice(fieldsAt).split('.')
       malformed = parts.length > MAX_REFERENCE_FIELDS
       for (let index = 0; index < parts.length && !malformed; index += 1) {
         const part = parts[index] as string
@@ -291,7 +285,7 @@ function checkReference(
     )
     return undefined
   }
-  if (!context.stepIds.has(targetId)) {
+  if (!state.stepIds.has(targetId)) {
     state.issues.push(
       issue(
         'invalid_reference',
@@ -305,7 +299,7 @@ function checkReference(
   }
   state.references.push(
     Object.freeze({
-      path: Object.freeze([...argParent, key]),
+      path: Object.freeze(argParent.length === 0 ? [key] : [...argParent, key]),
       stepId: targetId,
       field: field === NO_FIELD ? field : Object.freeze(field),
     }),
@@ -323,7 +317,6 @@ function checkValue(
   state: WalkState,
 ): JsonValue | undefined {
   if (isReference(value)) return checkReference(value, parent, key, argParent, state)
-  const context = state.context
   switch (spec.type) {
     case 'string': {
       if (typeof value !== 'string')
@@ -340,10 +333,10 @@ function checkValue(
       if (spec.minLength !== undefined && value.length < spec.minLength)
         return fail(state, parent, key, `String is shorter than ${spec.minLength} characters.`)
       if (spec.pattern !== undefined) {
-        let pattern = context.patterns.get(spec)
+        let pattern = state.patterns.get(spec)
         if (pattern === undefined) {
           pattern = new RegExp(`^(?:${spec.pattern})$`, 'u')
-          context.patterns.set(spec, pattern)
+          state.patterns.set(spec, pattern)
         }
         if (!pattern.test(value))
           return fail(state, parent, key, `String does not match the pattern ${spec.pattern}.`)
@@ -376,7 +369,7 @@ function checkValue(
             `Use one of: ${spec.values.map((entry) => JSON.stringify(entry)).join(', ')}.`,
           )
     case 'path': {
-      const resolved = resolvePath(value, context.scope, spec.access)
+      const resolved = resolvePath(value, state.scope, spec.access)
       if (typeof resolved === 'string') return value as string
       state.issues.push(
         issue(resolved.code, resolved.message, [...parent, key], resolved.hint, state.stepId),
@@ -384,11 +377,17 @@ function checkValue(
       return undefined
     }
     case 'command': {
-      const result = context.checkCommand(value)
+      const result = state.checkCommand(value)
       if (result.allowed) return value as string
       for (const found of result.issues) {
         state.issues.push(
-          issue(found.code, found.message, [...parent, key, ...found.path], found.hint, state.stepId),
+          issue(
+            found.code,
+            found.message,
+            [...parent, key, ...found.path],
+            found.hint,
+            state.stepId,
+          ),
         )
       }
       return undefined
@@ -397,7 +396,12 @@ function checkValue(
       if (!Array.isArray(value))
         return fail(state, parent, key, `Expected an array, got ${describe(value)}.`)
       if (spec.maxItems !== undefined && value.length > spec.maxItems)
-        return fail(state, parent, key, `Array has ${value.length} items (at most ${spec.maxItems}).`)
+        return fail(
+          state,
+          parent,
+          key,
+          `Array has ${value.length} items (at most ${spec.maxItems}).`,
+        )
       if (depth >= MAX_ARGUMENT_DEPTH)
         return fail(state, parent, key, `Value is nested deeper than ${MAX_ARGUMENT_DEPTH} levels.`)
       const path = [...parent, key]
@@ -448,7 +452,8 @@ function checkJson(
       if (checked === undefined) return undefined
       out.push(checked)
     }
-    if (budget.bytes < 0) return fail(state, parent, key, 'Value is larger than the declared maxBytes.')
+    if (budget.bytes < 0)
+      return fail(state, parent, key, 'Value is larger than the declared maxBytes.')
     return Object.freeze(out) as JsonValue[]
   } else if (isReference(value)) {
     return checkReference(value, parent, key, argParent, state)
@@ -472,11 +477,13 @@ function checkJson(
       out[name] = checked
       if (budget.bytes < 0) break
     }
-    if (budget.bytes < 0) return fail(state, parent, key, 'Value is larger than the declared maxBytes.')
+    if (budget.bytes < 0)
+      return fail(state, parent, key, 'Value is larger than the declared maxBytes.')
     return Object.freeze(out)
   } else {
     return fail(state, parent, key, `Expected a JSON value, got ${describe(value)}.`)
   }
-  if (budget.bytes < 0) return fail(state, parent, key, 'Value is larger than the declared maxBytes.')
+  if (budget.bytes < 0)
+    return fail(state, parent, key, 'Value is larger than the declared maxBytes.')
   return value as JsonValue
 }

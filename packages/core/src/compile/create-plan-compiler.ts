@@ -2,7 +2,7 @@ import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import { checkPathLexical, describe, type PathAccess } from '../checks/path-scope.js'
 import { createCommandChecker } from '../command/create-command-checker.js'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
-import { checkUntrustedFlow } from '../flow/check-untrusted-flow.js'
+import { checkUntrustedFlow, type FlowStep } from '../flow/check-untrusted-flow.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN } from '../plan/plan-schema.js'
 import type { PolicyInput } from '../policy/policy-schema.js'
@@ -13,7 +13,7 @@ import {
 } from '../policy/resolve-policy.js'
 import { sha256 } from '../util/canonical-json.js'
 import { analyzeGraph } from './analyze-graph.js'
-import { type ArgumentContext, checkArguments, checkArgumentsInto } from './check-arguments.js'
+import { type ArgumentWalk, checkArguments, checkArgumentsInto } from './check-arguments.js'
 import type { CompiledPlan, CompiledStep, StepReference } from './compiled-plan.js'
 import type { PlanCompiler, PlanValidationResult } from './plan-compiler.js'
 import { suggest } from './suggest.js'
@@ -66,6 +66,8 @@ function quote(value: string, limit = 60): string {
 
 const NONE: readonly StepReference[] = Object.freeze([])
 const NO_IDS: readonly string[] = Object.freeze([])
+const NO_NODES: readonly number[] = Object.freeze([])
+const NO_ARGS: CompiledStep['args'] = Object.freeze({})
 
 /** One step as it enters the plan hash; keys in sorted order. */
 interface HashedStep {
@@ -85,22 +87,61 @@ function explicitDependencies(raw: readonly string[]): readonly string[] {
   return [...new Set(raw)].sort()
 }
 
-/** Adds an edge once: a stamp per node instead of a Set per step. */
-function addDependency(deps: number[], stamp: Int32Array, node: number, dependency: number): void {
-  if (dependency < 0 || stamp[dependency] === node + 1) return
+/**
+ * Adds an edge to `edges[0, count)` (and the step's id to `names`) once, with a stamp per node
+ * instead of a Set per step; returns the new count.
+ */
+function addDependency(
+  edges: number[],
+  names: string[],
+  count: number,
+  stamp: Int32Array,
+  node: number,
+  dependency: number,
+  id: string,
+): number {
+  if (dependency < 0 || stamp[dependency] === node + 1) return count
   stamp[dependency] = node + 1
-  deps.push(dependency)
+  edges[count] = dependency
+  names[count] = id
+  return count + 1
 }
 
-interface StepDraft {
-  readonly index: number
-  readonly id: string | undefined
-  readonly tool: string | undefined
-  readonly rawDependencies: readonly string[]
-  readonly dependenciesKey: 'depends_on' | 'dependsOn'
-  readonly args: unknown
-  /** Whether this step takes part in the graph (a well-formed, first occurrence of its id). */
-  inGraph: boolean
+/** A new array of `items[0, count)`; literals for the usual one or two keep it exact-size. */
+function head<T>(items: readonly T[], count: number): T[] {
+  if (count === 1) return [items[0] as T]
+  if (count === 2) return [items[0] as T, items[1] as T]
+  return items.slice(0, count)
+}
+
+/**
+ * One step while a plan is checked. Graph steps are handed to the flow check as they are, so
+ * their JSON path is built only if an issue needs it.
+ */
+class StepDraft {
+  /** The checked copy of the arguments. */
+  checkedArgs: CompiledStep['args'] = NO_ARGS
+  references: readonly StepReference[] = NONE
+  /** Graph nodes this step depends on, explicit ones first. */
+  dependsOn: readonly number[] = NO_NODES
+  /** Their step ids. */
+  dependsOnIds: readonly string[] = NO_IDS
+
+  constructor(
+    readonly base: Path,
+    readonly index: number,
+    readonly id: string | undefined,
+    readonly tool: string | undefined,
+    readonly rawDependencies: readonly string[],
+    readonly dependenciesKey: 'depends_on' | 'dependsOn',
+    readonly args: unknown,
+    /** Whether this step takes part in the graph (a well-formed, first occurrence of its id). */
+    readonly inGraph: boolean,
+  ) {}
+
+  get path(): Path {
+    return stepPath(this.base, this.index)
+  }
 }
 
 /** Options for {@link createPlanCompiler}. */
@@ -206,31 +247,36 @@ export async function createPlanCompiler(
       drafts.push(readStep(steps[index], index, base, issues, ids))
     }
 
-    const context: { -readonly [K in keyof ArgumentContext]: ArgumentContext[K] } = {
+    const found: StepReference[] = []
+    const walk: { -readonly [K in keyof ArgumentWalk]: ArgumentWalk[K] } = {
       scope: policy.scope,
       checkCommand,
       patterns,
       stepIds: ids,
+      stepId: undefined,
+      issues,
+      references: found,
     }
     // Graph node of each step (by plan index), -1 for steps outside the graph.
     const nodeOf = new Int32Array(drafts.length).fill(-1)
     const graphSteps: StepDraft[] = []
-    for (const draft of drafts) {
+    for (let index = 0; index < drafts.length; index += 1) {
+      const draft = drafts[index] as StepDraft
       if (draft.inGraph) {
         nodeOf[draft.index] = graphSteps.length
         graphSteps.push(draft)
       }
     }
-    const dependencies: number[][] = []
-    const compiledArgs: CompiledStep['args'][] = []
-    const references: (readonly StepReference[])[] = []
+    const dependencies: (readonly number[])[] = []
     let toolCounts: Map<string, number> | undefined
     // Shared by every step: checkArgumentsInto copies it into the paths of the issues it reports.
     const argsBase: Path = [...base, 0, 'args']
     const stepSlot = base.length
-    const found: StepReference[] = []
+    const edges: number[] = []
+    const names: string[] = []
     const stamp = new Int32Array(graphSteps.length)
-    for (const draft of drafts) {
+    for (let index = 0; index < drafts.length; index += 1) {
+      const draft = drafts[index] as StepDraft
       const stepId = draft.id
       const tool = draft.tool
       const toolPolicy = tool === undefined ? undefined : policy.tools.get(tool)
@@ -272,16 +318,16 @@ export async function createPlanCompiler(
           }
         }
       }
-      context.stepId = stepId
+      walk.stepId = stepId
       argsBase[stepSlot] = draft.index
       if (found.length > 0) found.length = 0
       const args =
         toolPolicy === undefined
           ? undefined
-          : checkArgumentsInto(toolPolicy, draft.args, argsBase, context, issues, found)
+          : checkArgumentsInto(toolPolicy, draft.args, argsBase, walk)
       if (!draft.inGraph) continue
-      const deps: number[] = []
       const node = nodeOf[draft.index] as number
+      let count = 0
       const raw = draft.rawDependencies
       for (let position = 0; position < raw.length; position += 1) {
         const target = raw[position] as string
@@ -310,18 +356,40 @@ export async function createPlanCompiler(
             ),
           )
         } else {
-          addDependency(deps, stamp, node, nodeOf[targetIndex] as number)
+          count = addDependency(
+            edges,
+            names,
+            count,
+            stamp,
+            node,
+            nodeOf[targetIndex] as number,
+            target,
+          )
         }
       }
       // Unknown and self references were reported by the argument check.
-      for (const reference of found) {
+      for (let position = 0; position < found.length; position += 1) {
+        const reference = found[position] as StepReference
         const targetIndex = ids.get(reference.stepId)
         if (targetIndex !== undefined && reference.stepId !== stepId)
-          addDependency(deps, stamp, node, nodeOf[targetIndex] as number)
+          count = addDependency(
+            edges,
+            names,
+            count,
+            stamp,
+            node,
+            nodeOf[targetIndex] as number,
+            reference.stepId,
+          )
       }
-      dependencies.push(deps)
-      compiledArgs.push(args ?? {})
-      references.push(found.length === 0 ? NONE : Object.freeze(found.slice()))
+      // Exact copies: arrays grown by push keep spare room, which adds up over a large plan.
+      if (count > 0) {
+        draft.dependsOn = head(edges, count)
+        draft.dependsOnIds = Object.freeze(head(names, count))
+      }
+      dependencies.push(draft.dependsOn)
+      if (args !== undefined) draft.checkedArgs = args
+      if (found.length > 0) draft.references = Object.freeze(found.slice())
     }
 
     const graph = analyzeGraph(dependencies)
@@ -354,8 +422,13 @@ export async function createPlanCompiler(
         )
       }
       const fanOut = new Int32Array(graphSteps.length)
-      for (const deps of dependencies)
-        for (const dep of deps) fanOut[dep] = (fanOut[dep] as number) + 1
+      for (let node = 0; node < dependencies.length; node += 1) {
+        const deps = dependencies[node] as readonly number[]
+        for (let edge = 0; edge < deps.length; edge += 1) {
+          const dep = deps[edge] as number
+          fanOut[dep] = (fanOut[dep] as number) + 1
+        }
+      }
       for (let node = 0; node < fanOut.length; node += 1) {
         const count = fanOut[node] as number
         if (count > budgets.maxFanOut) {
@@ -376,13 +449,8 @@ export async function createPlanCompiler(
       issues.push(
         ...checkUntrustedFlow({
           policy,
-          steps: graphSteps.map((draft, node) => ({
-            id: draft.id as string,
-            tool: draft.tool as string,
-            path: stepPath(base, draft.index),
-            references: references[node] as StepReference[],
-            dependsOn: dependencies[node] as number[],
-          })),
+          // Every graph step has an id; a missing tool stays undefined, as the flow check expects.
+          steps: graphSteps as readonly FlowStep[],
           order: graph.order,
         }),
       )
@@ -390,27 +458,22 @@ export async function createPlanCompiler(
     if (issues.length > 0) return { success: false, issues }
 
     const idOf: string[] = []
-    for (const draft of graphSteps) idOf.push(draft.id as string)
+    for (let node = 0; node < graphSteps.length; node += 1)
+      idOf.push((graphSteps[node] as StepDraft).id as string)
+    const idAt = (node: number) => idOf[node] as string
     const compiledSteps: CompiledStep[] = []
     const hashed: HashedStep[] = []
     for (let node = 0; node < graphSteps.length; node += 1) {
       const draft = graphSteps[node] as StepDraft
-      const deps = dependencies[node] as number[]
-      let dependsOn: readonly string[] = NO_IDS
-      if (deps.length > 0) {
-        const names: string[] = []
-        for (const dep of deps) names.push(idOf[dep] as string)
-        dependsOn = Object.freeze(names)
-      }
-      const args = compiledArgs[node] as CompiledStep['args']
+      const args = draft.checkedArgs
       compiledSteps.push(
         Object.freeze({
           id: draft.id as string,
           index: draft.index,
           tool: draft.tool as string,
           args,
-          dependsOn,
-          references: references[node] as readonly StepReference[],
+          dependsOn: draft.dependsOnIds,
+          references: draft.references,
           level: graph.level[node] as number,
         }),
       )
@@ -424,13 +487,9 @@ export async function createPlanCompiler(
     }
     const hash = sha256(JSON.stringify({ steps: hashed, version: 1 }))
     const levels: (readonly string[])[] = []
-    for (const group of graph.levels) {
-      const names: string[] = []
-      for (const node of group) names.push(idOf[node] as string)
-      levels.push(Object.freeze(names))
-    }
-    const order: string[] = []
-    for (const node of graph.order) order.push(idOf[node] as string)
+    for (let level = 0; level < graph.levels.length; level += 1)
+      levels.push(Object.freeze((graph.levels[level] as number[]).map(idAt)))
+    const order = graph.order.map(idAt)
     const compiled: CompiledPlan = Object.freeze({
       steps: Object.freeze(compiledSteps),
       order: Object.freeze(order),
@@ -492,15 +551,7 @@ function readStep(
         'A step is { "id", "tool", "args", "depends_on" }.',
       ),
     )
-    return {
-      index,
-      id: undefined,
-      tool: undefined,
-      rawDependencies: [],
-      dependenciesKey: 'depends_on',
-      args: {},
-      inGraph: false,
-    }
+    return new StepDraft(base, index, undefined, undefined, NO_IDS, 'depends_on', {}, false)
   }
   const rawId = raw.id
   let id: string | undefined
@@ -640,13 +691,17 @@ function readStep(
         ),
       )
     } else {
-      const strings: string[] = []
+      // Sized up front: an array grown from [] reserves room for 16 more ids.
+      const strings: string[] = new Array(deps.length)
+      let count = 0
       for (let position = 0; position < deps.length; position += 1) {
         // Holes are skipped, as forEach would.
         if (!(position in deps)) continue
         const dep: unknown = deps[position]
-        if (typeof dep === 'string') strings.push(dep)
-        else
+        if (typeof dep === 'string') {
+          strings[count] = dep
+          count += 1
+        } else
           issues.push(
             issue(
               'invalid_plan',
@@ -657,16 +712,9 @@ function readStep(
             ),
           )
       }
+      if (count < strings.length) strings.length = count
       rawDependencies = strings
     }
   }
-  return {
-    index,
-    id,
-    tool,
-    rawDependencies,
-    dependenciesKey: key,
-    args: raw.args,
-    inGraph,
-  }
+  return new StepDraft(base, index, id, tool, rawDependencies, key, raw.args, inGraph)
 }
