@@ -4,7 +4,11 @@
 // 1. First-call cost: `createCommandChecker` in a fresh process (WASM init + grammar load).
 // 2. Checks per second on a realistic mix of allowed and denied commands, with the result
 //    cache warm (repeated commands, as in an agent loop) and cold (every command unique).
+// 3. Where a cold check goes: the tree-sitter parse alone, the parse plus a cursor walk of the
+//    tree, and the full check.
+import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'
+import { Language, Parser } from 'web-tree-sitter'
 import { createCommandChecker } from '../dist/index.js'
 
 const MIX = [
@@ -91,3 +95,52 @@ measure(
   200_000,
 )
 measure('cold (every command unique)', (index) => `${MIX[index % MIX.length]} x${index}`, 50_000)
+
+const require = createRequire(import.meta.url)
+const parser = new Parser()
+parser.setLanguage(await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm')))
+
+function rate(label: string, run: (command: string) => void, count: number): void {
+  const commandAt = (index: number) => `${MIX[index % MIX.length]} y${index}`
+  for (let index = 0; index < 2000; index += 1) run(commandAt(index))
+  const begin = performance.now()
+  for (let index = 0; index < count; index += 1) run(commandAt(index))
+  const elapsed = performance.now() - begin
+  print(
+    `${label}: ${Math.round((count / elapsed) * 1000).toLocaleString('en-US')}/s (${((elapsed / count) * 1000).toFixed(1)} µs each)`,
+  )
+}
+
+rate(
+  'parse alone (tree-sitter, then delete the tree)',
+  (command) => parser.parse(command)?.delete(),
+  50_000,
+)
+rate(
+  'parse + cursor walk of every node (type id, then first child / next sibling)',
+  (command) => {
+    const tree = parser.parse(command)
+    if (tree === null) return
+    const cursor = tree.walk()
+    let visiting = true
+    while (visiting) {
+      void cursor.nodeTypeId
+      if (!cursor.gotoFirstChild()) {
+        while (!cursor.gotoNextSibling()) {
+          if (!cursor.gotoParent()) {
+            visiting = false
+            break
+          }
+        }
+      }
+    }
+    cursor.delete()
+    tree.delete()
+  },
+  50_000,
+)
+rate(
+  'full check, cold (parse, walk, lexer, program rules)',
+  (command) => checker.check(command),
+  50_000,
+)
