@@ -1,3 +1,5 @@
+import { posix } from 'node:path'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { checkPathLexical, isWithin, type PathScope } from './path-scope.js'
 
@@ -72,6 +74,30 @@ describe('checkPathLexical', () => {
       expect(result.issue.message).toContain('/srv/x')
       expect(result.issue.hint).toContain('/srv/repo')
     }
+  })
+})
+
+describe('checkPathLexical (property)', () => {
+  const segment = fc.constantFrom('src', 'a', '.', '..', '', '.env', '.git', 'x y', 'b.ts', 'repo')
+  const pathArb = fc
+    .tuple(fc.boolean(), fc.array(segment, { minLength: 1, maxLength: 5 }))
+    .map(([absolute, parts]) => `${absolute ? '/srv/' : ''}${parts.join('/')}`)
+
+  it('should resolve every path as posix.resolve does, and allow it only inside a root', () => {
+    fc.assert(
+      fc.property(pathArb, fc.constantFrom('read', 'write'), (value, access) => {
+        const result = checkPathLexical(value, scope, access)
+        const resolved = posix.resolve('/srv/repo', value)
+        const inside = scope.roots.some((root) => isWithin(root, resolved))
+        if (result.allowed) {
+          expect(result.resolved).toBe(resolved)
+          expect(inside).toBe(true)
+        } else if (!inside) {
+          expect(['path_outside_workspace', 'path_invalid']).toContain(result.issue.code)
+        }
+      }),
+      { numRuns: 2000 },
+    )
   })
 })
 

@@ -21,6 +21,7 @@ import { suggest } from './suggest.js'
 type Path = (string | number)[]
 type MutableIssue = { -readonly [K in keyof PlanIssue]: PlanIssue[K] }
 
+/** The keys a step may have (a switch: no hashing of every key of every step). */
 function isStepKey(key: string): boolean {
   switch (key) {
     case 'id':
@@ -34,6 +35,7 @@ function isStepKey(key: string): boolean {
       return false
   }
 }
+
 const PLAN_KEYS = new Set(['steps', 'goal'])
 
 function issue(
