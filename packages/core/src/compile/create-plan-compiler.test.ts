@@ -514,3 +514,35 @@ describe('CompiledPlan.hash', () => {
     expect(compiled.hash).toBe(expected)
   })
 })
+
+describe('PlanCompiler.approves', () => {
+  it('should recognise only the plan objects this compiler approved', async () => {
+    const compiler = await createPlanCompiler(seedPolicy)
+    const other = await createPlanCompiler(seedPolicy)
+    const plan = compiler.compile(fixture('seed-plan-1.json'))
+    expect(compiler.approves(plan)).toBe(true)
+    expect(other.approves(plan)).toBe(false)
+    expect(compiler.approves(JSON.parse(JSON.stringify(plan)))).toBe(false)
+    expect(compiler.approves(null)).toBe(false)
+    const unfrozen: string[] = []
+    const walk = (value: unknown, path: string) => {
+      if (typeof value !== 'object' || value === null) return
+      if (!Object.isFrozen(value)) unfrozen.push(path)
+      for (const [key, child] of Object.entries(value)) walk(child, `${path}.${key}`)
+    }
+    walk(
+      compiler.compile([
+        { id: 'a', tool: 'view_file', args: { file: 'a' } },
+        { id: 'b', tool: 'run_command', args: { command: 'git status' }, depends_on: ['a'] },
+        {
+          id: 'c',
+          tool: 'view_file',
+          args: { file: { $ref: 'a.output.path' } },
+          depends_on: ['b'],
+        },
+      ]),
+      'plan',
+    )
+    expect(unfrozen).toEqual([])
+  })
+})

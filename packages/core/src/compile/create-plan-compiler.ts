@@ -175,6 +175,8 @@ export async function createPlanCompiler(
   })
   const checkCommand = (command: unknown) => commandChecker.check(command)
   const patterns = new WeakMap<object, RegExp>()
+  // Plans this compiler produced (deep-frozen, so unchanged since): the guard need not re-check them.
+  const approved = new WeakSet<object>()
   const budgets = policy.policy.budgets
 
   function validate(plan: unknown): PlanValidationResult {
@@ -499,12 +501,16 @@ export async function createPlanCompiler(
       hash,
       criticalPathLength: graph.criticalPathLength,
     })
+    approved.add(compiled)
     return { success: true, plan: compiled, issues: [] }
   }
 
   return {
     policy,
     validate,
+    approves(plan) {
+      return typeof plan === 'object' && plan !== null && approved.has(plan)
+    },
     compile(plan) {
       const result = validate(plan)
       if (!result.success) throw new PlanCompilationError(result.issues)

@@ -17,6 +17,11 @@ export interface PlanCompiler {
   validate(plan: unknown): PlanValidationResult
   /** Compiles a plan, or throws `PlanCompilationError` carrying every issue. */
   compile(plan: unknown): CompiledPlan
+  /**
+   * True when this compiler itself approved this exact plan object (plans are deep-frozen, so
+   * it cannot have changed since). A copy, e.g. one read back from JSON, is not recognised.
+   */
+  approves(plan: unknown): boolean
   /** Checks one path argument lexically, with the same rules as inside a plan. */
   checkPath(value: unknown, access?: PathAccess): PathCheckResult
   /** Checks one path argument against the file system: symlinks resolved, nearest existing ancestor for new files. */

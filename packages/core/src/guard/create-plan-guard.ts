@@ -110,6 +110,7 @@ function revalidate(
   compiler: PlanCompiler,
   plan: CompiledPlan,
 ): { plan: CompiledPlan; hashes: string[] } {
+  if (compiler.approves(plan)) return { plan, hashes: [plan.hash] }
   const steps = Array.isArray(plan?.steps) ? plan.steps : undefined
   if (steps === undefined) throw new PlanError('The plan to guard is not a compiled plan.')
   const input = {
