@@ -64,6 +64,8 @@ export type { JsonObject, JsonValue } from './plan/json-value.js'
 export { planJsonSchema, policyJsonSchema } from './plan/plan-json-schema.js'
 export type { Plan, PlanStep } from './plan/plan-schema.js'
 export { planObjectSchema, planSchema, stepSchema } from './plan/plan-schema.js'
+export type { PlanObject } from './plan/plan-schema-for-policy.js'
+export { planSchemaForPolicy } from './plan/plan-schema-for-policy.js'
 export type {
   Approval,
   ArgSpec,

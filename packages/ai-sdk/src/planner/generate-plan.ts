@@ -1,10 +1,4 @@
-import {
-  type CompiledPlan,
-  formatIssues,
-  type PlanCompiler,
-  type PlanIssue,
-  planObjectSchema,
-} from '@plan/core'
+import { type CompiledPlan, formatIssues, type PlanCompiler, type PlanIssue } from '@plan/core'
 import {
   generateText,
   type LanguageModel,
@@ -95,7 +89,7 @@ function outputIssue(error: NoObjectGeneratedError): PlanIssue {
 
 /**
  * Asks a model for a plan with `generateText({ output: Output.object({ schema }) })` using
- * core's plan schema, and compiles it against the policy. A rejected plan is sent back with
+ * the plan schema narrowed to the policy (`compiler.planSchema()`), and compiles it against the policy. A rejected plan is sent back with
  * every issue, and the model re-plans, at most `maxAttempts` times in all.
  *
  * @example
@@ -119,7 +113,7 @@ export async function generatePlan(options: GeneratePlanOptions): Promise<Genera
         model: options.model,
         instructions,
         messages,
-        output: Output.object({ schema: planObjectSchema, name: 'plan' }),
+        output: Output.object({ schema: options.compiler.planSchema(), name: 'plan' }),
         ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
       })
       plan = result.output

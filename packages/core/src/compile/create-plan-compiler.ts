@@ -5,6 +5,7 @@ import { PlanCompilationError } from '../errors/plan-compilation-error.js'
 import { checkUntrustedFlow, type FlowStep } from '../flow/check-untrusted-flow.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN } from '../plan/plan-schema.js'
+import { planSchemaForPolicy } from '../plan/plan-schema-for-policy.js'
 import type { PolicyInput } from '../policy/policy-schema.js'
 import {
   type ResolvedPolicy,
@@ -177,6 +178,7 @@ export async function createPlanCompiler(
   const patterns = new WeakMap<object, RegExp>()
   // Plans this compiler produced (deep-frozen, so unchanged since): the guard need not re-check them.
   const approved = new WeakSet<object>()
+  let narrowed: ReturnType<typeof planSchemaForPolicy> | undefined
   const budgets = policy.policy.budgets
 
   function validate(plan: unknown): PlanValidationResult {
@@ -508,6 +510,10 @@ export async function createPlanCompiler(
   return {
     policy,
     validate,
+    planSchema() {
+      narrowed ??= planSchemaForPolicy(policy)
+      return narrowed
+    },
     approves(plan) {
       return typeof plan === 'object' && plan !== null && approved.has(plan)
     },

@@ -1,6 +1,8 @@
+import type { z } from 'zod'
 import type { PathAccess, PathCheckResult } from '../checks/path-scope.js'
 import type { CommandCheckResult } from '../command/command-check-result.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
+import type { PlanObject } from '../plan/plan-schema-for-policy.js'
 import type { ResolvedPolicy } from '../policy/resolve-policy.js'
 import type { CompiledPlan } from './compiled-plan.js'
 
@@ -17,6 +19,11 @@ export interface PlanCompiler {
   validate(plan: unknown): PlanValidationResult
   /** Compiles a plan, or throws `PlanCompilationError` carrying every issue. */
   compile(plan: unknown): CompiledPlan
+  /**
+   * The plan schema narrowed to this policy (its tools, their arguments and types), for planner
+   * models with structured output; see `planSchemaForPolicy`.
+   */
+  planSchema(): z.ZodType<PlanObject>
   /**
    * True when this compiler itself approved this exact plan object (plans are deep-frozen, so
    * it cannot have changed since). A copy, e.g. one read back from JSON, is not recognised.

@@ -7,7 +7,6 @@ import {
   type PlanCompiler,
   PlanError,
   type PlanIssue,
-  planObjectSchema,
 } from '@plan/core'
 import { plannerPrompt } from './planner-prompt.js'
 
@@ -60,8 +59,8 @@ function isParseFailure(error: unknown): boolean {
 }
 
 /**
- * Creates a planner: it asks a chat model for a plan with structured output (core's plan
- * schema), compiles it against the policy and, when the plan is rejected, sends the issues back
+ * Creates a planner: it asks a chat model for a plan with structured output (the plan schema
+ * narrowed to the policy, `compiler.planSchema()`), compiles it against the policy and, when the plan is rejected, sends the issues back
  * for a corrected plan, at most `maxReplans` times. A plan identical to one already rejected
  * ends the loop at once.
  *
@@ -87,7 +86,7 @@ export function createPlanner(options: PlannerOptions): Planner {
       const compiler = await options.compiler
       const limit = compiler.policy.policy.budgets.maxReplans
       const maxReplans = Math.min(options.maxReplans ?? limit, limit)
-      const structured = options.model.withStructuredOutput(planObjectSchema, { name: 'plan' })
+      const structured = options.model.withStructuredOutput(compiler.planSchema(), { name: 'plan' })
       const messages: BaseMessage[] = [
         new SystemMessage(plannerPrompt(compiler, options.instructions)),
         ...(typeof task === 'string' ? [new HumanMessage(task)] : task),

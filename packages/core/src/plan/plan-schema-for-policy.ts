@@ -1,0 +1,139 @@
+import { z } from 'zod'
+import type { ArgSpec, PolicyInput } from '../policy/policy-schema.js'
+import { type ResolvedPolicy, resolvePolicy } from '../policy/resolve-policy.js'
+import { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN } from './plan-schema.js'
+
+const stepId = z.string().min(1).max(MAX_STEP_ID_LENGTH).regex(STEP_ID_PATTERN)
+
+const reference = z
+  .strictObject({
+    $ref: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+(\.output(\.[^.]+)*)?$/)
+      .describe('"<stepId>" or "<stepId>.output.<field>": the output of an earlier step'),
+  })
+  .describe('The output of another step, known only at run time')
+
+const jsonValue: z.ZodType<unknown> = z.lazy(() =>
+  z.union([
+    z.string(),
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z.array(jsonValue),
+    z.record(z.string(), jsonValue),
+  ]),
+)
+
+function literalOf(value: string | number | boolean) {
+  return z.literal(value)
+}
+
+function valueSchema(spec: ArgSpec): z.ZodType {
+  switch (spec.type) {
+    case 'string': {
+      let schema = z.string()
+      if (spec.minLength !== undefined) schema = schema.min(spec.minLength)
+      if (spec.maxLength !== undefined) schema = schema.max(spec.maxLength)
+      if (spec.pattern !== undefined)
+        schema = schema.regex(new RegExp(`^(?:${spec.pattern})$`, 'u'))
+      return schema
+    }
+    case 'number': {
+      let schema = z.number()
+      if (spec.integer === true) schema = schema.int()
+      if (spec.minimum !== undefined) schema = schema.min(spec.minimum)
+      if (spec.maximum !== undefined) schema = schema.max(spec.maximum)
+      return schema
+    }
+    case 'boolean':
+      return z.boolean()
+    case 'enum': {
+      const [first, ...rest] = spec.values
+      if (first === undefined) return z.never()
+      return rest.length === 0
+        ? literalOf(first)
+        : z.union([literalOf(first), ...rest.map(literalOf)])
+    }
+    case 'path':
+      return z
+        .string()
+        .min(1)
+        .describe(`A path inside the workspace, relative to its root (${spec.access} access)`)
+    case 'command':
+      return z
+        .string()
+        .min(1)
+        .describe(
+          'One command of an allowed program, with literal arguments (no pipes, no redirections, no $)',
+        )
+    case 'json':
+      return jsonValue
+    case 'array': {
+      const schema = z.array(argumentSchema(spec.items))
+      return spec.maxItems === undefined ? schema : schema.max(spec.maxItems)
+    }
+  }
+}
+
+function argumentSchema(spec: ArgSpec): z.ZodType {
+  const schema = z.union([valueSchema(spec), reference])
+  return spec.description === undefined ? schema : schema.describe(spec.description)
+}
+
+/** A plan as {@link planSchemaForPolicy} produces it. */
+export interface PlanObject {
+  goal?: string | undefined
+  steps: {
+    id: string
+    tool: string
+    args?: Record<string, unknown> | undefined
+    depends_on?: string[] | undefined
+    description?: string | undefined
+  }[]
+}
+
+/**
+ * A plan schema narrowed to one policy: each step names one of the policy's tools and only its
+ * declared arguments, with their declared types (or a `$ref`). Ask a planner model for this
+ * shape with structured output, so it cannot even express an unknown tool or argument. The
+ * compiler still checks everything (paths, commands, references, cycles, budgets).
+ *
+ * @example
+ * ```ts
+ * const { output } = await generateText({ model, output: Output.object({ schema: planSchemaForPolicy(policy) }), prompt })
+ * ```
+ */
+export function planSchemaForPolicy(policy: PolicyInput | ResolvedPolicy): z.ZodType<PlanObject> {
+  const resolved = resolvePolicy(policy)
+  const steps: z.ZodObject[] = []
+  for (const [name, tool] of resolved.tools) {
+    const shape: Record<string, z.ZodType> = {}
+    let required = false
+    for (const [argument, spec] of Object.entries(tool.args)) {
+      const schema = argumentSchema(spec)
+      shape[argument] = spec.required === false ? schema.optional() : schema
+      if (spec.required !== false) required = true
+    }
+    const args = z.strictObject(shape)
+    const step = z.strictObject({
+      id: stepId.describe('Unique step id: letters, digits, "_" and "-"'),
+      tool: z.literal(name),
+      args: required ? args : args.optional(),
+      depends_on: z.array(stepId).optional().describe('Ids of steps that must finish first'),
+      description: z.string().optional().describe('Why this step is needed'),
+    })
+    steps.push(tool.description === undefined ? step : step.describe(tool.description))
+  }
+  const [first, ...rest] = steps
+  const item =
+    first === undefined
+      ? z.never()
+      : rest.length === 0
+        ? first
+        : z.discriminatedUnion('tool', [first, ...rest])
+  return z.strictObject({
+    goal: z.string().optional().describe('What the plan achieves'),
+    steps: z.array(item).max(resolved.policy.budgets.maxSteps),
+  }) as unknown as z.ZodType<PlanObject>
+}
