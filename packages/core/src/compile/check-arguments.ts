@@ -341,6 +341,10 @@ function checkValue(
         if (!pattern.test(value))
           return fail(state, parent, key, `String does not match the pattern ${spec.pattern}.`)
       }
+      if (spec.format === 'url') {
+        const problem = checkUrl(value, spec.schemes ?? ['https'], spec.hosts)
+        if (problem !== undefined) return fail(state, parent, key, problem.message, problem.hint)
+      }
       return value
     }
     case 'number': {
@@ -486,4 +490,49 @@ function checkJson(
   if (budget.bytes < 0)
     return fail(state, parent, key, 'Value is larger than the declared maxBytes.')
   return value as JsonValue
+}
+
+/** Why a `format: "url"` value is refused, or undefined when it is accepted. */
+function checkUrl(
+  value: string,
+  schemes: readonly string[],
+  hosts: readonly string[] | undefined,
+): { message: string; hint: string } | undefined {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return {
+      message: 'The value is not an absolute URL.',
+      hint: `Pass a full URL such as ${schemes[0]}://example.com/path.`,
+    }
+  }
+  const scheme = url.protocol.slice(0, -1)
+  if (!schemes.includes(scheme)) {
+    return {
+      message: `URL scheme "${scheme}" is not accepted.`,
+      hint: `Use ${schemes.join(' or ')}.`,
+    }
+  }
+  if (url.username !== '' || url.password !== '') {
+    return {
+      message: 'The URL carries credentials.',
+      hint: 'Remove the user name and password from the URL.',
+    }
+  }
+  if (hosts !== undefined) {
+    const host = url.hostname.toLowerCase()
+    const allowed = hosts.some((entry) => {
+      const pattern = entry.toLowerCase()
+      return pattern.startsWith('*.')
+        ? host.endsWith(pattern.slice(1)) && host.length > pattern.length - 1
+        : host === pattern
+    })
+    if (!allowed)
+      return {
+        message: `Host ${JSON.stringify(host)} is not accepted.`,
+        hint: `Use one of: ${hosts.join(', ')}.`,
+      }
+  }
+  return undefined
 }

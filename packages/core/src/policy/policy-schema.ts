@@ -20,10 +20,21 @@ const stringArgSchema = z.strictObject({
   /** A regular expression the whole value must match. */
   pattern: z.string().optional(),
   /**
-   * What the string means to the tool. `url` marks a network destination: it refuses untrusted
-   * data unless `acceptsUntrusted` says otherwise. (It does not validate the URL; use `pattern`.)
+   * What the string means to the tool. `url` marks a network destination: it must be an
+   * absolute `https:` (or, with `schemes`, other) URL without credentials, and it refuses
+   * untrusted data unless `acceptsUntrusted` says otherwise.
    */
   format: z.enum(['url']).optional(),
+  /** For `format: "url"`: the schemes accepted, without the colon. Default `["https"]`. */
+  schemes: z
+    .array(z.enum(['https', 'http']))
+    .min(1)
+    .optional(),
+  /**
+   * For `format: "url"`: the hosts accepted (`example.com`, or `*.example.com` for its
+   * subdomains). Any host when absent.
+   */
+  hosts: z.array(z.string().min(1).max(253)).optional(),
 })
 
 const numberArgSchema = z.strictObject({
