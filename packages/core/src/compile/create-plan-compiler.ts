@@ -458,6 +458,11 @@ export async function createPlanCompiler(
           // Every graph step has an id; a missing tool stays undefined, as the flow check expects.
           steps: graphSteps as readonly FlowStep[],
           order: graph.order,
+          indexOf: (id) => {
+            const index = ids.get(id)
+            const node = index === undefined ? -1 : (nodeOf[index] as number)
+            return node < 0 ? undefined : node
+          },
         }),
       )
     }

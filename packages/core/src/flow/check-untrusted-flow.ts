@@ -26,12 +26,16 @@ export interface FlowInput {
   readonly steps: readonly FlowStep[]
   /** Indices of `steps` in a topological order. */
   readonly order: readonly number[]
+  /** The index in `steps` of a step id, when the caller already has such a map. */
+  readonly indexOf?: (id: string) => number | undefined
 }
 
 /** Why a step's output is untrusted: its tool says so, or untrusted data went into it. */
 type Origin =
   | { readonly kind: 'source' }
   | { readonly kind: 'derived'; readonly from: number; readonly reference: StepReference }
+
+const SOURCE: Origin = Object.freeze({ kind: 'source' })
 
 /**
  * Reports every `$ref` by which untrusted output reaches an argument that refuses it, with
@@ -46,10 +50,15 @@ type Origin =
  */
 export function checkUntrustedFlow(input: FlowInput): PlanIssue[] {
   const { policy, steps, order } = input
-  const indexById = new Map<string, number>()
-  steps.forEach((step, index) => {
-    indexById.set(step.id, index)
-  })
+  let indexOf = input.indexOf
+  if (indexOf === undefined) {
+    const indexById = new Map<string, number>()
+    for (let index = 0; index < steps.length; index += 1)
+      indexById.set((steps[index] as FlowStep).id, index)
+    indexOf = (id) => indexById.get(id)
+  }
+  // Whether each tool is a source (untrusted output) or a declassifier, worked out once per tool.
+  const roles = new Map<string, { source: boolean; declassifies: boolean }>()
   const origins: (Origin | undefined)[] = new Array(steps.length)
   const issues: PlanIssue[] = []
 
@@ -74,12 +83,19 @@ export function checkUntrustedFlow(input: FlowInput): PlanIssue[] {
     const step = steps[node]
     if (step === undefined) continue
     const tool = policy.tools.get(step.tool)
-    const declassifies = tool !== undefined && toolDeclassifies(tool)
-    if (tool !== undefined && !declassifies && toolOutputIsUntrusted(policy.policy, tool)) {
-      origins[node] = { kind: 'source' }
+    let role = roles.get(step.tool)
+    if (role === undefined) {
+      const declassifies = tool !== undefined && toolDeclassifies(tool)
+      role = {
+        declassifies,
+        source: tool !== undefined && !declassifies && toolOutputIsUntrusted(policy.policy, tool),
+      }
+      roles.set(step.tool, role)
     }
+    const declassifies = role.declassifies
+    if (role.source) origins[node] = SOURCE
     for (const reference of step.references) {
-      const from = indexById.get(reference.stepId)
+      const from = indexOf(reference.stepId)
       if (from === undefined || origins[from] === undefined) continue
       if (tool !== undefined && pathRefusesUntrusted(tool, reference.path)) {
         const flow = [...flowTo(from, reference.field), argumentName(step.id, reference.path)]
