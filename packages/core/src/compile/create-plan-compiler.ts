@@ -451,7 +451,8 @@ export async function createPlanCompiler(
         }
       }
     }
-    if (graph.cycles.length === 0) {
+    // Labels travel only along references: a plan without any has no flow to check.
+    if (graph.cycles.length === 0 && graphSteps.some((draft) => draft.references.length > 0)) {
       issues.push(
         ...checkUntrustedFlow({
           policy,
