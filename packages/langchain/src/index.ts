@@ -18,6 +18,7 @@ export type {
   PlanGuardMiddlewareOptions,
 } from './middleware/plan-guard-middleware.js'
 export { planGuardMiddleware } from './middleware/plan-guard-middleware.js'
+export type { PlanGuardRunState } from './middleware/run-state.js'
 export type { Planner, PlannerOptions, PlannerResult } from './planner/create-planner.js'
 export { createPlanner } from './planner/create-planner.js'
 export type { PlanAndRunOptions, PlanAndRunResult } from './planner/plan-and-run.js'

@@ -80,8 +80,11 @@ interface HashedStep {
   readonly tool: string
 }
 
-/** A step's explicit dependencies as hashed: without duplicates, sorted. */
-function explicitDependencies(raw: readonly string[]): readonly string[] {
+/**
+ * A step's dependencies as hashed: explicit and implied by references alike, without
+ * duplicates, sorted — so writing an implied dependency out does not change the hash.
+ */
+function hashedDependencies(raw: readonly string[]): readonly string[] {
   if (raw.length < 2) return raw
   if (raw.length === 2) {
     const [left, right] = raw as [string, string]
@@ -492,7 +495,7 @@ export async function createPlanCompiler(
       // Keys in sorted order: the literal below is canonical JSON (see hashJson) as it stands.
       hashed.push({
         args,
-        dependsOn: explicitDependencies(draft.rawDependencies),
+        dependsOn: hashedDependencies(draft.dependsOnIds),
         id: draft.id as string,
         tool: draft.tool as string,
       })

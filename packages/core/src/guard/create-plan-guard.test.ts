@@ -352,6 +352,21 @@ describe('createPlanGuard', () => {
     expect(resumed.snapshot().calls).toBe(3)
   })
 
+  it('should refuse a restored plan edited within the policy but keeping its old hash', async () => {
+    const original = compiler.compile(chain())
+    const guard = createPlanGuard(original, { compiler })
+    const state = JSON.parse(JSON.stringify(guard.snapshot())) as {
+      plan: { steps: { args: Record<string, unknown> }[] }
+    }
+    // Still allowed by the policy, so only the hash can tell.
+    ;(state.plan.steps[1] as { args: Record<string, unknown> }).args = { text: 'edited' }
+    const tampered = state as unknown as PlanGuardState
+    expect(() => createPlanGuard(undefined, { compiler, state: tampered })).toThrow(PlanError)
+    expect(() => createPlanGuard(original, { compiler, state: tampered })).toThrow(PlanError)
+    const faithful = JSON.parse(JSON.stringify(guard.snapshot())) as PlanGuardState
+    expect(createPlanGuard(undefined, { compiler, state: faithful }).plan?.hash).toBe(original.hash)
+  })
+
   it('should refuse a restored state whose plan was edited', async () => {
     const guard = createPlanGuard(compiler.compile(chain()), { compiler })
     const state = JSON.parse(JSON.stringify(guard.snapshot())) as {

@@ -123,11 +123,11 @@ function revalidate(
   }
   const result = compiler.validate(input)
   if (!result.success) throw new PlanCompilationError(result.issues)
-  if (!sameSteps(plan, result.plan))
+  // The hash covers every dependency, explicit or implied, so a faithful copy hashes the same;
+  // a plan whose claimed hash differs was edited (or forged) and is refused.
+  if (!sameSteps(plan, result.plan) || plan.hash !== result.plan.hash)
     throw new PlanError('The plan to guard differs from what the compiler approves.')
-  // Implied dependencies become explicit here, which can change the hash: keep both.
-  const hash = typeof plan.hash === 'string' ? plan.hash : result.plan.hash
-  return { plan: Object.freeze({ ...result.plan, hash }), hashes: [hash, result.plan.hash] }
+  return { plan: result.plan, hashes: [result.plan.hash] }
 }
 
 /** Tools and arguments of a turn, ignoring step ids (fresh tool-call ids every turn). */

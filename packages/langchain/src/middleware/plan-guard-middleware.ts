@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from '@langchain/core/messages'
+import { Command, ReducedValue, StateSchema } from '@langchain/langgraph'
 import {
   type CompiledPlan,
   createPlanCompiler,
@@ -25,6 +26,7 @@ import {
 } from '../convert/steps-from-tool-calls.js'
 import { denialText, describePolicy, describeReadySteps, endText } from './guard-messages.js'
 import type { PlanGuardDecision } from './plan-guard-decision.js'
+import { keepFreshestRunState, type PlanGuardRunState, readRunState } from './run-state.js'
 
 /**
  * What happens when the guard denies a call: `continue` answers it with an error and lets the
@@ -64,10 +66,30 @@ const EXIT_BEHAVIORS: readonly PlanGuardExitBehavior[] = ['continue', 'error', '
 /** Runs whose `afterAgent` never came (a crash) are dropped beyond this many. */
 const MAX_LIVE_RUNS = 10_000
 
-const stateSchema = z.object({
+const stateSchema = new StateSchema({
   /** Which in-memory guard serves this run; private, so callers cannot set it. */
   _planGuardRunId: z.string().optional(),
+  /**
+   * The run's guard state, to resume it in another process; private. Parallel tool calls each
+   * write it: the reducer keeps the freshest.
+   */
+  _planGuardState: new ReducedValue(
+    z
+      .custom<PlanGuardRunState>(
+        (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+      )
+      .optional(),
+    { reducer: keepFreshestRunState },
+  ),
 })
+
+/** The private state keys of the middleware; nothing but the middleware may write them. */
+const PRIVATE_KEYS: ReadonlySet<string> = new Set(['_planGuardRunId', '_planGuardState'])
+
+interface RunFields {
+  readonly _planGuardRunId?: string | undefined
+  readonly _planGuardState?: PlanGuardRunState | undefined
+}
 
 interface PendingExit {
   readonly issues: readonly PlanIssue[]
@@ -75,6 +97,9 @@ interface PendingExit {
 }
 
 interface RunContext {
+  readonly id: string
+  /** The revision of the last state written for this run. */
+  revision: number
   readonly guard: PlanGuard
   readonly compiler: PlanCompiler
   /** Model turns so far, and the turn (and its calls) last checked (per-turn mode). */
@@ -186,14 +211,65 @@ function turnKeyOf(messageId: string | undefined, calls: readonly LangChainToolC
   }
 }
 
+/** Ids, tools, arguments and dependencies of a plan's steps, to compare two plans. */
+function stepsKeyOf(plan: CompiledPlan | undefined): string | undefined {
+  if (plan === undefined) return undefined
+  try {
+    return hashJson(
+      plan.steps.map((step) => [step.id, step.tool, step.args, [...step.dependsOn].sort()]),
+    )
+  } catch {
+    return undefined
+  }
+}
+
+/** A tool's answer as a `Command` that also writes the run's state. */
+function withRunState(response: ToolMessage | Command, state: PlanGuardRunState): Command {
+  if (ToolMessage.isInstance(response)) {
+    return new Command({ update: { messages: [response], _planGuardState: state } })
+  }
+  // An update for a parent graph cannot carry this graph's state; the next write will.
+  if (response.graph === Command.PARENT) return response
+  const update: unknown = response.update
+  // A tool's own Command never writes the guard's keys.
+  let merged: unknown
+  if (Array.isArray(update)) {
+    merged = [
+      ...update.filter(
+        (entry: unknown) =>
+          !(Array.isArray(entry) && typeof entry[0] === 'string' && PRIVATE_KEYS.has(entry[0])),
+      ),
+      ['_planGuardState', state],
+    ]
+  } else if (typeof update === 'object' && update !== null) {
+    const kept = Object.entries(update).filter(([key]) => !PRIVATE_KEYS.has(key))
+    merged = { ...Object.fromEntries(kept), _planGuardState: state }
+  } else if (update === undefined || update === null) {
+    merged = { _planGuardState: state }
+  } else {
+    // A root value (a graph without channels): left as it is.
+    return response
+  }
+  return new Command({
+    update: merged as Record<string, unknown>,
+    goto: response.goto,
+    ...(response.graph === undefined ? {} : { graph: response.graph }),
+    ...(response.resume === undefined ? {} : { resume: response.resume }),
+  })
+}
+
 /**
  * LangChain `createAgent` middleware that lets only the tool calls a `@plan` policy (and,
  * in plan mode, the approved plan) allows reach the tools. Every decision is made by
  * `@plan/core`: `wrapToolCall` checks each model turn's batch of calls as a plan (per-turn
  * mode), authorizes each call with the run's guard, and answers a denied call with an error
- * `ToolMessage` that says what was wrong and what is allowed; `wrapModelCall` hides the tools
- * that cannot run; `afterModel` answers every call and ends a run that can run nothing more.
- * Each agent invocation gets its own guard, so budgets and loop detection span one run.
+ * `ToolMessage` (inside a `Command` that also saves the guard's state) that says what was
+ * wrong and what is allowed; `wrapModelCall` hides the tools that cannot run; `afterModel`
+ * answers every call and ends a run that can run nothing more.
+ * Each agent invocation gets its own guard, so budgets and loop detection span one run. The
+ * guard's state is kept in the agent state (`_planGuardState`), so a checkpointed run resumed
+ * in another process, or by a new instance of this middleware, goes on with the same budgets,
+ * step statuses and loop counts; a saved state that does not check out fails closed.
  * List it last in `middleware`, so that no other `wrapToolCall` runs between its check and
  * the tool.
  *
@@ -251,15 +327,130 @@ export function planGuardMiddleware(
     return setup
   }
 
-  function findRun(state: { _planGuardRunId?: string | undefined }): RunContext {
-    const id = state._planGuardRunId
-    const run = id === undefined ? undefined : runs.get(id)
-    if (run === undefined) {
+  /** Keeps a run in memory; runs whose `afterAgent` never came (a crash) are dropped first. */
+  function remember(run: RunContext): RunContext {
+    runs.delete(run.id)
+    if (runs.size >= MAX_LIVE_RUNS) {
+      const oldest = runs.keys().next().value
+      if (oldest !== undefined) runs.delete(oldest)
+    }
+    runs.set(run.id, run)
+    return run
+  }
+
+  function newRun(id: string, guard: PlanGuard, compiler: PlanCompiler): RunContext {
+    return {
+      id,
+      revision: 0,
+      guard,
+      compiler,
+      turn: 0,
+      submittedTurn: 0,
+      submittedKey: undefined,
+      turnSteps: new Map(),
+      rejected: new Map(),
+      denials: new Map(),
+      stopped: undefined,
+      exit: undefined,
+    }
+  }
+
+  /** The run's state to write into the agent state, under the next revision. */
+  function saved(run: RunContext): PlanGuardRunState {
+    run.revision += 1
+    return {
+      version: 1,
+      runId: run.id,
+      revision: run.revision,
+      guard: run.guard.snapshot(),
+      turn: run.turn,
+      submittedTurn: run.submittedTurn,
+      submittedKey: run.submittedKey ?? null,
+      turnSteps: Object.fromEntries(run.turnSteps),
+      rejected: Object.fromEntries(run.rejected),
+      denials: Object.fromEntries(run.denials),
+      stopped: run.stopped ?? null,
+      exit:
+        run.exit === undefined
+          ? null
+          : {
+              issues: run.exit.issues,
+              compilation: run.exit.error instanceof PlanCompilationError,
+            },
+    }
+  }
+
+  /**
+   * Rebuilds a run from the state it wrote (a resume in another process, or after this
+   * middleware was created again). Throws `PlanError` for a state that does not check out.
+   */
+  function restoreRun(id: string, value: unknown, { compiler, plan }: Setup): RunContext {
+    const state = readRunState(value, id)
+    let guard: PlanGuard
+    try {
+      guard = createPlanGuard(plan, { compiler, state: state.guard, checkPathsOnDisk })
+    } catch (error) {
       throw new PlanError(
-        'The @plan guard has no record of this run (it was not started by this middleware, or in this process); no tool call can be authorized.',
+        `The saved @plan guard state of this run does not restore (${error instanceof Error ? error.message : String(error)}); no tool call can be authorized.`,
+        { issues: PlanError.isInstance(error) ? error.issues : [], cause: error },
+      )
+    }
+    // Plan mode: the plan must be the configured one, step for step (its hash is only a claim).
+    // Per-turn mode: only a plan that arrived as a turn.
+    const consistent =
+      plan === undefined
+        ? state.guard.plan === null || state.guard.mode === 'turn'
+        : stepsKeyOf(guard.plan) !== undefined && stepsKeyOf(guard.plan) === stepsKeyOf(plan)
+    if (!consistent) {
+      throw new PlanError(
+        'The saved @plan guard state of this run holds another plan than this middleware guards; no tool call can be authorized.',
+      )
+    }
+    const run = newRun(id, guard, compiler)
+    run.revision = state.revision
+    run.turn = state.turn
+    run.submittedTurn = state.submittedTurn
+    run.submittedKey = state.submittedKey
+    run.turnSteps = new Map(state.turnSteps)
+    run.rejected = new Map(state.rejected)
+    for (const [signature, times] of state.denials) run.denials.set(signature, times)
+    run.stopped = state.stopped
+    if (state.exit !== undefined) {
+      setExit(
+        run,
+        state.exit.issues,
+        state.exit.compilation ? new PlanCompilationError(state.exit.issues) : undefined,
       )
     }
     return run
+  }
+
+  /**
+   * The run the state belongs to: the in-memory one, unless the state saved for it is newer (the
+   * run went on in another process); otherwise restored from the saved state; otherwise a
+   * `PlanError` (fail closed).
+   */
+  async function findRun(state: RunFields): Promise<RunContext> {
+    const id = state._planGuardRunId
+    const written: unknown = state._planGuardState
+    const savedLater = (run: RunContext | undefined) => {
+      if (run === undefined) return true
+      if (typeof written !== 'object' || written === null) return false
+      const { runId, revision } = written as { runId?: unknown; revision?: unknown }
+      return runId === run.id && typeof revision === 'number' && revision > run.revision
+    }
+    const known = id === undefined ? undefined : runs.get(id)
+    if (known !== undefined && !savedLater(known)) return known
+    if (id === undefined || written === undefined || written === null) {
+      throw new PlanError(
+        'The @plan guard has no record of this run (it was not started by this middleware, and the agent state holds no saved guard state for it); no tool call can be authorized.',
+      )
+    }
+    const setup = await prepare()
+    // Synchronous from here on: the parallel calls of one turn restore the run once.
+    const current = runs.get(id)
+    if (current !== undefined && !savedLater(current)) return current
+    return remember(restoreRun(id, written, setup))
   }
 
   function report(decision: PlanGuardDecision): void {
@@ -396,40 +587,24 @@ export function planGuardMiddleware(
     beforeAgent: async () => {
       const { compiler, plan } = await prepare()
       const guard = createPlanGuard(plan, { compiler, checkPathsOnDisk })
-      if (runs.size >= MAX_LIVE_RUNS) {
-        const oldest = runs.keys().next().value
-        if (oldest !== undefined) runs.delete(oldest)
-      }
-      const id = randomUUID()
-      runs.set(id, {
-        guard,
-        compiler,
-        turn: 0,
-        submittedTurn: 0,
-        submittedKey: undefined,
-        turnSteps: new Map(),
-        rejected: new Map(),
-        denials: new Map(),
-        stopped: undefined,
-        exit: undefined,
-      })
-      return { _planGuardRunId: id }
+      const run = remember(newRun(randomUUID(), guard, compiler))
+      return { _planGuardRunId: run.id, _planGuardState: saved(run) }
     },
 
-    beforeModel: (state) => {
-      const run = findRun(state)
+    beforeModel: async (state) => {
+      const run = await findRun(state)
       const stop = stopIssue(run)
       if (stop !== undefined) setExit(run, [stop])
       // Thrown here rather than in wrapModelCall, where LangChain would wrap it.
       if (run.exit !== undefined && exitBehavior === 'error') {
-        runs.delete(state._planGuardRunId as string)
+        runs.delete(run.id)
         throw run.exit.error
       }
       return undefined
     },
 
-    wrapModelCall: (request, handler) => {
-      const run = findRun(request.state)
+    wrapModelCall: async (request, handler) => {
+      const run = await findRun(request.state)
       // The run is over: answer for the model, so the agent ends through afterAgent.
       if (run.exit !== undefined) return new AIMessage(endText(run.exit.issues))
       let next = request
@@ -459,105 +634,117 @@ export function planGuardMiddleware(
 
     afterModel: {
       canJumpTo: ['end'],
-      hook: (state) => {
-        const run = findRun(state)
+      hook: async (state) => {
+        const run = await findRun(state)
         // A new turn: its calls are checked at the first wrapToolCall, once every afterModel
         // hook (human review, edits) has had its say.
         run.turn += 1
         const last = state.messages.at(-1)
-        if (last === undefined || !AIMessage.isInstance(last)) return undefined
-        const calls: readonly LangChainToolCall[] = last.tool_calls ?? []
-        if (calls.length === 0) return undefined
-        const stop = stopIssue(run)
-        const issues = run.exit?.issues ?? (stop === undefined ? undefined : [stop])
-        // Nothing can run any more: answer every call and end, so afterAgent still runs.
-        if (issues !== undefined) return endTurn(run, calls, issues)
-        return undefined
+        const calls: readonly LangChainToolCall[] =
+          last !== undefined && AIMessage.isInstance(last) ? (last.tool_calls ?? []) : []
+        if (calls.length > 0) {
+          const stop = stopIssue(run)
+          const issues = run.exit?.issues ?? (stop === undefined ? undefined : [stop])
+          // Nothing can run any more: answer every call and end, so afterAgent still runs.
+          if (issues !== undefined) {
+            const ended = endTurn(run, calls, issues)
+            return { ...ended, _planGuardState: saved(run) }
+          }
+        }
+        return { _planGuardState: saved(run) }
       },
     },
 
     wrapToolCall: async (request, handler) => {
-      const run = findRun(request.state)
-      const call = request.toolCall
-      const deny = (found: readonly PlanIssue[]) => {
-        const repeated = run.exit === undefined ? countDenial(run, call) : undefined
-        const issues = repeated === undefined ? found : [...found, repeated]
-        report({
-          kind: 'call',
-          allowed: false,
-          toolCallId: call.id,
-          tool: call.name,
-          args: call.args,
-          issues,
-        })
-        afterDenial(run, issues)
-        return denial(run, call, issues)
-      }
-      const actualTool = toolName(request.tool)
-      if (request.tool !== undefined && actualTool !== call.name) {
-        // An outer middleware swapped the tool: what would run is not what is checked.
-        return deny([
-          issueOf(
-            'unknown_tool',
-            `The call names ${JSON.stringify(call.name)} but would run the tool ${JSON.stringify(actualTool ?? '(unnamed)')}.`,
-            'Call tools by their own names.',
-          ),
-        ])
-      }
-      let stepId: string | undefined
-      if (!planMode) {
-        // Per-turn mode: only the calls of the approved current turn may run.
-        ensureTurnChecked(run, request.state.messages)
-        const rejected = call.id === undefined ? undefined : run.rejected.get(call.id)
-        if (rejected !== undefined) return deny(rejected)
-        if (run.exit !== undefined) return deny(run.exit.issues)
-        stepId = call.id === undefined ? undefined : run.turnSteps.get(call.id)
-        if (stepId === undefined) {
+      const run = await findRun(request.state)
+      const answer = async (): Promise<ToolMessage | Command> => {
+        const call = request.toolCall
+        const deny = (found: readonly PlanIssue[]) => {
+          const repeated = run.exit === undefined ? countDenial(run, call) : undefined
+          const issues = repeated === undefined ? found : [...found, repeated]
+          report({
+            kind: 'call',
+            allowed: false,
+            toolCallId: call.id,
+            tool: call.name,
+            args: call.args,
+            issues,
+          })
+          afterDenial(run, issues)
+          return denial(run, call, issues)
+        }
+        const actualTool = toolName(request.tool)
+        if (request.tool !== undefined && actualTool !== call.name) {
+          // An outer middleware swapped the tool: what would run is not what is checked.
           return deny([
             issueOf(
-              'call_not_in_plan',
-              'This call is not part of the current model turn.',
-              'Call tools only through the model turn that requested them.',
+              'unknown_tool',
+              `The call names ${JSON.stringify(call.name)} but would run the tool ${JSON.stringify(actualTool ?? '(unnamed)')}.`,
+              'Call tools by their own names.',
             ),
           ])
         }
-      } else if (run.exit !== undefined) {
-        return deny(run.exit.issues)
-      }
-      const result = await run.guard.authorize({
-        tool: call.name,
-        args: call.args,
-        ...(call.id === undefined ? {} : { callId: call.id }),
-        ...(stepId === undefined ? {} : { stepId }),
-      })
-      if (!result.allowed) return deny(result.issues)
-      let response: Awaited<ReturnType<typeof handler>>
-      try {
-        report({
-          kind: 'call',
-          allowed: true,
-          toolCallId: call.id,
+        let stepId: string | undefined
+        if (!planMode) {
+          // Per-turn mode: only the calls of the approved current turn may run.
+          ensureTurnChecked(run, request.state.messages)
+          const rejected = call.id === undefined ? undefined : run.rejected.get(call.id)
+          if (rejected !== undefined) return deny(rejected)
+          if (run.exit !== undefined) return deny(run.exit.issues)
+          stepId = call.id === undefined ? undefined : run.turnSteps.get(call.id)
+          if (stepId === undefined) {
+            return deny([
+              issueOf(
+                'call_not_in_plan',
+                'This call is not part of the current model turn.',
+                'Call tools only through the model turn that requested them.',
+              ),
+            ])
+          }
+        } else if (run.exit !== undefined) {
+          return deny(run.exit.issues)
+        }
+        const result = await run.guard.authorize({
           tool: call.name,
           args: call.args,
-          stepId: result.stepId,
-          issues: [],
+          ...(call.id === undefined ? {} : { callId: call.id }),
+          ...(stepId === undefined ? {} : { stepId }),
         })
-        // The tool gets the arguments the guard checked (paths resolved on disk).
-        response = await handler({ ...request, toolCall: { ...call, args: result.args } })
-      } catch (error) {
-        if (isGraphBubbleUp(error)) run.guard.release(result.stepId)
-        else run.guard.fail(result.stepId, error)
-        throw error
+        if (!result.allowed) return deny(result.issues)
+        let response: Awaited<ReturnType<typeof handler>>
+        try {
+          report({
+            kind: 'call',
+            allowed: true,
+            toolCallId: call.id,
+            tool: call.name,
+            args: call.args,
+            stepId: result.stepId,
+            issues: [],
+          })
+          // The tool gets the arguments the guard checked (paths resolved on disk).
+          response = await handler({ ...request, toolCall: { ...call, args: result.args } })
+        } catch (error) {
+          if (isGraphBubbleUp(error)) run.guard.release(result.stepId)
+          else run.guard.fail(result.stepId, error)
+          throw error
+        }
+        if (!ToolMessage.isInstance(response)) run.guard.complete(result.stepId, null)
+        else if (response.status === 'error') run.guard.fail(result.stepId, response.content)
+        else run.guard.complete(result.stepId, outputOf(response))
+        return response
       }
-      if (!ToolMessage.isInstance(response)) run.guard.complete(result.stepId, null)
-      else if (response.status === 'error') run.guard.fail(result.stepId, response.content)
-      else run.guard.complete(result.stepId, outputOf(response))
-      return response
+      // Every answer, denial or result, writes the guard's state; the freshest write wins.
+      return withRunState(await answer(), saved(run))
     },
 
-    afterAgent: (state) => {
+    afterAgent: async (state) => {
       const id = state._planGuardRunId
-      const run = id === undefined ? undefined : runs.get(id)
+      // A run resumed right here still ends as its saved state says (an "error" exit throws).
+      const run =
+        id === undefined || (!runs.has(id) && state._planGuardState === undefined)
+          ? undefined
+          : await findRun(state)
       if (id !== undefined) runs.delete(id)
       if (run?.exit !== undefined && exitBehavior === 'error') throw run.exit.error
       return undefined
