@@ -110,10 +110,6 @@ interface RunContext {
   turnSteps: Map<string, string>
   /** Per-turn mode: why each call of the last rejected turn was rejected. */
   rejected: Map<string, readonly PlanIssue[]>
-  /** How often each denied call (tool and arguments) was sent. */
-  readonly denials: Map<string, number>
-  /** A stop decided here rather than in the guard (a denied call sent again and again). */
-  stopped: PlanIssue | undefined
   exit: PendingExit | undefined
 }
 
@@ -189,14 +185,6 @@ function issuesPerCall(
       'Send this call again without the rejected ones.',
     ),
   ]
-}
-
-function signatureOf(calls: readonly LangChainToolCall[]): string | undefined {
-  try {
-    return hashJson(calls.map((call) => [call.name, call.args]))
-  } catch {
-    return undefined
-  }
 }
 
 /** Identifies a turn's calls: the message id and every call's id, tool and arguments. */
@@ -349,8 +337,6 @@ export function planGuardMiddleware(
       submittedKey: undefined,
       turnSteps: new Map(),
       rejected: new Map(),
-      denials: new Map(),
-      stopped: undefined,
       exit: undefined,
     }
   }
@@ -368,8 +354,6 @@ export function planGuardMiddleware(
       submittedKey: run.submittedKey ?? null,
       turnSteps: Object.fromEntries(run.turnSteps),
       rejected: Object.fromEntries(run.rejected),
-      denials: Object.fromEntries(run.denials),
-      stopped: run.stopped ?? null,
       exit:
         run.exit === undefined
           ? null
@@ -413,8 +397,6 @@ export function planGuardMiddleware(
     run.submittedKey = state.submittedKey
     run.turnSteps = new Map(state.turnSteps)
     run.rejected = new Map(state.rejected)
-    for (const [signature, times] of state.denials) run.denials.set(signature, times)
-    run.stopped = state.stopped
     if (state.exit !== undefined) {
       setExit(
         run,
@@ -458,7 +440,7 @@ export function planGuardMiddleware(
   }
 
   function stopIssue(run: RunContext): PlanIssue | undefined {
-    return run.guard.stopReason() ?? run.stopped
+    return run.guard.stopReason()
   }
 
   function allowedText(run: RunContext): string {
@@ -564,22 +546,6 @@ export function planGuardMiddleware(
     })
   }
 
-  /** Counts a denied call; the same call denied more than `maxIdenticalCalls` times stops the run. */
-  function countDenial(run: RunContext, call: LangChainToolCall): PlanIssue | undefined {
-    const signature = signatureOf([call])
-    if (signature === undefined) return undefined
-    const count = (run.denials.get(signature) ?? 0) + 1
-    run.denials.set(signature, count)
-    const limit = run.compiler.policy.policy.budgets.maxIdenticalCalls
-    if (count <= limit) return undefined
-    run.stopped ??= issueOf(
-      'repeated_call',
-      `This call was denied ${count} times in this run (at most ${limit}).`,
-      'Do not repeat a denied call; change the approach or stop.',
-    )
-    return run.stopped
-  }
-
   return createMiddleware({
     name: 'PlanGuardMiddleware',
     stateSchema,
@@ -660,8 +626,7 @@ export function planGuardMiddleware(
       const answer = async (): Promise<ToolMessage | Command> => {
         const call = request.toolCall
         const deny = (found: readonly PlanIssue[]) => {
-          const repeated = run.exit === undefined ? countDenial(run, call) : undefined
-          const issues = repeated === undefined ? found : [...found, repeated]
+          const issues = found
           report({
             kind: 'call',
             allowed: false,

@@ -24,10 +24,6 @@ export interface PlanGuardRunState {
   readonly turnSteps: Readonly<Record<string, string>>
   /** Per-turn mode: why each call of the last rejected turn was rejected. */
   readonly rejected: Readonly<Record<string, readonly PlanIssue[]>>
-  /** How often each denied call was sent. */
-  readonly denials: Readonly<Record<string, number>>
-  /** A stop decided by the middleware (a denied call sent again and again). */
-  readonly stopped: PlanIssue | null
   /** Why the run is ending, when it is; `compilation` for a rejected turn. */
   readonly exit: { readonly issues: readonly PlanIssue[]; readonly compilation: boolean } | null
 }
@@ -96,8 +92,6 @@ export interface ReadRunState {
   readonly submittedKey: string | undefined
   readonly turnSteps: readonly (readonly [string, string])[]
   readonly rejected: readonly (readonly [string, readonly PlanIssue[]])[]
-  readonly denials: readonly (readonly [string, number])[]
-  readonly stopped: PlanIssue | undefined
   readonly exit:
     | { readonly issues: readonly PlanIssue[]; readonly compilation: boolean }
     | undefined
@@ -113,8 +107,6 @@ export function readRunState(value: unknown, runId: string): ReadRunState {
   if (!isRecord(value.guard)) invalid('guard')
   const submittedKey = value.submittedKey
   if (submittedKey !== null && typeof submittedKey !== 'string') invalid('submittedKey')
-  const stopped = value.stopped
-  if (stopped !== null && !isIssue(stopped)) invalid('stopped')
   const exit = value.exit
   if (exit !== null && (!isRecord(exit) || typeof exit.compilation !== 'boolean')) invalid('exit')
   return {
@@ -127,8 +119,6 @@ export function readRunState(value: unknown, runId: string): ReadRunState {
       typeof item === 'string' ? item : invalid('turnSteps'),
     ),
     rejected: entries(value.rejected, 'rejected', (item) => issues(item, 'rejected')),
-    denials: entries(value.denials, 'denials', (item) => count(item, 'denials')),
-    stopped: stopped ?? undefined,
     exit:
       exit === null
         ? undefined
