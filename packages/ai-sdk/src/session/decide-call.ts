@@ -1,5 +1,10 @@
-import { type AuthorizeResult, PlanError, type PlanGuard, type ToolCall } from '@plan/core'
-import { canonicalJson } from './canonical-json.js'
+import {
+  type AuthorizeResult,
+  canonicalJson,
+  PlanError,
+  type PlanGuard,
+  type ToolCall,
+} from '@plan/core'
 import type { Denial } from './denial.js'
 import { turnIssuesFor } from './denial.js'
 import { type AllowedResult, type GuardSession, sessionOf } from './guard-session.js'
@@ -8,6 +13,15 @@ import { type AllowedResult, type GuardSession, sessionOf } from './guard-sessio
 export type CallDecision =
   | { readonly allowed: true; readonly result: AllowedResult }
   | ({ readonly allowed: false } & Denial)
+
+/** Arguments as canonical JSON, or undefined when they are not JSON (equal to nothing). */
+function argsKeyOf(args: unknown): string | undefined {
+  try {
+    return canonicalJson(args)
+  } catch {
+    return undefined
+  }
+}
 
 function fromResult(result: AuthorizeResult): CallDecision {
   return result.allowed
@@ -76,7 +90,7 @@ export async function decideForApproval(guard: PlanGuard, call: ToolCall): Promi
   const rejected = rejectedTurn(session, call)
   if (rejected !== undefined) return rejected
   const callId = call.callId
-  const argsKey = canonicalJson(call.args)
+  const argsKey = argsKeyOf(call.args)
   if (callId !== undefined) {
     const existing = session.reservations.get(callId)
     if (existing !== undefined) {
@@ -105,7 +119,7 @@ export async function decideForExecution(guard: PlanGuard, call: ToolCall): Prom
   const reservation = call.callId === undefined ? undefined : session.reservations.get(call.callId)
   if (reservation !== undefined && call.callId !== undefined) {
     session.reservations.delete(call.callId)
-    const argsKey = canonicalJson(call.args)
+    const argsKey = argsKeyOf(call.args)
     if (
       reservation.tool === call.tool &&
       argsKey !== undefined &&
