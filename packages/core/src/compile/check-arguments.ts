@@ -1,8 +1,10 @@
 import { describe, type PathScope, resolvePath } from '../checks/path-scope.js'
 import type { CommandCheckResult } from '../command/command-check-result.js'
+import { createIssue } from '../issues/create-issue.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import type { JsonObject, JsonValue } from '../plan/json-value.js'
 import type { ArgSpec, ToolPolicy } from '../policy/policy-schema.js'
+import { isPlainObject } from '../util/is-plain-object.js'
 import type { StepReference } from './compiled-plan.js'
 
 /** Deepest accepted nesting of an argument value. */
@@ -47,25 +49,6 @@ type Key = string | number
 // The argument path above a top-level argument; spread, never mutated.
 const TOP: Path = []
 const NO_FIELD: readonly string[] = Object.freeze([])
-
-function issue(
-  code: PlanIssue['code'],
-  message: string,
-  path: Path,
-  hint: string | undefined,
-  stepId: string | undefined,
-): PlanIssue {
-  const result: { -readonly [K in keyof PlanIssue]: PlanIssue[K] } = { code, message, path }
-  if (stepId !== undefined) result.stepId = stepId
-  if (hint !== undefined) result.hint = hint
-  return result
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
-  const prototype = Object.getPrototypeOf(value)
-  return prototype === Object.prototype || prototype === null
-}
 
 /** True for `{ "$ref": … }`: an object whose only key is `$ref`. */
 export function isReference(value: unknown): value is { $ref: unknown } {
@@ -138,7 +121,7 @@ export function checkArgumentsInto(
   }
   if (!isPlainObject(args)) {
     issues.push(
-      issue(
+      createIssue(
         'invalid_arguments',
         `Arguments must be an object, got ${describe(args)}.`,
         [...base],
@@ -155,7 +138,7 @@ export function checkArgumentsInto(
     if (!Object.hasOwn(args, name)) continue
     if (!Object.hasOwn(declared, name) || FORBIDDEN_KEYS.has(name)) {
       issues.push(
-        issue(
+        createIssue(
           'unknown_argument',
           `Argument ${JSON.stringify(name)} is not declared for this tool.`,
           [...base, name],
@@ -182,7 +165,7 @@ export function checkArgumentsInto(
     const spec = declared[name] as ArgSpec
     if (spec.required !== false && !Object.hasOwn(args, name)) {
       issues.push(
-        issue(
+        createIssue(
           'missing_argument',
           `Required argument ${JSON.stringify(name)} is missing.`,
           [...base, name],
@@ -199,7 +182,7 @@ type WalkState = ArgumentWalk
 
 // Values are checked at `[...parent, key]`; that array is built only when an issue needs it.
 function fail(state: WalkState, parent: Path, key: Key, message: string, hint?: string): undefined {
-  state.issues.push(issue('invalid_arguments', message, [...parent, key], hint, state.stepId))
+  state.issues.push(createIssue('invalid_arguments', message, [...parent, key], hint, state.stepId))
   return undefined
 }
 
@@ -216,7 +199,7 @@ function checkReference(
     'Write { "$ref": "<stepId>" } or { "$ref": "<stepId>.output.<field>" } naming an earlier step.'
   if (state.stepIds === undefined) {
     state.issues.push(
-      issue(
+      createIssue(
         'invalid_reference',
         'References are resolved before a call runs; a live call cannot carry one.',
         [...parent, key],
@@ -228,7 +211,7 @@ function checkReference(
   }
   if (typeof target !== 'string' || !hasOneKey(value)) {
     state.issues.push(
-      issue(
+      createIssue(
         'invalid_reference',
         'A reference must be an object with a single string "$ref".',
         [...parent, key],
@@ -263,7 +246,7 @@ function checkReference(
   }
   if (malformed) {
     state.issues.push(
-      issue(
+      createIssue(
         'invalid_reference',
         `Reference ${JSON.stringify(target)} is malformed.`,
         [...parent, key],
@@ -275,7 +258,7 @@ function checkReference(
   }
   if (targetId === stepId) {
     state.issues.push(
-      issue(
+      createIssue(
         'self_dependency',
         `Step ${JSON.stringify(stepId)} refers to its own output.`,
         [...parent, key],
@@ -287,7 +270,7 @@ function checkReference(
   }
   if (!state.stepIds.has(targetId)) {
     state.issues.push(
-      issue(
+      createIssue(
         'invalid_reference',
         `Reference to unknown step ${JSON.stringify(targetId)}.`,
         [...parent, key],
@@ -376,7 +359,7 @@ function checkValue(
       const resolved = resolvePath(value, state.scope, spec.access)
       if (typeof resolved === 'string') return value as string
       state.issues.push(
-        issue(resolved.code, resolved.message, [...parent, key], resolved.hint, state.stepId),
+        createIssue(resolved.code, resolved.message, [...parent, key], resolved.hint, state.stepId),
       )
       return undefined
     }
@@ -385,7 +368,7 @@ function checkValue(
       if (result.allowed) return value as string
       for (const found of result.issues) {
         state.issues.push(
-          issue(
+          createIssue(
             found.code,
             found.message,
             [...parent, key, ...found.path],

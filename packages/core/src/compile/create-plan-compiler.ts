@@ -3,6 +3,7 @@ import { checkPathLexical, describe, type PathAccess } from '../checks/path-scop
 import { createCommandChecker } from '../command/create-command-checker.js'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
 import { checkUntrustedFlow, type FlowStep } from '../flow/check-untrusted-flow.js'
+import { createIssue } from '../issues/create-issue.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN } from '../plan/plan-schema.js'
 import { planSchemaForPolicy } from '../plan/plan-schema-for-policy.js'
@@ -13,6 +14,7 @@ import {
   resolvePolicy,
 } from '../policy/resolve-policy.js'
 import { sha256 } from '../util/canonical-json.js'
+import { isPlainObject } from '../util/is-plain-object.js'
 import { analyzeGraph } from './analyze-graph.js'
 import { type ArgumentWalk, checkArguments, checkArgumentsInto } from './check-arguments.js'
 import type { CompiledPlan, CompiledStep, StepReference } from './compiled-plan.js'
@@ -20,7 +22,6 @@ import type { PlanCompiler, PlanValidationResult } from './plan-compiler.js'
 import { suggest } from './suggest.js'
 
 type Path = (string | number)[]
-type MutableIssue = { -readonly [K in keyof PlanIssue]: PlanIssue[K] }
 
 /** The keys a step may have (a switch: no hashing of every key of every step). */
 function isStepKey(key: string): boolean {
@@ -39,28 +40,9 @@ function isStepKey(key: string): boolean {
 
 const PLAN_KEYS = new Set(['steps', 'goal'])
 
-function issue(
-  code: PlanIssue['code'],
-  message: string,
-  path: Path,
-  hint?: string,
-  stepId?: string,
-): PlanIssue {
-  const result: MutableIssue = { code, message, path }
-  if (stepId !== undefined) result.stepId = stepId
-  if (hint !== undefined) result.hint = hint
-  return result
-}
-
 /** The JSON path of a step (and of a part of it), built only for an issue. */
 function stepPath(base: Path, index: number, ...rest: (string | number)[]): Path {
   return [...base, index, ...rest]
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
-  const prototype = Object.getPrototypeOf(value)
-  return prototype === Object.prototype || prototype === null
 }
 
 function quote(value: string, limit = 60): string {
@@ -196,7 +178,7 @@ export async function createPlanCompiler(
       for (const key of Object.keys(plan)) {
         if (!PLAN_KEYS.has(key))
           issues.push(
-            issue(
+            createIssue(
               'invalid_plan',
               `Unknown plan key ${quote(key)}.`,
               [key],
@@ -206,7 +188,7 @@ export async function createPlanCompiler(
       }
       if (!Object.hasOwn(plan, 'steps')) {
         issues.push(
-          issue(
+          createIssue(
             'invalid_plan',
             'The plan has no "steps".',
             [],
@@ -217,10 +199,10 @@ export async function createPlanCompiler(
       }
       steps = plan.steps
       if (plan.goal !== undefined && typeof plan.goal !== 'string')
-        issues.push(issue('invalid_plan', 'The plan goal must be a string.', ['goal']))
+        issues.push(createIssue('invalid_plan', 'The plan goal must be a string.', ['goal']))
     } else {
       issues.push(
-        issue(
+        createIssue(
           'invalid_plan',
           `A plan must be an object with "steps" or an array of steps, got ${describe(plan)}.`,
           [],
@@ -230,17 +212,21 @@ export async function createPlanCompiler(
       return { success: false, issues }
     }
     if (!Array.isArray(steps)) {
-      issues.push(issue('invalid_plan', `"steps" must be an array, got ${describe(steps)}.`, base))
+      issues.push(
+        createIssue('invalid_plan', `"steps" must be an array, got ${describe(steps)}.`, base),
+      )
       return { success: false, issues }
     }
     if (steps.length === 0) {
-      issues.push(issue('invalid_plan', 'The plan has no steps.', base, 'Add at least one step.'))
+      issues.push(
+        createIssue('invalid_plan', 'The plan has no steps.', base, 'Add at least one step.'),
+      )
       return { success: false, issues }
     }
     if (steps.length > budgets.maxSteps) {
       // Answer before looking at any step, so a huge plan costs nothing more.
       issues.push(
-        issue(
+        createIssue(
           'budget_exceeded',
           `The plan has ${steps.length} steps; the policy allows at most ${budgets.maxSteps}.`,
           base,
@@ -297,7 +283,7 @@ export async function createPlanCompiler(
             ? 'The policy allows no tools.'
             : `Allowed tools: ${toolNames.slice(0, 20).join(', ')}.`
         issues.push(
-          issue(
+          createIssue(
             'unknown_tool',
             `Tool ${quote(tool)} is not allowed by the policy.`,
             stepPath(base, draft.index, 'tool'),
@@ -316,7 +302,7 @@ export async function createPlanCompiler(
           toolCounts.set(tool, count)
           if (count === limit + 1) {
             issues.push(
-              issue(
+              createIssue(
                 'budget_exceeded',
                 `Tool ${quote(tool)} is called more than ${limit} times in this plan.`,
                 stepPath(base, draft.index, 'tool'),
@@ -344,7 +330,7 @@ export async function createPlanCompiler(
         if (targetIndex === undefined) {
           const guess = suggest(target, ids.keys())
           issues.push(
-            issue(
+            createIssue(
               'undefined_dependency',
               `Step ${quote(stepId ?? '')} depends on unknown step ${quote(target)}.`,
               stepPath(base, draft.index, draft.dependenciesKey, position),
@@ -356,7 +342,7 @@ export async function createPlanCompiler(
           )
         } else if (target === stepId) {
           issues.push(
-            issue(
+            createIssue(
               'self_dependency',
               `Step ${quote(target)} depends on itself.`,
               stepPath(base, draft.index, draft.dependenciesKey, position),
@@ -406,7 +392,7 @@ export async function createPlanCompiler(
       const names = cycle.map((node) => (graphSteps[node] as StepDraft).id as string)
       const first = graphSteps[cycle[0] as number] as StepDraft
       issues.push({
-        ...issue(
+        ...createIssue(
           'cyclic_dependency',
           `Steps form a cycle: ${names.join(' → ')}.`,
           stepPath(base, first.index, 'depends_on'),
@@ -421,7 +407,7 @@ export async function createPlanCompiler(
         const deepest = graph.levels[graph.levels.length - 1]?.[0] ?? 0
         const draft = graphSteps[deepest] as StepDraft
         issues.push(
-          issue(
+          createIssue(
             'budget_exceeded',
             `The longest dependency chain has ${graph.criticalPathLength} steps; the policy allows ${budgets.maxDepth}.`,
             stepPath(base, draft.index),
@@ -443,7 +429,7 @@ export async function createPlanCompiler(
         if (count > budgets.maxFanOut) {
           const draft = graphSteps[node] as StepDraft
           issues.push(
-            issue(
+            createIssue(
               'budget_exceeded',
               `${count} steps depend on step ${quote(draft.id ?? '')}; the policy allows ${budgets.maxFanOut}.`,
               stepPath(base, draft.index),
@@ -544,7 +530,7 @@ export async function createPlanCompiler(
         const name = typeof tool === 'string' ? tool : String(tool)
         const guess = suggest(name, policy.tools.keys())
         return [
-          issue(
+          createIssue(
             'unknown_tool',
             `Tool ${quote(name)} is not allowed by the policy.`,
             [],
@@ -567,7 +553,7 @@ function readStep(
 ): StepDraft {
   if (!isPlainObject(raw)) {
     issues.push(
-      issue(
+      createIssue(
         'invalid_plan',
         `Step ${index} must be an object, got ${describe(raw)}.`,
         stepPath(base, index),
@@ -580,7 +566,7 @@ function readStep(
   let id: string | undefined
   if (!Object.hasOwn(raw, 'id')) {
     issues.push(
-      issue(
+      createIssue(
         'invalid_plan',
         `Step ${index} has no id.`,
         stepPath(base, index),
@@ -591,7 +577,7 @@ function readStep(
     const example =
       typeof rawId === 'number' && Number.isFinite(rawId) ? `"${rawId}"` : `"step_${index + 1}"`
     issues.push(
-      issue(
+      createIssue(
         'invalid_plan',
         `Step ids must be strings, got ${describe(rawId)}.`,
         stepPath(base, index, 'id'),
@@ -600,7 +586,7 @@ function readStep(
     )
   } else if (rawId.length === 0) {
     issues.push(
-      issue(
+      createIssue(
         'invalid_plan',
         'Step id is empty.',
         stepPath(base, index, 'id'),
@@ -609,7 +595,7 @@ function readStep(
     )
   } else if (rawId.length > MAX_STEP_ID_LENGTH) {
     issues.push(
-      issue(
+      createIssue(
         'invalid_plan',
         `Step id is ${rawId.length} characters long (at most ${MAX_STEP_ID_LENGTH}).`,
         stepPath(base, index, 'id'),
@@ -618,7 +604,7 @@ function readStep(
     )
   } else if (!STEP_ID_PATTERN.test(rawId)) {
     issues.push(
-      issue(
+      createIssue(
         'invalid_plan',
         `Step id ${quote(rawId)} may only contain letters, digits, "_" and "-".`,
         stepPath(base, index, 'id'),
@@ -631,7 +617,7 @@ function readStep(
   for (const key in raw) {
     if (!isStepKey(key) && Object.hasOwn(raw, key)) {
       issues.push(
-        issue(
+        createIssue(
           'invalid_plan',
           `Unknown step key ${quote(key)}.`,
           stepPath(base, index, key),
@@ -646,7 +632,7 @@ function readStep(
     const first = ids.get(id)
     if (first !== undefined) {
       issues.push(
-        issue(
+        createIssue(
           'duplicate_step_id',
           `Step id ${quote(id)} is already used by step ${first}.`,
           stepPath(base, index, 'id'),
@@ -664,7 +650,7 @@ function readStep(
   if (typeof rawTool === 'string' && rawTool.length > 0) tool = rawTool
   else
     issues.push(
-      issue(
+      createIssue(
         'invalid_plan',
         rawTool === undefined
           ? 'Step has no tool.'
@@ -676,7 +662,7 @@ function readStep(
     )
   if (typeof raw.description !== 'undefined' && typeof raw.description !== 'string') {
     issues.push(
-      issue(
+      createIssue(
         'invalid_plan',
         'Step description must be a string.',
         stepPath(base, index, 'description'),
@@ -692,7 +678,7 @@ function readStep(
   let rawDependencies: readonly string[] = NO_IDS
   if (hasSnake && hasCamel) {
     issues.push(
-      issue(
+      createIssue(
         'invalid_plan',
         'Step has both "depends_on" and "dependsOn".',
         stepPath(base, index, 'dependsOn'),
@@ -705,7 +691,7 @@ function readStep(
   if (deps !== undefined && deps !== null) {
     if (!Array.isArray(deps)) {
       issues.push(
-        issue(
+        createIssue(
           'invalid_plan',
           `"${key}" must be an array of step ids, got ${describe(deps)}.`,
           stepPath(base, index, key),
@@ -726,7 +712,7 @@ function readStep(
           count += 1
         } else
           issues.push(
-            issue(
+            createIssue(
               'invalid_plan',
               `Dependencies must be step ids (strings), got ${describe(dep)}.`,
               stepPath(base, index, key, position),

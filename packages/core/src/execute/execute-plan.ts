@@ -6,6 +6,7 @@ import { PlanError } from '../errors/plan-error.js'
 import { createPlanGuard } from '../guard/create-plan-guard.js'
 import { outputToJson } from '../guard/json-copy.js'
 import type { PlanGuard } from '../guard/plan-guard.js'
+import { createIssue } from '../issues/create-issue.js'
 import type { IssueCode, PlanIssue } from '../issues/plan-issue.js'
 import type { JsonObject, JsonValue } from '../plan/json-value.js'
 import type { ExecutionEvent, ExecutionStatus, ExecutionStepStatus } from './execution-event.js'
@@ -100,10 +101,7 @@ const MAX_RETRIES = 10
 const DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024
 
 function makeIssue(code: IssueCode, message: string, stepId?: string, hint?: string): PlanIssue {
-  const issue: { -readonly [K in keyof PlanIssue]: PlanIssue[K] } = { code, message, path: [] }
-  if (stepId !== undefined) issue.stepId = stepId
-  if (hint !== undefined) issue.hint = hint
-  return issue
+  return createIssue(code, message, [], hint, stepId)
 }
 
 function errorMessage(error: unknown): string {

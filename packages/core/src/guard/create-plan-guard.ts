@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import type { AuditEvent } from '../audit/audit-event.js'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import type { CompiledPlan, CompiledStep } from '../compile/compiled-plan.js'
@@ -6,6 +5,7 @@ import type { PlanCompiler, PlanValidationResult } from '../compile/plan-compile
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
 import { PlanError } from '../errors/plan-error.js'
 import { createUntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker.js'
+import { createIssue } from '../issues/create-issue.js'
 import type { IssueCode, PlanIssue } from '../issues/plan-issue.js'
 import type { JsonObject, JsonValue } from '../plan/json-value.js'
 import { verifyPlan } from '../sign/verify-plan.js'
@@ -46,14 +46,7 @@ function makeIssue(
   stepId?: string,
   path: Path = [],
 ): PlanIssue {
-  const issue: { -readonly [K in keyof PlanIssue]: PlanIssue[K] } = {
-    code,
-    message,
-    path: [...path],
-  }
-  if (stepId !== undefined) issue.stepId = stepId
-  if (hint !== undefined) issue.hint = hint
-  return issue
+  return createIssue(code, message, [...path], hint, stepId)
 }
 
 function signatureError(message: string): PlanError {
@@ -69,9 +62,7 @@ function denied(issues: readonly PlanIssue[]): AuthorizeResult {
 /** A short, stable key for a call; long argument texts are hashed. */
 function callKey(tool: string, canonical: string): string {
   const key = `${tool}\u0000${canonical}`
-  return key.length <= 256
-    ? key
-    : `${tool}\u0000sha256:${createHash('sha256').update(canonical).digest('hex')}`
+  return key.length <= 256 ? key : `${tool}\u0000sha256:${sha256(canonical)}`
 }
 
 function describeError(error: unknown): string {
@@ -133,7 +124,7 @@ function revalidate(
 /** Tools and arguments of a turn, ignoring step ids (fresh tool-call ids every turn). */
 function turnSignature(plan: CompiledPlan): string {
   const calls = plan.steps.map((step) => canonicalJson([step.tool, step.args]))
-  return createHash('sha256').update(calls.join('\n')).digest('hex')
+  return sha256(calls.join('\n'))
 }
 
 /** True when `live` equals `planned`, any `$ref` in `planned` matching anything. */
