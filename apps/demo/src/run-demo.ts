@@ -111,36 +111,16 @@ export async function runDemo(options: RunDemoOptions): Promise<number> {
         {
           passed,
           workspace: workspace.root,
+          // The plan and the status map are in the reports; the summary keeps the outcome.
           scenarios: results.map(
-            ({
-              name,
-              title,
-              via,
-              model,
-              expectation,
-              passed,
-              ran,
-              stopped,
-              notes,
-              report,
-              mermaid,
-              issues,
-            }) => ({
-              name,
-              title,
-              via,
-              model,
-              expectation,
-              passed,
-              ran,
-              stopped,
+            ({ plan: _plan, status: _status, report, mermaid, issues, ...rest }) => ({
+              ...rest,
               issues: issues.map(({ code, stepId, path, message }) => ({
                 code,
                 stepId: stepId ?? null,
                 path,
                 message,
               })),
-              notes,
               report: clean ? null : report,
               mermaid: clean ? null : mermaid,
             }),
