@@ -1,9 +1,7 @@
 import { z } from 'zod'
 import type { ArgSpec, PolicyInput } from '../policy/policy-schema.js'
 import { type ResolvedPolicy, resolvePolicy } from '../policy/resolve-policy.js'
-import { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN } from './plan-schema.js'
-
-const stepId = z.string().min(1).max(MAX_STEP_ID_LENGTH).regex(STEP_ID_PATTERN)
+import { jsonValueSchema, stepIdSchema } from './plan-schema.js'
 
 const reference = z
   .strictObject({
@@ -13,17 +11,6 @@ const reference = z
       .describe('"<stepId>" or "<stepId>.output.<field>": the output of an earlier step'),
   })
   .describe('The output of another step, known only at run time')
-
-const jsonValue: z.ZodType<unknown> = z.lazy(() =>
-  z.union([
-    z.string(),
-    z.number(),
-    z.boolean(),
-    z.null(),
-    z.array(jsonValue),
-    z.record(z.string(), jsonValue),
-  ]),
-)
 
 function literalOf(value: string | number | boolean) {
   return z.literal(value)
@@ -68,7 +55,7 @@ function valueSchema(spec: ArgSpec): z.ZodType {
           'One command of an allowed program, with literal arguments (no pipes, no redirections, no $)',
         )
     case 'json':
-      return jsonValue
+      return jsonValueSchema
     case 'array': {
       const schema = z.array(argumentSchema(spec.items))
       return spec.maxItems === undefined ? schema : schema.max(spec.maxItems)
@@ -117,10 +104,10 @@ export function planSchemaForPolicy(policy: PolicyInput | ResolvedPolicy): z.Zod
     }
     const args = z.strictObject(shape)
     const step = z.strictObject({
-      id: stepId.describe('Unique step id: letters, digits, "_" and "-"'),
+      id: stepIdSchema.describe('Unique step id: letters, digits, "_" and "-"'),
       tool: z.literal(name),
       args: required ? args : args.optional(),
-      depends_on: z.array(stepId).optional().describe('Ids of steps that must finish first'),
+      depends_on: z.array(stepIdSchema).optional().describe('Ids of steps that must finish first'),
       description: z.string().optional().describe('Why this step is needed'),
     })
     steps.push(tool.description === undefined ? step : step.describe(tool.description))

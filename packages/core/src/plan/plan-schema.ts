@@ -6,21 +6,23 @@ export const MAX_STEP_ID_LENGTH = 128
 /** What a step id may contain: letters, digits, `_` and `-` (no dots: they separate `$ref` fields). */
 export const STEP_ID_PATTERN = /^[A-Za-z0-9_-]+$/
 
-const stepId = z
+/** A step id. */
+export const stepIdSchema = z
   .string()
   .min(1)
   .max(MAX_STEP_ID_LENGTH)
   .regex(STEP_ID_PATTERN)
   .describe('Unique step id: letters, digits, "_" and "-"')
 
-const jsonValue: z.ZodType<unknown> = z.lazy(() =>
+/** Any JSON value. */
+export const jsonValueSchema: z.ZodType<unknown> = z.lazy(() =>
   z.union([
     z.string(),
     z.number(),
     z.boolean(),
     z.null(),
-    z.array(jsonValue),
-    z.record(z.string(), jsonValue),
+    z.array(jsonValueSchema),
+    z.record(z.string(), jsonValueSchema),
   ]),
 )
 
@@ -32,14 +34,14 @@ const jsonValue: z.ZodType<unknown> = z.lazy(() =>
  */
 export const stepSchema = z
   .strictObject({
-    id: stepId,
+    id: stepIdSchema,
     tool: z.string().min(1).describe('Name of a tool the policy allows'),
     args: z
-      .record(z.string(), jsonValue)
+      .record(z.string(), jsonValueSchema)
       .optional()
       .describe('Arguments; { "$ref": "<stepId>.output.<field>" } reads another step'),
-    depends_on: z.array(stepId).optional().describe('Ids of steps that must finish first'),
-    dependsOn: z.array(stepId).optional().describe('Same as depends_on'),
+    depends_on: z.array(stepIdSchema).optional().describe('Ids of steps that must finish first'),
+    dependsOn: z.array(stepIdSchema).optional().describe('Same as depends_on'),
     description: z.string().optional().describe('Why this step is needed'),
   })
   .describe('A tool call in a plan')
