@@ -1,7 +1,7 @@
 import {
-  type CompiledPlan,
   createPlanCompiler,
   createPlanGuard,
+  isCompiledPlan,
   type PlanCompiler,
   PlanError,
   type PlanGuard,
@@ -61,15 +61,6 @@ export interface PlanGuardedTools<TOOLS extends ToolSet> {
   /** The compiler the guard checks with. */
   readonly compiler: PlanCompiler
   readonly mode: PlanMode
-}
-
-function isCompiledPlan(value: unknown): value is CompiledPlan {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { hash?: unknown }).hash === 'string' &&
-    Array.isArray((value as { order?: unknown }).order)
-  )
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { CompiledPlan } from '../compile/compiled-plan.js'
+import { isCompiledPlan } from '../compile/is-compiled-plan.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 
 /** How a step fared, for rendering; run-time statuses plus `rejected` for plan issues. */
@@ -45,17 +45,6 @@ export interface PlanView {
 }
 
 const MAX_RENDERED_STEPS = 2000
-
-/** True for a value produced by `compile` (or a faithful JSON copy of one). */
-export function isCompiledPlan(value: unknown): value is CompiledPlan {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as CompiledPlan).hash === 'string' &&
-    Array.isArray((value as CompiledPlan).order) &&
-    Array.isArray((value as CompiledPlan).steps)
-  )
-}
 
 function text(value: unknown, fallback: string): string {
   return typeof value === 'string' && value.length > 0 ? value : fallback

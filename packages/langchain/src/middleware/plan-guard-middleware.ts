@@ -7,6 +7,7 @@ import {
   createPlanGuard,
   formatIssues,
   hashJson,
+  isCompiledPlan,
   type Plan,
   PlanCompilationError,
   type PlanCompiler,
@@ -116,17 +117,6 @@ interface RunContext {
 interface Setup {
   readonly compiler: PlanCompiler
   readonly plan: CompiledPlan | undefined
-}
-
-function isCompiledPlan(value: unknown): value is CompiledPlan {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
-  const candidate = value as Partial<Record<keyof CompiledPlan, unknown>>
-  return (
-    typeof candidate.hash === 'string' &&
-    Array.isArray(candidate.steps) &&
-    Array.isArray(candidate.order) &&
-    Array.isArray(candidate.levels)
-  )
 }
 
 function toolName(tool: unknown): string | undefined {
