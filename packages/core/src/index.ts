@@ -27,6 +27,17 @@ export type { PlanCompilerOptions } from './compile/create-plan-compiler.js'
 export { createPlanCompiler } from './compile/create-plan-compiler.js'
 export { isCompiledPlan } from './compile/is-compiled-plan.js'
 export type { PlanCompiler, PlanValidationResult } from './compile/plan-compiler.js'
+export { createMemoryGuardStore } from './durable/create-memory-guard-store.js'
+export type {
+  BudgetReservation,
+  GuardStore,
+  ReserveResult,
+  SavedRunState,
+} from './durable/guard-store.js'
+export type { RunKeys, SharedBudgetPlan } from './durable/shared-budget-reservations.js'
+export { sharedBudgetReservations } from './durable/shared-budget-reservations.js'
+export type { StartDurableCallOptions } from './durable/start-durable-call.js'
+export { finishDurableCall, startDurableCall } from './durable/start-durable-call.js'
 export { PlanCompilationError } from './errors/plan-compilation-error.js'
 export { PlanError } from './errors/plan-error.js'
 export { PolicyError } from './errors/policy-error.js'
@@ -47,6 +58,7 @@ export type { FlowInput, FlowStep } from './flow/check-untrusted-flow.js'
 export { checkUntrustedFlow } from './flow/check-untrusted-flow.js'
 export type { TrustLabel, UntrustedFlowState } from './flow/create-untrusted-flow-tracker.js'
 export { createPlanGuard } from './guard/create-plan-guard.js'
+export type { InterruptedCall } from './guard/interrupted-call.js'
 export type {
   AuthorizeResult,
   PlanGuard,
@@ -75,6 +87,7 @@ export type {
   DeclassifySchema,
   Policy,
   PolicyInput,
+  SharedBudget,
   ToolOutput,
   ToolPolicy,
   Trust,
@@ -87,6 +100,7 @@ export {
   budgetsSchema,
   declassifySchema,
   policySchema,
+  sharedBudgetSchema,
   toolOutputSchema,
   toolPolicySchema,
   trustSchema,

@@ -10,6 +10,7 @@ import type { IssueCode, PlanIssue } from '../issues/plan-issue.js'
 import type { JsonObject, JsonValue } from '../plan/json-value.js'
 import { verifyPlan } from '../sign/verify-plan.js'
 import { canonicalJson, sha256 } from '../util/canonical-json.js'
+import { type InterruptedCall, interruptedCallIssue } from './interrupted-call.js'
 import { copyJson, defineValue, freezeJson, outputToJson } from './json-copy.js'
 import { hasPathArguments, pathArguments } from './path-arguments.js'
 import type {
@@ -253,6 +254,8 @@ export function createPlanGuard(
   let replans = 0
   let startedAt = now()
   let stopped: PlanIssue | undefined
+  /** Steps restored as running: their call started in an earlier process and never ended. */
+  const interrupted = new Set<string>()
 
   function stop(issue: PlanIssue): PlanIssue {
     if (stopped === undefined) {
@@ -390,6 +393,7 @@ export function createPlanGuard(
         )
       }
       if (state === 'running' && ranWith.get(step.id) === key) {
+        if (interrupted.has(step.id)) return interruptedCallIssue(step.id, step.tool)
         return makeIssue(
           'step_in_progress',
           `Step ${JSON.stringify(step.id)} is running this call now.`,
@@ -470,6 +474,8 @@ export function createPlanGuard(
         'Use its result instead of calling again.',
         step.id,
       )
+    if (state === 'running' && interrupted.has(step.id))
+      return interruptedCallIssue(step.id, step.tool)
     if (state === 'running')
       return makeIssue(
         'step_in_progress',
@@ -543,6 +549,7 @@ export function createPlanGuard(
     if (step === undefined || status.get(stepId) !== 'running') return
     status.set(stepId, 'pending')
     tainted.delete(stepId)
+    interrupted.delete(stepId)
     if (!audit({ type: 'step_released', stepId })) auditFailure()
     ranWith.delete(stepId)
     addReady(step)
@@ -963,7 +970,12 @@ export function createPlanGuard(
         if (state !== 'done' && state !== 'running') continue
         const resolved = resolveReferences(step, outputs)
         if (resolved.success) ranWith.set(step.id, callKey(step.tool, canonicalJson(resolved.args)))
+        if (state === 'running') interrupted.add(step.id)
       }
+      // At-least-once for idempotent tools: their interrupted calls run again (and count again).
+      for (const stepId of interrupted)
+        if (compiler.policy.tools.get(stepById.get(stepId)?.tool ?? '')?.idempotent === true)
+          release(stepId)
     }
   } else if (compiled !== undefined) {
     checkSignature(compiled, options.signature)
@@ -1013,6 +1025,14 @@ export function createPlanGuard(
     },
     stopReason() {
       return stopIssue()
+    },
+    interruptedCalls(): readonly InterruptedCall[] {
+      return [...interrupted]
+        .filter((stepId) => status.get(stepId) === 'running')
+        .map((stepId) => {
+          const tool = stepById.get(stepId)?.tool ?? ''
+          return { stepId, tool, issue: interruptedCallIssue(stepId, tool) }
+        })
     },
     submitPlan,
     snapshot,

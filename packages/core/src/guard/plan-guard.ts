@@ -4,6 +4,7 @@ import type { PlanCompiler, PlanValidationResult } from '../compile/plan-compile
 import type { UntrustedFlowState } from '../flow/create-untrusted-flow-tracker.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import type { JsonObject } from '../plan/json-value.js'
+import type { InterruptedCall } from './interrupted-call.js'
 
 /** A live tool call, as a framework reports it. */
 export interface ToolCall {
@@ -138,6 +139,12 @@ export interface PlanGuard {
   readyTools(): readonly string[]
   /** True when every step is done, failed or skipped. */
   isComplete(): boolean
+  /**
+   * Calls that started before this guard was restored and never ended (a crash): each is
+   * denied with `interrupted_call` until `release` (a human approved running it again) or
+   * `fail`. Interrupted calls of tools the policy marks `idempotent` are released on restore.
+   */
+  interruptedCalls(): readonly InterruptedCall[]
   /** Why the run was stopped (an exhausted budget, a loop), if it was. */
   stopReason(): PlanIssue | undefined
   /** Compiles and installs a new plan (a re-plan, or one turn's calls in per-turn mode). */

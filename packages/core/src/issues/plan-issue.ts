@@ -58,6 +58,8 @@ export type IssueCode =
   | 'aborted'
   | 'untrusted_flow'
   | 'signature_invalid'
+  | 'interrupted_call'
+  | 'store_failed'
   // audit
   | 'audit_failed'
 
