@@ -27,6 +27,8 @@ export type { PlanCompilerOptions } from './compile/create-plan-compiler.js'
 export { createPlanCompiler } from './compile/create-plan-compiler.js'
 export { isCompiledPlan } from './compile/is-compiled-plan.js'
 export type { PlanCompiler, PlanValidationResult } from './compile/plan-compiler.js'
+export type { RetryInterrupted } from './durable/authorize-interrupted.js'
+export { authorizeInterrupted } from './durable/authorize-interrupted.js'
 export { createMemoryGuardStore } from './durable/create-memory-guard-store.js'
 export type {
   BudgetReservation,

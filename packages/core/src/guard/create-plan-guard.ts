@@ -26,6 +26,7 @@ import type {
   ToolCall,
 } from './plan-guard.js'
 import { readGuardState } from './read-guard-state.js'
+import { refusedPlan } from './refused-plan.js'
 import { resolveReferences } from './resolve-references.js'
 
 /** Largest step output the guard keeps for references, as JSON text. */
@@ -104,7 +105,7 @@ function revalidate(
 ): { plan: CompiledPlan; hashes: string[] } {
   if (compiler.approves(plan)) return { plan, hashes: [plan.hash] }
   const steps = Array.isArray(plan?.steps) ? plan.steps : undefined
-  if (steps === undefined) throw new PlanError('The plan to guard is not a compiled plan.')
+  if (steps === undefined) throw refusedPlan('The plan to guard is not a compiled plan.')
   const input = {
     steps: steps.map((step) => ({
       id: step?.id,
@@ -118,7 +119,7 @@ function revalidate(
   // The hash covers every dependency, explicit or implied, so a faithful copy hashes the same;
   // a plan whose claimed hash differs was edited (or forged) and is refused.
   if (!sameSteps(plan, result.plan) || plan.hash !== result.plan.hash)
-    throw new PlanError('The plan to guard differs from what the compiler approves.')
+    throw refusedPlan('The plan to guard differs from what the compiler approves.')
   return { plan: result.plan, hashes: [result.plan.hash] }
 }
 
@@ -947,7 +948,7 @@ export function createPlanGuard(
     if (state.plan !== null) checkSignature(state.plan, options.signature)
     const restored = state.plan === null ? undefined : revalidate(compiler, state.plan)
     if (compiled !== undefined && restored !== undefined && compiled.hash !== restored.plan.hash) {
-      throw new PlanError(
+      throw refusedPlan(
         'The plan passed to createPlanGuard differs from the plan in the restored state.',
       )
     }

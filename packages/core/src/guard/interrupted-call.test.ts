@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { PlanCompiler } from '../compile/plan-compiler.js'
+import { authorizeInterrupted } from '../durable/authorize-interrupted.js'
 import {
   createTestCompiler,
   createTestWorkspace,
@@ -83,5 +84,35 @@ describe('interruptedCalls', () => {
     expect(guard.interruptedCalls()).toEqual([])
     const second = await guard.authorize({ tool: 'echo', args: { text: 'one' } })
     expect(second.allowed ? 'allowed' : second.issue.code).toBe('step_in_progress')
+  })
+})
+
+describe('authorizeInterrupted', () => {
+  let workspace: TestWorkspace
+
+  beforeEach(async () => {
+    workspace = await createTestWorkspace()
+  })
+
+  afterEach(async () => {
+    await workspace.cleanup()
+  })
+
+  it('should run an interrupted call again only when retry answers true', async () => {
+    const compiler = await createTestCompiler(workspace.root)
+    const state = await crashedDuringA(compiler)
+    const call = { tool: 'echo', args: { text: 'one' } }
+    const asked: string[] = []
+    const refused = createPlanGuard(undefined, { compiler, state })
+    const denied = await authorizeInterrupted(refused, call, (entry) => {
+      asked.push(entry.stepId)
+      return false
+    })
+    expect(denied.allowed ? 'allowed' : denied.issue.code).toBe('interrupted_call')
+    const approved = createPlanGuard(undefined, { compiler, state })
+    const allowed = await authorizeInterrupted(approved, call, async () => true)
+    expect(allowed).toMatchObject({ allowed: true, stepId: 'a' })
+    expect(asked).toEqual(['a'])
+    expect(approved.snapshot().calls).toBe(2)
   })
 })
