@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto'
 import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from '@langchain/core/messages'
 import { Command, ReducedValue, StateSchema } from '@langchain/langgraph'
 import {
+  authorizeInterrupted,
   type CompiledPlan,
   createPlanCompiler,
   createPlanGuard,
+  finishDurableCall,
   formatIssues,
+  type GuardStore,
   hashJson,
   isCompiledPlan,
   type Plan,
@@ -16,7 +19,10 @@ import {
   type PlanIssue,
   type PolicyInput,
   type ResolvedPolicy,
+  type RetryInterrupted,
+  type RunKeys,
   resolvePolicy,
+  startDurableCall,
 } from '@plan/core'
 import { type AgentMiddleware, createMiddleware } from 'langchain'
 import { z } from 'zod'
@@ -25,6 +31,7 @@ import {
   stepIdsForToolCalls,
   stepsFromToolCalls,
 } from '../convert/steps-from-tool-calls.js'
+import { freshestRunState, stateRefusal, toSaved } from './durable-run.js'
 import { denialText, describePolicy, describeReadySteps, endText } from './guard-messages.js'
 import type { PlanGuardDecision } from './plan-guard-decision.js'
 import { keepFreshestRunState, type PlanGuardRunState, readRunState } from './run-state.js'
@@ -61,6 +68,21 @@ export interface PlanGuardMiddlewareOptions {
   readonly checkPathsOnDisk?: boolean
   /** Called with every decision, for logs and audits; a throw here fails the call. */
   readonly onDecision?: (decision: PlanGuardDecision) => void
+  /**
+   * Where the run's state is written before every tool call starts (write-ahead) and after it
+   * ends, and where shared budgets are counted (`@plan/postgres`). Without it the state lives
+   * only in the agent state, which the checkpointer saves after the tools ran: a crash during
+   * a call then loses the call from the count.
+   */
+  readonly store?: GuardStore
+  /** The run's keys for the policy's shared budgets, e.g. `{ tenant: 'acme' }`. */
+  readonly keys?: RunKeys
+  /**
+   * Asked when a call that a crash interrupted comes again; true runs it again (a human
+   * approved). Without it, such a call is answered with `interrupted_call` (at-most-once),
+   * unless the policy marks its tool `idempotent`.
+   */
+  readonly retryInterrupted?: RetryInterrupted
 }
 
 const EXIT_BEHAVIORS: readonly PlanGuardExitBehavior[] = ['continue', 'error', 'end']
@@ -364,9 +386,9 @@ export function planGuardMiddleware(
     try {
       guard = createPlanGuard(plan, { compiler, state: state.guard, checkPathsOnDisk })
     } catch (error) {
-      throw new PlanError(
+      throw stateRefusal(
         `The saved @plan guard state of this run does not restore (${error instanceof Error ? error.message : String(error)}); no tool call can be authorized.`,
-        { issues: PlanError.isInstance(error) ? error.issues : [], cause: error },
+        error,
       )
     }
     // Plan mode: the plan must be the configured one, step for step (its hash is only a claim).
@@ -376,7 +398,7 @@ export function planGuardMiddleware(
         ? state.guard.plan === null || state.guard.mode === 'turn'
         : stepsKeyOf(guard.plan) !== undefined && stepsKeyOf(guard.plan) === stepsKeyOf(plan)
     if (!consistent) {
-      throw new PlanError(
+      throw stateRefusal(
         'The saved @plan guard state of this run holds another plan than this middleware guards; no tool call can be authorized.',
       )
     }
@@ -414,15 +436,16 @@ export function planGuardMiddleware(
     const known = id === undefined ? undefined : runs.get(id)
     if (known !== undefined && !savedLater(known)) return known
     if (id === undefined || written === undefined || written === null) {
-      throw new PlanError(
+      throw stateRefusal(
         'The @plan guard has no record of this run (it was not started by this middleware, and the agent state holds no saved guard state for it); no tool call can be authorized.',
       )
     }
     const setup = await prepare()
+    const freshest = await freshestRunState(options.store, id, written)
     // Synchronous from here on: the parallel calls of one turn restore the run once.
     const current = runs.get(id)
     if (current !== undefined && !savedLater(current)) return current
-    return remember(restoreRun(id, written, setup))
+    return remember(restoreRun(id, freshest, setup))
   }
 
   function report(decision: PlanGuardDecision): void {
@@ -462,6 +485,28 @@ export function planGuardMiddleware(
   ): ToolMessage {
     return new ToolMessage({
       content: denialText(call.name, issues, allowedText(run)),
+      tool_call_id: call.id ?? '',
+      name: call.name,
+      status: 'error',
+    })
+  }
+
+  /** Answers a call of a run whose saved state is refused; the tool does not run. */
+  function refusedCall(call: LangChainToolCall, error: PlanError): ToolMessage {
+    report({
+      kind: 'call',
+      allowed: false,
+      toolCallId: call.id,
+      tool: call.name,
+      args: call.args,
+      issues: error.issues,
+    })
+    return new ToolMessage({
+      content: denialText(
+        call.name,
+        error.issues,
+        'The run is ending; no further tool call will run.',
+      ),
       tool_call_id: call.id ?? '',
       name: call.name,
       status: 'error',
@@ -612,7 +657,14 @@ export function planGuardMiddleware(
     },
 
     wrapToolCall: async (request, handler) => {
-      const run = await findRun(request.state)
+      let run: RunContext
+      try {
+        run = await findRun(request.state)
+      } catch (error) {
+        // LangChain would wrap a throw here; the call is refused, and the next hook throws it.
+        if (!PlanError.isInstance(error)) throw error
+        return refusedCall(request.toolCall, error)
+      }
       const answer = async (): Promise<ToolMessage | Command> => {
         const call = request.toolCall
         const deny = (found: readonly PlanIssue[]) => {
@@ -659,13 +711,30 @@ export function planGuardMiddleware(
         } else if (run.exit !== undefined) {
           return deny(run.exit.issues)
         }
-        const result = await run.guard.authorize({
-          tool: call.name,
-          args: call.args,
-          ...(call.id === undefined ? {} : { callId: call.id }),
-          ...(stepId === undefined ? {} : { stepId }),
-        })
+        const result = await authorizeInterrupted(
+          run.guard,
+          {
+            tool: call.name,
+            args: call.args,
+            ...(call.id === undefined ? {} : { callId: call.id }),
+            ...(stepId === undefined ? {} : { stepId }),
+          },
+          options.retryInterrupted,
+        )
         if (!result.allowed) return deny(result.issues)
+        const blocked = await startDurableCall({
+          store: options.store,
+          runId: run.id,
+          policy: run.compiler.policy.policy,
+          tool: call.name,
+          stepId: result.stepId,
+          ...(options.keys === undefined ? {} : { keys: options.keys }),
+          saved: () => toSaved(saved(run)),
+        })
+        if (blocked.length > 0) {
+          run.guard.release(result.stepId)
+          return deny(blocked)
+        }
         let response: Awaited<ReturnType<typeof handler>>
         try {
           report({
@@ -690,7 +759,10 @@ export function planGuardMiddleware(
         return response
       }
       // Every answer, denial or result, writes the guard's state; the freshest write wins.
-      return withRunState(await answer(), saved(run))
+      const response = await answer()
+      const state = saved(run)
+      await finishDurableCall(options.store, run.id, toSaved(state))
+      return withRunState(response, state)
     },
 
     afterAgent: async (state) => {
