@@ -1001,6 +1001,7 @@ export function createPlanGuard(
   }
 
   return {
+    policy: compiler.policy.policy,
     get plan() {
       return plan
     },

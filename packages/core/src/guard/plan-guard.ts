@@ -4,6 +4,7 @@ import type { PlanCompiler, PlanValidationResult } from '../compile/plan-compile
 import type { UntrustedFlowState } from '../flow/create-untrusted-flow-tracker.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import type { JsonObject } from '../plan/json-value.js'
+import type { Policy } from '../policy/policy-schema.js'
 import type { InterruptedCall } from './interrupted-call.js'
 
 /** A live tool call, as a framework reports it. */
@@ -118,6 +119,8 @@ export interface PlanGuardOptions {
  * made in parallel can never together exceed a budget or run one step twice.
  */
 export interface PlanGuard {
+  /** The policy every call is checked against (its shared budgets, its tools). */
+  readonly policy: Policy
   /** The current approved plan, or undefined before the first plan in per-turn mode. */
   readonly plan: CompiledPlan | undefined
   /** Matches a live call to a ready approved step and re-checks it; never throws for bad input. */
