@@ -1,0 +1,127 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { postgresTestUrl, uniquePrefix } from './test-utils/postgres-url.js'
+
+const url = postgresTestUrl()
+const worker = fileURLToPath(new URL('./__fixtures__/crash-worker.ts', import.meta.url))
+
+interface Decision {
+  readonly allowed: boolean
+  readonly codes: readonly string[]
+}
+
+type Adapter = 'langchain' | 'ai-sdk'
+
+function start(env: Record<string, unknown>): { child: ChildProcess; output: Promise<string> } {
+  const child = spawn(process.execPath, [worker], {
+    env: { ...process.env, PLAN_CRASH_WORKER: JSON.stringify(env) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString()
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  const output = new Promise<string>((resolve, reject) => {
+    child.on('exit', (code, signal) => {
+      if (code === 0) resolve(stdout)
+      else reject(new Error(`worker ended with ${code ?? signal}: ${stderr}`))
+    })
+  })
+  return { child, output }
+}
+
+async function waitForFile(path: string): Promise<void> {
+  while (!existsSync(path)) await new Promise((resolve) => setTimeout(resolve, 50))
+}
+
+describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () => {
+  let dir: string
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'plan-crash-'))
+  })
+
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  /** Runs the agent until its tool has started, kills it (SIGKILL), then resumes it in a new process. */
+  async function crashAndResume(
+    adapter: Adapter,
+    idempotent: boolean,
+    maxCalls: number,
+    store = true,
+  ) {
+    const options = {
+      store,
+      adapter,
+      url,
+      prefix: uniquePrefix(),
+      runId: randomUUID(),
+      dir,
+      idempotent,
+      maxCalls,
+    }
+    await writeFile(join(dir, 'hang'), '')
+    const first = start(options)
+    const killed = first.output.catch((error: unknown) => String(error))
+    await waitForFile(join(dir, 'starts.log'))
+    first.child.kill('SIGKILL')
+    expect(await killed).toContain('SIGKILL')
+    await rm(join(dir, 'hang'))
+    const output = await start(options).output
+    const decisions = JSON.parse(output.trim().split('\n').at(-1) ?? '[]') as Decision[]
+    const starts = (await readFile(join(dir, 'starts.log'), 'utf8')).trim().split('\n')
+    return { decisions, starts }
+  }
+
+  for (const adapter of ['langchain', 'ai-sdk'] as const) {
+    it(`should report the interrupted call instead of running it again (${adapter})`, {
+      timeout: 120_000,
+    }, async () => {
+      const { decisions, starts } = await crashAndResume(adapter, false, 1)
+      expect(starts).toEqual(['a'])
+      expect(decisions.some((decision) => decision.allowed)).toBe(false)
+      expect(decisions[0]?.codes).toContain('interrupted_call')
+    })
+  }
+
+  it('should run an idempotent interrupted call again within the budget, never past it (langchain)', {
+    timeout: 120_000,
+  }, async () => {
+    const capped = await crashAndResume('langchain', true, 1)
+    expect(capped.starts).toEqual(['a'])
+    expect(capped.decisions[0]?.codes).toContain('budget_exhausted')
+    await rm(join(dir, 'starts.log'))
+    const room = await crashAndResume('langchain', true, 2)
+    expect(room.starts).toEqual(['a', 'a'])
+    expect(room.decisions[0]).toEqual({ allowed: true, codes: [] })
+  })
+
+  it('should run an idempotent interrupted call again within the budget (ai-sdk)', {
+    timeout: 120_000,
+  }, async () => {
+    const room = await crashAndResume('ai-sdk', true, 2)
+    expect(room.starts).toEqual(['a', 'a'])
+    expect(room.decisions[0]).toEqual({ allowed: true, codes: [] })
+  })
+
+  it('should lose the running call from the count with the checkpoint alone (langchain, no store)', {
+    timeout: 120_000,
+  }, async () => {
+    // What the store is for: LangGraph checkpoints after the tools ran, so the call was never counted.
+    const { decisions, starts } = await crashAndResume('langchain', false, 1, false)
+    expect(starts).toEqual(['a', 'a'])
+    expect(decisions[0]).toEqual({ allowed: true, codes: [] })
+  })
+})
