@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import pg from 'pg'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { postgresTestUrl, uniquePrefix } from './test-utils/postgres-url.js'
 
@@ -17,6 +18,12 @@ interface Decision {
 }
 
 type Adapter = 'langchain' | 'ai-sdk'
+
+interface WorkerResult {
+  readonly decisions: readonly Decision[]
+  /** The `PlanError` the run ended with, if it did. */
+  readonly refusal: { readonly planError: boolean; readonly codes: readonly string[] } | null
+}
 
 function start(env: Record<string, unknown>): { child: ChildProcess; output: Promise<string> } {
   const child = spawn(process.execPath, [worker], {
@@ -61,6 +68,7 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
     idempotent: boolean,
     maxCalls: number,
     store = true,
+    beforeResume: (prefix: string) => Promise<void> = async () => undefined,
   ) {
     const options = {
       store,
@@ -79,10 +87,11 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
     first.child.kill('SIGKILL')
     expect(await killed).toContain('SIGKILL')
     await rm(join(dir, 'hang'))
+    await beforeResume(options.prefix)
     const output = await start(options).output
-    const decisions = JSON.parse(output.trim().split('\n').at(-1) ?? '[]') as Decision[]
+    const result = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as WorkerResult
     const starts = (await readFile(join(dir, 'starts.log'), 'utf8')).trim().split('\n')
-    return { decisions, starts }
+    return { ...result, starts }
   }
 
   for (const adapter of ['langchain', 'ai-sdk'] as const) {
@@ -124,4 +133,23 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
     expect(starts).toEqual(['a', 'a'])
     expect(decisions[0]).toEqual({ allowed: true, codes: [] })
   })
+
+  for (const adapter of ['langchain', 'ai-sdk'] as const) {
+    it(`should refuse a state edited in the store with a PlanError carrying its issues (${adapter})`, {
+      timeout: 120_000,
+    }, async () => {
+      const tamper = async (prefix: string) => {
+        const client = new pg.Client({ connectionString: url })
+        await client.connect()
+        await client.query(
+          `UPDATE ${prefix}guard_runs SET state = replace(state, '"name":"a"', '"name":"evil"')`,
+        )
+        await client.end()
+      }
+      const { refusal, starts } = await crashAndResume(adapter, false, 1, true, tamper)
+      expect(starts).toEqual(['a'])
+      expect(refusal?.planError).toBe(true)
+      expect(refusal?.codes).toContain('invalid_plan')
+    })
+  }
 })

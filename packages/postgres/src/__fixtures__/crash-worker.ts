@@ -7,7 +7,7 @@ import { AIMessage, HumanMessage } from '@langchain/core/messages'
 import { fakeModel } from '@langchain/core/testing'
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres'
 import { createPlanGuardedTools } from '@plan/ai-sdk'
-import type { PlanIssue, PolicyInput } from '@plan/core'
+import { PlanError, type PlanIssue, type PolicyInput } from '@plan/core'
 import { planGuardMiddleware } from '@plan/langchain'
 import { createPostgresGuardStore } from '@plan/postgres'
 import { tool as aiTool, generateText, stepCountIs } from 'ai'
@@ -80,8 +80,11 @@ async function runLangChain(): Promise<void> {
     ],
   })
   const config = { configurable: { thread_id: options.runId } }
-  await agent.invoke(resuming ? null : { messages: [new HumanMessage('Write a.')] }, config)
-  await checkpointer.end()
+  try {
+    await agent.invoke(resuming ? null : { messages: [new HumanMessage('Write a.')] }, config)
+  } finally {
+    await checkpointer.end()
+  }
 }
 
 function aiModel(): MockLanguageModelV4 {
@@ -134,7 +137,13 @@ async function runAiSdk(): Promise<void> {
   await generateText({ model: aiModel(), tools, prompt: 'Write a.', stopWhen: stepCountIs(4) })
 }
 
-if (options.adapter === 'langchain') await runLangChain()
-else await runAiSdk()
+let refusal: { planError: boolean; codes: string[] } | null = null
+try {
+  if (options.adapter === 'langchain') await runLangChain()
+  else await runAiSdk()
+} catch (error) {
+  if (!PlanError.isInstance(error)) throw error
+  refusal = { planError: true, codes: error.issues.map((issue) => issue.code) }
+}
 await store.close()
-process.stdout.write(`${JSON.stringify(decisions)}\n`)
+process.stdout.write(`${JSON.stringify({ decisions, refusal })}\n`)
