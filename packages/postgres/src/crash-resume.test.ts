@@ -69,8 +69,10 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
     maxCalls: number,
     store = true,
     beforeResume: (prefix: string) => Promise<void> = async () => undefined,
+    retry = false,
   ) {
     const options = {
+      retry,
       store,
       adapter,
       url,
@@ -152,4 +154,13 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
       expect(refusal?.codes).toContain('invalid_plan')
     })
   }
+
+  it('should run an interrupted call again when a human approves it, within the budget (langchain)', {
+    timeout: 120_000,
+  }, async () => {
+    const noop = async () => undefined
+    const { decisions, starts } = await crashAndResume('langchain', false, 2, true, noop, true)
+    expect(starts).toEqual(['a', 'a'])
+    expect(decisions[0]).toEqual({ allowed: true, codes: [] })
+  })
 })

@@ -25,6 +25,8 @@ interface WorkerOptions {
   readonly maxCalls: number
   /** False: the LangChain run keeps its guard state only in the checkpoint. */
   readonly store: boolean
+  /** True: a human approves running an interrupted call again. */
+  readonly retry: boolean
 }
 
 const options = JSON.parse(process.env.PLAN_CRASH_WORKER ?? '{}') as WorkerOptions
@@ -75,6 +77,7 @@ async function runLangChain(): Promise<void> {
       planGuardMiddleware({
         policy,
         ...(options.store ? { store } : {}),
+        ...(options.retry ? { retryInterrupted: () => true } : {}),
         onDecision: (decision) => record(decision.allowed, decision.issues),
       }),
     ],
