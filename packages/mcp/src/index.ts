@@ -1,0 +1,20 @@
+export type { DenialResult } from './guard/denial-result.js'
+export { denialResult, denialText } from './guard/denial-result.js'
+export type {
+  AllowedMcpCall,
+  McpCallGuard,
+  McpDecisionEvent,
+  McpGuardOptions,
+  RefusedMcpCall,
+} from './guard/create-mcp-call-guard.js'
+export { createMcpCallGuard } from './guard/create-mcp-call-guard.js'
+export type { PolicySource } from './guard/resolve-compiler.js'
+export { ChildProcessTransport } from './proxy/child-process-transport.js'
+export type {
+  McpGuardProxy,
+  McpGuardProxyOptions,
+  McpServerCommand,
+} from './proxy/create-mcp-guard-proxy.js'
+export { createMcpGuardProxy } from './proxy/create-mcp-guard-proxy.js'
+export type { SpawnServer, SpawnServerOptions } from './proxy/spawn-server.js'
+export { spawnServerProcess } from './proxy/spawn-server.js'
