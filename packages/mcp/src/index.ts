@@ -1,5 +1,6 @@
-export type { DenialResult } from './guard/denial-result.js'
-export { denialResult, denialText } from './guard/denial-result.js'
+export { guardMcpClient } from './client/guard-mcp-client.js'
+export type { GuardedMcpTransport } from './client/guard-mcp-transport.js'
+export { guardMcpTransport } from './client/guard-mcp-transport.js'
 export type {
   AllowedMcpCall,
   McpCallGuard,
@@ -8,6 +9,8 @@ export type {
   RefusedMcpCall,
 } from './guard/create-mcp-call-guard.js'
 export { createMcpCallGuard } from './guard/create-mcp-call-guard.js'
+export type { DenialResult } from './guard/denial-result.js'
+export { denialResult, denialText } from './guard/denial-result.js'
 export type { PolicySource } from './guard/resolve-compiler.js'
 export { ChildProcessTransport } from './proxy/child-process-transport.js'
 export type {

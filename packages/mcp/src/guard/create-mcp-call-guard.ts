@@ -90,7 +90,11 @@ function guardFailure(error: unknown): PlanIssue[] {
 }
 
 function isErrorResult(result: unknown): boolean {
-  return typeof result === 'object' && result !== null && (result as { isError?: unknown }).isError === true
+  return (
+    typeof result === 'object' &&
+    result !== null &&
+    (result as { isError?: unknown }).isError === true
+  )
 }
 
 /**
@@ -109,7 +113,9 @@ export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpC
   const guard = createPlanGuard(compiled, {
     compiler,
     ...(options.state === undefined ? {} : { state: options.state }),
-    ...(options.checkPathsOnDisk === undefined ? {} : { checkPathsOnDisk: options.checkPathsOnDisk }),
+    ...(options.checkPathsOnDisk === undefined
+      ? {}
+      : { checkPathsOnDisk: options.checkPathsOnDisk }),
     ...(options.audit === undefined ? {} : { audit: options.audit }),
   })
   const restoredPlanMode = options.state?.plan != null && options.state.mode !== 'turn'

@@ -113,7 +113,8 @@ export class MessageRouter {
     const cancelled = this.authorizing.get(key) === true
     this.authorizing.delete(key)
     if (!decision.allowed) {
-      if (!cancelled) this.forward(this.client, { jsonrpc: '2.0', id: request.id, result: decision.result })
+      if (!cancelled)
+        this.forward(this.client, { jsonrpc: '2.0', id: request.id, result: decision.result })
       return
     }
     if (cancelled) {
@@ -121,7 +122,10 @@ export class MessageRouter {
       return
     }
     this.calls.set(key, decision)
-    const forwarded: JSONRPCRequest = { ...request, params: { ...params, arguments: decision.args } }
+    const forwarded: JSONRPCRequest = {
+      ...request,
+      params: { ...params, arguments: decision.args },
+    }
     this.server.send(forwarded).catch((error: unknown) => {
       this.calls.delete(key)
       decision.fail(error)
