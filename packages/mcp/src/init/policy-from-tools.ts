@@ -23,7 +23,8 @@ const PATH_WORDS = new Set(
   ),
 )
 const COMMAND_NAME = /^(command|cmd|commandline|command_line|shell_command|script)$/i
-const WRITING_TOOL = /(write|edit|create|delete|remove|move|rename|mkdir|update|save|append|put|patch|upload|copy|touch)/i
+const WRITING_TOOL =
+  /(write|edit|create|delete|remove|move|rename|mkdir|update|save|append|put|patch|upload|copy|touch)/i
 
 /** What a property's value is, from its JSON Schema type (the first non-null one). */
 function typeOf(schema: JsonSchema): string | undefined {
@@ -111,7 +112,11 @@ export function policyFromTools(
       const required = new Set(tool.inputSchema?.required ?? [])
       const args: Record<string, ArgInput> = {}
       for (const [name, schema] of Object.entries(properties)) {
-        const arg = argFromSchema(name, typeof schema === 'object' && schema !== null ? schema : {}, access)
+        const arg = argFromSchema(
+          name,
+          typeof schema === 'object' && schema !== null ? schema : {},
+          access,
+        )
         args[name] = required.has(name) ? arg : { ...arg, required: false }
       }
       const description = firstSentence(tool.description)

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest'
+import { parseCliArgs } from './parse-cli-args.js'
+
+describe('parseCliArgs', () => {
+  it('should read the proxy options and keep everything after -- as the server argv', () => {
+    const parsed = parseCliArgs([
+      '--policy',
+      'p.json',
+      '--plan',
+      'plan.json',
+      '--audit',
+      'a.jsonl',
+      '--sandbox',
+      '--',
+      'npx',
+      '-y',
+      'server',
+      '--policy',
+      '/x',
+    ])
+    expect(parsed).toEqual({
+      success: true,
+      command: {
+        kind: 'proxy',
+        policy: 'p.json',
+        plan: 'plan.json',
+        audit: 'a.jsonl',
+        sandbox: true,
+        server: ['npx', '-y', 'server', '--policy', '/x'],
+      },
+    })
+  })
+
+  it('should read init with its defaults', () => {
+    expect(parseCliArgs(['init', '--', 'server'])).toEqual({
+      success: true,
+      command: {
+        kind: 'init',
+        output: 'plan-mcp.policy.json',
+        root: '.',
+        force: false,
+        server: ['server'],
+      },
+    })
+  })
+
+  it.each([
+    [['--policy', 'p.json'], 'missing the server command'],
+    [['--', 'server'], 'missing --policy'],
+    [['--policy', 'p.json', 'server'], 'unexpected argument'],
+    [['--policy', 'p.json', '--unknown', '--', 'server'], 'Unknown option'],
+    [['init', '--policy', 'p.json', '--', 'server'], 'Unknown option'],
+  ])('should refuse %j', (argv, message) => {
+    const parsed = parseCliArgs(argv)
+    expect(parsed.success).toBe(false)
+    expect(parsed.success ? '' : parsed.message).toContain(message)
+  })
+})

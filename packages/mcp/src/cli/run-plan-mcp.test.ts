@@ -1,0 +1,114 @@
+import { existsSync } from 'node:fs'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { policySchema, verifyAuditLog } from '@plan/core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bufferIo } from '../test-utils/buffer-io.js'
+import { textOf } from '../test-utils/text-of.js'
+import {
+  createTestWorkspace,
+  filesystemPolicy,
+  filesystemServerScript,
+  type TestWorkspace,
+} from '../test-utils/workspace.js'
+import { runPlanMcp } from './run-plan-mcp.js'
+
+const TIMEOUT = 60_000
+const bin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url))
+
+describe('runPlanMcp', () => {
+  let workspace: TestWorkspace
+
+  beforeAll(async () => {
+    workspace = await createTestWorkspace()
+  })
+
+  afterAll(async () => {
+    await workspace?.remove()
+  })
+
+  it(
+    'should run the built plan-mcp bin in front of the filesystem server, with an audit log',
+    async () => {
+      expect(existsSync(bin), `${bin} is missing: run pnpm build first`).toBe(true)
+      const policyFile = join(workspace.base, 'policy.json')
+      const auditFile = join(workspace.base, 'audit.jsonl')
+      await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [
+          bin,
+          ...['--policy', policyFile, '--audit', auditFile, '--'],
+          ...[process.execPath, filesystemServerScript, workspace.root],
+        ],
+        stderr: 'pipe',
+      })
+      const client = new Client({ name: 'bin-test', version: '1.0.0' })
+      await client.connect(transport)
+      try {
+        expect((await client.listTools()).tools).toHaveLength(3)
+        const allowed = await client.callTool({
+          name: 'read_text_file',
+          arguments: { path: 'README.md' },
+        })
+        expect(textOf(allowed)).toBe('# Hello from the workspace\n')
+        const refused = await client.callTool({
+          name: 'read_text_file',
+          arguments: { path: join(workspace.evil, 'secret.txt') },
+        })
+        expect(refused.isError).toBe(true)
+        expect(textOf(refused)).toContain('path_outside_workspace')
+      } finally {
+        await client.close()
+      }
+      const verification = verifyAuditLog(await readFile(auditFile, 'utf8'))
+      expect(verification.valid).toBe(true)
+      const types = (await readFile(auditFile, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).event.type)
+      expect(types).toContain('call_allowed')
+      // a call the policy refuses statically is a rejected one-step plan
+      expect(types).toContain('plan_rejected')
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should write a starting policy from the server’s tools with init, and not overwrite it',
+    async () => {
+      const output = join(workspace.base, 'generated.policy.json')
+      const argv = ['init', '--output', output, '--root', workspace.root, '--']
+      const server = [process.execPath, filesystemServerScript, workspace.root]
+      const io = bufferIo(workspace.base)
+      expect(await runPlanMcp([...argv, ...server], io)).toBe(0)
+      const policy = JSON.parse(await readFile(output, 'utf8'))
+      expect(policySchema.safeParse(policy).success).toBe(true)
+      expect(policy.workspace.roots).toEqual(['ws'])
+      expect(policy.tools.read_text_file.args.path).toEqual({ type: 'path', access: 'read' })
+      expect(policy.tools.write_file.args.path).toEqual({ type: 'path', access: 'write' })
+      expect(policy.tools.move_file.args.destination).toEqual({ type: 'path', access: 'write' })
+      expect(policy.tools.read_multiple_files.args.paths).toEqual({
+        type: 'array',
+        items: { type: 'path', access: 'read' },
+      })
+      expect(io.err()).toContain('Narrow it before use')
+      const again = bufferIo(workspace.base)
+      expect(await runPlanMcp([...argv, ...server], again)).toBe(2)
+      expect(again.err()).toContain('--force')
+    },
+    TIMEOUT,
+  )
+
+  it('should refuse --sandbox with a clear error while @plan/sandbox is not installed', async () => {
+    const policyFile = join(workspace.base, 'sandbox-policy.json')
+    await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
+    const io = bufferIo(workspace.base)
+    const code = await runPlanMcp(['--policy', policyFile, '--sandbox', '--', 'server'], io)
+    expect(code).toBe(2)
+    expect(io.err()).toContain('requires @plan/sandbox')
+  })
+})
