@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { PassThrough } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -99,6 +100,37 @@ describe('runPlanMcp', () => {
       const again = bufferIo(workspace.base)
       expect(await runPlanMcp([...argv, ...server], again)).toBe(2)
       expect(again.err()).toContain('--force')
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should answer over its stdio and exit 0 once the client ends its input',
+    async () => {
+      const policyFile = join(workspace.base, 'stdio-policy.json')
+      await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
+      const io = bufferIo(workspace.base)
+      const running = runPlanMcp(
+        ['--policy', policyFile, '--', process.execPath, filesystemServerScript, workspace.root],
+        io,
+      )
+      const initialize = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1.0.0' },
+        },
+      }
+      ;(io.stdin as PassThrough).write(`${JSON.stringify(initialize)}\n`)
+      await expect.poll(() => io.out(), { timeout: TIMEOUT }).toContain('"id":1')
+      ;(io.stdin as PassThrough).end()
+      expect(await running).toBe(0)
+      expect(JSON.parse(io.out().split('\n')[0] ?? '').result.serverInfo.name).toBe(
+        'secure-filesystem-server',
+      )
     },
     TIMEOUT,
   )

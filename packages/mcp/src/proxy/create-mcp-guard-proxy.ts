@@ -88,7 +88,10 @@ export async function createMcpGuardProxy(options: McpGuardProxyOptions): Promis
   })
   let closing: Promise<void> | undefined
   const close = (): Promise<void> => {
-    closing ??= Promise.allSettled([client.close(), server.close()]).then(() => resolveClosed())
+    // set before closing anything: a transport's close() calls onclose, which lands here again
+    closing ??= Promise.resolve()
+      .then(() => Promise.allSettled([client.close(), server.close()]))
+      .then(() => resolveClosed())
     return closing
   }
   server.onmessage = (message) => router.fromServer(message)
