@@ -34,6 +34,8 @@ export interface McpGuardOptions extends PolicySource {
 /** One decision about a `tools/call`. */
 export interface McpDecisionEvent {
   readonly tool: string
+  /** The JSON-RPC id of the `tools/call` request (as text), when the call came as a message. */
+  readonly callId: string | undefined
   readonly allowed: boolean
   /** The approved step the call runs as, when it was allowed. */
   readonly stepId: string | undefined
@@ -70,8 +72,8 @@ export interface McpCallGuard {
   readonly mode: 'plan' | 'call'
   /** True when the policy lists the tool, so `tools/list` may show it. */
   isToolAllowed(name: string): boolean
-  /** Authorizes one `tools/call`; never throws. */
-  authorize(tool: string, args: unknown): Promise<AllowedMcpCall | RefusedMcpCall>
+  /** Authorizes one `tools/call`; never throws. `callId` is reported in the decision event. */
+  authorize(tool: string, args: unknown, callId?: string): Promise<AllowedMcpCall | RefusedMcpCall>
 }
 
 /** Issues of a one-step turn, located at the call (`args.path`) rather than the plan. */
@@ -136,7 +138,11 @@ export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpC
     return result.allowed ? result : { ...result, issues: relocate(result.issues) }
   }
 
-  async function authorize(tool: string, args: unknown): Promise<AllowedMcpCall | RefusedMcpCall> {
+  async function authorize(
+    tool: string,
+    args: unknown,
+    callId?: string,
+  ): Promise<AllowedMcpCall | RefusedMcpCall> {
     let result: AuthorizeResult
     try {
       result = await decide(tool, args)
@@ -147,6 +153,7 @@ export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpC
     const issues = result.allowed ? [] : result.issues.length > 0 ? result.issues : [result.issue]
     options.onDecision?.({
       tool,
+      callId,
       allowed: result.allowed,
       stepId: result.allowed ? result.stepId : undefined,
       issues,

@@ -109,7 +109,7 @@ export class MessageRouter {
     const params = asRecord(request.params)
     const tool = typeof params.name === 'string' ? params.name : ''
     this.authorizing.set(key, false)
-    const decision = await this.guard.authorize(tool, params.arguments)
+    const decision = await this.guard.authorize(tool, params.arguments, String(request.id))
     const cancelled = this.authorizing.get(key) === true
     this.authorizing.delete(key)
     if (!decision.allowed) {

@@ -2,13 +2,14 @@ import { tmpdir } from 'node:os'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { describe, expect, it } from 'vitest'
+import type { McpDecisionEvent } from '../guard/create-mcp-call-guard.js'
 import { createShellServer, NOTE_TEXT, shellPolicy } from '../test-utils/shell-server.js'
 import { textOf } from '../test-utils/text-of.js'
 import { createMcpGuardProxy } from './create-mcp-guard-proxy.js'
 
 const TIMEOUT = 60_000
 
-async function openSession(plan?: unknown) {
+async function openSession(plan?: unknown, events: McpDecisionEvent[] = []) {
   const { server, log } = createShellServer()
   const [serverSide, proxyUpstream] = InMemoryTransport.createLinkedPair()
   await server.connect(serverSide)
@@ -18,6 +19,7 @@ async function openSession(plan?: unknown) {
     ...(plan === undefined ? {} : { plan }),
     client: proxyDownstream,
     server: proxyUpstream,
+    onDecision: (event) => events.push(event),
   })
   const client = new Client({ name: 'test-client', version: '1.0.0' })
   await client.connect(clientSide)
@@ -42,7 +44,8 @@ describe('createMcpGuardProxy (a shell tool)', () => {
   it(
     'should pass an allowed command and refuse every other shape before the server sees it',
     async () => {
-      const session = await openSession()
+      const events: McpDecisionEvent[] = []
+      const session = await openSession(undefined, events)
       try {
         const allowed = await shell(session.client, 'ls -la src')
         expect(allowed.isError).not.toBe(true)
@@ -62,6 +65,9 @@ describe('createMcpGuardProxy (a shell tool)', () => {
           expect(textOf(result), command).toContain(code)
         }
         expect(session.log.commands).toEqual(['ls -la src'])
+        expect(events.map((event) => event.allowed)).toEqual([true, ...refused.map(() => false)])
+        expect(events[0]).toMatchObject({ tool: 'shell', issues: [], callId: expect.any(String) })
+        expect(events[1]?.issues[0]?.code).toBe('command_not_allowed')
       } finally {
         await session.close()
       }
