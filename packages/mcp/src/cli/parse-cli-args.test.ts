@@ -27,6 +27,7 @@ describe('parseCliArgs', () => {
         audit: 'a.jsonl',
         sandbox: true,
         server: ['npx', '-y', 'server', '--policy', '/x'],
+        url: undefined,
       },
     })
   })
@@ -44,12 +45,23 @@ describe('parseCliArgs', () => {
     })
   })
 
+  it('should take --url instead of a server command', () => {
+    const parsed = parseCliArgs(['--policy', 'p.json', '--url', 'https://host/mcp'])
+    expect(parsed).toMatchObject({
+      success: true,
+      command: { server: [], url: 'https://host/mcp' },
+    })
+  })
+
   it.each([
     [['--policy', 'p.json'], 'missing the server command'],
     [['--', 'server'], 'missing --policy'],
     [['--policy', 'p.json', 'server'], 'unexpected argument'],
     [['--policy', 'p.json', '--unknown', '--', 'server'], 'Unknown option'],
     [['init', '--policy', 'p.json', '--', 'server'], 'Unknown option'],
+    [['--policy', 'p.json', '--url', 'https://h/mcp', '--', 'server'], 'not both'],
+    [['--policy', 'p.json', '--url', 'https://h/mcp', '--sandbox'], 'cannot apply to --url'],
+    [['init', '--url', 'https://h/mcp'], 'Unknown option'],
   ])('should refuse %j', (argv, message) => {
     const parsed = parseCliArgs(argv)
     expect(parsed.success).toBe(false)

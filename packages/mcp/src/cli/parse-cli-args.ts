@@ -7,7 +7,10 @@ export interface ProxyCommand {
   readonly plan: string | undefined
   readonly audit: string | undefined
   readonly sandbox: boolean
+  /** The server's argv, when the proxy starts it (empty with `url`). */
   readonly server: readonly string[]
+  /** The server's Streamable HTTP endpoint, when it runs elsewhere. */
+  readonly url: string | undefined
 }
 
 /** `plan-mcp init [--output file] [--root dir] [--force] -- <server command>`. */
@@ -29,6 +32,8 @@ export type ParsedCli =
 export const USAGE = `Usage:
   plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] [--sandbox] -- <server command> [args…]
       Runs the MCP server behind the @plan guard, speaking MCP over stdio on both sides.
+  plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] --url <https://host/mcp>
+      Guards a server reached over Streamable HTTP; the client still speaks stdio.
   plan-mcp init [--output <policy.json>] [--root <dir>] [--force] -- <server command> [args…]
       Lists the server's tools and writes a starting policy for you to narrow.`
 
@@ -65,6 +70,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
             plan: { type: 'string' },
             audit: { type: 'string' },
             sandbox: { type: 'boolean' },
+            url: { type: 'string' },
             help: { type: 'boolean', short: 'h' },
           },
     }))
@@ -76,7 +82,13 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
     return failure(
       `unexpected argument ${JSON.stringify(positionals[0])}; put the server command after --`,
     )
-  if (server.length === 0) return failure('missing the server command after --')
+  const url = text(values.url)
+  if (url !== undefined && server.length > 0)
+    return failure('give either --url or a server command after --, not both')
+  if (url !== undefined && values.sandbox === true)
+    return failure('--sandbox starts the server command in a sandbox; it cannot apply to --url')
+  if (server.length === 0 && (isInit || url === undefined))
+    return failure('missing the server command after --')
   if (isInit) {
     return {
       success: true,
@@ -102,6 +114,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
       audit: text(values.audit),
       sandbox: values.sandbox === true,
       server,
+      url,
     },
   }
 }

