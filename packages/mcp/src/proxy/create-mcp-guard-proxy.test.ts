@@ -121,7 +121,7 @@ describe('createMcpGuardProxy', () => {
   )
 
   it(
-    'should refuse a write under a read-only path, and the file is unchanged',
+    'should refuse a write under a read-only path and allow one elsewhere in the workspace',
     async () => {
       const config = join(workspace.root, '.git', 'config')
       const result = await session.client.callTool({
@@ -131,6 +131,14 @@ describe('createMcpGuardProxy', () => {
       expect(result.isError).toBe(true)
       expect(textOf(result)).toContain('path_not_allowed')
       expect(await readFile(config, 'utf8')).toBe('[core]\n')
+      const notes = await session.client.callTool({
+        name: 'write_file',
+        arguments: { path: 'notes.md', content: 'written through the proxy\n' },
+      })
+      expect(notes.isError).not.toBe(true)
+      expect(await readFile(join(workspace.root, 'notes.md'), 'utf8')).toBe(
+        'written through the proxy\n',
+      )
     },
     TIMEOUT,
   )
@@ -144,6 +152,27 @@ describe('createMcpGuardProxy', () => {
       })
       expect(result.isError).toBe(true)
       expect(textOf(result)).toContain('unknown_tool')
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should answer parallel calls each with its own decision',
+    async () => {
+      const { client } = session
+      const [readme, main, listing, traversal, sibling, env] = await Promise.all([
+        read(client, join(workspace.root, 'README.md')),
+        read(client, join(workspace.root, 'src', 'main.ts')),
+        client.callTool({ name: 'list_directory', arguments: { path: 'src' } }),
+        read(client, `${workspace.root}/../outside/parallel.txt`),
+        read(client, join(workspace.evil, 'parallel.txt')),
+        read(client, '.env'),
+      ])
+      expect(textOf(readme)).toBe('# Hello from the workspace\n')
+      expect(textOf(main)).toBe('export const answer = 42\n')
+      expect(textOf(listing)).toContain('main.ts')
+      for (const refused of [traversal, sibling, env]) expect(refused.isError).toBe(true)
+      expect(textOf(env)).toContain('path_not_allowed')
     },
     TIMEOUT,
   )
