@@ -122,7 +122,8 @@ export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpC
   })
   const restoredPlanMode = options.state?.plan != null && options.state.mode !== 'turn'
   const mode = options.plan !== undefined || restoredPlanMode ? 'plan' : 'call'
-  let counter = 0
+  // step ids stay unique across a resumed run: a reused id with the same call would count as done
+  let counter = Object.keys(options.state?.status ?? {}).length
 
   async function decide(tool: string, args: unknown): Promise<AuthorizeResult> {
     if (mode === 'plan') return guard.authorize({ tool, args })
