@@ -14,6 +14,11 @@ export { denialResult, denialText } from './guard/denial-result.js'
 export type { PolicySource } from './guard/resolve-compiler.js'
 export { ChildProcessTransport } from './proxy/child-process-transport.js'
 export type {
+  McpGuardHttpHandler,
+  McpGuardHttpHandlerOptions,
+} from './proxy/create-mcp-guard-http-handler.js'
+export { createMcpGuardHttpHandler } from './proxy/create-mcp-guard-http-handler.js'
+export type {
   McpGuardProxy,
   McpGuardProxyOptions,
   McpServerCommand,

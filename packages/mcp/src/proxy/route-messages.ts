@@ -17,6 +17,10 @@ function keyOf(id: RequestId): string {
   return `${typeof id}:${String(id)}`
 }
 
+function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || typeof value === 'number'
+}
+
 function asRecord(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
@@ -36,6 +40,8 @@ export class MessageRouter {
   private readonly calls = new Map<string, AllowedMcpCall>()
   /** Calls being authorized; true once the client cancelled it. */
   private readonly authorizing = new Map<string, boolean>()
+  /** Client requests waiting for the server, by progress token, so progress can name its request. */
+  private readonly progress = new Map<string, RequestId>()
 
   constructor(
     private readonly guard: McpCallGuard,
@@ -50,6 +56,7 @@ export class MessageRouter {
       void this.call(message)
       return
     }
+    if (isJSONRPCRequest(message)) this.trackProgress(message)
     if (isJSONRPCRequest(message) && message.method === 'tools/list') {
       this.lists.add(keyOf(message.id))
     } else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
@@ -60,7 +67,14 @@ export class MessageRouter {
 
   /** A message from the wrapped server. */
   fromServer(message: JSONRPCMessage): void {
+    if (isJSONRPCNotification(message) && message.method === 'notifications/progress') {
+      const token = asRecord(message.params).progressToken
+      const related = isRequestId(token) ? this.progress.get(keyOf(token)) : undefined
+      this.forward(this.client, message, related)
+      return
+    }
     if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      this.untrackProgress(message.id)
       const key = message.id === undefined ? undefined : keyOf(message.id)
       if (key !== undefined && this.lists.delete(key) && isJSONRPCResultResponse(message)) {
         this.forward(this.client, { ...message, result: this.filterTools(message.result) })
@@ -93,13 +107,26 @@ export class MessageRouter {
     }
   }
 
+  private trackProgress(request: JSONRPCRequest): void {
+    const token = asRecord(asRecord(request.params)._meta).progressToken
+    if (isRequestId(token)) this.progress.set(keyOf(token), request.id)
+  }
+
+  private untrackProgress(id: RequestId | undefined): void {
+    if (id === undefined) return
+    for (const [token, requestId] of this.progress) {
+      if (requestId === id) this.progress.delete(token)
+    }
+  }
+
   private cancelled(requestId: unknown): void {
-    if (typeof requestId !== 'string' && typeof requestId !== 'number') return
+    if (!isRequestId(requestId)) return
     const key = keyOf(requestId)
     if (this.authorizing.has(key)) this.authorizing.set(key, true)
     const call = this.calls.get(key)
     if (call !== undefined) {
       this.calls.delete(key)
+      this.untrackProgress(requestId)
       call.fail(new Error('The client cancelled the call.'))
     }
   }
@@ -122,6 +149,7 @@ export class MessageRouter {
       return
     }
     this.calls.set(key, decision)
+    this.trackProgress(request)
     const forwarded: JSONRPCRequest = {
       ...request,
       params: { ...params, arguments: decision.args },
@@ -138,8 +166,10 @@ export class MessageRouter {
     })
   }
 
-  private forward(target: Transport, message: JSONRPCMessage): void {
-    target.send(message).catch((error: unknown) => {
+  /** Sends on; `related` names the client request a server notification belongs to (HTTP streams). */
+  private forward(target: Transport, message: JSONRPCMessage, related?: RequestId): void {
+    const options = related === undefined ? undefined : { relatedRequestId: related }
+    target.send(message, options).catch((error: unknown) => {
       this.onError(error instanceof Error ? error : new Error(String(error)))
     })
   }
