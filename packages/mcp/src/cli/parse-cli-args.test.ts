@@ -28,6 +28,8 @@ describe('parseCliArgs', () => {
         sandbox: true,
         server: ['npx', '-y', 'server', '--policy', '/x'],
         url: undefined,
+        listen: undefined,
+        host: '127.0.0.1',
       },
     })
   })
@@ -43,6 +45,11 @@ describe('parseCliArgs', () => {
         server: ['server'],
       },
     })
+  })
+
+  it('should read --listen and --host', () => {
+    const parsed = parseCliArgs(['--policy', 'p.json', '--listen', '0', '--host', '::1', '--', 's'])
+    expect(parsed).toMatchObject({ success: true, command: { listen: 0, host: '::1' } })
   })
 
   it('should take --url instead of a server command', () => {
@@ -62,6 +69,8 @@ describe('parseCliArgs', () => {
     [['--policy', 'p.json', '--url', 'https://h/mcp', '--', 'server'], 'not both'],
     [['--policy', 'p.json', '--url', 'https://h/mcp', '--sandbox'], 'cannot apply to --url'],
     [['init', '--url', 'https://h/mcp'], 'Unknown option'],
+    [['--policy', 'p.json', '--listen', '99999', '--', 'server'], 'not a port'],
+    [['--policy', 'p.json', '--listen', 'http', '--', 'server'], 'not a port'],
   ])('should refuse %j', (argv, message) => {
     const parsed = parseCliArgs(argv)
     expect(parsed.success).toBe(false)

@@ -11,6 +11,10 @@ export interface ProxyCommand {
   readonly server: readonly string[]
   /** The server's Streamable HTTP endpoint, when it runs elsewhere. */
   readonly url: string | undefined
+  /** Serve clients over Streamable HTTP on this port (0: any free port) instead of stdio. */
+  readonly listen: number | undefined
+  /** The address to listen on. Default `127.0.0.1`. */
+  readonly host: string
 }
 
 /** `plan-mcp init [--output file] [--root dir] [--force] -- <server command>`. */
@@ -34,6 +38,8 @@ export const USAGE = `Usage:
       Runs the MCP server behind the @plan guard, speaking MCP over stdio on both sides.
   plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] --url <https://host/mcp>
       Guards a server reached over Streamable HTTP; the client still speaks stdio.
+  plan-mcp --policy <policy.json> --listen <port> [--host 127.0.0.1] [… as above]
+      Serves clients over Streamable HTTP at http://<host>:<port>/mcp, one server per session.
   plan-mcp init [--output <policy.json>] [--root <dir>] [--force] -- <server command> [args…]
       Lists the server's tools and writes a starting policy for you to narrow.`
 
@@ -71,6 +77,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
             audit: { type: 'string' },
             sandbox: { type: 'boolean' },
             url: { type: 'string' },
+            listen: { type: 'string' },
+            host: { type: 'string' },
             help: { type: 'boolean', short: 'h' },
           },
     }))
@@ -101,6 +109,10 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
       },
     }
   }
+  const listen = text(values.listen)
+  const port = listen === undefined ? undefined : Number(listen)
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535))
+    return failure(`--listen ${JSON.stringify(listen)} is not a port (0 to 65535)`)
   if (typeof values.policy !== 'string')
     return failure(
       'missing --policy <policy.json> (run `plan-mcp init -- <server command>` to write one)',
@@ -115,6 +127,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
       sandbox: values.sandbox === true,
       server,
       url,
+      listen: port,
+      host: text(values.host) ?? '127.0.0.1',
     },
   }
 }

@@ -9,6 +9,8 @@ export interface PlanMcpIo {
   readonly stderr: { write(text: string): unknown }
   readonly cwd: string
   readonly env: Readonly<Record<string, string | undefined>>
+  /** Aborted to stop the proxy (the binary aborts it on SIGINT and SIGTERM). */
+  readonly signal?: AbortSignal
 }
 
 /** Exit codes: success, a refused plan, unusable input. */

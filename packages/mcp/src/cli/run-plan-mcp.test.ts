@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -5,6 +6,7 @@ import type { PassThrough } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { policySchema, verifyAuditLog } from '@plan/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bufferIo } from '../test-utils/buffer-io.js'
@@ -108,6 +110,46 @@ describe('runPlanMcp', () => {
         await client.close()
         await remote.close()
       }
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should serve clients over Streamable HTTP with --listen and stop on SIGTERM',
+    async () => {
+      const policyFile = join(workspace.base, 'listen-policy.json')
+      await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
+      const argv = ['--policy', policyFile, '--listen', '0', '--']
+      const child = spawn(
+        process.execPath,
+        [bin, ...argv, process.execPath, filesystemServerScript, workspace.root],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+      )
+      const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)))
+      let stderr = ''
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString()
+      })
+      await expect.poll(() => stderr, { timeout: TIMEOUT }).toMatch(/listening on http:\/\/\S+/)
+      const url = new URL(/listening on (http:\/\/\S+)/.exec(stderr)?.[1] ?? '')
+      const client = new Client({ name: 'http-bin-test', version: '1.0.0' })
+      try {
+        await client.connect(new StreamableHTTPClientTransport(url))
+        const allowed = await client.callTool({
+          name: 'read_text_file',
+          arguments: { path: 'README.md' },
+        })
+        expect(textOf(allowed)).toBe('# Hello from the workspace\n')
+        const refused = await client.callTool({
+          name: 'read_text_file',
+          arguments: { path: '.env' },
+        })
+        expect(refused.isError).toBe(true)
+        await client.close()
+      } finally {
+        child.kill('SIGTERM')
+      }
+      expect(await exited).toBe(0)
     },
     TIMEOUT,
   )

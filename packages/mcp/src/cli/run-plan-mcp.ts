@@ -2,6 +2,7 @@ import { formatIssues, PlanError } from '@plan/core'
 import { parseCliArgs, USAGE } from './parse-cli-args.js'
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, type PlanMcpIo } from './plan-mcp-io.js'
 import { runInit } from './run-init.js'
+import { runListen } from './run-listen.js'
 import { runProxy } from './run-proxy.js'
 
 /**
@@ -21,7 +22,11 @@ export async function runPlanMcp(argv: readonly string[], io: PlanMcpIo): Promis
     return EXIT_OK
   }
   try {
-    return command.kind === 'init' ? await runInit(command, io) : await runProxy(command, io)
+    if (command.kind === 'init') return await runInit(command, io)
+    const listen = command.listen
+    return listen === undefined
+      ? await runProxy(command, io)
+      : await runListen({ ...command, listen }, io)
   } catch (error) {
     if (PlanError.isInstance(error)) {
       const issues = error.issues.length > 0 ? `\n${formatIssues(error.issues)}` : ''

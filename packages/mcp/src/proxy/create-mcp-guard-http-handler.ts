@@ -16,8 +16,8 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024
 
 /** Options for {@link createMcpGuardHttpHandler}. */
 export interface McpGuardHttpHandlerOptions extends Omit<McpGuardOptions, 'state'> {
-  /** The wrapped server of each session: a command started per session, or a transport factory. */
-  readonly server: McpServerCommand | (() => Transport)
+  /** The wrapped server of each session: a command started per session, or a factory of either. */
+  readonly server: McpServerCommand | (() => McpServerCommand | Transport)
   /**
    * `Host` header values accepted, e.g. `["127.0.0.1:8808", "localhost:8808"]`, so a web page
    * cannot reach a local proxy through DNS rebinding. Any host when absent.
