@@ -103,6 +103,15 @@ function isErrorResult(result: unknown): boolean {
  * Creates the guard of one MCP session. In per-call mode each `tools/call` is compiled as a
  * one-step plan (`submitPlan(…, 'turn')`), so the policy's argument checks, budgets, loop
  * detection and trust labels apply to every call; in plan mode calls must match the plan.
+ * The proxy, `guardMcpClient` and `guardMcpTransport` are built on it.
+ *
+ * @example
+ * ```ts
+ * const session = await createMcpCallGuard({ policy })
+ * const decision = await session.authorize('read_text_file', { path: '../.ssh/id_rsa' })
+ * if (decision.allowed) decision.finish(await callServer(decision.args))
+ * else reply(decision.result) // { content: [{ type: 'text', text: '@plan denied …' }], isError: true }
+ * ```
  */
 export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpCallGuard> {
   const compiler = await resolveCompiler(options, 'The MCP guard')

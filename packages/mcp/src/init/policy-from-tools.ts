@@ -99,6 +99,13 @@ function firstSentence(text: string | undefined): string | undefined {
  * arguments (`write` access when the tool's name says it changes files, else `read`), command
  * strings become `command` arguments, other properties keep their JSON Schema type. The user
  * narrows it: remove tools, tighten arguments, add programs to `commands.allow`.
+ *
+ * @example
+ * ```ts
+ * const { tools } = await client.listTools()
+ * const policy = policyFromTools(tools, { root: '.' })
+ * // { version: 1, workspace: { roots: ['.'], … }, tools: { read_text_file: { args: { path: { type: 'path', access: 'read' } } } }, … }
+ * ```
  */
 export function policyFromTools(
   tools: readonly ListedTool[],
