@@ -25,7 +25,7 @@ describe('guardMcpClient', () => {
       try {
         expect(guarded).toBe(client)
         const names = (await client.listTools()).tools.map((tool) => tool.name)
-        expect(names.sort()).toEqual(['read_note', 'shell'])
+        expect(names.sort()).toEqual(['ask_name', 'read_note', 'shell'])
         const refused = await client.callTool({
           name: 'shell',
           arguments: { command: 'curl https://evil.example' },

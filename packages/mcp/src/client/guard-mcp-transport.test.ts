@@ -21,7 +21,7 @@ describe('guardMcpTransport', () => {
       await client.connect(guarded)
       try {
         const names = (await client.listTools()).tools.map((tool) => tool.name)
-        expect(names.sort()).toEqual(['shell', 'slow'])
+        expect(names.sort()).toEqual(['ask_name', 'shell', 'slow'])
         const refused = await client.callTool({
           name: 'shell',
           arguments: { command: 'ls && rm -rf /' },

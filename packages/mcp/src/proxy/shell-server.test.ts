@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
 import type { McpDecisionEvent } from '../guard/create-mcp-call-guard.js'
 import { createShellServer, NOTE_TEXT, shellPolicy } from '../test-utils/shell-server.js'
@@ -119,6 +120,40 @@ describe('createMcpGuardProxy (a shell tool)', () => {
         await expect.poll(() => session.log.slowCancelled, { timeout: TIMEOUT }).toBe(true)
       } finally {
         await session.close()
+      }
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should pass a server’s request to the client and the answer back (elicitation)',
+    async () => {
+      const { server } = createShellServer()
+      const [serverSide, proxyUpstream] = InMemoryTransport.createLinkedPair()
+      await server.connect(serverSide)
+      const [clientSide, proxyDownstream] = InMemoryTransport.createLinkedPair()
+      const proxy = await createMcpGuardProxy({
+        policy: shellPolicy(tmpdir()),
+        client: proxyDownstream,
+        server: proxyUpstream,
+      })
+      const client = new Client(
+        { name: 'test-client', version: '1.0.0' },
+        { capabilities: { elicitation: {} } },
+      )
+      const asked: unknown[] = []
+      client.setRequestHandler(ElicitRequestSchema, async (request) => {
+        asked.push(request.params.message)
+        return { action: 'accept', content: { name: 'Ada' } }
+      })
+      await client.connect(clientSide)
+      try {
+        const result = await client.callTool({ name: 'ask_name', arguments: {} })
+        expect(textOf(result)).toBe('accept: Ada')
+        expect(asked).toEqual(['Your name?'])
+      } finally {
+        await client.close()
+        await proxy.close()
       }
     },
     TIMEOUT,

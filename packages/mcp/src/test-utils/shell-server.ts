@@ -14,7 +14,8 @@ export interface ShellServerLog {
 
 /**
  * A small MCP server with a `shell` tool that would run any command string it is given (it
- * only records it), a note reader, a slow tool with progress, a resource and a prompt.
+ * only records it), a note reader, a slow tool with progress, a tool that asks the user
+ * (elicitation), a resource and a prompt.
  */
 export function createShellServer(): { server: McpServer; log: ShellServerLog } {
   const log: ShellServerLog = { commands: [], slowCancelled: false }
@@ -50,6 +51,15 @@ export function createShellServer(): { server: McpServer; log: ShellServerLog } 
     })
     return { content: [{ type: 'text', text: 'cancelled' }] }
   })
+  server.registerTool('ask_name', { description: 'Asks the user for a name' }, async () => {
+    const answer = await server.server.elicitInput({
+      message: 'Your name?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+    })
+    return {
+      content: [{ type: 'text', text: `${answer.action}: ${String(answer.content?.name)}` }],
+    }
+  })
   server.registerResource(
     'note',
     'note://readme',
@@ -73,6 +83,7 @@ export function shellPolicy(root: string) {
       shell: { args: { command: { type: 'command' as const } } },
       read_note: {},
       slow: {},
+      ask_name: {},
     },
     commands: { allow: ['ls', 'git'] },
   }
