@@ -7,6 +7,7 @@ import { compileSuite } from './suite-compile.ts'
 import { executorSuite } from './suite-executor.ts'
 import { frameworksSuite } from './suite-frameworks.ts'
 import { graphSuite } from './suite-graph.ts'
+import { mcpSuite } from './suite-mcp.ts'
 import { memorySuite } from './suite-memory.ts'
 
 const suites: [string, () => Promise<Row[]>][] = [
@@ -15,6 +16,7 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['command', commandSuite],
   ['executor', executorSuite],
   ['frameworks', frameworksSuite],
+  ['mcp', mcpSuite],
   ['memory', memorySuite],
 ]
 
