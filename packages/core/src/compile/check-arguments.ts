@@ -3,6 +3,7 @@ import type { CommandCheckResult } from '../command/command-check-result.js'
 import { createIssue } from '../issues/create-issue.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import type { JsonObject, JsonValue } from '../plan/json-value.js'
+import { policyPattern } from '../policy/policy-pattern.js'
 import type { ArgSpec, ToolPolicy } from '../policy/policy-schema.js'
 import { isPlainObject } from '../util/is-plain-object.js'
 import type { StepReference } from './compiled-plan.js'
@@ -19,8 +20,6 @@ const MAX_REFERENCE_FIELDS = 32
 export interface ArgumentContext {
   readonly scope: PathScope
   readonly checkCommand: (command: unknown) => CommandCheckResult
-  /** Compiled `pattern`s of string arguments, cached per spec. */
-  readonly patterns: WeakMap<object, RegExp>
   /**
    * Step ids a `$ref` may name, or undefined when references are not allowed (live calls).
    * The value is the step's index.
@@ -316,12 +315,7 @@ function checkValue(
       if (spec.minLength !== undefined && value.length < spec.minLength)
         return fail(state, parent, key, `String is shorter than ${spec.minLength} characters.`)
       if (spec.pattern !== undefined) {
-        let pattern = state.patterns.get(spec)
-        if (pattern === undefined) {
-          pattern = new RegExp(`^(?:${spec.pattern})$`, 'u')
-          state.patterns.set(spec, pattern)
-        }
-        if (!pattern.test(value))
+        if (!policyPattern(spec as { pattern: string }).test(value))
           return fail(state, parent, key, `String does not match the pattern ${spec.pattern}.`)
       }
       if (spec.format === 'url') {

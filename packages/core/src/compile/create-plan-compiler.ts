@@ -160,7 +160,6 @@ export async function createPlanCompiler(
     scope: policy.scope,
   })
   const checkCommand = (command: unknown) => commandChecker.check(command)
-  const patterns = new WeakMap<object, RegExp>()
   // Plans this compiler produced (deep-frozen, so unchanged since): the guard need not re-check them.
   const approved = new WeakSet<object>()
   let narrowed: ReturnType<typeof planSchemaForPolicy> | undefined
@@ -246,7 +245,6 @@ export async function createPlanCompiler(
     const walk: { -readonly [K in keyof ArgumentWalk]: ArgumentWalk[K] } = {
       scope: policy.scope,
       checkCommand,
-      patterns,
       stepIds: ids,
       stepId: undefined,
       issues,
@@ -538,8 +536,7 @@ export async function createPlanCompiler(
           ),
         ]
       }
-      return checkArguments(toolPolicy, args, [], { scope: policy.scope, checkCommand, patterns })
-        .issues
+      return checkArguments(toolPolicy, args, [], { scope: policy.scope, checkCommand }).issues
     },
   }
 }

@@ -4,6 +4,7 @@ import type { z } from 'zod'
 import type { PathScope } from '../checks/path-scope.js'
 import { PolicyError } from '../errors/policy-error.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
+import { compilePolicyPatterns } from './policy-pattern.js'
 import { type Policy, type PolicyInput, policySchema, type ToolPolicy } from './policy-schema.js'
 
 /** A validated policy with absolute roots and lookup maps; what the compiler works from. */
@@ -69,6 +70,14 @@ export function resolvePolicy(
       })
     }
   }
+  compilePolicyPatterns(policy, [], (path, message) => {
+    issues.push({
+      code: 'invalid_policy',
+      message,
+      path,
+      hint: 'Write the pattern in RE2 syntax that is also a JavaScript regular expression.',
+    })
+  })
   if (issues.length > 0) throw new PolicyError(issues)
   const roots = policy.workspace.roots.map((root) => normalise(root, baseDir))
   const first = roots[0] as string
