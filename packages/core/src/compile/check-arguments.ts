@@ -6,6 +6,7 @@ import type { JsonObject, JsonValue } from '../plan/json-value.js'
 import { policyPattern } from '../policy/policy-pattern.js'
 import type { ArgSpec, ToolPolicy } from '../policy/policy-schema.js'
 import { isPlainObject } from '../util/is-plain-object.js'
+import { checkUrl } from './check-url.js'
 import type { StepReference } from './compiled-plan.js'
 
 /** Deepest accepted nesting of an argument value. */
@@ -319,8 +320,8 @@ function checkValue(
           return fail(state, parent, key, `String does not match the pattern ${spec.pattern}.`)
       }
       if (spec.format === 'url') {
-        const problem = checkUrl(value, spec.schemes ?? ['https'], spec.hosts)
-        if (problem !== undefined) return fail(state, parent, key, problem.message, problem.hint)
+        const checked = checkUrl(value, { schemes: spec.schemes ?? ['https'], hosts: spec.hosts })
+        if (!checked.ok) return fail(state, parent, key, checked.message, checked.hint)
       }
       return value
     }
@@ -467,49 +468,4 @@ function checkJson(
   if (budget.bytes < 0)
     return fail(state, parent, key, 'Value is larger than the declared maxBytes.')
   return value as JsonValue
-}
-
-/** Why a `format: "url"` value is refused, or undefined when it is accepted. */
-function checkUrl(
-  value: string,
-  schemes: readonly string[],
-  hosts: readonly string[] | undefined,
-): { message: string; hint: string } | undefined {
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    return {
-      message: 'The value is not an absolute URL.',
-      hint: `Pass a full URL such as ${schemes[0]}://example.com/path.`,
-    }
-  }
-  const scheme = url.protocol.slice(0, -1)
-  if (!schemes.includes(scheme)) {
-    return {
-      message: `URL scheme "${scheme}" is not accepted.`,
-      hint: `Use ${schemes.join(' or ')}.`,
-    }
-  }
-  if (url.username !== '' || url.password !== '') {
-    return {
-      message: 'The URL carries credentials.',
-      hint: 'Remove the user name and password from the URL.',
-    }
-  }
-  if (hosts !== undefined) {
-    const host = url.hostname.toLowerCase()
-    const allowed = hosts.some((entry) => {
-      const pattern = entry.toLowerCase()
-      return pattern.startsWith('*.')
-        ? host.endsWith(pattern.slice(1)) && host.length > pattern.length - 1
-        : host === pattern
-    })
-    if (!allowed)
-      return {
-        message: `Host ${JSON.stringify(host)} is not accepted.`,
-        hint: `Use one of: ${hosts.join(', ')}.`,
-      }
-  }
-  return undefined
 }

@@ -11,6 +11,7 @@ import type { JsonObject, JsonValue } from '../plan/json-value.js'
 import { verifyPlan } from '../sign/verify-plan.js'
 import { canonicalJson, sha256 } from '../util/canonical-json.js'
 import { copyJson, defineValue, freezeJson, outputToJson } from './json-copy.js'
+import { normalizeUrlArguments } from './normalize-url-arguments.js'
 import { hasPathArguments, pathArguments } from './path-arguments.js'
 import type {
   AuthorizeResult,
@@ -688,6 +689,7 @@ export function createPlanGuard(
     identicalCalls.set(key, (identicalCalls.get(key) ?? 0) + 1)
 
     const specs = compiler.policy.tools.get(tool)?.args
+    if (specs !== undefined) normalizeUrlArguments(specs, args)
     if (!checkDisk || specs === undefined || !hasPathArguments(specs))
       return { allowed: true, stepId, args }
     const found = pathArguments(specs, args)
