@@ -28,6 +28,7 @@ export { createPlanCompiler } from './compile/create-plan-compiler.js'
 export { isCompiledPlan } from './compile/is-compiled-plan.js'
 export type { PlanCompiler, PlanValidationResult } from './compile/plan-compiler.js'
 export { PlanCompilationError } from './errors/plan-compilation-error.js'
+export type { PlanErrorOptions } from './errors/plan-error.js'
 export { PlanError } from './errors/plan-error.js'
 export { PolicyError } from './errors/policy-error.js'
 export type {

@@ -104,7 +104,8 @@ function revalidate(
 ): { plan: CompiledPlan; hashes: string[] } {
   if (compiler.approves(plan)) return { plan, hashes: [plan.hash] }
   const steps = Array.isArray(plan?.steps) ? plan.steps : undefined
-  if (steps === undefined) throw new PlanError('The plan to guard is not a compiled plan.')
+  if (steps === undefined)
+    throw new PlanError('The plan to guard is not a compiled plan.', { code: 'invalid_plan' })
   const input = {
     steps: steps.map((step) => ({
       id: step?.id,
@@ -118,7 +119,9 @@ function revalidate(
   // The hash covers every dependency, explicit or implied, so a faithful copy hashes the same;
   // a plan whose claimed hash differs was edited (or forged) and is refused.
   if (!sameSteps(plan, result.plan) || plan.hash !== result.plan.hash)
-    throw new PlanError('The plan to guard differs from what the compiler approves.')
+    throw new PlanError('The plan to guard differs from what the compiler approves.', {
+      code: 'plan_tampered',
+    })
   return { plan: result.plan, hashes: [result.plan.hash] }
 }
 
@@ -944,6 +947,7 @@ export function createPlanGuard(
     if (compiled !== undefined && restored !== undefined && compiled.hash !== restored.plan.hash) {
       throw new PlanError(
         'The plan passed to createPlanGuard differs from the plan in the restored state.',
+        { code: 'plan_tampered' },
       )
     }
     for (const [id, value] of state.status) status.set(id, value)

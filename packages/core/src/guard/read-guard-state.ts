@@ -33,7 +33,7 @@ export interface GuardStateEntries {
 function invalid(field: string): never {
   throw new PlanError(`Invalid guard state: ${field}.`, {
     issues: [
-      { code: 'invalid_plan', message: `The guard state has an invalid ${field}.`, path: [field] },
+      { code: 'state_corrupt', message: `The guard state has an invalid ${field}.`, path: [field] },
     ],
   })
 }
