@@ -1,6 +1,7 @@
 export type { AuditHead } from './audit/audit-chain.js'
 export type { AuditEvent, AuditRecord } from './audit/audit-event.js'
 export { AUDIT_GENESIS } from './audit/audit-event.js'
+export type { AuditKey } from './audit/audit-key.js'
 export type { AuditSink } from './audit/audit-sink.js'
 export type { FileAuditSink, FileAuditSinkOptions } from './audit/create-file-audit-sink.js'
 export { createFileAuditSink } from './audit/create-file-audit-sink.js'
