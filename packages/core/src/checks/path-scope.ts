@@ -247,6 +247,10 @@ function listRoots(scope: PathScope): string {
 /** A short description of a value's type for messages. */
 export function describe(value: unknown): string {
   if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
+  try {
+    if (Array.isArray(value)) return 'an array'
+  } catch {
+    return 'a revoked Proxy'
+  }
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`
 }

@@ -2,6 +2,7 @@ import type { AuditEvent } from '../audit/audit-event.js'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import type { CompiledPlan, CompiledStep } from '../compile/compiled-plan.js'
 import type { PlanCompiler, PlanValidationResult } from '../compile/plan-compiler.js'
+import { unreadableIssue } from '../compile/unreadable-issue.js'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
 import { PlanError } from '../errors/plan-error.js'
 import { createUntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker.js'
@@ -26,6 +27,7 @@ import type {
   ToolCall,
 } from './plan-guard.js'
 import { readGuardState } from './read-guard-state.js'
+import { readToolCall } from './read-tool-call.js'
 import { resolveReferences } from './resolve-references.js'
 
 /** Largest step output the guard keeps for references, as JSON text. */
@@ -99,6 +101,21 @@ function sameSteps(left: CompiledPlan, right: CompiledPlan): boolean {
  * compiler (edited, forged, or restored from JSON) is never trusted as approved.
  */
 function revalidate(
+  compiler: PlanCompiler,
+  plan: CompiledPlan,
+): { plan: CompiledPlan; hashes: string[] } {
+  try {
+    return revalidateUnsafely(compiler, plan)
+  } catch (error) {
+    if (PlanError.isInstance(error)) throw error
+    throw new PlanError('The plan to guard cannot be read.', {
+      issues: [unreadableIssue('invalid_plan', 'plan to guard', error)],
+      cause: error,
+    })
+  }
+}
+
+function revalidateUnsafely(
   compiler: PlanCompiler,
   plan: CompiledPlan,
 ): { plan: CompiledPlan; hashes: string[] } {
@@ -552,8 +569,9 @@ export function createPlanGuard(
     addReady(step)
   }
 
-  async function authorize(call: ToolCall): Promise<AuthorizeResult> {
-    const result = await decide(call)
+  async function authorize(input: ToolCall): Promise<AuthorizeResult> {
+    const { call, issue } = readToolCall(input)
+    const result = issue === undefined ? await decide(call) : denied([issue])
     const tool = typeof call?.tool === 'string' ? call.tool : null
     if (result.allowed) {
       const written = audit({
@@ -1027,13 +1045,13 @@ export function createPlanGuard(
 
 /** What a rejected per-turn batch asked for (tools and arguments, not ids), to spot repeats. */
 function rejectedTurnKey(plan: unknown): string | undefined {
-  const steps: unknown = Array.isArray(plan)
-    ? plan
-    : typeof plan === 'object' && plan !== null
-      ? (plan as { steps?: unknown }).steps
-      : undefined
-  if (!Array.isArray(steps)) return undefined
   try {
+    const steps: unknown = Array.isArray(plan)
+      ? plan
+      : typeof plan === 'object' && plan !== null
+        ? (plan as { steps?: unknown }).steps
+        : undefined
+    if (!Array.isArray(steps)) return undefined
     const calls = steps.map((step: unknown) =>
       typeof step === 'object' && step !== null
         ? [(step as { tool?: unknown }).tool ?? null, (step as { args?: unknown }).args ?? null]
