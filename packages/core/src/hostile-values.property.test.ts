@@ -6,13 +6,14 @@ import { createPlanCompiler } from './compile/create-plan-compiler.js'
 import type { PlanCompiler } from './compile/plan-compiler.js'
 import { PlanError } from './errors/plan-error.js'
 import { createPlanGuard } from './guard/create-plan-guard.js'
+import type { PolicyInput } from './policy/policy-schema.js'
 import { resolvePolicy } from './policy/resolve-policy.js'
 import { toDot } from './render/to-dot.js'
 import { toMermaid } from './render/to-mermaid.js'
 import { toText } from './render/to-text.js'
 import { verifyPlan } from './sign/verify-plan.js'
 
-const policy = {
+const policy: PolicyInput = {
   version: 1,
   workspace: { roots: ['/srv/repo'] },
   tools: {

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
 import { executePlan } from '../execute/execute-plan.js'
 import type { JsonObject } from '../plan/json-value.js'
+import type { PolicyInput } from '../policy/policy-schema.js'
 import { createPlanGuard } from './create-plan-guard.js'
 import { normalizeUrlArguments } from './normalize-url-arguments.js'
 
-const policy = {
+const policy: PolicyInput = {
   version: 1,
   workspace: { roots: ['/srv/repo'] },
   tools: {
@@ -21,7 +22,7 @@ const policy = {
       },
     },
   },
-} as const
+}
 
 describe('normalizeUrlArguments', () => {
   it('should replace URL values, in arrays too, and leave other strings alone', async () => {

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
 import { PolicyError } from '../errors/policy-error.js'
 import { compilePolicyPattern, LinearRegExp } from './policy-pattern.js'
+import type { PolicyInput } from './policy-schema.js'
 import { resolvePolicy } from './resolve-policy.js'
 
-const policyWith = (pattern: string) => ({
+const policyWith = (pattern: string): PolicyInput => ({
   version: 1,
   workspace: { roots: ['/srv/repo'] },
   tools: { tag: { args: { name: { type: 'string', pattern } } } },
