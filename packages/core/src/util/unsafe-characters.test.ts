@@ -28,7 +28,8 @@ describe('hasUnsafeCharacter', () => {
     ['byte order mark', 0xfeff],
     ['interlinear annotation', 0xfff9],
     ['tag latin A', 0xe0041],
-    ['variation selector 16', 0xfe0f],
+    ['variation selector 1', 0xfe00],
+    ['variation selector 17', 0xe0100],
     ['Hangul filler', 0x3164],
     ['lone surrogate', 0xd800],
   ])('should refuse %s', (_name, codePoint) => {
@@ -36,7 +37,7 @@ describe('hasUnsafeCharacter', () => {
     expect(hasUnsafeCharacter(`a${String.fromCodePoint(codePoint)}b`)).toBe(true)
   })
 
-  it.each(['plain.txt', 'résumé', '資料', 'emoji 😀', 'a b', 'x\u00a0y', 'ﬁle'])(
+  it.each(['plain.txt', 'résumé', '資料', 'emoji 😀', 'heart ❤️', 'a b', 'x\u00a0y', 'ﬁle'])(
     'should accept %j',
     (value) => {
       expect(hasUnsafeCharacter(value)).toBe(false)

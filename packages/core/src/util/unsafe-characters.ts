@@ -9,17 +9,23 @@
  *   annotation marks U+FFF9–U+FFFB and the tag characters U+E0001, U+E0020–U+E007F (used to
  *   smuggle hidden ASCII text).
  * - `Default_Ignorable_Code_Point`: characters fonts draw as nothing (U+034F, U+115F, U+3164,
- *   U+FFA0, variation selectors U+FE00–U+FE0F and U+E0100–U+E01EF, U+180B–U+180F, …).
+ *   U+FFA0, variation selectors U+FE00–U+FE0D and U+E0100–U+E01EF, U+180B–U+180F, …). The
+ *   text and emoji presentation selectors U+FE0E and U+FE0F stay allowed: everyday emoji
+ *   (`❤️`) carry them.
  * - `Zl`, `Zp`: U+2028 and U+2029, line breaks to JavaScript and many terminals.
  * - `Cs`: a lone surrogate, which the file system encodes as U+FFFD (a different name).
  */
 export const UNSAFE_CHARACTER_CLASS =
   '\\p{Cc}\\p{Cf}\\p{Default_Ignorable_Code_Point}\\p{Zl}\\p{Zp}\\p{Cs}'
 
-const UNSAFE = new RegExp(`[${UNSAFE_CHARACTER_CLASS}]`, 'u')
-const UNSAFE_GLOBAL = new RegExp(`[${UNSAFE_CHARACTER_CLASS}]`, 'gu')
+const PRESENTATION_SELECTORS = '\\uFE0E\\uFE0F'
+const UNSAFE = new RegExp(`(?![${PRESENTATION_SELECTORS}])[${UNSAFE_CHARACTER_CLASS}]`, 'u')
+const UNSAFE_GLOBAL = new RegExp(`(?![${PRESENTATION_SELECTORS}])[${UNSAFE_CHARACTER_CLASS}]`, 'gu')
 // Tab and newline are left to the command grammar, which reports them as a word break or a list.
-const UNSAFE_IN_COMMAND = new RegExp(`(?![\\t\\n])[${UNSAFE_CHARACTER_CLASS}]`, 'u')
+const UNSAFE_IN_COMMAND = new RegExp(
+  `(?![\\t\\n${PRESENTATION_SELECTORS}])[${UNSAFE_CHARACTER_CLASS}]`,
+  'u',
+)
 
 /** True when `value` contains an {@link UNSAFE_CHARACTER_CLASS unsafe character}. */
 export function hasUnsafeCharacter(value: string): boolean {
