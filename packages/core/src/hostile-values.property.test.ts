@@ -5,12 +5,14 @@ import { checkPathLexical } from './checks/path-scope.js'
 import { createPlanCompiler } from './compile/create-plan-compiler.js'
 import type { PlanCompiler } from './compile/plan-compiler.js'
 import { PlanError } from './errors/plan-error.js'
+import { executePlan } from './execute/execute-plan.js'
 import { createPlanGuard } from './guard/create-plan-guard.js'
 import type { PolicyInput } from './policy/policy-schema.js'
 import { resolvePolicy } from './policy/resolve-policy.js'
 import { toDot } from './render/to-dot.js'
 import { toMermaid } from './render/to-mermaid.js'
 import { toText } from './render/to-text.js'
+import { signPlan } from './sign/sign-plan.js'
 import { verifyPlan } from './sign/verify-plan.js'
 
 const policy: PolicyInput = {
@@ -205,6 +207,45 @@ describe('public entries (hostile values)', () => {
         },
       ),
       { numRuns: 200 },
+    )
+  }, 120_000)
+
+  it('should refuse hostile snapshots and signing input with PlanErrors only', () => {
+    fc.assert(
+      fc.property(hostile, places, (make, where) => {
+        const value = make()
+        const state = where === 'plan' ? value : { version: 1, plan: planWith(where, value) }
+        for (const run of [
+          () => createPlanGuard(undefined, { compiler, state: state as never }),
+          () => signPlan(planWith(where, value) as never, 'k'.repeat(32)),
+        ]) {
+          try {
+            run()
+          } catch (error) {
+            expect(PlanError.isInstance(error), String((error as Error)?.message)).toBe(true)
+          }
+        }
+      }),
+      { numRuns: 200 },
+    )
+  }, 120_000)
+
+  it('should take hostile tool outputs and failures without throwing, and executePlan should resolve', async () => {
+    await fc.assert(
+      fc.asyncProperty(hostile, async (make) => {
+        const plan = compiler.compile([{ id: 'a', tool: 'echo', args: { text: 'ok' } }])
+        const guard = createPlanGuard(plan, { compiler })
+        const decision = await guard.authorize({ tool: 'echo', args: { text: 'ok' } })
+        expect(decision.allowed).toBe(true)
+        mustNotThrow('complete', () => guard.complete('a', make()))
+        const second = createPlanGuard(plan, { compiler })
+        await second.authorize({ tool: 'echo', args: { text: 'ok' } })
+        mustNotThrow('fail', () => second.fail('a', make()))
+        mustNotThrow('snapshot', () => JSON.stringify(second.snapshot()))
+        const result = await executePlan(plan, { echo: () => make() }, { compiler })
+        expect(['completed', 'failed']).toContain(result.status)
+      }),
+      { numRuns: 100 },
     )
   }, 120_000)
 
