@@ -130,16 +130,25 @@ export function findEncodedTraversal(value: string): string | undefined {
 
 /**
  * Why a path contains characters that Unicode compatibility normalisation (NFKC, applied by
- * some tools and file systems) turns into `.`, `/` or `\` — fullwidth `．`, `／`, `＼` — or
- * undefined when it does not.
+ * some tools and file systems) turns into a separator or a `.`/`..` segment — fullwidth `／`,
+ * `＼`, `．．`, the two-dot leader `‥` — or undefined when it does not. (`…` becomes `...`,
+ * an ordinary name, and stays allowed.)
  */
 export function findNormalizedSeparator(value: string): string | undefined {
   const normalized = value.normalize('NFKC')
   if (normalized === value) return undefined
-  for (const character of ['.', '/', '\\'])
-    if (count(normalized, character) > count(value, character))
-      return `characters that normalise (NFKC) to "${character}"`
-  return undefined
+  for (const separator of ['/', '\\'])
+    if (count(normalized, separator) > count(value, separator))
+      return `characters that normalise (NFKC) to "${separator}"`
+  for (const segment of value.split('/')) {
+    const after = segment.normalize('NFKC')
+    if ((after === '.' || after === '..') && segment !== after)
+      return `a segment that normalises (NFKC) to "${after}"`
+  }
+  const encoded = findEncodedTraversal(normalized)
+  return encoded === undefined
+    ? undefined
+    : `fullwidth percent escapes: once normalised (NFKC), ${encoded}`
 }
 
 function count(text: string, character: string): number {
