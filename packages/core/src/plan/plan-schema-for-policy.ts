@@ -24,7 +24,7 @@ function valueSchema(spec: ArgSpec): z.ZodType {
       if (spec.minLength !== undefined) schema = schema.min(spec.minLength)
       if (spec.maxLength !== undefined) schema = schema.max(spec.maxLength)
       if (spec.pattern !== undefined)
-        schema = schema.regex(new LinearRegExp(policyPattern({ pattern: spec.pattern })))
+        schema = schema.regex(new LinearRegExp(policyPattern(spec as { pattern: string })))
       return schema
     }
     case 'number': {
