@@ -80,6 +80,13 @@ describe('createPlanCompiler (patterns)', () => {
     if (!result.success) expect(result.issues[0]?.code).toBe('invalid_arguments')
     expect(compiler.validate([{ id: 's', tool: 'tag', args: { name: 'aab' } }]).success).toBe(true)
   })
+
+  it('should match the narrowed plan schema with the linear engine too', async () => {
+    const compiler = await createPlanCompiler(policyWith('(a+)+b'))
+    const step = (name: string) => ({ steps: [{ id: 's', tool: 'tag', args: { name } }] })
+    expect(compiler.planSchema().safeParse(step('a'.repeat(50_000))).success).toBe(false)
+    expect(compiler.planSchema().safeParse(step('aab')).success).toBe(true)
+  })
 })
 
 describe('LinearRegExp', () => {
