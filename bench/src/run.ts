@@ -9,6 +9,7 @@ import { frameworksSuite } from './suite-frameworks.ts'
 import { graphSuite } from './suite-graph.ts'
 import { mcpSuite } from './suite-mcp.ts'
 import { memorySuite } from './suite-memory.ts'
+import { patternSuite } from './suite-pattern.ts'
 
 const suites: [string, () => Promise<Row[]>][] = [
   ['compile', compileSuite],
@@ -18,6 +19,7 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['frameworks', frameworksSuite],
   ['mcp', mcpSuite],
   ['memory', memorySuite],
+  ['pattern', patternSuite],
 ]
 
 const only = process.argv.slice(2)
