@@ -177,7 +177,10 @@ export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpC
       finish: (output) => {
         // per-call mode keeps an error's text too: the model reads it, so its trust is tracked
         if (mode === 'plan' && isErrorResult(output))
-          guard.fail(stepId, new PlanError(`The "${tool}" tool returned an error.`))
+          guard.fail(
+            stepId,
+            new PlanError(`The "${tool}" tool returned an error.`, { code: 'step_failed' }),
+          )
         else guard.complete(stepId, output)
       },
       fail: (error) => guard.fail(stepId, error),
