@@ -1,6 +1,7 @@
 export type { AuditHead } from './audit/audit-chain.js'
 export type { AuditEvent, AuditRecord } from './audit/audit-event.js'
 export { AUDIT_GENESIS } from './audit/audit-event.js'
+export type { AuditKey } from './audit/audit-key.js'
 export type { AuditSink } from './audit/audit-sink.js'
 export type { FileAuditSink, FileAuditSinkOptions } from './audit/create-file-audit-sink.js'
 export { createFileAuditSink } from './audit/create-file-audit-sink.js'
@@ -41,6 +42,7 @@ export { sharedBudgetReservations } from './durable/shared-budget-reservations.j
 export type { StartDurableCallOptions } from './durable/start-durable-call.js'
 export { finishDurableCall, startDurableCall } from './durable/start-durable-call.js'
 export { PlanCompilationError } from './errors/plan-compilation-error.js'
+export type { PlanErrorOptions } from './errors/plan-error.js'
 export { PlanError } from './errors/plan-error.js'
 export { PolicyError } from './errors/policy-error.js'
 export type {

@@ -151,7 +151,7 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
       const { refusal, starts } = await crashAndResume(adapter, false, 1, true, tamper)
       expect(starts).toEqual(['a'])
       expect(refusal?.planError).toBe(true)
-      expect(refusal?.codes).toContain('invalid_plan')
+      expect(refusal?.codes).toEqual(['plan_tampered'])
     })
   }
 

@@ -28,9 +28,7 @@ export interface PostgresGuardStore extends GuardStore {
 }
 
 function setupError(message: string): PlanError {
-  return new PlanError(message, {
-    issues: [{ code: 'store_failed', message, path: [] }],
-  })
+  return new PlanError(message, { code: 'invalid_configuration' })
 }
 
 function order(left: BudgetReservation, right: BudgetReservation): number {

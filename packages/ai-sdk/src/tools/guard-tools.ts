@@ -75,7 +75,9 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
 }
 
 function setupError(name: string, reason: string): PlanError {
-  return new PlanError(`guardTools cannot guard the tool "${name}": ${reason}`)
+  return new PlanError(`guardTools cannot guard the tool "${name}": ${reason}`, {
+    code: 'invalid_configuration',
+  })
 }
 
 function wrapTool(
@@ -145,7 +147,9 @@ function wrapTool(
         if (state === 'running') {
           guard.fail(
             approved.stepId,
-            new PlanError(`The "${name}" tool stopped before it finished.`),
+            new PlanError(`The "${name}" tool stopped before it finished.`, {
+              code: 'step_failed',
+            }),
           )
         }
         if (state !== 'finished') await endDurableCall(guard, durable)
@@ -204,7 +208,7 @@ export function guardTools<TOOLS extends ToolSet>(
   options: GuardToolsOptions = {},
 ): TOOLS {
   if (options.store !== undefined && (typeof options.runId !== 'string' || options.runId === '')) {
-    throw new PlanError('guardTools needs a runId with a store.')
+    throw new PlanError('guardTools needs a runId with a store.', { code: 'invalid_configuration' })
   }
   const durable: DurableRun = { store: options.store, runId: options.runId, keys: options.keys }
   if (options.retryInterrupted !== undefined)

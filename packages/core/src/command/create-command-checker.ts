@@ -1,6 +1,7 @@
 import { Parser } from 'web-tree-sitter'
 import type { PathScope } from '../checks/path-scope.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
+import { hasUnsafeCommandCharacter } from '../util/unsafe-characters.js'
 import { analyzeSyntaxTree } from './analyze-syntax-tree.js'
 import { checkBuiltinRules } from './check-builtin-rules.js'
 import { checkCommandPaths } from './check-command-paths.js'
@@ -28,9 +29,6 @@ export interface CommandChecker {
   check(command: unknown): CommandCheckResult
 }
 
-// C0 controls except tab and newline, DEL, C1 controls, and invisible or reordering characters.
-const CONTROL =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/
 const CACHE_SIZE = 512
 
 /**
@@ -161,7 +159,7 @@ export async function createCommandChecker(
         ),
       ])
     }
-    if (CONTROL.test(command)) {
+    if (hasUnsafeCommandCharacter(command)) {
       return deny([
         commandIssue(
           'command_invalid',

@@ -62,6 +62,12 @@ export type IssueCode =
   | 'store_failed'
   // audit
   | 'audit_failed'
+  | 'audit_invalid'
+  // errors thrown by the API
+  | 'invalid_configuration'
+  | 'plan_tampered'
+  | 'state_corrupt'
+  | 'internal_error'
 
 /**
  * One problem, located and explained.

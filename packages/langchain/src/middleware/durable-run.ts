@@ -37,15 +37,3 @@ export async function freshestRunState(
 export function toSaved(state: PlanGuardRunState): SavedRunState {
   return { revision: state.revision, state }
 }
-
-/**
- * A `PlanError` that always carries issues: a refused saved state is reported with its own
- * issues, or one `invalid_plan` issue at `_planGuardState`.
- */
-export function stateRefusal(message: string, cause?: unknown): PlanError {
-  const issues = PlanError.isInstance(cause) && cause.issues.length > 0 ? cause.issues : undefined
-  return new PlanError(message, {
-    issues: issues ?? [{ code: 'invalid_plan', message, path: ['_planGuardState'] }],
-    ...(cause === undefined ? {} : { cause }),
-  })
-}

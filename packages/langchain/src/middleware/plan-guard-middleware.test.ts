@@ -405,7 +405,7 @@ describe('planGuardMiddleware', () => {
       // Answered, not thrown (LangChain would wrap a throw); the next hook throws the PlanError.
       const answer = await attempt
       expect(ToolMessage.isInstance(answer) && answer.status).toBe('error')
-      expect(ToolMessage.isInstance(answer) && answer.text).toContain('invalid_plan')
+      expect(ToolMessage.isInstance(answer) && answer.text).toContain('state_corrupt')
       expect(reached).toBe(false)
       const next = middleware.beforeModel
       const hook = typeof next === 'function' ? next : next?.hook

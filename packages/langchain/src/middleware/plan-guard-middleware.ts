@@ -31,7 +31,7 @@ import {
   stepIdsForToolCalls,
   stepsFromToolCalls,
 } from '../convert/steps-from-tool-calls.js'
-import { freshestRunState, stateRefusal, toSaved } from './durable-run.js'
+import { freshestRunState, toSaved } from './durable-run.js'
 import { denialText, describePolicy, describeReadySteps, endText } from './guard-messages.js'
 import type { PlanGuardDecision } from './plan-guard-decision.js'
 import { keepFreshestRunState, type PlanGuardRunState, readRunState } from './run-state.js'
@@ -292,10 +292,13 @@ export function planGuardMiddleware(
   if (!EXIT_BEHAVIORS.includes(exitBehavior)) {
     throw new PlanError(
       `exitBehavior must be one of ${EXIT_BEHAVIORS.map((value) => JSON.stringify(value)).join(', ')}, got ${JSON.stringify(exitBehavior)}.`,
+      { code: 'invalid_configuration' },
     )
   }
   if ((options.policy === undefined) === (options.compiler === undefined)) {
-    throw new PlanError('planGuardMiddleware needs exactly one of `policy` or `compiler`.')
+    throw new PlanError('planGuardMiddleware needs exactly one of `policy` or `compiler`.', {
+      code: 'invalid_configuration',
+    })
   }
   // Resolved now, so an invalid policy fails where the agent is built, not at the first call.
   const resolved = options.policy === undefined ? undefined : resolvePolicy(options.policy)
@@ -386,9 +389,13 @@ export function planGuardMiddleware(
     try {
       guard = createPlanGuard(plan, { compiler, state: state.guard, checkPathsOnDisk })
     } catch (error) {
-      throw stateRefusal(
+      throw new PlanError(
         `The saved @plan guard state of this run does not restore (${error instanceof Error ? error.message : String(error)}); no tool call can be authorized.`,
-        error,
+        {
+          code: 'state_corrupt',
+          issues: PlanError.isInstance(error) ? error.issues : [],
+          cause: error,
+        },
       )
     }
     // Plan mode: the plan must be the configured one, step for step (its hash is only a claim).
@@ -398,8 +405,9 @@ export function planGuardMiddleware(
         ? state.guard.plan === null || state.guard.mode === 'turn'
         : stepsKeyOf(guard.plan) !== undefined && stepsKeyOf(guard.plan) === stepsKeyOf(plan)
     if (!consistent) {
-      throw stateRefusal(
+      throw new PlanError(
         'The saved @plan guard state of this run holds another plan than this middleware guards; no tool call can be authorized.',
+        { code: 'plan_tampered' },
       )
     }
     const run = newRun(id, guard, compiler)
@@ -436,8 +444,9 @@ export function planGuardMiddleware(
     const known = id === undefined ? undefined : runs.get(id)
     if (known !== undefined && !savedLater(known)) return known
     if (id === undefined || written === undefined || written === null) {
-      throw stateRefusal(
+      throw new PlanError(
         'The @plan guard has no record of this run (it was not started by this middleware, and the agent state holds no saved guard state for it); no tool call can be authorized.',
+        { code: 'state_corrupt' },
       )
     }
     const setup = await prepare()
