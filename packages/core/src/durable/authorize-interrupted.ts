@@ -9,8 +9,9 @@ export type RetryInterrupted = (call: InterruptedCall) => boolean | Promise<bool
 
 /**
  * `guard.authorize(call)`, except that a call denied as `interrupted_call` is offered to
- * `retry`; when it answers true the step is released and the call authorized again (the
- * interrupted start still counts against the budgets: at-least-once, by approval).
+ * `retry`; when it answers true the interrupted step is released (or, when it belongs to an
+ * earlier turn, closed as failed) and the call authorized again (the interrupted start still
+ * counts against the budgets: at-least-once, by approval).
  */
 export async function authorizeInterrupted(
   guard: PlanGuard,
@@ -23,6 +24,9 @@ export async function authorizeInterrupted(
   const stepId = result.issue.stepId
   const interrupted = guard.interruptedCalls().find((entry) => entry.stepId === stepId)
   if (interrupted === undefined || (await retry(interrupted)) !== true) return result
-  guard.release(interrupted.stepId)
+  // A step of the current plan runs again; a step of an earlier turn is closed, and this call runs.
+  if (guard.plan?.steps.some((step) => step.id === interrupted.stepId) === true)
+    guard.release(interrupted.stepId)
+  else guard.fail(interrupted.stepId, new Error('interrupted; run again as another step'))
   return guard.authorize(call)
 }

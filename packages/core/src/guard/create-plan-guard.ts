@@ -565,6 +565,17 @@ export function createPlanGuard(
     return undefined
   }
 
+  /** The same call, made by another step that a crash interrupted (a new turn repeats it). */
+  function interruptedCallWith(key: string, stepId: string): PlanIssue | undefined {
+    for (const id of interrupted) {
+      if (id === stepId || status.get(id) !== 'running' || ranWith.get(id) !== key) continue
+      const tool = knownSteps.get(id)?.tool ?? ''
+      if (compiler.policy.tools.get(tool)?.idempotent !== true)
+        return interruptedCallIssue(id, tool)
+    }
+    return undefined
+  }
+
   function release(stepId: string): void {
     const step = stepById.get(stepId)
     if (step === undefined || status.get(stepId) !== 'running') return
@@ -698,6 +709,8 @@ export function createPlanGuard(
       if (selected === undefined) return denied([diagnose(tool, args, key)])
     }
     const step = selected
+    const lost = interruptedCallWith(key, step.id)
+    if (lost !== undefined) return denied([lost])
     const budget = checkBudgets(step, key)
     if (budget !== undefined) return denied([budget])
     const argumentIssues = compiler
@@ -1039,7 +1052,11 @@ export function createPlanGuard(
         .sort((left, right) => left.index - right.index)
     },
     readyTools() {
-      return [...new Set([...ready.keys()].map((id) => stepById.get(id)?.tool as string))]
+      const tools = [...ready.keys()].map((id) => stepById.get(id)?.tool as string)
+      // An interrupted call's tool stays visible, so a repeat is told why it does not run.
+      for (const id of interrupted)
+        if (status.get(id) === 'running') tools.push(knownSteps.get(id)?.tool ?? '')
+      return [...new Set(tools)].filter(Boolean)
     },
     isComplete() {
       if (plan === undefined) return false
@@ -1055,7 +1072,7 @@ export function createPlanGuard(
       return [...interrupted]
         .filter((stepId) => status.get(stepId) === 'running')
         .map((stepId) => {
-          const tool = stepById.get(stepId)?.tool ?? ''
+          const tool = knownSteps.get(stepId)?.tool ?? ''
           return { stepId, tool, issue: interruptedCallIssue(stepId, tool) }
         })
     },

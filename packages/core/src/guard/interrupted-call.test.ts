@@ -116,3 +116,71 @@ describe('authorizeInterrupted', () => {
     expect(approved.snapshot().calls).toBe(2)
   })
 })
+
+describe('interruptedCalls in per-turn mode', () => {
+  let workspace: TestWorkspace
+
+  beforeEach(async () => {
+    workspace = await createTestWorkspace()
+  })
+
+  afterEach(async () => {
+    await workspace.cleanup()
+  })
+
+  /** A turn whose call started and never ended, restored; the model then asks again with a new id. */
+  async function resumedTurn(compiler: PlanCompiler) {
+    const first = createPlanGuard(undefined, { compiler })
+    first.submitPlan([{ id: 'call_1', tool: 'echo', args: { text: 'one' } }], 'turn')
+    expect(
+      (await first.authorize({ tool: 'echo', args: { text: 'one' }, stepId: 'call_1' })).allowed,
+    ).toBe(true)
+    const state = JSON.parse(JSON.stringify(first.snapshot())) as PlanGuardState
+    const resumed = createPlanGuard(undefined, { compiler, state })
+    const turn = resumed.submitPlan([{ id: 'call_2', tool: 'echo', args: { text: 'one' } }], 'turn')
+    expect(turn.success).toBe(true)
+    return resumed
+  }
+
+  it('should deny the same call under a new step id with interrupted_call', async () => {
+    const compiler = await createTestCompiler(workspace.root)
+    const resumed = await resumedTurn(compiler)
+    const again = await resumed.authorize({ tool: 'echo', args: { text: 'one' }, stepId: 'call_2' })
+    expect(again.allowed ? 'allowed' : again.issue).toMatchObject({
+      code: 'interrupted_call',
+      stepId: 'call_1',
+    })
+    const other = await resumed.authorize({ tool: 'echo', args: { text: 'two' } })
+    expect(other.allowed ? 'allowed' : other.issue.code).not.toBe('interrupted_call')
+  })
+
+  it('should close the earlier step and run the new one once retry approves', async () => {
+    const compiler = await createTestCompiler(workspace.root)
+    const resumed = await resumedTurn(compiler)
+    const call = { tool: 'echo', args: { text: 'one' }, stepId: 'call_2' }
+    const allowed = await authorizeInterrupted(resumed, call, () => true)
+    expect(allowed).toMatchObject({ allowed: true, stepId: 'call_2' })
+    expect(resumed.snapshot().status).toMatchObject({ call_1: 'failed', call_2: 'running' })
+    expect(resumed.interruptedCalls()).toEqual([])
+    expect(resumed.snapshot().calls).toBe(2)
+  })
+})
+
+describe('readyTools', () => {
+  it('should keep the tool of an interrupted call visible, so a repeat is told why', async () => {
+    const workspace = await createTestWorkspace()
+    try {
+      const compiler = await createTestCompiler(workspace.root)
+      const resumed = createPlanGuard(undefined, {
+        compiler,
+        state: await crashedDuringA(compiler),
+      })
+      expect(resumed.readySteps()).toEqual([])
+      expect(resumed.readyTools()).toEqual(['echo'])
+      resumed.fail('a', new Error('abandoned'))
+      expect(resumed.readyTools()).toEqual([])
+    } finally {
+      await workspace.cleanup()
+    }
+  })
+})

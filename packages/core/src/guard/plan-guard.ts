@@ -138,7 +138,7 @@ export interface PlanGuard {
   resolveArgs(stepId: string): ResolveArgsResult
   /** Steps whose dependencies are all done and that have not started. */
   readySteps(): readonly CompiledStep[]
-  /** Names of the tools of ready steps (for tool masking). */
+  /** Names of the tools of ready steps and of interrupted calls (for tool masking). */
   readyTools(): readonly string[]
   /** True when every step is done, failed or skipped. */
   isComplete(): boolean
