@@ -70,8 +70,10 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
     store = true,
     beforeResume: (prefix: string) => Promise<void> = async () => undefined,
     retry = false,
+    perTurn = false,
   ) {
     const options = {
+      perTurn,
       retry,
       store,
       adapter,
@@ -162,5 +164,15 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
     const { decisions, starts } = await crashAndResume('langchain', false, 2, true, noop, true)
     expect(starts).toEqual(['a', 'a'])
     expect(decisions[0]).toEqual({ allowed: true, codes: [] })
+  })
+
+  it('should report the interrupted call that a new turn asks for again, under a new call id (ai-sdk, per-turn mode)', {
+    timeout: 120_000,
+  }, async () => {
+    const noop = async () => undefined
+    const { decisions, starts } = await crashAndResume('ai-sdk', false, 1, true, noop, false, true)
+    expect(starts).toEqual(['a'])
+    expect(decisions.some((decision) => decision.allowed)).toBe(false)
+    expect(decisions[0]?.codes).toContain('interrupted_call')
   })
 })

@@ -27,6 +27,8 @@ interface WorkerOptions {
   readonly store: boolean
   /** True: a human approves running an interrupted call again. */
   readonly retry: boolean
+  /** AI SDK: per-turn mode (no plan; each model response's calls are one turn). */
+  readonly perTurn: boolean
 }
 
 const options = JSON.parse(process.env.PLAN_CRASH_WORKER ?? '{}') as WorkerOptions
@@ -82,7 +84,8 @@ async function runLangChain(): Promise<void> {
       }),
     ],
   })
-  const config = { configurable: { thread_id: options.runId } }
+  // The checkpoint of each step is written before the next starts, so the run id survives a kill.
+  const config = { configurable: { thread_id: options.runId }, durability: 'sync' as const }
   try {
     await agent.invoke(resuming ? null : { messages: [new HumanMessage('Write a.')] }, config)
   } finally {
@@ -122,7 +125,7 @@ function aiModel(): MockLanguageModelV4 {
 }
 
 async function runAiSdk(): Promise<void> {
-  const { tools } = await createPlanGuardedTools({
+  const { tools, prepareStep } = await createPlanGuardedTools({
     tools: {
       slow_write: aiTool({
         description: 'Write slowly.',
@@ -131,13 +134,21 @@ async function runAiSdk(): Promise<void> {
       }),
     },
     policy,
-    plan: [{ id: 'write', tool: 'slow_write', args: { name: 'a' } }],
+    ...(options.perTurn
+      ? {}
+      : { plan: [{ id: 'write', tool: 'slow_write', args: { name: 'a' } }] }),
     store,
     runId: options.runId,
     onDecision: (event) => record(event.allowed, event.issues),
   })
   // The app runs the conversation again after a crash; the model asks for the same call.
-  await generateText({ model: aiModel(), tools, prompt: 'Write a.', stopWhen: stepCountIs(4) })
+  await generateText({
+    model: aiModel(),
+    tools,
+    prepareStep,
+    prompt: 'Write a.',
+    stopWhen: stepCountIs(4),
+  })
 }
 
 let refusal: { planError: boolean; codes: string[] } | null = null
