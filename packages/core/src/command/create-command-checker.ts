@@ -1,4 +1,3 @@
-import { Parser } from 'web-tree-sitter'
 import type { PathScope } from '../checks/path-scope.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import { analyzeSyntaxTree } from './analyze-syntax-tree.js'
@@ -52,7 +51,7 @@ const CACHE_SIZE = 512
 export async function createCommandChecker(
   options: CommandCheckerOptions,
 ): Promise<CommandChecker> {
-  const language = await loadBashLanguage()
+  const { language, Parser } = await loadBashLanguage()
   const parser = new Parser()
   parser.setLanguage(language)
   const { policy, scope } = options
