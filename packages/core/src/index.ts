@@ -61,12 +61,15 @@ export type {
 } from './guard/plan-guard.js'
 export { formatIssues, formatPath } from './issues/format-issues.js'
 export type { IssueCode, PlanIssue } from './issues/plan-issue.js'
+export type { PlanInput } from './plan/define-plan.js'
+export { definePlan } from './plan/define-plan.js'
 export type { JsonObject, JsonValue } from './plan/json-value.js'
 export { planJsonSchema, policyJsonSchema } from './plan/plan-json-schema.js'
 export type { Plan, PlanStep } from './plan/plan-schema.js'
 export { planObjectSchema, planSchema, stepSchema } from './plan/plan-schema.js'
 export type { PlanObject } from './plan/plan-schema-for-policy.js'
 export { planSchemaForPolicy } from './plan/plan-schema-for-policy.js'
+export { definePolicy } from './policy/define-policy.js'
 export type {
   Approval,
   ArgSpec,
