@@ -1,5 +1,6 @@
 import { isCompiledPlan } from '../compile/is-compiled-plan.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
+import { type IssuesByStep, issuesByStep } from './issues-by-step.js'
 
 /** How a step fared, for rendering; run-time statuses plus `rejected` for plan issues. */
 export type StepMark =
@@ -46,6 +47,19 @@ export interface PlanView {
 
 const MAX_RENDERED_STEPS = 2000
 
+// A run-time status wins; then a step with an issue of its own or on a cycle is rejected.
+function markFor(
+  status: Readonly<Record<string, StepMark>>,
+  sorted: IssuesByStep,
+): (id: string, index: number) => StepMark {
+  return (id, index) =>
+    Object.hasOwn(status, id)
+      ? (status[id] as StepMark)
+      : sorted.byIndex.has(index) || sorted.onCycle.has(id)
+        ? 'rejected'
+        : 'approved'
+}
+
 function text(value: unknown, fallback: string): string {
   return typeof value === 'string' && value.length > 0 ? value : fallback
 }
@@ -53,28 +67,27 @@ function text(value: unknown, fallback: string): string {
 /** Builds the view renderers draw, from a compiled plan or a raw (possibly rejected) plan. */
 export function planView(plan: unknown, options: RenderOptions = {}): PlanView {
   const issues = options.issues ?? []
-  const byStep = new Map<string, PlanIssue[]>()
-  const planIssues: PlanIssue[] = []
-  for (const found of issues) {
-    if (found.stepId === undefined) planIssues.push(found)
-    else byStep.set(found.stepId, [...(byStep.get(found.stepId) ?? []), found])
-  }
   const status = options.status ?? {}
-  const markOf = (id: string, fallback: StepMark): StepMark =>
-    Object.hasOwn(status, id) ? (status[id] as StepMark) : byStep.has(id) ? 'rejected' : fallback
   const cycles = issues.flatMap((found) => (found.cycle === undefined ? [] : [found.cycle]))
 
   if (isCompiledPlan(plan)) {
-    const steps = plan.steps.slice(0, MAX_RENDERED_STEPS).map((step, index) => ({
+    const shown = plan.steps.slice(0, MAX_RENDERED_STEPS)
+    const sorted = issuesByStep(
+      issues,
+      shown.map((step) => step.id),
+    )
+    const markOf = markFor(status, sorted)
+    const steps = shown.map((step, index) => ({
       key: `s${index}`,
       id: step.id,
       tool: step.tool,
       args: step.args,
       dependsOn: step.dependsOn,
       level: step.level,
-      mark: markOf(step.id, 'approved'),
-      issues: byStep.get(step.id) ?? [],
+      mark: markOf(step.id, index),
+      issues: sorted.byIndex.get(index) ?? [],
     }))
+    const { planIssues } = sorted
     return { approved: issues.length === 0, hash: plan.hash, steps, planIssues, cycles }
   }
 
@@ -85,18 +98,19 @@ export function planView(plan: unknown, options: RenderOptions = {}): PlanView {
         Array.isArray((plan as { steps?: unknown }).steps)
       ? (plan as { steps: unknown[] }).steps
       : []
-  const seen = new Set<string>()
-  const steps: StepView[] = rawSteps.slice(0, MAX_RENDERED_STEPS).map((raw, index) => {
-    const record = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {}
-    const id = text(record.id, `#${index}`)
+  const records = rawSteps
+    .slice(0, MAX_RENDERED_STEPS)
+    .map((raw) => (typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {}))
+  const ids = records.map((record, index) => text(record.id, `#${index}`))
+  const sorted = issuesByStep(issues, ids)
+  const markOf = markFor(status, sorted)
+  const steps: StepView[] = records.map((record, index) => {
+    const id = ids[index] as string
     const deps = Array.isArray(record.depends_on)
       ? record.depends_on
       : Array.isArray(record.dependsOn)
         ? record.dependsOn
         : []
-    const duplicate = seen.has(id)
-    seen.add(id)
-    const own = duplicate ? [] : (byStep.get(id) ?? [])
     return {
       key: `s${index}`,
       id,
@@ -104,10 +118,11 @@ export function planView(plan: unknown, options: RenderOptions = {}): PlanView {
       args: record.args,
       dependsOn: deps.filter((dep): dep is string => typeof dep === 'string'),
       level: -1,
-      mark: duplicate ? 'rejected' : markOf(id, 'approved'),
-      issues: own,
+      mark: markOf(id, index),
+      issues: sorted.byIndex.get(index) ?? [],
     }
   })
+  const { planIssues } = sorted
   return { approved: false, hash: undefined, steps: assignLevels(steps), planIssues, cycles }
 }
 
