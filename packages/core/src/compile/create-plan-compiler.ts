@@ -1,6 +1,6 @@
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import { checkPathLexical, describe, type PathAccess } from '../checks/path-scope.js'
-import { createCommandChecker } from '../command/create-command-checker.js'
+import { createPolicyCommandCheck } from '../command/create-policy-command-check.js'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
 import { checkUntrustedFlow, type FlowStep } from '../flow/check-untrusted-flow.js'
 import { createIssue } from '../issues/create-issue.js'
@@ -155,11 +155,7 @@ export async function createPlanCompiler(
   options: PlanCompilerOptions = {},
 ): Promise<PlanCompiler> {
   const policy = resolvePolicy(policyInput, options)
-  const commandChecker = await createCommandChecker({
-    policy: policy.policy.commands,
-    scope: policy.scope,
-  })
-  const checkCommand = (command: unknown) => commandChecker.check(command)
+  const checkCommand = await createPolicyCommandCheck(policy)
   const patterns = new WeakMap<object, RegExp>()
   // Plans this compiler produced (deep-frozen, so unchanged since): the guard need not re-check them.
   const approved = new WeakSet<object>()
