@@ -2,11 +2,11 @@ import { resolve } from 'node:path'
 import {
   createPlanCompiler,
   formatIssues,
-  loadPolicy,
   type PlanCompiler,
   PlanError,
   type ResolvedPolicy,
 } from '@plan/core'
+import { loadPolicy } from '@plan/core/node'
 import { type CliIo, UsageError } from './io.js'
 import { type CliWarning, missingRoots } from './missing-roots.js'
 

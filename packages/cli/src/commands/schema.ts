@@ -1,4 +1,4 @@
-import { planJsonSchema, planSchemaForPolicy, policyJsonSchema } from '@plan/core'
+import { planJsonSchema, planSchemaForPolicy, policyJsonSchema } from '@plan/core/schemas'
 import { z } from 'zod'
 import { type CliIo, EXIT_APPROVED, UsageError } from '../io.js'
 import { writeJson } from '../json-output.js'

@@ -8,8 +8,14 @@ export interface BashLanguage {
   readonly Parser: typeof Parser
 }
 
-// Copied from devDependencies at build time (scripts/copy-grammar.mjs); the same path from src/ and dist/.
-const VENDOR_URL = new URL('../../vendor/', import.meta.url)
+// Set by the bundler for dist/ (rolldown.config.mjs); absent when this file runs from src/.
+declare const __PLAN_VENDOR_DIR__: string | undefined
+
+// Copied from devDependencies at build time (scripts/copy-grammar.mjs).
+const VENDOR_URL = new URL(
+  typeof __PLAN_VENDOR_DIR__ === 'string' ? __PLAN_VENDOR_DIR__ : '../../vendor/',
+  import.meta.url,
+)
 
 let loading: Promise<BashLanguage> | undefined
 

@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises'
-import { dirname, posix, resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import type { z } from 'zod'
 import type { PathScope } from '../checks/path-scope.js'
 import { PolicyError } from '../errors/policy-error.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import { type Policy, type PolicyInput, policySchema, type ToolPolicy } from './policy-schema.js'
+import { isResolvedPolicy, resolveParsedPolicy } from './resolve-parsed-policy.js'
 
 /** A validated policy with absolute roots and lookup maps; what the compiler works from. */
 export interface ResolvedPolicy {
@@ -28,11 +29,6 @@ function zodIssues(error: z.ZodError): PlanIssue[] {
   }))
 }
 
-function normalise(root: string, baseDir: string): string {
-  const absolute = resolve(baseDir, root)
-  return absolute.length > 1 && absolute.endsWith('/') ? absolute.slice(0, -1) : absolute
-}
-
 /**
  * Validates a policy object and resolves its roots. Throws {@link PolicyError} listing every
  * problem when the policy is invalid.
@@ -44,61 +40,7 @@ export function resolvePolicy(
   if (isResolvedPolicy(input)) return input
   const parsed = policySchema.safeParse(input)
   if (!parsed.success) throw new PolicyError(zodIssues(parsed.error))
-  const policy = parsed.data
-  const baseDir = options.baseDir ?? process.cwd()
-  const issues: PlanIssue[] = []
-  const checkEntry = (value: string, path: (string | number)[]) => {
-    if (value.includes('\0') || value.includes('\\')) {
-      issues.push({
-        code: 'invalid_policy',
-        message: 'A workspace path may not contain NUL or backslash.',
-        path,
-      })
-    }
-  }
-  policy.workspace.roots.forEach((root, index) => {
-    checkEntry(root, ['workspace', 'roots', index])
-  })
-  for (const name of policy.commands.allow) {
-    if (name.includes('/')) {
-      issues.push({
-        code: 'invalid_policy',
-        message: `commands.allow lists ${JSON.stringify(name)}, a path; programs are allowed by bare name.`,
-        path: ['commands', 'allow'],
-        hint: 'List the program name only, e.g. "git".',
-      })
-    }
-  }
-  if (issues.length > 0) throw new PolicyError(issues)
-  const roots = policy.workspace.roots.map((root) => normalise(root, baseDir))
-  const first = roots[0] as string
-  const inside = (entry: string) =>
-    normalise(posix.isAbsolute(entry) ? entry : posix.join(first, entry), baseDir)
-  const extra = (entries: readonly string[]) =>
-    roots.flatMap((root) =>
-      entries.map((entry) =>
-        posix.isAbsolute(entry) ? inside(entry) : normalise(posix.join(root, entry), baseDir),
-      ),
-    )
-  const tools = new Map<string, ToolPolicy>(Object.entries(policy.tools))
-  return Object.freeze({
-    policy,
-    scope: Object.freeze({
-      roots,
-      readOnly: [...new Set(extra(policy.workspace.readOnly))],
-      deny: [...new Set(extra(policy.workspace.deny))],
-    }),
-    tools,
-  })
-}
-
-function isResolvedPolicy(value: unknown): value is ResolvedPolicy {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    'scope' in value &&
-    (value as { tools?: unknown }).tools instanceof Map
-  )
+  return resolveParsedPolicy(parsed.data, options.baseDir ?? process.cwd())
 }
 
 /**

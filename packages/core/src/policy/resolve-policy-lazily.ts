@@ -1,0 +1,19 @@
+import { parsePolicyFast } from './parse-policy-fast.js'
+import type { PolicyInput } from './policy-schema.js'
+import { isResolvedPolicy, resolveParsedPolicy } from './resolve-parsed-policy.js'
+import type { ResolvedPolicy, ResolvePolicyOptions } from './resolve-policy.js'
+
+/**
+ * {@link resolvePolicy} without loading zod for a common, valid policy: zod (and its detailed
+ * issues) is loaded only when the fast reading declines the policy.
+ */
+export async function resolvePolicyLazily(
+  input: PolicyInput | ResolvedPolicy | unknown,
+  options: ResolvePolicyOptions = {},
+): Promise<ResolvedPolicy> {
+  if (isResolvedPolicy(input)) return input
+  const policy = parsePolicyFast(input)
+  if (policy !== undefined) return resolveParsedPolicy(policy, options.baseDir ?? process.cwd())
+  const { resolvePolicy } = await import('./resolve-policy.js')
+  return resolvePolicy(input, options)
+}
