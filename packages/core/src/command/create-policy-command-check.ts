@@ -2,7 +2,7 @@ import type { ArgSpec, Policy } from '../policy/policy-schema.js'
 import type { ResolvedPolicy } from '../policy/resolve-policy.js'
 import type { CommandCheckResult } from './command-check-result.js'
 import { commandIssue } from './command-issue.js'
-import { createCommandChecker } from './create-command-checker.js'
+import { createCommandChecker } from './load-command-checker.js'
 
 /** Checks one command against a policy. */
 export type CommandCheck = (command: unknown) => CommandCheckResult
