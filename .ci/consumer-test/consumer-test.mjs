@@ -14,6 +14,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs'
+import { builtinModules } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -235,6 +236,37 @@ function checkCli(project) {
   run(bin, ['schema', 'plan', '--policy', 'plan.policy.json'], { cwd: project })
 }
 
+const BUILTINS = new Set(builtinModules)
+
+/**
+ * The main entry must load on runtimes without Node.js built-ins (edge functions) and without
+ * zod: no module it imports statically, directly or not, may import either.
+ */
+function checkMainEntryIsNeutral(project) {
+  const entry = join(realpathSync(join(project, 'node_modules/@plan/core')), 'dist/index.js')
+  const seen = new Set()
+  const pending = [entry]
+  while (pending.length > 0) {
+    const file = pending.pop()
+    if (seen.has(file)) continue
+    seen.add(file)
+    const source = readFileSync(file, 'utf8')
+    for (const [, specifier] of source.matchAll(
+      /^(?:import|export)\b[^'"]*?from\s*["']([^"']+)["']/gm,
+    )) {
+      if (specifier.startsWith('.')) pending.push(resolve(dirname(file), specifier))
+      else if (
+        specifier.startsWith('node:') ||
+        BUILTINS.has(specifier) ||
+        specifier.startsWith('zod')
+      )
+        fail(`@plan/core's main entry imports ${specifier} (in ${file})`)
+    }
+  }
+  if (seen.size < 2)
+    fail(`@plan/core's main entry: only ${seen.size} module found, the scan is broken`)
+}
+
 function main() {
   const started = Date.now()
   const work = mkdtempSync(join(tmpdir(), 'plan-consumer-'))
@@ -255,10 +287,11 @@ function main() {
       const core = installedSize(project, '@plan/core')
       if (core > MAX_CORE_BYTES)
         fail(`${manager}: @plan/core with its dependencies takes ${megabytes(core)} (> 8 MB)`)
+      checkMainEntryIsNeutral(project)
       typecheckAndRun(project, snippets)
       checkCli(project)
       console.log(
-        `consumer-test: ${manager}: installed, ${SNIPPETS.length} snippets type-checked (nodenext, bundler), ran, plan command works`,
+        `consumer-test: ${manager}: installed; main entry free of node: and zod imports; ${SNIPPETS.length} snippets type-checked (nodenext, bundler) and run; plan command works`,
       )
     }
     console.log(

@@ -1,5 +1,5 @@
-import { posix } from 'node:path'
 import type { IssueCode } from '../issues/plan-issue.js'
+import { posix } from '../util/posix-path.js'
 
 /** Where paths may point: absolute, normalised folders. */
 export interface PathScope {

@@ -1,6 +1,7 @@
 import type { Language, Parser } from 'web-tree-sitter'
 import { PlanError } from '../errors/plan-error.js'
 import { createIssue } from '../issues/create-issue.js'
+import { loadNodeBuiltin } from '../util/node-builtin.js'
 
 /** The Bash grammar and the parser class that runs it. */
 export interface BashLanguage {
@@ -21,10 +22,8 @@ let loading: Promise<BashLanguage> | undefined
 
 async function readGrammar(): Promise<Uint8Array> {
   const url = new URL('tree-sitter-bash.wasm', VENDOR_URL)
-  if (url.protocol === 'file:') {
-    const { readFile } = await import('node:fs/promises')
-    return readFile(url)
-  }
+  const fs = await loadNodeBuiltin<{ readFile(path: URL): Promise<Uint8Array> }>('node:fs/promises')
+  if (url.protocol === 'file:' && fs !== undefined) return fs.readFile(url)
   const response = await fetch(url)
   if (!response.ok) {
     const message = `Cannot load the Bash grammar from ${url.href}: HTTP ${response.status}.`

@@ -1,11 +1,11 @@
-import { posix, resolve } from 'node:path'
 import { PolicyError } from '../errors/policy-error.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
+import { posix } from '../util/posix-path.js'
 import type { Policy, ToolPolicy } from './policy-schema.js'
 import type { ResolvedPolicy } from './resolve-policy.js'
 
 function normalise(root: string, baseDir: string): string {
-  const absolute = resolve(baseDir, root)
+  const absolute = posix.resolve(baseDir, root)
   return absolute.length > 1 && absolute.endsWith('/') ? absolute.slice(0, -1) : absolute
 }
 

@@ -1,3 +1,4 @@
+import { posix } from '../util/posix-path.js'
 import { parsePolicyFast } from './parse-policy-fast.js'
 import type { PolicyInput } from './policy-schema.js'
 import { isResolvedPolicy, resolveParsedPolicy } from './resolve-parsed-policy.js'
@@ -13,7 +14,8 @@ export async function resolvePolicyLazily(
 ): Promise<ResolvedPolicy> {
   if (isResolvedPolicy(input)) return input
   const policy = parsePolicyFast(input)
-  if (policy !== undefined) return resolveParsedPolicy(policy, options.baseDir ?? process.cwd())
+  // Without a baseDir: the current folder where the runtime has one, else `/`.
+  if (policy !== undefined) return resolveParsedPolicy(policy, options.baseDir ?? posix.resolve())
   const { resolvePolicy } = await import('./resolve-policy.js')
   return resolvePolicy(input, options)
 }

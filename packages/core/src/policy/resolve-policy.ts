@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
 import type { z } from 'zod'
 import type { PathScope } from '../checks/path-scope.js'
 import { PolicyError } from '../errors/policy-error.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
+import { loadNodeBuiltin } from '../util/node-builtin.js'
+import { posix } from '../util/posix-path.js'
 import { type Policy, type PolicyInput, policySchema, type ToolPolicy } from './policy-schema.js'
 import { isResolvedPolicy, resolveParsedPolicy } from './resolve-parsed-policy.js'
 
@@ -40,7 +40,7 @@ export function resolvePolicy(
   if (isResolvedPolicy(input)) return input
   const parsed = policySchema.safeParse(input)
   if (!parsed.success) throw new PolicyError(zodIssues(parsed.error))
-  return resolveParsedPolicy(parsed.data, options.baseDir ?? process.cwd())
+  return resolveParsedPolicy(parsed.data, options.baseDir ?? posix.resolve())
 }
 
 /**
@@ -50,7 +50,11 @@ export function resolvePolicy(
 export async function loadPolicy(file: string): Promise<ResolvedPolicy> {
   let text: string
   try {
-    text = await readFile(file, 'utf8')
+    const fs = await loadNodeBuiltin<{ readFile(path: string, encoding: 'utf8'): Promise<string> }>(
+      'node:fs/promises',
+    )
+    if (fs === undefined) throw new Error('this runtime has no file system')
+    text = await fs.readFile(file, 'utf8')
   } catch (error) {
     throw new PolicyError(
       [
@@ -78,5 +82,5 @@ export async function loadPolicy(file: string): Promise<ResolvedPolicy> {
       { cause: error },
     )
   }
-  return resolvePolicy(data, { baseDir: dirname(resolve(file)) })
+  return resolvePolicy(data, { baseDir: posix.dirname(posix.resolve(file)) })
 }
