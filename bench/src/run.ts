@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { Row } from './measure.ts'
+import { coldStartSuite } from './suite-cold-start.ts'
 import { commandSuite } from './suite-command.ts'
 import { compileSuite } from './suite-compile.ts'
 import { executorSuite } from './suite-executor.ts'
@@ -20,6 +21,7 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['mcp', mcpSuite],
   ['memory', memorySuite],
   ['pattern', patternSuite],
+  ['cold-start', coldStartSuite],
 ]
 
 const only = process.argv.slice(2)

@@ -1,4 +1,3 @@
-import { Parser } from 'web-tree-sitter'
 import type { PathScope } from '../checks/path-scope.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import { hasUnsafeCommandCharacter } from '../util/unsafe-characters.js'
@@ -50,7 +49,7 @@ const CACHE_SIZE = 512
 export async function createCommandChecker(
   options: CommandCheckerOptions,
 ): Promise<CommandChecker> {
-  const language = await loadBashLanguage()
+  const { language, Parser } = await loadBashLanguage()
   const parser = new Parser()
   parser.setLanguage(language)
   const { policy, scope } = options

@@ -21,9 +21,10 @@ export interface PlanCompiler {
   compile(plan: unknown): CompiledPlan
   /**
    * The plan schema narrowed to this policy (its tools, their arguments and types), for planner
-   * models with structured output; see `planSchemaForPolicy`.
+   * models with structured output; see `planSchemaForPolicy`. Asynchronous because zod is
+   * loaded only when a schema is asked for.
    */
-  planSchema(): z.ZodType<PlanObject>
+  planSchema(): Promise<z.ZodType<PlanObject>>
   /**
    * True when this compiler itself approved this exact plan object (plans are deep-frozen, so
    * it cannot have changed since). A copy, e.g. one read back from JSON, is not recognised.

@@ -16,8 +16,8 @@ import {
   type PlanIssue,
   type PolicyInput,
   type ResolvedPolicy,
-  resolvePolicy,
 } from '@plan/core'
+import { resolvePolicy } from '@plan/core/schemas'
 import { type AgentMiddleware, createMiddleware } from 'langchain'
 import { z } from 'zod'
 import {
