@@ -3,6 +3,7 @@ import { PolicyError } from '../errors/policy-error.js'
 import type { JsonValue } from '../plan/json-value.js'
 import { posix } from '../util/posix-path.js'
 import { parsePolicyFast } from './parse-policy-fast.js'
+import { hasPatterns, loadPatternEngine } from './policy-pattern.js'
 import type { PolicyInput } from './policy-schema.js'
 import { readPolicyJson } from './read-policy-json.js'
 import { isResolvedPolicy, resolveParsedPolicy } from './resolve-parsed-policy.js'
@@ -23,6 +24,7 @@ export async function resolvePolicyLazily(
   } catch (error) {
     throw new PolicyError([unreadableIssue('invalid_policy', 'policy', error)], { cause: error })
   }
+  if (hasPatterns(copied)) await loadPatternEngine()
   const policy = parsePolicyFast(copied)
   // Without a baseDir: the current folder where the runtime has one, else `/`.
   if (policy !== undefined) return resolveParsedPolicy(policy, options.baseDir ?? posix.resolve())

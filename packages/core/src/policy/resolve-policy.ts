@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js'
 import type { z } from 'zod'
 import type { PathScope } from '../checks/path-scope.js'
 import { unreadableIssue } from '../compile/unreadable-issue.js'
@@ -5,6 +6,7 @@ import { PolicyError } from '../errors/policy-error.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import { loadNodeBuiltin } from '../util/node-builtin.js'
 import { posix } from '../util/posix-path.js'
+import { usePatternEngine } from './policy-pattern.js'
 import { type Policy, type PolicyInput, policySchema, type ToolPolicy } from './policy-schema.js'
 import { readPolicyJson } from './read-policy-json.js'
 import { isResolvedPolicy, resolveParsedPolicy } from './resolve-parsed-policy.js'
@@ -47,6 +49,7 @@ export function resolvePolicy(
     throw new PolicyError([unreadableIssue('invalid_policy', 'policy', error)], { cause: error })
   }
   if (!parsed.success) throw new PolicyError(zodIssues(parsed.error))
+  usePatternEngine(RE2JS)
   return resolveParsedPolicy(parsed.data, options.baseDir ?? posix.resolve())
 }
 
