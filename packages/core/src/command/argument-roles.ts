@@ -1,3 +1,5 @@
+import { findSubcommand } from './global-options.js'
+
 /**
  * What an argument position does with its value: reads a path, writes one, is a command or
  * script, a URL, or plain text. `unknown` is a position no table describes: a protected path
@@ -171,6 +173,13 @@ const compressorOperands = (args: readonly string[]): OperandRoles =>
     ? 'read'
     : 'write'
 
+// git subcommands whose operands are only read (paths, revisions, patterns).
+const GIT_READERS = new Set(['status', 'diff', 'log', 'show', 'blame', 'grep', 'ls-files', 'add', 'commit', 'rev-parse', 'branch', 'tag', 'describe', 'shortlog', 'cat-file', 'ls-tree', 'fetch', 'push', 'remote', 'reflog', 'whatchanged', 'annotate', 'check-ignore', 'range-diff', 'difftool'])
+const gitOperands = (args: readonly string[]): OperandRoles => {
+  const position = findSubcommand('git', args)
+  return 'subcommand' in position && GIT_READERS.has(position.subcommand ?? '') ? 'read' : 'unknown'
+}
+
 const TABLE: Record<string, ProgramRoles> = {
   sort: { operands: 'read', values: SORT_VALUES },
   uniq: { operands: 'second-write', values: { '-f': 'inert', '-s': 'inert', '-w': 'inert' } },
@@ -201,7 +210,7 @@ const TABLE: Record<string, ProgramRoles> = {
   curl: { operands: 'url', values: { '-o': 'write', '--output': 'write', '-O': 'inert', '--output-dir': 'write', '-D': 'write', '--dump-header': 'write', '-c': 'write', '--cookie-jar': 'write', '--trace': 'write', '--trace-ascii': 'write', '--stderr': 'write', '--libcurl': 'write', '--etag-save': 'write', '--hsts': 'write', '--alt-svc': 'write', '-T': 'read', '--upload-file': 'read', '-d': 'read', '--data': 'read', '--data-binary': 'read', '--data-ascii': 'read', '--data-urlencode': 'read', '--json': 'read', '-F': 'read', '--form': 'read', '-b': 'read', '--cookie': 'read', '--cacert': 'read', '--cert': 'read', '--key': 'read', '-E': 'read', '-H': 'inert', '--header': 'inert', '-A': 'inert', '-X': 'inert', '--request': 'inert', '-u': 'inert', '--user': 'inert', '-e': 'inert', '--referer': 'inert', '-x': 'url', '--proxy': 'url', '-w': 'inert', '--write-out': 'inert', '-m': 'inert', '--max-time': 'inert', '--connect-timeout': 'inert', '-r': 'inert', '--range': 'inert', '--retry': 'inert', '-K': 'command', '--config': 'command', '--engine': 'command' } },
   wget: { operands: 'url', values: { '-O': 'write', '--output-document': 'write', '-o': 'write', '--output-file': 'write', '-a': 'write', '--append-output': 'write', '-P': 'write', '--directory-prefix': 'write', '-i': 'read', '--input-file': 'read', '--post-file': 'read', '--body-file': 'read', '--load-cookies': 'read', '--save-cookies': 'write', '--certificate': 'read', '--private-key': 'read', '--ca-certificate': 'read', '-U': 'inert', '--user-agent': 'inert', '--header': 'inert', '--post-data': 'inert', '-t': 'inert', '-T': 'inert', '-e': 'command', '--execute': 'command', '--use-askpass': 'command', '--config': 'command' } },
   gcc: { operands: 'read', values: { '-o': 'write', '-MF': 'write', '-I': 'read', '-L': 'read', '-l': 'inert', '-D': 'inert', '-U': 'inert', '-x': 'inert', '-include': 'read', '-B': 'command', '-wrapper': 'command', '-specs': 'command', '--specs': 'command', '-fplugin': 'command' } },
-  git: { operands: 'unknown', values: { '-m': 'inert', '--message': 'inert', '-F': 'read', '--file': 'read', '-b': 'inert', '-B': 'inert', '--author': 'inert', '--format': 'inert', '--pretty': 'inert', '-n': 'inert', '--since': 'inert', '--until': 'inert', '-o': 'write', '--output': 'write', '--output-directory': 'write', '-C': 'write', '--git-dir': 'write', '--work-tree': 'write', '--shallow-file': 'write', '--exec-path': 'command', '--separate-git-dir': 'write', '--reference': 'read', '--template': 'command' } },
+  git: { operands: gitOperands, values: { '-m': 'inert', '--message': 'inert', '-F': 'read', '--file': 'read', '-b': 'inert', '-B': 'inert', '--author': 'inert', '--format': 'inert', '--pretty': 'inert', '-n': 'inert', '--since': 'inert', '--until': 'inert', '-o': 'write', '--output': 'write', '--output-directory': 'write', '-C': 'write', '--git-dir': 'write', '--work-tree': 'write', '--shallow-file': 'write', '--exec-path': 'command', '--separate-git-dir': 'write', '--reference': 'read', '--template': 'command' } },
   npm: { operands: 'unknown', values: { '--prefix': 'write', '-C': 'write', '--cache': 'write', '--userconfig': 'command', '--globalconfig': 'command', '-w': 'inert', '--workspace': 'inert', '--registry': 'url' } },
   pnpm: { operands: 'unknown', values: { '--dir': 'write', '-C': 'write', '--filter': 'inert', '-F': 'inert', '--store-dir': 'write', '--virtual-store-dir': 'write' } },
   yarn: { operands: 'unknown', values: { '--cwd': 'write', '--cache-folder': 'write', '--modules-folder': 'write' } },

@@ -3,6 +3,7 @@ import { checkAwkProgram } from './check-awk-program.js'
 import { checkSedScript } from './check-sed-script.js'
 import { parseAwkArguments } from './parse-awk-arguments.js'
 import { parseSedArguments } from './parse-sed-arguments.js'
+import { findSubcommand, hasGlobalOptions } from './global-options.js'
 import { type FlagStyle, findFlag, usesFlag } from './uses-flag.js'
 
 /**
@@ -45,6 +46,16 @@ const exec = (
   message,
   hint,
 })
+
+/** An option before the subcommand that the checker cannot place: its value could be the subcommand. */
+export function unknownGlobal(name: string, option: string): BuiltinFinding {
+  return {
+    code: 'command_flag_denied',
+    kind: 'exec',
+    message: `${name} ${option} is an option before the subcommand that the checker does not know; its value could be read as the subcommand.`,
+    hint: `Put options after the subcommand (${name} SUBCOMMAND ${option} …), or use a known global option.`,
+  }
+}
 
 const PACKAGE_MANAGER_FLAGS: FlagRule = {
   flags: [
@@ -104,12 +115,16 @@ function checkGit(args: readonly string[]): BuiltinFinding[] {
   const findings: BuiltinFinding[] = []
   const hint =
     'Run plain git subcommands without options that run programs or change configuration.'
-  let index = 0
-  while (index < args.length) {
-    const argument = args[index] as string
-    if (!argument.startsWith('-')) break
+  const position = findSubcommand('git', args)
+  if ('unknownOption' in position) {
+    findings.push(unknownGlobal('git', position.unknownOption))
+    return findings
+  }
+  const { index } = position
+  for (let at = 0; at < index; at += 1) {
+    const argument = args[at] as string
     if (argument === '-c' || (argument.startsWith('-c') && !argument.startsWith('--'))) {
-      const value = argument === '-c' ? (args[index + 1] ?? '') : argument.slice(2)
+      const value = argument === '-c' ? (args[at + 1] ?? '') : argument.slice(2)
       const key = value.split('=')[0]?.toLowerCase() ?? ''
       if (!SAFE_GIT_CONFIG.test(key) && !SAFE_GIT_CONFIG.test(value.toLowerCase())) {
         findings.push(
@@ -119,7 +134,7 @@ function checkGit(args: readonly string[]): BuiltinFinding[] {
           ),
         )
       }
-      index += argument === '-c' ? 2 : 1
+      if (argument === '-c') at += 1
       continue
     }
     if (usesFlag(argument, '--config-env')) {
@@ -129,18 +144,9 @@ function checkGit(args: readonly string[]): BuiltinFinding[] {
           hint,
         ),
       )
-    } else if (argument.startsWith('--exec-path=')) {
-      findings.push(exec('git --exec-path=… makes git run its helpers from another folder.', hint))
+    } else if (argument.startsWith('--exec-path')) {
+      findings.push(exec('git --exec-path makes git run its helpers from another folder.', hint))
     }
-    const takesValue = [
-      '-C',
-      '--git-dir',
-      '--work-tree',
-      '--namespace',
-      '--super-prefix',
-      '--config-env',
-    ].includes(argument)
-    index += takesValue ? 2 : 1
   }
   const subcommand = args[index]
   const rest = args.slice(index + 1)
@@ -684,6 +690,10 @@ export function checkBuiltinRules(name: string, args: readonly string[]): Builti
   const spec = PROGRAMS[key]
   if (spec === undefined) return []
   const findings: BuiltinFinding[] = []
+  if (key !== 'git' && hasGlobalOptions(key)) {
+    const position = findSubcommand(key, args)
+    if ('unknownOption' in position) findings.push(unknownGlobal(name, position.unknownOption))
+  }
   for (const flagRule of spec.flags ?? []) {
     for (const argument of args) {
       const flag = findFlag(argument, flagRule.flags, spec.style)
@@ -699,7 +709,14 @@ export function checkBuiltinRules(name: string, args: readonly string[]): Builti
   }
   if (spec.execSubcommands !== undefined) {
     const end = args.indexOf('--')
-    for (const argument of end === -1 ? args : args.slice(0, end)) {
+    const position = hasGlobalOptions(key) ? findSubcommand(key, args) : undefined
+    const words =
+      position !== undefined && 'index' in position
+        ? [position.subcommand ?? '']
+        : end === -1
+          ? args
+          : args.slice(0, end)
+    for (const argument of words) {
       if (argument.startsWith('-') || !spec.execSubcommands.includes(argument)) continue
       findings.push(
         exec(

@@ -91,6 +91,7 @@ function checkCandidate(
     // Text (a pattern, a message, a URL's words) only counts where it names a protected path.
     if ((role === 'inert' || (embedded && role === 'url')) && result.code !== 'path_not_allowed')
       return undefined
+    if (embedded && role === 'inert' && !pathLike) return undefined
     return pathIssue(value, verb, result.code, result.message, result.hint)
   }
   if (role === 'unknown' || role === 'command') {

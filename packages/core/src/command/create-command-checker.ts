@@ -8,6 +8,7 @@ import type { CommandCheckResult } from './command-check-result.js'
 import { COMMAND_HINTS } from './command-hints.js'
 import { commandIssue } from './command-issue.js'
 import type { CommandPolicy, ProgramRule } from './command-policy.js'
+import { findSubcommand } from './global-options.js'
 import { lexCommand } from './lex-command.js'
 import { loadBashLanguage } from './load-bash-language.js'
 import { programKind, programName } from './program-catalog.js'
@@ -283,8 +284,17 @@ function interpreterIssue(name: string, shown: string, args: readonly string[]):
 function checkRule(word: string, args: readonly string[], rule: ProgramRule): PlanIssue[] {
   const issues: PlanIssue[] = []
   if (rule.subcommands !== undefined) {
-    const subcommand = args.find((argument) => !argument.startsWith('-'))
-    if (subcommand === undefined || !rule.subcommands.includes(subcommand)) {
+    const position = findSubcommand(programName(word), args)
+    const subcommand = 'unknownOption' in position ? undefined : position.subcommand
+    if ('unknownOption' in position) {
+      issues.push(
+        commandIssue(
+          'command_subcommand_not_allowed',
+          `${word} ${position.unknownOption} comes before the subcommand and is not a global option the checker knows, so the subcommand cannot be told.`,
+          `Put options after the subcommand: ${rule.subcommands.map((name) => `${word} ${name}`).join(', ')}.`,
+        ),
+      )
+    } else if (subcommand === undefined || !rule.subcommands.includes(subcommand)) {
       issues.push(
         commandIssue(
           'command_subcommand_not_allowed',
