@@ -278,11 +278,18 @@ function checkSsh(args: readonly string[], name: string): BuiltinFinding[] {
   const withValue =
     name === 'ssh' ? 'BbcDEeFIiJLlmOoPpQRSWw' : name === 'scp' ? 'cDFiJlOoPSX' : 'BbcDFiJlOoPRSs'
   const denied = name === 'ssh' ? 'FI' : name === 'scp' ? 'FS' : 'FSDbs'
+  const operands: string[] = []
   for (let index = 0; index < args.length; index += 1) {
     const argument = args[index] as string
-    if (argument === '--') break
+    if (argument === '--') {
+      operands.push(...args.slice(index + 1))
+      break
+    }
     // OpenSSH reads options after the host too (ssh host -oProxyCommand=…), so scan every word.
-    if (!argument.startsWith('-') || argument.length < 2) continue
+    if (!argument.startsWith('-') || argument.length < 2) {
+      operands.push(argument)
+      continue
+    }
     for (let position = 1; position < argument.length; position += 1) {
       const letter = argument[position] as string
       if (!withValue.includes(letter)) continue
@@ -290,7 +297,8 @@ function checkSsh(args: readonly string[], name: string): BuiltinFinding[] {
       const value = rest.length > 0 ? rest : (args[index + 1] ?? '')
       if (rest.length === 0) index += 1
       if (letter === 'o') {
-        const key = value.trim().split(/[\s=]/)[0]?.toLowerCase() ?? ''
+        // ssh removes quotes and compares keywords case-insensitively: -o '"ProxyCommand" id'.
+        const key = value.replace(/["']/g, '').trim().split(/[\s=]/)[0]?.toLowerCase() ?? ''
         if (SSH_DANGEROUS_OPTIONS.has(key))
           findings.push(exec(`${name} -o ${key} runs a local command or loads code.`, hint))
       } else if (denied.includes(letter)) {
@@ -304,7 +312,38 @@ function checkSsh(args: readonly string[], name: string): BuiltinFinding[] {
       break
     }
   }
+  const noCommand = args.some((argument) => /^-[A-Za-z]*N/.test(argument))
+  if (name === 'ssh' && operands.length > 0 && !noCommand) {
+    findings.push(
+      exec(
+        operands.length > 1
+          ? 'ssh HOST COMMAND runs a command on the host (localhost included).'
+          : 'ssh HOST opens a shell on the host (localhost included).',
+        'Use a tool made for the remote task; ssh needs allowExec in the policy.',
+      ),
+    )
+  }
   return findings
+}
+
+// Node options that load code, passed on by `npm test -- …` when the script runs node.
+const NODE_CODE_FLAGS = ['--require', '--import', '--loader', '--experimental-loader', '--eval', '--print', '--env-file', '--inspect', '--inspect-brk', '--experimental-policy']
+
+function checkPackageManager(args: readonly string[], name: string): BuiltinFinding[] {
+  const end = args.indexOf('--')
+  const used = args.find(
+    (argument, index) =>
+      findFlag(argument, NODE_CODE_FLAGS) !== undefined ||
+      (end !== -1 && index > end && /^-[A-Za-z]*[rep]/.test(argument) && !argument.startsWith('--')),
+  )
+  return used === undefined
+    ? []
+    : [
+        exec(
+          `${name} passes ${used} on to the script, which makes node load or run other code.`,
+          `Run ${name} test without node options that load code (--require, -r, --import, --loader).`,
+        ),
+      ]
 }
 
 function checkTar(args: readonly string[]): BuiltinFinding[] {
@@ -463,8 +502,51 @@ function checkSocat(args: readonly string[]): BuiltinFinding[] {
     : [exec(`socat ${address} runs a program.`, 'Use socat only between sockets and files.')]
 }
 
+// rpm modes that install or erase packages run the packages' scriptlets.
+function checkRpm(args: readonly string[]): BuiltinFinding[] {
+  const mode = args.find((argument) => argument.startsWith('-'))
+  const installs =
+    mode !== undefined &&
+    (/^-[iUFe]/.test(mode) ||
+      ['--install', '--upgrade', '--freshen', '--erase', '--reinstall'].some((flag) => usesFlag(mode, flag)))
+  return installs
+    ? [exec('rpm installing or erasing a package runs its scriptlets.', 'Query packages only (rpm -q).')]
+    : []
+}
+
+const execFlags = (flags: readonly string[], why: string, style?: FlagStyle): ProgramSpec => ({
+  ...(style === undefined ? {} : { style }),
+  flags: [{ flags, kind: 'exec', why }],
+})
+
+// Programs whose flags or subcommands run inline code, a command or a library.
+const EXEC_RULES: Readonly<Record<string, ProgramSpec>> = {
+  sort: execFlags(['--compress-program'], 'runs a compression program'),
+  split: execFlags(['--filter'], 'runs a shell command for every piece'),
+  openssl: execFlags(
+    ['-engine', '-keygen_engine', '-ssl_client_engine', '-provider', '-provider-path', '-config'],
+    'loads an engine, a provider or a config file that can load one',
+    'single',
+  ),
+  rpm: { ...execFlags(['--eval', '-E', '--macros', '--rcfile', '--pipe', '--load'], 'evaluates macros, which can run shell commands'), custom: checkRpm },
+  pdflatex: execFlags(['--shell-escape', '-shell-escape', '--enable-write18', '-enable-write18'], 'lets the document run shell commands (\\write18)'),
+  fzf: execFlags(['--bind', '--preview', '--with-shell', '--listen', '--listen-unsafe'], 'runs commands on key presses or for the preview'),
+  kubectl: {
+    flags: [{ flags: ['--kubeconfig'], kind: 'exec', why: 'reads a kubeconfig whose exec plugins run commands' }],
+    execSubcommands: ['exec', 'run', 'debug', 'attach', 'plugin', 'edit', 'proxy', 'port-forward', 'cp', 'apply', 'create', 'replace', 'patch'],
+  },
+  docker: {
+    flags: [{ flags: ['--config', '-H', '--host', '-c', '--context'], kind: 'exec', why: 'selects the daemon or a config with credential helpers' }],
+    execSubcommands: ['run', 'exec', 'create', 'start', 'attach', 'compose', 'build', 'buildx', 'container', 'plugin', 'cp', 'commit', 'load', 'import', 'context'],
+  },
+  restic: execFlags(['--password-command', '-o', '--option', '--repository-file', '--password-file'], 'runs a password command or a backend command'),
+  cpio: execFlags(['--rsh-command', '--rmt-command', '-F', '--file', '-O', '-I'], 'runs a remote shell for host:archive names'),
+  code: { execSubcommands: ['tunnel', 'serve-web', 'server'] },
+}
+
 // Programs that execute commands through their own flags or subcommands.
 const PROGRAMS: Readonly<Record<string, ProgramSpec>> = {
+  ...EXEC_RULES,
   git: { custom: checkGit },
   find: {
     style: 'single',
@@ -508,6 +590,7 @@ const PROGRAMS: Readonly<Record<string, ProgramSpec>> = {
   },
   npm: {
     flags: [PACKAGE_MANAGER_FLAGS],
+    custom: checkPackageManager,
     execSubcommands: [
       'exec',
       'x',
@@ -523,10 +606,12 @@ const PROGRAMS: Readonly<Record<string, ProgramSpec>> = {
   },
   pnpm: {
     flags: [PACKAGE_MANAGER_FLAGS],
+    custom: checkPackageManager,
     execSubcommands: ['dlx', 'exec', 'x', 'create', 'config', 'c', 'env'],
   },
   yarn: {
     flags: [PACKAGE_MANAGER_FLAGS],
+    custom: checkPackageManager,
     execSubcommands: ['dlx', 'exec', 'create', 'node', 'config', 'set'],
   },
   uv: { execSubcommands: ['run', 'tool'] },
@@ -579,6 +664,7 @@ const PROGRAMS: Readonly<Record<string, ProgramSpec>> = {
         kind: 'exec',
         why: 'reads options from a file the check cannot see',
       },
+      { flags: ['--engine'], kind: 'exec', why: 'loads a crypto engine library' },
     ],
   },
   chrome: {
@@ -677,6 +763,16 @@ const ALIASES: Readonly<Record<string, string>> = {
   clang: 'gcc',
   'clang++': 'gcc',
   ncat: 'nc',
+  latex: 'pdflatex',
+  xelatex: 'pdflatex',
+  lualatex: 'pdflatex',
+  pdftex: 'pdflatex',
+  tex: 'pdflatex',
+  etex: 'pdflatex',
+  luatex: 'pdflatex',
+  xetex: 'pdflatex',
+  rpmbuild: 'rpm',
+  rpmquery: 'rpm',
   netcat: 'nc',
 }
 
@@ -729,4 +825,9 @@ export function checkBuiltinRules(name: string, args: readonly string[]): Builti
   }
   if (spec.custom !== undefined) findings.push(...spec.custom(args, key === 'ssh' ? name : key))
   return findings
+}
+
+/** Every program (and alias) that has built-in rules. */
+export function programsWithBuiltinRules(): readonly string[] {
+  return [...Object.keys(PROGRAMS), ...Object.keys(ALIASES)]
 }

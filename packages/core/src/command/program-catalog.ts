@@ -215,6 +215,17 @@ export const INTERPRETER_PROGRAMS: ReadonlySet<string> = new Set([
   'mongosh',
   'redis-cli',
   'php-cgi',
+  'gnuplot',
+  'octave',
+  'octave-cli',
+  'matlab',
+  'maxima',
+  'gp',
+  'dc',
+  'm4',
+  'jjs',
+  'ghc',
+  'sage',
 ])
 
 // Runtimes published under versioned names: python3.12, perl5.36, lua5.4, ruby3.3, php8.2 …
@@ -248,6 +259,12 @@ export const INTERACTIVE_PROGRAMS: ReadonlySet<string> = new Set([
   'mail',
   'mailx',
   'mutt',
+  'sftp',
+  'lftp',
+  'tftp',
+  'smbclient',
+  'cscope',
+  'minicom',
 ])
 
 /**
