@@ -72,7 +72,8 @@ export function checkAwkProgram(program: string): string | undefined {
   if (/>(?!=)/.test(code))
     return 'a > (output redirection writes a file; write a comparison as 100 < $3)'
   if (/\bgetline\b/.test(code)) return 'getline, which reads a file or a command'
-  if (code.includes('@')) return 'an @ directive or indirect call, which loads or calls code by name'
+  if (code.includes('@'))
+    return 'an @ directive or indirect call, which loads or calls code by name'
   if (/\b(ENVIRON|ARGV|ARGC|PROCINFO)\b/.test(code))
     return 'ENVIRON, ARGV, ARGC or PROCINFO, which read the environment or change the files read'
   return undefined

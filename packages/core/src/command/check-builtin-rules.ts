@@ -1,9 +1,9 @@
 import type { IssueCode } from '../issues/plan-issue.js'
 import { checkAwkProgram } from './check-awk-program.js'
 import { checkSedScript } from './check-sed-script.js'
+import { findSubcommand, hasGlobalOptions } from './global-options.js'
 import { parseAwkArguments } from './parse-awk-arguments.js'
 import { parseSedArguments } from './parse-sed-arguments.js'
-import { findSubcommand, hasGlobalOptions } from './global-options.js'
 import { type FlagStyle, findFlag, usesFlag } from './uses-flag.js'
 
 /**
@@ -327,14 +327,28 @@ function checkSsh(args: readonly string[], name: string): BuiltinFinding[] {
 }
 
 // Node options that load code, passed on by `npm test -- …` when the script runs node.
-const NODE_CODE_FLAGS = ['--require', '--import', '--loader', '--experimental-loader', '--eval', '--print', '--env-file', '--inspect', '--inspect-brk', '--experimental-policy']
+const NODE_CODE_FLAGS = [
+  '--require',
+  '--import',
+  '--loader',
+  '--experimental-loader',
+  '--eval',
+  '--print',
+  '--env-file',
+  '--inspect',
+  '--inspect-brk',
+  '--experimental-policy',
+]
 
 function checkPackageManager(args: readonly string[], name: string): BuiltinFinding[] {
   const end = args.indexOf('--')
   const used = args.find(
     (argument, index) =>
       findFlag(argument, NODE_CODE_FLAGS) !== undefined ||
-      (end !== -1 && index > end && /^-[A-Za-z]*[rep]/.test(argument) && !argument.startsWith('--')),
+      (end !== -1 &&
+        index > end &&
+        /^-[A-Za-z]*[rep]/.test(argument) &&
+        !argument.startsWith('--')),
   )
   return used === undefined
     ? []
@@ -508,9 +522,16 @@ function checkRpm(args: readonly string[]): BuiltinFinding[] {
   const installs =
     mode !== undefined &&
     (/^-[iUFe]/.test(mode) ||
-      ['--install', '--upgrade', '--freshen', '--erase', '--reinstall'].some((flag) => usesFlag(mode, flag)))
+      ['--install', '--upgrade', '--freshen', '--erase', '--reinstall'].some((flag) =>
+        usesFlag(mode, flag),
+      ))
   return installs
-    ? [exec('rpm installing or erasing a package runs its scriptlets.', 'Query packages only (rpm -q).')]
+    ? [
+        exec(
+          'rpm installing or erasing a package runs its scriptlets.',
+          'Query packages only (rpm -q).',
+        ),
+      ]
     : []
 }
 
@@ -528,19 +549,79 @@ const EXEC_RULES: Readonly<Record<string, ProgramSpec>> = {
     'loads an engine, a provider or a config file that can load one',
     'single',
   ),
-  rpm: { ...execFlags(['--eval', '-E', '--macros', '--rcfile', '--pipe', '--load'], 'evaluates macros, which can run shell commands'), custom: checkRpm },
-  pdflatex: execFlags(['--shell-escape', '-shell-escape', '--enable-write18', '-enable-write18'], 'lets the document run shell commands (\\write18)'),
-  fzf: execFlags(['--bind', '--preview', '--with-shell', '--listen', '--listen-unsafe'], 'runs commands on key presses or for the preview'),
+  rpm: {
+    ...execFlags(
+      ['--eval', '-E', '--macros', '--rcfile', '--pipe', '--load'],
+      'evaluates macros, which can run shell commands',
+    ),
+    custom: checkRpm,
+  },
+  pdflatex: execFlags(
+    ['--shell-escape', '-shell-escape', '--enable-write18', '-enable-write18'],
+    'lets the document run shell commands (\\write18)',
+  ),
+  fzf: execFlags(
+    ['--bind', '--preview', '--with-shell', '--listen', '--listen-unsafe'],
+    'runs commands on key presses or for the preview',
+  ),
   kubectl: {
-    flags: [{ flags: ['--kubeconfig'], kind: 'exec', why: 'reads a kubeconfig whose exec plugins run commands' }],
-    execSubcommands: ['exec', 'run', 'debug', 'attach', 'plugin', 'edit', 'proxy', 'port-forward', 'cp', 'apply', 'create', 'replace', 'patch'],
+    flags: [
+      {
+        flags: ['--kubeconfig'],
+        kind: 'exec',
+        why: 'reads a kubeconfig whose exec plugins run commands',
+      },
+    ],
+    execSubcommands: [
+      'exec',
+      'run',
+      'debug',
+      'attach',
+      'plugin',
+      'edit',
+      'proxy',
+      'port-forward',
+      'cp',
+      'apply',
+      'create',
+      'replace',
+      'patch',
+    ],
   },
   docker: {
-    flags: [{ flags: ['--config', '-H', '--host', '-c', '--context'], kind: 'exec', why: 'selects the daemon or a config with credential helpers' }],
-    execSubcommands: ['run', 'exec', 'create', 'start', 'attach', 'compose', 'build', 'buildx', 'container', 'plugin', 'cp', 'commit', 'load', 'import', 'context'],
+    flags: [
+      {
+        flags: ['--config', '-H', '--host', '-c', '--context'],
+        kind: 'exec',
+        why: 'selects the daemon or a config with credential helpers',
+      },
+    ],
+    execSubcommands: [
+      'run',
+      'exec',
+      'create',
+      'start',
+      'attach',
+      'compose',
+      'build',
+      'buildx',
+      'container',
+      'plugin',
+      'cp',
+      'commit',
+      'load',
+      'import',
+      'context',
+    ],
   },
-  restic: execFlags(['--password-command', '-o', '--option', '--repository-file', '--password-file'], 'runs a password command or a backend command'),
-  cpio: execFlags(['--rsh-command', '--rmt-command', '-F', '--file', '-O', '-I'], 'runs a remote shell for host:archive names'),
+  restic: execFlags(
+    ['--password-command', '-o', '--option', '--repository-file', '--password-file'],
+    'runs a password command or a backend command',
+  ),
+  cpio: execFlags(
+    ['--rsh-command', '--rmt-command', '-F', '--file', '-O', '-I'],
+    'runs a remote shell for host:archive names',
+  ),
   code: { execSubcommands: ['tunnel', 'serve-web', 'server'] },
 }
 

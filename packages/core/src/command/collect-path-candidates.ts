@@ -133,7 +133,8 @@ export function collectPathCandidates(
   }
   const operandRoles = roles === undefined ? 'unknown' : resolveOperands(roles.operands, args)
   const patternFirst =
-    PATTERN_FIRST.has(name) && !args.some((argument) => /^-[A-Za-z]*[ef]|^--(regexp|file)/.test(argument))
+    PATTERN_FIRST.has(name) &&
+    !args.some((argument) => /^-[A-Za-z]*[ef]|^--(regexp|file)/.test(argument))
   operands.forEach((operand, index) => {
     const role: ArgumentRole =
       patternFirst && index === 0
@@ -180,10 +181,7 @@ function shortValue(
  * character (`/ . ~ @`), follows an `=`, or starts with a protected name. Linear in the word's
  * length; undefined when there are more than {@link MAX_CLUSTER_VALUES}.
  */
-function clusterValues(
-  argument: string,
-  protectedNames: readonly string[],
-): string[] | undefined {
+function clusterValues(argument: string, protectedNames: readonly string[]): string[] | undefined {
   const starts = new Set<number>()
   for (let position = 2; position < argument.length; position += 1) {
     const char = argument[position] as string

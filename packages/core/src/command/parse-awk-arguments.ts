@@ -10,7 +10,8 @@ export interface AwkArguments {
 
 const SHORT_WITH_VALUE = new Set(['F', 'v', 'f', 'e', 'E', 'i', 'l', 'W'])
 // -W values (mawk, gawk) that neither load code nor name a file.
-const SAFE_W = /^(version|v|usage|help|posix_space|posix|traditional|lint|interactive|dump|sprintf=\d+|random=\d+)$/
+const SAFE_W =
+  /^(version|v|usage|help|posix_space|posix|traditional|lint|interactive|dump|sprintf=\d+|random=\d+)$/
 const UNSAFE_SHORT = new Set(['f', 'E', 'i', 'l', 'o', 'p', 'd', 'D'])
 const LONG_UNSAFE = [
   '--file',

@@ -524,6 +524,7 @@ export async function createPlanCompiler(
       return checkPathOnDisk(value, policy.scope, access)
     },
     checkCommand,
+    warnings: commandChecker.warnings,
     checkArguments(tool, args) {
       const toolPolicy = typeof tool === 'string' ? policy.tools.get(tool) : undefined
       if (toolPolicy === undefined) {
