@@ -7,8 +7,11 @@ import { findSubcommand } from './global-options.js'
  */
 export type ArgumentRole = 'read' | 'write' | 'command' | 'url' | 'inert' | 'unknown'
 
-/** How a program's operands are used: one role for all, or the last/second one written. */
-export type OperandRoles = ArgumentRole | 'last-write' | 'second-write'
+/**
+ * How a program's operands are used: one role for all, the last or second one written, or the
+ * first one read and the others unknown (an interpreter's script and its arguments).
+ */
+export type OperandRoles = ArgumentRole | 'last-write' | 'second-write' | 'first-read'
 
 /** The argument roles of one program. */
 export interface ProgramRoles {
@@ -637,6 +640,26 @@ const TABLE: Record<string, ProgramRoles> = {
   },
 }
 
+TABLE.python = {
+  operands: 'first-read',
+  values: { '-m': 'inert', '-c': 'command', '-W': 'inert', '-X': 'inert' },
+}
+TABLE.node = {
+  operands: 'first-read',
+  values: {
+    '-e': 'command',
+    '--eval': 'command',
+    '-p': 'command',
+    '--print': 'command',
+    '-r': 'command',
+    '--require': 'command',
+    '--import': 'command',
+    '--loader': 'command',
+    '--test-reporter': 'inert',
+    '--test-name-pattern': 'inert',
+    '--test-reporter-destination': 'write',
+  },
+}
 for (const name of READ_PROGRAMS) TABLE[name] ??= { operands: 'read' }
 for (const name of WRITE_PROGRAMS) TABLE[name] ??= { operands: 'write' }
 for (const name of INERT_PROGRAMS) TABLE[name] ??= { operands: 'inert' }
@@ -683,7 +706,10 @@ for (const name of ['grep', 'egrep', 'fgrep', 'zgrep', 'rg', 'ag', 'ack']) {
 
 /** The argument roles of a program (by normalised name), when the catalog describes it. */
 export function programRoles(name: string): ProgramRoles | undefined {
-  return Object.hasOwn(TABLE, name) ? TABLE[name] : undefined
+  if (Object.hasOwn(TABLE, name)) return TABLE[name]
+  if (/^(python|pypy)[0-9.]*$/.test(name)) return TABLE.python
+  if (/^node(js)?[0-9.]*$/.test(name)) return TABLE.node
+  return undefined
 }
 
 /** Every program the role table describes. */

@@ -147,7 +147,11 @@ export function collectPathCandidates(
             ? index === 1
               ? 'write'
               : 'read'
-            : operandRoles
+            : operandRoles === 'first-read'
+              ? index === 0
+                ? 'read'
+                : 'unknown'
+              : operandRoles
     add(operand, role)
   })
   return { candidates, unreadable }
