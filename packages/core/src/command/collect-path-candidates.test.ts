@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { collectPathCandidates, MAX_CLUSTER_VALUES, unwrapValue } from './collect-path-candidates.js'
+import {
+  collectPathCandidates,
+  MAX_CLUSTER_VALUES,
+  unwrapValue,
+} from './collect-path-candidates.js'
 
 const values = (name: string, args: string[]) =>
   collectPathCandidates(name, args, new Set(), ['.env', 'vendor']).candidates.map(
@@ -44,7 +48,9 @@ describe('collectPathCandidates', () => {
 
   it('should read the words of a multi-word value', () => {
     const found = collectPathCandidates('ssh', ['-o', 'Include /etc/x', 'host'], new Set(), [])
-    expect(found.candidates.some((candidate) => candidate.value === '/etc/x' && candidate.embedded)).toBe(true)
+    expect(
+      found.candidates.some((candidate) => candidate.value === '/etc/x' && candidate.embedded),
+    ).toBe(true)
   })
 
   it('should try a bounded number of values per cluster, so a long word costs linear time', () => {
