@@ -122,8 +122,9 @@ export function collectPathCandidates(
       else for (const value of splits) add(value, 'unknown')
       continue
     }
+    if (skip.has(argument)) continue
     const equals = argument.indexOf('=')
-    if (equals > 0) {
+    if (equals > 0 && /^[A-Za-z_][\w.-]*$/.test(argument.slice(0, equals))) {
       const key = argument.slice(0, equals)
       const keyRole = roles?.keys !== undefined && Object.hasOwn(roles.keys, key)
       add(argument.slice(equals + 1), keyRole ? (roles?.keys?.[key] ?? 'unknown') : 'unknown')
