@@ -131,7 +131,14 @@ async function lengthRows(): Promise<Row[]> {
   if (accepted.length !== 8192 || !defaults.check(accepted).allowed)
     throw new Error('the longest accepted command was refused')
   const longMs = timeMedian(() => defaults.check(longest(8192)), 21, 3)
-  const shortMs = timeMedian(() => defaults.check(`git status ${(serial += 1)}`), 21, 3)
+  const shortMs = timeMedian(
+    () => {
+      serial += 1
+      defaults.check(`git status ${serial}`)
+    },
+    21,
+    3,
+  )
   const perKb = (kb: number) =>
     timeMedian(
       () => {
