@@ -44,6 +44,7 @@ export const DANGEROUS_PROGRAMS: ReadonlySet<string> = new Set([
   'poweroff',
   'telinit',
   'init',
+  'sysctl',
 ])
 
 /** Programs whose job is to run another program, which would then escape every check. */
@@ -143,6 +144,19 @@ export const WRAPPER_PROGRAMS: ReadonlySet<string> = new Set([
   'rlwrap',
   'doppler',
   'aws-vault',
+  'aa-exec',
+  'aoss',
+  'choom',
+  'distcc',
+  'grc',
+  'multitime',
+  'openvt',
+  'pexec',
+  'setlock',
+  'softlimit',
+  'tmate',
+  'msgfilter',
+  'agetty',
 ])
 
 /** Shells and language runtimes: they run code from an argument, a script or stdin. */
@@ -224,6 +238,9 @@ export const INTERPRETER_PROGRAMS: ReadonlySet<string> = new Set([
   'dc',
   'm4',
   'jjs',
+  'bpftrace',
+  'slsh',
+  'sash',
   'ghc',
   'sage',
 ])
@@ -265,6 +282,7 @@ export const INTERACTIVE_PROGRAMS: ReadonlySet<string> = new Set([
   'smbclient',
   'cscope',
   'minicom',
+  'perlbug',
 ])
 
 /**
