@@ -202,10 +202,76 @@ const GIT_READERS = new Set([
   'range-diff',
   'difftool',
 ])
+// git subcommands that rewrite or delete the files their operands name.
+const GIT_WRITERS = new Set([
+  'checkout',
+  'restore',
+  'reset',
+  'clean',
+  'rm',
+  'mv',
+  'stash',
+  'apply',
+  'am',
+  'switch',
+  'worktree',
+  'clone',
+  'init',
+  'archive',
+  'format-patch',
+  'bundle',
+  'read-tree',
+  'checkout-index',
+  'update-index',
+  'sparse-checkout',
+])
 const gitOperands = (args: readonly string[]): OperandRoles => {
   const position = findSubcommand('git', args)
-  return 'subcommand' in position && GIT_READERS.has(position.subcommand ?? '') ? 'read' : 'unknown'
+  const subcommand = 'subcommand' in position ? (position.subcommand ?? '') : ''
+  if (GIT_READERS.has(subcommand)) return 'read'
+  return GIT_WRITERS.has(subcommand) ? 'write' : 'unknown'
 }
+
+// find deletes or writes what it finds with these actions.
+const findOperands = (args: readonly string[]): OperandRoles =>
+  args.some((argument) => ['-delete', '-fprint', '-fprint0', '-fprintf', '-fls'].includes(argument))
+    ? 'write'
+    : 'read'
+const FIND_INERT = [
+  '-name',
+  '-iname',
+  '-path',
+  '-ipath',
+  '-wholename',
+  '-iwholename',
+  '-regex',
+  '-iregex',
+  '-type',
+  '-xtype',
+  '-maxdepth',
+  '-mindepth',
+  '-size',
+  '-mtime',
+  '-mmin',
+  '-atime',
+  '-amin',
+  '-ctime',
+  '-cmin',
+  '-perm',
+  '-user',
+  '-group',
+  '-uid',
+  '-gid',
+  '-links',
+  '-inum',
+  '-printf',
+  '-fstype',
+  '-regextype',
+  '-lname',
+  '-ilname',
+  '-used',
+  '-context',
+]
 
 const TABLE: Record<string, ProgramRoles> = {
   sort: { operands: 'read', values: SORT_VALUES },
@@ -640,6 +706,21 @@ const TABLE: Record<string, ProgramRoles> = {
   },
 }
 
+TABLE.find = {
+  operands: findOperands,
+  values: {
+    ...Object.fromEntries(FIND_INERT.map((primary) => [primary, 'inert' as const])),
+    '-fprint': 'write',
+    '-fprint0': 'write',
+    '-fprintf': 'write',
+    '-fls': 'write',
+    '-newer': 'read',
+    '-anewer': 'read',
+    '-cnewer': 'read',
+    '-samefile': 'read',
+    '-files0-from': 'read',
+  },
+}
 TABLE.python = {
   operands: 'first-read',
   values: { '-m': 'inert', '-c': 'command', '-W': 'inert', '-X': 'inert' },

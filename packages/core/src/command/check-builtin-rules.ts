@@ -206,6 +206,25 @@ function checkGit(args: readonly string[]): BuiltinFinding[] {
         )
       }
       break
+    case 'clean':
+      if (rest.some((argument) => /^-[A-Za-z]*n/.test(argument) || argument === '--dry-run')) break
+      if (rest.some((argument) => /^-[A-Za-z]*[xX]/.test(argument)))
+        findings.push({
+          code: 'command_flag_denied',
+          kind: 'write',
+          flag: '-x',
+          message: 'git clean -x/-X also deletes ignored files, such as .env and build secrets.',
+          hint: 'Name the paths to clean, without -x.',
+        })
+      if (!rest.some((argument) => !argument.startsWith('-')))
+        findings.push({
+          code: 'command_flag_denied',
+          kind: 'write',
+          flag: 'clean',
+          message: 'git clean without a pathspec deletes untracked files in the whole work tree.',
+          hint: 'Name the folders to clean: git clean -fd build/.',
+        })
+      break
     case 'submodule':
       if (rest.includes('foreach'))
         findings.push(exec('git submodule foreach runs a shell command in every submodule.', hint))
