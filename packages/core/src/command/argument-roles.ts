@@ -291,8 +291,9 @@ const TABLE: Record<string, ProgramRoles> = {
     operands: 'last-write',
     values: { '-t': 'write', '--target-directory': 'write', '-S': 'inert', '--suffix': 'inert' },
   },
+  // mv removes its sources: every operand is written.
   mv: {
-    operands: 'last-write',
+    operands: 'write',
     values: { '-t': 'write', '--target-directory': 'write', '-S': 'inert', '--suffix': 'inert' },
   },
   ln: {
@@ -660,11 +661,11 @@ const TABLE: Record<string, ProgramRoles> = {
     values: {
       '-C': 'write',
       '--directory': 'write',
-      '-f': 'command',
-      '--file': 'command',
-      '--makefile': 'command',
-      '-I': 'command',
-      '--include-dir': 'command',
+      '-f': 'read',
+      '--file': 'read',
+      '--makefile': 'read',
+      '-I': 'read',
+      '--include-dir': 'read',
       '-j': 'inert',
       '-l': 'inert',
       '-o': 'inert',

@@ -22,6 +22,8 @@ const PREFIXED =
   /^(?:open|create|gopen|file|pipe|unix-connect|unix-listen|unix-client|unix-sendto|unix-recv|readline|system|exec):/i
 const FILE_URL = /^file:(?:\/\/(?:localhost)?(?=\/))?/i
 const PATH_START = new Set(['/', '.', '~', '@'])
+const STRENGTH: readonly ArgumentRole[] = ['write', 'unknown', 'command', 'read', 'url', 'inert']
+const TAR = new Set(['tar', 'gtar', 'bsdtar'])
 const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'zgrep', 'rg', 'ag', 'ack', 'jq', 'yq'])
 
 /** The values a word may hand to the program as a path: itself, and behind known prefixes. */
@@ -57,10 +59,15 @@ export function unwrapValue(value: string): string[] {
  */
 export function collectPathCandidates(
   name: string,
-  args: readonly string[],
+  input: readonly string[],
   skip: ReadonlySet<string>,
   protectedNames: readonly string[],
 ): PathCandidates {
+  // tar's old-style first word is an option cluster without a dash (tar cf out.tar src).
+  const args =
+    TAR.has(name) && /^[A-Za-z]+$/.test(input[0] ?? '')
+      ? [`-${input[0]}`, ...input.slice(1)]
+      : input
   const roles = programRoles(name)
   const values = roles?.values ?? {}
   const candidates: PathCandidate[] = []
@@ -81,7 +88,9 @@ export function collectPathCandidates(
     const matches = Object.keys(values).filter(
       (known) => known.startsWith('--') && option.length >= 4 && known.startsWith(option),
     )
-    return matches.length === 1 ? values[matches[0] as string] : undefined
+    // An ambiguous abbreviation (curl --out: --output or --output-dir) takes the strongest role.
+    const found = matches.map((known) => values[known] as ArgumentRole)
+    return STRENGTH.find((role) => found.includes(role))
   }
   const operands: string[] = []
   const end = args.indexOf('--')
@@ -154,6 +163,10 @@ export function collectPathCandidates(
                 : 'unknown'
               : operandRoles
     add(operand, role)
+    // git names files in the object store as REV:PATH (git show HEAD:.env).
+    const colon = operand.indexOf(':')
+    if (name === 'git' && colon !== -1 && !operand.includes('://'))
+      add(operand.slice(colon + 1), role === 'inert' ? 'inert' : 'read')
   })
   return { candidates, unreadable }
 }
