@@ -83,15 +83,6 @@ export function collectPathCandidates(
         candidates.push({ value: unwrapped, role, embedded: true })
     }
   }
-  const longRole = (option: string): ArgumentRole | undefined => {
-    if (Object.hasOwn(values, option)) return values[option]
-    const matches = Object.keys(values).filter(
-      (known) => known.startsWith('--') && option.length >= 4 && known.startsWith(option),
-    )
-    // An ambiguous abbreviation (curl --out: --output or --output-dir) takes the strongest role.
-    const found = matches.map((known) => values[known] as ArgumentRole)
-    return STRENGTH.find((role) => found.includes(role))
-  }
   const operands: string[] = []
   const end = args.indexOf('--')
   for (let index = 0; index < args.length; index += 1) {
@@ -100,35 +91,13 @@ export function collectPathCandidates(
       if (index > end) operands.push(argument)
       continue
     }
-    if (argument.startsWith('--') && argument.length > 2) {
-      const equals = argument.indexOf('=')
-      const role = longRole(equals === -1 ? argument : argument.slice(0, equals))
-      if (equals !== -1) add(argument.slice(equals + 1), role ?? 'unknown')
-      else if (role !== undefined) {
-        add(args[index + 1], role)
-        index += 1
-      }
-      continue
-    }
     if (argument.startsWith('-') && argument.length > 1) {
-      const exact = Object.hasOwn(values, argument) ? values[argument] : undefined
-      if (exact !== undefined) {
-        add(args[index + 1], exact)
-        index += 1
-        continue
+      const option = readOption(argument, args[index + 1], values, protectedNames)
+      if (option === undefined) unreadable.push(argument)
+      else {
+        for (const found of option.values) add(found.value, found.role)
+        index += option.consumed
       }
-      const taken = shortValue(argument, values)
-      if (taken !== undefined) {
-        if (taken.attached) add(argument.slice(taken.at), taken.role)
-        else {
-          add(args[index + 1], taken.role)
-          index += 1
-        }
-        continue
-      }
-      const splits = clusterValues(argument, protectedNames)
-      if (splits === undefined) unreadable.push(argument)
-      else for (const value of splits) add(value, 'unknown')
       continue
     }
     if (skip.has(argument)) continue
@@ -146,22 +115,8 @@ export function collectPathCandidates(
     PATTERN_FIRST.has(name) &&
     !args.some((argument) => /^-[A-Za-z]*[ef]|^--(regexp|file)/.test(argument))
   operands.forEach((operand, index) => {
-    const role: ArgumentRole =
-      patternFirst && index === 0
-        ? 'inert'
-        : operandRoles === 'last-write'
-          ? index === operands.length - 1 && operands.length > 1
-            ? 'write'
-            : 'read'
-          : operandRoles === 'second-write'
-            ? index === 1
-              ? 'write'
-              : 'read'
-            : operandRoles === 'first-read'
-              ? index === 0
-                ? 'read'
-                : 'unknown'
-              : operandRoles
+    const role =
+      patternFirst && index === 0 ? 'inert' : operandRole(operandRoles, index, operands.length)
     add(operand, role)
     // git names files in the object store as REV:PATH (git show HEAD:.env).
     const colon = operand.indexOf(':')
@@ -169,6 +124,76 @@ export function collectPathCandidates(
       add(operand.slice(colon + 1), role === 'inert' ? 'inert' : 'read')
   })
   return { candidates, unreadable }
+}
+
+interface OptionValues {
+  readonly values: readonly { readonly value: string | undefined; readonly role: ArgumentRole }[]
+  /** 1 when the option took the next word as its value. */
+  readonly consumed: 0 | 1
+}
+
+/**
+ * The values one option word carries, with their roles: `--opt=v` and `--opt v` (unique
+ * abbreviations too), an exact single-dash option (`-out v`), the first short letter the table
+ * knows (`-ov`, `-o=v`, `-o v`), else every split of the cluster ({@link clusterValues}).
+ * Undefined when the cluster has too many splits to follow.
+ */
+function readOption(
+  argument: string,
+  next: string | undefined,
+  values: Readonly<Record<string, ArgumentRole>>,
+  protectedNames: readonly string[],
+): OptionValues | undefined {
+  if (argument.startsWith('--') && argument.length > 2) {
+    const equals = argument.indexOf('=')
+    const role = longRole(equals === -1 ? argument : argument.slice(0, equals), values)
+    if (equals !== -1)
+      return {
+        values: [{ value: argument.slice(equals + 1), role: role ?? 'unknown' }],
+        consumed: 0,
+      }
+    return role === undefined
+      ? { values: [], consumed: 0 }
+      : { values: [{ value: next, role }], consumed: 1 }
+  }
+  const exact = Object.hasOwn(values, argument) ? values[argument] : undefined
+  if (exact !== undefined) return { values: [{ value: next, role: exact }], consumed: 1 }
+  const taken = shortValue(argument, values)
+  if (taken !== undefined) {
+    return taken.attached
+      ? { values: [{ value: argument.slice(taken.at), role: taken.role }], consumed: 0 }
+      : { values: [{ value: next, role: taken.role }], consumed: 1 }
+  }
+  const splits = clusterValues(argument, protectedNames)
+  if (splits === undefined) return undefined
+  return { values: splits.map((value) => ({ value, role: 'unknown' as const })), consumed: 0 }
+}
+
+// A long option by name or unique abbreviation; an ambiguous abbreviation (curl --out: --output
+// or --output-dir) takes the strongest of the roles it could mean.
+function longRole(
+  option: string,
+  values: Readonly<Record<string, ArgumentRole>>,
+): ArgumentRole | undefined {
+  if (Object.hasOwn(values, option)) return values[option]
+  if (option.length < 4) return undefined
+  const found = Object.keys(values)
+    .filter((known) => known.startsWith('--') && known.startsWith(option))
+    .map((known) => values[known] as ArgumentRole)
+  return STRENGTH.find((role) => found.includes(role))
+}
+
+function operandRole(roles: OperandRoles, index: number, count: number): ArgumentRole {
+  switch (roles) {
+    case 'last-write':
+      return index === count - 1 && count > 1 ? 'write' : 'read'
+    case 'second-write':
+      return index === 1 ? 'write' : 'read'
+    case 'first-read':
+      return index === 0 ? 'read' : 'unknown'
+    default:
+      return roles
+  }
 }
 
 function resolveOperands(
