@@ -82,5 +82,6 @@ describe('checkUnmodelledProgram', () => {
     expect(checker.check("openvpn --up 'sh -s'").allowed).toBe(false)
     expect(checker.check('frob --shell=/bin/bash').allowed).toBe(false)
     expect(checker.check('frob src/command notes.txt').allowed).toBe(true)
+    expect(checker.check('frob -p . src').allowed).toBe(true)
   })
 })

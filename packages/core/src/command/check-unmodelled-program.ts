@@ -18,7 +18,9 @@ export function checkUnmodelledProgram(word: string, args: readonly string[]): P
         .replace(/^['"%({]+/, '')
         .split(/[\s'"=)]/)[0]
       // A bare name or an absolute path (/bin/sh); src/command is a file, not the program.
-      if (first === undefined || first.length === 0 || /^[^/].*\//.test(first)) continue
+      // `.` is a folder here (tsc -p .), not the `source` builtin.
+      if (first === undefined || first === '.' || first === '..' || /^[^/].*\//.test(first))
+        continue
       const kind = programKind(programName(first))
       if (kind === undefined || (argument.startsWith('-') && equals === -1)) continue
       return [
