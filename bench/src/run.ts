@@ -7,7 +7,9 @@ import { compileSuite } from './suite-compile.ts'
 import { executorSuite } from './suite-executor.ts'
 import { frameworksSuite } from './suite-frameworks.ts'
 import { graphSuite } from './suite-graph.ts'
+import { mcpSuite } from './suite-mcp.ts'
 import { memorySuite } from './suite-memory.ts'
+import { patternSuite } from './suite-pattern.ts'
 
 const suites: [string, () => Promise<Row[]>][] = [
   ['compile', compileSuite],
@@ -15,7 +17,9 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['command', commandSuite],
   ['executor', executorSuite],
   ['frameworks', frameworksSuite],
+  ['mcp', mcpSuite],
   ['memory', memorySuite],
+  ['pattern', patternSuite],
 ]
 
 const only = process.argv.slice(2)

@@ -19,9 +19,9 @@ type Resolution =
 /**
  * Resolves an absolute path the way the kernel does, one component at a time: a symbolic
  * link is replaced by its target before a following `..` applies (so `link/../x` is the
- * `x` beside the link's target, not beside the link). Components that do not exist yet are
- * appended to the real path of the nearest existing ancestor; a dangling link is judged by
- * its target.
+ * `x` beside the link's target, not beside the link). A component that does not exist is
+ * taken as a folder a tool would create, and resolving goes on after it, so a `..` that
+ * climbs back onto real folders meets their links; a dangling link is judged by its target.
  */
 async function resolveOnDisk(absolute: string): Promise<Resolution> {
   const pending = absolute.split('/').reverse()
@@ -41,9 +41,10 @@ async function resolveOnDisk(absolute: string): Promise<Resolution> {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if (code !== 'ENOENT') return { ok: false, reason: `${candidate}: ${code ?? 'error'}` }
-      // Nothing below a missing folder can be a link, so the rest resolves lexically.
-      pending.push(part)
-      return { ok: true, real: posix.resolve(real, ...pending.reverse()) }
+      // A missing folder is taken as one a tool would create; a later `..` climbs back out of
+      // it onto real folders, whose links must still be followed (`missing/../link/x`).
+      real = candidate
+      continue
     }
     if (stats.isSymbolicLink()) {
       hops += 1

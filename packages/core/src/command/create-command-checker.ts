@@ -2,6 +2,7 @@ import { Parser } from 'web-tree-sitter'
 import type { PathScope } from '../checks/path-scope.js'
 import { PolicyError } from '../errors/policy-error.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
+import { hasUnsafeCommandCharacter } from '../util/unsafe-characters.js'
 import { analyzeSyntaxTree } from './analyze-syntax-tree.js'
 import { isCatalogProgram } from './catalog-programs.js'
 import { checkBuiltinRules } from './check-builtin-rules.js'
@@ -42,9 +43,6 @@ export interface CommandChecker {
   readonly warnings: readonly PlanIssue[]
 }
 
-// C0 controls except tab and newline, DEL, C1 controls, and invisible or reordering characters.
-const CONTROL =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/
 const CACHE_SIZE = 512
 
 /**
@@ -186,7 +184,7 @@ export async function createCommandChecker(
         ),
       ])
     }
-    if (CONTROL.test(command)) {
+    if (hasUnsafeCommandCharacter(command)) {
       return deny([
         commandIssue(
           'command_invalid',

@@ -1,5 +1,6 @@
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import { checkPathLexical, describe, type PathAccess } from '../checks/path-scope.js'
+import type { CommandCheckResult } from '../command/command-check-result.js'
 import { createCommandChecker } from '../command/create-command-checker.js'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
 import { checkUntrustedFlow, type FlowStep } from '../flow/check-untrusted-flow.js'
@@ -20,6 +21,7 @@ import { type ArgumentWalk, checkArguments, checkArgumentsInto } from './check-a
 import type { CompiledPlan, CompiledStep, StepReference } from './compiled-plan.js'
 import type { PlanCompiler, PlanValidationResult } from './plan-compiler.js'
 import { suggest } from './suggest.js'
+import { unreadableIssue } from './unreadable-issue.js'
 
 type Path = (string | number)[]
 
@@ -159,8 +161,14 @@ export async function createPlanCompiler(
     policy: policy.policy.commands,
     scope: policy.scope,
   })
-  const checkCommand = (command: unknown) => commandChecker.check(command)
-  const patterns = new WeakMap<object, RegExp>()
+  const checkCommand = (command: unknown): CommandCheckResult => {
+    try {
+      return commandChecker.check(command)
+    } catch (error) {
+      const issue = unreadableIssue('command_invalid', 'command', error)
+      return { allowed: false, issue, issues: [issue] }
+    }
+  }
   // Plans this compiler produced (deep-frozen, so unchanged since): the guard need not re-check them.
   const approved = new WeakSet<object>()
   let narrowed: ReturnType<typeof planSchemaForPolicy> | undefined
@@ -246,7 +254,6 @@ export async function createPlanCompiler(
     const walk: { -readonly [K in keyof ArgumentWalk]: ArgumentWalk[K] } = {
       scope: policy.scope,
       checkCommand,
-      patterns,
       stepIds: ids,
       stepId: undefined,
       issues,
@@ -502,9 +509,18 @@ export async function createPlanCompiler(
     return { success: true, plan: compiled, issues: [] }
   }
 
+  // Public entries never throw on hostile input (getters, Proxies): they fail closed with an issue.
+  const validateSafely = (plan: unknown): PlanValidationResult => {
+    try {
+      return validate(plan)
+    } catch (error) {
+      return { success: false, issues: [unreadableIssue('invalid_plan', 'plan', error)] }
+    }
+  }
+
   return {
     policy,
-    validate,
+    validate: validateSafely,
     planSchema() {
       narrowed ??= planSchemaForPolicy(policy)
       return narrowed
@@ -513,7 +529,7 @@ export async function createPlanCompiler(
       return typeof plan === 'object' && plan !== null && approved.has(plan)
     },
     compile(plan) {
-      const result = validate(plan)
+      const result = validateSafely(plan)
       if (!result.success) throw new PlanCompilationError(result.issues)
       return result.plan
     },
@@ -526,22 +542,29 @@ export async function createPlanCompiler(
     checkCommand,
     warnings: commandChecker.warnings,
     checkArguments(tool, args) {
-      const toolPolicy = typeof tool === 'string' ? policy.tools.get(tool) : undefined
-      if (toolPolicy === undefined) {
-        const name = typeof tool === 'string' ? tool : String(tool)
-        const guess = suggest(name, policy.tools.keys())
-        return [
-          createIssue(
-            'unknown_tool',
-            `Tool ${quote(name)} is not allowed by the policy.`,
-            [],
-            guess === undefined ? undefined : `Did you mean ${quote(guess)}?`,
-          ),
-        ]
+      try {
+        return checkToolArguments(tool, args)
+      } catch (error) {
+        return [unreadableIssue('invalid_arguments', 'arguments', error)]
       }
-      return checkArguments(toolPolicy, args, [], { scope: policy.scope, checkCommand, patterns })
-        .issues
     },
+  }
+
+  function checkToolArguments(tool: unknown, args: unknown): PlanIssue[] {
+    const toolPolicy = typeof tool === 'string' ? policy.tools.get(tool) : undefined
+    if (toolPolicy === undefined) {
+      const name = typeof tool === 'string' ? tool : String(tool)
+      const guess = suggest(name, policy.tools.keys())
+      return [
+        createIssue(
+          'unknown_tool',
+          `Tool ${quote(name)} is not allowed by the policy.`,
+          [],
+          guess === undefined ? undefined : `Did you mean ${quote(guess)}?`,
+        ),
+      ]
+    }
+    return checkArguments(toolPolicy, args, [], { scope: policy.scope, checkCommand }).issues
   }
 }
 

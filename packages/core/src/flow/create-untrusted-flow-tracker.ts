@@ -202,7 +202,7 @@ export function createUntrustedFlowTracker(
 function invalid(): never {
   throw new PlanError('Invalid guard state: flow.', {
     issues: [
-      { code: 'invalid_plan', message: 'The guard state has an invalid flow.', path: ['flow'] },
+      { code: 'state_corrupt', message: 'The guard state has an invalid flow.', path: ['flow'] },
     ],
   })
 }

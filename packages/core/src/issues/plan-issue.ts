@@ -61,6 +61,12 @@ export type IssueCode =
   | 'signature_invalid'
   // audit
   | 'audit_failed'
+  | 'audit_invalid'
+  // errors thrown by the API
+  | 'invalid_configuration'
+  | 'plan_tampered'
+  | 'state_corrupt'
+  | 'internal_error'
 
 /**
  * One problem, located and explained.

@@ -2,8 +2,12 @@ import { readFile } from 'node:fs/promises'
 import { dirname, posix, resolve } from 'node:path'
 import type { z } from 'zod'
 import type { PathScope } from '../checks/path-scope.js'
+import { unreadableIssue } from '../compile/unreadable-issue.js'
 import { PolicyError } from '../errors/policy-error.js'
+import { copyJson } from '../guard/json-copy.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
+import type { JsonValue } from '../plan/json-value.js'
+import { compilePolicyPatterns } from './policy-pattern.js'
 import { type Policy, type PolicyInput, policySchema, type ToolPolicy } from './policy-schema.js'
 
 /** A validated policy with absolute roots and lookup maps; what the compiler works from. */
@@ -41,8 +45,18 @@ export function resolvePolicy(
   input: PolicyInput | ResolvedPolicy | unknown,
   options: ResolvePolicyOptions = {},
 ): ResolvedPolicy {
-  if (isResolvedPolicy(input)) return input
-  const parsed = policySchema.safeParse(input)
+  let parsed: ReturnType<typeof policySchema.safeParse>
+  try {
+    if (isResolvedPolicy(input)) return input
+    // Read once into plain JSON of bounded size: no getter or Proxy runs twice, nothing huge reaches zod.
+    const copied = copyJson(input)
+    if (!copied.ok) throw new TypeError(`it is not plain JSON (${copied.reason})`)
+    if (countNodes(copied.value, MAX_POLICY_NODES) > MAX_POLICY_NODES)
+      throw new TypeError(`it has more than ${MAX_POLICY_NODES} values`)
+    parsed = policySchema.safeParse(copied.value)
+  } catch (error) {
+    throw new PolicyError([unreadableIssue('invalid_policy', 'policy', error)], { cause: error })
+  }
   if (!parsed.success) throw new PolicyError(zodIssues(parsed.error))
   const policy = parsed.data
   const baseDir = options.baseDir ?? process.cwd()
@@ -69,6 +83,14 @@ export function resolvePolicy(
       })
     }
   }
+  compilePolicyPatterns(policy, [], (path, message) => {
+    issues.push({
+      code: 'invalid_policy',
+      message,
+      path,
+      hint: 'Write the pattern in RE2 syntax that is also a JavaScript regular expression.',
+    })
+  })
   if (issues.length > 0) throw new PolicyError(issues)
   const roots = policy.workspace.roots.map((root) => normalise(root, baseDir))
   const first = roots[0] as string
@@ -90,6 +112,22 @@ export function resolvePolicy(
     }),
     tools,
   })
+}
+
+/** Most values (objects, arrays, scalars) a policy may hold. */
+const MAX_POLICY_NODES = 200_000
+
+/** The number of values in a JSON value, counting stops past `limit`. */
+function countNodes(value: JsonValue, limit: number): number {
+  let count = 0
+  const pending: JsonValue[] = [value]
+  while (pending.length > 0 && count <= limit) {
+    const next = pending.pop() as JsonValue
+    count += 1
+    if (typeof next === 'object' && next !== null)
+      for (const child of Object.values(next)) pending.push(child)
+  }
+  return count
 }
 
 function isResolvedPolicy(value: unknown): value is ResolvedPolicy {

@@ -1,4 +1,6 @@
+import type { CompiledPlan } from '../compile/compiled-plan.js'
 import { isCompiledPlan } from '../compile/is-compiled-plan.js'
+import { unreadableIssue } from '../compile/unreadable-issue.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 
 /** How a step fared, for rendering; run-time statuses plus `rejected` for plan issues. */
@@ -50,6 +52,14 @@ function text(value: unknown, fallback: string): string {
   return typeof value === 'string' && value.length > 0 ? value : fallback
 }
 
+function isCompiledPlanSafely(plan: unknown): plan is CompiledPlan {
+  try {
+    return isCompiledPlan(plan)
+  } catch {
+    return false
+  }
+}
+
 /** Builds the view renderers draw, from a compiled plan or a raw (possibly rejected) plan. */
 export function planView(plan: unknown, options: RenderOptions = {}): PlanView {
   const issues = options.issues ?? []
@@ -64,7 +74,7 @@ export function planView(plan: unknown, options: RenderOptions = {}): PlanView {
     Object.hasOwn(status, id) ? (status[id] as StepMark) : byStep.has(id) ? 'rejected' : fallback
   const cycles = issues.flatMap((found) => (found.cycle === undefined ? [] : [found.cycle]))
 
-  if (isCompiledPlan(plan)) {
+  if (isCompiledPlanSafely(plan)) {
     const steps = plan.steps.slice(0, MAX_RENDERED_STEPS).map((step, index) => ({
       key: `s${index}`,
       id: step.id,
@@ -78,15 +88,33 @@ export function planView(plan: unknown, options: RenderOptions = {}): PlanView {
     return { approved: issues.length === 0, hash: plan.hash, steps, planIssues, cycles }
   }
 
-  const rawSteps: unknown[] = Array.isArray(plan)
+  let steps: StepView[]
+  try {
+    steps = rawStepViews(plan, byStep, markOf)
+  } catch (error) {
+    steps = []
+    planIssues.push(unreadableIssue('invalid_plan', 'plan', error))
+  }
+  return { approved: false, hash: undefined, steps: assignLevels(steps), planIssues, cycles }
+}
+
+/** Step views of a raw plan, read leniently; throws when a getter or a Proxy trap does. */
+function rawStepViews(
+  plan: unknown,
+  byStep: ReadonlyMap<string, PlanIssue[]>,
+  markOf: (id: string, fallback: StepMark) => StepMark,
+): StepView[] {
+  const rawSteps: unknown = Array.isArray(plan)
     ? plan
-    : typeof plan === 'object' &&
-        plan !== null &&
-        Array.isArray((plan as { steps?: unknown }).steps)
-      ? (plan as { steps: unknown[] }).steps
-      : []
+    : typeof plan === 'object' && plan !== null
+      ? (plan as { steps?: unknown }).steps
+      : undefined
+  if (!Array.isArray(rawSteps)) return []
   const seen = new Set<string>()
-  const steps: StepView[] = rawSteps.slice(0, MAX_RENDERED_STEPS).map((raw, index) => {
+  const steps: StepView[] = []
+  const count = Math.min(rawSteps.length, MAX_RENDERED_STEPS)
+  for (let index = 0; index < count; index += 1) {
+    const raw: unknown = rawSteps[index]
     const record = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {}
     const id = text(record.id, `#${index}`)
     const deps = Array.isArray(record.depends_on)
@@ -97,18 +125,20 @@ export function planView(plan: unknown, options: RenderOptions = {}): PlanView {
     const duplicate = seen.has(id)
     seen.add(id)
     const own = duplicate ? [] : (byStep.get(id) ?? [])
-    return {
+    steps.push({
       key: `s${index}`,
       id,
       tool: text(record.tool, '?'),
       args: record.args,
-      dependsOn: deps.filter((dep): dep is string => typeof dep === 'string'),
+      dependsOn: deps
+        .slice(0, MAX_RENDERED_STEPS)
+        .filter((dep): dep is string => typeof dep === 'string'),
       level: -1,
       mark: duplicate ? 'rejected' : markOf(id, 'approved'),
       issues: own,
-    }
-  })
-  return { approved: false, hash: undefined, steps: assignLevels(steps), planIssues, cycles }
+    })
+  }
+  return steps
 }
 
 /** Levels for a raw plan: longest chain of known dependencies; steps on cycles get -1. */
@@ -140,18 +170,32 @@ function assignLevels(steps: StepView[]): StepView[] {
   return steps.map((step) => ({ ...step, level: levelOf(step.id, 0) }))
 }
 
+/** One argument value as JSON, without serialising huge arrays or throwing. */
+function renderValue(value: unknown): string {
+  try {
+    if (Array.isArray(value) && value.length > 100) return `[… ${value.length} items]`
+    if (typeof value === 'string' && value.length > 1000)
+      return JSON.stringify(value.slice(0, 1000))
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return '…'
+  }
+}
+
 /** A short, single-line rendering of arguments. */
 export function summarizeArgs(args: unknown, limit = 80): string {
   if (typeof args !== 'object' || args === null) return ''
   const parts: string[] = []
-  for (const [key, value] of Object.entries(args)) {
-    let rendered: string
-    try {
-      rendered = JSON.stringify(value) ?? String(value)
-    } catch {
-      rendered = '…'
+  let length = 0
+  try {
+    for (const [key, value] of Object.entries(args)) {
+      const rendered = renderValue(value)
+      parts.push(`${key}=${rendered}`)
+      length += key.length + rendered.length + 2
+      if (length > limit) break
     }
-    parts.push(`${key}=${rendered}`)
+  } catch {
+    parts.push('…')
   }
   const joined = parts.join(' ')
   return joined.length > limit ? `${joined.slice(0, limit - 1)}…` : joined

@@ -79,6 +79,7 @@ export function createPlanner(options: PlannerOptions): Planner {
   ) {
     throw new PlanError(
       `maxReplans must be a whole number of at least 0, got ${String(options.maxReplans)}.`,
+      { code: 'invalid_configuration' },
     )
   }
   return {
