@@ -17,8 +17,13 @@ export type OperandRoles = ArgumentRole | 'last-write' | 'second-write' | 'first
 export interface ProgramRoles {
   /** Role of the operands, or a function of the whole argument list (`gzip -c` reads). */
   readonly operands: OperandRoles | ((args: readonly string[]) => OperandRoles)
-  /** Options that take a value, by spelling (`-o`, `--output`), with the role of that value. */
-  readonly values?: Readonly<Record<string, ArgumentRole>>
+  /**
+   * Options that take a value, by spelling (`-o`, `--output`), with the role of that value; or
+   * a function of the argument list, for programs whose options differ by subcommand (git).
+   */
+  readonly values?:
+    | Readonly<Record<string, ArgumentRole>>
+    | ((args: readonly string[]) => Readonly<Record<string, ArgumentRole>>)
   /** `key=value` operands (`dd if=… of=…`), with the role of the value. */
   readonly keys?: Readonly<Record<string, ArgumentRole>>
 }
@@ -230,6 +235,82 @@ const gitOperands = (args: readonly string[]): OperandRoles => {
   const subcommand = 'subcommand' in position ? (position.subcommand ?? '') : ''
   if (GIT_READERS.has(subcommand)) return 'read'
   return GIT_WRITERS.has(subcommand) ? 'write' : 'unknown'
+}
+
+type Values = Readonly<Record<string, ArgumentRole>>
+// git's global options, then the value-taking options of each subcommand (the same letter is a
+// flag elsewhere: checkout -m merges, blame -C detects copies).
+const GIT_GLOBAL_VALUES: Values = {
+  '-C': 'write',
+  '--git-dir': 'write',
+  '--work-tree': 'write',
+  '--shallow-file': 'write',
+  '--exec-path': 'command',
+  '--config-env': 'command',
+  '-c': 'inert',
+  '--namespace': 'inert',
+  '--attr-source': 'inert',
+  '--output': 'write',
+}
+const GIT_LOG_VALUES: Values = {
+  '-n': 'inert',
+  '--format': 'inert',
+  '--pretty': 'inert',
+  '--since': 'inert',
+  '--until': 'inert',
+  '--author': 'inert',
+  '--grep': 'inert',
+  '-L': 'inert',
+}
+const GIT_MESSAGE_VALUES: Values = {
+  '-m': 'inert',
+  '--message': 'inert',
+  '-F': 'read',
+  '--file': 'read',
+}
+const GIT_SUBCOMMAND_VALUES: Readonly<Record<string, Values>> = {
+  commit: {
+    ...GIT_MESSAGE_VALUES,
+    '-C': 'inert',
+    '-c': 'inert',
+    '--author': 'inert',
+    '--date': 'inert',
+  },
+  tag: { ...GIT_MESSAGE_VALUES, '-u': 'inert' },
+  merge: { ...GIT_MESSAGE_VALUES, '-s': 'inert', '-X': 'inert' },
+  stash: { '-m': 'inert', '--message': 'inert' },
+  notes: GIT_MESSAGE_VALUES,
+  checkout: { '-b': 'inert', '-B': 'inert', '--orphan': 'inert' },
+  switch: { '-c': 'inert', '-C': 'inert', '--orphan': 'inert' },
+  log: GIT_LOG_VALUES,
+  show: GIT_LOG_VALUES,
+  shortlog: GIT_LOG_VALUES,
+  diff: { '--output': 'write' },
+  'format-patch': { '-o': 'write', '--output-directory': 'write' },
+  archive: { '-o': 'write', '--output': 'write', '--prefix': 'inert', '--format': 'inert' },
+  clone: {
+    '-o': 'inert',
+    '--origin': 'inert',
+    '-b': 'inert',
+    '--branch': 'inert',
+    '--depth': 'inert',
+    '--reference': 'read',
+    '--separate-git-dir': 'write',
+    '--template': 'command',
+    '-c': 'inert',
+    '--config': 'inert',
+  },
+  worktree: { '-b': 'inert', '-B': 'inert' },
+  grep: { '-e': 'inert', '-f': 'read', '-A': 'inert', '-B': 'inert', '-C': 'inert', '-m': 'inert' },
+  blame: { '-L': 'inert' },
+}
+const gitValues = (args: readonly string[]): Values => {
+  const position = findSubcommand('git', args)
+  const subcommand = 'subcommand' in position ? (position.subcommand ?? '') : ''
+  const specific = Object.hasOwn(GIT_SUBCOMMAND_VALUES, subcommand)
+    ? GIT_SUBCOMMAND_VALUES[subcommand]
+    : undefined
+  return { ...GIT_GLOBAL_VALUES, ...specific }
 }
 
 // find deletes or writes what it finds with these actions.
@@ -459,7 +540,6 @@ const TABLE: Record<string, ProgramRoles> = {
     values: {
       '-o': 'write',
       '--output': 'write',
-      '-O': 'inert',
       '--output-dir': 'write',
       '-D': 'write',
       '--dump-header': 'write',
@@ -563,34 +643,7 @@ const TABLE: Record<string, ProgramRoles> = {
       '-fplugin': 'command',
     },
   },
-  git: {
-    operands: gitOperands,
-    values: {
-      '-m': 'inert',
-      '--message': 'inert',
-      '-F': 'read',
-      '--file': 'read',
-      '-b': 'inert',
-      '-B': 'inert',
-      '--author': 'inert',
-      '--format': 'inert',
-      '--pretty': 'inert',
-      '-n': 'inert',
-      '--since': 'inert',
-      '--until': 'inert',
-      '-o': 'write',
-      '--output': 'write',
-      '--output-directory': 'write',
-      '-C': 'write',
-      '--git-dir': 'write',
-      '--work-tree': 'write',
-      '--shallow-file': 'write',
-      '--exec-path': 'command',
-      '--separate-git-dir': 'write',
-      '--reference': 'read',
-      '--template': 'command',
-    },
-  },
+  git: { operands: gitOperands, values: gitValues },
   npm: {
     operands: 'unknown',
     values: {
@@ -666,8 +719,6 @@ const TABLE: Record<string, ProgramRoles> = {
       '--makefile': 'read',
       '-I': 'read',
       '--include-dir': 'read',
-      '-j': 'inert',
-      '-l': 'inert',
       '-o': 'inert',
       '-W': 'inert',
     },

@@ -69,7 +69,7 @@ export function collectPathCandidates(
       ? [`-${input[0]}`, ...input.slice(1)]
       : input
   const roles = programRoles(name)
-  const values = roles?.values ?? {}
+  const values = typeof roles?.values === 'function' ? roles.values(args) : (roles?.values ?? {})
   const candidates: PathCandidate[] = []
   const unreadable: string[] = []
   const add = (value: string | undefined, role: ArgumentRole) => {
