@@ -1,11 +1,16 @@
+import type { PlanIssue } from '../issues/plan-issue.js'
 import type { ArgSpec, Policy } from '../policy/policy-schema.js'
 import type { ResolvedPolicy } from '../policy/resolve-policy.js'
 import type { CommandCheckResult } from './command-check-result.js'
 import { commandIssue } from './command-issue.js'
 import { createCommandChecker } from './load-command-checker.js'
 
-/** Checks one command against a policy. */
-export type CommandCheck = (command: unknown) => CommandCheckResult
+/** Checks one command against a policy, and what the policy's command rules warn about. */
+export interface CommandCheck {
+  readonly check: (command: unknown) => CommandCheckResult
+  /** One issue per allowed program that has no built-in model (only the sandbox guards its flags). */
+  readonly warnings: readonly PlanIssue[]
+}
 
 function declaresCommand(spec: ArgSpec): boolean {
   return spec.type === 'command' || (spec.type === 'array' && declaresCommand(spec.items))
@@ -35,10 +40,10 @@ const denied: CommandCheckResult = (() => {
  * what the grammar would conclude too, since no program is allowed.
  */
 export async function createPolicyCommandCheck(policy: ResolvedPolicy): Promise<CommandCheck> {
-  if (!policyUsesCommands(policy.policy)) return () => denied
+  if (!policyUsesCommands(policy.policy)) return { check: () => denied, warnings: [] }
   const checker = await createCommandChecker({
     policy: policy.policy.commands,
     scope: policy.scope,
   })
-  return (command) => checker.check(command)
+  return { check: (command) => checker.check(command), warnings: checker.warnings }
 }

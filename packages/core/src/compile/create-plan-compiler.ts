@@ -158,7 +158,7 @@ export async function createPlanCompiler(
   const policyCommandCheck = await createPolicyCommandCheck(policy)
   const checkCommand = (command: unknown): CommandCheckResult => {
     try {
-      return policyCommandCheck(command)
+      return policyCommandCheck.check(command)
     } catch (error) {
       const issue = unreadableIssue('command_invalid', 'command', error)
       return { allowed: false, issue, issues: [issue] }
@@ -538,6 +538,7 @@ export async function createPlanCompiler(
       return checkPathOnDisk(value, policy.scope, access)
     },
     checkCommand,
+    warnings: policyCommandCheck.warnings,
     checkArguments(tool, args) {
       try {
         return checkToolArguments(tool, args)

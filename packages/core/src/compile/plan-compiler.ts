@@ -37,6 +37,11 @@ export interface PlanCompiler {
   /** Checks one shell command with the policy's command rules. */
   checkCommand(command: unknown): CommandCheckResult
   /**
+   * Problems of the policy that do not stop it from loading, e.g. an allowed program the
+   * command checker has no built-in model of (`command_unmodelled_program`).
+   */
+  readonly warnings: readonly PlanIssue[]
+  /**
    * Checks the arguments of one live call against the tool's declaration (unknown tool,
    * undeclared, missing and mistyped arguments, paths, commands). Issue paths are relative
    * to the arguments object. References are not allowed here: pass resolved values.

@@ -38,6 +38,7 @@ export type IssueCode =
   | 'command_brace_expansion'
   | 'command_glob'
   | 'command_tilde'
+  | 'command_unmodelled_program'
   // budgets
   | 'budget_exceeded'
   | 'budget_exhausted'
