@@ -75,6 +75,7 @@ export type {
   DeclassifySchema,
   Policy,
   PolicyInput,
+  SandboxPolicy,
   ToolOutput,
   ToolPolicy,
   Trust,
@@ -87,6 +88,7 @@ export {
   budgetsSchema,
   declassifySchema,
   policySchema,
+  sandboxPolicySchema,
   toolOutputSchema,
   toolPolicySchema,
   trustSchema,
@@ -103,6 +105,12 @@ export { toText } from './render/to-text.js'
 export { signPlan } from './sign/sign-plan.js'
 export type { PlanSignatureCheck } from './sign/verify-plan.js'
 export { verifyPlan } from './sign/verify-plan.js'
+export type {
+  CommandRunner,
+  CommandRunOptions,
+  CommandRunResult,
+  CommandViolation,
+} from './tools/command-runner.js'
 export type { ReferenceTools, ReferenceToolsOptions } from './tools/create-reference-tools.js'
 export { createReferenceTools } from './tools/create-reference-tools.js'
 export type { FileEntry, ListFilesOptions, ListFilesOutput } from './tools/list-files-tool.js'
