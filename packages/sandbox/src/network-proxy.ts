@@ -31,7 +31,12 @@ function target(method: string, uri: string): { host: string; port: number; path
   }
 }
 
-function handle(client: Socket, allow: readonly string[], violations: CommandViolation[]): void {
+function handle(
+  client: Socket,
+  allow: readonly string[],
+  violations: CommandViolation[],
+  sockets: Set<Socket>,
+): void {
   let head = Buffer.alloc(0)
   const onData = (chunk: Buffer) => {
     head = Buffer.concat([head, chunk])
@@ -62,6 +67,9 @@ function handle(client: Socket, allow: readonly string[], violations: CommandVio
       return
     }
     const upstream = connect({ host: where.host, port: where.port })
+    sockets.add(upstream)
+    upstream.on('close', () => sockets.delete(upstream))
+    client.on('close', () => upstream.destroy())
     upstream.on('error', () => client.destroy())
     client.on('error', () => upstream.destroy())
     upstream.on('connect', () => {
@@ -92,7 +100,7 @@ export function startNetworkProxy(allow: readonly string[]): NetworkProxy {
   const server: Server = createServer((client) => {
     clients.add(client)
     client.on('close', () => clients.delete(client))
-    handle(client, allow, violations)
+    handle(client, allow, violations, clients)
   })
   server.listen(socket)
   server.unref()
