@@ -4,7 +4,7 @@ import { readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { PolicyInput } from '@plan/core'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { createSandbox, type SandboxRunResult } from './create-sandbox.js'
+import { checkSandbox, createSandbox, type SandboxRunResult } from './create-sandbox.js'
 import { SandboxError } from './sandbox-error.js'
 import {
   createSandboxFixture,
@@ -340,6 +340,11 @@ describeSandbox('createSandbox without bubblewrap', () => {
     expect(issue?.message).toContain('plan-no-such-bwrap')
     expect(issue?.hint).toContain('apt-get install -y bubblewrap')
     expect(() => sandbox.spawn(['true'])).toThrow(/not found/)
+    expect(checkSandbox(policyFor('/tmp'), { bwrap: 'plan-no-such-bwrap' })).toMatchObject({
+      available: false,
+      issue: { code: 'sandbox_unavailable' },
+    })
+    expect(checkSandbox()).toMatchObject({ available: true })
   })
 
   it("should run without a sandbox only when told sandbox: 'none'", async () => {

@@ -3,6 +3,7 @@ import { posix } from 'node:path'
 import {
   type CommandRunResult,
   type PlanCompiler,
+  type PlanIssue,
   type PolicyInput,
   type ResolvedPolicy,
   resolvePolicy,
@@ -72,6 +73,38 @@ function locate(config: SandboxConfig, options: SandboxOptions): string {
     })
   }
   return bwrap
+}
+
+/** Whether the sandbox can start here: the programs it needs, or why it cannot. */
+export type SandboxAvailability =
+  | { readonly available: true; readonly bwrap: string }
+  | { readonly available: false; readonly issue: PlanIssue }
+
+/**
+ * Checks whether commands can run in the sandbox on this machine (Linux with bubblewrap, and
+ * socat when the policy lists hosts), without starting anything.
+ *
+ * @example
+ * ```ts
+ * const check = checkSandbox()
+ * if (!check.available) console.error(check.issue.message, check.issue.hint)
+ * ```
+ */
+export function checkSandbox(
+  policy: PolicyInput | ResolvedPolicy | PlanCompiler = {
+    version: 1,
+    workspace: { roots: ['/'] },
+    tools: {},
+  },
+  options: SandboxOptions = {},
+): SandboxAvailability {
+  const resolved = isCompiler(policy) ? policy.policy : resolvePolicy(policy)
+  try {
+    return { available: true, bwrap: locate(createSandboxConfig(resolved, options), options) }
+  } catch (error) {
+    if (!SandboxError.isInstance(error)) throw error
+    return { available: false, issue: error.issues[0] as PlanIssue }
+  }
 }
 
 let warned = false

@@ -1,7 +1,12 @@
 export type { SandboxLaunch } from './bubblewrap-args.js'
 export { bubblewrapArgs } from './bubblewrap-args.js'
-export type { Sandbox, SandboxRunOptions, SandboxRunResult } from './create-sandbox.js'
-export { createSandbox } from './create-sandbox.js'
+export type {
+  Sandbox,
+  SandboxAvailability,
+  SandboxRunOptions,
+  SandboxRunResult,
+} from './create-sandbox.js'
+export { checkSandbox, createSandbox } from './create-sandbox.js'
 export type { SandboxedReferenceToolsOptions } from './create-sandboxed-reference-tools.js'
 export { createSandboxedReferenceTools } from './create-sandboxed-reference-tools.js'
 export { HOME_CREDENTIALS, SYSTEM_CREDENTIALS } from './credential-paths.js'
