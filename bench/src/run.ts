@@ -8,6 +8,7 @@ import { executorSuite } from './suite-executor.ts'
 import { frameworksSuite } from './suite-frameworks.ts'
 import { graphSuite } from './suite-graph.ts'
 import { memorySuite } from './suite-memory.ts'
+import { sandboxSuite } from './suite-sandbox.ts'
 
 const suites: [string, () => Promise<Row[]>][] = [
   ['compile', compileSuite],
@@ -16,6 +17,7 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['executor', executorSuite],
   ['frameworks', frameworksSuite],
   ['memory', memorySuite],
+  ['sandbox', sandboxSuite],
 ]
 
 const only = process.argv.slice(2)
