@@ -304,6 +304,9 @@ describeSandbox('createSandbox', () => {
       expect(await sandbox.run(['cat'], { stdin: 'from stdin' })).toMatchObject({
         stdout: 'from stdin',
       })
+      const missing = await sandbox.run(['plan-no-such-program'])
+      expect(missing.exitCode).not.toBe(0)
+      expect(missing.stderr).toContain('plan-no-such-program')
       const flood = await sandbox.run(['yes'], { maxOutputBytes: 1000 })
       expect(flood.truncated).toBe(true)
       expect(flood.stdout.length).toBe(1000)

@@ -77,7 +77,8 @@ export function collectSandboxed(
     child.on('close', (code, signal) => {
       done()
       const stderr = Buffer.concat(err).toString('utf8')
-      if (code === 1 && stderr.startsWith('bwrap: ')) {
+      // A program that is not found is the command's result; any other bwrap error means no sandbox.
+      if (code === 1 && stderr.startsWith('bwrap: ') && !stderr.startsWith('bwrap: execvp ')) {
         reject(
           new SandboxError({
             code: 'sandbox_failed',
