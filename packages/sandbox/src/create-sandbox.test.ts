@@ -109,6 +109,11 @@ describeSandbox('createSandbox', () => {
       ])
       expect(result.exitCode).not.toBe(0)
       expectNoSecret(result, fixture.secret)
+      if (existsSync('/etc/shadow')) {
+        const shadow = await sandbox.run(['cat', '/etc/shadow'])
+        expect(shadow.exitCode).not.toBe(0)
+        expect(shadow.stdout).toBe('')
+      }
       // A workspace that is the home folder itself: the credential store is masked inside it.
       const atHome = createSandbox(policyFor(fixture.home), { hostHome: fixture.home })
       const inHome = await atHome.run(['sh', '-c', 'cat .ssh/id_rsa; ls -a .ssh'])
