@@ -11,6 +11,7 @@ import { graphSuite } from './suite-graph.ts'
 import { mcpSuite } from './suite-mcp.ts'
 import { memorySuite } from './suite-memory.ts'
 import { patternSuite } from './suite-pattern.ts'
+import { sandboxSuite } from './suite-sandbox.ts'
 
 const suites: [string, () => Promise<Row[]>][] = [
   ['compile', compileSuite],
@@ -22,6 +23,7 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['memory', memorySuite],
   ['pattern', patternSuite],
   ['cold-start', coldStartSuite],
+  ['sandbox', sandboxSuite],
 ]
 
 const only = process.argv.slice(2)

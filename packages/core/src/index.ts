@@ -73,6 +73,7 @@ export type {
   DeclassifySchema,
   Policy,
   PolicyInput,
+  SandboxPolicy,
   ToolOutput,
   ToolPolicy,
   Trust,
@@ -88,4 +89,10 @@ export { toText } from './render/to-text.js'
 export { signPlan } from './sign/sign-plan.js'
 export type { PlanSignatureCheck } from './sign/verify-plan.js'
 export { verifyPlan } from './sign/verify-plan.js'
+export type {
+  CommandRunner,
+  CommandRunOptions,
+  CommandRunResult,
+  CommandViolation,
+} from './tools/command-runner.js'
 export { canonicalJson, hashJson, sha256 } from './util/canonical-json.js'

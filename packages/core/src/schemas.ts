@@ -11,6 +11,7 @@ export {
   budgetsSchema,
   declassifySchema,
   policySchema,
+  sandboxPolicySchema,
   toolOutputSchema,
   toolPolicySchema,
   trustSchema,

@@ -59,6 +59,9 @@ export type IssueCode =
   | 'aborted'
   | 'untrusted_flow'
   | 'signature_invalid'
+  // sandbox
+  | 'sandbox_unavailable'
+  | 'sandbox_failed'
   // audit
   | 'audit_failed'
   | 'audit_invalid'
