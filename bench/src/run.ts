@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { Row } from './measure.ts'
+import { coldStartSuite } from './suite-cold-start.ts'
 import { commandSuite } from './suite-command.ts'
 import { compileSuite } from './suite-compile.ts'
 import { executorSuite } from './suite-executor.ts'
@@ -10,6 +11,7 @@ import { graphSuite } from './suite-graph.ts'
 import { mcpSuite } from './suite-mcp.ts'
 import { memorySuite } from './suite-memory.ts'
 import { patternSuite } from './suite-pattern.ts'
+import { sandboxSuite } from './suite-sandbox.ts'
 
 const suites: [string, () => Promise<Row[]>][] = [
   ['compile', compileSuite],
@@ -20,6 +22,8 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['mcp', mcpSuite],
   ['memory', memorySuite],
   ['pattern', patternSuite],
+  ['cold-start', coldStartSuite],
+  ['sandbox', sandboxSuite],
 ]
 
 const only = process.argv.slice(2)

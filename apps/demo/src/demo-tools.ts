@@ -1,17 +1,25 @@
 import { readFile } from 'node:fs/promises'
-import {
-  createReferenceTools,
-  type JsonObject,
-  type PlanCompiler,
-  type ToolFunction,
-} from '@plan/core'
+import type { JsonObject, PlanCompiler, ToolFunction } from '@plan/core'
+import { createReferenceTools, type ReferenceTools } from '@plan/core/node'
+import { checkSandbox, createSandboxedReferenceTools } from '@plan/sandbox'
 
 /** What ran, in order: `tool args` lines, so a scenario can show that a stopped call never ran. */
 export type RunLog = string[]
 
+/**
+ * The reference tools, `run_command` inside the OS sandbox. Without bubblewrap the demo runs
+ * commands unsandboxed (with a warning) outside CI; in CI a missing sandbox is an error.
+ */
+function referenceTools(compiler: PlanCompiler): ReferenceTools {
+  const check = checkSandbox(compiler)
+  if (check.available || process.env.CI === 'true')
+    return createSandboxedReferenceTools(compiler, { runCommand: { timeoutMs: 60_000 } })
+  return createReferenceTools(compiler, { runCommand: { timeoutMs: 60_000, sandbox: 'none' } })
+}
+
 /** The demo's tools: the reference tools and the `rewrite_logging` codemod, each logging its runs. */
 export function createDemoTools(compiler: PlanCompiler, ran: RunLog): Record<string, ToolFunction> {
-  const { tools } = createReferenceTools(compiler, { runCommand: { timeoutMs: 60_000 } })
+  const { tools } = referenceTools(compiler)
   const rewrite: ToolFunction = async (args, context) => {
     const file = args.file
     const checked = await compiler.checkPathOnDisk(file, 'write')

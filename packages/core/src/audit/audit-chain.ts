@@ -29,7 +29,7 @@ export function formatAuditLine(
 }
 
 /** Starts a chain after `head`, or at the genesis; `key` (bytes) makes the chain keyed. */
-export function createAuditChain(head?: AuditHead, key?: Buffer): AuditChain {
+export function createAuditChain(head?: AuditHead, key?: Uint8Array): AuditChain {
   let current = head ?? { seq: 0, hash: auditGenesis(key) }
   return {
     get head() {

@@ -1,6 +1,6 @@
-import { createHmac } from 'node:crypto'
 import { secretBytes } from '../sign/plan-signature-input.js'
 import { sha256 } from '../util/canonical-json.js'
+import { hmacSha256, toHex } from '../util/portable-crypto.js'
 import { AUDIT_GENESIS } from './audit-event.js'
 
 /**
@@ -11,7 +11,7 @@ import { AUDIT_GENESIS } from './audit-event.js'
 export type AuditKey = string | Uint8Array
 
 /** The key as bytes, or undefined when there is none; throws `TypeError` when it is too short. */
-export function auditKeyBytes(key: unknown): Buffer | undefined {
+export function auditKeyBytes(key: unknown): Uint8Array | undefined {
   if (key === undefined) return undefined
   const bytes = secretBytes(key)
   if (bytes === undefined)
@@ -20,14 +20,14 @@ export function auditKeyBytes(key: unknown): Buffer | undefined {
 }
 
 /** The chaining hash of one line: SHA-256, or HMAC-SHA-256 under the key. */
-export function hashAuditLine(line: string, key: Buffer | undefined): string {
-  return key === undefined ? sha256(line) : createHmac('sha256', key).update(line).digest('hex')
+export function hashAuditLine(line: string, key: Uint8Array | undefined): string {
+  return key === undefined ? sha256(line) : toHex(hmacSha256(key, line))
 }
 
 /**
  * The `prev` of a log's first line: {@link AUDIT_GENESIS}, or its HMAC under the key, so that a
  * keyed log cannot be swapped for an unkeyed one.
  */
-export function auditGenesis(key: Buffer | undefined): string {
+export function auditGenesis(key: Uint8Array | undefined): string {
   return key === undefined ? AUDIT_GENESIS : hashAuditLine(AUDIT_GENESIS, key)
 }

@@ -91,7 +91,7 @@ export function createFileAuditSink(
   const now = options.now ?? Date.now
   const sync = options.fsync !== false
   let fd: number | undefined
-  let key: Buffer | undefined
+  let key: Uint8Array | undefined
   try {
     key = auditKeyBytes(options.key)
   } catch (error) {

@@ -1,5 +1,5 @@
-import { lstat, readlink } from 'node:fs/promises'
-import { posix } from 'node:path'
+import { loadNodeBuiltin } from '../util/node-builtin.js'
+import { posix } from '../util/posix-path.js'
 import {
   checkPathLexical,
   isWithin,
@@ -11,6 +11,11 @@ import {
 
 /** Most symbolic links followed while resolving one path (Linux's MAXSYMLINKS). */
 export const MAX_SYMLINK_HOPS = 40
+
+interface FileSystem {
+  lstat(path: string): Promise<{ isSymbolicLink(): boolean; isDirectory(): boolean }>
+  readlink(path: string): Promise<string>
+}
 
 type Resolution =
   | { readonly ok: true; readonly real: string }
@@ -24,6 +29,9 @@ type Resolution =
  * climbs back onto real folders meets their links; a dangling link is judged by its target.
  */
 async function resolveOnDisk(absolute: string): Promise<Resolution> {
+  const fs = await loadNodeBuiltin<FileSystem>('node:fs/promises')
+  if (fs === undefined)
+    return { ok: false, reason: 'this runtime has no file system to check it against' }
   const pending = absolute.split('/').reverse()
   let real = '/'
   let hops = 0
@@ -35,9 +43,9 @@ async function resolveOnDisk(absolute: string): Promise<Resolution> {
       continue
     }
     const candidate = real === '/' ? `/${part}` : `${real}/${part}`
-    let stats: Awaited<ReturnType<typeof lstat>>
+    let stats: Awaited<ReturnType<FileSystem['lstat']>>
     try {
-      stats = await lstat(candidate)
+      stats = await fs.lstat(candidate)
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if (code !== 'ENOENT') return { ok: false, reason: `${candidate}: ${code ?? 'error'}` }
@@ -52,7 +60,7 @@ async function resolveOnDisk(absolute: string): Promise<Resolution> {
         return { ok: false, reason: `${absolute}: too many symbolic links (ELOOP)` }
       let target: string
       try {
-        target = await readlink(candidate)
+        target = await fs.readlink(candidate)
       } catch (error) {
         return {
           ok: false,

@@ -1,5 +1,5 @@
-import { posix } from 'node:path'
 import type { IssueCode } from '../issues/plan-issue.js'
+import { posix } from '../util/posix-path.js'
 import { hasUnsafeCharacter } from '../util/unsafe-characters.js'
 import { findEncodedTraversal, findNormalizedSeparator } from './find-encoded-traversal.js'
 

@@ -1,19 +1,17 @@
+import type { z } from 'zod'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import { checkPathLexical, describe, type PathAccess } from '../checks/path-scope.js'
 import type { CommandCheckResult } from '../command/command-check-result.js'
-import { createCommandChecker } from '../command/create-command-checker.js'
+import { createPolicyCommandCheck } from '../command/create-policy-command-check.js'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
 import { checkUntrustedFlow, type FlowStep } from '../flow/check-untrusted-flow.js'
 import { createIssue } from '../issues/create-issue.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
-import { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN } from '../plan/plan-schema.js'
-import { planSchemaForPolicy } from '../plan/plan-schema-for-policy.js'
+import type { PlanObject } from '../plan/plan-schema-for-policy.js'
+import { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN } from '../plan/step-id.js'
 import type { PolicyInput } from '../policy/policy-schema.js'
-import {
-  type ResolvedPolicy,
-  type ResolvePolicyOptions,
-  resolvePolicy,
-} from '../policy/resolve-policy.js'
+import type { ResolvedPolicy, ResolvePolicyOptions } from '../policy/resolve-policy.js'
+import { resolvePolicyLazily } from '../policy/resolve-policy-lazily.js'
 import { sha256 } from '../util/canonical-json.js'
 import { isPlainObject } from '../util/is-plain-object.js'
 import { analyzeGraph } from './analyze-graph.js'
@@ -156,14 +154,11 @@ export async function createPlanCompiler(
   policyInput: PolicyInput | ResolvedPolicy,
   options: PlanCompilerOptions = {},
 ): Promise<PlanCompiler> {
-  const policy = resolvePolicy(policyInput, options)
-  const commandChecker = await createCommandChecker({
-    policy: policy.policy.commands,
-    scope: policy.scope,
-  })
+  const policy = await resolvePolicyLazily(policyInput, options)
+  const policyCommandCheck = await createPolicyCommandCheck(policy)
   const checkCommand = (command: unknown): CommandCheckResult => {
     try {
-      return commandChecker.check(command)
+      return policyCommandCheck.check(command)
     } catch (error) {
       const issue = unreadableIssue('command_invalid', 'command', error)
       return { allowed: false, issue, issues: [issue] }
@@ -171,7 +166,7 @@ export async function createPlanCompiler(
   }
   // Plans this compiler produced (deep-frozen, so unchanged since): the guard need not re-check them.
   const approved = new WeakSet<object>()
-  let narrowed: ReturnType<typeof planSchemaForPolicy> | undefined
+  let narrowed: Promise<z.ZodType<PlanObject>> | undefined
   const budgets = policy.policy.budgets
 
   function validate(plan: unknown): PlanValidationResult {
@@ -522,7 +517,10 @@ export async function createPlanCompiler(
     policy,
     validate: validateSafely,
     planSchema() {
-      narrowed ??= planSchemaForPolicy(policy)
+      // zod is loaded here, when a schema is asked for, not when the compiler starts.
+      narrowed ??= import('../plan/plan-schema-for-policy.js').then((module) =>
+        module.planSchemaForPolicy(policy),
+      )
       return narrowed
     },
     approves(plan) {
@@ -540,6 +538,7 @@ export async function createPlanCompiler(
       return checkPathOnDisk(value, policy.scope, access)
     },
     checkCommand,
+    warnings: policyCommandCheck.warnings,
     checkArguments(tool, args) {
       try {
         return checkToolArguments(tool, args)

@@ -38,6 +38,7 @@ export type IssueCode =
   | 'command_brace_expansion'
   | 'command_glob'
   | 'command_tilde'
+  | 'command_unmodelled_program'
   // budgets
   | 'budget_exceeded'
   | 'budget_exhausted'
@@ -60,6 +61,9 @@ export type IssueCode =
   | 'signature_invalid'
   | 'interrupted_call'
   | 'store_failed'
+  // sandbox
+  | 'sandbox_unavailable'
+  | 'sandbox_failed'
   // audit
   | 'audit_failed'
   | 'audit_invalid'

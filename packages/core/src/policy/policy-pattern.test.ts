@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
 import { PolicyError } from '../errors/policy-error.js'
-import { compilePolicyPattern, LinearRegExp } from './policy-pattern.js'
+import { compilePolicyPattern, LinearRegExp, loadPatternEngine } from './policy-pattern.js'
 import type { PolicyInput } from './policy-schema.js'
 import { resolvePolicy } from './resolve-policy.js'
 
@@ -12,6 +12,8 @@ const policyWith = (pattern: string): PolicyInput => ({
 })
 
 describe('compilePolicyPattern', () => {
+  beforeAll(() => loadPatternEngine())
+
   it('should match the whole value', () => {
     const result = compilePolicyPattern('[a-z]+|[0-9]+')
     expect(result.success).toBe(true)
@@ -84,8 +86,9 @@ describe('createPlanCompiler (patterns)', () => {
   it('should match the narrowed plan schema with the linear engine too', async () => {
     const compiler = await createPlanCompiler(policyWith('(a+)+b'))
     const step = (name: string) => ({ steps: [{ id: 's', tool: 'tag', args: { name } }] })
-    expect(compiler.planSchema().safeParse(step('a'.repeat(50_000))).success).toBe(false)
-    expect(compiler.planSchema().safeParse(step('aab')).success).toBe(true)
+    const schema = await compiler.planSchema()
+    expect(schema.safeParse(step('a'.repeat(50_000))).success).toBe(false)
+    expect(schema.safeParse(step('aab')).success).toBe(true)
   })
 })
 
@@ -97,5 +100,17 @@ describe('LinearRegExp', () => {
     expect(regex.source).toBe('^(?:(a|aa)+c)$')
     expect(regex.test('a'.repeat(50_000))).toBe(false)
     expect(regex.exec('aac')?.[0]).toBe('aac')
+  })
+})
+
+describe('hasPatterns', () => {
+  it('should find a pattern at any depth and nothing in a policy without one', async () => {
+    const { hasPatterns } = await import('./policy-pattern.js')
+    expect(
+      hasPatterns({
+        tools: { t: { args: { a: { type: 'array', items: { type: 'string', pattern: 'x' } } } } },
+      }),
+    ).toBe(true)
+    expect(hasPatterns({ tools: { t: { args: { a: { type: 'string' } } } } })).toBe(false)
   })
 })

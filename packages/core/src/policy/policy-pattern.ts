@@ -1,4 +1,28 @@
-import { RE2JS } from 're2js'
+import type { RE2JS } from 're2js'
+
+type PatternEngine = typeof RE2JS
+
+/** RE2, once loaded: only policies that have a `pattern` pay for loading it. */
+let engineClass: PatternEngine | undefined
+
+/** Sets the engine from a module that imported `re2js` itself (the synchronous resolver). */
+export function usePatternEngine(engine: PatternEngine): void {
+  engineClass ??= engine
+}
+
+/** Loads the engine once; call before compiling patterns on the asynchronous path. */
+export async function loadPatternEngine(): Promise<void> {
+  if (engineClass === undefined) usePatternEngine((await import('re2js')).RE2JS)
+}
+
+/** True when a policy (or any part of it) has a string `pattern` to compile. */
+export function hasPatterns(value: unknown, depth = 0): boolean {
+  if (typeof value !== 'object' || value === null || depth > 64) return false
+  if (Array.isArray(value)) return value.some((item) => hasPatterns(item, depth + 1))
+  const record = value as Record<string, unknown>
+  if (typeof record.pattern === 'string') return true
+  return Object.values(record).some((child) => hasPatterns(child, depth + 1))
+}
 
 /** A policy `pattern`, compiled once and matched against a whole value in linear time. */
 export interface PolicyPattern {
@@ -30,9 +54,11 @@ export function compilePolicyPattern(source: string): PolicyPatternResult {
       message: `not a valid regular expression: ${(error as Error).message}`,
     }
   }
+  if (engineClass === undefined)
+    return { success: false, message: 'not compiled: the pattern engine is not loaded' }
   let engine: RE2JS
   try {
-    engine = RE2JS.compile(`(?:${source})`)
+    engine = engineClass.compile(`(?:${source})`)
   } catch (error) {
     return {
       success: false,

@@ -278,6 +278,24 @@ export const workspaceSchema = z.strictObject({
   deny: z.array(z.string().min(1)).default([]),
 })
 
+/** The OS sandbox that commands run in (`@plan/sandbox`). */
+export const sandboxPolicySchema = z.strictObject({
+  network: z
+    .strictObject({
+      /**
+       * Hosts a sandboxed command may connect to (`example.com`, or `*.example.com` for its
+       * subdomains). Default none: the command gets no network at all.
+       */
+      allow: z.array(z.string().min(1).max(253)).default([]),
+    })
+    .default({ allow: [] }),
+  /**
+   * Names of environment variables passed from the host to a sandboxed command, beyond the
+   * sandbox's own short list (`PATH`, `LANG`, `TERM`, …). Never put secrets here.
+   */
+  env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
+})
+
 /** A policy: the only place where permissions live. */
 export const policySchema = z
   .strictObject({
@@ -299,6 +317,8 @@ export const policySchema = z
     trust: trustSchema.default({ defaultOutput: 'untrusted' }),
     approval: approvalSchema.default({ requireSignature: false }),
     audit: auditSchema.default({ required: false }),
+    /** How commands are sandboxed at run time; see `@plan/sandbox`. */
+    sandbox: sandboxPolicySchema.optional(),
   })
   .describe('An @plan policy')
 
@@ -326,6 +346,7 @@ export type AuditPolicy = z.output<typeof auditSchema>
 export type Budgets = z.output<typeof budgetsSchema>
 export type SharedBudget = z.output<typeof sharedBudgetSchema>
 export type Workspace = z.output<typeof workspaceSchema>
+export type SandboxPolicy = z.output<typeof sandboxPolicySchema>
 /** A policy as written (defaults not yet applied). */
 export type PolicyInput = z.input<typeof policySchema>
 /** A parsed policy with defaults applied. */

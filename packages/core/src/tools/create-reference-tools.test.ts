@@ -36,7 +36,7 @@ describe('createReferenceTools', () => {
     reference = createReferenceTools(compiler, {
       viewFile: { maxBytes: 8 },
       listFiles: { maxEntries: 3 },
-      runCommand: { timeoutMs: 60_000, maxOutputBytes: 1000 },
+      runCommand: { timeoutMs: 60_000, maxOutputBytes: 1000, sandbox: 'none' },
     })
     await mkdir(join(workspace.root, 'src'))
     await writeFile(join(workspace.root, 'src', 'a.txt'), 'hello')
@@ -188,6 +188,7 @@ describe('createReferenceTools', () => {
         stderr: '',
         truncated: false,
         timedOut: false,
+        violations: [],
       })
       expect(await reference.tools.run_command({ command: 'false' }, context())).toMatchObject({
         exitCode: 1,
@@ -210,6 +211,44 @@ describe('createReferenceTools', () => {
       } finally {
         delete process.env.PLAN_SECRET_FOR_TEST
       }
+    })
+
+    it('should refuse every call without a runner unless sandbox is none', async () => {
+      const closed = createReferenceTools(compiler)
+      expect(
+        await codeOf(Promise.resolve(closed.tools.run_command({ command: 'ls' }, context()))),
+      ).toBe('sandbox_unavailable')
+    })
+
+    it('should hand the checked argv to the runner it is given', async () => {
+      const calls: unknown[] = []
+      const withRunner = createReferenceTools(compiler, {
+        runCommand: {
+          timeoutMs: 1_000,
+          runner: async (argv, options) => {
+            calls.push([argv, options.cwd, options.timeoutMs])
+            return {
+              exitCode: 0,
+              signal: null,
+              stdout: 'ran',
+              stderr: '',
+              truncated: false,
+              timedOut: false,
+              violations: [],
+            }
+          },
+        },
+      })
+      expect(await withRunner.tools.run_command({ command: 'ls "src"' }, context())).toMatchObject({
+        stdout: 'ran',
+      })
+      expect(calls).toEqual([[['ls', 'src'], workspace.root, 1_000]])
+      expect(
+        await codeOf(
+          Promise.resolve(withRunner.tools.run_command({ command: 'ls; id' }, context())),
+        ),
+      ).toMatch(/^command_/)
+      expect(calls).toHaveLength(1)
     })
 
     it('should refuse a command the policy denies', async () => {
@@ -246,7 +285,9 @@ describe('createReferenceTools', () => {
     })
 
     it('should kill a program at its timeout and cap its output', async () => {
-      const slow = createReferenceTools(compiler, { runCommand: { timeoutMs: 100 } })
+      const slow = createReferenceTools(compiler, {
+        runCommand: { timeoutMs: 100, sandbox: 'none' },
+      })
       const timed = await slow.tools.run_command({ command: 'sleep 5' }, context())
       expect(timed).toMatchObject({ timedOut: true, exitCode: null })
       const flood = (await reference.tools.run_command({ command: 'yes' }, context())) as {

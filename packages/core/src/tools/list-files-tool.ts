@@ -1,8 +1,10 @@
+import { constants, type Dir } from 'node:fs'
 import { opendir, realpath } from 'node:fs/promises'
 import { posix } from 'node:path'
 import { isWithin } from '../checks/path-scope.js'
 import type { PlanCompiler } from '../compile/plan-compiler.js'
 import type { ToolFunction } from '../execute/execute-plan.js'
+import { checkDescriptor, openChecked } from './opened-path.js'
 import { realPathArgument, stringArgument } from './tool-input.js'
 
 /** Options of the `list_files` reference tool. */
@@ -49,31 +51,50 @@ export function createListFilesTool(
       ...deny,
       ...(await Promise.all(deny.map((entry) => realpath(entry).catch(() => entry)))),
     ]
-    const folder = await opendir(real)
+    const handle = await openChecked(
+      'list_files',
+      real,
+      constants.O_RDONLY | constants.O_DIRECTORY,
+      'dir',
+    )
     const entries: FileEntry[] = []
     let truncated = false
     try {
-      for (;;) {
-        const entry = await folder.read()
-        if (entry === null) break
-        if (denied.some((path) => isWithin(path, posix.join(real, entry.name)))) continue
-        if (entries.length >= maxEntries) {
-          truncated = true
-          break
-        }
-        const type = entry.isFile()
-          ? 'file'
-          : entry.isDirectory()
-            ? 'directory'
-            : entry.isSymbolicLink()
-              ? 'symlink'
-              : 'other'
-        entries.push({ name: entry.name, type })
+      const opened = await checkDescriptor(compiler, 'list_files', handle, real, 'dir', 'read')
+      const folder = await opendir(opened.via)
+      try {
+        truncated = await readEntries(folder, opened.path, denied, maxEntries, entries)
+      } finally {
+        await folder.close().catch(() => {})
       }
     } finally {
-      await folder.close().catch(() => {})
+      await handle.close()
     }
     entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
     return { entries, truncated }
+  }
+}
+
+/** Reads a folder's entries, minus denied ones, up to `maxEntries`; true when more were left. */
+async function readEntries(
+  folder: Dir,
+  real: string,
+  denied: readonly string[],
+  maxEntries: number,
+  entries: FileEntry[],
+): Promise<boolean> {
+  for (;;) {
+    const entry = await folder.read()
+    if (entry === null) return false
+    if (denied.some((path) => isWithin(path, posix.join(real, entry.name)))) continue
+    if (entries.length >= maxEntries) return true
+    const type = entry.isFile()
+      ? 'file'
+      : entry.isDirectory()
+        ? 'directory'
+        : entry.isSymbolicLink()
+          ? 'symlink'
+          : 'other'
+    entries.push({ name: entry.name, type })
   }
 }

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { realpathSync } from 'node:fs'
 import { lstat } from 'node:fs/promises'
 import { posix } from 'node:path'
@@ -8,6 +7,8 @@ import { looksLikePath } from '../command/check-command-paths.js'
 import type { PlanCompiler } from '../compile/plan-compiler.js'
 import type { ToolFunction } from '../execute/execute-plan.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
+import type { CommandRunner, CommandRunResult } from './command-runner.js'
+import { createUnsandboxedRunner } from './run-unsandboxed.js'
 import { refuse, stringArgument } from './tool-input.js'
 
 /** Options of the `run_command` reference tool. */
@@ -20,19 +21,18 @@ export interface RunCommandOptions {
   readonly path?: string
   /** Extra environment variables; by default the child gets only PATH, HOME (the workspace) and LANG. */
   readonly env?: Readonly<Record<string, string>>
+  /**
+   * Runs the checked program; `createSandboxedReferenceTools` from `@plan/sandbox` passes one
+   * that runs it inside an OS sandbox. Without a runner, every call is refused
+   * (`sandbox_unavailable`) unless `sandbox` is `'none'`.
+   */
+  readonly runner?: CommandRunner
+  /** `'none'` runs programs without an OS sandbox, with a warning. Ignored when `runner` is set. */
+  readonly sandbox?: 'none'
 }
 
 /** What `run_command` returns. A non-zero exit is a result, not an error. */
-export interface RunCommandOutput {
-  /** The exit code, or null when the process was killed by a signal. */
-  readonly exitCode: number | null
-  readonly signal: string | null
-  readonly stdout: string
-  readonly stderr: string
-  /** True when output was cut off at `maxOutputBytes` (the process was then killed). */
-  readonly truncated: boolean
-  readonly timedOut: boolean
-}
+export type RunCommandOutput = CommandRunResult
 
 function realOrSelf(path: string): string {
   try {
@@ -94,11 +94,11 @@ async function checkArgumentsOnDisk(
 }
 
 /**
- * Creates `run_command({ command })`: checks the command with `compiler.checkCommand` and
- * runs the resulting `argv` directly (no shell), in the first workspace root, with a
- * scrubbed environment, stdin closed, its path arguments checked on disk, a timeout and an output cap. The process runs in its
- * own process group, which is killed on timeout, on abort, on overflow and when the program
- * exits, so no background process outlives the call.
+ * Creates `run_command({ command })`: checks the command with `compiler.checkCommand`, checks
+ * its path arguments on disk, and hands the resulting `argv` (no shell) to `options.runner`
+ * in the first workspace root, with a timeout and an output cap. Without a runner it fails
+ * closed, unless `sandbox: 'none'` runs the program directly with a scrubbed environment in
+ * its own process group (killed on timeout, abort, overflow and exit).
  */
 export function createRunCommandTool(
   compiler: PlanCompiler,
@@ -111,12 +111,26 @@ export function createRunCommandTool(
     options.path ?? process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     scope.roots,
   )
+  let unsandboxed: CommandRunner | undefined
+  const pickRunner = (home: string): CommandRunner => {
+    if (options.runner !== undefined) return options.runner
+    if (options.sandbox !== 'none') {
+      refuse('run_command', {
+        code: 'sandbox_unavailable',
+        message: 'run_command has no sandbox to run the program in.',
+        path: ['command'],
+        hint: "Create the tools with createSandboxedReferenceTools from @plan/sandbox, pass a runner, or set sandbox: 'none' explicitly.",
+      })
+    }
+    unsandboxed ??= createUnsandboxedRunner({ PATH: searchPath, HOME: home, LANG: 'C.UTF-8' })
+    return unsandboxed
+  }
   return async (args, context): Promise<RunCommandOutput> => {
     const command = stringArgument('run_command', args, 'command')
     const check = compiler.checkCommand(command)
     if (!check.allowed)
       refuse('run_command', { ...check.issue, path: ['command', ...check.issue.path] })
-    const [program, ...rest] = check.argv
+    const [program] = check.argv
     if (program === undefined || program.includes('/')) {
       refuse('run_command', {
         code: 'command_not_allowed',
@@ -129,72 +143,13 @@ export function createRunCommandTool(
     const onDisk = await checkArgumentsOnDisk(check.argv, root.resolved, scope)
     if (onDisk !== undefined) refuse('run_command', onDisk)
     context?.signal?.throwIfAborted()
-    const env: Record<string, string> = {
-      PATH: searchPath,
-      HOME: root.resolved,
-      LANG: 'C.UTF-8',
-      ...options.env,
-    }
-    return await new Promise<RunCommandOutput>((resolve, reject) => {
-      const child = spawn(program, rest, {
-        cwd: root.resolved,
-        env,
-        shell: false,
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        windowsHide: true,
-      })
-      const out: Buffer[] = []
-      const err: Buffer[] = []
-      const size = { out: 0, err: 0 }
-      let truncated = false
-      let timedOut = false
-      const killGroup = () => {
-        try {
-          if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')
-        } catch {
-          // The group is already gone.
-        }
-      }
-      const collect = (chunks: Buffer[], key: 'out' | 'err') => (chunk: Buffer) => {
-        const room = maxOutputBytes - size[key]
-        if (room <= 0) return
-        if (chunk.length > room) {
-          chunks.push(chunk.subarray(0, room))
-          size[key] = maxOutputBytes
-          truncated = true
-          killGroup()
-          return
-        }
-        chunks.push(chunk)
-        size[key] += chunk.length
-      }
-      child.stdout.on('data', collect(out, 'out'))
-      child.stderr.on('data', collect(err, 'err'))
-      const timer = setTimeout(() => {
-        timedOut = true
-        killGroup()
-      }, timeoutMs)
-      const onAbort = () => killGroup()
-      context?.signal?.addEventListener('abort', onAbort, { once: true })
-      child.on('exit', killGroup)
-      child.on('error', (error) => {
-        clearTimeout(timer)
-        context?.signal?.removeEventListener('abort', onAbort)
-        reject(error)
-      })
-      child.on('close', (code, signal) => {
-        clearTimeout(timer)
-        context?.signal?.removeEventListener('abort', onAbort)
-        resolve({
-          exitCode: code,
-          signal,
-          stdout: Buffer.concat(out).toString('utf8'),
-          stderr: Buffer.concat(err).toString('utf8'),
-          truncated,
-          timedOut,
-        })
-      })
+    const runner = pickRunner(root.resolved)
+    return await runner(check.argv, {
+      cwd: root.resolved,
+      timeoutMs,
+      maxOutputBytes,
+      ...(options.env === undefined ? {} : { env: options.env }),
+      ...(context?.signal === undefined ? {} : { signal: context.signal }),
     })
   }
 }

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs'
-import { open } from 'node:fs/promises'
 import type { PlanCompiler } from '../compile/plan-compiler.js'
 import type { ToolFunction } from '../execute/execute-plan.js'
+import { checkDescriptor, openChecked } from './opened-path.js'
 import { realPathArgument, refuse, stringArgument } from './tool-input.js'
 
 /** Options of the `view_file` reference tool. */
@@ -20,8 +20,9 @@ export interface ViewFileOutput {
 
 /**
  * Creates `view_file({ file })`: reads a regular file inside the workspace as UTF-8, up to
- * `maxBytes`. The path is checked on disk first (links resolved), and the file is opened
- * without following a last-moment link; folders, devices and pipes are refused.
+ * `maxBytes`. The path is checked on disk first (links resolved), the file is opened
+ * without following a last-moment link, and the opened descriptor's real path is checked
+ * again before reading; folders, devices and pipes are refused.
  */
 export function createViewFileTool(
   compiler: PlanCompiler,
@@ -37,11 +38,14 @@ export function createViewFileTool(
       'read',
     )
     context?.signal?.throwIfAborted()
-    const handle = await open(
+    const handle = await openChecked(
+      'view_file',
       real,
-      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      constants.O_RDONLY | constants.O_NONBLOCK,
+      'file',
     )
     try {
+      await checkDescriptor(compiler, 'view_file', handle, real, 'file', 'read')
       const stats = await handle.stat()
       if (!stats.isFile())
         refuse('view_file', {

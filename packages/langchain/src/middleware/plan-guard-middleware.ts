@@ -21,9 +21,9 @@ import {
   type ResolvedPolicy,
   type RetryInterrupted,
   type RunKeys,
-  resolvePolicy,
   startDurableCall,
 } from '@plan/core'
+import { resolvePolicy } from '@plan/core/schemas'
 import { type AgentMiddleware, createMiddleware } from 'langchain'
 import { z } from 'zod'
 import {

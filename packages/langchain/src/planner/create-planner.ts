@@ -87,7 +87,9 @@ export function createPlanner(options: PlannerOptions): Planner {
       const compiler = await options.compiler
       const limit = compiler.policy.policy.budgets.maxReplans
       const maxReplans = Math.min(options.maxReplans ?? limit, limit)
-      const structured = options.model.withStructuredOutput(compiler.planSchema(), { name: 'plan' })
+      const structured = options.model.withStructuredOutput(await compiler.planSchema(), {
+        name: 'plan',
+      })
       const messages: BaseMessage[] = [
         new SystemMessage(plannerPrompt(compiler, options.instructions)),
         ...(typeof task === 'string' ? [new HumanMessage(task)] : task),

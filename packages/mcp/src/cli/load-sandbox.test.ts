@@ -1,4 +1,5 @@
-import { PlanError, resolvePolicy } from '@plan/core'
+import { PlanError } from '@plan/core'
+import { resolvePolicy } from '@plan/core/schemas'
 import { describe, expect, it } from 'vitest'
 import { spawnServerProcess } from '../proxy/spawn-server.js'
 import { loadSandboxSpawn } from './load-sandbox.js'

@@ -1,4 +1,4 @@
-import { policySchema } from '@plan/core'
+import { policySchema } from '@plan/core/schemas'
 import { describe, expect, it } from 'vitest'
 import { policyFromTools } from './policy-from-tools.js'
 

@@ -1,0 +1,91 @@
+import { execFile, execFileSync } from 'node:child_process'
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { promisify } from 'node:util'
+import { checkSandbox, createSandbox } from '@plan/sandbox'
+import { type Row, round } from './measure.ts'
+
+const run = promisify(execFile)
+const RUNS = 50
+
+function quantile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number
+}
+
+/** Median and p10–p90 of interleaved runs of two async functions, in milliseconds. */
+async function paired(first: () => Promise<unknown>, second: () => Promise<unknown>) {
+  const times: [number[], number[]] = [[], []]
+  for (let index = 0; index < RUNS + 3; index += 1) {
+    for (const [slot, fn] of [first, second].entries()) {
+      const start = performance.now()
+      await fn()
+      if (index >= 3) times[slot]?.push(performance.now() - start)
+    }
+  }
+  return times.map((list) => {
+    list.sort((left, right) => left - right)
+    return { median: quantile(list, 0.5), low: quantile(list, 0.1), high: quantile(list, 0.9) }
+  })
+}
+
+/** Per-command cost of the bubblewrap sandbox against the same program run by execFile. */
+export async function sandboxSuite(): Promise<Row[]> {
+  const root = await realpath(await mkdtemp(join(tmpdir(), 'plan-bench-sandbox-')))
+  try {
+    await writeFile(join(root, 'a.txt'), 'a\n')
+    const git = {
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'b',
+        GIT_AUTHOR_EMAIL: 'b@b',
+        GIT_COMMITTER_NAME: 'b',
+        GIT_COMMITTER_EMAIL: 'b@b',
+      },
+      cwd: root,
+    }
+    execFileSync('git', ['init', '-q'], git)
+    execFileSync('git', ['add', '.'], git)
+    execFileSync('git', ['commit', '-q', '-m', 'a'], git)
+    const policy = { version: 1 as const, workspace: { roots: [root] }, tools: {} }
+    const check = checkSandbox(policy)
+    const rows: Row[] = []
+    for (const argv of [['true'], ['git', 'status']]) {
+      const name = `${RUNS} runs of \`${argv.join(' ')}\` in bubblewrap (median; p10–p90 in note)`
+      if (!check.available) {
+        rows.push({
+          suite: 'sandbox',
+          case: name,
+          value: 0,
+          unit: 'ms',
+          baseline: 'execFile',
+          baselineValue: null,
+          ratio: null,
+          note: `failed: ${check.issue.message}`,
+        })
+        continue
+      }
+      const sandbox = createSandbox(policy)
+      const [inside, plain] = await paired(
+        () => sandbox.run(argv, { cwd: root }),
+        () => run(argv[0] as string, argv.slice(1), { cwd: root }),
+      )
+      if (inside === undefined || plain === undefined) continue
+      rows.push({
+        suite: 'sandbox',
+        case: name,
+        value: round(inside.median),
+        unit: 'ms',
+        baseline: 'the same program by execFile, interleaved',
+        baselineValue: round(plain.median),
+        ratio: round(inside.median / plain.median),
+        target: `adds ${round(inside.median - plain.median)} ms per command`,
+        note: `(p10–p90: sandbox ${round(inside.low)}–${round(inside.high)} ms, execFile ${round(plain.low)}–${round(plain.high)} ms)`,
+      })
+    }
+    return rows
+  } finally {
+    await rm(root, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,75 @@
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { resolvePolicy } from '@plan/core/schemas'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { bubblewrapArgs } from './bubblewrap-args.js'
+import { createSandboxConfig } from './sandbox-config.js'
+import { SandboxError } from './sandbox-error.js'
+
+describe('bubblewrapArgs', () => {
+  let root: string
+
+  beforeEach(async () => {
+    root = await realpath(await mkdtemp(join(tmpdir(), 'plan-bwrap-args-')))
+    await mkdir(join(root, '.git'))
+    await mkdir(join(root, 'secrets'))
+    await writeFile(join(root, '.env'), 'x')
+  })
+
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true })
+  })
+
+  const configFor = (extra: object = {}) =>
+    createSandboxConfig(
+      resolvePolicy({
+        version: 1,
+        workspace: { roots: [root], deny: ['.env', 'secrets', 'absent'] },
+        tools: {},
+        ...extra,
+      }),
+      { hostHome: '/nonexistent-home' },
+    )
+
+  it('should isolate every namespace, bind the workspace and mask what the policy hides', () => {
+    const args = bubblewrapArgs(configFor(), { argv: ['git', 'status'], cwd: root })
+    const text = args.join(' ')
+    for (const flag of [
+      '--unshare-user',
+      '--unshare-pid',
+      '--unshare-net',
+      '--die-with-parent',
+      '--new-session',
+      '--clearenv',
+    ])
+      expect(args).toContain(flag)
+    expect(text).toContain('--cap-drop ALL')
+    expect(text).toContain(`--bind ${root} ${root}`)
+    expect(text).toContain(`--ro-bind ${root}/.git ${root}/.git`)
+    expect(text).toContain(`--ro-bind /dev/null ${root}/.env`)
+    expect(text).toContain(`--tmpfs ${root}/secrets --remount-ro ${root}/secrets`)
+    expect(text).not.toContain('absent')
+    expect(text.endsWith(`--chdir ${root} -- git status`)).toBe(true)
+    // The workspace bind comes after the fresh /tmp, and the masks after the workspace bind.
+    expect(args.indexOf('--tmpfs')).toBeLessThan(args.indexOf('--bind'))
+    expect(args.lastIndexOf('--bind')).toBeLessThan(args.indexOf('/dev/null'))
+  })
+
+  it('should refuse a working folder outside the workspace', () => {
+    expect(() => bubblewrapArgs(configFor(), { argv: ['ls'], cwd: '/etc' })).toThrow(SandboxError)
+  })
+
+  it('should pass only allow-listed variables and a private HOME', () => {
+    process.env.PLAN_BWRAP_SECRET = 'secret'
+    try {
+      const args = bubblewrapArgs(configFor(), { argv: ['env'], cwd: root, env: { EXTRA: '1' } })
+      expect(args.join(' ')).not.toContain('PLAN_BWRAP_SECRET')
+      expect(args.join(' ')).toContain('--setenv EXTRA 1')
+      const home = args[args.indexOf('HOME', args.indexOf('--setenv')) + 1]
+      expect(home?.startsWith(root)).toBe(false)
+    } finally {
+      delete process.env.PLAN_BWRAP_SECRET
+    }
+  })
+})

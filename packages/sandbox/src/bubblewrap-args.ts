@@ -1,0 +1,125 @@
+import { lstatSync, readlinkSync, realpathSync, type Stats } from 'node:fs'
+import { posix } from 'node:path'
+import { isWithin } from '@plan/core'
+import type { SandboxConfig } from './sandbox-config.js'
+import { SandboxError } from './sandbox-error.js'
+
+/** One command to start inside the sandbox. */
+export interface SandboxLaunch {
+  readonly argv: readonly string[]
+  /** Real working folder, inside a workspace root. */
+  readonly cwd: string
+  /** Variables set by the caller for this command. */
+  readonly env?: Readonly<Record<string, string>>
+  /** Network: a Unix socket of the filtering proxy to show inside, or none at all. */
+  readonly proxySocket?: string
+}
+
+/** Where the proxy socket appears inside the sandbox. */
+export const PROXY_SOCKET = '/tmp/.plan-sandbox/proxy.sock'
+
+function inspect(path: string): { real: string; stats: Stats } | undefined {
+  try {
+    const real = realpathSync.native(path)
+    return { real, stats: lstatSync(real) }
+  } catch {
+    return undefined
+  }
+}
+
+function mountReadable(folder: string, args: string[]): void {
+  let stats: Stats
+  try {
+    stats = lstatSync(folder)
+  } catch {
+    return
+  }
+  // Merged-/usr systems link /bin to usr/bin: keep the link instead of a second mount.
+  if (stats.isSymbolicLink() && posix.dirname(folder) === '/') {
+    args.push('--symlink', readlinkSync(folder), folder)
+    return
+  }
+  const found = inspect(folder)
+  if (found !== undefined) args.push('--ro-bind', found.real, found.real)
+}
+
+function environment(config: SandboxConfig, launch: SandboxLaunch): Record<string, string> {
+  const proxy = launch.proxySocket === undefined ? {} : proxyEnv()
+  return {
+    ...config.env,
+    ...launch.env,
+    ...proxy,
+    HOME: config.home,
+    TMPDIR: config.tmp,
+    XDG_CONFIG_HOME: posix.join(config.home, '.config'),
+    XDG_CACHE_HOME: posix.join(config.home, '.cache'),
+    XDG_DATA_HOME: posix.join(config.home, '.local/share'),
+    XDG_STATE_HOME: posix.join(config.home, '.local/state'),
+  }
+}
+
+function proxyEnv(): Record<string, string> {
+  const url = 'http://127.0.0.1:3128'
+  return {
+    HTTP_PROXY: url,
+    HTTPS_PROXY: url,
+    http_proxy: url,
+    https_proxy: url,
+    ALL_PROXY: url,
+    all_proxy: url,
+    NO_PROXY: '',
+    no_proxy: '',
+  }
+}
+
+/**
+ * The bubblewrap arguments that run one command under a config: new user, PID, IPC, UTS and
+ * network namespaces with every capability dropped; a fresh `/tmp`, `/dev` and `/proc`; the
+ * host's system folders read-only; the workspace roots writable; `readOnly` paths bound
+ * read-only again; `deny` paths and credential stores masked; a private HOME and TMPDIR; and
+ * only the allow-listed environment.
+ */
+export function bubblewrapArgs(config: SandboxConfig, launch: SandboxLaunch): string[] {
+  for (const root of config.writable) {
+    if (isWithin(root, config.home) || isWithin(root, '/tmp/.plan-sandbox')) {
+      throw new SandboxError({
+        code: 'sandbox_failed',
+        message: `The workspace root ${root} contains the sandbox's private HOME.`,
+        path: ['workspace', 'roots'],
+        hint: 'Use a workspace root below /tmp or elsewhere, not / or /tmp itself.',
+      })
+    }
+  }
+  if (!config.writable.some((root) => isWithin(root, launch.cwd))) {
+    throw new SandboxError({
+      code: 'path_outside_workspace',
+      message: `The working folder ${launch.cwd} is outside the workspace.`,
+      path: ['cwd'],
+    })
+  }
+  const args = ['--die-with-parent', '--new-session', '--unshare-user', '--unshare-pid']
+  args.push('--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--unshare-net')
+  args.push('--cap-drop', 'ALL', '--clearenv')
+  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp')
+  for (const folder of config.readable) mountReadable(folder, args)
+  for (const root of config.writable) args.push('--bind', root, root)
+  const visible = [...config.readable.map((folder) => inspect(folder)?.real ?? folder)]
+  visible.push(...config.writable)
+  for (const entry of config.readOnly) {
+    const found = inspect(entry)
+    if (found !== undefined && config.writable.some((root) => isWithin(root, found.real)))
+      args.push('--ro-bind', found.real, found.real)
+  }
+  for (const entry of config.deny) {
+    const found = inspect(entry)
+    if (found === undefined || !visible.some((folder) => isWithin(folder, found.real))) continue
+    if (found.stats.isDirectory()) args.push('--tmpfs', found.real, '--remount-ro', found.real)
+    else args.push('--ro-bind', '/dev/null', found.real)
+  }
+  args.push('--dir', config.home, '--dir', config.tmp)
+  if (launch.proxySocket !== undefined) args.push('--ro-bind', launch.proxySocket, PROXY_SOCKET)
+  for (const [name, value] of Object.entries(environment(config, launch)))
+    args.push('--setenv', name, value)
+  args.push('--chdir', launch.cwd, '--', ...launch.argv)
+  return args
+}

@@ -1,0 +1,16 @@
+export type { SandboxLaunch } from './bubblewrap-args.js'
+export { bubblewrapArgs } from './bubblewrap-args.js'
+export type {
+  Sandbox,
+  SandboxAvailability,
+  SandboxRunOptions,
+  SandboxRunResult,
+} from './create-sandbox.js'
+export { checkSandbox, createSandbox } from './create-sandbox.js'
+export type { SandboxedReferenceToolsOptions } from './create-sandboxed-reference-tools.js'
+export { createSandboxedReferenceTools } from './create-sandboxed-reference-tools.js'
+export { HOME_CREDENTIALS, SYSTEM_CREDENTIALS } from './credential-paths.js'
+export type { SandboxConfig, SandboxOptions } from './sandbox-config.js'
+export { createSandboxConfig } from './sandbox-config.js'
+export { SandboxError } from './sandbox-error.js'
+export type { SandboxSpawnOptions } from './spawn-sandboxed.js'

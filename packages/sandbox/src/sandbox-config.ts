@@ -1,0 +1,123 @@
+import { realpathSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { posix } from 'node:path'
+import { isWithin, type ResolvedPolicy } from '@plan/core'
+import { credentialPaths } from './credential-paths.js'
+
+/** Options of {@link createSandbox}. */
+export interface SandboxOptions {
+  /**
+   * `'bubblewrap'` (the default) runs every command inside bubblewrap and fails closed when it
+   * cannot; `'none'` runs commands without any OS sandbox, with a warning.
+   */
+  readonly sandbox?: 'bubblewrap' | 'none'
+  /** The bubblewrap program, a name looked up in PATH or an absolute path. Default `bwrap`. */
+  readonly bwrap?: string
+  /** The host's home folder, whose credential stores are hidden. Default `os.homedir()`. */
+  readonly hostHome?: string
+  /** The PATH commands are looked up in. Default this process's PATH minus workspace entries. */
+  readonly path?: string
+  /** More folders the command may read (never write), e.g. a toolchain outside `/usr`. */
+  readonly readPaths?: readonly string[]
+  /** More paths hidden from the command, beyond the policy's `deny` and the credential stores. */
+  readonly deny?: readonly string[]
+  /** Environment variables set for every command (after the allow-list). */
+  readonly env?: Readonly<Record<string, string>>
+  /** Default time limit of `run`, in milliseconds. Default 60 s. */
+  readonly timeoutMs?: number
+  /** Default cap of `run`'s stdout and stderr, each, in bytes. Default 1 MiB. */
+  readonly maxOutputBytes?: number
+}
+
+/** What the sandbox lets a command do, derived from the policy. */
+export interface SandboxConfig {
+  readonly kind: 'bubblewrap' | 'none'
+  /** Folders the command may write: the workspace roots. */
+  readonly writable: readonly string[]
+  /** Paths inside them that stay read-only (`workspace.readOnly`, `.git` by default). */
+  readonly readOnly: readonly string[]
+  /** Paths the command can neither read nor write: `workspace.deny` and credential stores. */
+  readonly deny: readonly string[]
+  /** Read-only folders of the host that are visible at all (system folders, toolchains). */
+  readonly readable: readonly string[]
+  /** Hosts the command may reach through the sandbox's proxy; none means no network. */
+  readonly network: { readonly allow: readonly string[] }
+  /** The environment every command starts from (HOME and TMPDIR are added per command). */
+  readonly env: Readonly<Record<string, string>>
+  /** HOME inside the sandbox: a fresh empty folder outside the workspace for each command. */
+  readonly home: string
+  /** TMPDIR inside the sandbox: a fresh empty folder, private to the command. */
+  readonly tmp: string
+}
+
+/** Host folders that hold programs and libraries, visible read-only to every command. */
+export const SYSTEM_FOLDERS: readonly string[] = [
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/etc',
+  '/opt',
+]
+
+/** Host variables copied into a command's environment when set. */
+export const BASE_ENV: readonly string[] = ['LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TZ']
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync.native(path)
+  } catch {
+    return path
+  }
+}
+
+/** PATH entries outside the workspace (a program planted there must never be found by name). */
+function safePath(path: string, roots: readonly string[]): string {
+  return path
+    .split(':')
+    .filter((entry) => posix.isAbsolute(entry))
+    .filter((entry) => !roots.some((root) => isWithin(root, realOrSelf(entry))))
+    .join(':')
+}
+
+/** The folder to show for a PATH entry: a toolchain's root for `…/bin`, never a home or `/`. */
+function toolFolder(entry: string, hostHome: string | undefined): string {
+  const real = realOrSelf(entry)
+  if (posix.basename(real) !== 'bin') return real
+  const parent = posix.dirname(real)
+  return parent === '/' || parent === hostHome ? real : parent
+}
+
+/** Derives what a command may do from a resolved policy and the sandbox options. */
+export function createSandboxConfig(
+  policy: ResolvedPolicy,
+  options: SandboxOptions = {},
+): SandboxConfig {
+  const roots = [...new Set(policy.scope.roots.map(realOrSelf))]
+  const hostHome = options.hostHome ?? homedir()
+  const path = safePath(options.path ?? process.env.PATH ?? '/usr/bin:/bin', roots)
+  const system = SYSTEM_FOLDERS.filter((folder) => !roots.some((root) => isWithin(root, folder)))
+  const tools = path
+    .split(':')
+    .filter((entry) => !system.some((folder) => isWithin(folder, realOrSelf(entry))))
+    .map((entry) => toolFolder(entry, hostHome))
+  const env: Record<string, string> = { PATH: path }
+  for (const name of [...BASE_ENV, ...(policy.policy.sandbox?.env ?? [])]) {
+    const value = process.env[name]
+    if (value !== undefined && name !== 'PATH') env[name] = value
+  }
+  return Object.freeze({
+    kind: options.sandbox ?? 'bubblewrap',
+    writable: roots,
+    readOnly: policy.scope.readOnly,
+    deny: [...policy.scope.deny, ...(options.deny ?? []), ...credentialPaths(hostHome)],
+    readable: [...new Set([...system, ...tools, ...(options.readPaths ?? [])])],
+    network: { allow: policy.policy.sandbox?.network.allow ?? [] },
+    env: { ...env, ...options.env },
+    home: '/tmp/.plan-sandbox/home',
+    tmp: '/tmp/.plan-sandbox/tmp',
+  })
+}

@@ -1,0 +1,77 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { realpathSync } from 'node:fs'
+import { bubblewrapArgs, PROXY_SOCKET } from './bubblewrap-args.js'
+import { type NetworkProxy, startNetworkProxy } from './network-proxy.js'
+import type { SandboxConfig } from './sandbox-config.js'
+import { SandboxError } from './sandbox-error.js'
+
+/** How one sandboxed process starts. */
+export interface SandboxSpawnOptions {
+  /** Working folder inside the workspace. Default: the first workspace root. */
+  readonly cwd?: string
+  /** Variables set for this command, after the sandbox's allow-listed environment. */
+  readonly env?: Readonly<Record<string, string>>
+}
+
+/** A started process with the proxy (if any) that serves it. */
+export interface SandboxedChild {
+  readonly child: ChildProcessWithoutNullStreams
+  readonly proxy: NetworkProxy | undefined
+}
+
+/** Inside the sandbox, forward 127.0.0.1:3128 to the proxy socket, wait for it, then exec. */
+const FORWARD = [
+  `socat TCP-LISTEN:3128,bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${PROXY_SOCKET} >/dev/null 2>&1 &`,
+  'i=0; while [ $i -lt 500 ] && ! grep -q ":0C38 " /proc/net/tcp; do i=$((i+1)); sleep 0.01; done',
+  'exec "$@"',
+].join('\n')
+
+/** Starts `argv` under bubblewrap with piped stdio, the proxy started first when hosts are listed. */
+export function spawnSandboxed(
+  bwrap: string,
+  config: SandboxConfig,
+  argv: readonly string[],
+  options: SandboxSpawnOptions,
+): SandboxedChild {
+  if (argv.length === 0 || argv[0] === undefined || argv[0].length === 0) {
+    throw new SandboxError({ code: 'invalid_arguments', message: 'argv is empty.', path: ['argv'] })
+  }
+  const first = config.writable[0] as string
+  let cwd: string
+  try {
+    cwd = realpathSync.native(options.cwd ?? first)
+  } catch (error) {
+    throw new SandboxError(
+      {
+        code: 'path_invalid',
+        message: `The working folder ${options.cwd} does not exist.`,
+        path: ['cwd'],
+      },
+      { cause: error },
+    )
+  }
+  const proxy =
+    config.network.allow.length > 0 ? startNetworkProxy(config.network.allow) : undefined
+  const command = proxy === undefined ? argv : ['/bin/sh', '-c', FORWARD, 'sh', ...argv]
+  try {
+    const args = bubblewrapArgs(config, {
+      argv: command,
+      cwd,
+      ...(options.env === undefined ? {} : { env: options.env }),
+      ...(proxy === undefined ? {} : { proxySocket: proxy.socket }),
+    })
+    const child = spawn(bwrap, args, {
+      env: {},
+      shell: false,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    })
+    child.on('close', () => proxy?.close())
+    child.on('error', () => proxy?.close())
+    return { child, proxy }
+  } catch (error) {
+    proxy?.close()
+    throw error
+  }
+}
