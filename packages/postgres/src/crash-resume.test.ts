@@ -21,6 +21,8 @@ type Adapter = 'langchain' | 'ai-sdk'
 
 interface WorkerResult {
   readonly decisions: readonly Decision[]
+  /** What the run put to a human through LangGraph's `interrupt()`. */
+  readonly reviews: readonly { interrupted?: { stepId: string; issue: { code: string } } }[]
   /** The `PlanError` the run ended with, if it did. */
   readonly refusal: { readonly planError: boolean; readonly codes: readonly string[] } | null
 }
@@ -71,8 +73,10 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
     beforeResume: (prefix: string) => Promise<void> = async () => undefined,
     retry = false,
     perTurn = false,
+    review = false,
   ) {
     const options = {
+      review,
       perTurn,
       retry,
       store,
@@ -174,5 +178,17 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
     expect(starts).toEqual(['a'])
     expect(decisions.some((decision) => decision.allowed)).toBe(false)
     expect(decisions[0]?.codes).toContain('interrupted_call')
+  })
+
+  it('should put the interrupted call to a human through interrupt(), and run it once approved (langchain)', {
+    timeout: 120_000,
+  }, async () => {
+    const noop = async () => undefined
+    const resumed = await crashAndResume('langchain', false, 2, true, noop, false, false, true)
+    expect(resumed.reviews).toMatchObject([
+      { interrupted: { stepId: 'c1', issue: { code: 'interrupted_call' } } },
+    ])
+    expect(resumed.starts).toEqual(['a', 'a'])
+    expect(resumed.decisions.filter((decision) => decision.allowed)).toHaveLength(1)
   })
 })

@@ -5,9 +5,10 @@ import { appendFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { AIMessage, HumanMessage } from '@langchain/core/messages'
 import { fakeModel } from '@langchain/core/testing'
+import { Command, interrupt } from '@langchain/langgraph'
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres'
 import { createPlanGuardedTools } from '@plan/ai-sdk'
-import { PlanError, type PlanIssue, type PolicyInput } from '@plan/core'
+import { type InterruptedCall, PlanError, type PlanIssue, type PolicyInput } from '@plan/core'
 import { planGuardMiddleware } from '@plan/langchain'
 import { createPostgresGuardStore } from '@plan/postgres'
 import { tool as aiTool, generateText, stepCountIs } from 'ai'
@@ -27,12 +28,16 @@ interface WorkerOptions {
   readonly store: boolean
   /** True: a human approves running an interrupted call again. */
   readonly retry: boolean
+  /** LangChain: the interrupted call is put to a human through LangGraph's `interrupt()`, who approves it. */
+  readonly review: boolean
   /** AI SDK: per-turn mode (no plan; each model response's calls are one turn). */
   readonly perTurn: boolean
 }
 
 const options = JSON.parse(process.env.PLAN_CRASH_WORKER ?? '{}') as WorkerOptions
 const decisions: { allowed: boolean; codes: string[] }[] = []
+/** What the run put to a human (LangGraph interrupts). */
+const reviews: unknown[] = []
 const record = (allowed: boolean, issues: readonly PlanIssue[]) =>
   decisions.push({ allowed, codes: issues.map((issue) => issue.code) })
 
@@ -80,6 +85,12 @@ async function runLangChain(): Promise<void> {
         policy,
         ...(options.store ? { store } : {}),
         ...(options.retry ? { retryInterrupted: () => true } : {}),
+        ...(options.review
+          ? {
+              retryInterrupted: (call: InterruptedCall) =>
+                interrupt({ interrupted: call }) === true,
+            }
+          : {}),
         onDecision: (decision) => record(decision.allowed, decision.issues),
       }),
     ],
@@ -87,7 +98,14 @@ async function runLangChain(): Promise<void> {
   // The checkpoint of each step is written before the next starts, so the run id survives a kill.
   const config = { configurable: { thread_id: options.runId }, durability: 'sync' as const }
   try {
-    await agent.invoke(resuming ? null : { messages: [new HumanMessage('Write a.')] }, config)
+    const result = await agent.invoke(
+      resuming ? null : { messages: [new HumanMessage('Write a.')] },
+      config,
+    )
+    const paused = (result as { __interrupt__?: { value: unknown }[] }).__interrupt__ ?? []
+    for (const entry of paused) reviews.push(entry.value)
+    // The human approves: the run goes on from where it asked.
+    if (paused.length > 0) await agent.invoke(new Command({ resume: true }), config)
   } finally {
     await checkpointer.end()
   }
@@ -160,4 +178,4 @@ try {
   refusal = { planError: true, codes: error.issues.map((issue) => issue.code) }
 }
 await store.close()
-process.stdout.write(`${JSON.stringify({ decisions, refusal })}\n`)
+process.stdout.write(`${JSON.stringify({ decisions, refusal, reviews })}\n`)
