@@ -162,9 +162,13 @@ function packPublicPackages(work) {
 
 function writeProject(project, tarballs, manager) {
   mkdirSync(project, { recursive: true })
-  // Packed adapters depend on `@plan/core@<version>`, which must come from its tarball too.
-  const core = tarballs['@plan/core']
-  const overrides = { '@plan/core': manager === 'npm' ? '$@plan/core' : `file:${core}` }
+  // Packed packages depend on each other at `<version>`, which must come from the tarballs too.
+  const overrides = Object.fromEntries(
+    Object.entries(tarballs).map(([name, file]) => [
+      name,
+      manager === 'npm' ? `$${name}` : `file:${file}`,
+    ]),
+  )
   const manifest = { name: `consumer-${manager}`, private: true, type: 'module' }
   if (manager === 'npm') manifest.overrides = overrides
   writeFileSync(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`)
@@ -176,7 +180,10 @@ function writeProject(project, tarballs, manager) {
 
 function install(project, tarballs, manager) {
   const plan = (name) => tarballs[name] ?? fail(`${name} was not packed`)
-  const adapters = ['@plan/langchain', '@plan/cli'].map(plan)
+  // Every public package: the AI SDK pair first (the issue's command), then all the others.
+  const adapters = Object.keys(tarballs)
+    .filter((name) => name !== '@plan/core' && name !== '@plan/ai-sdk')
+    .map(plan)
   const rest = [...adapters, ...FRAMEWORKS.langchain, ...FRAMEWORKS.tools]
   const first = [plan('@plan/core'), plan('@plan/ai-sdk'), ...FRAMEWORKS.aiSdk]
   if (manager === 'npm') {

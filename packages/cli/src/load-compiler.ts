@@ -44,5 +44,12 @@ export async function loadCompiler(
   io: CliIo,
 ): Promise<LoadedPolicy & { readonly compiler: PlanCompiler }> {
   const loaded = await loadPolicyFile(policyFile, io)
-  return { ...loaded, compiler: await createPlanCompiler(loaded.policy) }
+  const compiler = await createPlanCompiler(loaded.policy)
+  // Programs the command rules do not model: only the OS sandbox guards their flags.
+  const unmodelled: CliWarning[] = compiler.warnings.map((issue) => ({
+    code: 'command_unmodelled_program',
+    message: issue.message,
+    path: issue.path,
+  }))
+  return { ...loaded, warnings: [...loaded.warnings, ...unmodelled], compiler }
 }

@@ -3,7 +3,10 @@ import type { ResolvedPolicy } from '@plan/core'
 
 /** Something suspicious that does not change the verdict. */
 export interface CliWarning {
-  readonly code: 'workspace_root_missing' | 'workspace_root_not_directory'
+  readonly code:
+    | 'workspace_root_missing'
+    | 'workspace_root_not_directory'
+    | 'command_unmodelled_program'
   readonly message: string
   readonly path: readonly (string | number)[]
 }

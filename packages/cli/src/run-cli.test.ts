@@ -197,6 +197,24 @@ describe('runCli', () => {
       expect(json.stderr).toBe('')
     })
 
+    it('should warn about an allowed program that has no built-in model', async () => {
+      const text = await run(['check', 'seed-plan-1.json', '-p', 'unmodelled-program-policy.json'])
+      expect(text.stderr).toMatch(
+        /plan: warning: The allowed program "cowsay" has no built-in model/,
+      )
+      const json = await run([
+        'check',
+        'seed-plan-1.json',
+        '-p',
+        'unmodelled-program-policy.json',
+        '-f',
+        'json',
+      ])
+      expect(JSON.parse(json.stdout).warnings).toEqual([
+        expect.objectContaining({ code: 'command_unmodelled_program' }),
+      ])
+    })
+
     it('should not warn when every root exists', async () => {
       const result = await run(['check', 'seed-plan-1.json', '--policy', 'policy.json'])
       expect(result.stderr).toBe('')

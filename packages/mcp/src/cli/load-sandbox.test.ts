@@ -8,7 +8,7 @@ const policy = resolvePolicy({ version: 1, workspace: { roots: ['/tmp'] }, tools
 
 describe('loadSandboxSpawn', () => {
   it('should fail with a clear error when @plan/sandbox cannot be imported', async () => {
-    const loading = loadSandboxSpawn(policy, () => Promise.reject(new Error('not found')))
+    const loading = loadSandboxSpawn(policy, {}, () => Promise.reject(new Error('not found')))
     await expect(loading).rejects.toSatisfy(
       (error: unknown) =>
         PlanError.isInstance(error) && error.message.includes('requires @plan/sandbox'),
@@ -16,14 +16,14 @@ describe('loadSandboxSpawn', () => {
   })
 
   it('should fail when the module has no createSandbox', async () => {
-    await expect(loadSandboxSpawn(policy, async () => ({}))).rejects.toThrow(
+    await expect(loadSandboxSpawn(policy, {}, async () => ({}))).rejects.toThrow(
       'createSandbox was not found',
     )
   })
 
   it('should build the sandbox from the policy and spawn through it', async () => {
     const calls: unknown[] = []
-    const spawn = await loadSandboxSpawn(policy, async () => ({
+    const spawn = await loadSandboxSpawn(policy, {}, async () => ({
       createSandbox: (given: unknown) => ({
         spawn: (argv: readonly string[], options: { cwd?: string }) => {
           calls.push({ given, argv, options })

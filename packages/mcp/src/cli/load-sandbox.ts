@@ -3,7 +3,10 @@ import type { SpawnServer } from '../proxy/spawn-server.js'
 
 /** The part of `@plan/sandbox` the proxy uses. */
 interface SandboxModule {
-  createSandbox(policy: ResolvedPolicy): {
+  createSandbox(
+    policy: ResolvedPolicy,
+    options: { readonly readPaths?: readonly string[] },
+  ): {
     spawn: SpawnServer
   }
 }
@@ -22,13 +25,20 @@ function sandboxError(message: string, cause?: unknown): PlanError {
   })
 }
 
+/** Options of {@link loadSandboxSpawn}. */
+export interface SandboxSpawnOptions {
+  /** More folders the server may read (never write), such as the folder its code lives in. */
+  readonly readPaths?: readonly string[]
+}
+
 /**
  * The spawner of `@plan/sandbox` for `policy`: the wrapped server then runs in an OS sandbox
  * built from the same policy. Throws `PlanError` when the package cannot be imported.
  */
 export async function loadSandboxSpawn(
   policy: ResolvedPolicy,
-  load: () => Promise<unknown> = () => import('@plan/sandbox' as string),
+  options: SandboxSpawnOptions = {},
+  load: () => Promise<unknown> = () => import('@plan/sandbox'),
 ): Promise<SpawnServer> {
   let module: unknown
   try {
@@ -39,6 +49,6 @@ export async function loadSandboxSpawn(
   const createSandbox = (module as Partial<SandboxModule>)?.createSandbox
   if (typeof createSandbox !== 'function')
     throw sandboxError('--sandbox requires @plan/sandbox, whose createSandbox was not found.')
-  const sandbox = createSandbox(policy)
+  const sandbox = createSandbox(policy, { readPaths: options.readPaths ?? [] })
   return (argv, options) => sandbox.spawn(argv, options)
 }

@@ -26,6 +26,7 @@ describe('parseCliArgs', () => {
         plan: 'plan.json',
         audit: 'a.jsonl',
         sandbox: true,
+        sandboxRead: [],
         server: ['npx', '-y', 'server', '--policy', '/x'],
         url: undefined,
         listen: undefined,
@@ -75,5 +76,31 @@ describe('parseCliArgs', () => {
     const parsed = parseCliArgs(argv)
     expect(parsed.success).toBe(false)
     expect(parsed.success ? '' : parsed.message).toContain(message)
+  })
+})
+
+describe('parseCliArgs (--sandbox-read)', () => {
+  it('should collect every --sandbox-read folder and require --sandbox with them', () => {
+    const parsed = parseCliArgs([
+      '--policy',
+      'p.json',
+      '--sandbox',
+      '--sandbox-read',
+      'a',
+      '--sandbox-read',
+      'b',
+      '--',
+      'server',
+    ])
+    expect(parsed).toMatchObject({
+      success: true,
+      command: { sandbox: true, sandboxRead: ['a', 'b'] },
+    })
+    expect(
+      parseCliArgs(['--policy', 'p.json', '--sandbox-read', 'a', '--', 'server']),
+    ).toMatchObject({
+      success: false,
+      message: expect.stringContaining('add --sandbox'),
+    })
   })
 })

@@ -7,6 +7,8 @@ export interface ProxyCommand {
   readonly plan: string | undefined
   readonly audit: string | undefined
   readonly sandbox: boolean
+  /** More folders the sandboxed server may read (never write): its own code, for one. */
+  readonly sandboxRead: readonly string[]
   /** The server's argv, when the proxy starts it (empty with `url`). */
   readonly server: readonly string[]
   /** The server's Streamable HTTP endpoint, when it runs elsewhere. */
@@ -34,8 +36,9 @@ export type ParsedCli =
 
 /** The usage text. */
 export const USAGE = `Usage:
-  plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] [--sandbox] -- <server command> [args…]
-      Runs the MCP server behind the @plan guard, speaking MCP over stdio on both sides.
+  plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] [--sandbox [--sandbox-read <dir>]…] -- <server command> [args…]
+      Runs the MCP server behind the @plan guard, speaking MCP over stdio on both sides;
+      with --sandbox the server itself runs in an OS sandbox built from the policy.
   plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] --url <https://host/mcp>
       Guards a server reached over Streamable HTTP; the client still speaks stdio.
   plan-mcp --policy <policy.json> --listen <port> [--host 127.0.0.1] [… as above]
@@ -76,6 +79,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
             plan: { type: 'string' },
             audit: { type: 'string' },
             sandbox: { type: 'boolean' },
+            'sandbox-read': { type: 'string', multiple: true },
             url: { type: 'string' },
             listen: { type: 'string' },
             host: { type: 'string' },
@@ -95,6 +99,9 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
     return failure('give either --url or a server command after --, not both')
   if (url !== undefined && values.sandbox === true)
     return failure('--sandbox starts the server command in a sandbox; it cannot apply to --url')
+  const sandboxRead = (values['sandbox-read'] as string[] | undefined) ?? []
+  if (sandboxRead.length > 0 && values.sandbox !== true)
+    return failure('--sandbox-read names folders the sandboxed server may read; add --sandbox')
   if (server.length === 0 && (isInit || url === undefined))
     return failure('missing the server command after --')
   if (isInit) {
@@ -125,6 +132,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
       plan: text(values.plan),
       audit: text(values.audit),
       sandbox: values.sandbox === true,
+      sandboxRead,
       server,
       url,
       listen: port,

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { formatIssues, PlanError } from '@plan/core'
+import { formatIssues, isWithin, PlanError } from '@plan/core'
 import { createFileAuditSink, loadPolicy } from '@plan/core/node'
 import type { McpGuardOptions } from '../guard/create-mcp-call-guard.js'
 import type { McpServerCommand } from '../proxy/create-mcp-guard-proxy.js'
@@ -55,9 +55,17 @@ export async function loadProxySetup(command: ProxyCommand, io: PlanMcpIo): Prom
     command.plan === undefined ? undefined : await readPlan(resolve(io.cwd, command.plan))
   const audit =
     command.audit === undefined ? undefined : createFileAuditSink(resolve(io.cwd, command.audit))
-  const spawn = command.sandbox ? await loadSandboxSpawn(policy) : spawnServerProcess
+  const spawn = command.sandbox
+    ? await loadSandboxSpawn(policy, {
+        readPaths: command.sandboxRead.map((folder) => resolve(io.cwd, folder)),
+      })
+    : spawnServerProcess
   const url = command.url === undefined ? undefined : parseUrl(command.url)
-  const env = definedEnv(io.env)
+  // A sandboxed server gets the sandbox's allow-listed environment (policy `sandbox.env`), not ours.
+  const env = command.sandbox ? {} : definedEnv(io.env)
+  // A sandboxed server can only start inside the workspace: outside it, in the first root.
+  const inWorkspace = policy.scope.roots.some((root) => isWithin(root, io.cwd))
+  const cwd = command.sandbox && !inWorkspace ? (policy.scope.roots[0] ?? io.cwd) : io.cwd
   return {
     guard: {
       policy,
@@ -71,7 +79,7 @@ export async function loadProxySetup(command: ProxyCommand, io: PlanMcpIo): Prom
     },
     server: () =>
       url === undefined
-        ? { command: command.server, cwd: io.cwd, env, spawn }
+        ? { command: command.server, cwd, env, spawn }
         : new StreamableHTTPClientTransport(url),
   }
 }

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, realpathSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { PassThrough } from 'node:stream'
@@ -24,6 +24,17 @@ import { runPlanMcp } from './run-plan-mcp.js'
 
 const TIMEOUT = 60_000
 const bin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url))
+const probeServerScript = fileURLToPath(new URL('../test-utils/probe-server.mjs', import.meta.url))
+// The sandboxed server sees only system folders and the workspace: its own code must be named.
+const codeFolders = [
+  fileURLToPath(new URL('../..', import.meta.url)),
+  realpathSync(fileURLToPath(new URL('../../../../node_modules/.pnpm', import.meta.url))),
+]
+
+// The OS sandbox needs bubblewrap: the test is required in CI and skipped only elsewhere.
+const bwrapMissing = spawnSync('bwrap', ['--version']).status !== 0
+if (bwrapMissing && process.env.CI !== 'true')
+  console.warn('skipping the sandboxed proxy test: bubblewrap (bwrap) is not installed')
 
 describe('runPlanMcp', () => {
   let workspace: TestWorkspace
@@ -212,12 +223,48 @@ describe('runPlanMcp', () => {
     TIMEOUT,
   )
 
-  it('should refuse --sandbox with a clear error while @plan/sandbox is not installed', async () => {
-    const policyFile = join(workspace.base, 'sandbox-policy.json')
-    await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
-    const io = bufferIo(workspace.base)
-    const code = await runPlanMcp(['--policy', policyFile, '--sandbox', '--', 'server'], io)
-    expect(code).toBe(2)
-    expect(io.err()).toContain('requires @plan/sandbox')
-  })
+  it.skipIf(bwrapMissing && process.env.CI !== 'true')(
+    'should run the wrapped server itself in the OS sandbox with --sandbox',
+    async () => {
+      if (bwrapMissing) throw new Error('bubblewrap (bwrap) is required in CI')
+      const policyFile = join(workspace.base, 'probe-policy.json')
+      await writeFile(
+        policyFile,
+        JSON.stringify({
+          version: 1,
+          workspace: { roots: [workspace.root] },
+          tools: { probe: {} },
+        }),
+      )
+      const probe = async (sandboxed: boolean) => {
+        const own = sandboxed
+          ? ['--sandbox', ...codeFolders.flatMap((f) => ['--sandbox-read', f])]
+          : []
+        const transport = new StdioClientTransport({
+          command: process.execPath,
+          args: [bin, '--policy', policyFile, ...own, '--', process.execPath, probeServerScript],
+          env: {
+            ...(process.env as Record<string, string>),
+            PROBE_TOKEN: 'host-token',
+            PROBE_SECRET_FILE: join(workspace.outside, 'secret.txt'),
+          },
+          stderr: 'pipe',
+        })
+        const client = new Client({ name: 'probe-test', version: '1.0.0' })
+        await client.connect(transport)
+        try {
+          return JSON.parse(textOf(await client.callTool({ name: 'probe', arguments: {} })))
+        } finally {
+          await client.close()
+        }
+      }
+      // The same server without the sandbox sees the host: the control for the check below.
+      expect(await probe(false)).toMatchObject({ token: 'host-token', secret: 'outside secret\n' })
+      const inside = await probe(true)
+      expect(inside.token).toBeNull()
+      expect(inside.secret).toMatch(/^unreadable/)
+      expect(inside.home).not.toBe(process.env.HOME)
+    },
+    TIMEOUT,
+  )
 })
