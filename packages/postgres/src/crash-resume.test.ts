@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -49,8 +49,10 @@ function start(env: Record<string, unknown>): { child: ChildProcess; output: Pro
   return { child, output }
 }
 
-async function waitForFile(path: string): Promise<void> {
-  while (!existsSync(path)) await new Promise((resolve) => setTimeout(resolve, 50))
+/** Waits until the tool has written its first start line (the file can exist empty for a moment). */
+async function waitForStart(path: string): Promise<void> {
+  while (!existsSync(path) || !readFileSync(path, 'utf8').endsWith('\n'))
+    await new Promise((resolve) => setTimeout(resolve, 50))
 }
 
 describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () => {
@@ -91,7 +93,7 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
     await writeFile(join(dir, 'hang'), '')
     const first = start(options)
     const killed = first.output.catch((error: unknown) => String(error))
-    await waitForFile(join(dir, 'starts.log'))
+    await waitForStart(join(dir, 'starts.log'))
     first.child.kill('SIGKILL')
     expect(await killed).toContain('SIGKILL')
     await rm(join(dir, 'hang'))
