@@ -57,6 +57,7 @@ export type IssueCode =
   | 'step_timeout'
   | 'aborted'
   | 'untrusted_flow'
+  | 'tainted_run'
   | 'signature_invalid'
   // audit
   | 'audit_failed'

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { commandPolicySchema } from '../command/command-policy.js'
+import { taintedSchema } from './tainted-schema.js'
 
 const common = {
   /** Whether the argument must be present. Defaults to true. */
@@ -197,6 +198,11 @@ export const trustSchema = z.strictObject({
    * is trusted only where the policy says so.
    */
   defaultOutput: z.enum(['trusted', 'untrusted']).default('untrusted'),
+  /**
+   * Per-turn mode: what a run may still do once untrusted output (or a tool error of an
+   * untrusted tool) has entered the model's context. Absent: the copied-text check only.
+   */
+  tainted: taintedSchema.optional(),
 })
 
 /** How an approved plan must be bound to its approval. */
