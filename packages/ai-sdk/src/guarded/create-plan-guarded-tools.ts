@@ -42,7 +42,7 @@ export interface CreatePlanGuardedToolsOptions<TOOLS extends ToolSet> {
   readonly onDecision?: GuardToolsOptions['onDecision']
   /** Status of allowed calls in the approval function; see {@link PlanToolApprovalOptions}. */
   readonly allowedStatus?: PlanToolApprovalOptions['allowedStatus']
-  /** Plan mode: stop the loop once the plan is complete. Default true. */
+  /** Plan mode: stop the loop once the plan is complete, before the model answers. Default false. */
   readonly stopWhenComplete?: boolean
 }
 
@@ -120,6 +120,7 @@ export async function createPlanGuardedTools<TOOLS extends ToolSet>(
   return {
     tools,
     toolApproval: planToolApproval(guard, {
+      askHuman: compiler.policy.policy.trust.tainted?.onRefuse === 'ask',
       ...(options.allowedStatus === undefined ? {} : { allowedStatus: options.allowedStatus }),
       ...(options.onDecision === undefined ? {} : { onDecision: options.onDecision }),
     }),

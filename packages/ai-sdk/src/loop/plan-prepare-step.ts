@@ -9,6 +9,8 @@ import {
 } from 'ai'
 import { releaseStaleReservations } from '../session/decide-call.js'
 import { planTurnMiddleware } from '../turn/plan-turn-middleware.js'
+import { markLastWord } from './last-word.js'
+import { lastWordInstructions } from './last-word-instructions.js'
 import { modeOf, type PlanMode } from './plan-mode.js'
 
 /** Options for {@link planPrepareStep}. */
@@ -70,10 +72,18 @@ export function planPrepareStep<TOOLS extends ToolSet = ToolSet>(
     guard,
     options.tools === undefined ? {} : { tools: options.tools },
   )
-  return ({ model }) => {
+  return ({ model, instructions }) => {
     releaseStaleReservations(guard)
     type ActiveTools = (keyof TOOLS & string)[]
-    if (guard.stopReason() !== undefined) return { activeTools: [] as ActiveTools }
+    const stop = guard.stopReason()
+    if (stop !== undefined) {
+      // The model is told why, once, and gets no tools; planStopWhen then ends the loop.
+      markLastWord(guard)
+      return {
+        activeTools: [] as ActiveTools,
+        instructions: lastWordInstructions(instructions, stop),
+      }
+    }
     if (mode === 'turn') {
       return {
         model: wrapLanguageModel({ model: resolveModel(model), middleware }),

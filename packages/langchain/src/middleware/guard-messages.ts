@@ -72,3 +72,8 @@ export function denialText(tool: string, issues: readonly PlanIssue[], allowed: 
 export function endText(issues: readonly PlanIssue[]): string {
   return `@plan ended the run: no further tool call will run.\n${describeIssues(issues)}`
 }
+
+/** What the model reads on its last call after the guard stopped the run. */
+export function lastWordText(issues: readonly PlanIssue[]): string {
+  return `@plan stopped this run; no tool will run any more.\n${describeIssues(issues)}\nTell the user what was done, what is left, and why the run stopped.`
+}
