@@ -43,6 +43,20 @@ export type {
   ExecutionStatus,
   ExecutionStepStatus,
 } from './execute/execution-event.js'
+export type {
+  ModelStepComplete,
+  ModelStepRequest,
+  ModelStepTools,
+  ModelStepToolsOptions,
+} from './extract/create-model-step-tools.js'
+export { createModelStepTools, parseExtractedAnswer } from './extract/create-model-step-tools.js'
+export type { ExtractionSchema, ExtractionSchemaInput } from './extract/extraction-schema.js'
+export {
+  extractionSchema,
+  matchesExtractionSchema,
+  readExtractionSchema,
+} from './extract/extraction-schema.js'
+export { EXTRACT_TOOL, GENERATE_TOOL, modelStepToolPolicy } from './extract/model-step-policy.js'
 export type { FlowInput, FlowStep } from './flow/check-untrusted-flow.js'
 export { checkUntrustedFlow } from './flow/check-untrusted-flow.js'
 export type { TrustLabel, UntrustedFlowState } from './flow/create-untrusted-flow-tracker.js'

@@ -2,6 +2,7 @@ import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import { checkPathLexical, describe, type PathAccess } from '../checks/path-scope.js'
 import { createCommandChecker } from '../command/create-command-checker.js'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
+import { checkExtractionStep } from '../extract/check-extraction-step.js'
 import { checkUntrustedFlow, type FlowStep } from '../flow/check-untrusted-flow.js'
 import { createIssue } from '../issues/create-issue.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
@@ -320,6 +321,10 @@ export async function createPlanCompiler(
         toolPolicy === undefined
           ? undefined
           : checkArgumentsInto(toolPolicy, draft.args, argsBase, walk)
+      if (toolPolicy?.output?.extract === true) {
+        const problem = checkExtractionStep(draft.args, stepPath(base, draft.index), stepId)
+        if (problem !== undefined) issues.push(problem)
+      }
       if (!draft.inGraph) continue
       const node = nodeOf[draft.index] as number
       let count = 0

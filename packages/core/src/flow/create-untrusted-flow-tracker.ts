@@ -1,5 +1,6 @@
 import type { CompiledStep } from '../compile/compiled-plan.js'
 import { PlanError } from '../errors/plan-error.js'
+import { matchesExtractionSchema, readExtractionSchema } from '../extract/extraction-schema.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import type { JsonObject, JsonValue } from '../plan/json-value.js'
 import type { ArgSpec } from '../policy/policy-schema.js'
@@ -185,7 +186,13 @@ export function createUntrustedFlowTracker(
       let untrusted: boolean
       const declassify = tool?.output?.declassify
       if (tool === undefined) untrusted = true
-      else if (declassify !== undefined)
+      else if (tool.output?.extract === true) {
+        const schema = readExtractionSchema(step.args.schema)
+        untrusted =
+          schema === undefined ||
+          output === undefined ||
+          !matchesExtractionSchema(schema, output, policy.scope)
+      } else if (declassify !== undefined)
         untrusted = output === undefined || !matchesDeclassifySchema(declassify, output)
       else untrusted = tainted || toolOutputIsUntrusted(policy.policy, tool)
       const label: TrustLabel = untrusted ? 'untrusted' : 'trusted'

@@ -178,6 +178,11 @@ export const toolOutputSchema = z.strictObject({
   trust: z.enum(['trusted', 'untrusted']).optional(),
   /** Makes the output trusted when, at run time, it matches this narrow schema. */
   declassify: declassifySchema.optional(),
+  /**
+   * The tool runs extraction steps (`modelStepToolPolicy()`): its output is trusted when, at
+   * run time, it matches the narrow schema in the step's `schema` argument.
+   */
+  extract: z.boolean().optional(),
 })
 
 /** What one tool may be called with. */
