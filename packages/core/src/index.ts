@@ -56,7 +56,13 @@ export {
   matchesExtractionSchema,
   readExtractionSchema,
 } from './extract/extraction-schema.js'
-export { EXTRACT_TOOL, GENERATE_TOOL, modelStepToolPolicy } from './extract/model-step-policy.js'
+export {
+  EXTRACT_TOOL,
+  GENERATE_TOOL,
+  modelStepPlannerHint,
+  modelStepToolPolicy,
+} from './extract/model-step-policy.js'
+export { runReadyModelSteps } from './extract/run-ready-model-steps.js'
 export type { FlowInput, FlowStep } from './flow/check-untrusted-flow.js'
 export { checkUntrustedFlow } from './flow/check-untrusted-flow.js'
 export type { TrustLabel, UntrustedFlowState } from './flow/create-untrusted-flow-tracker.js'

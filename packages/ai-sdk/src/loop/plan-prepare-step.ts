@@ -1,4 +1,4 @@
-import { PlanError, type PlanGuard } from '@plan/core'
+import { type ModelStepTools, PlanError, type PlanGuard, runReadyModelSteps } from '@plan/core'
 import {
   gateway,
   type LanguageModel,
@@ -27,6 +27,8 @@ export interface PlanPrepareStepOptions<TOOLS extends ToolSet = ToolSet> {
    * Default: no narrowing in per-turn mode.
    */
   readonly turnTools?: readonly (keyof TOOLS & string)[]
+  /** Plan mode: runs the plan's ready `extract` and `generate` steps before each step. */
+  readonly modelSteps?: ModelStepTools
 }
 
 function resolveModel(model: LanguageModel): Exclude<LanguageModel, string> {
@@ -72,8 +74,10 @@ export function planPrepareStep<TOOLS extends ToolSet = ToolSet>(
     guard,
     options.tools === undefined ? {} : { tools: options.tools },
   )
-  return ({ model, instructions }) => {
+  return async ({ model, instructions }) => {
     releaseStaleReservations(guard)
+    if (mode === 'plan' && options.modelSteps !== undefined)
+      await runReadyModelSteps(guard, options.modelSteps)
     type ActiveTools = (keyof TOOLS & string)[]
     const stop = guard.stopReason()
     if (stop !== undefined) {

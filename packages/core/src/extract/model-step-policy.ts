@@ -41,3 +41,15 @@ export function modelStepToolPolicy(): PolicyInput['tools'] {
     },
   }
 }
+
+/**
+ * A paragraph for planner prompts when the policy has model steps: how to plan a task whose
+ * later calls depend on what untrusted data says. Undefined when the policy has none.
+ */
+export function modelStepPlannerHint(tools: ReadonlyMap<string, unknown>): string | undefined {
+  if (!tools.has(EXTRACT_TOOL)) return undefined
+  const generate = tools.has(GENERATE_TOOL)
+    ? ` For text that depends on the data (the fixed content of a file), add a "${GENERATE_TOOL}" step ({ "input": …, "instruction": "…" }); its output may fill file contents only, never commands, write paths or URLs.`
+    : ''
+  return `When a later call depends on what data says (which file a failing test names, a version number), add an "${EXTRACT_TOOL}" step: { "input": { "$ref": "<step id>.output.content" }, "instruction": "…", "schema": <narrow schema> } where the schema is {"type":"enum","values":[…]}, {"type":"number"}, {"type":"boolean"}, {"type":"string","pattern":"…"}, {"type":"path","within":["src/**"]} or {"type":"array","items":<one of these>}, and pass its output on with { "$ref": "<extract step id>" }.${generate}`
+}

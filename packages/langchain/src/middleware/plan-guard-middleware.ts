@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from '@langchain/core/messages'
 import { Command, ReducedValue, StateSchema } from '@langchain/langgraph'
 import {
@@ -17,6 +18,7 @@ import {
   type PolicyInput,
   type ResolvedPolicy,
   resolvePolicy,
+  runReadyModelSteps,
 } from '@plan/core'
 import { type AgentMiddleware, createMiddleware } from 'langchain'
 import { z } from 'zod'
@@ -33,6 +35,7 @@ import {
   endText,
   lastWordText,
 } from './guard-messages.js'
+import { modelStepsWith } from './model-steps.js'
 import type { PlanGuardDecision } from './plan-guard-decision.js'
 import { keepFreshestRunState, type PlanGuardRunState, readRunState } from './run-state.js'
 import { toolErrorMessage } from './tool-error-message.js'
@@ -67,6 +70,11 @@ export interface PlanGuardMiddlewareOptions {
   readonly describePlan?: boolean
   /** Check path arguments on disk (symlinks resolved) before a call runs. Default true. */
   readonly checkPathsOnDisk?: boolean
+  /**
+   * Plan mode: the model that runs the plan's `extract` and `generate` steps, with no tools
+   * (see `modelStepToolPolicy`). They run before each model call, never through the agent's model.
+   */
+  readonly extractionModel?: BaseChatModel
   /** Called with every decision, for logs and audits; a throw here fails the call. */
   readonly onDecision?: (decision: PlanGuardDecision) => void
 }
@@ -566,6 +574,13 @@ export function planGuardMiddleware(
       if (run.exit !== undefined && exitBehavior === 'error') {
         runs.delete(run.id)
         throw run.exit.error
+      }
+      if (planMode && options.extractionModel !== undefined && run.exit === undefined) {
+        const ran = await runReadyModelSteps(
+          run.guard,
+          modelStepsWith(options.extractionModel, run.compiler),
+        )
+        if (ran > 0) return { _planGuardState: saved(run) }
       }
       return undefined
     },
