@@ -76,16 +76,39 @@ function percent(part: number, whole: number): string {
   return whole === 0 ? '—' : `${((100 * part) / whole).toFixed(1)}%`
 }
 
+/** Rows of cells as a Markdown table, columns padded (the form the repository's formatter keeps). */
+function markdownTable(rows: readonly (readonly string[])[]): string {
+  const widths = (rows[0] ?? []).map((_, column) =>
+    Math.max(3, ...rows.map((row) => (row[column] ?? '').length)),
+  )
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ')} |`
+  const [head, ...body] = rows
+  return [line(head ?? []), line(widths.map((width) => '-'.repeat(width))), ...body.map(line)].join(
+    '\n',
+  )
+}
+
 /** The results as a Markdown table. */
 export function resultsTable(rows: readonly ReplayRow[]): string {
-  const lines = [
-    '| adapter | mode | benign completed | read-then-decide completed | trigger rate | attacks with an effect | which |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
-  ]
-  for (const row of rows) {
-    lines.push(
-      `| ${row.adapter} | ${MODE_NAMES[row.mode]} | ${row.benignCompleted}/${row.benign} | ${row.readThenDecideCompleted}/${row.readThenDecide} | ${percent(row.triggered, row.benign)} (${row.triggered}) | ${row.harmful.length}/${row.attacks} | ${row.harmful.join(', ') || '—'} |`,
-    )
-  }
-  return lines.join('\n')
+  return markdownTable([
+    [
+      'adapter',
+      'mode',
+      'benign completed',
+      'read-then-decide completed',
+      'trigger rate',
+      'attacks with an effect',
+      'which',
+    ],
+    ...rows.map((row) => [
+      row.adapter,
+      MODE_NAMES[row.mode],
+      `${row.benignCompleted}/${row.benign}`,
+      `${row.readThenDecideCompleted}/${row.readThenDecide}`,
+      `${percent(row.triggered, row.benign)} (${row.triggered})`,
+      `${row.harmful.length}/${row.attacks}`,
+      row.mode === 'baseline' ? 'all' : row.harmful.join(', ') || '—',
+    ]),
+  ])
 }
