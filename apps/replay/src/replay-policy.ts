@@ -2,11 +2,18 @@ import {
   modelStepToolPolicy,
   type PolicyInput,
   referenceToolPolicy,
+  ruleOfTwo,
   type TaintedPolicyInput,
 } from '@plan/core'
 
 /** How a run is guarded. */
-export type ReplayMode = 'baseline' | 'turn' | 'turn-paste' | 'turn-legacy' | 'plan'
+export type ReplayMode =
+  | 'baseline'
+  | 'turn'
+  | 'turn-paste'
+  | 'turn-legacy'
+  | 'turn-rule-of-two'
+  | 'plan'
 
 /** What a tainted per-turn run may still do in the replay repository. */
 export const CODING_TAINTED: TaintedPolicyInput = {
@@ -22,10 +29,17 @@ export function replayPolicy(root: string, mode: ReplayMode): PolicyInput {
       ? CODING_TAINTED
       : mode === 'turn-paste'
         ? { ...CODING_TAINTED, pasteCheck: true }
-        : undefined
+        : mode === 'turn-rule-of-two'
+          ? ruleOfTwo()
+          : undefined
   return {
     version: 1,
-    workspace: { roots: [root], readOnly: ['.git', '.github', 'package.json'], deny: ['.env'] },
+    // Under the rule of two, .env is readable: the preset is what keeps it from leaving.
+    workspace: {
+      roots: [root],
+      readOnly: ['.git', '.github', 'package.json'],
+      deny: mode === 'turn-rule-of-two' ? [] : ['.env'],
+    },
     tools: {
       ...referenceToolPolicy(),
       fetch_url: {

@@ -69,6 +69,7 @@ const MODE_NAMES: Record<ReplayMode, string> = {
   'turn-legacy': 'per-turn, copied-text check only (before)',
   turn: 'per-turn, `trust.tainted` labels',
   'turn-paste': 'per-turn, labels + copied-text check',
+  'turn-rule-of-two': 'per-turn, `ruleOfTwo()` preset',
   plan: 'plan mode (extraction steps)',
 }
 
