@@ -10,6 +10,7 @@ import type { IssueCode, PlanIssue } from '../issues/plan-issue.js'
 import type { JsonObject, JsonValue } from '../plan/json-value.js'
 import { verifyPlan } from '../sign/verify-plan.js'
 import { checkTaintedCall } from '../taint/check-tainted-call.js'
+import { checkTaintedOnDisk } from '../taint/check-tainted-on-disk.js'
 import { canonicalJson, sha256 } from '../util/canonical-json.js'
 import { copyJson, defineValue, freezeJson, outputToJson } from './json-copy.js'
 import { hasPathArguments, pathArguments, writesPaths } from './path-arguments.js'
@@ -727,6 +728,15 @@ export function createPlanGuard(
     if (issues.length > 0) {
       release(stepId)
       return denied(issues)
+    }
+    if (taintRules !== undefined && call.humanApproved !== true) {
+      // Again on the real paths: a link inside an allowed folder may lead elsewhere.
+      const onDisk = await checkTaintedOnDisk(compiler, tool, stepId, args, flow.taintState())
+      if (onDisk.issues.length > 0) {
+        release(stepId)
+        return denied(onDisk.issues)
+      }
+      flow.noteCall(onDisk.readsSensitive, onDisk.acts)
     }
     return { allowed: true, stepId, args }
   }

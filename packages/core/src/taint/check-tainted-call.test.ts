@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises'
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { PlanCompiler } from '../compile/plan-compiler.js'
@@ -162,5 +162,24 @@ describe('checkTaintedCall', () => {
     await turn(guard, 'view_file', { file: '.env' }, { output: 'SECRET=1' })
     const resumed = createPlanGuard(undefined, { compiler, state: guard.snapshot() })
     expect((await turn(resumed, 'run_command', { command: 'ls' })).code).toBe('tainted_run')
+  })
+
+  it('should check the real path of a link inside an allowed folder', async () => {
+    await mkdir(join(workspace.root, 'src'))
+    await symlink(join(workspace.root, 'README.md'), join(workspace.root, 'src', 'notes.md'))
+    const guard = createPlanGuard(undefined, { compiler: await compilerWith(coding) })
+    await turn(guard, 'view_file', { file: 'README.md' }, { output: 'x' })
+    const write = await turn(guard, 'write_file', { file: 'src/notes.md', content: 'pwned' })
+    expect(write.code).toBe('tainted_run')
+    expect(await readFile(join(workspace.root, 'README.md'), 'utf8')).toContain('curl')
+  })
+
+  it('should count a link to a sensitive file as reading it (rule of two)', async () => {
+    await writeFile(join(workspace.root, '.env'), 'TOKEN=1')
+    await symlink(join(workspace.root, '.env'), join(workspace.root, 'settings.txt'))
+    const guard = createPlanGuard(undefined, { compiler: await compilerWith(ruleOfTwo()) })
+    await turn(guard, 'view_file', { file: 'README.md' }, { output: 'x' })
+    await turn(guard, 'run_command', { command: 'ls' })
+    expect((await turn(guard, 'view_file', { file: 'settings.txt' })).code).toBe('tainted_run')
   })
 })

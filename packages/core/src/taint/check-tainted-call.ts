@@ -121,6 +121,8 @@ export function checkTaintedCall(
   stepId: string,
   args: JsonObject,
   state: TaintState,
+  /** The workspace roots to read paths against; the real roots for paths resolved on disk. */
+  roots: readonly string[] = compiler.policy.scope.roots,
 ): TaintedCallCheck {
   const tainted = compiler.policy.policy.trust.tainted
   const specs = compiler.policy.tools.get(tool)?.args
@@ -131,7 +133,6 @@ export function checkTaintedCall(
     if (Object.hasOwn(args, name))
       collectSinks(specs[name] as ArgSpec, args[name] as JsonValue, [name], sinks)
   }
-  const roots = compiler.policy.scope.roots
   const readsSensitive = sinks.some((sink) => {
     if (sink.kind !== 'read' && sink.kind !== 'write') return false
     const inside = workspaceRelative(sink.value, roots)

@@ -1,0 +1,22 @@
+import { realpath } from 'node:fs/promises'
+import type { PlanCompiler } from '../compile/plan-compiler.js'
+import type { JsonObject } from '../plan/json-value.js'
+import { checkTaintedCall, type TaintedCallCheck, type TaintState } from './check-tainted-call.js'
+
+/**
+ * {@link checkTaintedCall} on arguments whose paths were resolved on disk (symbolic links
+ * followed), against the real workspace roots: a link under `src/` that leads to a file the
+ * lists do not allow is refused, and one that leads to a sensitive file counts as reading it.
+ */
+export async function checkTaintedOnDisk(
+  compiler: PlanCompiler,
+  tool: string,
+  stepId: string,
+  resolvedArgs: JsonObject,
+  state: TaintState,
+): Promise<TaintedCallCheck> {
+  const roots = await Promise.all(
+    compiler.policy.scope.roots.map((root) => realpath(root).catch(() => root)),
+  )
+  return checkTaintedCall(compiler, tool, stepId, resolvedArgs, state, roots)
+}
