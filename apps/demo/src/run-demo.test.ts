@@ -22,5 +22,5 @@ describe('runDemo', () => {
       'loop-ai-sdk',
     ])
     for (const scenario of summary.scenarios) expect(scenario.model).not.toContain('real')
-  })
+  }, 60_000)
 })
