@@ -65,7 +65,8 @@ export function describePolicy(compiler: PlanCompiler): string {
 
 /** The text of an error ToolMessage for a call that did not run. */
 export function denialText(tool: string, issues: readonly PlanIssue[], allowed: string): string {
-  return `@plan blocked this call to ${JSON.stringify(tool)}; it did not run.\n${describeIssues(issues)}\n${allowed}`
+  const tail = allowed === '' ? '' : `\n${allowed}`
+  return `@plan blocked this call to ${JSON.stringify(tool)}; it did not run.\n${describeIssues(issues)}${tail}`
 }
 
 /** The text shown when the guard ends the run. */

@@ -85,6 +85,7 @@ describe('planGuardMiddleware (tool errors and tainted runs)', () => {
     expect(refusal?.status).toBe('error')
     expect(refusal?.text).toContain('tainted_run')
     expect(refusal?.text).toContain('Allowed now: git status')
+    expect(refusal?.text).not.toContain('single commands')
   })
 
   it('should send a refused call to a human with onRefuse "ask", and run it once approved', async () => {

@@ -480,7 +480,12 @@ export function planGuardMiddleware(
     issues: readonly PlanIssue[],
   ): ToolMessage {
     return new ToolMessage({
-      content: denialText(call.name, issues, allowedText(run)),
+      // A tainted-run refusal lists what is still allowed; the whole policy would contradict it.
+      content: denialText(
+        call.name,
+        issues,
+        issues.every((issue) => issue.code === 'tainted_run') ? '' : allowedText(run),
+      ),
       tool_call_id: call.id ?? '',
       name: call.name,
       status: 'error',
