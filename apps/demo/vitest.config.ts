@@ -1,6 +1,10 @@
-import { defineConfig } from 'vitest/config'
+import { defineConfig, mergeConfig } from 'vitest/config'
+import shared from '../../vitest.shared.ts'
 
-export default defineConfig({
-  // fixture/ is the sample project the agents work on; its own tests are not ours.
-  test: { include: ['src/**/*.test.ts'] },
-})
+export default mergeConfig(
+  shared,
+  defineConfig({
+    // fixture/ is the sample project the agents work on; its own tests are not ours.
+    test: { include: ['src/**/*.test.ts'] },
+  }),
+)

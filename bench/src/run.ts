@@ -2,12 +2,15 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { Row } from './measure.ts'
+import { coldStartSuite } from './suite-cold-start.ts'
 import { commandSuite } from './suite-command.ts'
 import { compileSuite } from './suite-compile.ts'
 import { executorSuite } from './suite-executor.ts'
 import { frameworksSuite } from './suite-frameworks.ts'
 import { graphSuite } from './suite-graph.ts'
+import { mcpSuite } from './suite-mcp.ts'
 import { memorySuite } from './suite-memory.ts'
+import { patternSuite } from './suite-pattern.ts'
 
 const suites: [string, () => Promise<Row[]>][] = [
   ['compile', compileSuite],
@@ -15,7 +18,10 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['command', commandSuite],
   ['executor', executorSuite],
   ['frameworks', frameworksSuite],
+  ['mcp', mcpSuite],
   ['memory', memorySuite],
+  ['pattern', patternSuite],
+  ['cold-start', coldStartSuite],
 ]
 
 const only = process.argv.slice(2)

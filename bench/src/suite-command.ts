@@ -74,6 +74,7 @@ export async function commandSuite(): Promise<Row[]> {
   firsts.sort((left, right) => left.firstCheck - right.firstCheck)
   const first = firsts[1] as { imported: number; firstCheck: number }
   return [
+    ...(await lengthRows()),
     {
       suite: 'command',
       case: `checks/s, realistic mix, every command new (no cache hit), ${COMMAND_MIX.length} shapes`,
@@ -101,6 +102,74 @@ export async function commandSuite(): Promise<Row[]> {
       baseline: 'importing @plan/core in the same process',
       baselineValue: round(first.imported),
       ratio: round(first.firstCheck / first.imported),
+    },
+  ]
+}
+
+/**
+ * The cost of long commands: the longest command the default policy accepts (maxLength 8192),
+ * and the time per KB of adversarial short-option clusters from 1 KB to 100 KB (flat when the
+ * check is linear).
+ */
+async function lengthRows(): Promise<Row[]> {
+  const scope = { roots: ['/srv/repo'], readOnly: ['/srv/repo/vendor'], deny: ['/srv/repo/.env'] }
+  const defaults = await createCommandChecker({
+    policy: { allow: ['git'], maxLength: 8192 },
+    scope,
+  })
+  const wide = await createCommandChecker({
+    policy: { allow: ['ls'], maxLength: 1_000_000 },
+    scope,
+  })
+  let serial = 0
+  const longest = (size: number) => {
+    serial += 1
+    const prefix = `git commit -m "${serial} `
+    return `${prefix}${'a'.repeat(size - prefix.length - 1)}"`
+  }
+  const accepted = longest(8192)
+  if (accepted.length !== 8192 || !defaults.check(accepted).allowed)
+    throw new Error('the longest accepted command was refused')
+  const longMs = timeMedian(() => defaults.check(longest(8192)), 21, 3)
+  const shortMs = timeMedian(
+    () => {
+      serial += 1
+      defaults.check(`git status ${serial}`)
+    },
+    21,
+    3,
+  )
+  const perKb = (kb: number) =>
+    timeMedian(
+      () => {
+        serial += 1
+        wide.check(`ls -${'a'.repeat(kb * 1024 - 5)}${serial % 10}`)
+      },
+      5,
+      1,
+    ) / kb
+  const small = perKb(1)
+  perKb(10)
+  const large = perKb(100)
+  return [
+    {
+      suite: 'command',
+      case: 'longest command the default policy accepts (8192 characters), one check',
+      value: round(longMs),
+      unit: 'ms',
+      baseline: 'git status, one check',
+      baselineValue: round(shortMs),
+      ratio: round(longMs / shortMs),
+    },
+    {
+      suite: 'command',
+      case: 'adversarial -aaaa… cluster, time per KB at 100 KB',
+      value: round(large),
+      unit: 'ms/KB',
+      baseline: 'same at 1 KB',
+      baselineValue: round(small),
+      ratio: round(large / small),
+      target: 'flat (ratio ≈ 1)',
     },
   ]
 }

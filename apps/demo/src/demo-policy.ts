@@ -1,4 +1,5 @@
-import { type PolicyInput, referenceToolPolicy } from '@plan/core'
+import type { PolicyInput } from '@plan/core'
+import { referenceToolPolicy } from '@plan/core/node'
 
 /**
  * The demo's policy: the reference tools plus a logging codemod, inside the workspace only;

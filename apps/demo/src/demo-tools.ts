@@ -1,10 +1,6 @@
 import { readFile } from 'node:fs/promises'
-import {
-  createReferenceTools,
-  type JsonObject,
-  type PlanCompiler,
-  type ToolFunction,
-} from '@plan/core'
+import type { JsonObject, PlanCompiler, ToolFunction } from '@plan/core'
+import { createReferenceTools } from '@plan/core/node'
 
 /** What ran, in order: `tool args` lines, so a scenario can show that a stopped call never ran. */
 export type RunLog = string[]

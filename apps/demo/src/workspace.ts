@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs'
 import { cp, mkdir, mkdtemp, realpath, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,9 +19,19 @@ export interface DemoWorkspace {
 
 const fixture = fileURLToPath(new URL('../fixture/', import.meta.url))
 
+/** Folders made by {@link createDemoWorkspace} and not removed yet. */
+const liveFolders = new Set<string>()
+
+/** Removes every demo folder still on disk; for a run stopped by a signal. */
+export function removeDemoWorkspacesSync(): void {
+  for (const folder of liveFolders) rmSync(folder, { recursive: true, force: true })
+  liveFolders.clear()
+}
+
 /** Copies the fixture project into a new temporary folder. */
 export async function createDemoWorkspace(): Promise<DemoWorkspace> {
   const base = await realpath(await mkdtemp(join(tmpdir(), 'plan-demo-')))
+  liveFolders.add(base)
   const root = join(base, 'workspace')
   const reports = join(base, 'reports')
   await mkdir(reports)
@@ -29,5 +40,9 @@ export async function createDemoWorkspace(): Promise<DemoWorkspace> {
     await cp(fixture, root, { recursive: true })
   }
   await reset()
-  return { base, root, reports, reset, remove: () => rm(base, { recursive: true, force: true }) }
+  const remove = async () => {
+    await rm(base, { recursive: true, force: true })
+    liveFolders.delete(base)
+  }
+  return { base, root, reports, reset, remove }
 }

@@ -1,10 +1,10 @@
 import {
   modelStepToolPolicy,
   type PolicyInput,
-  referenceToolPolicy,
   ruleOfTwo,
   type TaintedPolicyInput,
 } from '@plan/core'
+import { referenceToolPolicy } from '@plan/core/node'
 
 /** How a run is guarded. */
 export type ReplayMode =

@@ -1,4 +1,5 @@
-import { createReferenceTools, type PlanCompiler, type ToolFunction } from '@plan/core'
+import type { PlanCompiler, ToolFunction } from '@plan/core'
+import { createReferenceTools } from '@plan/core/node'
 import { tool as aiTool, type ToolExecutionOptions, type ToolSet } from 'ai'
 import { tool as langchainTool } from 'langchain'
 import { z } from 'zod'

@@ -1,3 +1,5 @@
+import type { PlanIssue } from '@plan/core'
+
 /** Where the command reads and writes; `process` in the binary, buffers in tests. */
 export interface CliIo {
   readonly stdout: { write(text: string): unknown; isTTY?: boolean }
@@ -15,8 +17,12 @@ export const EXIT_USAGE = 2
 
 /** An error whose message is shown to the user as is, with exit code 2. */
 export class UsageError extends Error {
-  constructor(message: string) {
+  /** The problems behind it, when there are any (an invalid policy lists them). */
+  readonly issues: readonly PlanIssue[]
+
+  constructor(message: string, issues: readonly PlanIssue[] = []) {
     super(message)
     this.name = 'UsageError'
+    this.issues = issues
   }
 }

@@ -2,26 +2,47 @@ import { resolve } from 'node:path'
 import {
   createPlanCompiler,
   formatIssues,
-  loadPolicy,
   type PlanCompiler,
   PlanError,
+  type ResolvedPolicy,
 } from '@plan/core'
+import { loadPolicy } from '@plan/core/node'
 import { type CliIo, UsageError } from './io.js'
+import { type CliWarning, missingRoots } from './missing-roots.js'
 
-/** Loads the policy file and builds a compiler; an invalid policy becomes a UsageError. */
-export async function loadCompiler(
+/** A policy file, loaded, with what is suspicious about it. */
+export interface LoadedPolicy {
+  readonly policy: ResolvedPolicy
+  readonly warnings: readonly CliWarning[]
+}
+
+/** Loads a policy file; a missing or invalid policy becomes a UsageError listing every issue. */
+export async function loadPolicyFile(
   policyFile: string | undefined,
   io: CliIo,
-): Promise<PlanCompiler> {
+): Promise<LoadedPolicy> {
   if (policyFile === undefined)
     throw new UsageError(
       'missing --policy <policy.json> (run `plan init` to write a starter policy)',
     )
   try {
-    return await createPlanCompiler(await loadPolicy(resolve(io.cwd, policyFile)))
+    const policy = await loadPolicy(resolve(io.cwd, policyFile))
+    return { policy, warnings: await missingRoots(policy) }
   } catch (error) {
     if (PlanError.isInstance(error))
-      throw new UsageError(`${error.message.split('\n')[0]}\n${formatIssues(error.issues)}`)
+      throw new UsageError(
+        `${error.message.split('\n')[0]}\n${formatIssues(error.issues)}`,
+        error.issues,
+      )
     throw error
   }
+}
+
+/** Loads the policy file and builds a compiler for it. */
+export async function loadCompiler(
+  policyFile: string | undefined,
+  io: CliIo,
+): Promise<LoadedPolicy & { readonly compiler: PlanCompiler }> {
+  const loaded = await loadPolicyFile(policyFile, io)
+  return { ...loaded, compiler: await createPlanCompiler(loaded.policy) }
 }

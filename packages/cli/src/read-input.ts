@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { type CliIo, UsageError } from './io.js'
+import { type PlanFromInput, planFromInput } from './transcript/plan-from-input.js'
 
 /** Largest plan file read, in bytes. */
 const MAX_INPUT_BYTES = 256 * 1024 * 1024
@@ -24,4 +25,9 @@ export async function readJsonInput(file: string, io: CliIo, what: string): Prom
       `the ${what} ${file === '-' ? '(standard input)' : file} is not valid JSON: ${(error as Error).message}`,
     )
   }
+}
+
+/** Reads the plan argument: a plan, or a LangChain or AI SDK transcript turned into one. */
+export async function readPlanInput(file: string, io: CliIo): Promise<PlanFromInput> {
+  return planFromInput(await readJsonInput(file, io, 'plan'))
 }

@@ -106,6 +106,103 @@ describe('runCli', () => {
     })
   })
 
+  describe('check --format json', () => {
+    it.each([
+      [['check', 'missing.json', '--policy', 'policy.json'], 'cannot read the plan'],
+      [['check', 'seed-plan-1.json'], 'missing --policy'],
+      [['check', '-', '--policy', 'policy.json'], 'not valid JSON'],
+      [['check', 'seed-plan-1.json', '--bogus'], 'Unknown option'],
+      [['explode'], 'unknown command'],
+    ])('should print one JSON document and exit 2 for %j', async (argv, message) => {
+      const result = await run([...argv, '--format', 'json'], { stdin: '{ nope' })
+      expect(result.code).toBe(2)
+      expect(result.stderr).toBe('')
+      const document = JSON.parse(result.stdout)
+      expect(document).toMatchObject({ approved: false, issues: [], warnings: [] })
+      expect(document.error).toContain(message)
+    })
+
+    it('should list every issue of an invalid policy in the JSON document', async () => {
+      const result = await run([
+        'check',
+        'seed-plan-1.json',
+        '--policy=bad-policy.json',
+        '--format=json',
+      ])
+      expect(result.code).toBe(2)
+      const document = JSON.parse(result.stdout)
+      expect(document.error).toContain('Invalid policy')
+      expect(document.issues.length).toBeGreaterThan(0)
+      expect(document.issues[0].code).toBe('invalid_policy')
+    })
+
+    it('should leave stepId out of issues that belong to no step instead of writing null', async () => {
+      const result = await run(['check', '-', '-p', 'policy.json', '-f', 'json'], {
+        stdin: '{"steps": "nope"}',
+      })
+      expect(result.code).toBe(1)
+      const [issue] = JSON.parse(result.stdout).issues
+      expect(issue.code).toBe('invalid_plan')
+      expect(issue).not.toHaveProperty('stepId')
+      expect(JSON.stringify(issue)).not.toContain('null')
+    })
+  })
+
+  describe('check with a transcript', () => {
+    it.each([
+      ['langchain-transcript.json', 'langchain'],
+      ['ai-sdk-steps.json', 'ai-sdk'],
+    ])('should check the tool calls of %s as a plan', async (file, kind) => {
+      const result = await run(['check', file, '-p', 'policy.json', '-f', 'json'])
+      expect(result.code).toBe(0)
+      const document = JSON.parse(result.stdout)
+      expect(document).toMatchObject({ approved: true, input: kind })
+      expect(document.order).toEqual(['call_read', 'call_tests', 'call_write', 'call_run'])
+    })
+
+    it('should reject a transcript whose calls leave the policy', async () => {
+      const transcript = {
+        tool_calls: [{ id: 'c1', name: 'view_file', args: { file: '../../etc/passwd' } }],
+      }
+      const result = await run(['check', '-', '-p', 'policy.json'], {
+        stdin: JSON.stringify(transcript),
+      })
+      expect(result.code).toBe(1)
+      expect(result.stdout).toContain('✗ c1  view_file')
+      expect(result.stdout).toContain('path_outside_workspace')
+    })
+  })
+
+  describe('policy warnings', () => {
+    it('should warn about a workspace root that does not exist, without changing the verdict', async () => {
+      const text = await run(['check', 'seed-plan-1.json', '-p', 'missing-root-policy.json'], {
+        stdin: '',
+      })
+      expect(text.stderr).toMatch(/plan: warning: workspace root .*no-such-folder does not exist/)
+      const json = await run([
+        'check',
+        'seed-plan-1.json',
+        '-p',
+        'missing-root-policy.json',
+        '-f',
+        'json',
+      ])
+      const document = JSON.parse(json.stdout)
+      expect(document.warnings).toEqual([
+        expect.objectContaining({
+          code: 'workspace_root_missing',
+          path: ['workspace', 'roots', 1],
+        }),
+      ])
+      expect(json.stderr).toBe('')
+    })
+
+    it('should not warn when every root exists', async () => {
+      const result = await run(['check', 'seed-plan-1.json', '--policy', 'policy.json'])
+      expect(result.stderr).toBe('')
+    })
+  })
+
   describe('graph', () => {
     it.each([
       ['mermaid', 'flowchart TD'],
@@ -137,6 +234,17 @@ describe('runCli', () => {
       expect(result.code).toBe(0)
       const schema = JSON.parse(result.stdout)
       expect(schema.$schema).toContain('json-schema.org')
+    })
+
+    it('should narrow the plan schema to the tools of --policy', async () => {
+      const narrowed = await run(['schema', 'plan', '--policy', 'policy.json'])
+      expect(narrowed.code).toBe(0)
+      const text = narrowed.stdout
+      for (const tool of ['view_file', 'write_file', 'run_tests'])
+        expect(text).toContain(`"const": "${tool}"`)
+      const generic = (await run(['schema', 'plan'])).stdout
+      expect(generic).not.toContain('"const": "view_file"')
+      expect(JSON.parse(text).$schema).toContain('json-schema.org')
     })
 
     it('should reject an unknown schema name', async () => {

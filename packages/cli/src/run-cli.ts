@@ -4,14 +4,17 @@ import { runGraph } from './commands/graph.js'
 import { runInit } from './commands/init.js'
 import { runSchema } from './commands/schema.js'
 import { type CliIo, EXIT_APPROVED, EXIT_USAGE, UsageError } from './io.js'
+import { errorJson, writeJson } from './json-output.js'
 
 const USAGE = `usage: plan <command> [options]
 
 commands:
   check <plan.json|-> --policy <policy.json> [--format text|json]
-        exit 0 approved, 1 rejected, 2 unusable input
+        exit 0 approved, 1 rejected, 2 unusable input; the plan may also be
+        a LangChain or AI SDK transcript (its tool calls are checked)
   graph <plan.json|-> --policy <policy.json> [--format mermaid|dot|text]
-  schema plan|policy        print a JSON Schema
+  schema plan|policy [--policy <policy.json>]
+        print a JSON Schema; with --policy, the plan schema narrowed to it
   init [--output plan.policy.json|-] [--root .] [--force]
         write a starter policy for a repository
 `
@@ -80,7 +83,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         )
       case 'schema':
         extra()
-        return runSchema(target, io)
+        return await runSchema({ which: target, policyFile: values.policy }, io)
       case 'init':
         if (target !== undefined)
           throw new UsageError(`unexpected argument ${JSON.stringify(target)}`)
@@ -93,20 +96,33 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           io,
         )
       case undefined:
-        io.stderr.write(USAGE)
-        return EXIT_USAGE
+        throw new UsageError(`missing command\n\n${USAGE}`)
       default:
         throw new UsageError(`unknown command ${JSON.stringify(command)}\n\n${USAGE}`)
     }
   } catch (error) {
-    if (
-      error instanceof UsageError ||
-      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
-    ) {
-      io.stderr.write(`plan: ${(error as Error).message}\n`)
-      return EXIT_USAGE
-    }
-    io.stderr.write(`plan: internal error: ${(error as Error)?.message ?? String(error)}\n`)
-    return EXIT_USAGE
+    return reportError(error, argv, io)
   }
+}
+
+// Under `--format json` every outcome is one JSON document on standard output, errors included.
+function wantsJson(argv: readonly string[]): boolean {
+  return argv.some(
+    (argument, index) =>
+      argument === '--format=json' ||
+      argument === '-fjson' ||
+      ((argument === '--format' || argument === '-f') && argv[index + 1] === 'json'),
+  )
+}
+
+function reportError(error: unknown, argv: readonly string[], io: CliIo): number {
+  const usage =
+    error instanceof UsageError ||
+    ((error as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS') ?? false)
+  const reason = (error as Error)?.message ?? String(error)
+  const message = usage ? reason : `internal error: ${reason}`
+  if (wantsJson(argv))
+    writeJson(io.stdout, errorJson(message, error instanceof UsageError ? error.issues : []))
+  else io.stderr.write(`plan: ${message}\n`)
+  return EXIT_USAGE
 }

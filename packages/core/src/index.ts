@@ -1,9 +1,8 @@
 export type { AuditHead } from './audit/audit-chain.js'
 export type { AuditEvent, AuditRecord } from './audit/audit-event.js'
 export { AUDIT_GENESIS } from './audit/audit-event.js'
+export type { AuditKey } from './audit/audit-key.js'
 export type { AuditSink } from './audit/audit-sink.js'
-export type { FileAuditSink, FileAuditSinkOptions } from './audit/create-file-audit-sink.js'
-export { createFileAuditSink } from './audit/create-file-audit-sink.js'
 export type { MemoryAuditSink, MemoryAuditSinkOptions } from './audit/create-memory-audit-sink.js'
 export { createMemoryAuditSink } from './audit/create-memory-audit-sink.js'
 export type {
@@ -12,14 +11,12 @@ export type {
   VerifyAuditLogOptions,
 } from './audit/verify-audit-log.js'
 export { verifyAuditLog } from './audit/verify-audit-log.js'
-export { checkPathOnDisk } from './checks/path-on-disk.js'
 export type { PathAccess, PathCheckResult, PathDenial, PathScope } from './checks/path-scope.js'
 export { checkPathLexical, isWithin } from './checks/path-scope.js'
 export type { CommandCheckResult } from './command/command-check-result.js'
 export type { CommandPolicy, ProgramRule } from './command/command-policy.js'
-export { commandPolicySchema, programRuleSchema } from './command/command-policy.js'
 export type { CommandChecker, CommandCheckerOptions } from './command/create-command-checker.js'
-export { createCommandChecker } from './command/create-command-checker.js'
+export { createCommandChecker } from './command/load-command-checker.js'
 export type { GraphAnalysis } from './compile/analyze-graph.js'
 export { analyzeGraph } from './compile/analyze-graph.js'
 export type { CompiledPlan, CompiledStep, StepReference } from './compile/compiled-plan.js'
@@ -28,6 +25,7 @@ export { createPlanCompiler } from './compile/create-plan-compiler.js'
 export { isCompiledPlan } from './compile/is-compiled-plan.js'
 export type { PlanCompiler, PlanValidationResult } from './compile/plan-compiler.js'
 export { PlanCompilationError } from './errors/plan-compilation-error.js'
+export type { PlanErrorOptions } from './errors/plan-error.js'
 export { PlanError } from './errors/plan-error.js'
 export { PolicyError } from './errors/policy-error.js'
 export type {
@@ -50,18 +48,21 @@ export type {
   ModelStepToolsOptions,
 } from './extract/create-model-step-tools.js'
 export { createModelStepTools, parseExtractedAnswer } from './extract/create-model-step-tools.js'
-export type { ExtractionSchema, ExtractionSchemaInput } from './extract/extraction-schema.js'
-export {
-  extractionSchema,
-  matchesExtractionSchema,
-  readExtractionSchema,
-} from './extract/extraction-schema.js'
+export type { ExtractionSchemaInput } from './extract/extraction-schema.js'
 export {
   EXTRACT_TOOL,
   GENERATE_TOOL,
   modelStepPlannerHint,
   modelStepToolPolicy,
 } from './extract/model-step-policy.js'
+export type {
+  ExtractionScalarSchema,
+  ExtractionSchema,
+} from './extract/read-extraction-schema.js'
+export {
+  matchesExtractionSchema,
+  readExtractionSchema,
+} from './extract/read-extraction-schema.js'
 export { runReadyModelSteps } from './extract/run-ready-model-steps.js'
 export type { FlowInput, FlowStep } from './flow/check-untrusted-flow.js'
 export { checkUntrustedFlow } from './flow/check-untrusted-flow.js'
@@ -81,12 +82,12 @@ export type {
 } from './guard/plan-guard.js'
 export { formatIssues, formatPath } from './issues/format-issues.js'
 export type { IssueCode, PlanIssue } from './issues/plan-issue.js'
+export type { PlanInput } from './plan/define-plan.js'
+export { definePlan } from './plan/define-plan.js'
 export type { JsonObject, JsonValue } from './plan/json-value.js'
-export { planJsonSchema, policyJsonSchema } from './plan/plan-json-schema.js'
 export type { Plan, PlanStep } from './plan/plan-schema.js'
-export { planObjectSchema, planSchema, stepSchema } from './plan/plan-schema.js'
 export type { PlanObject } from './plan/plan-schema-for-policy.js'
-export { planSchemaForPolicy } from './plan/plan-schema-for-policy.js'
+export { definePolicy } from './policy/define-policy.js'
 export type {
   Approval,
   ArgSpec,
@@ -100,22 +101,8 @@ export type {
   Trust,
   Workspace,
 } from './policy/policy-schema.js'
-export {
-  approvalSchema,
-  argSpecSchema,
-  auditSchema,
-  budgetsSchema,
-  declassifySchema,
-  policySchema,
-  toolOutputSchema,
-  toolPolicySchema,
-  trustSchema,
-  workspaceSchema,
-} from './policy/policy-schema.js'
 export type { ResolvedPolicy, ResolvePolicyOptions } from './policy/resolve-policy.js'
-export { loadPolicy, resolvePolicy } from './policy/resolve-policy.js'
 export type { TaintedPolicy, TaintedPolicyInput } from './policy/tainted-schema.js'
-export { taintedSchema } from './policy/tainted-schema.js'
 export type { PlanView, RenderOptions, StepMark, StepView } from './render/plan-view.js'
 export { planView } from './render/plan-view.js'
 export { toDot } from './render/to-dot.js'
@@ -127,15 +114,4 @@ export type { PlanSignatureCheck } from './sign/verify-plan.js'
 export { verifyPlan } from './sign/verify-plan.js'
 export type { TaintState } from './taint/check-tainted-call.js'
 export { ruleOfTwo, SENSITIVE_FILES } from './taint/tainted-presets.js'
-export type { ReferenceTools, ReferenceToolsOptions } from './tools/create-reference-tools.js'
-export { createReferenceTools } from './tools/create-reference-tools.js'
-export type { FileEntry, ListFilesOptions, ListFilesOutput } from './tools/list-files-tool.js'
-export { createListFilesTool } from './tools/list-files-tool.js'
-export { referenceToolPolicy } from './tools/reference-tool-policy.js'
-export type { RunCommandOptions, RunCommandOutput } from './tools/run-command-tool.js'
-export { createRunCommandTool } from './tools/run-command-tool.js'
-export type { ViewFileOptions, ViewFileOutput } from './tools/view-file-tool.js'
-export { createViewFileTool } from './tools/view-file-tool.js'
-export type { WriteFileOptions, WriteFileOutput } from './tools/write-file-tool.js'
-export { createWriteFileTool } from './tools/write-file-tool.js'
 export { canonicalJson, hashJson, sha256 } from './util/canonical-json.js'

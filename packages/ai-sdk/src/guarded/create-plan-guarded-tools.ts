@@ -96,7 +96,9 @@ export async function createPlanGuardedTools<TOOLS extends ToolSet>(
   let compiler = options.compiler
   if (compiler === undefined) {
     if (options.policy === undefined) {
-      throw new PlanError('createPlanGuardedTools needs a policy or a compiler.')
+      throw new PlanError('createPlanGuardedTools needs a policy or a compiler.', {
+        code: 'invalid_configuration',
+      })
     }
     compiler = await createPlanCompiler(options.policy)
   }

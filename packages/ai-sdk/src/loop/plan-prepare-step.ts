@@ -40,6 +40,7 @@ function resolveModel(model: LanguageModel): Exclude<LanguageModel, string> {
   if (typeof resolved === 'string') {
     throw new PlanError(
       `planPrepareStep cannot resolve the model id ${JSON.stringify(model)}; pass a model object.`,
+      { code: 'invalid_configuration' },
     )
   }
   return resolved

@@ -121,7 +121,7 @@ export async function generatePlan(options: GeneratePlanOptions): Promise<Genera
         model: options.model,
         instructions,
         messages,
-        output: Output.object({ schema: options.compiler.planSchema(), name: 'plan' }),
+        output: Output.object({ schema: await options.compiler.planSchema(), name: 'plan' }),
         ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
       })
       plan = result.output

@@ -51,7 +51,9 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
 }
 
 function setupError(name: string, reason: string): PlanError {
-  return new PlanError(`guardTools cannot guard the tool "${name}": ${reason}`)
+  return new PlanError(`guardTools cannot guard the tool "${name}": ${reason}`, {
+    code: 'invalid_configuration',
+  })
 }
 
 function wrapTool(
@@ -122,7 +124,9 @@ function wrapTool(
         if (state === 'running') {
           guard.fail(
             approved.stepId,
-            new PlanError(`The "${name}" tool stopped before it finished.`),
+            new PlanError(`The "${name}" tool stopped before it finished.`, {
+              code: 'step_failed',
+            }),
           )
         }
       }

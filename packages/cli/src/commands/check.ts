@@ -1,7 +1,9 @@
 import { toText } from '@plan/core'
 import { type CliIo, EXIT_APPROVED, EXIT_REJECTED, UsageError } from '../io.js'
+import { issueJson, writeJson } from '../json-output.js'
 import { loadCompiler } from '../load-compiler.js'
-import { readJsonInput } from '../read-input.js'
+import { readPlanInput } from '../read-input.js'
+import { writeWarnings } from '../write-warnings.js'
 
 /** Options of `plan check`. */
 export interface CheckOptions {
@@ -11,30 +13,28 @@ export interface CheckOptions {
   readonly color: boolean
 }
 
-/** `plan check`: validates a plan; prints the execution tree or one JSON document. */
+/**
+ * `plan check`: validates a plan, or the tool calls of a LangChain or AI SDK transcript; prints
+ * the execution tree or one JSON document.
+ */
 export async function runCheck(options: CheckOptions, io: CliIo): Promise<number> {
   if (options.format !== 'text' && options.format !== 'json')
     throw new UsageError(`unknown --format ${JSON.stringify(options.format)} (text or json)`)
-  const compiler = await loadCompiler(options.policyFile, io)
-  const plan = await readJsonInput(options.planFile, io, 'plan')
+  const { compiler, warnings } = await loadCompiler(options.policyFile, io)
+  const { kind, plan } = await readPlanInput(options.planFile, io)
   const result = compiler.validate(plan)
   if (options.format === 'json') {
-    const document = {
+    writeJson(io.stdout, {
       approved: result.success,
+      input: kind,
       hash: result.success ? result.plan.hash : null,
       order: result.success ? result.plan.order : [],
       levels: result.success ? result.plan.levels : [],
-      issues: result.issues.map((found) => ({
-        code: found.code,
-        stepId: found.stepId ?? null,
-        path: found.path,
-        message: found.message,
-        hint: found.hint ?? null,
-        ...(found.cycle === undefined ? {} : { cycle: found.cycle }),
-      })),
-    }
-    io.stdout.write(`${JSON.stringify(document, null, 2)}\n`)
+      issues: result.issues.map(issueJson),
+      warnings,
+    })
   } else {
+    writeWarnings(io, warnings)
     const text = result.success
       ? toText(result.plan, { color: options.color })
       : toText(plan, { issues: result.issues, color: options.color })

@@ -1,7 +1,8 @@
 import { toDot, toMermaid, toText } from '@plan/core'
 import { type CliIo, EXIT_APPROVED, EXIT_REJECTED, UsageError } from '../io.js'
 import { loadCompiler } from '../load-compiler.js'
-import { readJsonInput } from '../read-input.js'
+import { readPlanInput } from '../read-input.js'
+import { writeWarnings } from '../write-warnings.js'
 
 /** Options of `plan graph`. */
 export interface GraphOptions {
@@ -11,15 +12,16 @@ export interface GraphOptions {
   readonly color: boolean
 }
 
-/** `plan graph`: draws a plan (approved or not) as Mermaid, DOT or text. */
+/** `plan graph`: draws a plan or a transcript's tool calls (approved or not) as Mermaid, DOT or text. */
 export async function runGraph(options: GraphOptions, io: CliIo): Promise<number> {
   const renderers = { mermaid: toMermaid, dot: toDot, text: toText } as const
   if (!Object.hasOwn(renderers, options.format))
     throw new UsageError(
       `unknown --format ${JSON.stringify(options.format)} (mermaid, dot or text)`,
     )
-  const compiler = await loadCompiler(options.policyFile, io)
-  const plan = await readJsonInput(options.planFile, io, 'plan')
+  const { compiler, warnings } = await loadCompiler(options.policyFile, io)
+  const { plan } = await readPlanInput(options.planFile, io)
+  writeWarnings(io, warnings)
   const result = compiler.validate(plan)
   const render = renderers[options.format as keyof typeof renderers]
   const output = result.success

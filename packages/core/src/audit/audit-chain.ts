@@ -1,5 +1,6 @@
-import { canonicalJson, sha256 } from '../util/canonical-json.js'
-import { AUDIT_GENESIS, type AuditEvent } from './audit-event.js'
+import { canonicalJson } from '../util/canonical-json.js'
+import type { AuditEvent } from './audit-event.js'
+import { auditGenesis, hashAuditLine } from './audit-key.js'
 
 /** The last line of a log: its number and the hash of its text. */
 export interface AuditHead {
@@ -27,9 +28,9 @@ export function formatAuditLine(
   return `{"seq":${seq},"time":${JSON.stringify(time)},"prev":"${prev}","event":${canonicalJson(event)}}`
 }
 
-/** Starts a chain after `head`, or at the genesis. */
-export function createAuditChain(head: AuditHead = { seq: 0, hash: AUDIT_GENESIS }): AuditChain {
-  let current = head
+/** Starts a chain after `head`, or at the genesis; `key` (bytes) makes the chain keyed. */
+export function createAuditChain(head?: AuditHead, key?: Uint8Array): AuditChain {
+  let current = head ?? { seq: 0, hash: auditGenesis(key) }
   return {
     get head() {
       return current
@@ -38,7 +39,7 @@ export function createAuditChain(head: AuditHead = { seq: 0, hash: AUDIT_GENESIS
       return formatAuditLine(current.seq + 1, time.toISOString(), current.hash, event)
     },
     commit(line) {
-      current = { seq: current.seq + 1, hash: sha256(line) }
+      current = { seq: current.seq + 1, hash: hashAuditLine(line, key) }
     },
   }
 }

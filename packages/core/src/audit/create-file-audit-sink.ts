@@ -8,9 +8,8 @@ import {
   writeSync,
 } from 'node:fs'
 import { PlanError } from '../errors/plan-error.js'
-import { sha256 } from '../util/canonical-json.js'
 import { type AuditHead, createAuditChain } from './audit-chain.js'
-import { AUDIT_GENESIS } from './audit-event.js'
+import { type AuditKey, auditGenesis, auditKeyBytes, hashAuditLine } from './audit-key.js'
 import type { AuditSink } from './audit-sink.js'
 import { verifyAuditLog } from './verify-audit-log.js'
 
@@ -30,6 +29,11 @@ export interface FileAuditSinkOptions {
   readonly verify?: boolean
   /** Clock, for tests. Defaults to `Date.now`. */
   readonly now?: () => number
+  /**
+   * Keys the chain with HMAC-SHA-256: an edited and re-chained log then no longer verifies
+   * without the key. Keep the key where the agent cannot read it; verify with the same `key`.
+   */
+  readonly key?: AuditKey
 }
 
 const CHUNK = 64 * 1024
@@ -87,12 +91,18 @@ export function createFileAuditSink(
   const now = options.now ?? Date.now
   const sync = options.fsync !== false
   let fd: number | undefined
-  let head: AuditHead = { seq: 0, hash: AUDIT_GENESIS }
+  let key: Uint8Array | undefined
+  try {
+    key = auditKeyBytes(options.key)
+  } catch (error) {
+    throw new PlanError((error as Error).message, { code: 'invalid_configuration', cause: error })
+  }
+  let head: AuditHead = { seq: 0, hash: auditGenesis(key) }
   try {
     fd = openSync(path, 'a+', 0o600)
     const size = fstatSync(fd).size
     if (options.verify === true && size > 0) {
-      const result = verifyAuditLog(readFileSync(fd, 'utf8'))
+      const result = verifyAuditLog(readFileSync(fd, 'utf8'), key === undefined ? {} : { key })
       if (!result.valid)
         throw failure(
           `The audit log ${path} does not verify: line ${result.line}: ${result.message}`,
@@ -108,7 +118,7 @@ export function createFileAuditSink(
       }
       if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1)
         throw failure(`The last line of the audit log ${path} is not an audit record.`)
-      head = { seq, hash: sha256(line) }
+      head = { seq, hash: hashAuditLine(line, key) }
     }
   } catch (error) {
     if (fd !== undefined) closeSync(fd)
@@ -116,7 +126,7 @@ export function createFileAuditSink(
       ? error
       : failure(`Cannot open the audit log ${path}: ${(error as Error).message}`, error)
   }
-  const chain = createAuditChain(head)
+  const chain = createAuditChain(head, key)
   let broken: PlanError | undefined
   return {
     path,

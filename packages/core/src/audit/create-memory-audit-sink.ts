@@ -1,5 +1,6 @@
 import { createAuditChain } from './audit-chain.js'
 import type { AuditEvent } from './audit-event.js'
+import { type AuditKey, auditKeyBytes } from './audit-key.js'
 import type { AuditSink } from './audit-sink.js'
 
 /** An audit sink that keeps its lines in memory. */
@@ -14,6 +15,8 @@ export interface MemoryAuditSink extends AuditSink {
 export interface MemoryAuditSinkOptions {
   /** Clock, for tests. Defaults to `Date.now`. */
   readonly now?: () => number
+  /** Keys the chain with HMAC-SHA-256 (verify with the same `key`). */
+  readonly key?: AuditKey
 }
 
 /**
@@ -30,7 +33,7 @@ export interface MemoryAuditSinkOptions {
  */
 export function createMemoryAuditSink(options: MemoryAuditSinkOptions = {}): MemoryAuditSink {
   const now = options.now ?? Date.now
-  const chain = createAuditChain()
+  const chain = createAuditChain(undefined, auditKeyBytes(options.key))
   const lines: string[] = []
   const events: AuditEvent[] = []
   return {

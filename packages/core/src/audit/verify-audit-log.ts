@@ -1,6 +1,6 @@
-import { sha256 } from '../util/canonical-json.js'
+import type { PlanIssue } from '../issues/plan-issue.js'
 import type { AuditHead } from './audit-chain.js'
-import { AUDIT_GENESIS } from './audit-event.js'
+import { type AuditKey, auditGenesis, auditKeyBytes, hashAuditLine } from './audit-key.js'
 
 /** Why a log does not verify. */
 export type AuditLogProblem =
@@ -14,6 +14,8 @@ export type AuditLogProblem =
   | 'broken_link'
   /** The log does not end where the expected head says: lines were cut off at the end. */
   | 'head_mismatch'
+  /** The input is not a log at all (not text or an array of lines), or the key is unusable. */
+  | 'not_a_log'
 
 /** The answer of {@link verifyAuditLog}. */
 export type AuditLogVerification =
@@ -30,6 +32,8 @@ export type AuditLogVerification =
       readonly line: number
       readonly problem: AuditLogProblem
       readonly message: string
+      /** The same finding as one `audit_invalid` issue. */
+      readonly issues: readonly PlanIssue[]
     }
 
 /** Options for {@link verifyAuditLog}. */
@@ -39,6 +43,8 @@ export interface VerifyAuditLogOptions {
    * deleted from the very end, or a last line rewritten as a whole, cannot be detected.
    */
   readonly expectedHead?: AuditHead
+  /** The key the log was chained with (`key` of the audit sink), for a keyed log. */
+  readonly key?: AuditKey
 }
 
 const HASH = /^[0-9a-f]{64}$/
@@ -47,15 +53,50 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+function refused(line: number, problem: AuditLogProblem, message: string): AuditLogVerification {
+  const hint =
+    problem === 'not_a_log'
+      ? 'Pass the log text, or its lines as an array of strings, and a key of 32 bytes or more.'
+      : 'Treat the log as tampered with: compare it with a copy kept elsewhere.'
+  return {
+    valid: false,
+    line,
+    problem,
+    message,
+    issues: [{ code: 'audit_invalid', message, path: line > 0 ? [line] : [], hint }],
+  }
+}
+
+/** The log's lines and whether the text lacks its final newline, or undefined for a non-log. */
+function readLines(log: unknown): { lines: string[]; unterminated: boolean } | undefined {
+  if (typeof log === 'string') {
+    const lines = log.split('\n')
+    // A complete log ends with a newline, so the last part is empty.
+    const tail = lines.pop() as string
+    if (tail !== '') lines.push(tail)
+    return { lines, unterminated: tail !== '' }
+  }
+  if (!Array.isArray(log)) return undefined
+  const lines: string[] = []
+  for (let index = 0; index < log.length; index += 1) {
+    const line: unknown = log[index]
+    if (typeof line !== 'string') return undefined
+    lines.push(line)
+  }
+  return { lines, unterminated: false }
+}
+
 /**
  * Checks a JSON-lines audit log: every line parses, numbers run 1, 2, 3… and each line carries
- * the SHA-256 of the line before it (the first, a fixed genesis). Reports the first broken or
- * missing link: an edited, deleted, inserted or reordered line, a line cut short in the middle,
- * or a truncated last line (text that does not end with a newline).
+ * the SHA-256 of the line before it (the first, a fixed genesis) — or, with `key`, their
+ * HMAC-SHA-256, so an edited log re-chained without the key is caught. Reports the first broken
+ * or missing link: an edited, deleted, inserted or reordered line, a line cut short in the
+ * middle, or a truncated last line (text that does not end with a newline). Never throws:
+ * input that is not a log is `not_a_log`.
  *
  * @example
  * ```ts
- * const result = verifyAuditLog(readFileSync('audit.jsonl', 'utf8'))
+ * const result = verifyAuditLog(readFileSync('audit.jsonl', 'utf8'), { key: process.env.AUDIT_KEY })
  * if (!result.valid) console.error(`line ${result.line}: ${result.message}`)
  * ```
  */
@@ -63,31 +104,33 @@ export function verifyAuditLog(
   log: string | readonly string[],
   options: VerifyAuditLogOptions = {},
 ): AuditLogVerification {
-  let lines: readonly string[]
-  let unterminated = false
-  if (typeof log === 'string') {
-    const parts = log.split('\n')
-    // A complete log ends with a newline, so the last part is empty.
-    const tail = parts.pop() as string
-    if (tail !== '') {
-      parts.push(tail)
-      unterminated = true
-    }
-    lines = parts
-  } else {
-    lines = log
+  try {
+    return verifyLines(log, options)
+  } catch (error) {
+    return refused(0, 'not_a_log', `The log cannot be read: ${describeError(error)}.`)
   }
-  let head: AuditHead = { seq: 0, hash: AUDIT_GENESIS }
+}
+
+function describeError(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : typeof error
+  } catch {
+    return 'unknown error'
+  }
+}
+
+function verifyLines(log: unknown, options: VerifyAuditLogOptions): AuditLogVerification {
+  const read = readLines(log)
+  if (read === undefined)
+    return refused(0, 'not_a_log', 'The log is neither text nor an array of text lines.')
+  const settings = typeof options === 'object' && options !== null ? options : {}
+  const key = auditKeyBytes(settings.key)
+  const { lines, unterminated } = read
+  let head: AuditHead = { seq: 0, hash: auditGenesis(key) }
   for (let index = 0; index < lines.length; index += 1) {
     const text = lines[index] as string
     const number = index + 1
     const last = index === lines.length - 1
-    const fail = (problem: AuditLogProblem, message: string): AuditLogVerification => ({
-      valid: false,
-      line: number,
-      problem,
-      message,
-    })
     let record: unknown
     try {
       record = JSON.parse(text)
@@ -104,32 +147,41 @@ export function verifyAuditLog(
       typeof record.event.type !== 'string'
     ) {
       return last && (unterminated || record === undefined)
-        ? fail('truncated', `Line ${number}, the last, is cut short: the log was truncated.`)
-        : fail('malformed', `Line ${number} is not an audit record.`)
+        ? refused(
+            number,
+            'truncated',
+            `Line ${number}, the last, is cut short: the log was truncated.`,
+          )
+        : refused(number, 'malformed', `Line ${number} is not an audit record.`)
     }
     if (last && unterminated)
-      return fail('truncated', `Line ${number}, the last, has no newline: the log was truncated.`)
+      return refused(
+        number,
+        'truncated',
+        `Line ${number}, the last, has no newline: the log was truncated.`,
+      )
     if (record.seq !== head.seq + 1)
-      return fail(
+      return refused(
+        number,
         'sequence',
         `Line ${number} has number ${String(record.seq)} where ${head.seq + 1} was expected: lines were deleted, inserted or reordered.`,
       )
     if (record.prev !== head.hash)
-      return fail(
+      return refused(
+        number,
         'broken_link',
         number === 1
-          ? 'The first line does not start the chain: lines before it were removed.'
-          : `Line ${number} does not carry the hash of line ${number - 1}: one of them was changed.`,
+          ? `The first line does not start the chain: lines before it were removed${key === undefined ? ', or the log is keyed' : ', or it was chained with another key'}.`
+          : `Line ${number} does not carry the hash of line ${number - 1}: one of them was changed${key === undefined ? '' : ' (or the log was chained with another key)'}.`,
       )
-    head = { seq: head.seq + 1, hash: sha256(text) }
+    head = { seq: head.seq + 1, hash: hashAuditLine(text, key) }
   }
-  const expected = options.expectedHead
+  const expected = settings.expectedHead
   if (expected !== undefined && (expected.seq !== head.seq || expected.hash !== head.hash))
-    return {
-      valid: false,
-      line: Math.min(lines.length, expected.seq) + (expected.seq > lines.length ? 1 : 0),
-      problem: 'head_mismatch',
-      message: `The log ends at line ${head.seq}, not at the expected line ${expected.seq} with hash ${expected.hash}: lines were cut off or rewritten at the end.`,
-    }
+    return refused(
+      Math.min(lines.length, expected.seq) + (expected.seq > lines.length ? 1 : 0),
+      'head_mismatch',
+      `The log ends at line ${head.seq}, not at the expected line ${expected.seq} with hash ${expected.hash}: lines were cut off or rewritten at the end.`,
+    )
   return { valid: true, count: lines.length, head }
 }

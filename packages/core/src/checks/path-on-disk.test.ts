@@ -42,6 +42,23 @@ describe('checkPathOnDisk', () => {
     })
   })
 
+  it('should follow links met after a missing folder (missing/../link/x)', async () => {
+    await symlink(outside, join(root, 'link'))
+    for (const value of [
+      'missing/../link/x',
+      'missing/deeper/../../link/x',
+      'src/missing/../../link',
+    ]) {
+      const result = await checkPathOnDisk(value, scope, 'write')
+      expect(result.allowed, value).toBe(false)
+      if (!result.allowed) expect(result.issue.code).toBe('path_outside_workspace')
+    }
+    expect(await checkPathOnDisk('missing/../src/a.txt', scope)).toEqual({
+      allowed: true,
+      resolved: join(root, 'src', 'a.txt'),
+    })
+  })
+
   it('should keep the lexical checks', async () => {
     const result = await checkPathOnDisk('../outside/x', scope)
     expect(result.allowed).toBe(false)

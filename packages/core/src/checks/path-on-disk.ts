@@ -1,5 +1,5 @@
-import { lstat, readlink } from 'node:fs/promises'
-import { posix } from 'node:path'
+import { loadNodeBuiltin } from '../util/node-builtin.js'
+import { posix } from '../util/posix-path.js'
 import {
   checkPathLexical,
   isWithin,
@@ -12,6 +12,11 @@ import {
 /** Most symbolic links followed while resolving one path (Linux's MAXSYMLINKS). */
 export const MAX_SYMLINK_HOPS = 40
 
+interface FileSystem {
+  lstat(path: string): Promise<{ isSymbolicLink(): boolean; isDirectory(): boolean }>
+  readlink(path: string): Promise<string>
+}
+
 type Resolution =
   | { readonly ok: true; readonly real: string }
   | { readonly ok: false; readonly reason: string }
@@ -19,11 +24,14 @@ type Resolution =
 /**
  * Resolves an absolute path the way the kernel does, one component at a time: a symbolic
  * link is replaced by its target before a following `..` applies (so `link/../x` is the
- * `x` beside the link's target, not beside the link). Components that do not exist yet are
- * appended to the real path of the nearest existing ancestor; a dangling link is judged by
- * its target.
+ * `x` beside the link's target, not beside the link). A component that does not exist is
+ * taken as a folder a tool would create, and resolving goes on after it, so a `..` that
+ * climbs back onto real folders meets their links; a dangling link is judged by its target.
  */
 async function resolveOnDisk(absolute: string): Promise<Resolution> {
+  const fs = await loadNodeBuiltin<FileSystem>('node:fs/promises')
+  if (fs === undefined)
+    return { ok: false, reason: 'this runtime has no file system to check it against' }
   const pending = absolute.split('/').reverse()
   let real = '/'
   let hops = 0
@@ -35,15 +43,16 @@ async function resolveOnDisk(absolute: string): Promise<Resolution> {
       continue
     }
     const candidate = real === '/' ? `/${part}` : `${real}/${part}`
-    let stats: Awaited<ReturnType<typeof lstat>>
+    let stats: Awaited<ReturnType<FileSystem['lstat']>>
     try {
-      stats = await lstat(candidate)
+      stats = await fs.lstat(candidate)
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if (code !== 'ENOENT') return { ok: false, reason: `${candidate}: ${code ?? 'error'}` }
-      // Nothing below a missing folder can be a link, so the rest resolves lexically.
-      pending.push(part)
-      return { ok: true, real: posix.resolve(real, ...pending.reverse()) }
+      // A missing folder is taken as one a tool would create; a later `..` climbs back out of
+      // it onto real folders, whose links must still be followed (`missing/../link/x`).
+      real = candidate
+      continue
     }
     if (stats.isSymbolicLink()) {
       hops += 1
@@ -51,7 +60,7 @@ async function resolveOnDisk(absolute: string): Promise<Resolution> {
         return { ok: false, reason: `${absolute}: too many symbolic links (ELOOP)` }
       let target: string
       try {
-        target = await readlink(candidate)
+        target = await fs.readlink(candidate)
       } catch (error) {
         return {
           ok: false,

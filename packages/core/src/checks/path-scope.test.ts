@@ -1,7 +1,13 @@
 import { posix } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { checkPathLexical, isWithin, type PathScope } from './path-scope.js'
+import {
+  checkPathLexical,
+  checkPathSlowly,
+  isWithin,
+  type PathScope,
+  resolvePath,
+} from './path-scope.js'
 
 const scope: PathScope = {
   roots: ['/srv/repo', '/data/shared'],
@@ -97,6 +103,39 @@ describe('checkPathLexical (property)', () => {
         }
       }),
       { numRuns: 2000 },
+    )
+  })
+})
+
+describe('resolvePath (property)', () => {
+  const pieces = fc.oneof(
+    fc.constantFrom(
+      '/',
+      '.',
+      '..',
+      '%',
+      '%2e',
+      '%u002e',
+      '~',
+      '\\',
+      ':',
+      'src',
+      '.env',
+      '/srv/repo',
+    ),
+    fc.string({ unit: 'binary', maxLength: 4 }),
+    fc.string({ unit: 'grapheme', maxLength: 4 }),
+  )
+  const values = fc.array(pieces, { maxLength: 8 }).map((parts) => parts.join(''))
+
+  it('should give the same answer on the fast path as the slow reference, for any Unicode text', () => {
+    fc.assert(
+      fc.property(values, fc.constantFrom('read', 'write'), (value, access) => {
+        expect(resolvePath(value, scope, access)).toEqual(
+          checkPathSlowly(value, scope, access, scope.roots[0]),
+        )
+      }),
+      { numRuns: 5000 },
     )
   })
 })

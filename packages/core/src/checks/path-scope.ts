@@ -1,5 +1,7 @@
-import { posix } from 'node:path'
 import type { IssueCode } from '../issues/plan-issue.js'
+import { posix } from '../util/posix-path.js'
+import { hasUnsafeCharacter } from '../util/unsafe-characters.js'
+import { findEncodedTraversal, findNormalizedSeparator } from './find-encoded-traversal.js'
 
 /** Where paths may point: absolute, normalised folders. */
 export interface PathScope {
@@ -32,9 +34,6 @@ export type PathCheckResult =
 /** Longest accepted path, in characters (Linux's PATH_MAX). */
 export const MAX_PATH_LENGTH = 4096
 
-// C0 and C1 controls, DEL, and the Unicode format characters that reorder or hide text.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/
-const PERCENT_ENCODED = /%[0-9a-fA-F]{2}/
 const DRIVE_LETTER = /^[A-Za-z]:/
 const URL_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//
 
@@ -129,7 +128,11 @@ export function resolvePath(
   return checkPathSlowly(value, scope, access, first)
 }
 
-function checkPathSlowly(
+/**
+ * The reference form of {@link resolvePath}: every check spelled out, without the fast path for
+ * plain ASCII paths (the two must agree on every input).
+ */
+export function checkPathSlowly(
   value: string,
   scope: PathScope,
   access: PathAccess,
@@ -144,7 +147,7 @@ function checkPathSlowly(
       'Pass a shorter path.',
     )
   }
-  if (CONTROL.test(value)) {
+  if (hasUnsafeCharacter(value)) {
     return denial(
       'path_invalid',
       'The path contains a NUL, control or invisible formatting character.',
@@ -179,11 +182,12 @@ function checkPathSlowly(
       `Pass a plain file path inside ${listRoots(scope)}.`,
     )
   }
-  if (PERCENT_ENCODED.test(value)) {
+  const encoded = findEncodedTraversal(value) ?? findNormalizedSeparator(value)
+  if (encoded !== undefined) {
     return denial(
       'path_invalid',
-      'The path contains percent-encoded characters.',
-      'Pass the literal path, not a URL-encoded one.',
+      `The path contains ${encoded}.`,
+      'Pass the literal path, not an encoded one; write "." and "/" as themselves.',
     )
   }
   if (first === undefined)
@@ -243,6 +247,10 @@ function listRoots(scope: PathScope): string {
 /** A short description of a value's type for messages. */
 export function describe(value: unknown): string {
   if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
+  try {
+    if (Array.isArray(value)) return 'an array'
+  } catch {
+    return 'a revoked Proxy'
+  }
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`
 }

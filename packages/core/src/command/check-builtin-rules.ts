@@ -1,50 +1,23 @@
-import type { IssueCode } from '../issues/plan-issue.js'
+import { type BuiltinFinding, exec, type FlagRule, type ProgramSpec } from './builtin-finding.js'
 import { checkAwkProgram } from './check-awk-program.js'
 import { checkSedScript } from './check-sed-script.js'
+import { EXEC_RULES } from './exec-rules.js'
+import { findSubcommand, hasGlobalOptions } from './global-options.js'
 import { parseAwkArguments } from './parse-awk-arguments.js'
 import { parseSedArguments } from './parse-sed-arguments.js'
-import { type FlagStyle, findFlag, usesFlag } from './uses-flag.js'
+import { findFlag, usesFlag } from './uses-flag.js'
 
-/**
- * A problem found by a built-in rule. `exec` findings (the program would run other code) are
- * lifted by `allowExec` on the program's rule; `write` findings (the program would write a file
- * the path check cannot see) are lifted by listing `flag` in the rule's `allowFlags`.
- */
-export interface BuiltinFinding {
-  readonly code: Extract<
-    IssueCode,
-    'command_inline_code' | 'command_wrapper' | 'command_flag_denied'
-  >
-  readonly kind: 'exec' | 'write'
-  readonly message: string
-  readonly hint: string
-  readonly flag?: string
+export type { BuiltinFinding } from './builtin-finding.js'
+
+/** An option before the subcommand that the checker cannot place: its value could be the subcommand. */
+export function unknownGlobal(name: string, option: string): BuiltinFinding {
+  return {
+    code: 'command_flag_denied',
+    kind: 'exec',
+    message: `${name} ${option} is an option before the subcommand that the checker does not know; its value could be read as the subcommand.`,
+    hint: `Put options after the subcommand (${name} SUBCOMMAND ${option} …), or use a known global option.`,
+  }
 }
-
-interface FlagRule {
-  readonly flags: readonly string[]
-  readonly kind: 'exec' | 'write'
-  readonly why: string
-}
-
-interface ProgramSpec {
-  readonly style?: FlagStyle
-  readonly flags?: readonly FlagRule[]
-  /** Subcommands (any word that is not a flag, before `--`) that run other programs. */
-  readonly execSubcommands?: readonly string[]
-  readonly custom?: (args: readonly string[], name: string) => BuiltinFinding[]
-}
-
-const exec = (
-  message: string,
-  hint: string,
-  code: BuiltinFinding['code'] = 'command_inline_code',
-): BuiltinFinding => ({
-  code,
-  kind: 'exec',
-  message,
-  hint,
-})
 
 const PACKAGE_MANAGER_FLAGS: FlagRule = {
   flags: [
@@ -104,12 +77,16 @@ function checkGit(args: readonly string[]): BuiltinFinding[] {
   const findings: BuiltinFinding[] = []
   const hint =
     'Run plain git subcommands without options that run programs or change configuration.'
-  let index = 0
-  while (index < args.length) {
-    const argument = args[index] as string
-    if (!argument.startsWith('-')) break
+  const position = findSubcommand('git', args)
+  if ('unknownOption' in position) {
+    findings.push(unknownGlobal('git', position.unknownOption))
+    return findings
+  }
+  const { index } = position
+  for (let at = 0; at < index; at += 1) {
+    const argument = args[at] as string
     if (argument === '-c' || (argument.startsWith('-c') && !argument.startsWith('--'))) {
-      const value = argument === '-c' ? (args[index + 1] ?? '') : argument.slice(2)
+      const value = argument === '-c' ? (args[at + 1] ?? '') : argument.slice(2)
       const key = value.split('=')[0]?.toLowerCase() ?? ''
       if (!SAFE_GIT_CONFIG.test(key) && !SAFE_GIT_CONFIG.test(value.toLowerCase())) {
         findings.push(
@@ -119,7 +96,7 @@ function checkGit(args: readonly string[]): BuiltinFinding[] {
           ),
         )
       }
-      index += argument === '-c' ? 2 : 1
+      if (argument === '-c') at += 1
       continue
     }
     if (usesFlag(argument, '--config-env')) {
@@ -129,18 +106,9 @@ function checkGit(args: readonly string[]): BuiltinFinding[] {
           hint,
         ),
       )
-    } else if (argument.startsWith('--exec-path=')) {
-      findings.push(exec('git --exec-path=… makes git run its helpers from another folder.', hint))
+    } else if (argument.startsWith('--exec-path')) {
+      findings.push(exec('git --exec-path makes git run its helpers from another folder.', hint))
     }
-    const takesValue = [
-      '-C',
-      '--git-dir',
-      '--work-tree',
-      '--namespace',
-      '--super-prefix',
-      '--config-env',
-    ].includes(argument)
-    index += takesValue ? 2 : 1
   }
   const subcommand = args[index]
   const rest = args.slice(index + 1)
@@ -199,6 +167,25 @@ function checkGit(args: readonly string[]): BuiltinFinding[] {
           ),
         )
       }
+      break
+    case 'clean':
+      if (rest.some((argument) => /^-[A-Za-z]*n/.test(argument) || argument === '--dry-run')) break
+      if (rest.some((argument) => /^-[A-Za-z]*[xX]/.test(argument)))
+        findings.push({
+          code: 'command_flag_denied',
+          kind: 'write',
+          flag: '-x',
+          message: 'git clean -x/-X also deletes ignored files, such as .env and build secrets.',
+          hint: 'Name the paths to clean, without -x.',
+        })
+      if (!rest.some((argument) => !argument.startsWith('-')))
+        findings.push({
+          code: 'command_flag_denied',
+          kind: 'write',
+          flag: 'clean',
+          message: 'git clean without a pathspec deletes untracked files in the whole work tree.',
+          hint: 'Name the folders to clean: git clean -fd build/.',
+        })
       break
     case 'submodule':
       if (rest.includes('foreach'))
@@ -272,11 +259,18 @@ function checkSsh(args: readonly string[], name: string): BuiltinFinding[] {
   const withValue =
     name === 'ssh' ? 'BbcDEeFIiJLlmOoPpQRSWw' : name === 'scp' ? 'cDFiJlOoPSX' : 'BbcDFiJlOoPRSs'
   const denied = name === 'ssh' ? 'FI' : name === 'scp' ? 'FS' : 'FSDbs'
+  const operands: string[] = []
   for (let index = 0; index < args.length; index += 1) {
     const argument = args[index] as string
-    if (argument === '--') break
+    if (argument === '--') {
+      operands.push(...args.slice(index + 1))
+      break
+    }
     // OpenSSH reads options after the host too (ssh host -oProxyCommand=…), so scan every word.
-    if (!argument.startsWith('-') || argument.length < 2) continue
+    if (!argument.startsWith('-') || argument.length < 2) {
+      operands.push(argument)
+      continue
+    }
     for (let position = 1; position < argument.length; position += 1) {
       const letter = argument[position] as string
       if (!withValue.includes(letter)) continue
@@ -284,7 +278,8 @@ function checkSsh(args: readonly string[], name: string): BuiltinFinding[] {
       const value = rest.length > 0 ? rest : (args[index + 1] ?? '')
       if (rest.length === 0) index += 1
       if (letter === 'o') {
-        const key = value.trim().split(/[\s=]/)[0]?.toLowerCase() ?? ''
+        // ssh removes quotes and compares keywords case-insensitively: -o '"ProxyCommand" id'.
+        const key = value.replace(/["']/g, '').trim().split(/[\s=]/)[0]?.toLowerCase() ?? ''
         if (SSH_DANGEROUS_OPTIONS.has(key))
           findings.push(exec(`${name} -o ${key} runs a local command or loads code.`, hint))
       } else if (denied.includes(letter)) {
@@ -298,7 +293,52 @@ function checkSsh(args: readonly string[], name: string): BuiltinFinding[] {
       break
     }
   }
+  const noCommand = args.some((argument) => /^-[A-Za-z]*N/.test(argument))
+  if (name === 'ssh' && operands.length > 0 && !noCommand) {
+    findings.push(
+      exec(
+        operands.length > 1
+          ? 'ssh HOST COMMAND runs a command on the host (localhost included).'
+          : 'ssh HOST opens a shell on the host (localhost included).',
+        'Use a tool made for the remote task; ssh needs allowExec in the policy.',
+      ),
+    )
+  }
   return findings
+}
+
+// Node options that load code, passed on by `npm test -- …` when the script runs node.
+const NODE_CODE_FLAGS = [
+  '--require',
+  '--import',
+  '--loader',
+  '--experimental-loader',
+  '--eval',
+  '--print',
+  '--env-file',
+  '--inspect',
+  '--inspect-brk',
+  '--experimental-policy',
+]
+
+function checkPackageManager(args: readonly string[], name: string): BuiltinFinding[] {
+  const end = args.indexOf('--')
+  const used = args.find(
+    (argument, index) =>
+      findFlag(argument, NODE_CODE_FLAGS) !== undefined ||
+      (end !== -1 &&
+        index > end &&
+        /^-[A-Za-z]*[rep]/.test(argument) &&
+        !argument.startsWith('--')),
+  )
+  return used === undefined
+    ? []
+    : [
+        exec(
+          `${name} passes ${used} on to the script, which makes node load or run other code.`,
+          `Run ${name} test without node options that load code (--require, -r, --import, --loader).`,
+        ),
+      ]
 }
 
 function checkTar(args: readonly string[]): BuiltinFinding[] {
@@ -459,6 +499,7 @@ function checkSocat(args: readonly string[]): BuiltinFinding[] {
 
 // Programs that execute commands through their own flags or subcommands.
 const PROGRAMS: Readonly<Record<string, ProgramSpec>> = {
+  ...EXEC_RULES,
   git: { custom: checkGit },
   find: {
     style: 'single',
@@ -502,6 +543,7 @@ const PROGRAMS: Readonly<Record<string, ProgramSpec>> = {
   },
   npm: {
     flags: [PACKAGE_MANAGER_FLAGS],
+    custom: checkPackageManager,
     execSubcommands: [
       'exec',
       'x',
@@ -517,10 +559,12 @@ const PROGRAMS: Readonly<Record<string, ProgramSpec>> = {
   },
   pnpm: {
     flags: [PACKAGE_MANAGER_FLAGS],
+    custom: checkPackageManager,
     execSubcommands: ['dlx', 'exec', 'x', 'create', 'config', 'c', 'env'],
   },
   yarn: {
     flags: [PACKAGE_MANAGER_FLAGS],
+    custom: checkPackageManager,
     execSubcommands: ['dlx', 'exec', 'create', 'node', 'config', 'set'],
   },
   uv: { execSubcommands: ['run', 'tool'] },
@@ -573,6 +617,7 @@ const PROGRAMS: Readonly<Record<string, ProgramSpec>> = {
         kind: 'exec',
         why: 'reads options from a file the check cannot see',
       },
+      { flags: ['--engine'], kind: 'exec', why: 'loads a crypto engine library' },
     ],
   },
   chrome: {
@@ -671,6 +716,21 @@ const ALIASES: Readonly<Record<string, string>> = {
   clang: 'gcc',
   'clang++': 'gcc',
   ncat: 'nc',
+  latex: 'pdflatex',
+  xelatex: 'pdflatex',
+  lualatex: 'pdflatex',
+  pdftex: 'pdflatex',
+  tex: 'pdflatex',
+  etex: 'pdflatex',
+  luatex: 'pdflatex',
+  xetex: 'pdflatex',
+  rpmbuild: 'rpm',
+  rpmdb: 'rpm',
+  rpmverify: 'rpm',
+  apt: 'apt-get',
+  dnf: 'yum',
+  pip3: 'pip',
+  rpmquery: 'rpm',
   netcat: 'nc',
 }
 
@@ -684,6 +744,10 @@ export function checkBuiltinRules(name: string, args: readonly string[]): Builti
   const spec = PROGRAMS[key]
   if (spec === undefined) return []
   const findings: BuiltinFinding[] = []
+  if (key !== 'git' && hasGlobalOptions(key)) {
+    const position = findSubcommand(key, args)
+    if ('unknownOption' in position) findings.push(unknownGlobal(name, position.unknownOption))
+  }
   for (const flagRule of spec.flags ?? []) {
     for (const argument of args) {
       const flag = findFlag(argument, flagRule.flags, spec.style)
@@ -699,7 +763,14 @@ export function checkBuiltinRules(name: string, args: readonly string[]): Builti
   }
   if (spec.execSubcommands !== undefined) {
     const end = args.indexOf('--')
-    for (const argument of end === -1 ? args : args.slice(0, end)) {
+    const position = hasGlobalOptions(key) ? findSubcommand(key, args) : undefined
+    const words =
+      position !== undefined && 'index' in position
+        ? [position.subcommand ?? '']
+        : end === -1
+          ? args
+          : args.slice(0, end)
+    for (const argument of words) {
       if (argument.startsWith('-') || !spec.execSubcommands.includes(argument)) continue
       findings.push(
         exec(
@@ -712,4 +783,9 @@ export function checkBuiltinRules(name: string, args: readonly string[]): Builti
   }
   if (spec.custom !== undefined) findings.push(...spec.custom(args, key === 'ssh' ? name : key))
   return findings
+}
+
+/** Every program (and alias) that has built-in rules. */
+export function programsWithBuiltinRules(): readonly string[] {
+  return [...Object.keys(PROGRAMS), ...Object.keys(ALIASES)]
 }

@@ -1,115 +1,13 @@
-import { checkPathLexical, type PathAccess, type PathScope } from '../checks/path-scope.js'
+import { isWithin, type PathScope, resolvePath } from '../checks/path-scope.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
+import type { ArgumentRole } from './argument-roles.js'
+import { collectPathCandidates } from './collect-path-candidates.js'
+import { commandIssue } from './command-issue.js'
 import { parseAwkArguments } from './parse-awk-arguments.js'
 import { parseSedArguments } from './parse-sed-arguments.js'
 
-// Programs whose operands are files they read.
-const READERS = new Set([
-  'cat',
-  'tac',
-  'head',
-  'tail',
-  'less',
-  'more',
-  'bat',
-  'batcat',
-  'nl',
-  'wc',
-  'sort',
-  'uniq',
-  'cut',
-  'paste',
-  'join',
-  'comm',
-  'od',
-  'xxd',
-  'hexdump',
-  'hd',
-  'strings',
-  'file',
-  'stat',
-  'ls',
-  'dir',
-  'tree',
-  'du',
-  'diff',
-  'cmp',
-  'md5sum',
-  'sha1sum',
-  'sha224sum',
-  'sha256sum',
-  'sha384sum',
-  'sha512sum',
-  'b2sum',
-  'cksum',
-  'base64',
-  'base32',
-  'fold',
-  'fmt',
-  'column',
-  'expand',
-  'unexpand',
-  'iconv',
-  'readlink',
-  'realpath',
-  'zcat',
-  'bzcat',
-  'xzcat',
-  'zstdcat',
-  'lz4cat',
-  'find',
-  'source-highlight',
-  'pr',
-  'split',
-  'csplit',
-  'shuf',
-  'tsort',
-  'look',
-  'vi',
-  'vim',
-  'nano',
-  'emacs',
-  'code',
-  'jq',
-  'yq',
-  'grep',
-  'egrep',
-  'fgrep',
-  'zgrep',
-  'rg',
-  'ag',
-  'ack',
-])
-// Readers whose first operand is a pattern or program, not a file (unless -e/-f gives it).
-const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'zgrep', 'rg', 'ag', 'ack', 'jq', 'yq'])
 const AWK = new Set(['awk', 'gawk', 'mawk', 'nawk'])
-// Programs whose operands are files they create, change or delete.
-const WRITERS = new Set([
-  'rm',
-  'rmdir',
-  'touch',
-  'mkdir',
-  'mv',
-  'chmod',
-  'chown',
-  'chgrp',
-  'truncate',
-  'shred',
-  'unlink',
-  'tee',
-  'mkfifo',
-  'mknod',
-  'setfacl',
-  'chattr',
-])
-// Programs whose last operand is written and the others read.
-const COPIERS = new Set(['cp', 'ln', 'install', 'rsync', 'scp'])
-// Long options whose value is written.
-const WRITE_OPTIONS =
-  /^--(output|out|outfile|output-file|output-document|log-file|logfile|dump|save)$/
-
 const URL = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//
-const SHORT_OPTION = /^-[A-Za-z0-9]/
 
 /**
  * True when a word looks like a file path: absolute, `~…`, `.`/`..` or containing a `..`
@@ -125,116 +23,133 @@ export function looksLikePath(value: string): boolean {
   return value.includes('/') && !/[\s\\]/.test(value)
 }
 
-interface Candidate {
-  readonly value: string
-  readonly access: PathAccess
+/**
+ * The relative names under which a protected path can be named from the first root (`.env`,
+ * `vendor`): the first segment of every `deny` and `readOnly` path inside it.
+ */
+export function protectedNames(scope: PathScope): string[] {
+  const root = scope.roots[0]
+  if (root === undefined) return []
+  const names = new Set<string>()
+  for (const path of [...scope.deny, ...scope.readOnly]) {
+    if (!isWithin(root, path) || path === root) continue
+    const first = path.slice(root === '/' ? 1 : root.length + 1).split('/')[0]
+    if (first !== undefined && first.length > 0) names.add(first)
+  }
+  return [...names]
 }
 
 /**
- * Checks the path-like arguments of an allowed command against the workspace: every word that
- * looks like a path (also the value part of `--flag=value`, `-xVALUE` and `key=value`), and
- * every operand of programs known to read or write files (cat, ls, grep, rm, cp, sed -i …).
+ * Checks every value of an allowed command that may name a file against the workspace: each
+ * word, option value and `key=value` value, and the path behind `@`, `file:` and socat-style
+ * prefixes. A `deny` path is refused in any position, a `readOnly` one unless the program's
+ * role table says the position only reads, a path-like value outside the roots always, and a
+ * write whose target is a root or holds a protected path (`rm -rf .`) is refused.
  */
 export function checkCommandPaths(
   name: string,
   args: readonly string[],
   scope: PathScope,
 ): PlanIssue[] {
-  const candidates = new Map<string, Candidate>()
-  const code = codeArguments(name, args)
-  const add = (value: string, access: PathAccess) => {
-    if (value.length === 0 || code.has(value)) return
-    const known = candidates.get(value)
-    // The same word seen twice is checked once, for the stronger access.
-    candidates.set(value, { value, access: known?.access === 'write' ? 'write' : access })
-  }
-  for (const argument of args) {
-    if (argument.startsWith('--')) {
-      const equals = argument.indexOf('=')
-      if (equals !== -1) {
-        const value = argument.slice(equals + 1)
-        const access = WRITE_OPTIONS.test(argument.slice(0, equals)) ? 'write' : 'read'
-        if (looksLikePath(value)) add(value, access)
-      }
-      continue
-    }
-    if (SHORT_OPTION.test(argument) && argument.length > 2) {
-      // The value may start after any letter of a cluster (-xvf/etc/x): try every split.
-      for (let position = 2; position < argument.length; position += 1) {
-        const value = argument.slice(position)
-        if (looksLikePath(value)) add(value, 'read')
-        if (!/[A-Za-z0-9]/.test(argument[position] as string)) break
-      }
-      continue
-    }
-    if (looksLikePath(argument)) add(argument, 'read')
-    const equals = argument.indexOf('=')
-    if (equals > 0 && !argument.startsWith('-')) {
-      const value = argument.slice(equals + 1)
-      if (looksLikePath(value)) add(value, 'read')
-    }
-  }
-  for (const operand of operandsOf(name, args)) add(operand.value, operand.access)
-  const issues: PlanIssue[] = []
-  for (const candidate of candidates.values()) {
-    const target = candidate.value.toLowerCase().startsWith('file://')
-      ? candidate.value.slice(7)
-      : candidate.value
-    const result = checkPathLexical(target, scope, candidate.access)
-    if (result.allowed) continue
-    // A bare operand such as a grep pattern is only refused where it names a real place.
-    if (result.issue.code === 'path_invalid' && !looksLikePath(candidate.value)) continue
-    issues.push({
-      code: result.issue.code,
-      message: `The argument ${JSON.stringify(candidate.value)} is a path the command may not ${candidate.access === 'write' ? 'write' : 'read'}: ${result.issue.message}`,
-      path: [],
-      hint: result.issue.hint,
-    })
+  const { skip, programRole } = codeArguments(name, args)
+  const { candidates, unreadable } = collectPathCandidates(
+    programRole ?? name,
+    args,
+    skip,
+    protectedNames(scope),
+  )
+  const issues: PlanIssue[] = unreadable.map((word) =>
+    commandIssue(
+      'command_invalid',
+      `The option word ${JSON.stringify(word.slice(0, 40))} carries more possible values than the check follows.`,
+      'Pass option values as separate words (-o FILE).',
+    ),
+  )
+  const seen = new Set<string>()
+  for (const candidate of candidates) {
+    const key = `${candidate.role}\u0000${candidate.embedded}\u0000${candidate.value}`
+    if (seen.has(key)) continue
+    seen.add(key)
+    const issue = checkCandidate(candidate.value, candidate.role, candidate.embedded, scope)
+    if (issue !== undefined) issues.push(issue)
   }
   return issues
 }
 
-// Arguments that are a script or a pattern, not a path: sed scripts, awk programs, grep patterns.
-function codeArguments(name: string, args: readonly string[]): ReadonlySet<string> {
-  if (name === 'sed' || name === 'gsed') return new Set(parseSedArguments(args).scripts)
-  if (AWK.has(name)) return new Set(parseAwkArguments(args).programs)
-  if (PATTERN_FIRST.has(name) && !patternGiven(args)) {
-    const first = args.find((argument) => !argument.startsWith('-'))
-    if (first !== undefined) return new Set([first])
+function checkCandidate(
+  value: string,
+  role: ArgumentRole,
+  embedded: boolean,
+  scope: PathScope,
+): PlanIssue | undefined {
+  const pathLike = looksLikePath(value)
+  const write = role === 'write'
+  const result = resolvePath(value, scope, write ? 'write' : 'read')
+  const verb = write ? 'write' : 'read'
+  if (typeof result !== 'string') {
+    if (!pathLike && result.code !== 'path_not_allowed') return undefined
+    // Text (a pattern, a message, a URL's words) only counts where it names a protected path.
+    if ((role === 'inert' || (embedded && role === 'url')) && result.code !== 'path_not_allowed')
+      return undefined
+    if (embedded && role === 'inert' && !pathLike) return undefined
+    return pathIssue(value, verb, result.code, result.message, result.hint)
   }
-  return new Set()
+  if (role === 'unknown' || role === 'command') {
+    const readOnly = scope.readOnly.find((entry) => isWithin(entry, result))
+    if (readOnly !== undefined) {
+      return pathIssue(
+        value,
+        'use',
+        'path_not_allowed',
+        `${result} is under ${readOnly}, which is read-only, and the checker does not know that this position only reads.`,
+        `Name read-only paths only where the program reads (e.g. cat ${JSON.stringify(value)}).`,
+      )
+    }
+  }
+  if (write) {
+    const root = scope.roots.find((entry) => entry === result)
+    const held = [...scope.deny, ...scope.readOnly].find(
+      (entry) => entry !== result && isWithin(result, entry),
+    )
+    if (root !== undefined || held !== undefined) {
+      return pathIssue(
+        value,
+        'write',
+        'path_not_allowed',
+        root !== undefined
+          ? `${result} is a workspace root; writing or deleting it touches every protected path.`
+          : `${result} holds ${held}, which the policy protects.`,
+        'Name the files or folders to change, not a folder that holds protected paths.',
+      )
+    }
+  }
+  return undefined
 }
 
-function patternGiven(args: readonly string[]): boolean {
-  return args.some((argument) => /^-[A-Za-z]*[ef]|^--(regexp|file)/.test(argument))
+function pathIssue(
+  value: string,
+  verb: string,
+  code: PlanIssue['code'],
+  message: string,
+  hint: string,
+): PlanIssue {
+  return {
+    code,
+    message: `The argument ${JSON.stringify(value)} is a path the command may not ${verb}: ${message}`,
+    path: [],
+    hint,
+  }
 }
 
-function operandsOf(
+// Arguments that are a script or a program, not a path: sed scripts, awk programs.
+function codeArguments(
   name: string,
   args: readonly string[],
-): { value: string; access: PathAccess }[] {
+): { skip: ReadonlySet<string>; programRole?: string } {
   if (name === 'sed' || name === 'gsed') {
     const parsed = parseSedArguments(args)
-    return parsed.files.map((value) => ({ value, access: parsed.inPlace ? 'write' : 'read' }))
+    return { skip: new Set(parsed.scripts), programRole: parsed.inPlace ? 'sed -i' : 'sed' }
   }
-  if (AWK.has(name)) {
-    return parseAwkArguments(args).files.map((value) => ({ value, access: 'read' }))
-  }
-  const end = args.indexOf('--')
-  const operands = args.filter(
-    (argument, index) =>
-      (end !== -1 && index > end) || (!argument.startsWith('-') && index !== end),
-  )
-  if (READERS.has(name)) {
-    const files = PATTERN_FIRST.has(name) && !patternGiven(args) ? operands.slice(1) : operands
-    return files.map((value) => ({ value, access: 'read' }))
-  }
-  if (WRITERS.has(name)) return operands.map((value) => ({ value, access: 'write' }))
-  if (COPIERS.has(name)) {
-    return operands.map((value, index) => ({
-      value,
-      access: index === operands.length - 1 ? 'write' : 'read',
-    }))
-  }
-  return []
+  if (AWK.has(name)) return { skip: new Set(parseAwkArguments(args).programs), programRole: 'awk' }
+  return { skip: new Set() }
 }

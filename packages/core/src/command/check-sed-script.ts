@@ -52,8 +52,10 @@ export function checkSedScript(script: string): string | undefined {
   const toLineEnd = () => {
     while (index < length && at(index) !== '\n') index += 1
   }
+  // GNU sed ends a label at whitespace as well as at `;` (`:a e id` runs `id`).
   const readLabel = () => {
-    while (index < length && !/[;\n}]/.test(at(index))) index += 1
+    while (index < length && at(index) === ' ') index += 1
+    while (index < length && !/[\s;}]/.test(at(index))) index += 1
   }
   while (true) {
     skipSpace()

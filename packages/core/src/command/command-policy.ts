@@ -16,6 +16,18 @@ export const programRuleSchema = z
     allowFlags: z.array(z.string().min(1)).optional(),
     /** Skip the workspace check of this program's path-like arguments. Off by default. */
     skipPathCheck: z.boolean().optional(),
+    /** Python-style interpreters: modules `-m NAME` may run (e.g. `["pytest"]`), without allowing `-c`. */
+    modules: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_.]*$/)).optional(),
+    /**
+     * Interpreters: script files (globs relative to the first root, e.g. `scripts/*.py`) that may
+     * run. Every glob must lie under a `readOnly` path: a script the agent can write is inline
+     * code by another name.
+     */
+    scripts: z.array(z.string().min(1)).optional(),
+    /** `node --test`: lets node run the workspace's test files. */
+    test: z.boolean().optional(),
+    /** npx-style runners (npx, pnpx, bunx, uvx, pipx): packages they may run, by name. */
+    packages: z.array(z.string().min(1)).optional(),
   })
   .describe('A per-program rule')
 

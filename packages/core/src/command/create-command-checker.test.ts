@@ -231,6 +231,8 @@ describe('createCommandChecker', () => {
 
   it('should lift a write built-in through allowFlags only', () => {
     expect(codeOf('find build -delete')).toBe('allowed')
+    expect(codeOf('find . -delete')).toBe('path_not_allowed')
+    expect(codeOf('find vendor -delete')).toBe('path_not_allowed')
     expect(codeOf('find build -fprint out')).toBe('command_flag_denied')
   })
 

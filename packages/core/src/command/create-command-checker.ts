@@ -1,13 +1,22 @@
-import { Parser } from 'web-tree-sitter'
 import type { PathScope } from '../checks/path-scope.js'
+import { PolicyError } from '../errors/policy-error.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
+import { hasUnsafeCommandCharacter } from '../util/unsafe-characters.js'
 import { analyzeSyntaxTree } from './analyze-syntax-tree.js'
+import { isCatalogProgram } from './catalog-programs.js'
 import { checkBuiltinRules } from './check-builtin-rules.js'
 import { checkCommandPaths } from './check-command-paths.js'
+import {
+  checkInterpreterRule,
+  hasInterpreterRule,
+  interpreterRuleIssues,
+} from './check-interpreter-rule.js'
+import { checkUnmodelledProgram } from './check-unmodelled-program.js'
 import type { CommandCheckResult } from './command-check-result.js'
 import { COMMAND_HINTS } from './command-hints.js'
 import { commandIssue } from './command-issue.js'
 import type { CommandPolicy, ProgramRule } from './command-policy.js'
+import { findSubcommand } from './global-options.js'
 import { lexCommand } from './lex-command.js'
 import { loadBashLanguage } from './load-bash-language.js'
 import { programKind, programName } from './program-catalog.js'
@@ -26,11 +35,13 @@ export interface CommandChecker {
    * program the policy allows; the result's `argv` can then run without a shell.
    */
   check(command: unknown): CommandCheckResult
+  /**
+   * One `command_unmodelled_program` issue per allowed program the checker has no built-in
+   * model of: its flags and operands are checked only generically, and guarded by the sandbox.
+   */
+  readonly warnings: readonly PlanIssue[]
 }
 
-// C0 controls except tab and newline, DEL, C1 controls, and invisible or reordering characters.
-const CONTROL =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/
 const CACHE_SIZE = 512
 
 /**
@@ -52,12 +63,16 @@ const CACHE_SIZE = 512
 export async function createCommandChecker(
   options: CommandCheckerOptions,
 ): Promise<CommandChecker> {
-  const language = await loadBashLanguage()
+  const { language, Parser } = await loadBashLanguage()
   const parser = new Parser()
   parser.setLanguage(language)
   const { policy, scope } = options
   const allow = new Set(policy.allow)
   const rules = new Map<string, ProgramRule>(Object.entries(policy.rules ?? {}))
+  const policyIssues = [...rules].flatMap(([word, rule]) =>
+    interpreterRuleIssues(word, rule, scope),
+  )
+  if (policyIssues.length > 0) throw new PolicyError(policyIssues)
   const cache = new Map<string, CommandCheckResult>()
   const allowHint =
     allow.size > 0
@@ -83,7 +98,9 @@ export async function createCommandChecker(
         )
         break
       case 'wrapper':
-        if (!allowExec) {
+        if (!allowExec && hasInterpreterRule(rule))
+          issues.push(...interpreterRuleIssue(name, args, rule, scope))
+        else if (!allowExec) {
           issues.push(
             commandIssue(
               'command_wrapper',
@@ -94,6 +111,10 @@ export async function createCommandChecker(
         }
         break
       case 'interpreter':
+        if (!allowExec && hasInterpreterRule(rule))
+          issues.push(...interpreterRuleIssue(name, args, rule, scope))
+        else if (!allowExec) issues.push(interpreterIssue(name, shown, args))
+        break
       case 'interactive':
         if (!allowExec) issues.push(interpreterIssue(name, shown, args))
         break
@@ -128,6 +149,7 @@ export async function createCommandChecker(
       )
     }
     if (rule !== undefined) issues.push(...checkRule(word, args, rule))
+    if (!allowExec && !isCatalogProgram(name)) issues.push(...checkUnmodelledProgram(word, args))
     if (withPaths && rule?.skipPathCheck !== true)
       issues.push(...checkCommandPaths(name, args, scope))
     return issues
@@ -161,7 +183,7 @@ export async function createCommandChecker(
         ),
       ])
     }
-    if (CONTROL.test(command)) {
+    if (hasUnsafeCommandCharacter(command)) {
       return deny([
         commandIssue(
           'command_invalid',
@@ -227,7 +249,23 @@ export async function createCommandChecker(
     return deny(unique(issues))
   }
 
+  const warnings = Object.freeze(
+    [...allow]
+      .filter((word) => !isCatalogProgram(programName(word)))
+      .sort()
+      .map((word) =>
+        Object.freeze(
+          commandIssue(
+            'command_unmodelled_program',
+            `The allowed program ${JSON.stringify(word)} has no built-in model: its flags and operands are checked only generically (paths, shell syntax), and are otherwise guarded by the sandbox alone.`,
+            `Narrow it with a rule (subcommands, denyFlags), or run it only inside the sandbox.`,
+          ),
+        ),
+      ),
+  )
+
   return {
+    warnings,
     check(command: unknown): CommandCheckResult {
       if (typeof command !== 'string') return evaluate(command)
       const cached = cache.get(command)
@@ -246,6 +284,24 @@ export async function createCommandChecker(
       return result
     },
   }
+}
+
+function interpreterRuleIssue(
+  name: string,
+  args: readonly string[],
+  rule: ProgramRule,
+  scope: PathScope,
+): PlanIssue[] {
+  const why = checkInterpreterRule(name, args, rule, scope)
+  return why === undefined
+    ? []
+    : [
+        commandIssue(
+          'command_inline_code',
+          why,
+          'Run only the modules, scripts or packages the policy rule lists for this program.',
+        ),
+      ]
 }
 
 function interpreterIssue(name: string, shown: string, args: readonly string[]): PlanIssue {
@@ -283,8 +339,17 @@ function interpreterIssue(name: string, shown: string, args: readonly string[]):
 function checkRule(word: string, args: readonly string[], rule: ProgramRule): PlanIssue[] {
   const issues: PlanIssue[] = []
   if (rule.subcommands !== undefined) {
-    const subcommand = args.find((argument) => !argument.startsWith('-'))
-    if (subcommand === undefined || !rule.subcommands.includes(subcommand)) {
+    const position = findSubcommand(programName(word), args)
+    const subcommand = 'unknownOption' in position ? undefined : position.subcommand
+    if ('unknownOption' in position) {
+      issues.push(
+        commandIssue(
+          'command_subcommand_not_allowed',
+          `${word} ${position.unknownOption} comes before the subcommand and is not a global option the checker knows, so the subcommand cannot be told.`,
+          `Put options after the subcommand: ${rule.subcommands.map((name) => `${word} ${name}`).join(', ')}.`,
+        ),
+      )
+    } else if (subcommand === undefined || !rule.subcommands.includes(subcommand)) {
       issues.push(
         commandIssue(
           'command_subcommand_not_allowed',

@@ -8,7 +8,10 @@ export interface AwkArguments {
   readonly unsafeOptions: readonly string[]
 }
 
-const SHORT_WITH_VALUE = new Set(['F', 'v', 'f', 'e', 'E', 'i', 'l'])
+const SHORT_WITH_VALUE = new Set(['F', 'v', 'f', 'e', 'E', 'i', 'l', 'W'])
+// -W values (mawk, gawk) that neither load code nor name a file.
+const SAFE_W =
+  /^(version|v|usage|help|posix_space|posix|traditional|lint|interactive|dump|sprintf=\d+|random=\d+)$/
 const UNSAFE_SHORT = new Set(['f', 'E', 'i', 'l', 'o', 'p', 'd', 'D'])
 const LONG_UNSAFE = [
   '--file',
@@ -75,6 +78,10 @@ export function parseAwkArguments(args: readonly string[]): AwkArguments {
           if (rest.length === 0) index += 1
           if (letter === 'e') {
             programs.push(value)
+            explicitProgram = true
+          } else if (letter === 'W' && !SAFE_W.test(value)) {
+            // -W exec FILE, -We, -W source=…, -W file=…: code the check cannot read.
+            unsafeOptions.push(`-W ${value}`)
             explicitProgram = true
           }
           break

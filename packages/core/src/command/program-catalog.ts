@@ -44,6 +44,7 @@ export const DANGEROUS_PROGRAMS: ReadonlySet<string> = new Set([
   'poweroff',
   'telinit',
   'init',
+  'sysctl',
 ])
 
 /** Programs whose job is to run another program, which would then escape every check. */
@@ -143,6 +144,19 @@ export const WRAPPER_PROGRAMS: ReadonlySet<string> = new Set([
   'rlwrap',
   'doppler',
   'aws-vault',
+  'aa-exec',
+  'aoss',
+  'choom',
+  'distcc',
+  'grc',
+  'multitime',
+  'openvt',
+  'pexec',
+  'setlock',
+  'softlimit',
+  'tmate',
+  'msgfilter',
+  'agetty',
 ])
 
 /** Shells and language runtimes: they run code from an argument, a script or stdin. */
@@ -215,6 +229,20 @@ export const INTERPRETER_PROGRAMS: ReadonlySet<string> = new Set([
   'mongosh',
   'redis-cli',
   'php-cgi',
+  'gnuplot',
+  'octave',
+  'octave-cli',
+  'matlab',
+  'maxima',
+  'gp',
+  'dc',
+  'm4',
+  'jjs',
+  'bpftrace',
+  'slsh',
+  'sash',
+  'ghc',
+  'sage',
 ])
 
 // Runtimes published under versioned names: python3.12, perl5.36, lua5.4, ruby3.3, php8.2 …
@@ -248,6 +276,13 @@ export const INTERACTIVE_PROGRAMS: ReadonlySet<string> = new Set([
   'mail',
   'mailx',
   'mutt',
+  'sftp',
+  'lftp',
+  'tftp',
+  'smbclient',
+  'cscope',
+  'minicom',
+  'perlbug',
 ])
 
 /**

@@ -3,8 +3,10 @@ import type { CommandCheckResult } from '../command/command-check-result.js'
 import { createIssue } from '../issues/create-issue.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import type { JsonObject, JsonValue } from '../plan/json-value.js'
+import { policyPattern } from '../policy/policy-pattern.js'
 import type { ArgSpec, ToolPolicy } from '../policy/policy-schema.js'
 import { isPlainObject } from '../util/is-plain-object.js'
+import { checkUrl } from './check-url.js'
 import type { StepReference } from './compiled-plan.js'
 
 /** Deepest accepted nesting of an argument value. */
@@ -19,8 +21,6 @@ const MAX_REFERENCE_FIELDS = 32
 export interface ArgumentContext {
   readonly scope: PathScope
   readonly checkCommand: (command: unknown) => CommandCheckResult
-  /** Compiled `pattern`s of string arguments, cached per spec. */
-  readonly patterns: WeakMap<object, RegExp>
   /**
    * Step ids a `$ref` may name, or undefined when references are not allowed (live calls).
    * The value is the step's index.
@@ -316,17 +316,12 @@ function checkValue(
       if (spec.minLength !== undefined && value.length < spec.minLength)
         return fail(state, parent, key, `String is shorter than ${spec.minLength} characters.`)
       if (spec.pattern !== undefined) {
-        let pattern = state.patterns.get(spec)
-        if (pattern === undefined) {
-          pattern = new RegExp(`^(?:${spec.pattern})$`, 'u')
-          state.patterns.set(spec, pattern)
-        }
-        if (!pattern.test(value))
+        if (!policyPattern(spec as { pattern: string }).test(value))
           return fail(state, parent, key, `String does not match the pattern ${spec.pattern}.`)
       }
       if (spec.format === 'url') {
-        const problem = checkUrl(value, spec.schemes ?? ['https'], spec.hosts)
-        if (problem !== undefined) return fail(state, parent, key, problem.message, problem.hint)
+        const checked = checkUrl(value, { schemes: spec.schemes ?? ['https'], hosts: spec.hosts })
+        if (!checked.ok) return fail(state, parent, key, checked.message, checked.hint)
       }
       return value
     }
@@ -473,49 +468,4 @@ function checkJson(
   if (budget.bytes < 0)
     return fail(state, parent, key, 'Value is larger than the declared maxBytes.')
   return value as JsonValue
-}
-
-/** Why a `format: "url"` value is refused, or undefined when it is accepted. */
-function checkUrl(
-  value: string,
-  schemes: readonly string[],
-  hosts: readonly string[] | undefined,
-): { message: string; hint: string } | undefined {
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    return {
-      message: 'The value is not an absolute URL.',
-      hint: `Pass a full URL such as ${schemes[0]}://example.com/path.`,
-    }
-  }
-  const scheme = url.protocol.slice(0, -1)
-  if (!schemes.includes(scheme)) {
-    return {
-      message: `URL scheme "${scheme}" is not accepted.`,
-      hint: `Use ${schemes.join(' or ')}.`,
-    }
-  }
-  if (url.username !== '' || url.password !== '') {
-    return {
-      message: 'The URL carries credentials.',
-      hint: 'Remove the user name and password from the URL.',
-    }
-  }
-  if (hosts !== undefined) {
-    const host = url.hostname.toLowerCase()
-    const allowed = hosts.some((entry) => {
-      const pattern = entry.toLowerCase()
-      return pattern.startsWith('*.')
-        ? host.endsWith(pattern.slice(1)) && host.length > pattern.length - 1
-        : host === pattern
-    })
-    if (!allowed)
-      return {
-        message: `Host ${JSON.stringify(host)} is not accepted.`,
-        hint: `Use one of: ${hosts.join(', ')}.`,
-      }
-  }
-  return undefined
 }

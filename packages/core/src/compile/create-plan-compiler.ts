@@ -1,19 +1,18 @@
+import type { z } from 'zod'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import { checkPathLexical, describe, type PathAccess } from '../checks/path-scope.js'
-import { createCommandChecker } from '../command/create-command-checker.js'
+import type { CommandCheckResult } from '../command/command-check-result.js'
+import { createPolicyCommandCheck } from '../command/create-policy-command-check.js'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
 import { checkExtractionStep } from '../extract/check-extraction-step.js'
 import { checkUntrustedFlow, type FlowStep } from '../flow/check-untrusted-flow.js'
 import { createIssue } from '../issues/create-issue.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
-import { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN } from '../plan/plan-schema.js'
-import { planSchemaForPolicy } from '../plan/plan-schema-for-policy.js'
+import type { PlanObject } from '../plan/plan-schema-for-policy.js'
+import { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN } from '../plan/step-id.js'
 import type { PolicyInput } from '../policy/policy-schema.js'
-import {
-  type ResolvedPolicy,
-  type ResolvePolicyOptions,
-  resolvePolicy,
-} from '../policy/resolve-policy.js'
+import type { ResolvedPolicy, ResolvePolicyOptions } from '../policy/resolve-policy.js'
+import { resolvePolicyLazily } from '../policy/resolve-policy-lazily.js'
 import { sha256 } from '../util/canonical-json.js'
 import { isPlainObject } from '../util/is-plain-object.js'
 import { analyzeGraph } from './analyze-graph.js'
@@ -21,6 +20,7 @@ import { type ArgumentWalk, checkArguments, checkArgumentsInto } from './check-a
 import type { CompiledPlan, CompiledStep, StepReference } from './compiled-plan.js'
 import type { PlanCompiler, PlanValidationResult } from './plan-compiler.js'
 import { suggest } from './suggest.js'
+import { unreadableIssue } from './unreadable-issue.js'
 
 type Path = (string | number)[]
 
@@ -155,16 +155,19 @@ export async function createPlanCompiler(
   policyInput: PolicyInput | ResolvedPolicy,
   options: PlanCompilerOptions = {},
 ): Promise<PlanCompiler> {
-  const policy = resolvePolicy(policyInput, options)
-  const commandChecker = await createCommandChecker({
-    policy: policy.policy.commands,
-    scope: policy.scope,
-  })
-  const checkCommand = (command: unknown) => commandChecker.check(command)
-  const patterns = new WeakMap<object, RegExp>()
+  const policy = await resolvePolicyLazily(policyInput, options)
+  const policyCommandCheck = await createPolicyCommandCheck(policy)
+  const checkCommand = (command: unknown): CommandCheckResult => {
+    try {
+      return policyCommandCheck.check(command)
+    } catch (error) {
+      const issue = unreadableIssue('command_invalid', 'command', error)
+      return { allowed: false, issue, issues: [issue] }
+    }
+  }
   // Plans this compiler produced (deep-frozen, so unchanged since): the guard need not re-check them.
   const approved = new WeakSet<object>()
-  let narrowed: ReturnType<typeof planSchemaForPolicy> | undefined
+  let narrowed: Promise<z.ZodType<PlanObject>> | undefined
   const budgets = policy.policy.budgets
 
   function validate(plan: unknown): PlanValidationResult {
@@ -247,7 +250,6 @@ export async function createPlanCompiler(
     const walk: { -readonly [K in keyof ArgumentWalk]: ArgumentWalk[K] } = {
       scope: policy.scope,
       checkCommand,
-      patterns,
       stepIds: ids,
       stepId: undefined,
       issues,
@@ -507,18 +509,30 @@ export async function createPlanCompiler(
     return { success: true, plan: compiled, issues: [] }
   }
 
+  // Public entries never throw on hostile input (getters, Proxies): they fail closed with an issue.
+  const validateSafely = (plan: unknown): PlanValidationResult => {
+    try {
+      return validate(plan)
+    } catch (error) {
+      return { success: false, issues: [unreadableIssue('invalid_plan', 'plan', error)] }
+    }
+  }
+
   return {
     policy,
-    validate,
+    validate: validateSafely,
     planSchema() {
-      narrowed ??= planSchemaForPolicy(policy)
+      // zod is loaded here, when a schema is asked for, not when the compiler starts.
+      narrowed ??= import('../plan/plan-schema-for-policy.js').then((module) =>
+        module.planSchemaForPolicy(policy),
+      )
       return narrowed
     },
     approves(plan) {
       return typeof plan === 'object' && plan !== null && approved.has(plan)
     },
     compile(plan) {
-      const result = validate(plan)
+      const result = validateSafely(plan)
       if (!result.success) throw new PlanCompilationError(result.issues)
       return result.plan
     },
@@ -529,23 +543,31 @@ export async function createPlanCompiler(
       return checkPathOnDisk(value, policy.scope, access)
     },
     checkCommand,
+    warnings: policyCommandCheck.warnings,
     checkArguments(tool, args) {
-      const toolPolicy = typeof tool === 'string' ? policy.tools.get(tool) : undefined
-      if (toolPolicy === undefined) {
-        const name = typeof tool === 'string' ? tool : String(tool)
-        const guess = suggest(name, policy.tools.keys())
-        return [
-          createIssue(
-            'unknown_tool',
-            `Tool ${quote(name)} is not allowed by the policy.`,
-            [],
-            guess === undefined ? undefined : `Did you mean ${quote(guess)}?`,
-          ),
-        ]
+      try {
+        return checkToolArguments(tool, args)
+      } catch (error) {
+        return [unreadableIssue('invalid_arguments', 'arguments', error)]
       }
-      return checkArguments(toolPolicy, args, [], { scope: policy.scope, checkCommand, patterns })
-        .issues
     },
+  }
+
+  function checkToolArguments(tool: unknown, args: unknown): PlanIssue[] {
+    const toolPolicy = typeof tool === 'string' ? policy.tools.get(tool) : undefined
+    if (toolPolicy === undefined) {
+      const name = typeof tool === 'string' ? tool : String(tool)
+      const guess = suggest(name, policy.tools.keys())
+      return [
+        createIssue(
+          'unknown_tool',
+          `Tool ${quote(name)} is not allowed by the policy.`,
+          [],
+          guess === undefined ? undefined : `Did you mean ${quote(guess)}?`,
+        ),
+      ]
+    }
+    return checkArguments(toolPolicy, args, [], { scope: policy.scope, checkCommand }).issues
   }
 }
 

@@ -21,9 +21,10 @@ export interface PlanCompiler {
   compile(plan: unknown): CompiledPlan
   /**
    * The plan schema narrowed to this policy (its tools, their arguments and types), for planner
-   * models with structured output; see `planSchemaForPolicy`.
+   * models with structured output; see `planSchemaForPolicy`. Asynchronous because zod is
+   * loaded only when a schema is asked for.
    */
-  planSchema(): z.ZodType<PlanObject>
+  planSchema(): Promise<z.ZodType<PlanObject>>
   /**
    * True when this compiler itself approved this exact plan object (plans are deep-frozen, so
    * it cannot have changed since). A copy, e.g. one read back from JSON, is not recognised.
@@ -35,6 +36,11 @@ export interface PlanCompiler {
   checkPathOnDisk(value: unknown, access?: PathAccess): Promise<PathCheckResult>
   /** Checks one shell command with the policy's command rules. */
   checkCommand(command: unknown): CommandCheckResult
+  /**
+   * Problems of the policy that do not stop it from loading, e.g. an allowed program the
+   * command checker has no built-in model of (`command_unmodelled_program`).
+   */
+  readonly warnings: readonly PlanIssue[]
   /**
    * Checks the arguments of one live call against the tool's declaration (unknown tool,
    * undeclared, missing and mistyped arguments, paths, commands). Issue paths are relative

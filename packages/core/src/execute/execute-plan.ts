@@ -171,7 +171,9 @@ export async function executePlan(
     })
   const plan = guard.plan
   if (plan === undefined || plan.hash !== compiled.hash)
-    throw new PlanError('The guard does not hold the plan to execute.')
+    throw new PlanError('The guard does not hold the plan to execute.', {
+      code: 'invalid_configuration',
+    })
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4) || 1)
   const retries = Math.min(MAX_RETRIES, Math.max(0, Math.floor(options.retries ?? 0) || 0))
   const retryDelayMs = Math.max(0, options.retryDelayMs ?? 0)
@@ -518,6 +520,7 @@ export async function executePlan(
         }
         error = new PlanError(
           `Tool ${step.tool} returned a value that is not JSON: ${json.reason}.`,
+          { code: 'step_failed' },
         )
         issue = makeIssue(
           'step_failed',

@@ -1,6 +1,6 @@
 import { createIssue } from '../issues/create-issue.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
-import { readExtractionSchema } from './extraction-schema.js'
+import { readExtractionSchema } from './read-extraction-schema.js'
 
 /**
  * The issue of an extraction step whose `schema` argument is not a narrow extraction schema

@@ -7,7 +7,7 @@ import {
   type ExtractionSchema,
   matchesExtractionSchema,
   readExtractionSchema,
-} from './extraction-schema.js'
+} from './read-extraction-schema.js'
 
 /** What a model step asks the quarantined model (a model that has no tools). */
 export interface ModelStepRequest {

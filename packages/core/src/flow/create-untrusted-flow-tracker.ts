@@ -1,6 +1,6 @@
 import type { CompiledStep } from '../compile/compiled-plan.js'
 import { PlanError } from '../errors/plan-error.js'
-import { matchesExtractionSchema, readExtractionSchema } from '../extract/extraction-schema.js'
+import { matchesExtractionSchema, readExtractionSchema } from '../extract/read-extraction-schema.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import type { JsonObject, JsonValue } from '../plan/json-value.js'
 import type { ArgSpec } from '../policy/policy-schema.js'
@@ -232,7 +232,7 @@ export function createUntrustedFlowTracker(
 function invalid(): never {
   throw new PlanError('Invalid guard state: flow.', {
     issues: [
-      { code: 'invalid_plan', message: 'The guard state has an invalid flow.', path: ['flow'] },
+      { code: 'state_corrupt', message: 'The guard state has an invalid flow.', path: ['flow'] },
     ],
   })
 }

@@ -1,19 +1,5 @@
+import { policyPattern } from '../policy/policy-pattern.js'
 import type { DeclassifySchema } from '../policy/policy-schema.js'
-
-const patterns = new WeakMap<object, RegExp>()
-
-function compiled(spec: { pattern: string }): RegExp | undefined {
-  let pattern = patterns.get(spec)
-  if (pattern === undefined) {
-    try {
-      pattern = new RegExp(`^(?:${spec.pattern})$`, 'u')
-    } catch {
-      return undefined
-    }
-    patterns.set(spec, pattern)
-  }
-  return pattern
-}
 
 /**
  * Whether a step's output has exactly the narrow shape a declassifier declares: finite numbers
@@ -42,7 +28,7 @@ export function matchesDeclassifySchema(
       return spec.values.some((allowed) => allowed === value)
     case 'string': {
       if (typeof value !== 'string' || value.length > spec.maxLength) return false
-      return compiled(spec)?.test(value) === true
+      return policyPattern(spec).test(value)
     }
     case 'array':
       return (

@@ -2,6 +2,7 @@ import type { AuditEvent } from '../audit/audit-event.js'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import type { CompiledPlan, CompiledStep } from '../compile/compiled-plan.js'
 import type { PlanCompiler, PlanValidationResult } from '../compile/plan-compiler.js'
+import { unreadableIssue } from '../compile/unreadable-issue.js'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
 import { PlanError } from '../errors/plan-error.js'
 import { createUntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker.js'
@@ -13,6 +14,7 @@ import { checkTaintedCall } from '../taint/check-tainted-call.js'
 import { checkTaintedOnDisk } from '../taint/check-tainted-on-disk.js'
 import { canonicalJson, sha256 } from '../util/canonical-json.js'
 import { copyJson, defineValue, freezeJson, outputToJson } from './json-copy.js'
+import { normalizeUrlArguments } from './normalize-url-arguments.js'
 import { hasPathArguments, pathArguments, writesPaths } from './path-arguments.js'
 import type {
   AuthorizeResult,
@@ -27,6 +29,7 @@ import type {
   ToolCall,
 } from './plan-guard.js'
 import { readGuardState } from './read-guard-state.js'
+import { readToolCall } from './read-tool-call.js'
 import { resolveReferences } from './resolve-references.js'
 
 /** Largest step output the guard keeps for references, as JSON text. */
@@ -103,9 +106,25 @@ function revalidate(
   compiler: PlanCompiler,
   plan: CompiledPlan,
 ): { plan: CompiledPlan; hashes: string[] } {
+  try {
+    return revalidateUnsafely(compiler, plan)
+  } catch (error) {
+    if (PlanError.isInstance(error)) throw error
+    throw new PlanError('The plan to guard cannot be read.', {
+      issues: [unreadableIssue('invalid_plan', 'plan to guard', error)],
+      cause: error,
+    })
+  }
+}
+
+function revalidateUnsafely(
+  compiler: PlanCompiler,
+  plan: CompiledPlan,
+): { plan: CompiledPlan; hashes: string[] } {
   if (compiler.approves(plan)) return { plan, hashes: [plan.hash] }
   const steps = Array.isArray(plan?.steps) ? plan.steps : undefined
-  if (steps === undefined) throw new PlanError('The plan to guard is not a compiled plan.')
+  if (steps === undefined)
+    throw new PlanError('The plan to guard is not a compiled plan.', { code: 'invalid_plan' })
   const input = {
     steps: steps.map((step) => ({
       id: step?.id,
@@ -119,7 +138,9 @@ function revalidate(
   // The hash covers every dependency, explicit or implied, so a faithful copy hashes the same;
   // a plan whose claimed hash differs was edited (or forged) and is refused.
   if (!sameSteps(plan, result.plan) || plan.hash !== result.plan.hash)
-    throw new PlanError('The plan to guard differs from what the compiler approves.')
+    throw new PlanError('The plan to guard differs from what the compiler approves.', {
+      code: 'plan_tampered',
+    })
   return { plan: result.plan, hashes: [result.plan.hash] }
 }
 
@@ -550,8 +571,9 @@ export function createPlanGuard(
     addReady(step)
   }
 
-  async function authorize(call: ToolCall): Promise<AuthorizeResult> {
-    const result = await decide(call)
+  async function authorize(input: ToolCall): Promise<AuthorizeResult> {
+    const { call, issue } = readToolCall(input)
+    const result = issue === undefined ? await decide(call) : denied([issue])
     const tool = typeof call?.tool === 'string' ? call.tool : null
     if (result.allowed) {
       const written = audit({
@@ -699,6 +721,7 @@ export function createPlanGuard(
     identicalCalls.set(key, repeats)
 
     const specs = compiler.policy.tools.get(tool)?.args
+    if (specs !== undefined) normalizeUrlArguments(specs, args)
     if (!checkDisk || specs === undefined || !hasPathArguments(specs))
       return { allowed: true, stepId, args }
     const found = pathArguments(specs, args)
@@ -971,6 +994,7 @@ export function createPlanGuard(
     if (compiled !== undefined && restored !== undefined && compiled.hash !== restored.plan.hash) {
       throw new PlanError(
         'The plan passed to createPlanGuard differs from the plan in the restored state.',
+        { code: 'plan_tampered' },
       )
     }
     for (const [id, value] of state.status) status.set(id, value)
@@ -1050,13 +1074,13 @@ export function createPlanGuard(
 
 /** What a rejected per-turn batch asked for (tools and arguments, not ids), to spot repeats. */
 function rejectedTurnKey(plan: unknown): string | undefined {
-  const steps: unknown = Array.isArray(plan)
-    ? plan
-    : typeof plan === 'object' && plan !== null
-      ? (plan as { steps?: unknown }).steps
-      : undefined
-  if (!Array.isArray(steps)) return undefined
   try {
+    const steps: unknown = Array.isArray(plan)
+      ? plan
+      : typeof plan === 'object' && plan !== null
+        ? (plan as { steps?: unknown }).steps
+        : undefined
+    if (!Array.isArray(steps)) return undefined
     const calls = steps.map((step: unknown) =>
       typeof step === 'object' && step !== null
         ? [(step as { tool?: unknown }).tool ?? null, (step as { args?: unknown }).args ?? null]

@@ -1,4 +1,5 @@
 import type { CompiledPlan } from '../compile/compiled-plan.js'
+import { unreadableIssue } from '../compile/unreadable-issue.js'
 import { PlanError } from '../errors/plan-error.js'
 import {
   readUntrustedFlowState,
@@ -33,7 +34,7 @@ export interface GuardStateEntries {
 function invalid(field: string): never {
   throw new PlanError(`Invalid guard state: ${field}.`, {
     issues: [
-      { code: 'invalid_plan', message: `The guard state has an invalid ${field}.`, path: [field] },
+      { code: 'state_corrupt', message: `The guard state has an invalid ${field}.`, path: [field] },
     ],
   })
 }
@@ -58,6 +59,18 @@ function counts(value: unknown, field: string): [string, number][] {
  * its entries. The plan inside is only shape-checked here; the guard compiles it again.
  */
 export function readGuardState(state: unknown): GuardStateEntries {
+  try {
+    return readGuardStateUnsafely(state)
+  } catch (error) {
+    if (PlanError.isInstance(error)) throw error
+    throw new PlanError('Invalid guard state: it cannot be read.', {
+      issues: [unreadableIssue('state_corrupt', 'guard state', error)],
+      cause: error,
+    })
+  }
+}
+
+function readGuardStateUnsafely(state: unknown): GuardStateEntries {
   if (!isRecord(state) || state.version !== 1) invalid('version')
   const plan = state.plan
   if (plan !== null && !isRecord(plan)) invalid('plan')

@@ -38,6 +38,7 @@ export type IssueCode =
   | 'command_brace_expansion'
   | 'command_glob'
   | 'command_tilde'
+  | 'command_unmodelled_program'
   // budgets
   | 'budget_exceeded'
   | 'budget_exhausted'
@@ -61,6 +62,12 @@ export type IssueCode =
   | 'signature_invalid'
   // audit
   | 'audit_failed'
+  | 'audit_invalid'
+  // errors thrown by the API
+  | 'invalid_configuration'
+  | 'plan_tampered'
+  | 'state_corrupt'
+  | 'internal_error'
 
 /**
  * One problem, located and explained.

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { LinearRegExp, policyPattern } from '../policy/policy-pattern.js'
 import type { ArgSpec, PolicyInput } from '../policy/policy-schema.js'
 import { type ResolvedPolicy, resolvePolicy } from '../policy/resolve-policy.js'
 import { jsonValueSchema, stepIdSchema } from './plan-schema.js'
@@ -23,7 +24,7 @@ function valueSchema(spec: ArgSpec): z.ZodType {
       if (spec.minLength !== undefined) schema = schema.min(spec.minLength)
       if (spec.maxLength !== undefined) schema = schema.max(spec.maxLength)
       if (spec.pattern !== undefined)
-        schema = schema.regex(new RegExp(`^(?:${spec.pattern})$`, 'u'))
+        schema = schema.regex(new LinearRegExp(policyPattern(spec as { pattern: string })))
       return schema
     }
     case 'number': {

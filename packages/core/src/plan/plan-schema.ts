@@ -1,10 +1,8 @@
 import { z } from 'zod'
 
-/** Longest accepted step id. */
-export const MAX_STEP_ID_LENGTH = 128
+import { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN } from './step-id.js'
 
-/** What a step id may contain: letters, digits, `_` and `-` (no dots: they separate `$ref` fields). */
-export const STEP_ID_PATTERN = /^[A-Za-z0-9_-]+$/
+export { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN }
 
 /** A step id. */
 export const stepIdSchema = z

@@ -18,7 +18,10 @@ const stringArgSchema = z.strictObject({
   ...common,
   minLength: z.number().int().nonnegative().optional(),
   maxLength: z.number().int().nonnegative().optional(),
-  /** A regular expression the whole value must match. */
+  /**
+   * A regular expression the whole value must match: RE2 syntax (linear-time matching) that is
+   * also a JavaScript `u` regular expression; checked when the policy loads.
+   */
   pattern: z.string().optional(),
   /**
    * What the string means to the tool. `url` marks a network destination: it must be an

@@ -1,10 +1,15 @@
-import { readFile } from 'node:fs/promises'
-import { dirname, posix, resolve } from 'node:path'
+import { RE2JS } from 're2js'
 import type { z } from 'zod'
 import type { PathScope } from '../checks/path-scope.js'
+import { unreadableIssue } from '../compile/unreadable-issue.js'
 import { PolicyError } from '../errors/policy-error.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
+import { loadNodeBuiltin } from '../util/node-builtin.js'
+import { posix } from '../util/posix-path.js'
+import { usePatternEngine } from './policy-pattern.js'
 import { type Policy, type PolicyInput, policySchema, type ToolPolicy } from './policy-schema.js'
+import { readPolicyJson } from './read-policy-json.js'
+import { isResolvedPolicy, resolveParsedPolicy } from './resolve-parsed-policy.js'
 
 /** A validated policy with absolute roots and lookup maps; what the compiler works from. */
 export interface ResolvedPolicy {
@@ -28,11 +33,6 @@ function zodIssues(error: z.ZodError): PlanIssue[] {
   }))
 }
 
-function normalise(root: string, baseDir: string): string {
-  const absolute = resolve(baseDir, root)
-  return absolute.length > 1 && absolute.endsWith('/') ? absolute.slice(0, -1) : absolute
-}
-
 /**
  * Validates a policy object and resolves its roots. Throws {@link PolicyError} listing every
  * problem when the policy is invalid.
@@ -41,64 +41,16 @@ export function resolvePolicy(
   input: PolicyInput | ResolvedPolicy | unknown,
   options: ResolvePolicyOptions = {},
 ): ResolvedPolicy {
-  if (isResolvedPolicy(input)) return input
-  const parsed = policySchema.safeParse(input)
+  let parsed: ReturnType<typeof policySchema.safeParse>
+  try {
+    if (isResolvedPolicy(input)) return input
+    parsed = policySchema.safeParse(readPolicyJson(input))
+  } catch (error) {
+    throw new PolicyError([unreadableIssue('invalid_policy', 'policy', error)], { cause: error })
+  }
   if (!parsed.success) throw new PolicyError(zodIssues(parsed.error))
-  const policy = parsed.data
-  const baseDir = options.baseDir ?? process.cwd()
-  const issues: PlanIssue[] = []
-  const checkEntry = (value: string, path: (string | number)[]) => {
-    if (value.includes('\0') || value.includes('\\')) {
-      issues.push({
-        code: 'invalid_policy',
-        message: 'A workspace path may not contain NUL or backslash.',
-        path,
-      })
-    }
-  }
-  policy.workspace.roots.forEach((root, index) => {
-    checkEntry(root, ['workspace', 'roots', index])
-  })
-  for (const name of policy.commands.allow) {
-    if (name.includes('/')) {
-      issues.push({
-        code: 'invalid_policy',
-        message: `commands.allow lists ${JSON.stringify(name)}, a path; programs are allowed by bare name.`,
-        path: ['commands', 'allow'],
-        hint: 'List the program name only, e.g. "git".',
-      })
-    }
-  }
-  if (issues.length > 0) throw new PolicyError(issues)
-  const roots = policy.workspace.roots.map((root) => normalise(root, baseDir))
-  const first = roots[0] as string
-  const inside = (entry: string) =>
-    normalise(posix.isAbsolute(entry) ? entry : posix.join(first, entry), baseDir)
-  const extra = (entries: readonly string[]) =>
-    roots.flatMap((root) =>
-      entries.map((entry) =>
-        posix.isAbsolute(entry) ? inside(entry) : normalise(posix.join(root, entry), baseDir),
-      ),
-    )
-  const tools = new Map<string, ToolPolicy>(Object.entries(policy.tools))
-  return Object.freeze({
-    policy,
-    scope: Object.freeze({
-      roots,
-      readOnly: [...new Set(extra(policy.workspace.readOnly))],
-      deny: [...new Set(extra(policy.workspace.deny))],
-    }),
-    tools,
-  })
-}
-
-function isResolvedPolicy(value: unknown): value is ResolvedPolicy {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    'scope' in value &&
-    (value as { tools?: unknown }).tools instanceof Map
-  )
+  usePatternEngine(RE2JS)
+  return resolveParsedPolicy(parsed.data, options.baseDir ?? posix.resolve())
 }
 
 /**
@@ -108,7 +60,11 @@ function isResolvedPolicy(value: unknown): value is ResolvedPolicy {
 export async function loadPolicy(file: string): Promise<ResolvedPolicy> {
   let text: string
   try {
-    text = await readFile(file, 'utf8')
+    const fs = await loadNodeBuiltin<{ readFile(path: string, encoding: 'utf8'): Promise<string> }>(
+      'node:fs/promises',
+    )
+    if (fs === undefined) throw new Error('this runtime has no file system')
+    text = await fs.readFile(file, 'utf8')
   } catch (error) {
     throw new PolicyError(
       [
@@ -136,5 +92,5 @@ export async function loadPolicy(file: string): Promise<ResolvedPolicy> {
       { cause: error },
     )
   }
-  return resolvePolicy(data, { baseDir: dirname(resolve(file)) })
+  return resolvePolicy(data, { baseDir: posix.dirname(posix.resolve(file)) })
 }

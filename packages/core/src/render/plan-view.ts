@@ -1,5 +1,8 @@
+import type { CompiledPlan } from '../compile/compiled-plan.js'
 import { isCompiledPlan } from '../compile/is-compiled-plan.js'
+import { unreadableIssue } from '../compile/unreadable-issue.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
+import { type IssuesByStep, issuesByStep } from './issues-by-step.js'
 
 /** How a step fared, for rendering; run-time statuses plus `rejected` for plan issues. */
 export type StepMark =
@@ -46,69 +49,117 @@ export interface PlanView {
 
 const MAX_RENDERED_STEPS = 2000
 
+// A run-time status wins; then a step with an issue of its own or on a cycle is rejected.
+function markFor(
+  status: Readonly<Record<string, StepMark>>,
+  sorted: IssuesByStep,
+): (id: string, index: number) => StepMark {
+  return (id, index) =>
+    Object.hasOwn(status, id)
+      ? (status[id] as StepMark)
+      : sorted.byIndex.has(index) || sorted.onCycle.has(id)
+        ? 'rejected'
+        : 'approved'
+}
+
 function text(value: unknown, fallback: string): string {
   return typeof value === 'string' && value.length > 0 ? value : fallback
+}
+
+function isCompiledPlanSafely(plan: unknown): plan is CompiledPlan {
+  try {
+    return isCompiledPlan(plan)
+  } catch {
+    return false
+  }
 }
 
 /** Builds the view renderers draw, from a compiled plan or a raw (possibly rejected) plan. */
 export function planView(plan: unknown, options: RenderOptions = {}): PlanView {
   const issues = options.issues ?? []
-  const byStep = new Map<string, PlanIssue[]>()
-  const planIssues: PlanIssue[] = []
-  for (const found of issues) {
-    if (found.stepId === undefined) planIssues.push(found)
-    else byStep.set(found.stepId, [...(byStep.get(found.stepId) ?? []), found])
-  }
   const status = options.status ?? {}
-  const markOf = (id: string, fallback: StepMark): StepMark =>
-    Object.hasOwn(status, id) ? (status[id] as StepMark) : byStep.has(id) ? 'rejected' : fallback
   const cycles = issues.flatMap((found) => (found.cycle === undefined ? [] : [found.cycle]))
 
-  if (isCompiledPlan(plan)) {
-    const steps = plan.steps.slice(0, MAX_RENDERED_STEPS).map((step, index) => ({
+  if (isCompiledPlanSafely(plan)) {
+    const shown = plan.steps.slice(0, MAX_RENDERED_STEPS)
+    const sorted = issuesByStep(
+      issues,
+      shown.map((step) => step.id),
+    )
+    const markOf = markFor(status, sorted)
+    const steps = shown.map((step, index) => ({
       key: `s${index}`,
       id: step.id,
       tool: step.tool,
       args: step.args,
       dependsOn: step.dependsOn,
       level: step.level,
-      mark: markOf(step.id, 'approved'),
-      issues: byStep.get(step.id) ?? [],
+      mark: markOf(step.id, index),
+      issues: sorted.byIndex.get(index) ?? [],
     }))
+    const { planIssues } = sorted
     return { approved: issues.length === 0, hash: plan.hash, steps, planIssues, cycles }
   }
 
-  const rawSteps: unknown[] = Array.isArray(plan)
-    ? plan
-    : typeof plan === 'object' &&
-        plan !== null &&
-        Array.isArray((plan as { steps?: unknown }).steps)
-      ? (plan as { steps: unknown[] }).steps
-      : []
-  const seen = new Set<string>()
-  const steps: StepView[] = rawSteps.slice(0, MAX_RENDERED_STEPS).map((raw, index) => {
-    const record = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {}
-    const id = text(record.id, `#${index}`)
-    const deps = Array.isArray(record.depends_on)
-      ? record.depends_on
-      : Array.isArray(record.dependsOn)
-        ? record.dependsOn
-        : []
-    const duplicate = seen.has(id)
-    seen.add(id)
-    const own = duplicate ? [] : (byStep.get(id) ?? [])
+  let records: Record<string, unknown>[]
+  try {
+    records = rawRecords(plan)
+  } catch (error) {
+    const planIssues = [...issues, unreadableIssue('invalid_plan', 'plan', error)]
+    // Every issue is listed with the plan: there are no steps to put them under.
+    return { approved: false, hash: undefined, steps: [], planIssues, cycles }
+  }
+  const ids = records.map((record, index) => text(record.id, `#${index}`))
+  const sorted = issuesByStep(issues, ids)
+  const markOf = markFor(status, sorted)
+  const steps: StepView[] = records.map((record, index) => {
+    const id = ids[index] as string
     return {
       key: `s${index}`,
       id,
       tool: text(record.tool, '?'),
       args: record.args,
-      dependsOn: deps.filter((dep): dep is string => typeof dep === 'string'),
+      dependsOn: record.deps as string[],
       level: -1,
-      mark: duplicate ? 'rejected' : markOf(id, 'approved'),
-      issues: own,
+      mark: markOf(id, index),
+      issues: sorted.byIndex.get(index) ?? [],
     }
   })
+  const { planIssues } = sorted
   return { approved: false, hash: undefined, steps: assignLevels(steps), planIssues, cycles }
+}
+
+/**
+ * The steps of a raw plan read once, leniently, into plain records (`deps` holds the string
+ * dependencies); throws when a getter or a Proxy trap does.
+ */
+function rawRecords(plan: unknown): Record<string, unknown>[] {
+  const rawSteps: unknown = Array.isArray(plan)
+    ? plan
+    : typeof plan === 'object' && plan !== null
+      ? (plan as { steps?: unknown }).steps
+      : undefined
+  if (!Array.isArray(rawSteps)) return []
+  const records: Record<string, unknown>[] = []
+  const count = Math.min(rawSteps.length, MAX_RENDERED_STEPS)
+  for (let index = 0; index < count; index += 1) {
+    const raw: unknown = rawSteps[index]
+    const record = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {}
+    const deps = Array.isArray(record.depends_on)
+      ? record.depends_on
+      : Array.isArray(record.dependsOn)
+        ? record.dependsOn
+        : []
+    records.push({
+      id: record.id,
+      tool: record.tool,
+      args: record.args,
+      deps: deps
+        .slice(0, MAX_RENDERED_STEPS)
+        .filter((dep: unknown): dep is string => typeof dep === 'string'),
+    })
+  }
+  return records
 }
 
 /** Levels for a raw plan: longest chain of known dependencies; steps on cycles get -1. */
@@ -140,18 +191,32 @@ function assignLevels(steps: StepView[]): StepView[] {
   return steps.map((step) => ({ ...step, level: levelOf(step.id, 0) }))
 }
 
+/** One argument value as JSON, without serialising huge arrays or throwing. */
+function renderValue(value: unknown): string {
+  try {
+    if (Array.isArray(value) && value.length > 100) return `[… ${value.length} items]`
+    if (typeof value === 'string' && value.length > 1000)
+      return JSON.stringify(value.slice(0, 1000))
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return '…'
+  }
+}
+
 /** A short, single-line rendering of arguments. */
 export function summarizeArgs(args: unknown, limit = 80): string {
   if (typeof args !== 'object' || args === null) return ''
   const parts: string[] = []
-  for (const [key, value] of Object.entries(args)) {
-    let rendered: string
-    try {
-      rendered = JSON.stringify(value) ?? String(value)
-    } catch {
-      rendered = '…'
+  let length = 0
+  try {
+    for (const [key, value] of Object.entries(args)) {
+      const rendered = renderValue(value)
+      parts.push(`${key}=${rendered}`)
+      length += key.length + rendered.length + 2
+      if (length > limit) break
     }
-    parts.push(`${key}=${rendered}`)
+  } catch {
+    parts.push('…')
   }
   const joined = parts.join(' ')
   return joined.length > limit ? `${joined.slice(0, limit - 1)}…` : joined

@@ -1,7 +1,8 @@
+import { replaceUnsafeCharacters } from '../util/unsafe-characters.js'
 import { planView, type RenderOptions, type StepMark } from './plan-view.js'
 
 function quoted(value: string): string {
-  return `"${value.replace(/[\\"]/g, (character) => `\\${character}`).replace(/[\u0000-\u001f\u007f]/g, ' ')}"`
+  return `"${replaceUnsafeCharacters(value, ' ').replace(/[\\"]/g, (character) => `\\${character}`)}"`
 }
 
 const FILL: Record<StepMark, string> = {

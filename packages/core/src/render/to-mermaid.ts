@@ -1,9 +1,10 @@
+import { replaceUnsafeCharacters } from '../util/unsafe-characters.js'
 import { planView, type RenderOptions, type StepMark, summarizeArgs } from './plan-view.js'
 
 // Mermaid labels are quoted; these characters are written as entity codes so no label can
 // close its quotes or inject directives.
 function label(value: string): string {
-  return value.replace(
+  return replaceUnsafeCharacters(value).replace(
     /[^A-Za-z0-9 _.,:/=()\-+*?@]/g,
     (character) => `#${character.codePointAt(0)};`,
   )

@@ -1,4 +1,5 @@
 import { formatPath } from '../issues/format-issues.js'
+import { replaceUnsafeCharacters } from '../util/unsafe-characters.js'
 import {
   type PlanView,
   planView,
@@ -37,7 +38,7 @@ const COLOR: Record<StepMark, string> = {
 
 // Strip control characters so a hostile tool name or argument cannot drive the terminal.
 function clean(value: string): string {
-  return value.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '?')
+  return replaceUnsafeCharacters(value)
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { CompiledPlan } from '../compile/compiled-plan.js'
 import { canonicalJson, sha256 } from '../util/canonical-json.js'
+import { utf8 } from '../util/portable-crypto.js'
 
 /** Prefix of every signature this version of `@plan/core` makes. */
 export const SIGNATURE_PREFIX = 'v1.'
@@ -24,10 +25,10 @@ export function planSignatureInput(plan: CompiledPlan): string {
 }
 
 /** The secret as bytes, or undefined when it is missing or shorter than {@link MIN_SECRET_BYTES}. */
-export function secretBytes(secret: unknown): Buffer | undefined {
-  let bytes: Buffer
-  if (typeof secret === 'string') bytes = Buffer.from(secret, 'utf8')
-  else if (secret instanceof Uint8Array) bytes = Buffer.from(secret)
+export function secretBytes(secret: unknown): Uint8Array | undefined {
+  let bytes: Uint8Array
+  if (typeof secret === 'string') bytes = utf8(secret)
+  else if (secret instanceof Uint8Array) bytes = new Uint8Array(secret)
   else return undefined
   return bytes.length >= MIN_SECRET_BYTES ? bytes : undefined
 }

@@ -1,6 +1,6 @@
-import { createHmac } from 'node:crypto'
 import type { CompiledPlan } from '../compile/compiled-plan.js'
 import { PlanError } from '../errors/plan-error.js'
+import { hmacSha256, toHex } from '../util/portable-crypto.js'
 import {
   MIN_SECRET_BYTES,
   planSignatureInput,
@@ -47,5 +47,5 @@ export function signPlan(plan: CompiledPlan, secret: string | Uint8Array): strin
       cause: error,
     })
   }
-  return SIGNATURE_PREFIX + createHmac('sha256', key).update(input).digest('hex')
+  return SIGNATURE_PREFIX + toHex(hmacSha256(key, input))
 }

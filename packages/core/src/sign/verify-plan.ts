@@ -1,6 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { CompiledPlan } from '../compile/compiled-plan.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
+import { equalBytes, fromHex, hmacSha256 } from '../util/portable-crypto.js'
 import {
   MIN_SECRET_BYTES,
   planSignatureInput,
@@ -55,9 +55,9 @@ export function verifyPlan(
       'Sign a compiled plan.',
     )
   }
-  const expected = createHmac('sha256', key).update(input).digest()
-  const given = Buffer.from(signature.slice(SIGNATURE_PREFIX.length), 'hex')
-  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+  const expected = hmacSha256(key, input)
+  const given = fromHex(signature.slice(SIGNATURE_PREFIX.length))
+  if (!equalBytes(given, expected))
     return invalid(
       'The signature does not match this plan: a step was changed after it was approved, or it was signed with another secret.',
       'Have the plan as it is now approved and signed again.',

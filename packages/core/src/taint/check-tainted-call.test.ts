@@ -121,7 +121,7 @@ describe('checkTaintedCall', () => {
       args: { command: 'ls' },
       humanApproved: true,
     })
-    expect(approved.allowed).toBe(true)
+    expect(approved.allowed ? 'allowed' : approved.issues).toBe('allowed')
   })
 
   it('should not apply to plan mode, where the plan was approved before any output', async () => {

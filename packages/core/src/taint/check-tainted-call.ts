@@ -1,10 +1,11 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path'
+import { isWithin } from '../checks/path-scope.js'
 import type { PlanCompiler } from '../compile/plan-compiler.js'
 import { createIssue } from '../issues/create-issue.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import type { JsonObject, JsonValue } from '../plan/json-value.js'
 import type { ArgSpec } from '../policy/policy-schema.js'
 import type { TaintedPolicy } from '../policy/tainted-schema.js'
+import { posix } from '../util/posix-path.js'
 import { matchesGlob } from './match-glob.js'
 
 /** What a run has combined so far, for the tainted-run rules. */
@@ -53,11 +54,11 @@ function collectSinks(spec: ArgSpec, value: JsonValue, path: (string | number)[]
 function workspaceRelative(value: string, roots: readonly string[]): string | undefined {
   const first = roots[0]
   if (first === undefined) return undefined
-  const absolute = resolve(first, value)
-  for (const root of roots) {
-    const inside = relative(root, absolute)
-    if (inside === '' || (!inside.startsWith('..') && !isAbsolute(inside)))
-      return inside.split(sep).join('/')
+  const absolute = posix.resolve(first, value)
+  for (const candidate of roots) {
+    const root = posix.normalize(candidate).replace(/\/+$/u, '') || '/'
+    if (absolute === root) return ''
+    if (isWithin(root, absolute)) return absolute.slice(root === '/' ? 1 : root.length + 1)
   }
   return undefined
 }

@@ -1,6 +1,6 @@
-import { realpath } from 'node:fs/promises'
 import type { PlanCompiler } from '../compile/plan-compiler.js'
 import type { JsonObject } from '../plan/json-value.js'
+import { loadNodeBuiltin } from '../util/node-builtin.js'
 import { checkTaintedCall, type TaintedCallCheck, type TaintState } from './check-tainted-call.js'
 
 /**
@@ -15,8 +15,11 @@ export async function checkTaintedOnDisk(
   resolvedArgs: JsonObject,
   state: TaintState,
 ): Promise<TaintedCallCheck> {
+  const fs = await loadNodeBuiltin<{ realpath(path: string): Promise<string> }>('node:fs/promises')
   const roots = await Promise.all(
-    compiler.policy.scope.roots.map((root) => realpath(root).catch(() => root)),
+    compiler.policy.scope.roots.map((root) =>
+      fs === undefined ? root : fs.realpath(root).catch(() => root),
+    ),
   )
   return checkTaintedCall(compiler, tool, stepId, resolvedArgs, state, roots)
 }

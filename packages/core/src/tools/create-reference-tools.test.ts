@@ -36,7 +36,7 @@ describe('createReferenceTools', () => {
     reference = createReferenceTools(compiler, {
       viewFile: { maxBytes: 8 },
       listFiles: { maxEntries: 3 },
-      runCommand: { timeoutMs: 2_000, maxOutputBytes: 1000 },
+      runCommand: { timeoutMs: 60_000, maxOutputBytes: 1000 },
     })
     await mkdir(join(workspace.root, 'src'))
     await writeFile(join(workspace.root, 'src', 'a.txt'), 'hello')

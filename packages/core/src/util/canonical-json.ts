@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { sha256Hex } from './portable-crypto.js'
 
 function sortedCopy(value: unknown, depth: number): unknown {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value
@@ -48,5 +48,5 @@ export function hashJson(value: unknown): string {
 
 /** SHA-256 (hex) of a string. */
 export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex')
+  return sha256Hex(text)
 }

@@ -17,9 +17,9 @@ import {
   type PlanIssue,
   type PolicyInput,
   type ResolvedPolicy,
-  resolvePolicy,
   runReadyModelSteps,
 } from '@plan/core'
+import { resolvePolicy } from '@plan/core/schemas'
 import { type AgentMiddleware, createMiddleware } from 'langchain'
 import { z } from 'zod'
 import {
@@ -288,10 +288,13 @@ export function planGuardMiddleware(
   if (!EXIT_BEHAVIORS.includes(exitBehavior)) {
     throw new PlanError(
       `exitBehavior must be one of ${EXIT_BEHAVIORS.map((value) => JSON.stringify(value)).join(', ')}, got ${JSON.stringify(exitBehavior)}.`,
+      { code: 'invalid_configuration' },
     )
   }
   if ((options.policy === undefined) === (options.compiler === undefined)) {
-    throw new PlanError('planGuardMiddleware needs exactly one of `policy` or `compiler`.')
+    throw new PlanError('planGuardMiddleware needs exactly one of `policy` or `compiler`.', {
+      code: 'invalid_configuration',
+    })
   }
   // Resolved now, so an invalid policy fails where the agent is built, not at the first call.
   const resolved = options.policy === undefined ? undefined : resolvePolicy(options.policy)
@@ -385,7 +388,11 @@ export function planGuardMiddleware(
     } catch (error) {
       throw new PlanError(
         `The saved @plan guard state of this run does not restore (${error instanceof Error ? error.message : String(error)}); no tool call can be authorized.`,
-        { issues: PlanError.isInstance(error) ? error.issues : [], cause: error },
+        {
+          code: 'state_corrupt',
+          issues: PlanError.isInstance(error) ? error.issues : [],
+          cause: error,
+        },
       )
     }
     // Plan mode: the plan must be the configured one, step for step (its hash is only a claim).
@@ -397,6 +404,7 @@ export function planGuardMiddleware(
     if (!consistent) {
       throw new PlanError(
         'The saved @plan guard state of this run holds another plan than this middleware guards; no tool call can be authorized.',
+        { code: 'plan_tampered' },
       )
     }
     const run = newRun(id, guard, compiler)
@@ -435,6 +443,7 @@ export function planGuardMiddleware(
     if (id === undefined || written === undefined || written === null) {
       throw new PlanError(
         'The @plan guard has no record of this run (it was not started by this middleware, and the agent state holds no saved guard state for it); no tool call can be authorized.',
+        { code: 'state_corrupt' },
       )
     }
     const setup = await prepare()

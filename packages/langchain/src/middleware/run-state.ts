@@ -51,7 +51,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function invalid(field: string): never {
   const message = `The saved @plan guard state of this run has an invalid ${field}; no tool call can be authorized.`
   throw new PlanError(message, {
-    issues: [{ code: 'invalid_plan', message, path: ['_planGuardState', field] }],
+    issues: [{ code: 'state_corrupt', message, path: ['_planGuardState', field] }],
   })
 }
 

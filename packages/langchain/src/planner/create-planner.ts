@@ -79,6 +79,7 @@ export function createPlanner(options: PlannerOptions): Planner {
   ) {
     throw new PlanError(
       `maxReplans must be a whole number of at least 0, got ${String(options.maxReplans)}.`,
+      { code: 'invalid_configuration' },
     )
   }
   return {
@@ -86,7 +87,9 @@ export function createPlanner(options: PlannerOptions): Planner {
       const compiler = await options.compiler
       const limit = compiler.policy.policy.budgets.maxReplans
       const maxReplans = Math.min(options.maxReplans ?? limit, limit)
-      const structured = options.model.withStructuredOutput(compiler.planSchema(), { name: 'plan' })
+      const structured = options.model.withStructuredOutput(await compiler.planSchema(), {
+        name: 'plan',
+      })
       const messages: BaseMessage[] = [
         new SystemMessage(plannerPrompt(compiler, options.instructions)),
         ...(typeof task === 'string' ? [new HumanMessage(task)] : task),

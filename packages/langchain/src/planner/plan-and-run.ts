@@ -67,7 +67,9 @@ export interface PlanAndRunResult {
  */
 export async function planAndRun(options: PlanAndRunOptions): Promise<PlanAndRunResult> {
   if ((options.policy === undefined) === (options.compiler === undefined)) {
-    throw new PlanError('planAndRun needs exactly one of `policy` or `compiler`.')
+    throw new PlanError('planAndRun needs exactly one of `policy` or `compiler`.', {
+      code: 'invalid_configuration',
+    })
   }
   const compiler = await (options.compiler ?? createPlanCompiler(options.policy as PolicyInput))
   const planner = createPlanner({

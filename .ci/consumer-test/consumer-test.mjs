@@ -1,0 +1,312 @@
+// End-to-end consumer test: packs every public package, installs the tarballs into fresh projects
+// with npm and with pnpm (CI=true; everything else from the npm registry), type-checks the README
+// snippets there (strict; nodenext and bundler resolution), runs them, and prints install sizes.
+// Any problem fails the run. Usage: node .ci/consumer-test/consumer-test.mjs (after pnpm build).
+import { spawnSync } from 'node:child_process'
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
+import { builtinModules } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const HERE = dirname(fileURLToPath(import.meta.url))
+const ROOT = resolve(HERE, '../..')
+const MAX_CORE_BYTES = 8 * 1024 * 1024
+
+// Third-party versions: the ones the monorepo is tested with.
+const rootManifest = readJson(join(ROOT, 'package.json'))
+const langchainManifest = readJson(join(ROOT, 'packages/langchain/package.json'))
+const aiSdkManifest = readJson(join(ROOT, 'packages/ai-sdk/package.json'))
+const pin = (manifest, name) => `${name}@${manifest.devDependencies[name]}`
+const FRAMEWORKS = {
+  aiSdk: [pin(aiSdkManifest, 'ai'), pin(aiSdkManifest, 'zod')],
+  langchain: ['langchain', '@langchain/core', '@langchain/langgraph'].map((name) =>
+    pin(langchainManifest, name),
+  ),
+  tools: [pin(rootManifest, 'typescript'), pin(rootManifest, '@types/node')],
+}
+
+// README snippets: the first ```ts block after a heading or line; `run` ones are executed too.
+const SNIPPETS = [
+  {
+    name: 'core-compile',
+    readme: 'packages/core/README.md',
+    after: '## Compile a plan',
+    run: true,
+  },
+  { name: 'core-complete', readme: 'packages/core/README.md', after: '### A complete example' },
+  {
+    name: 'langchain-drop-in',
+    readme: 'packages/langchain/README.md',
+    after: '## The one-line drop-in',
+    preludes: ['prelude-langchain.ts'],
+  },
+  {
+    name: 'ai-sdk-quick-start',
+    readme: 'packages/ai-sdk/README.md',
+    after: '## Quick start',
+    preludes: ['prelude-ai-sdk.ts'],
+    run: true,
+  },
+  {
+    name: 'root-langchain',
+    readme: 'README.md',
+    after: 'LangChain JS v1:',
+    preludes: ['prelude-langchain.ts', 'prelude-langchain-root.ts'],
+  },
+  {
+    name: 'root-ai-sdk',
+    readme: 'README.md',
+    after: 'Vercel AI SDK 7:',
+    preludes: ['prelude-ai-sdk.ts', 'prelude-ai-sdk-root.ts'],
+    run: true,
+  },
+  { name: 'cli-from-code', readme: 'packages/cli/README.md', after: '## From code' },
+]
+
+const TSCONFIGS = {
+  nodenext: { module: 'nodenext', moduleResolution: 'nodenext' },
+  bundler: { module: 'preserve', moduleResolution: 'bundler' },
+}
+
+function readJson(file) {
+  return JSON.parse(readFileSync(file, 'utf8'))
+}
+
+function fail(message) {
+  throw new Error(message)
+}
+
+/** Runs a command; throws with its output when it fails. Returns stdout and stderr together. */
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, CI: 'true', ...options.env },
+    encoding: 'utf8',
+    input: options.input,
+  })
+  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`
+  const expected = options.status ?? 0
+  if (result.status !== expected)
+    fail(`${command} ${args.join(' ')} exited ${result.status} (expected ${expected}):\n${output}`)
+  return { output, stdout: result.stdout ?? '' }
+}
+
+// Installs must be silent about problems: any warning fails the test.
+function assertNoWarnings(what, output) {
+  const warnings = output
+    .split('\n')
+    .filter((line) => /\bwarn(ing)?\b|ERR_PNPM|ignored build/i.test(line))
+  if (warnings.length > 0) fail(`${what} printed warnings:\n${warnings.join('\n')}`)
+}
+
+function extractSnippet(snippet) {
+  const text = readFileSync(join(ROOT, snippet.readme), 'utf8')
+  const start = text.indexOf(snippet.after)
+  if (start < 0) fail(`${snippet.readme}: "${snippet.after}" not found (snippet ${snippet.name})`)
+  const match = /```ts\n([\s\S]*?)\n```/.exec(text.slice(start))
+  if (match === null) fail(`${snippet.readme}: no ts block after "${snippet.after}"`)
+  const preludes = (snippet.preludes ?? []).map((file) => readFileSync(join(HERE, file), 'utf8'))
+  return `${[...preludes, match[1]].join('\n')}\nexport {}\n`
+}
+
+function sizeOf(path) {
+  const stat = lstatSync(path)
+  if (!stat.isDirectory()) return stat.size
+  return readdirSync(path).reduce((total, entry) => total + sizeOf(join(path, entry)), 0)
+}
+
+function megabytes(bytes) {
+  return `${(bytes / 1024 / 1024).toFixed(2)} MB`
+}
+
+/** The size of a package and of its dependencies (zod aside), as installed in a project. */
+function installedSize(project, name) {
+  const dir = realpathSync(join(project, 'node_modules', name))
+  const manifest = readJson(join(dir, 'package.json'))
+  const modules = resolve(dir, ...name.split('/').map(() => '..'))
+  let bytes = sizeOf(dir)
+  for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+    if (dependency === 'zod' || dependency.startsWith('@plan/')) continue
+    bytes += sizeOf(realpathSync(join(modules, dependency)))
+  }
+  return bytes
+}
+
+function packPublicPackages(work) {
+  const packs = join(work, 'packs')
+  run('pnpm', ['--filter', './packages/*', 'pack', '--pack-destination', packs])
+  const tarballs = {}
+  for (const dir of readdirSync(join(ROOT, 'packages'))) {
+    const manifest = readJson(join(ROOT, 'packages', dir, 'package.json'))
+    if (manifest.private === true) continue
+    const file = join(
+      packs,
+      `${manifest.name.replace('@', '').replace('/', '-')}-${manifest.version}.tgz`,
+    )
+    if (!existsSync(file)) fail(`no tarball for ${manifest.name} (${file})`)
+    tarballs[manifest.name] = file
+  }
+  return tarballs
+}
+
+function writeProject(project, tarballs, manager) {
+  mkdirSync(project, { recursive: true })
+  // Packed adapters depend on `@plan/core@<version>`, which must come from its tarball too.
+  const core = tarballs['@plan/core']
+  const overrides = { '@plan/core': manager === 'npm' ? '$@plan/core' : `file:${core}` }
+  const manifest = { name: `consumer-${manager}`, private: true, type: 'module' }
+  if (manager === 'npm') manifest.overrides = overrides
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`)
+  if (manager === 'pnpm') {
+    const lines = Object.entries(overrides).map(([name, spec]) => `  "${name}": "${spec}"`)
+    writeFileSync(join(project, 'pnpm-workspace.yaml'), `overrides:\n${lines.join('\n')}\n`)
+  }
+}
+
+function install(project, tarballs, manager) {
+  const plan = (name) => tarballs[name] ?? fail(`${name} was not packed`)
+  const adapters = ['@plan/langchain', '@plan/cli'].map(plan)
+  const rest = [...adapters, ...FRAMEWORKS.langchain, ...FRAMEWORKS.tools]
+  const first = [plan('@plan/core'), plan('@plan/ai-sdk'), ...FRAMEWORKS.aiSdk]
+  if (manager === 'npm') {
+    const npm = ['install', '--no-audit', '--no-fund']
+    assertNoWarnings(
+      'npm install',
+      run('npm', [...npm, ...first, ...rest], { cwd: project }).output,
+    )
+    return
+  }
+  // The issue's acceptance command first: core, the AI SDK adapter, ai and zod, under CI=true.
+  assertNoWarnings(
+    'pnpm add (core, ai-sdk)',
+    run('pnpm', ['add', ...first], { cwd: project }).output,
+  )
+  assertNoWarnings('pnpm add (the rest)', run('pnpm', ['add', ...rest], { cwd: project }).output)
+}
+
+function typecheckAndRun(project, snippets) {
+  const dir = join(project, 'snippets')
+  mkdirSync(dir, { recursive: true })
+  for (const [name, source] of Object.entries(snippets))
+    writeFileSync(join(dir, `${name}.ts`), source)
+  for (const [mode, options] of Object.entries(TSCONFIGS)) {
+    const tsconfig = {
+      compilerOptions: {
+        target: 'es2023',
+        lib: ['es2023', 'dom'],
+        types: ['node'],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        ...options,
+      },
+      include: ['snippets'],
+    }
+    writeFileSync(join(project, `tsconfig.${mode}.json`), JSON.stringify(tsconfig, null, 2))
+    run(join(project, 'node_modules/.bin/tsc'), ['-p', `tsconfig.${mode}.json`], { cwd: project })
+  }
+  for (const snippet of SNIPPETS.filter((entry) => entry.run === true))
+    run('node', [join(dir, `${snippet.name}.ts`)], { cwd: project })
+  const compile = run('node', [join(dir, 'core-compile.ts')], { cwd: project }).stdout
+  if (!compile.includes("[ 'read', 'fix', 'test' ]")) fail(`core-compile printed:\n${compile}`)
+}
+
+function checkCli(project) {
+  const bin = join(project, 'node_modules/.bin/plan')
+  run(bin, ['init', '--output', 'plan.policy.json'], { cwd: project })
+  const good = JSON.stringify([{ id: 'ls', tool: 'run_command', args: { command: 'ls -la' } }])
+  const approved = run(bin, ['check', '-', '-p', 'plan.policy.json', '-f', 'json'], {
+    cwd: project,
+    input: good,
+  })
+  if (JSON.parse(approved.stdout).approved !== true) fail(`plan check:\n${approved.output}`)
+  const bad = JSON.stringify([{ id: 'x', tool: 'run_command', args: { command: 'ls | sh' } }])
+  run(bin, ['check', '-', '-p', 'plan.policy.json'], { cwd: project, input: bad, status: 1 })
+  run(bin, ['schema', 'plan', '--policy', 'plan.policy.json'], { cwd: project })
+}
+
+const BUILTINS = new Set(builtinModules)
+
+/**
+ * The main entry must load on runtimes without Node.js built-ins (edge functions) and without
+ * zod: no module it imports statically, directly or not, may import either.
+ */
+function checkMainEntryIsNeutral(project) {
+  const entry = join(realpathSync(join(project, 'node_modules/@plan/core')), 'dist/index.js')
+  const seen = new Set()
+  const pending = [entry]
+  while (pending.length > 0) {
+    const file = pending.pop()
+    if (seen.has(file)) continue
+    seen.add(file)
+    const source = readFileSync(file, 'utf8')
+    for (const [, specifier] of source.matchAll(
+      /^(?:import|export)\b[^'"]*?from\s*["']([^"']+)["']/gm,
+    )) {
+      if (specifier.startsWith('.')) pending.push(resolve(dirname(file), specifier))
+      else if (
+        specifier.startsWith('node:') ||
+        BUILTINS.has(specifier) ||
+        specifier.startsWith('zod')
+      )
+        fail(`@plan/core's main entry imports ${specifier} (in ${file})`)
+    }
+  }
+  if (seen.size < 2)
+    fail(`@plan/core's main entry: only ${seen.size} module found, the scan is broken`)
+}
+
+function main() {
+  const started = Date.now()
+  const work = mkdtempSync(join(tmpdir(), 'plan-consumer-'))
+  try {
+    const tarballs = packPublicPackages(work)
+    const snippets = Object.fromEntries(
+      SNIPPETS.map((entry) => [entry.name, extractSnippet(entry)]),
+    )
+    const sizes = []
+    for (const manager of ['npm', 'pnpm']) {
+      const project = join(work, manager)
+      writeProject(project, tarballs, manager)
+      install(project, tarballs, manager)
+      for (const name of Object.keys(tarballs))
+        sizes.push(
+          `${manager.padEnd(4)}  ${name.padEnd(16)}  ${megabytes(installedSize(project, name))}`,
+        )
+      const core = installedSize(project, '@plan/core')
+      if (core > MAX_CORE_BYTES)
+        fail(`${manager}: @plan/core with its dependencies takes ${megabytes(core)} (> 8 MB)`)
+      checkMainEntryIsNeutral(project)
+      typecheckAndRun(project, snippets)
+      checkCli(project)
+      console.log(
+        `consumer-test: ${manager}: installed; main entry free of node: and zod imports; ${SNIPPETS.length} snippets type-checked (nodenext, bundler) and run; plan command works`,
+      )
+    }
+    console.log(
+      'consumer-test: install sizes (package and its dependencies, zod and @plan/* aside)',
+    )
+    for (const line of sizes) console.log(`  ${line}`)
+    console.log(`consumer-test: passed in ${((Date.now() - started) / 1000).toFixed(0)} s`)
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+try {
+  main()
+} catch (error) {
+  console.error(`consumer-test: FAILED\n${error.message}`)
+  process.exitCode = 1
+}

@@ -1,0 +1,89 @@
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { type Row, round } from './measure.ts'
+
+const RUNS = 15
+const cwd = fileURLToPath(new URL('..', import.meta.url))
+
+// What a serverless function does on a cold start: import, build a compiler, validate one plan.
+// The child reports the in-process split; the parent times the whole process.
+function program(withCommands: boolean): string {
+  const tools = withCommands
+    ? `{ view_file: { args: { file: { type: 'path' } } }, run_command: { args: { command: { type: 'command' } } } }`
+    : `{ view_file: { args: { file: { type: 'path' } } } }`
+  const commands = withCommands ? `commands: { allow: ['git'] },` : ''
+  const steps = withCommands
+    ? `[{ id: 'a', tool: 'view_file', args: { file: 'src/a.ts' } }, { id: 'b', tool: 'run_command', args: { command: 'git status' }, depends_on: ['a'] }]`
+    : `[{ id: 'a', tool: 'view_file', args: { file: 'src/a.ts' } }]`
+  return `
+const t0 = performance.now()
+const { createPlanCompiler } = await import('@plan/core')
+const t1 = performance.now()
+const compiler = await createPlanCompiler({ version: 1, workspace: { roots: ['/srv/repo'] }, tools: ${tools}, ${commands} })
+const t2 = performance.now()
+const result = compiler.validate({ steps: ${steps} })
+const t3 = performance.now()
+if (!result.success) throw new Error('the plan should be approved')
+process.stdout.write(JSON.stringify({ importMs: t1 - t0, createMs: t2 - t1, validateMs: t3 - t2 }))
+`
+}
+
+interface Split {
+  readonly importMs: number
+  readonly createMs: number
+  readonly validateMs: number
+}
+
+function timeProcess(args: string[]): { ms: number; stdout: string } {
+  const start = performance.now()
+  const child = spawnSync(process.execPath, args, { cwd, encoding: 'utf8' })
+  const ms = performance.now() - start
+  if (child.status !== 0) throw new Error(`cold-start child failed: ${child.stderr}`)
+  return { ms, stdout: child.stdout }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((left, right) => left - right)
+  return sorted[Math.floor(sorted.length / 2)] as number
+}
+
+/** Cold start of a compiler in a new process, against a bare `node` start measured alongside. */
+export async function coldStartSuite(): Promise<Row[]> {
+  const bare: number[] = []
+  const plain: number[] = []
+  const commands: number[] = []
+  const splits: Record<'plain' | 'commands', Split[]> = { plain: [], commands: [] }
+  const plainArgs = ['--input-type=module', '-e', program(false)]
+  const commandArgs = ['--input-type=module', '-e', program(true)]
+  timeProcess(plainArgs)
+  // Interleaved, so that a slow moment of the machine hits every case alike.
+  for (let index = 0; index < RUNS; index += 1) {
+    bare.push(timeProcess(['-e', '']).ms)
+    const withoutCommands = timeProcess(plainArgs)
+    plain.push(withoutCommands.ms)
+    splits.plain.push(JSON.parse(withoutCommands.stdout))
+    const withCommands = timeProcess(commandArgs)
+    commands.push(withCommands.ms)
+    splits.commands.push(JSON.parse(withCommands.stdout))
+  }
+  const bareMs = median(bare)
+  const row = (label: string, times: number[], split: Split[], target: number): Row => {
+    const total = median(times)
+    const part = (key: keyof Split) => round(median(split.map((entry) => entry[key])))
+    return {
+      suite: 'cold start',
+      case: `new process: import @plan/core + createPlanCompiler + first validate, ${label} (in process: import ${part('importMs')} ms, create ${part('createMs')} ms, validate ${part('validateMs')} ms)`,
+      value: round(total),
+      unit: 'ms',
+      baseline: "bare `node -e ''` start",
+      baselineValue: round(bareMs),
+      ratio: round(total / bareMs),
+      target: `≤ ${target} ms over bare Node`,
+      note: `${round(total - bareMs)} ms over bare: ${total - bareMs <= target ? 'met' : 'missed'}`,
+    }
+  }
+  return [
+    row('policy without commands', plain, splits.plain, 30),
+    row('policy with a command argument (WASM grammar loaded)', commands, splits.commands, 80),
+  ]
+}

@@ -1,0 +1,24 @@
+// Copies the Bash grammar and the tree-sitter runtime (both WebAssembly, both MIT) with their
+// licenses from devDependencies into vendor/, which is published with the package: installing
+// @plan/core then runs no install script, builds nothing and carries no debug builds or C sources.
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const require = createRequire(import.meta.url)
+const target = join(dirname(fileURLToPath(import.meta.url)), '..', 'vendor')
+const bash = dirname(require.resolve('tree-sitter-bash/package.json'))
+const runtime = dirname(require.resolve('web-tree-sitter/tree-sitter.wasm'))
+
+mkdirSync(target, { recursive: true })
+copyFileSync(join(bash, 'tree-sitter-bash.wasm'), join(target, 'tree-sitter-bash.wasm'))
+copyFileSync(join(bash, 'LICENSE'), join(target, 'LICENSE.tree-sitter-bash'))
+copyFileSync(join(runtime, 'tree-sitter.wasm'), join(target, 'tree-sitter.wasm'))
+copyFileSync(join(runtime, 'LICENSE'), join(target, 'LICENSE.web-tree-sitter'))
+// The source map is not shipped, so its comment goes too.
+const script = readFileSync(join(runtime, 'tree-sitter.js'), 'utf8')
+writeFileSync(
+  join(target, 'tree-sitter.js'),
+  script.replace(/\n\/\/# sourceMappingURL=.*\s*$/, '\n'),
+)

@@ -1,0 +1,46 @@
+import type { IssueCode } from '../issues/plan-issue.js'
+import type { FlagStyle } from './uses-flag.js'
+
+/**
+ * A problem found by a built-in rule. `exec` findings (the program would run other code) are
+ * lifted by `allowExec` on the program's rule; `write` findings (the program would write a file
+ * the path check cannot see) are lifted by listing `flag` in the rule's `allowFlags`.
+ */
+export interface BuiltinFinding {
+  readonly code: Extract<
+    IssueCode,
+    'command_inline_code' | 'command_wrapper' | 'command_flag_denied'
+  >
+  readonly kind: 'exec' | 'write'
+  readonly message: string
+  readonly hint: string
+  readonly flag?: string
+}
+
+/** Flags of one program that run code (`exec`) or write files the path check cannot see. */
+export interface FlagRule {
+  readonly flags: readonly string[]
+  readonly kind: 'exec' | 'write'
+  readonly why: string
+}
+
+/** The built-in model of one program's flags and subcommands. */
+export interface ProgramSpec {
+  readonly style?: FlagStyle
+  readonly flags?: readonly FlagRule[]
+  /** Subcommands (any word that is not a flag, before `--`) that run other programs. */
+  readonly execSubcommands?: readonly string[]
+  readonly custom?: (args: readonly string[], name: string) => BuiltinFinding[]
+}
+
+/** An `exec` finding: the program would run other code. */
+export const exec = (
+  message: string,
+  hint: string,
+  code: BuiltinFinding['code'] = 'command_inline_code',
+): BuiltinFinding => ({
+  code,
+  kind: 'exec',
+  message,
+  hint,
+})

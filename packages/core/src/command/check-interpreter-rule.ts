@@ -1,0 +1,125 @@
+import { isWithin, type PathScope, resolvePath } from '../checks/path-scope.js'
+import type { PlanIssue } from '../issues/plan-issue.js'
+import type { ProgramRule } from './command-policy.js'
+
+// Interpreter options that change neither what code runs nor where it comes from.
+const PYTHON_SAFE = new Set(['-B', '-u', '-O', '-OO', '-q', '-s', '-E', '-I', '-P', '-b', '-bb'])
+const NODE_SAFE = new Set([
+  '--enable-source-maps',
+  '--no-warnings',
+  '--test-only',
+  '--no-deprecation',
+])
+const NODE_SAFE_WITH_VALUE = new Set([
+  '--test-reporter',
+  '--test-name-pattern',
+  '--test-concurrency',
+  '--test-reporter-destination',
+])
+const RUNNER_SAFE = new Set(['-y', '--yes', '--no-install', '--offline', '-q', '--quiet'])
+const RUNNERS = new Set(['npx', 'pnpx', 'bunx', 'uvx', 'pipx'])
+
+/** True when the rule has any of the fine-grained interpreter fields. */
+export function hasInterpreterRule(rule: ProgramRule | undefined): rule is ProgramRule {
+  return (
+    rule !== undefined &&
+    (rule.modules !== undefined ||
+      rule.scripts !== undefined ||
+      rule.test === true ||
+      rule.packages !== undefined)
+  )
+}
+
+/**
+ * Whether an interpreter or runner command does only what its rule allows: `python -m MODULE`
+ * for a listed module, a listed script, `node --test`, or `npx PACKAGE` for a listed package,
+ * each after options that do not load other code. Returns why not, or undefined when allowed.
+ */
+export function checkInterpreterRule(
+  name: string,
+  args: readonly string[],
+  rule: ProgramRule,
+  scope: PathScope,
+): string | undefined {
+  if (RUNNERS.has(name)) {
+    let index = 0
+    while (RUNNER_SAFE.has(args[index] ?? '')) index += 1
+    const target = args[index] ?? ''
+    const bare = target.replace(/(?<=.)@[^/@]*$/, '')
+    if (rule.packages?.includes(bare) === true) return undefined
+    return `${name} runs ${JSON.stringify(target)}, which is not in the rule's packages (${(rule.packages ?? []).join(', ') || 'none'}).`
+  }
+  const python = name.startsWith('python') || name.startsWith('pypy')
+  const node = name === 'node' || name === 'nodejs' || name.startsWith('node')
+  let index = 0
+  while (index < args.length) {
+    const argument = args[index] as string
+    if (python && PYTHON_SAFE.has(argument)) index += 1
+    else if (node && NODE_SAFE.has(argument)) index += 1
+    else if (node && NODE_SAFE_WITH_VALUE.has(argument.split('=')[0] as string))
+      index += argument.includes('=') ? 1 : 2
+    else break
+  }
+  const argument = args[index]
+  if (argument === undefined) return `${name} without a script reads code from stdin.`
+  if (python && (argument === '-m' || (argument.startsWith('-m') && argument.length > 2))) {
+    const module = argument === '-m' ? (args[index + 1] ?? '') : argument.slice(2)
+    return rule.modules?.includes(module) === true
+      ? undefined
+      : `${name} -m ${module} is not in the rule's modules (${(rule.modules ?? []).join(', ') || 'none'}).`
+  }
+  if (node && argument === '--test') {
+    return rule.test === true
+      ? undefined
+      : `${name} --test is not allowed by the rule (test: true).`
+  }
+  if (argument.startsWith('-')) return `${name} ${argument} is not an option the rule allows.`
+  const resolved = resolvePath(argument, scope, 'read')
+  if (typeof resolved === 'string' && scriptMatches(resolved, rule.scripts ?? [], scope))
+    return undefined
+  return `${name} ${argument} is not one of the rule's scripts (${(rule.scripts ?? []).join(', ') || 'none'}).`
+}
+
+/** Policy problems of the interpreter rules: every script glob must be read-only. */
+export function interpreterRuleIssues(
+  word: string,
+  rule: ProgramRule,
+  scope: PathScope,
+): PlanIssue[] {
+  const root = scope.roots[0]
+  return (rule.scripts ?? []).flatMap((glob) => {
+    const fixed = glob.split(/[*?[]/)[0] ?? ''
+    const folder = fixed.includes('/') ? fixed.slice(0, fixed.lastIndexOf('/')) : ''
+    const base = root === undefined ? undefined : resolvePath(folder === '' ? '.' : folder, scope)
+    const prefix = typeof base === 'string' ? base : undefined
+    const readOnly = prefix !== undefined && scope.readOnly.some((entry) => isWithin(entry, prefix))
+    if (readOnly && !glob.includes('..')) return []
+    return [
+      {
+        code: 'invalid_policy',
+        message: `commands.rules.${word}.scripts: ${JSON.stringify(glob)} is not under a readOnly path; a script the agent can write is inline code by another name.`,
+        path: ['commands', 'rules', word, 'scripts'],
+        hint: 'Add the scripts folder to workspace.readOnly, or list only scripts under it.',
+      } satisfies PlanIssue,
+    ]
+  })
+}
+
+function scriptMatches(resolved: string, globs: readonly string[], scope: PathScope): boolean {
+  const root = scope.roots[0] ?? '/'
+  return globs.some((glob) => globToRegExp(`${root === '/' ? '' : root}/${glob}`).test(resolved))
+}
+
+function globToRegExp(glob: string): RegExp {
+  let source = ''
+  for (let index = 0; index < glob.length; index += 1) {
+    const char = glob[index] as string
+    if (char === '*' && glob[index + 1] === '*') {
+      source += '.*'
+      index += 1
+    } else if (char === '*') source += '[^/]*'
+    else if (char === '?') source += '[^/]'
+    else source += char.replace(/[.+^${}()|[\]\\]/g, '\\$&')
+  }
+  return new RegExp(`^${source}$`)
+}

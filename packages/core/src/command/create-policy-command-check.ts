@@ -1,0 +1,49 @@
+import type { PlanIssue } from '../issues/plan-issue.js'
+import type { ArgSpec, Policy } from '../policy/policy-schema.js'
+import type { ResolvedPolicy } from '../policy/resolve-policy.js'
+import type { CommandCheckResult } from './command-check-result.js'
+import { commandIssue } from './command-issue.js'
+import { createCommandChecker } from './load-command-checker.js'
+
+/** Checks one command against a policy, and what the policy's command rules warn about. */
+export interface CommandCheck {
+  readonly check: (command: unknown) => CommandCheckResult
+  /** One issue per allowed program that has no built-in model (only the sandbox guards its flags). */
+  readonly warnings: readonly PlanIssue[]
+}
+
+function declaresCommand(spec: ArgSpec): boolean {
+  return spec.type === 'command' || (spec.type === 'array' && declaresCommand(spec.items))
+}
+
+/**
+ * True when a policy can allow a command at all: a tool declares a `command` argument (at any
+ * depth) or `commands.allow` lists a program.
+ */
+export function policyUsesCommands(policy: Policy): boolean {
+  if (policy.commands.allow.length > 0) return true
+  return Object.values(policy.tools).some((tool) => Object.values(tool.args).some(declaresCommand))
+}
+
+const denied: CommandCheckResult = (() => {
+  const issue = commandIssue(
+    'command_not_allowed',
+    'This policy allows no commands: no tool takes a command and commands.allow is empty.',
+    'The policy allows no programs; do not run commands.',
+  )
+  return Object.freeze({ allowed: false, issue, issues: Object.freeze([issue]) })
+})()
+
+/**
+ * The command check of a compiler: the Bash grammar is loaded (once per process) only when the
+ * policy can allow a command; otherwise every command is denied without parsing it, which is
+ * what the grammar would conclude too, since no program is allowed.
+ */
+export async function createPolicyCommandCheck(policy: ResolvedPolicy): Promise<CommandCheck> {
+  if (!policyUsesCommands(policy.policy)) return { check: () => denied, warnings: [] }
+  const checker = await createCommandChecker({
+    policy: policy.policy.commands,
+    scope: policy.scope,
+  })
+  return { check: (command) => checker.check(command), warnings: checker.warnings }
+}

@@ -1,0 +1,280 @@
+/** The options a program accepts before its subcommand. */
+interface GlobalOptions {
+  /** Options whose value may be the next word (`git -C dir`, `npm --prefix dir`). */
+  readonly withValue: readonly string[]
+  /** Options without a value. */
+  readonly flags: readonly string[]
+  /** Words that start with this character are options too (`cargo +nightly`). */
+  readonly extraPrefix?: string
+}
+
+const TABLE: Readonly<Record<string, GlobalOptions>> = {
+  git: {
+    withValue: [
+      '-C',
+      '-c',
+      '--git-dir',
+      '--work-tree',
+      '--namespace',
+      '--config-env',
+      '--super-prefix',
+      '--attr-source',
+      '--shallow-file',
+      '--exec-path',
+      '--list-cmds',
+    ],
+    flags: [
+      '-v',
+      '--version',
+      '-h',
+      '--help',
+      '--html-path',
+      '--man-path',
+      '--info-path',
+      '-p',
+      '--paginate',
+      '-P',
+      '--no-pager',
+      '--no-replace-objects',
+      '--no-lazy-fetch',
+      '--no-optional-locks',
+      '--no-advice',
+      '--bare',
+      '--literal-pathspecs',
+      '--glob-pathspecs',
+      '--noglob-pathspecs',
+      '--icase-pathspecs',
+    ],
+  },
+  npm: {
+    withValue: [
+      '--prefix',
+      '-C',
+      '--loglevel',
+      '--registry',
+      '--cache',
+      '--userconfig',
+      '--globalconfig',
+      '--workspace',
+      '-w',
+      '--include',
+      '--omit',
+      '--tag',
+      '--otp',
+      '--color',
+      '--script-shell',
+      '--node-options',
+    ],
+    flags: [
+      '-g',
+      '--global',
+      '-s',
+      '--silent',
+      '-q',
+      '--quiet',
+      '-d',
+      '-dd',
+      '-ddd',
+      '--verbose',
+      '--json',
+      '-y',
+      '--yes',
+      '--no-audit',
+      '--no-fund',
+      '--offline',
+      '--prefer-offline',
+      '--ignore-scripts',
+      '--workspaces',
+      '-ws',
+      '--if-present',
+      '-v',
+      '--version',
+      '-h',
+      '--help',
+      '-l',
+      '--long',
+      '-p',
+      '--parseable',
+    ],
+  },
+  pnpm: {
+    withValue: ['-C', '--dir', '--filter', '-F', '--reporter', '--loglevel', '--workspace-dir'],
+    flags: [
+      '-r',
+      '--recursive',
+      '-w',
+      '--workspace-root',
+      '--silent',
+      '-s',
+      '--aggregate-output',
+      '--color',
+      '--no-color',
+      '-v',
+      '--version',
+      '-h',
+      '--help',
+      '--frozen-lockfile',
+      '--offline',
+      '--prefer-offline',
+    ],
+  },
+  yarn: {
+    withValue: ['--cwd', '--cache-folder', '--modules-folder', '--mutex', '--network-timeout'],
+    flags: [
+      '-s',
+      '--silent',
+      '--verbose',
+      '--offline',
+      '--frozen-lockfile',
+      '--non-interactive',
+      '--no-progress',
+      '-v',
+      '--version',
+      '-h',
+      '--help',
+    ],
+  },
+  docker: {
+    withValue: [
+      '--config',
+      '-c',
+      '--context',
+      '-H',
+      '--host',
+      '-l',
+      '--log-level',
+      '--tlscacert',
+      '--tlscert',
+      '--tlskey',
+    ],
+    flags: ['-D', '--debug', '--tls', '--tlsverify', '-v', '--version', '-h', '--help'],
+  },
+  kubectl: {
+    withValue: [
+      '-n',
+      '--namespace',
+      '--kubeconfig',
+      '--context',
+      '--cluster',
+      '--user',
+      '-s',
+      '--server',
+      '--token',
+      '--as',
+      '--as-group',
+      '--as-uid',
+      '--certificate-authority',
+      '--client-certificate',
+      '--client-key',
+      '--request-timeout',
+      '-v',
+      '--v',
+      '--cache-dir',
+      '--profile',
+      '--profile-output',
+      '--tls-server-name',
+      '--username',
+      '--password',
+    ],
+    flags: [
+      '--insecure-skip-tls-verify',
+      '--match-server-version',
+      '--warnings-as-errors',
+      '-h',
+      '--help',
+    ],
+  },
+  cargo: {
+    withValue: ['--color', '-C', '--config', '-Z', '--explain'],
+    flags: [
+      '-v',
+      '-vv',
+      '--verbose',
+      '-q',
+      '--quiet',
+      '--locked',
+      '--offline',
+      '--frozen',
+      '--list',
+      '-V',
+      '--version',
+      '-h',
+      '--help',
+    ],
+    extraPrefix: '+',
+  },
+  go: { withValue: [], flags: [] },
+  uv: {
+    withValue: [
+      '--directory',
+      '--project',
+      '--cache-dir',
+      '--config-file',
+      '--python',
+      '-p',
+      '--color',
+    ],
+    flags: [
+      '-q',
+      '--quiet',
+      '-v',
+      '--verbose',
+      '--offline',
+      '--no-cache',
+      '-n',
+      '--native-tls',
+      '--no-config',
+      '--frozen',
+      '--locked',
+      '-h',
+      '--help',
+      '-V',
+      '--version',
+    ],
+  },
+}
+
+/** Where a program's subcommand is, or the option before it that the checker cannot place. */
+export type SubcommandPosition =
+  | { readonly index: number; readonly subcommand: string | undefined }
+  | { readonly unknownOption: string }
+
+/**
+ * Finds a program's subcommand after its global options. The options each program accepts
+ * before the subcommand, and which of them take the next word as a value, are listed, so the
+ * value of `git -C dir` or `npm --prefix dir` is never read as the subcommand; an option the
+ * table does not list (or any option of a program without a table, unless it is `--opt=value`)
+ * fails closed, because its value could be the word that looks like the subcommand.
+ */
+export function findSubcommand(name: string, args: readonly string[]): SubcommandPosition {
+  const table = Object.hasOwn(TABLE, name) ? TABLE[name] : undefined
+  let index = 0
+  while (index < args.length) {
+    const argument = args[index] as string
+    if (argument === '--') return { index: index + 1, subcommand: args[index + 1] }
+    const prefixed = table?.extraPrefix !== undefined && argument.startsWith(table.extraPrefix)
+    if (!argument.startsWith('-') && !prefixed) return { index, subcommand: argument }
+    if (prefixed || (table === undefined && argument.startsWith('--') && argument.includes('='))) {
+      index += 1
+      continue
+    }
+    if (table === undefined) return { unknownOption: argument }
+    const equals = argument.indexOf('=')
+    const option = equals === -1 ? argument : argument.slice(0, equals)
+    if (table.flags.includes(option) && equals === -1) index += 1
+    else if (table.withValue.includes(option)) index += equals === -1 ? 2 : 1
+    else if (
+      option.length > 2 &&
+      !option.startsWith('--') &&
+      table.withValue.includes(option.slice(0, 2))
+    )
+      index += 1 // an attached value: git -Cdir, npm -Cdir
+    else return { unknownOption: argument }
+  }
+  return { index, subcommand: undefined }
+}
+
+/** True when the checker lists the global options of this program. */
+export function hasGlobalOptions(name: string): boolean {
+  return Object.hasOwn(TABLE, name)
+}

@@ -1,0 +1,112 @@
+import { hasUnsafeCharacter } from '../util/unsafe-characters.js'
+
+/** The URL that was checked (WHATWG-normalised: pass this one on), or why it is refused. */
+export type UrlCheckResult =
+  | { readonly ok: true; readonly url: string }
+  | { readonly ok: false; readonly message: string; readonly hint: string }
+
+/** What a `format: "url"` argument accepts. */
+export interface UrlRules {
+  /** Schemes without the colon, e.g. `["https"]`. */
+  readonly schemes: readonly string[]
+  /** Hosts (`example.com`, `*.example.com`), or undefined for any host. */
+  readonly hosts?: readonly string[] | undefined
+}
+
+// RFC 3986, appendix B: scheme, authority, path, query, fragment. Linear (no nested quantifiers).
+const RFC3986_SPLIT = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/s
+// RFC 3986 section 3.2.2: a reg-name is unreserved and sub-delims characters (and %XX, refused
+// here because WHATWG decodes them in a host); an IP literal is bracketed.
+const REG_NAME = /^[A-Za-z0-9\-._~!$&'()*+,;=]+$/
+const IP_LITERAL = /^\[[0-9A-Fa-f:.]+\]$/
+const PORT = /^[0-9]*$/
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { http: '80', https: '443' }
+
+function refuse(message: string, hint: string): UrlCheckResult {
+  return { ok: false, message, hint }
+}
+
+/** The host and port of an RFC 3986 authority, or undefined when it has another shape. */
+function splitAuthority(authority: string): { host: string; port: string } | undefined {
+  if (authority.includes('@')) return undefined
+  const close = authority.lastIndexOf(']')
+  const colon = authority.lastIndexOf(':')
+  const host = colon > close ? authority.slice(0, colon) : authority
+  const port = colon > close ? authority.slice(colon + 1) : ''
+  if (!PORT.test(port)) return undefined
+  if (!REG_NAME.test(host) && !IP_LITERAL.test(host)) return undefined
+  return { host, port }
+}
+
+function sameHost(rfcHost: string, whatwgHost: string): boolean {
+  return rfcHost.toLowerCase() === whatwgHost
+}
+
+function samePort(scheme: string, rfcPort: string, whatwgPort: string): boolean {
+  // Compared as text: a port with leading zeros is not in one plain form.
+  const normal = rfcPort === DEFAULT_PORTS[scheme] ? '' : rfcPort
+  return normal === whatwgPort
+}
+
+/**
+ * Checks a URL argument with two parsers, the WHATWG URL Standard (what `fetch` and Node use)
+ * and a strict RFC 3986 reading (what many HTTP clients, proxies and allow-lists use), and
+ * refuses it when they could disagree about where it goes: backslashes, `@` or credentials in
+ * the authority, whitespace or control characters anywhere, a missing `//`, percent-escapes,
+ * non-ASCII or IPv4 shorthands (`0x7f.1`, `2130706433`) in the host. Then the scheme and the
+ * host must be allowed. On success `url` is the normalised form both parsers agreed on.
+ */
+export function checkUrl(value: string, rules: UrlRules): UrlCheckResult {
+  const example = `${rules.schemes[0] ?? 'https'}://example.com/path`
+  if (hasUnsafeCharacter(value) || /\s/u.test(value))
+    return refuse(
+      'The URL contains whitespace, a control or an invisible character.',
+      'Write the URL without spaces; percent-encode them in the path (%20).',
+    )
+  if (value.includes('\\'))
+    return refuse(
+      'The URL contains a backslash, which URL parsers read differently (as "/" or as data).',
+      'Use forward slashes only.',
+    )
+  const parts = RFC3986_SPLIT.exec(value)
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return refuse('The value is not an absolute URL.', `Pass a full URL such as ${example}.`)
+  }
+  const scheme = url.protocol.slice(0, -1)
+  if (!rules.schemes.includes(scheme))
+    return refuse(`URL scheme "${scheme}" is not accepted.`, `Use ${rules.schemes.join(' or ')}.`)
+  if (url.username !== '' || url.password !== '' || parts?.[2]?.includes('@') === true)
+    return refuse(
+      'The URL carries credentials (an "@" in its authority).',
+      'Remove the user name and password from the URL.',
+    )
+  const authority = parts === null ? undefined : splitAuthority(parts[2] as string)
+  if (
+    parts === null ||
+    authority === undefined ||
+    (parts[1] as string).toLowerCase() !== scheme ||
+    !sameHost(authority.host, url.hostname) ||
+    !samePort(scheme, authority.port, url.port)
+  )
+    return refuse(
+      'URL parsers disagree about where this URL goes (its host or port is not written in one plain form).',
+      `Write "scheme://host[:port]/path" with an ASCII host name (punycode for others), e.g. ${example}.`,
+    )
+  const host = url.hostname
+  if (rules.hosts !== undefined && !rules.hosts.some((entry) => hostMatches(entry, host)))
+    return refuse(
+      `Host ${JSON.stringify(host)} is not accepted.`,
+      `Use one of: ${rules.hosts.join(', ')}.`,
+    )
+  return { ok: true, url: url.href }
+}
+
+function hostMatches(entry: string, host: string): boolean {
+  const pattern = entry.toLowerCase()
+  return pattern.startsWith('*.')
+    ? host.endsWith(pattern.slice(1)) && host.length > pattern.length - 1
+    : host === pattern
+}

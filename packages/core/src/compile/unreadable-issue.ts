@@ -1,0 +1,16 @@
+import { createIssue } from '../issues/create-issue.js'
+import type { IssueCode, PlanIssue } from '../issues/plan-issue.js'
+import { describeThrown } from '../util/describe-thrown.js'
+
+/**
+ * The issue for an input whose reading threw (a getter, a Proxy trap, a revoked Proxy): the
+ * checks fail closed with an issue instead of letting the exception out.
+ */
+export function unreadableIssue(code: IssueCode, what: string, thrown: unknown): PlanIssue {
+  return createIssue(
+    code,
+    `The ${what} cannot be read: ${describeThrown(thrown)}.`,
+    [],
+    'Send plain JSON data: no getters, proxies, cycles or class instances.',
+  )
+}

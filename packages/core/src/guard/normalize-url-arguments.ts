@@ -1,0 +1,28 @@
+import { checkUrl } from '../compile/check-url.js'
+import type { JsonObject, JsonValue } from '../plan/json-value.js'
+import type { ArgSpec } from '../policy/policy-schema.js'
+import { defineValue } from './json-copy.js'
+
+function normalize(spec: ArgSpec, holder: object, key: string | number, value: JsonValue): void {
+  if (spec.type === 'string' && spec.format === 'url' && typeof value === 'string') {
+    const checked = checkUrl(value, { schemes: spec.schemes ?? ['https'], hosts: spec.hosts })
+    if (checked.ok && checked.url !== value) defineValue(holder, key, checked.url)
+  } else if (spec.type === 'array' && Array.isArray(value)) {
+    value.forEach((item, index) => {
+      normalize(spec.items, value, index, item)
+    })
+  }
+}
+
+/**
+ * Replaces, in checked arguments, every `format: "url"` value by the normalised URL its check
+ * approved, so the tool fetches exactly what was checked and never re-parses the original text.
+ */
+export function normalizeUrlArguments(
+  specs: Readonly<Record<string, ArgSpec>>,
+  args: JsonObject,
+): void {
+  for (const name of Object.keys(specs))
+    if (Object.hasOwn(args, name))
+      normalize(specs[name] as ArgSpec, args, name, args[name] as JsonValue)
+}

@@ -1,0 +1,64 @@
+import { createIssue } from '../issues/create-issue.js'
+import type { PlanIssue } from '../issues/plan-issue.js'
+import { describeThrown } from '../util/describe-thrown.js'
+import { isPlainObject } from '../util/is-plain-object.js'
+import type { ToolCall } from './plan-guard.js'
+
+/** A live call read once into a plain object, or the issue that refuses it. */
+export interface ReadToolCall {
+  /** Plain fields, read once (`tool` is undefined when the call cannot be read). */
+  readonly call: ToolCall
+  readonly issue?: PlanIssue
+}
+
+const UNREADABLE: ToolCall = Object.freeze({
+  tool: undefined as unknown as string,
+  args: undefined,
+})
+
+function refuse(message: string): ReadToolCall {
+  return {
+    call: UNREADABLE,
+    issue: createIssue('invalid_arguments', message, [], 'Send a plain JSON tool call.'),
+  }
+}
+
+/** The value of an own data property, or an error for a getter or setter. */
+function field(call: object, key: string): unknown {
+  const descriptor = Object.getOwnPropertyDescriptor(call, key)
+  if (descriptor === undefined) return undefined
+  if (descriptor.get !== undefined || descriptor.set !== undefined)
+    throw new TypeError(`the call's "${key}" is an accessor`)
+  return descriptor.value
+}
+
+/**
+ * Reads a live tool call once, field by field, without running getters or Proxy code twice: a
+ * hostile call (throwing getters, a Proxy, a revoked Proxy, non-string ids) becomes an issue,
+ * never an exception, and later checks see the values that were read.
+ */
+export function readToolCall(input: unknown): ReadToolCall {
+  try {
+    if (!isPlainObject(input)) return refuse('A tool call must be a plain object.')
+    const tool = field(input, 'tool')
+    const args = field(input, 'args')
+    const callId = field(input, 'callId')
+    const stepId = field(input, 'stepId')
+    // Only `true` counts: a human allowed a call refused under trust.tainted.
+    const humanApproved = field(input, 'humanApproved') === true
+    if (callId !== undefined && typeof callId !== 'string')
+      return refuse('A tool call id must be a string.')
+    if (stepId !== undefined && typeof stepId !== 'string')
+      return refuse('A step id must be a string.')
+    const call: ToolCall = {
+      tool: tool as string,
+      args,
+      ...(callId === undefined ? {} : { callId }),
+      ...(stepId === undefined ? {} : { stepId }),
+      ...(humanApproved ? { humanApproved } : {}),
+    }
+    return { call }
+  } catch (error) {
+    return refuse(`The tool call cannot be read: ${describeThrown(error)}.`)
+  }
+}

@@ -1,0 +1,35 @@
+import { createPlanCompiler } from '../compile/create-plan-compiler.js'
+import { planSchemaForPolicy } from '../plan/plan-schema-for-policy.js'
+import { definePolicy } from './define-policy.js'
+
+// A plain literal, no `as const` or `satisfies`: `version` stays `1`, arrays stay usable.
+const policy = definePolicy({
+  version: 1,
+  workspace: { roots: ['/srv/repo'], readOnly: ['.git'] },
+  tools: {
+    view_file: { args: { file: { type: 'path', access: 'read' } } },
+    run_command: { args: { command: { type: 'command' } } },
+  },
+  commands: { allow: ['git', 'npm'] },
+  budgets: { maxSteps: 200 },
+})
+export const compiler = createPlanCompiler(policy)
+export const schema = planSchemaForPolicy(policy)
+export const version: 1 = policy.version
+
+// Built elsewhere and passed in: still a policy.
+const roots = ['/srv/repo']
+export const fromParts = definePolicy({ version: 1, workspace: { roots }, tools: {} })
+
+// @ts-expect-error version 2 does not exist
+definePolicy({ version: 2, workspace: { roots: ['/srv'] }, tools: {} })
+
+definePolicy({
+  version: 1,
+  workspace: { roots: ['/srv'] },
+  // @ts-expect-error an argument type that does not exist
+  tools: { view_file: { args: { file: { type: 'file' } } } },
+})
+
+// @ts-expect-error a misspelt key
+definePolicy({ version: 1, workspace: { roots: ['/srv'] }, tools: {}, budget: {} })

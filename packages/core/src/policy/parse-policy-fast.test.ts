@@ -1,0 +1,224 @@
+import { readFile } from 'node:fs/promises'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { flowPolicy } from '../flow/__fixtures__/flow-policy.js'
+import { referenceToolPolicy } from '../tools/reference-tool-policy.js'
+import { parsePolicyFast } from './parse-policy-fast.js'
+import { policySchema } from './policy-schema.js'
+
+async function fixture(path: string): Promise<unknown> {
+  return JSON.parse(await readFile(new URL(path, import.meta.url), 'utf8'))
+}
+
+const minimal = { version: 1, workspace: { roots: ['/srv/repo'] }, tools: {} }
+
+const everything = {
+  $schema: 'https://example.com/policy.json',
+  $comment: ['one', 'two'],
+  version: 1,
+  workspace: { roots: ['/srv/repo', 'rel'], readOnly: ['.git', 'docs'], deny: ['.env'] },
+  tools: {
+    fetch: {
+      description: 'Fetch a page',
+      maxCalls: 3,
+      args: {
+        url: { type: 'string', format: 'url', schemes: ['https'], hosts: ['*.example.com'] },
+        note: {
+          type: 'string',
+          required: false,
+          minLength: 0,
+          maxLength: 10,
+          pattern: '^a',
+          description: 'x',
+          acceptsUntrusted: true,
+        },
+        count: { type: 'number', integer: true, minimum: 0, maximum: 9 },
+        flag: { type: 'boolean' },
+        mode: { type: 'enum', values: ['a', 1, true] },
+        file: { type: 'path' },
+        out: { type: 'path', access: 'write' },
+        command: { type: 'command' },
+        data: { type: 'json', maxBytes: 100 },
+        list: { type: 'array', items: { type: 'array', items: { type: 'path' } }, maxItems: 4 },
+      },
+      output: {
+        trust: 'untrusted',
+        declassify: {
+          type: 'object',
+          properties: {
+            n: { type: 'number', integer: true },
+            b: { type: 'boolean' },
+            e: { type: 'enum', values: ['x'] },
+            s: { type: 'string', pattern: '^[a-z]+$' },
+            a: { type: 'array', items: { type: 'string', pattern: 'x', maxLength: 8 } },
+          },
+        },
+      },
+    },
+    plain: {},
+  },
+  commands: {
+    allow: ['git', 'npm'],
+    rules: {
+      git: {
+        subcommands: ['status'],
+        denyFlags: ['-c'],
+        allowExec: false,
+        allowFlags: ['--output'],
+        skipPathCheck: false,
+      },
+    },
+    maxLength: 100,
+  },
+  budgets: {
+    maxSteps: 10,
+    maxDepth: 5,
+    maxFanOut: 5,
+    maxCallsPerTool: 4,
+    maxCalls: 20,
+    maxIdenticalCalls: 2,
+    maxDenials: 3,
+    maxReplans: 0,
+    deadlineMs: 1000,
+  },
+  trust: { defaultOutput: 'trusted' },
+  approval: { requireSignature: true },
+  audit: { required: true },
+}
+
+describe('parsePolicyFast', () => {
+  it.each([
+    ['a minimal policy (catches a default added to the schema only)', minimal],
+    ['a policy using every field', everything],
+    ['the reference tools policy', { ...minimal, tools: referenceToolPolicy() }],
+    ['the data-flow fixture policy', flowPolicy('/srv/repo')],
+  ])('should read %s exactly as policySchema does', (_, policy) => {
+    const fast = parsePolicyFast(policy)
+    expect(fast).toBeDefined()
+    expect(fast).toEqual(policySchema.parse(policy))
+  })
+
+  it('should read the seed and CLI fixture policies exactly as policySchema does', async () => {
+    for (const path of [
+      '../compile/__fixtures__/seed-policy.json',
+      '../../../cli/src/__fixtures__/policy.json',
+    ]) {
+      const policy = await fixture(path)
+      expect(parsePolicyFast(policy)).toEqual(policySchema.parse(policy))
+    }
+  })
+
+  it.each([
+    ['an unknown key', { ...minimal, budget: {} }],
+    ['version 2', { ...minimal, version: 2 }],
+    ['no roots', { ...minimal, workspace: { roots: [] } }],
+    ['an unknown argument type', { ...minimal, tools: { t: { args: { a: { type: 'file' } } } } }],
+    ['a zero budget', { ...minimal, budgets: { maxSteps: 0 } }],
+    ['a fractional budget', { ...minimal, budgets: { maxSteps: 1.5 } }],
+    ['an explicit undefined', { ...minimal, $comment: undefined }],
+    [
+      'a __proto__ tool',
+      JSON.parse('{"version":1,"workspace":{"roots":["/r"]},"tools":{"__proto__":{}}}'),
+    ],
+    ['a class instance', Object.assign(new (class Policy {})(), minimal)],
+  ])('should leave %s to policySchema', (_, policy) => {
+    expect(parsePolicyFast(policy)).toBeUndefined()
+  })
+
+  it('should return fresh arrays and objects, not the input', () => {
+    const input = structuredClone(everything)
+    const fast = parsePolicyFast(input)
+    expect(fast?.workspace.roots).not.toBe(input.workspace.roots)
+    expect(fast?.tools).not.toBe(input.tools)
+  })
+
+  it('should agree with policySchema whenever it accepts, and accept nothing the schema rejects', () => {
+    const junk = fc.oneof(
+      fc.constant(undefined),
+      fc.constant(null),
+      fc.constant(''),
+      fc.constant(-1),
+      fc.constant(0),
+      fc.constant(1.5),
+      fc.constant(Number.NaN),
+      fc.constant(2 ** 60),
+      fc.constant([]),
+      fc.constant({}),
+    )
+    const maybe = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 30, arbitrary: valid }, junk)
+    const text = maybe(fc.constantFrom('a', 'git', '.git', 'x/y', 'read'))
+    const count = maybe(fc.integer({ min: 0, max: 5000 }))
+    const flag = maybe(fc.boolean())
+    const { arg } = fc.letrec<{ arg: unknown }>((tie) => ({
+      arg: fc.oneof(
+        { depthSize: 'small' },
+        fc.record(
+          {
+            type: fc.constantFrom('string', 'number', 'boolean', 'path', 'command', 'json', 'x'),
+            required: flag,
+            access: maybe(fc.constantFrom('read', 'write')),
+            minLength: count,
+            maxBytes: count,
+            format: maybe(fc.constant('url')),
+          },
+          { requiredKeys: ['type'] },
+        ),
+        fc.record({ type: fc.constant('enum'), values: maybe(fc.array(text, { maxLength: 2 })) }),
+        fc.record(
+          { type: fc.constant('array'), items: tie('arg'), maxItems: count },
+          { requiredKeys: ['type', 'items'] },
+        ),
+      ),
+    }))
+    const policy = fc.record(
+      {
+        version: maybe(fc.constant(1)),
+        workspace: fc.record(
+          {
+            roots: maybe(fc.array(text, { maxLength: 2 })),
+            readOnly: maybe(fc.array(text, { maxLength: 2 })),
+            deny: maybe(fc.array(text, { maxLength: 2 })),
+          },
+          { requiredKeys: ['roots'] },
+        ),
+        tools: fc.dictionary(
+          fc.constantFrom('t', 'u', ''),
+          fc.record(
+            {
+              args: fc.dictionary(fc.constantFrom('a', 'b'), arg, { maxKeys: 2 }),
+              maxCalls: count,
+            },
+            { requiredKeys: [] },
+          ),
+          { maxKeys: 2 },
+        ),
+        commands: fc.record(
+          { allow: maybe(fc.array(text, { maxLength: 2 })), maxLength: count },
+          { requiredKeys: [] },
+        ),
+        budgets: fc.record(
+          { maxSteps: count, maxReplans: count, deadlineMs: count },
+          { requiredKeys: [] },
+        ),
+        trust: fc.record({ defaultOutput: maybe(fc.constantFrom('trusted', 'untrusted')) }),
+        audit: fc.record({ required: flag }),
+      },
+      { requiredKeys: ['version', 'workspace', 'tools'] },
+    )
+    let accepted = 0
+    fc.assert(
+      fc.property(policy, (input) => {
+        const fast = parsePolicyFast(input)
+        const slow = policySchema.safeParse(input)
+        if (!slow.success) expect(fast).toBeUndefined()
+        if (fast !== undefined) {
+          accepted += 1
+          expect(fast).toEqual(slow.data)
+        }
+      }),
+      { numRuns: 2000, seed: 17 },
+    )
+    // The generator must reach valid policies often enough for the comparison to mean something.
+    expect(accepted).toBeGreaterThan(100)
+  })
+})

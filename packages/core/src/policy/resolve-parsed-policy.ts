@@ -1,0 +1,81 @@
+import { PolicyError } from '../errors/policy-error.js'
+import type { PlanIssue } from '../issues/plan-issue.js'
+import { posix } from '../util/posix-path.js'
+import { compilePolicyPatterns } from './policy-pattern.js'
+import type { Policy, ToolPolicy } from './policy-schema.js'
+import type { ResolvedPolicy } from './resolve-policy.js'
+
+function normalise(root: string, baseDir: string): string {
+  const absolute = posix.resolve(baseDir, root)
+  return absolute.length > 1 && absolute.endsWith('/') ? absolute.slice(0, -1) : absolute
+}
+
+/**
+ * Checks what the schema cannot (NUL or backslash in workspace paths, paths in
+ * `commands.allow`, patterns the linear-time engine cannot compile) and resolves the roots of a parsed policy against `baseDir`. Throws
+ * {@link PolicyError} listing every problem.
+ */
+export function resolveParsedPolicy(policy: Policy, baseDir: string): ResolvedPolicy {
+  const issues: PlanIssue[] = []
+  const checkEntry = (value: string, path: (string | number)[]) => {
+    if (value.includes('\0') || value.includes('\\')) {
+      issues.push({
+        code: 'invalid_policy',
+        message: 'A workspace path may not contain NUL or backslash.',
+        path,
+      })
+    }
+  }
+  policy.workspace.roots.forEach((root, index) => {
+    checkEntry(root, ['workspace', 'roots', index])
+  })
+  for (const name of policy.commands.allow) {
+    if (name.includes('/')) {
+      issues.push({
+        code: 'invalid_policy',
+        message: `commands.allow lists ${JSON.stringify(name)}, a path; programs are allowed by bare name.`,
+        path: ['commands', 'allow'],
+        hint: 'List the program name only, e.g. "git".',
+      })
+    }
+  }
+  compilePolicyPatterns(policy, [], (path, message) => {
+    issues.push({
+      code: 'invalid_policy',
+      message,
+      path,
+      hint: 'Write the pattern in RE2 syntax that is also a JavaScript regular expression.',
+    })
+  })
+  if (issues.length > 0) throw new PolicyError(issues)
+  const roots = policy.workspace.roots.map((root) => normalise(root, baseDir))
+  const first = roots[0] as string
+  const inside = (entry: string) =>
+    normalise(posix.isAbsolute(entry) ? entry : posix.join(first, entry), baseDir)
+  const extra = (entries: readonly string[]) =>
+    roots.flatMap((root) =>
+      entries.map((entry) =>
+        posix.isAbsolute(entry) ? inside(entry) : normalise(posix.join(root, entry), baseDir),
+      ),
+    )
+  const tools = new Map<string, ToolPolicy>(Object.entries(policy.tools))
+  return Object.freeze({
+    policy,
+    scope: Object.freeze({
+      roots,
+      readOnly: [...new Set(extra(policy.workspace.readOnly))],
+      deny: [...new Set(extra(policy.workspace.deny))],
+    }),
+    tools,
+  })
+}
+
+/** True for a policy that {@link resolveParsedPolicy} already resolved. */
+export function isResolvedPolicy(value: unknown): value is ResolvedPolicy {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'scope' in value &&
+    (value as { tools?: unknown }).tools instanceof Map
+  )
+}

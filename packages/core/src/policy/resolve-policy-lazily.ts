@@ -1,0 +1,33 @@
+import { unreadableIssue } from '../compile/unreadable-issue.js'
+import { PolicyError } from '../errors/policy-error.js'
+import type { JsonValue } from '../plan/json-value.js'
+import { posix } from '../util/posix-path.js'
+import { parsePolicyFast } from './parse-policy-fast.js'
+import { hasPatterns, loadPatternEngine } from './policy-pattern.js'
+import type { PolicyInput } from './policy-schema.js'
+import { readPolicyJson } from './read-policy-json.js'
+import { isResolvedPolicy, resolveParsedPolicy } from './resolve-parsed-policy.js'
+import type { ResolvedPolicy, ResolvePolicyOptions } from './resolve-policy.js'
+
+/**
+ * {@link resolvePolicy} without loading zod for a common, valid policy: zod (and its detailed
+ * issues) is loaded only when the fast reading declines the policy.
+ */
+export async function resolvePolicyLazily(
+  input: PolicyInput | ResolvedPolicy | unknown,
+  options: ResolvePolicyOptions = {},
+): Promise<ResolvedPolicy> {
+  let copied: JsonValue
+  try {
+    if (isResolvedPolicy(input)) return input
+    copied = readPolicyJson(input)
+  } catch (error) {
+    throw new PolicyError([unreadableIssue('invalid_policy', 'policy', error)], { cause: error })
+  }
+  if (hasPatterns(copied)) await loadPatternEngine()
+  const policy = parsePolicyFast(copied)
+  // Without a baseDir: the current folder where the runtime has one, else `/`.
+  if (policy !== undefined) return resolveParsedPolicy(policy, options.baseDir ?? posix.resolve())
+  const { resolvePolicy } = await import('./resolve-policy.js')
+  return resolvePolicy(copied, options)
+}

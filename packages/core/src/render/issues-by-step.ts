@@ -1,0 +1,48 @@
+import type { PlanIssue } from '../issues/plan-issue.js'
+
+/** Issues of a plan sorted onto the steps they concern, for rendering. */
+export interface IssuesByStep {
+  /** Issues per step index (position in the plan's step list). */
+  readonly byIndex: ReadonlyMap<number, readonly PlanIssue[]>
+  /** Issues that belong to no step. */
+  readonly planIssues: readonly PlanIssue[]
+  /** Ids of every step on a reported cycle. */
+  readonly onCycle: ReadonlySet<string>
+}
+
+// `["steps", 3, …]` for a plan object, `[3, …]` for a bare array of steps.
+function stepIndexOf(path: readonly (string | number)[]): number | undefined {
+  const index = path[0] === 'steps' ? path[1] : path[0]
+  return typeof index === 'number' && Number.isInteger(index) && index >= 0 ? index : undefined
+}
+
+/**
+ * Puts each issue under the step its JSON path points into (so a `duplicate_step_id` lands on
+ * the second step with that id, not the first), falls back to the first step with the issue's
+ * `stepId`, and collects every member of every cycle so that all of them can be marked.
+ */
+export function issuesByStep(
+  issues: readonly PlanIssue[],
+  stepIds: readonly string[],
+): IssuesByStep {
+  const firstIndex = new Map<string, number>()
+  stepIds.forEach((id, index) => {
+    if (!firstIndex.has(id)) firstIndex.set(id, index)
+  })
+  const byIndex = new Map<number, PlanIssue[]>()
+  const planIssues: PlanIssue[] = []
+  const onCycle = new Set<string>()
+  for (const found of issues) {
+    for (const id of found.cycle ?? []) onCycle.add(id)
+    const fromPath = stepIndexOf(found.path)
+    const index =
+      fromPath !== undefined && fromPath < stepIds.length
+        ? fromPath
+        : found.stepId === undefined
+          ? undefined
+          : firstIndex.get(found.stepId)
+    if (index === undefined) planIssues.push(found)
+    else byIndex.set(index, [...(byIndex.get(index) ?? []), found])
+  }
+  return { byIndex, planIssues, onCycle }
+}

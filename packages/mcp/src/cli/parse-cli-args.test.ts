@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest'
+import { parseCliArgs } from './parse-cli-args.js'
+
+describe('parseCliArgs', () => {
+  it('should read the proxy options and keep everything after -- as the server argv', () => {
+    const parsed = parseCliArgs([
+      '--policy',
+      'p.json',
+      '--plan',
+      'plan.json',
+      '--audit',
+      'a.jsonl',
+      '--sandbox',
+      '--',
+      'npx',
+      '-y',
+      'server',
+      '--policy',
+      '/x',
+    ])
+    expect(parsed).toEqual({
+      success: true,
+      command: {
+        kind: 'proxy',
+        policy: 'p.json',
+        plan: 'plan.json',
+        audit: 'a.jsonl',
+        sandbox: true,
+        server: ['npx', '-y', 'server', '--policy', '/x'],
+        url: undefined,
+        listen: undefined,
+        host: '127.0.0.1',
+      },
+    })
+  })
+
+  it('should read init with its defaults', () => {
+    expect(parseCliArgs(['init', '--', 'server'])).toEqual({
+      success: true,
+      command: {
+        kind: 'init',
+        output: 'plan-mcp.policy.json',
+        root: '.',
+        force: false,
+        server: ['server'],
+      },
+    })
+  })
+
+  it('should read --listen and --host', () => {
+    const parsed = parseCliArgs(['--policy', 'p.json', '--listen', '0', '--host', '::1', '--', 's'])
+    expect(parsed).toMatchObject({ success: true, command: { listen: 0, host: '::1' } })
+  })
+
+  it('should take --url instead of a server command', () => {
+    const parsed = parseCliArgs(['--policy', 'p.json', '--url', 'https://host/mcp'])
+    expect(parsed).toMatchObject({
+      success: true,
+      command: { server: [], url: 'https://host/mcp' },
+    })
+  })
+
+  it.each([
+    [['--policy', 'p.json'], 'missing the server command'],
+    [['--', 'server'], 'missing --policy'],
+    [['--policy', 'p.json', 'server'], 'unexpected argument'],
+    [['--policy', 'p.json', '--unknown', '--', 'server'], 'Unknown option'],
+    [['init', '--policy', 'p.json', '--', 'server'], 'Unknown option'],
+    [['--policy', 'p.json', '--url', 'https://h/mcp', '--', 'server'], 'not both'],
+    [['--policy', 'p.json', '--url', 'https://h/mcp', '--sandbox'], 'cannot apply to --url'],
+    [['init', '--url', 'https://h/mcp'], 'Unknown option'],
+    [['--policy', 'p.json', '--listen', '99999', '--', 'server'], 'not a port'],
+    [['--policy', 'p.json', '--listen', 'http', '--', 'server'], 'not a port'],
+  ])('should refuse %j', (argv, message) => {
+    const parsed = parseCliArgs(argv)
+    expect(parsed.success).toBe(false)
+    expect(parsed.success ? '' : parsed.message).toContain(message)
+  })
+})

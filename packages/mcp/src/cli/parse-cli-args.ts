@@ -1,0 +1,134 @@
+import { parseArgs } from 'node:util'
+
+/** `plan-mcp --policy … -- <server command>`: run the proxy. */
+export interface ProxyCommand {
+  readonly kind: 'proxy'
+  readonly policy: string
+  readonly plan: string | undefined
+  readonly audit: string | undefined
+  readonly sandbox: boolean
+  /** The server's argv, when the proxy starts it (empty with `url`). */
+  readonly server: readonly string[]
+  /** The server's Streamable HTTP endpoint, when it runs elsewhere. */
+  readonly url: string | undefined
+  /** Serve clients over Streamable HTTP on this port (0: any free port) instead of stdio. */
+  readonly listen: number | undefined
+  /** The address to listen on. Default `127.0.0.1`. */
+  readonly host: string
+}
+
+/** `plan-mcp init [--output file] [--root dir] [--force] -- <server command>`. */
+export interface InitCommand {
+  readonly kind: 'init'
+  /** Where to write the policy; `-` prints it. */
+  readonly output: string
+  readonly root: string
+  readonly force: boolean
+  readonly server: readonly string[]
+}
+
+/** What the command line asks for, or why it cannot be understood. */
+export type ParsedCli =
+  | { readonly success: true; readonly command: ProxyCommand | InitCommand | { kind: 'help' } }
+  | { readonly success: false; readonly message: string }
+
+/** The usage text. */
+export const USAGE = `Usage:
+  plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] [--sandbox] -- <server command> [args…]
+      Runs the MCP server behind the @plan guard, speaking MCP over stdio on both sides.
+  plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] --url <https://host/mcp>
+      Guards a server reached over Streamable HTTP; the client still speaks stdio.
+  plan-mcp --policy <policy.json> --listen <port> [--host 127.0.0.1] [… as above]
+      Serves clients over Streamable HTTP at http://<host>:<port>/mcp, one server per session.
+  plan-mcp init [--output <policy.json>] [--root <dir>] [--force] -- <server command> [args…]
+      Lists the server's tools and writes a starting policy for you to narrow.`
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined
+}
+
+function failure(message: string): ParsedCli {
+  return { success: false, message }
+}
+
+/** Parses `plan-mcp`'s arguments; everything after the first `--` is the server's argv. */
+export function parseCliArgs(argv: readonly string[]): ParsedCli {
+  const separator = argv.indexOf('--')
+  const own = separator < 0 ? [...argv] : argv.slice(0, separator)
+  const server = separator < 0 ? [] : argv.slice(separator + 1)
+  const isInit = own[0] === 'init'
+  let values: Record<string, unknown>
+  let positionals: string[]
+  try {
+    ;({ values, positionals } = parseArgs({
+      args: isInit ? own.slice(1) : own,
+      strict: true,
+      allowPositionals: true,
+      options: isInit
+        ? {
+            output: { type: 'string', short: 'o' },
+            root: { type: 'string' },
+            force: { type: 'boolean' },
+            help: { type: 'boolean', short: 'h' },
+          }
+        : {
+            policy: { type: 'string' },
+            plan: { type: 'string' },
+            audit: { type: 'string' },
+            sandbox: { type: 'boolean' },
+            url: { type: 'string' },
+            listen: { type: 'string' },
+            host: { type: 'string' },
+            help: { type: 'boolean', short: 'h' },
+          },
+    }))
+  } catch (error) {
+    return failure((error as Error).message)
+  }
+  if (values.help === true) return { success: true, command: { kind: 'help' } }
+  if (positionals.length > 0)
+    return failure(
+      `unexpected argument ${JSON.stringify(positionals[0])}; put the server command after --`,
+    )
+  const url = text(values.url)
+  if (url !== undefined && server.length > 0)
+    return failure('give either --url or a server command after --, not both')
+  if (url !== undefined && values.sandbox === true)
+    return failure('--sandbox starts the server command in a sandbox; it cannot apply to --url')
+  if (server.length === 0 && (isInit || url === undefined))
+    return failure('missing the server command after --')
+  if (isInit) {
+    return {
+      success: true,
+      command: {
+        kind: 'init',
+        output: text(values.output) ?? 'plan-mcp.policy.json',
+        root: text(values.root) ?? '.',
+        force: values.force === true,
+        server,
+      },
+    }
+  }
+  const listen = text(values.listen)
+  const port = listen === undefined ? undefined : Number(listen)
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535))
+    return failure(`--listen ${JSON.stringify(listen)} is not a port (0 to 65535)`)
+  if (typeof values.policy !== 'string')
+    return failure(
+      'missing --policy <policy.json> (run `plan-mcp init -- <server command>` to write one)',
+    )
+  return {
+    success: true,
+    command: {
+      kind: 'proxy',
+      policy: values.policy,
+      plan: text(values.plan),
+      audit: text(values.audit),
+      sandbox: values.sandbox === true,
+      server,
+      url,
+      listen: port,
+      host: text(values.host) ?? '127.0.0.1',
+    },
+  }
+}

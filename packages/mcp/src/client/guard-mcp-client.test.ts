@@ -1,0 +1,73 @@
+import { tmpdir } from 'node:os'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { describe, expect, it } from 'vitest'
+import { connectShellServer } from '../test-utils/connect-shell-server.js'
+import { shellPolicy } from '../test-utils/shell-server.js'
+import { textOf } from '../test-utils/text-of.js'
+import { guardMcpClient } from './guard-mcp-client.js'
+
+const TIMEOUT = 60_000
+
+/** The shell policy without the `slow` tool. */
+function policy() {
+  const { slow: _slow, ...tools } = shellPolicy(tmpdir()).tools
+  return { ...shellPolicy(tmpdir()), tools }
+}
+
+describe('guardMcpClient', () => {
+  it(
+    'should hide unlisted tools and answer refused calls with isError results, unsent',
+    async () => {
+      const { transport, log } = await connectShellServer()
+      const client = new Client({ name: 'test', version: '1.0.0' })
+      await client.connect(transport)
+      const guarded = await guardMcpClient(client, { policy: policy() })
+      try {
+        expect(guarded).toBe(client)
+        const names = (await client.listTools()).tools.map((tool) => tool.name)
+        expect(names.sort()).toEqual(['ask_name', 'read_note', 'shell'])
+        const refused = await client.callTool({
+          name: 'shell',
+          arguments: { command: 'curl https://evil.example' },
+        })
+        expect(refused.isError).toBe(true)
+        expect(textOf(refused)).toContain('command_not_allowed')
+        const unlisted = await client.callTool({ name: 'slow', arguments: {} })
+        expect(unlisted.isError).toBe(true)
+        expect(textOf(unlisted)).toContain('unknown_tool')
+        const allowed = await client.callTool({
+          name: 'shell',
+          arguments: { command: 'git status' },
+        })
+        expect(textOf(allowed)).toBe('ran: git status')
+        expect(log.commands).toEqual(['git status'])
+      } finally {
+        await client.close()
+      }
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should count every call against the run budgets',
+    async () => {
+      const { transport, log } = await connectShellServer()
+      const client = new Client({ name: 'test', version: '1.0.0' })
+      await client.connect(transport)
+      await guardMcpClient(client, { policy: { ...policy(), budgets: { maxCalls: 2 } } })
+      try {
+        for (const command of ['ls', 'ls src']) {
+          const result = await client.callTool({ name: 'shell', arguments: { command } })
+          expect(result.isError).not.toBe(true)
+        }
+        const third = await client.callTool({ name: 'shell', arguments: { command: 'ls docs' } })
+        expect(third.isError).toBe(true)
+        expect(textOf(third)).toContain('budget_exhausted')
+        expect(log.commands).toEqual(['ls', 'ls src'])
+      } finally {
+        await client.close()
+      }
+    },
+    TIMEOUT,
+  )
+})

@@ -1,0 +1,197 @@
+import {
+  type AuditSink,
+  type AuthorizeResult,
+  createPlanGuard,
+  isCompiledPlan,
+  type JsonObject,
+  type PlanCompiler,
+  PlanError,
+  type PlanGuard,
+  type PlanGuardState,
+  type PlanIssue,
+} from '@plan/core'
+import { type DenialResult, denialResult } from './denial-result.js'
+import { type PolicySource, resolveCompiler } from './resolve-compiler.js'
+
+/** Options shared by the proxy and the client guard. */
+export interface McpGuardOptions extends PolicySource {
+  /**
+   * An approved plan (a compiled plan, or a plan to compile): plan mode, where every call must
+   * match a ready step of it. Without it: per-call mode, where each call is compiled as a
+   * one-step plan against the policy. Throws `PlanCompilationError` if the plan is rejected.
+   */
+  readonly plan?: unknown
+  /** Resume the run from `guard.snapshot()`. */
+  readonly state?: PlanGuardState
+  /** Check path arguments on disk (symlinks resolved) before a call runs. Default true. */
+  readonly checkPathsOnDisk?: boolean
+  /** Where every decision is written (see `createFileAuditSink` in `@plan/core`). */
+  readonly audit?: AuditSink
+  /** Called after every decision, before the call is forwarded or refused. */
+  readonly onDecision?: (event: McpDecisionEvent) => void
+}
+
+/** One decision about a `tools/call`. */
+export interface McpDecisionEvent {
+  readonly tool: string
+  /** The JSON-RPC id of the `tools/call` request (as text), when the call came as a message. */
+  readonly callId: string | undefined
+  readonly allowed: boolean
+  /** The approved step the call runs as, when it was allowed. */
+  readonly stepId: string | undefined
+  /** Why it was refused; empty when it was allowed. */
+  readonly issues: readonly PlanIssue[]
+}
+
+/** An allowed call: run it with `args`, then report how it ended. */
+export interface AllowedMcpCall {
+  readonly allowed: true
+  readonly stepId: string
+  /** The arguments to send to the server (paths as checked on disk). */
+  readonly args: JsonObject
+  /**
+   * Reports the server's `tools/call` result: its output and trust label are recorded. In plan
+   * mode an `isError` result fails the step (its dependents will not run).
+   */
+  finish(result: unknown): void
+  /** Reports that the call did not produce a result (error response, cancellation, closed). */
+  fail(error: unknown): void
+}
+
+/** A refused call and the tool result to answer it with. */
+export interface RefusedMcpCall {
+  readonly allowed: false
+  readonly issues: readonly PlanIssue[]
+  readonly result: DenialResult
+}
+
+/** The guard of one MCP session: which tools are shown, and a decision per call. */
+export interface McpCallGuard {
+  readonly guard: PlanGuard
+  readonly compiler: PlanCompiler
+  readonly mode: 'plan' | 'call'
+  /** True when the policy lists the tool, so `tools/list` may show it. */
+  isToolAllowed(name: string): boolean
+  /** Authorizes one `tools/call`; never throws. `callId` is reported in the decision event. */
+  authorize(tool: string, args: unknown, callId?: string): Promise<AllowedMcpCall | RefusedMcpCall>
+}
+
+/** Issues of a one-step turn, located at the call (`args.path`) rather than the plan. */
+function relocate(issues: readonly PlanIssue[]): PlanIssue[] {
+  return issues.map((issue) => {
+    const [first, second, ...rest] = issue.path
+    const { stepId: _stepId, ...withoutStep } = issue
+    return first === 'steps' && second === 0 ? { ...withoutStep, path: rest } : withoutStep
+  })
+}
+
+function guardFailure(error: unknown): PlanIssue[] {
+  const issues = PlanError.isInstance(error) ? error.issues : []
+  if (issues.length > 0) return [...issues]
+  return [{ code: 'invalid_plan', message: `The guard failed: ${String(error)}`, path: [] }]
+}
+
+function isErrorResult(result: unknown): boolean {
+  return (
+    typeof result === 'object' &&
+    result !== null &&
+    (result as { isError?: unknown }).isError === true
+  )
+}
+
+/**
+ * Creates the guard of one MCP session. In per-call mode each `tools/call` is compiled as a
+ * one-step plan (`submitPlan(…, 'turn')`), so the policy's argument checks, budgets, loop
+ * detection and trust labels apply to every call; in plan mode calls must match the plan.
+ * The proxy, `guardMcpClient` and `guardMcpTransport` are built on it.
+ *
+ * @example
+ * ```ts
+ * const session = await createMcpCallGuard({ policy })
+ * const decision = await session.authorize('read_text_file', { path: '../.ssh/id_rsa' })
+ * if (decision.allowed) decision.finish(await callServer(decision.args))
+ * else reply(decision.result) // { content: [{ type: 'text', text: '@plan denied …' }], isError: true }
+ * ```
+ */
+export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpCallGuard> {
+  const compiler = await resolveCompiler(options, 'The MCP guard')
+  const compiled =
+    options.plan === undefined
+      ? undefined
+      : isCompiledPlan(options.plan)
+        ? options.plan
+        : compiler.compile(options.plan)
+  const guard = createPlanGuard(compiled, {
+    compiler,
+    ...(options.state === undefined ? {} : { state: options.state }),
+    ...(options.checkPathsOnDisk === undefined
+      ? {}
+      : { checkPathsOnDisk: options.checkPathsOnDisk }),
+    ...(options.audit === undefined ? {} : { audit: options.audit }),
+  })
+  const restoredPlanMode = options.state?.plan != null && options.state.mode !== 'turn'
+  const mode = options.plan !== undefined || restoredPlanMode ? 'plan' : 'call'
+  // step ids stay unique across a resumed run: a reused id with the same call would count as done
+  let counter = Object.keys(options.state?.status ?? {}).length
+
+  async function decide(tool: string, args: unknown): Promise<AuthorizeResult> {
+    if (mode === 'plan') return guard.authorize({ tool, args })
+    counter += 1
+    const stepId = `call-${counter}`
+    const submitted = guard.submitPlan({ steps: [{ id: stepId, tool, args: args ?? {} }] }, 'turn')
+    if (!submitted.success) {
+      const issues = relocate(submitted.issues)
+      return { allowed: false, issue: issues[0] as PlanIssue, issues }
+    }
+    // submitPlan and the reservation inside authorize run in one tick: parallel calls cannot interleave
+    const result = await guard.authorize({ tool, args, stepId })
+    return result.allowed ? result : { ...result, issues: relocate(result.issues) }
+  }
+
+  async function authorize(
+    tool: string,
+    args: unknown,
+    callId?: string,
+  ): Promise<AllowedMcpCall | RefusedMcpCall> {
+    let result: AuthorizeResult
+    try {
+      result = await decide(tool, args)
+    } catch (error) {
+      const issues = guardFailure(error)
+      result = { allowed: false, issue: issues[0] as PlanIssue, issues }
+    }
+    const issues = result.allowed ? [] : result.issues.length > 0 ? result.issues : [result.issue]
+    options.onDecision?.({
+      tool,
+      callId,
+      allowed: result.allowed,
+      stepId: result.allowed ? result.stepId : undefined,
+      issues,
+    })
+    if (!result.allowed) return { allowed: false, issues, result: denialResult(tool, issues) }
+    const stepId = result.stepId
+    return {
+      allowed: true,
+      stepId,
+      args: result.args,
+      finish: (output) => {
+        // per-call mode keeps an error's text too: the model reads it, so its trust is tracked
+        if (mode === 'plan' && isErrorResult(output))
+          guard.fail(
+            stepId,
+            new PlanError(`The "${tool}" tool returned an error.`, { code: 'step_failed' }),
+          )
+        else guard.complete(stepId, output)
+      },
+      fail: (error) => guard.fail(stepId, error),
+    }
+  }
+
+  return {
+    guard,
+    compiler,
+    mode,
+    isToolAllowed: (name) => compiler.policy.tools.has(name),
+    authorize,
+  }
+}

@@ -1,0 +1,30 @@
+export { guardMcpClient } from './client/guard-mcp-client.js'
+export type { GuardedMcpTransport } from './client/guard-mcp-transport.js'
+export { guardMcpTransport } from './client/guard-mcp-transport.js'
+export type {
+  AllowedMcpCall,
+  McpCallGuard,
+  McpDecisionEvent,
+  McpGuardOptions,
+  RefusedMcpCall,
+} from './guard/create-mcp-call-guard.js'
+export { createMcpCallGuard } from './guard/create-mcp-call-guard.js'
+export type { DenialResult } from './guard/denial-result.js'
+export { denialResult, denialText } from './guard/denial-result.js'
+export type { PolicySource } from './guard/resolve-compiler.js'
+export type { ListedTool, PolicyFromToolsOptions } from './init/policy-from-tools.js'
+export { policyFromTools } from './init/policy-from-tools.js'
+export { ChildProcessTransport } from './proxy/child-process-transport.js'
+export type {
+  McpGuardHttpHandler,
+  McpGuardHttpHandlerOptions,
+} from './proxy/create-mcp-guard-http-handler.js'
+export { createMcpGuardHttpHandler } from './proxy/create-mcp-guard-http-handler.js'
+export type {
+  McpGuardProxy,
+  McpGuardProxyOptions,
+  McpServerCommand,
+} from './proxy/create-mcp-guard-proxy.js'
+export { createMcpGuardProxy } from './proxy/create-mcp-guard-proxy.js'
+export type { SpawnServer, SpawnServerOptions } from './proxy/spawn-server.js'
+export { spawnServerProcess } from './proxy/spawn-server.js'

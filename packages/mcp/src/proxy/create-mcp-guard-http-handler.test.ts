@@ -1,0 +1,144 @@
+import { createServer, request as httpRequest, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createShellServer, shellPolicy } from '../test-utils/shell-server.js'
+import { textOf } from '../test-utils/text-of.js'
+import {
+  createTestWorkspace,
+  filesystemPolicy,
+  filesystemServerScript,
+} from '../test-utils/workspace.js'
+import {
+  createMcpGuardHttpHandler,
+  type McpGuardHttpHandler,
+  type McpGuardHttpHandlerOptions,
+} from './create-mcp-guard-http-handler.js'
+
+const TIMEOUT = 60_000
+const cleanups: (() => Promise<unknown>)[] = []
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function serve(optionsFor: (port: number) => McpGuardHttpHandlerOptions) {
+  let handler: McpGuardHttpHandler | undefined
+  const http: Server = createServer((request, response) => void handler?.handle(request, response))
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
+  const { port } = http.address() as AddressInfo
+  const ready = await createMcpGuardHttpHandler(optionsFor(port))
+  handler = ready
+  cleanups.push(async () => {
+    await ready.close()
+    http.closeAllConnections()
+    await new Promise((resolve) => http.close(resolve))
+  })
+  return { handler: ready, url: new URL(`http://127.0.0.1:${port}/mcp`), port }
+}
+
+/** A raw POST, with any Host header. */
+function post(port: number, headers: Record<string, string>, body: unknown): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+      },
+      (response) => {
+        response.resume()
+        resolve(response.statusCode ?? 0)
+      },
+    )
+    request.on('error', reject)
+    request.end(JSON.stringify(body))
+  })
+}
+
+async function connect(url: URL): Promise<Client> {
+  const client = new Client({ name: 'http-test', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(url))
+  cleanups.push(() => client.close())
+  return client
+}
+
+describe('createMcpGuardHttpHandler', () => {
+  it(
+    'should serve guarded sessions over Streamable HTTP, each with its own server',
+    async () => {
+      const workspace = await createTestWorkspace()
+      cleanups.push(() => workspace.remove())
+      const { handler, url } = await serve(() => ({
+        policy: filesystemPolicy(workspace.root),
+        server: { command: [process.execPath, filesystemServerScript, workspace.root] },
+      }))
+      const first = await connect(url)
+      const second = await connect(url)
+      expect(handler.sessions).toBe(2)
+      expect((await first.listTools()).tools).toHaveLength(3)
+      const allowed = await first.callTool({
+        name: 'read_text_file',
+        arguments: { path: 'README.md' },
+      })
+      expect(textOf(allowed)).toBe('# Hello from the workspace\n')
+      const refused = await second.callTool({
+        name: 'read_text_file',
+        arguments: { path: join(workspace.root, 'link-out.txt') },
+      })
+      expect(refused.isError).toBe(true)
+      expect(textOf(refused)).toContain('path_outside_workspace')
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should deliver a tool’s progress to an HTTP client',
+    async () => {
+      const { url } = await serve(() => ({
+        policy: shellPolicy(tmpdir()),
+        server: () => {
+          const [proxySide, serverSide] = InMemoryTransport.createLinkedPair()
+          void createShellServer().server.connect(serverSide)
+          return proxySide
+        },
+      }))
+      const client = await connect(url)
+      const controller = new AbortController()
+      const progress: unknown[] = []
+      const call = client.callTool({ name: 'slow', arguments: {} }, undefined, {
+        signal: controller.signal,
+        onprogress: (event) => {
+          progress.push(event)
+          controller.abort('enough')
+        },
+      })
+      await expect(call).rejects.toThrow()
+      expect(progress).toEqual([{ progress: 1, total: 2, message: 'halfway' }])
+    },
+    TIMEOUT,
+  )
+
+  it('should refuse other hosts and requests that start no session', async () => {
+    const { port, handler } = await serve((port) => ({
+      policy: shellPolicy(tmpdir()),
+      server: () => InMemoryTransport.createLinkedPair()[0],
+      allowedHosts: [`127.0.0.1:${port}`],
+    }))
+    const ping = { jsonrpc: '2.0', id: 1, method: 'ping' }
+    expect(await post(port, { host: `evil.example:${port}` }, ping)).toBe(403)
+    expect(await post(port, {}, ping)).toBe(400)
+    expect(await post(port, { 'mcp-session-id': 'unknown' }, ping)).toBe(404)
+    expect(handler.sessions).toBe(0)
+  })
+})

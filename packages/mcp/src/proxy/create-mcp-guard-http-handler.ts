@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+import type { McpGuardOptions } from '../guard/create-mcp-call-guard.js'
+import { resolveCompiler } from '../guard/resolve-compiler.js'
+import {
+  createMcpGuardProxy,
+  type McpGuardProxy,
+  type McpServerCommand,
+} from './create-mcp-guard-proxy.js'
+
+/** Largest request body read to open a session, in bytes. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024
+
+/** Options for {@link createMcpGuardHttpHandler}. */
+export interface McpGuardHttpHandlerOptions extends Omit<McpGuardOptions, 'state'> {
+  /** The wrapped server of each session: a command started per session, or a factory of either. */
+  readonly server: McpServerCommand | (() => McpServerCommand | Transport)
+  /**
+   * `Host` header values accepted, e.g. `["127.0.0.1:8808", "localhost:8808"]`, so a web page
+   * cannot reach a local proxy through DNS rebinding. Any host when absent.
+   */
+  readonly allowedHosts?: readonly string[]
+  /** Transport errors. Default: ignored. */
+  readonly onError?: (error: Error) => void
+}
+
+/** Serves MCP over Streamable HTTP, one guarded proxy (and one server) per session. */
+export interface McpGuardHttpHandler {
+  /** Handles one request to the MCP endpoint (POST, GET or DELETE). */
+  handle(request: IncomingMessage, response: ServerResponse): Promise<void>
+  /** How many sessions are open. */
+  readonly sessions: number
+  /** Closes every session and stops their servers. */
+  close(): Promise<void>
+}
+
+interface Session {
+  readonly transport: StreamableHTTPServerTransport
+  readonly proxy: McpGuardProxy
+}
+
+function reply(response: ServerResponse, status: number, message: string): void {
+  response.writeHead(status, { 'content-type': 'application/json' })
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }))
+}
+
+/** The request body as JSON; undefined when it is too large or not JSON. */
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > MAX_BODY_BYTES) return undefined
+    chunks.push(chunk)
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * An HTTP request handler that serves MCP over Streamable HTTP with the `@plan` guard in front
+ * of the wrapped server. Each session (each `initialize`) gets its own proxy, its own guard
+ * and budgets, and its own server; the policy is compiled once.
+ *
+ * @example
+ * ```ts
+ * const handler = await createMcpGuardHttpHandler({
+ *   policy,
+ *   server: { command: ['npx', '-y', '@modelcontextprotocol/server-filesystem', '/srv/repo'] },
+ *   allowedHosts: ['127.0.0.1:8808', 'localhost:8808'],
+ * })
+ * createServer((request, response) => void handler.handle(request, response)).listen(8808, '127.0.0.1')
+ * ```
+ */
+export async function createMcpGuardHttpHandler(
+  options: McpGuardHttpHandlerOptions,
+): Promise<McpGuardHttpHandler> {
+  const compiler = await resolveCompiler(options, 'The MCP guard')
+  const sessions = new Map<string, Session>()
+  const pending = new Set<McpGuardProxy>()
+
+  async function open(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const body = await readJson(request)
+    if (!isInitializeRequest(body)) {
+      reply(response, 400, 'Bad Request: no valid session id; a session starts with initialize')
+      return
+    }
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, proxy })
+        pending.delete(proxy)
+      },
+    })
+    let proxy: McpGuardProxy
+    try {
+      const server = typeof options.server === 'function' ? options.server() : options.server
+      proxy = await createMcpGuardProxy({ ...options, compiler, client: transport, server })
+    } catch (error) {
+      options.onError?.(error instanceof Error ? error : new Error(String(error)))
+      reply(response, 502, 'The MCP server could not be started')
+      return
+    }
+    pending.add(proxy)
+    void proxy.closed.then(() => {
+      pending.delete(proxy)
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId)
+    })
+    await transport.handleRequest(request, response, body)
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (
+      options.allowedHosts !== undefined &&
+      !options.allowedHosts.includes(request.headers.host ?? '')
+    ) {
+      reply(response, 403, 'Forbidden: this Host is not allowed')
+      return
+    }
+    const id = request.headers['mcp-session-id']
+    if (typeof id === 'string') {
+      const session = sessions.get(id)
+      if (session === undefined) reply(response, 404, 'Session not found')
+      else await session.transport.handleRequest(request, response)
+      return
+    }
+    if (request.method !== 'POST') {
+      reply(response, 400, 'Bad Request: no session id')
+      return
+    }
+    await open(request, response)
+  }
+
+  return {
+    handle,
+    get sessions() {
+      return sessions.size
+    },
+    close: async () => {
+      const proxies = [...pending, ...[...sessions.values()].map((session) => session.proxy)]
+      await Promise.allSettled(proxies.map((proxy) => proxy.close()))
+    },
+  }
+}

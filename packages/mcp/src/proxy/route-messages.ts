@@ -1,0 +1,176 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js'
+import type { AllowedMcpCall, McpCallGuard } from '../guard/create-mcp-call-guard.js'
+
+/** JSON-RPC "internal error": the wrapped server could not be reached. */
+const INTERNAL_ERROR = -32603
+
+function keyOf(id: RequestId): string {
+  return `${typeof id}:${String(id)}`
+}
+
+function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || typeof value === 'number'
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {}
+}
+
+/**
+ * Routes JSON-RPC messages between the client side and the server side of the proxy. Only
+ * `tools/list` results (filtered) and `tools/call` requests (guarded) are touched; every other
+ * message — resources, prompts, notifications, progress, cancellation, server-to-client
+ * requests — is forwarded as it is, ids unchanged.
+ */
+export class MessageRouter {
+  /** `tools/list` requests forwarded, by client request id. */
+  private readonly lists = new Set<string>()
+  /** Allowed calls forwarded and not yet answered, by client request id. */
+  private readonly calls = new Map<string, AllowedMcpCall>()
+  /** Calls being authorized; true once the client cancelled it. */
+  private readonly authorizing = new Map<string, boolean>()
+  /** Client requests waiting for the server, by progress token, so progress can name its request. */
+  private readonly progress = new Map<string, RequestId>()
+
+  constructor(
+    private readonly guard: McpCallGuard,
+    private readonly client: Transport,
+    private readonly server: Transport,
+    private readonly onError: (error: Error) => void,
+  ) {}
+
+  /** A message from the client. */
+  fromClient(message: JSONRPCMessage): void {
+    if (isJSONRPCRequest(message) && message.method === 'tools/call') {
+      void this.call(message)
+      return
+    }
+    if (isJSONRPCRequest(message)) this.trackProgress(message)
+    if (isJSONRPCRequest(message) && message.method === 'tools/list') {
+      this.lists.add(keyOf(message.id))
+    } else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+      this.cancelled(asRecord(message.params).requestId)
+    }
+    this.forward(this.server, message)
+  }
+
+  /** A message from the wrapped server. */
+  fromServer(message: JSONRPCMessage): void {
+    if (isJSONRPCNotification(message) && message.method === 'notifications/progress') {
+      const token = asRecord(message.params).progressToken
+      const related = isRequestId(token) ? this.progress.get(keyOf(token)) : undefined
+      this.forward(this.client, message, related)
+      return
+    }
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      this.untrackProgress(message.id)
+      const key = message.id === undefined ? undefined : keyOf(message.id)
+      if (key !== undefined && this.lists.delete(key) && isJSONRPCResultResponse(message)) {
+        this.forward(this.client, { ...message, result: this.filterTools(message.result) })
+        return
+      }
+      const call = key === undefined ? undefined : this.calls.get(key)
+      if (key !== undefined && call !== undefined) {
+        this.calls.delete(key)
+        if (isJSONRPCResultResponse(message)) call.finish(message.result)
+        else call.fail(new Error(message.error.message))
+      }
+    }
+    this.forward(this.client, message)
+  }
+
+  /** The server is gone: calls still waiting for it will never finish. */
+  serverClosed(): void {
+    for (const call of this.calls.values()) call.fail(new Error('The MCP server closed.'))
+    this.calls.clear()
+  }
+
+  private filterTools(result: Record<string, unknown>): Record<string, unknown> {
+    const tools = Array.isArray(result.tools) ? result.tools : []
+    return {
+      ...result,
+      tools: tools.filter((tool) => {
+        const name = asRecord(tool).name
+        return typeof name === 'string' && this.guard.isToolAllowed(name)
+      }),
+    }
+  }
+
+  private trackProgress(request: JSONRPCRequest): void {
+    const token = asRecord(asRecord(request.params)._meta).progressToken
+    if (isRequestId(token)) this.progress.set(keyOf(token), request.id)
+  }
+
+  private untrackProgress(id: RequestId | undefined): void {
+    if (id === undefined) return
+    for (const [token, requestId] of this.progress) {
+      if (requestId === id) this.progress.delete(token)
+    }
+  }
+
+  private cancelled(requestId: unknown): void {
+    if (!isRequestId(requestId)) return
+    const key = keyOf(requestId)
+    if (this.authorizing.has(key)) this.authorizing.set(key, true)
+    const call = this.calls.get(key)
+    if (call !== undefined) {
+      this.calls.delete(key)
+      this.untrackProgress(requestId)
+      call.fail(new Error('The client cancelled the call.'))
+    }
+  }
+
+  private async call(request: JSONRPCRequest): Promise<void> {
+    const key = keyOf(request.id)
+    const params = asRecord(request.params)
+    const tool = typeof params.name === 'string' ? params.name : ''
+    this.authorizing.set(key, false)
+    const decision = await this.guard.authorize(tool, params.arguments, String(request.id))
+    const cancelled = this.authorizing.get(key) === true
+    this.authorizing.delete(key)
+    if (!decision.allowed) {
+      if (!cancelled)
+        this.forward(this.client, { jsonrpc: '2.0', id: request.id, result: decision.result })
+      return
+    }
+    if (cancelled) {
+      decision.fail(new Error('The client cancelled the call.'))
+      return
+    }
+    this.calls.set(key, decision)
+    this.trackProgress(request)
+    const forwarded: JSONRPCRequest = {
+      ...request,
+      params: { ...params, arguments: decision.args },
+    }
+    this.server.send(forwarded).catch((error: unknown) => {
+      this.calls.delete(key)
+      decision.fail(error)
+      const text = `The MCP server could not be reached: ${String(error)}`
+      this.forward(this.client, {
+        jsonrpc: '2.0',
+        id: request.id,
+        error: { code: INTERNAL_ERROR, message: text },
+      })
+    })
+  }
+
+  /** Sends on; `related` names the client request a server notification belongs to (HTTP streams). */
+  private forward(target: Transport, message: JSONRPCMessage, related?: RequestId): void {
+    const options = related === undefined ? undefined : { relatedRequestId: related }
+    target.send(message, options).catch((error: unknown) => {
+      this.onError(error instanceof Error ? error : new Error(String(error)))
+    })
+  }
+}
