@@ -808,8 +808,8 @@ export function createPlanGuard(
     const state = status.get(stepId)
     if (state !== 'running' && state !== 'pending') return
     status.set(stepId, 'failed')
-    // An error is output too: its text carries the tool's label into the context.
-    const failed = knownSteps.get(stepId)
+    // An error of a tool that ran is output too: its text carries the tool's label.
+    const failed = state === 'running' ? knownSteps.get(stepId) : undefined
     if (failed !== undefined) flow.record(failed, describeError(error), tainted.get(stepId) ?? true)
     tainted.delete(stepId)
     if (!audit({ type: 'step_failed', stepId, error: describeError(error) })) auditFailure()
