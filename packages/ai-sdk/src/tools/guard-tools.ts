@@ -3,6 +3,7 @@ import type { Tool, ToolExecutionOptions, ToolSet } from 'ai'
 import { decideForExecution } from '../session/decide-call.js'
 import { denialError } from '../session/denial.js'
 import type { AllowedResult } from '../session/guard-session.js'
+import { takeAsked } from '../session/human-review.js'
 
 /** One decision of a wrapped tool, reported to {@link GuardToolsOptions.onDecision}. */
 export interface ToolDecisionEvent {
@@ -82,7 +83,13 @@ function wrapTool(
     executionOptions: ToolExecutionOptions<unknown> | undefined,
   ): Promise<AllowedResult> => {
     const callId = executionOptions?.toolCallId
-    const decision = await decideForExecution(guard, { tool: name, args: input, callId })
+    const humanApproved = takeAsked(guard, callId)
+    const decision = await decideForExecution(guard, {
+      tool: name,
+      args: input,
+      callId,
+      ...(humanApproved ? { humanApproved } : {}),
+    })
     options.onDecision?.({
       tool: name,
       callId,

@@ -4,6 +4,7 @@ import { checkPathLexical, describe, type PathAccess } from '../checks/path-scop
 import type { CommandCheckResult } from '../command/command-check-result.js'
 import { createPolicyCommandCheck } from '../command/create-policy-command-check.js'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
+import { checkExtractionStep } from '../extract/check-extraction-step.js'
 import { checkUntrustedFlow, type FlowStep } from '../flow/check-untrusted-flow.js'
 import { createIssue } from '../issues/create-issue.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
@@ -322,6 +323,10 @@ export async function createPlanCompiler(
         toolPolicy === undefined
           ? undefined
           : checkArgumentsInto(toolPolicy, draft.args, argsBase, walk)
+      if (toolPolicy?.output?.extract === true) {
+        const problem = checkExtractionStep(draft.args, stepPath(base, draft.index), stepId)
+        if (problem !== undefined) issues.push(problem)
+      }
       if (!draft.inGraph) continue
       const node = nodeOf[draft.index] as number
       let count = 0

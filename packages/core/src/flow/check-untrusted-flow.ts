@@ -107,8 +107,9 @@ export function checkUntrustedFlow(input: FlowInput): PlanIssue[] {
           hint:
             `Do not pass ${flow[0]} (untrusted) into ${argumentName(step.id, reference.path)}: ` +
             'commands, write paths and network destinations take only trusted values. Use a fixed ' +
-            'value chosen before reading the data, or extract a narrow value (a number, an enum) ' +
-            'with a tool whose policy declares output.declassify.',
+            'value chosen before reading the data, or turn the data into a narrow value (an enum, ' +
+            'a number, a pattern, a workspace path) with an "extract" step or a tool whose policy ' +
+            'declares output.declassify.',
           flow,
         })
       }
