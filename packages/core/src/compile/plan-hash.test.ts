@@ -28,26 +28,28 @@ beforeAll(async () => {
       },
     },
     commands: { allow: ['git', 'npm', 'ls'] },
+    budgets: { maxSteps: 10_000 },
   })
 })
 
-const generated = Array.from({ length: 500 }, (_, index) =>
-  index % 3 === 0
-    ? {
-        id: `s${index}`,
-        tool: 'view_file',
-        args: { file: `src/f${index}.ts` },
-        depends_on: index > 0 ? [`s${index - 1}`] : [],
-      }
-    : index % 3 === 1
+const generated = (size: number) =>
+  Array.from({ length: size }, (_, index) =>
+    index % 3 === 0
       ? {
           id: `s${index}`,
-          tool: 'write_file',
-          args: { file: `out/f${index}.ts`, content: { $ref: `s${index - 1}.output.text` } },
-          depends_on: index > 4 ? [`s${index - 4}`] : [],
+          tool: 'view_file',
+          args: { file: `src/f${index}.ts` },
+          depends_on: index > 0 ? [`s${index - 1}`] : [],
         }
-      : { id: `s${index}`, tool: 'run_command', args: { command: 'git status' } },
-)
+      : index % 3 === 1
+        ? {
+            id: `s${index}`,
+            tool: 'write_file',
+            args: { file: `out/f${index}.ts`, content: { $ref: `s${index - 1}.output.text` } },
+            depends_on: index > 4 ? [`s${index - 4}`] : [],
+          }
+        : { id: `s${index}`, tool: 'run_command', args: { command: 'git status' } },
+  )
 
 describe('CompiledPlan.hash', () => {
   it.each([
@@ -111,8 +113,13 @@ describe('CompiledPlan.hash', () => {
     ],
     [
       'a generated plan of 500 steps',
-      generated,
+      generated(500),
       '695f8c8ae4cb27419262109225b65cee89bbb127147f7cecb01be8774d539e16',
+    ],
+    [
+      'a generated plan of 9,000 steps',
+      generated(9000),
+      '4d73f0c27459e60ed2ed1eb1e4472fa8a22508da63e7ababd3462a5a1c1b3253',
     ],
   ])('should stay the same for %s', (_name, plan, hash) => {
     expect(compiler.compile(plan).hash).toBe(hash)
