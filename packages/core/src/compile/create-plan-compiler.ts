@@ -3,23 +3,23 @@ import { checkPathLexical, describe, type PathAccess } from '../checks/path-scop
 import type { CommandCheckResult } from '../command/command-check-result.js'
 import { createCommandChecker } from '../command/create-command-checker.js'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
-import { checkUntrustedFlow, type FlowStep } from '../flow/check-untrusted-flow.js'
+import { type IndexedFlowStep, untrustedFlowIssues } from '../flow/untrusted-flow-issues.js'
 import { createIssue } from '../issues/create-issue.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN } from '../plan/plan-schema.js'
 import { planSchemaForPolicy } from '../plan/plan-schema-for-policy.js'
-import type { PolicyInput } from '../policy/policy-schema.js'
+import type { PolicyInput, ToolPolicy } from '../policy/policy-schema.js'
 import {
   type ResolvedPolicy,
   type ResolvePolicyOptions,
   resolvePolicy,
 } from '../policy/resolve-policy.js'
-import { sha256 } from '../util/canonical-json.js'
 import { isPlainObject } from '../util/is-plain-object.js'
 import { analyzeGraph } from './analyze-graph.js'
 import { type ArgumentWalk, checkArguments, checkArgumentsInto } from './check-arguments.js'
 import type { CompiledPlan, CompiledStep, StepReference } from './compiled-plan.js'
 import type { PlanCompiler, PlanValidationResult } from './plan-compiler.js'
+import { PlanHasher } from './plan-hasher.js'
 import { suggest } from './suggest.js'
 import { unreadableIssue } from './unreadable-issue.js'
 
@@ -55,14 +55,6 @@ const NONE: readonly StepReference[] = Object.freeze([])
 const NO_IDS: readonly string[] = Object.freeze([])
 const NO_NODES: readonly number[] = Object.freeze([])
 const NO_ARGS: CompiledStep['args'] = Object.freeze({})
-
-/** One step as it enters the plan hash; keys in sorted order. */
-interface HashedStep {
-  readonly args: CompiledStep['args']
-  readonly dependsOn: readonly string[]
-  readonly id: string
-  readonly tool: string
-}
 
 /**
  * A step's dependencies as hashed: explicit and implied by references alike, without
@@ -251,6 +243,7 @@ export async function createPlanCompiler(
     }
 
     const found: StepReference[] = []
+    const foundTargets: number[] = []
     const walk: { -readonly [K in keyof ArgumentWalk]: ArgumentWalk[K] } = {
       scope: policy.scope,
       checkCommand,
@@ -258,6 +251,7 @@ export async function createPlanCompiler(
       stepId: undefined,
       issues,
       references: found,
+      referenceTargets: foundTargets,
     }
     // Graph node of each step (by plan index), -1 for steps outside the graph.
     const nodeOf = new Int32Array(drafts.length).fill(-1)
@@ -277,6 +271,10 @@ export async function createPlanCompiler(
     const edges: number[] = []
     const names: string[] = []
     const stamp = new Int32Array(graphSteps.length)
+    // What the flow check reads, by graph node: the tool's policy and the node each reference reads.
+    const nodeTools: (ToolPolicy | undefined)[] = []
+    const referenceStart: number[] = []
+    const referenceTarget: number[] = []
     for (let index = 0; index < drafts.length; index += 1) {
       const draft = drafts[index] as StepDraft
       const stepId = draft.id
@@ -322,7 +320,10 @@ export async function createPlanCompiler(
       }
       walk.stepId = stepId
       argsBase[stepSlot] = draft.index
-      if (found.length > 0) found.length = 0
+      if (found.length > 0) {
+        found.length = 0
+        foundTargets.length = 0
+      }
       const args =
         toolPolicy === undefined
           ? undefined
@@ -369,20 +370,14 @@ export async function createPlanCompiler(
           )
         }
       }
-      // Unknown and self references were reported by the argument check.
+      nodeTools.push(toolPolicy)
+      referenceStart.push(referenceTarget.length)
+      // Unknown and self references were reported (and left out) by the argument check.
       for (let position = 0; position < found.length; position += 1) {
         const reference = found[position] as StepReference
-        const targetIndex = ids.get(reference.stepId)
-        if (targetIndex !== undefined && reference.stepId !== stepId)
-          count = addDependency(
-            edges,
-            names,
-            count,
-            stamp,
-            node,
-            nodeOf[targetIndex] as number,
-            reference.stepId,
-          )
+        const target = nodeOf[foundTargets[position] as number] as number
+        referenceTarget.push(target)
+        count = addDependency(edges, names, count, stamp, node, target, reference.stepId)
       }
       // Exact copies: arrays grown by push keep spare room, which adds up over a large plan.
       if (count > 0) {
@@ -394,6 +389,7 @@ export async function createPlanCompiler(
       if (found.length > 0) draft.references = Object.freeze(found.slice())
     }
 
+    referenceStart.push(referenceTarget.length)
     const graph = analyzeGraph(dependencies)
     for (const cycle of graph.cycles) {
       const names = cycle.map((node) => (graphSteps[node] as StepDraft).id as string)
@@ -448,20 +444,17 @@ export async function createPlanCompiler(
       }
     }
     // Labels travel only along references: a plan without any has no flow to check.
-    if (graph.cycles.length === 0 && graphSteps.some((draft) => draft.references.length > 0)) {
-      issues.push(
-        ...checkUntrustedFlow({
-          policy,
-          // Every graph step has an id; a missing tool stays undefined, as the flow check expects.
-          steps: graphSteps as readonly FlowStep[],
-          order: graph.order,
-          indexOf: (id) => {
-            const index = ids.get(id)
-            const node = index === undefined ? -1 : (nodeOf[index] as number)
-            return node < 0 ? undefined : node
-          },
-        }),
-      )
+    if (graph.cycles.length === 0 && referenceTarget.length > 0) {
+      const flowIssues = untrustedFlowIssues({
+        policy,
+        // Every graph step has an id.
+        steps: graphSteps as readonly IndexedFlowStep[],
+        order: graph.order,
+        tools: nodeTools,
+        referenceStart,
+        referenceTarget,
+      })
+      for (const issue of flowIssues) issues.push(issue)
     }
     if (issues.length > 0) return { success: false, issues }
 
@@ -470,7 +463,7 @@ export async function createPlanCompiler(
       idOf.push((graphSteps[node] as StepDraft).id as string)
     const idAt = (node: number) => idOf[node] as string
     const compiledSteps: CompiledStep[] = []
-    const hashed: HashedStep[] = []
+    const hasher = new PlanHasher()
     for (let node = 0; node < graphSteps.length; node += 1) {
       const draft = graphSteps[node] as StepDraft
       const args = draft.checkedArgs
@@ -486,14 +479,14 @@ export async function createPlanCompiler(
         }),
       )
       // Keys in sorted order: the literal below is canonical JSON (see hashJson) as it stands.
-      hashed.push({
+      hasher.add({
         args,
         dependsOn: hashedDependencies(draft.dependsOnIds),
         id: draft.id as string,
         tool: draft.tool as string,
       })
     }
-    const hash = sha256(JSON.stringify({ steps: hashed, version: 1 }))
+    const hash = hasher.digest()
     const levels: (readonly string[])[] = []
     for (let level = 0; level < graph.levels.length; level += 1)
       levels.push(Object.freeze((graph.levels[level] as number[]).map(idAt)))
