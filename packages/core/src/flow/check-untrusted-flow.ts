@@ -45,15 +45,28 @@ export function checkUntrustedFlow(input: FlowInput): PlanIssue[] {
       indexById.set((steps[index] as FlowStep).id, index)
     indexOf = (id) => indexById.get(id)
   }
+  const ids: string[] = []
+  const references: (readonly StepReference[])[] = []
   const tools: (ToolPolicy | undefined)[] = []
   const referenceStart: number[] = []
   const referenceTarget: number[] = []
   for (let index = 0; index < steps.length; index += 1) {
     const step = steps[index] as FlowStep
+    ids.push(step.id)
+    references.push(step.references)
     tools.push(policy.tools.get(step.tool))
     referenceStart.push(referenceTarget.length)
     for (const reference of step.references) referenceTarget.push(indexOf(reference.stepId) ?? -1)
   }
   referenceStart.push(referenceTarget.length)
-  return untrustedFlowIssues({ policy, steps, order, tools, referenceStart, referenceTarget })
+  return untrustedFlowIssues({
+    policy,
+    ids,
+    references,
+    pathOf: (index) => (steps[index] as FlowStep).path,
+    order,
+    tools,
+    referenceStart,
+    referenceTarget,
+  })
 }

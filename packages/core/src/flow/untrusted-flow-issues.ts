@@ -10,22 +10,17 @@ import {
   toolOutputIsUntrusted,
 } from './trust-rules.js'
 
-/** One step as the flow propagation reads it. */
-export interface IndexedFlowStep {
-  readonly id: string
-  /** JSON path of the step inside the plan, read only for an issue. */
-  readonly path: readonly (string | number)[]
-  readonly references: readonly StepReference[]
-}
-
 /**
- * An acyclic plan with its lookups already done, so the propagation touches a step only when
- * it has references: `referenceTarget[referenceStart[i] + k]` is the step that the k-th
- * reference of step i reads (-1 when it names no step).
+ * An acyclic plan, one entry per step in each column, with its lookups already done, so the
+ * propagation touches a step only when it has references: `referenceTarget[referenceStart[i] + k]`
+ * is the step that `references[i][k]` reads (-1 when it names no step).
  */
 export interface IndexedFlow {
   readonly policy: ResolvedPolicy
-  readonly steps: readonly IndexedFlowStep[]
+  readonly ids: readonly string[]
+  readonly references: readonly (readonly StepReference[])[]
+  /** JSON path of a step inside the plan, asked only for an issue. */
+  readonly pathOf: (step: number) => readonly (string | number)[]
   /** Indices of `steps` in a topological order. */
   readonly order: ArrayLike<number>
   /** The policy of each step's tool; undefined for a tool the policy does not know. */
@@ -52,7 +47,7 @@ function roleOf(policy: ResolvedPolicy, tool: ToolPolicy | undefined): number {
 
 /** The hops from an untrusted source to `source`'s output (`field` of it). */
 function flowTo(
-  steps: readonly IndexedFlowStep[],
+  ids: readonly string[],
   origins: readonly (Origin | undefined)[],
   source: number,
   field: readonly string[],
@@ -62,25 +57,30 @@ function flowTo(
   let currentField = field
   // Walk back to the source, then reverse: iterative, so a long chain cannot overflow.
   for (;;) {
-    const step = steps[current] as IndexedFlowStep
-    hops.push(outputName(step.id, currentField))
+    const id = ids[current] as string
+    hops.push(outputName(id, currentField))
     const origin = origins[current]
     if (origin === undefined || origin.kind === 'source') break
-    hops.push(argumentName(step.id, origin.reference.path))
+    hops.push(argumentName(id, origin.reference.path))
     current = origin.from
     currentField = origin.reference.field
   }
   return hops.reverse()
 }
 
-function untrustedFlowIssue(step: IndexedFlowStep, reference: StepReference, flow: string[]) {
+function untrustedFlowIssue(
+  id: string,
+  path: readonly (string | number)[],
+  reference: StepReference,
+  flow: string[],
+) {
   return {
     code: 'untrusted_flow',
     message: `Untrusted data reaches an argument that refuses it: ${flow.join(' → ')}.`,
-    path: [...step.path, 'args', ...reference.path],
-    stepId: step.id,
+    path: [...path, 'args', ...reference.path],
+    stepId: id,
     hint:
-      `Do not pass ${flow[0]} (untrusted) into ${argumentName(step.id, reference.path)}: ` +
+      `Do not pass ${flow[0]} (untrusted) into ${argumentName(id, reference.path)}: ` +
       'commands, write paths and network destinations take only trusted values. Use a fixed ' +
       'value chosen before reading the data, or extract a narrow value (a number, an enum) ' +
       'with a tool whose policy declares output.declassify.',
@@ -93,10 +93,11 @@ function untrustedFlowIssue(step: IndexedFlowStep, reference: StepReference, flo
  * topological order. Linear in steps + references.
  */
 export function untrustedFlowIssues(input: IndexedFlow): PlanIssue[] {
-  const { policy, steps, order, tools, referenceStart, referenceTarget } = input
+  const { policy, ids, references: referencesOf, order, tools } = input
+  const { referenceStart, referenceTarget } = input
   // Each tool's role, worked out once per tool.
   const roles = new Map<ToolPolicy | undefined, number>()
-  const origins: (Origin | undefined)[] = new Array(steps.length)
+  const origins: (Origin | undefined)[] = new Array(ids.length)
   const issues: PlanIssue[] = []
   for (let position = 0; position < order.length; position += 1) {
     const node = order[position] as number
@@ -110,18 +111,18 @@ export function untrustedFlowIssues(input: IndexedFlow): PlanIssue[] {
     const first = referenceStart[node] as number
     const end = referenceStart[node + 1] as number
     if (first === end) continue
-    const step = steps[node] as IndexedFlowStep
-    const references = step.references
+    const references = referencesOf[node] as readonly StepReference[]
     for (let slot = first; slot < end; slot += 1) {
       const reference = references[slot - first] as StepReference
       const from = referenceTarget[slot] as number
       if (from < 0 || origins[from] === undefined) continue
       if (tool !== undefined && pathRefusesUntrusted(tool, reference.path)) {
+        const id = ids[node] as string
         const flow = [
-          ...flowTo(steps, origins, from, reference.field),
-          argumentName(step.id, reference.path),
+          ...flowTo(ids, origins, from, reference.field),
+          argumentName(id, reference.path),
         ]
-        issues.push(untrustedFlowIssue(step, reference, flow))
+        issues.push(untrustedFlowIssue(id, input.pathOf(node), reference, flow))
       }
       if (role !== DECLASSIFIES && origins[node] === undefined) {
         origins[node] = { kind: 'derived', from, reference }
