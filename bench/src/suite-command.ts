@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { createCommandChecker } from '@plan/core'
-import { type Row, round, type Spread, timeRuns } from './measure.ts'
+import { type Row, round, type Spread, timeMedian, timeRuns } from './measure.ts'
 
 const run = promisify(execFile)
 
