@@ -1,21 +1,53 @@
 import { performance } from 'node:perf_hooks'
 
+/** Min, median and max over the measured runs. */
+export interface Spread {
+  readonly min: number
+  readonly median: number
+  readonly max: number
+}
+
 /** One line of the results table: a measurement next to its baseline from the same run. */
 export interface Row {
   readonly suite: string
   readonly case: string
+  /** The median, when the value was measured over several runs. */
   readonly value: number
+  /** Min, median and max of `value`'s runs, when it had several. */
+  readonly valueSpread?: Spread
   readonly unit: string
   readonly baseline: string
   readonly baselineValue: number | null
+  /** Min, median and max of the baseline's runs, when it had several. */
+  readonly baselineSpread?: Spread
   /** value / baselineValue, when both are times (lower is better). */
   readonly ratio: number | null
   readonly target?: string
   readonly note?: string
 }
 
-/** Median time of `fn` in milliseconds over `runs` runs, after `warmup` unmeasured runs. */
-export function timeMedian(fn: () => unknown, runs = 7, warmup = 2): number {
+/** Min, median and max of some samples (at least one). */
+export function spreadOf(samples: readonly number[]): Spread {
+  const sorted = [...samples].sort((left, right) => left - right)
+  return {
+    min: sorted[0] as number,
+    median: sorted[Math.floor(sorted.length / 2)] as number,
+    max: sorted[sorted.length - 1] as number,
+  }
+}
+
+/** A spread with every value multiplied by `factor` (a total per batch into a time per item). */
+export function scaleSpread(spread: Spread, factor: number): Spread {
+  return { min: spread.min * factor, median: spread.median * factor, max: spread.max * factor }
+}
+
+/** A spread rounded for display. */
+export function roundSpread(spread: Spread): Spread {
+  return { min: round(spread.min), median: round(spread.median), max: round(spread.max) }
+}
+
+/** Times of `fn` in milliseconds over `runs` runs, after `warmup` unmeasured runs. */
+export function timeRuns(fn: () => unknown, runs = 7, warmup = 2): Spread {
   for (let index = 0; index < warmup; index += 1) fn()
   const times: number[] = []
   for (let index = 0; index < runs; index += 1) {
@@ -23,16 +55,15 @@ export function timeMedian(fn: () => unknown, runs = 7, warmup = 2): number {
     fn()
     times.push(performance.now() - start)
   }
-  times.sort((left, right) => left - right)
-  return times[Math.floor(times.length / 2)] as number
+  return spreadOf(times)
 }
 
-/** Median async time in milliseconds. */
-export async function timeMedianAsync(
+/** Async times in milliseconds over `runs` runs, after `warmup` unmeasured runs. */
+export async function timeRunsAsync(
   fn: () => Promise<unknown>,
   runs = 5,
   warmup = 1,
-): Promise<number> {
+): Promise<Spread> {
   for (let index = 0; index < warmup; index += 1) await fn()
   const times: number[] = []
   for (let index = 0; index < runs; index += 1) {
@@ -40,8 +71,21 @@ export async function timeMedianAsync(
     await fn()
     times.push(performance.now() - start)
   }
-  times.sort((left, right) => left - right)
-  return times[Math.floor(times.length / 2)] as number
+  return spreadOf(times)
+}
+
+/** Median time of `fn` in milliseconds (see {@link timeRuns}). */
+export function timeMedian(fn: () => unknown, runs = 7, warmup = 2): number {
+  return timeRuns(fn, runs, warmup).median
+}
+
+/** Median async time in milliseconds (see {@link timeRunsAsync}). */
+export async function timeMedianAsync(
+  fn: () => Promise<unknown>,
+  runs = 5,
+  warmup = 1,
+): Promise<number> {
+  return (await timeRunsAsync(fn, runs, warmup)).median
 }
 
 /** A deterministic pseudo-random generator (mulberry32), so every run measures the same inputs. */

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import type { Row } from './measure.ts'
+import type { Row, Spread } from './measure.ts'
 import { coldStartSuite } from './suite-cold-start.ts'
 import { commandSuite } from './suite-command.ts'
 import { compileSuite } from './suite-compile.ts'
@@ -40,14 +40,21 @@ for (const [name, suite] of suites) {
 const cpu = cpus()
 const machine = `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}-${process.arch}`
 const format = (value: number | null) => (value === null ? '—' : String(value))
+const cell = (value: number | null, spread: Spread | undefined, unit: string) =>
+  value === null
+    ? '—'
+    : spread === undefined
+      ? `${format(value)} ${unit}`
+      : `${spread.min} / **${spread.median}** / ${spread.max} ${unit}`
 const lines = [
   `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}; total ${((Date.now() - started) / 1000).toFixed(0)} s.`,
+  'Timed values are min / **median** / max over the runs; the ratio is median over median.',
   '',
-  '| suite | case | value | baseline (same run) | baseline value | ratio | target |',
+  '| suite | case | value (min / median / max) | baseline (same run) | baseline value (min / median / max) | ratio | target |',
   '| --- | --- | --- | --- | --- | --- | --- |',
   ...rows.map(
     (row) =>
-      `| ${row.suite} | ${row.case} | ${format(row.value)} ${row.unit} | ${row.baseline} | ${row.baselineValue === null ? '—' : `${row.baselineValue} ${row.unit}`} | ${row.ratio === null ? '—' : `${row.ratio}×`} | ${row.target ?? ''}${row.note === undefined ? '' : ` ${row.note}`} |`,
+      `| ${row.suite} | ${row.case} | ${cell(row.value, row.valueSpread, row.unit)} | ${row.baseline} | ${cell(row.baselineValue, row.baselineSpread, row.unit)} | ${row.ratio === null ? '—' : `${row.ratio}×`} | ${row.target ?? ''}${row.note === undefined ? '' : ` ${row.note}`} |`,
   ),
 ]
 const table = lines.join('\n')

@@ -1,5 +1,5 @@
 import { createPlanCompiler } from '@plan/core'
-import { type Row, round, timeMedian } from './measure.ts'
+import { type Row, round, roundSpread, timeRuns } from './measure.ts'
 import { benchPolicy, realisticPlan } from './plans.ts'
 
 /** Full validation + compile against `JSON.parse` of the same plan text. */
@@ -15,19 +15,21 @@ export async function compileSuite(): Promise<Row[]> {
   for (const size of [1_000, 10_000, 100_000]) {
     const text = JSON.stringify(realisticPlan(size))
     const runs = size >= 100_000 ? 5 : size >= 10_000 ? 9 : 21
-    const parse = timeMedian(() => JSON.parse(text), runs)
-    const compile = timeMedian(() => {
+    const parse = timeRuns(() => JSON.parse(text), runs)
+    const compile = timeRuns(() => {
       const result = compiler.validate(JSON.parse(text))
       if (!result.success) throw new Error(`bench plan rejected: ${result.issues[0]?.message}`)
     }, runs)
     rows.push({
       suite: 'compile',
-      case: `parse + validate + compile, ${size.toLocaleString('en')} steps (${round((compile / size) * 1000)} µs/step)`,
-      value: round(compile),
+      case: `parse + validate + compile + hash, ${size.toLocaleString('en')} steps (${round((compile.median / size) * 1000)} µs/step)`,
+      value: round(compile.median),
+      valueSpread: roundSpread(compile),
       unit: 'ms',
       baseline: 'JSON.parse of the same text',
-      baselineValue: round(parse),
-      ratio: round(compile / parse),
+      baselineValue: round(parse.median),
+      baselineSpread: roundSpread(parse),
+      ratio: round(compile.median / parse.median),
       target: '≤ 3× JSON.parse (incl. the parse), flat µs/step',
     })
   }

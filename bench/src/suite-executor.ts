@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { createPlanCompiler, createPlanGuard, executePlan } from '@plan/core'
-import { type Row, random, round } from './measure.ts'
+import { type Row, random, round, roundSpread, spreadOf } from './measure.ts'
 
 const STEPS = 1000
 const SLEEP_MS = 10
@@ -85,8 +85,9 @@ export async function executorSuite(): Promise<Row[]> {
     }))
     const echoPlan = compiler.compile(calls)
     const rounds = 20
-    let authorizeTime = 0
-    let baselineTime = 0
+    // Per-call time of each round, in µs.
+    const authorizeTimes: number[] = []
+    const baselineTimes: number[] = []
     for (let roundIndex = 0; roundIndex < rounds; roundIndex += 1) {
       const guard = createPlanGuard(echoPlan, { compiler })
       const start = performance.now()
@@ -94,18 +95,22 @@ export async function executorSuite(): Promise<Row[]> {
         const decision = await guard.authorize({ tool: 'echo', args: call.args })
         if (!decision.allowed) throw new Error(decision.issue.message)
       }
-      authorizeTime += performance.now() - start
+      authorizeTimes.push(((performance.now() - start) * 1000) / STEPS)
       const baselineStart = performance.now()
       for (const call of calls) await Promise.resolve(call.args)
-      baselineTime += performance.now() - baselineStart
+      baselineTimes.push(((performance.now() - baselineStart) * 1000) / STEPS)
     }
+    const authorize = spreadOf(authorizeTimes)
+    const baseline = spreadOf(baselineTimes)
     rows.push({
       suite: 'guard',
       case: 'authorize per call (no path or command arguments, 1,000 ready steps)',
-      value: round((authorizeTime * 1000) / (rounds * STEPS)),
+      value: round(authorize.median),
+      valueSpread: roundSpread(authorize),
       unit: 'µs',
       baseline: 'awaiting a resolved promise per call',
-      baselineValue: round((baselineTime * 1000) / (rounds * STEPS)),
+      baselineValue: round(baseline.median),
+      baselineSpread: roundSpread(baseline),
       ratio: null,
       target: '≤ 5 µs',
     })

@@ -10,9 +10,10 @@ import { tool as aiTool, generateText, stepCountIs } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import { createAgent, tool as langchainTool, toolCallLimitMiddleware } from 'langchain'
 import { z } from 'zod'
-import { type Row, round, timeMedianAsync } from './measure.ts'
+import { type Row, round, roundSpread, type Spread, scaleSpread, timeRunsAsync } from './measure.ts'
 
-const RUNS = 150
+// Runs per timed batch; each batch is one sample of the min / median / max.
+const RUNS = 100
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
@@ -49,15 +50,15 @@ function aiSdkModel() {
   })
 }
 
-async function perRun(fn: () => Promise<unknown>): Promise<number> {
-  const total = await timeMedianAsync(
+async function perRun(fn: () => Promise<unknown>): Promise<Spread> {
+  const total = await timeRunsAsync(
     async () => {
       for (let index = 0; index < RUNS; index += 1) await fn()
     },
-    3,
+    5,
     1,
   )
-  return total / RUNS
+  return scaleSpread(total, 1 / RUNS)
 }
 
 /** One agent run with one tool call, with and without the guard, in each framework. */
@@ -122,18 +123,20 @@ export async function frameworksSuite(): Promise<Row[]> {
     })
     const row = (
       suiteCase: string,
-      value: number,
+      value: Spread,
       baseline: string,
-      baselineValue: number,
+      baselineValue: Spread,
     ): Row => ({
       suite: 'frameworks',
       case: suiteCase,
-      value: round(value),
+      value: round(value.median),
+      valueSpread: roundSpread(value),
       unit: 'ms/run',
       baseline,
-      baselineValue: round(baselineValue),
-      ratio: round(value / baselineValue),
-      note: `adds ${round((value - baselineValue) * 1000)} µs per run with one tool call`,
+      baselineValue: round(baselineValue.median),
+      baselineSpread: roundSpread(baselineValue),
+      ratio: round(value.median / baselineValue.median),
+      note: `adds ${round((value.median - baselineValue.median) * 1000)} µs per run (median − median) with one tool call`,
     })
     return [
       row(

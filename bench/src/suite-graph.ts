@@ -3,7 +3,7 @@ import { analyzeGraph } from '@plan/core'
 import { DirectedGraph } from 'graphology'
 import { hasCycle, topologicalSort } from 'graphology-dag'
 import toposort from 'toposort'
-import { type Row, round, timeMedian } from './measure.ts'
+import { type Row, round, roundSpread, type Spread, timeRuns } from './measure.ts'
 import { chain, randomDag, wideLayers } from './plans.ts'
 
 /** The seed article's algorithm, ported as written: a `queue.pop(0)` Kahn loop. */
@@ -74,7 +74,7 @@ export async function graphSuite(): Promise<Row[]> {
   ]
   const rows: Row[] = []
   for (const [name, deps] of graphs) {
-    const ours = timeMedian(() => analyzeGraph(deps))
+    const ours = timeRuns(() => analyzeGraph(deps))
     const contenders: [string, () => unknown][] = [
       ['graphology + graphology-dag', () => withGraphology(deps)],
       ['@dagrejs/graphlib', () => withGraphlib(deps)],
@@ -82,22 +82,24 @@ export async function graphSuite(): Promise<Row[]> {
       ['seed algorithm (pop(0) queue)', () => seedKahn(deps)],
     ]
     for (const [label, fn] of contenders) {
-      let value: number
+      let value: Spread | undefined
       let note: string | undefined
       try {
-        value = timeMedian(fn, deps.length >= 100_000 ? 3 : 5, 1)
+        value = timeRuns(fn, deps.length >= 100_000 ? 3 : 5, 1)
       } catch (error) {
-        value = Number.NaN
+        value = undefined
         note = `failed: ${(error as Error).message.slice(0, 60)}`
       }
       rows.push({
         suite: 'graph',
         case: `@plan analyzeGraph, ${name}`,
-        value: round(ours),
+        value: round(ours.median),
+        valueSpread: roundSpread(ours),
         unit: 'ms',
         baseline: label,
-        baselineValue: Number.isNaN(value) ? null : round(value),
-        ratio: Number.isNaN(value) ? null : round(ours / value),
+        baselineValue: value === undefined ? null : round(value.median),
+        ...(value === undefined ? {} : { baselineSpread: roundSpread(value) }),
+        ratio: value === undefined ? null : round(ours.median / value.median),
         ...(note === undefined ? {} : { note }),
       })
     }

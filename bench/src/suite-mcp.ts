@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { createMcpGuardProxy } from '@plan/mcp'
-import { type Row, round, timeMedianAsync } from './measure.ts'
+import { type Row, round, roundSpread, type Spread, scaleSpread, timeRunsAsync } from './measure.ts'
 
 const CALLS = 300
 
@@ -33,15 +33,15 @@ async function connect(transport: Transport): Promise<Client> {
   return client
 }
 
-/** Median time per `read_text_file` call, in µs, over batches of CALLS sequential calls. */
-async function perCall(client: Client, path: string): Promise<number> {
+/** Time per `read_text_file` call, in µs, over batches of CALLS sequential calls. */
+async function perCall(client: Client, path: string): Promise<Spread> {
   const batch = async () => {
     for (let index = 0; index < CALLS; index += 1) {
       const result = await client.callTool({ name: 'read_text_file', arguments: { path } })
       if (result.isError === true) throw new Error('bench: the read was refused')
     }
   }
-  return ((await timeMedianAsync(batch, 5, 1)) / CALLS) * 1000
+  return scaleSpread(await timeRunsAsync(batch, 5, 1), 1000 / CALLS)
 }
 
 /** Per-call cost of the MCP proxy against calling the filesystem server directly, same run. */
@@ -75,15 +75,17 @@ export async function mcpSuite(): Promise<Row[]> {
     const baseline = await perCall(direct, file)
     const viaBin = await perCall(bin, file)
     const viaLibrary = await perCall(embedded, file)
-    const row = (suiteCase: string, value: number): Row => ({
+    const row = (suiteCase: string, value: Spread): Row => ({
       suite: 'mcp',
       case: suiteCase,
-      value: round(value),
+      value: round(value.median),
+      valueSpread: roundSpread(value),
       unit: 'µs/call',
       baseline: 'the same call, client straight to the server over stdio',
-      baselineValue: round(baseline),
-      ratio: round(value / baseline),
-      note: `adds ${round(value - baseline)} µs per call`,
+      baselineValue: round(baseline.median),
+      baselineSpread: roundSpread(baseline),
+      ratio: round(value.median / baseline.median),
+      note: `adds ${round(value.median - baseline.median)} µs per call`,
     })
     return [
       row(

@@ -1,5 +1,5 @@
 import { createPlanCompiler } from '@plan/core'
-import { type Row, round, timeMedian } from './measure.ts'
+import { type Row, round, roundSpread, timeRuns } from './measure.ts'
 
 /**
  * A policy `pattern` with nested quantifiers, `(a+)+b`, against values built to make a
@@ -16,19 +16,21 @@ export async function patternSuite(): Promise<Row[]> {
   for (const kilobytes of [1, 10, 100]) {
     const value = `${'a'.repeat(kilobytes * 1024 - 1)}!`
     const runs = kilobytes >= 100 ? 5 : 11
-    const check = timeMedian(() => {
+    const check = timeRuns(() => {
       if (compiler.checkArguments('tag', { name: value }).length === 0)
         throw new Error('bench value accepted')
     }, runs)
-    const native = timeMedian(() => benign.test(value), runs)
+    const native = timeRuns(() => benign.test(value), runs)
     rows.push({
       suite: 'pattern',
-      case: `policy pattern (a+)+b vs ${kilobytes} KB of "aaa…!" (${round(check / kilobytes)} ms/KB)`,
-      value: round(check),
+      case: `policy pattern (a+)+b vs ${kilobytes} KB of "aaa…!" (${round(check.median / kilobytes)} ms/KB)`,
+      value: round(check.median),
+      valueSpread: roundSpread(check),
       unit: 'ms',
       baseline: 'native RegExp ^[a-z]+$ on the same value',
-      baselineValue: round(native),
-      ratio: round(check / native),
+      baselineValue: round(native.median),
+      baselineSpread: roundSpread(native),
+      ratio: round(check.median / native.median),
       target: 'flat ms/KB (a backtracking engine needs 14 s for 28 characters)',
     })
   }

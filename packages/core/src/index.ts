@@ -54,6 +54,29 @@ export type {
   ExecutionStatus,
   ExecutionStepStatus,
 } from './execute/execution-event.js'
+export type {
+  ModelStepComplete,
+  ModelStepRequest,
+  ModelStepTools,
+  ModelStepToolsOptions,
+} from './extract/create-model-step-tools.js'
+export { createModelStepTools, parseExtractedAnswer } from './extract/create-model-step-tools.js'
+export type { ExtractionSchemaInput } from './extract/extraction-schema.js'
+export {
+  EXTRACT_TOOL,
+  GENERATE_TOOL,
+  modelStepPlannerHint,
+  modelStepToolPolicy,
+} from './extract/model-step-policy.js'
+export type {
+  ExtractionScalarSchema,
+  ExtractionSchema,
+} from './extract/read-extraction-schema.js'
+export {
+  matchesExtractionSchema,
+  readExtractionSchema,
+} from './extract/read-extraction-schema.js'
+export { runReadyModelSteps } from './extract/run-ready-model-steps.js'
 export type { FlowInput, FlowStep } from './flow/check-untrusted-flow.js'
 export { checkUntrustedFlow } from './flow/check-untrusted-flow.js'
 export type { TrustLabel, UntrustedFlowState } from './flow/create-untrusted-flow-tracker.js'
@@ -95,6 +118,7 @@ export type {
   Workspace,
 } from './policy/policy-schema.js'
 export type { ResolvedPolicy, ResolvePolicyOptions } from './policy/resolve-policy.js'
+export type { TaintedPolicy, TaintedPolicyInput } from './policy/tainted-schema.js'
 export type { PlanView, RenderOptions, StepMark, StepView } from './render/plan-view.js'
 export { planView } from './render/plan-view.js'
 export { toDot } from './render/to-dot.js'
@@ -104,6 +128,8 @@ export { toText } from './render/to-text.js'
 export { signPlan } from './sign/sign-plan.js'
 export type { PlanSignatureCheck } from './sign/verify-plan.js'
 export { verifyPlan } from './sign/verify-plan.js'
+export type { TaintState } from './taint/check-tainted-call.js'
+export { ruleOfTwo, SENSITIVE_FILES } from './taint/tainted-presets.js'
 export type {
   CommandRunner,
   CommandRunOptions,

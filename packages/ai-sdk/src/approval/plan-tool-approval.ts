@@ -2,6 +2,7 @@ import type { PlanGuard, PlanIssue } from '@plan/core'
 import type { ToolApprovalStatus } from 'ai'
 import { decideForApproval } from '../session/decide-call.js'
 import { denialReason } from '../session/denial.js'
+import { humanMayOverrule, markAsked } from '../session/human-review.js'
 import { type GuardToolsOptions, isGuardedBy } from '../tools/guard-tools.js'
 
 /** The part of an AI SDK tool call that the approval function reads. */
@@ -25,6 +26,12 @@ export interface PlanToolApprovalOptions {
    * approval records; `'approved'` adds an automatic approval to the messages.
    */
   readonly allowedStatus?: 'not-applicable' | 'approved'
+  /**
+   * Send calls refused only by `trust.tainted` to a human (`user-approval`) instead of denying
+   * them; an approved call then runs once. Default false (`createPlanGuardedTools` sets it from
+   * the policy's `trust.tainted.onRefuse`).
+   */
+  readonly askHuman?: boolean
   /** Called for every call the approval denies (allowed calls are reported by the tool wrapper). */
   readonly onDecision?: GuardToolsOptions['onDecision']
 }
@@ -86,6 +93,10 @@ export function planToolApproval(
       callId: toolCall.toolCallId,
     })
     if (decision.allowed) return allowedStatus
+    if (options.askHuman === true && humanMayOverrule(decision.issues)) {
+      markAsked(guard, toolCall.toolCallId)
+      return { type: 'user-approval' as const, reason: denialReason(tool, decision) }
+    }
     return deny(toolCall, denialReason(tool, decision), decision.issues)
   }
 }

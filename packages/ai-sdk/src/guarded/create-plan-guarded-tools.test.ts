@@ -109,7 +109,8 @@ describe('createPlanGuardedTools', () => {
 
     expect(spies.viewFile.mock.calls.length + spies.runCommand.mock.calls.length).toBe(5)
     expect(guarded.guard.stopReason()?.code).toBe('budget_exhausted')
-    expect(modelCalls(model).length).toBe(3)
+    expect(modelCalls(model).length).toBe(4)
+    expect(promptOf(model, 3)).toContain('budget_exhausted')
   })
 
   it('should reject a plan the policy does not allow', async () => {

@@ -9,12 +9,13 @@ import {
   type PolicyInput,
   type ResolvedPolicy,
 } from '@plan/core'
-import type { PrepareStepFunction, StopCondition, ToolSet } from 'ai'
+import type { LanguageModel, PrepareStepFunction, StopCondition, ToolSet } from 'ai'
 import {
   type PlanToolApprovalFunction,
   type PlanToolApprovalOptions,
   planToolApproval,
 } from '../approval/plan-tool-approval.js'
+import { modelStepsWith } from '../loop/model-steps.js'
 import type { PlanMode } from '../loop/plan-mode.js'
 import { planPrepareStep } from '../loop/plan-prepare-step.js'
 import { planStopWhen } from '../loop/plan-stop-when.js'
@@ -42,7 +43,12 @@ export interface CreatePlanGuardedToolsOptions<TOOLS extends ToolSet> {
   readonly onDecision?: GuardToolsOptions['onDecision']
   /** Status of allowed calls in the approval function; see {@link PlanToolApprovalOptions}. */
   readonly allowedStatus?: PlanToolApprovalOptions['allowedStatus']
-  /** Plan mode: stop the loop once the plan is complete. Default true. */
+  /**
+   * Plan mode: the model that runs the plan's `extract` and `generate` steps, without tools
+   * (see `modelStepToolPolicy`); they run in `prepareStep`, never through the agent's model.
+   */
+  readonly extractionModel?: LanguageModel
+  /** Plan mode: stop the loop once the plan is complete, before the model answers. Default false. */
   readonly stopWhenComplete?: boolean
   /**
    * A guard store (`@plan/postgres`): the run's state is written before every call starts and
@@ -138,10 +144,18 @@ export async function createPlanGuardedTools<TOOLS extends ToolSet>(
   return {
     tools,
     toolApproval: planToolApproval(guard, {
+      askHuman: compiler.policy.policy.trust.tainted?.onRefuse === 'ask',
       ...(options.allowedStatus === undefined ? {} : { allowedStatus: options.allowedStatus }),
       ...(options.onDecision === undefined ? {} : { onDecision: options.onDecision }),
     }),
-    prepareStep: planPrepareStep<TOOLS>(guard, { mode, tools, turnTools }),
+    prepareStep: planPrepareStep<TOOLS>(guard, {
+      mode,
+      tools,
+      turnTools,
+      ...(options.extractionModel === undefined
+        ? {}
+        : { modelSteps: modelStepsWith(options.extractionModel, compiler) }),
+    }),
     stopWhen: planStopWhen<TOOLS>(guard, {
       mode,
       ...(options.stopWhenComplete === undefined

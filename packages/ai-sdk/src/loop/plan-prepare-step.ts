@@ -1,4 +1,4 @@
-import { PlanError, type PlanGuard } from '@plan/core'
+import { type ModelStepTools, PlanError, type PlanGuard, runReadyModelSteps } from '@plan/core'
 import {
   gateway,
   type LanguageModel,
@@ -9,6 +9,8 @@ import {
 } from 'ai'
 import { releaseStaleReservations } from '../session/decide-call.js'
 import { planTurnMiddleware } from '../turn/plan-turn-middleware.js'
+import { markLastWord } from './last-word.js'
+import { lastWordInstructions } from './last-word-instructions.js'
 import { modeOf, type PlanMode } from './plan-mode.js'
 
 /** Options for {@link planPrepareStep}. */
@@ -25,6 +27,8 @@ export interface PlanPrepareStepOptions<TOOLS extends ToolSet = ToolSet> {
    * Default: no narrowing in per-turn mode.
    */
   readonly turnTools?: readonly (keyof TOOLS & string)[]
+  /** Plan mode: runs the plan's ready `extract` and `generate` steps before each step. */
+  readonly modelSteps?: ModelStepTools
 }
 
 function resolveModel(model: LanguageModel): Exclude<LanguageModel, string> {
@@ -71,10 +75,20 @@ export function planPrepareStep<TOOLS extends ToolSet = ToolSet>(
     guard,
     options.tools === undefined ? {} : { tools: options.tools },
   )
-  return ({ model }) => {
+  return async ({ model, instructions }) => {
     releaseStaleReservations(guard)
+    if (mode === 'plan' && options.modelSteps !== undefined)
+      await runReadyModelSteps(guard, options.modelSteps)
     type ActiveTools = (keyof TOOLS & string)[]
-    if (guard.stopReason() !== undefined) return { activeTools: [] as ActiveTools }
+    const stop = guard.stopReason()
+    if (stop !== undefined) {
+      // The model is told why, once, and gets no tools; planStopWhen then ends the loop.
+      markLastWord(guard)
+      return {
+        activeTools: [] as ActiveTools,
+        instructions: lastWordInstructions(instructions, stop),
+      }
+    }
     if (mode === 'turn') {
       return {
         model: wrapLanguageModel({ model: resolveModel(model), middleware }),

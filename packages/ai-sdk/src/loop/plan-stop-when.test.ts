@@ -1,7 +1,7 @@
 import { generateText, stepCountIs } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { guardFixture } from '../test-utils/guard-fixture.js'
-import { modelCalls, scriptedModel } from '../test-utils/scripted-model.js'
+import { modelCalls, promptOf, scriptedModel } from '../test-utils/scripted-model.js'
 import { testTools } from '../test-utils/workspace.js'
 import { guardTools } from '../tools/guard-tools.js'
 import { planPrepareStep } from './plan-prepare-step.js'
@@ -24,11 +24,14 @@ describe('planStopWhen', () => {
     })
 
     expect(spies.runCommand).toHaveBeenCalledTimes(3)
-    expect(modelCalls(model).length).toBe(4)
+    // the fifth call is the model's last word, told why the run stopped
+    expect(modelCalls(model).length).toBe(5)
+    expect(promptOf(model, 4)).toContain('@plan stopped this run')
+    expect(modelCalls(model)[4]?.tools ?? []).toEqual([])
     expect(guard.stopReason()?.code).toBe('repeated_call')
   })
 
-  it('should stop when the plan is complete', async () => {
+  it('should stop when the plan is complete with stopWhenComplete true', async () => {
     const { guard } = await guardFixture([
       { id: 'read', tool: 'view_file', args: { file: 'README.md' } },
     ])
@@ -40,14 +43,14 @@ describe('planStopWhen', () => {
     const result = await generateText({
       model,
       tools: guardTools(tools, guard),
-      stopWhen: [planStopWhen(guard), stepCountIs(50)],
+      stopWhen: [planStopWhen(guard, { stopWhenComplete: true }), stepCountIs(50)],
       prompt: 'go',
     })
 
     expect(result.steps.length).toBe(1)
   })
 
-  it('should let the model answer after the plan when stopWhenComplete is false', async () => {
+  it('should let the model answer after the plan by default', async () => {
     const { guard } = await guardFixture([
       { id: 'read', tool: 'view_file', args: { file: 'README.md' } },
     ])
@@ -61,7 +64,7 @@ describe('planStopWhen', () => {
       model,
       tools: guardTools(tools, guard),
       prepareStep: planPrepareStep(guard),
-      stopWhen: [planStopWhen(guard, { stopWhenComplete: false }), stepCountIs(50)],
+      stopWhen: [planStopWhen(guard), stepCountIs(50)],
       prompt: 'go',
     })
 

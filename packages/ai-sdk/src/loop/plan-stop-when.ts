@@ -1,5 +1,6 @@
 import type { PlanGuard } from '@plan/core'
 import type { StopCondition, ToolSet } from 'ai'
+import { hadLastWord } from './last-word.js'
 import { modeOf, type PlanMode } from './plan-mode.js'
 
 /** Options for {@link planStopWhen}. */
@@ -8,7 +9,7 @@ export interface PlanStopWhenOptions {
   readonly mode?: PlanMode
   /**
    * Plan mode: stop as soon as every step of the plan is done, failed or skipped. Default
-   * true; set false to give the model one more step to answer (it gets no tools then).
+   * false: the model gets one more step to answer (it gets no tools then).
    */
   readonly stopWhenComplete?: boolean
 }
@@ -28,9 +29,11 @@ export function planStopWhen<TOOLS extends ToolSet = ToolSet>(
   options: PlanStopWhenOptions = {},
 ): StopCondition<TOOLS> {
   const mode = modeOf(guard, options.mode)
-  const stopWhenComplete = options.stopWhenComplete ?? true
-  return () => {
-    if (guard.stopReason() !== undefined) return true
+  const stopWhenComplete = options.stopWhenComplete ?? false
+  return ({ steps }) => {
+    // A stopped run ends once the model has read why (its last step, see planPrepareStep).
+    if (guard.stopReason() !== undefined)
+      return hadLastWord(guard) || (steps.at(-1)?.toolCalls.length ?? 0) === 0
     return mode === 'plan' && stopWhenComplete && guard.isComplete()
   }
 }

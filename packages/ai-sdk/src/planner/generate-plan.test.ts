@@ -1,4 +1,4 @@
-import { createPlanCompiler } from '@plan/core'
+import { createPlanCompiler, modelStepToolPolicy } from '@plan/core'
 import { describe, expect, it } from 'vitest'
 import { modelCalls, promptOf, scriptedModel } from '../test-utils/scripted-model.js'
 import { createWorkspace, testPolicy } from '../test-utils/workspace.js'
@@ -65,5 +65,38 @@ describe('generatePlan', () => {
     expect(result.success).toBe(false)
     expect(modelCalls(model)).toHaveLength(2)
     expect(!result.success && result.issues[0]?.code).toBe('path_outside_workspace')
+  })
+
+  it('should let the model plan an extraction step when the policy has model steps', async () => {
+    const policy = testPolicy(createWorkspace())
+    const compiler = await createPlanCompiler({
+      ...policy,
+      tools: { ...policy.tools, ...modelStepToolPolicy() },
+    })
+    const readThenDecide = {
+      steps: [
+        { id: 'test', tool: 'view_file', args: { file: 'test/a.test.js' } },
+        {
+          id: 'which',
+          tool: 'extract',
+          args: {
+            input: { $ref: 'test.output.content' },
+            instruction: 'Which source file does the test import?',
+            schema: { type: 'path', within: ['src/**'] },
+          },
+        },
+        { id: 'source', tool: 'view_file', args: { file: { $ref: 'which' } } },
+      ],
+    }
+    const model = scriptedModel([{ text: JSON.stringify(readThenDecide) }])
+
+    const result = await generatePlan({
+      model,
+      compiler,
+      prompt: 'fix what the failing test names',
+    })
+
+    expect(result.success).toBe(true)
+    expect(promptOf(model, 0)).toContain('add an \\"extract\\" step')
   })
 })

@@ -1,4 +1,10 @@
-import { type CompiledPlan, formatIssues, type PlanCompiler, type PlanIssue } from '@plan/core'
+import {
+  type CompiledPlan,
+  formatIssues,
+  modelStepPlannerHint,
+  type PlanCompiler,
+  type PlanIssue,
+} from '@plan/core'
 import {
   generateText,
   type LanguageModel,
@@ -73,6 +79,8 @@ function plannerInstructions(compiler: PlanCompiler, extra: string | undefined):
     'Use only the tools and arguments below; paths must stay inside the workspace roots; commands are one simple command of an allowed program, with no pipes, lists, redirections or substitutions.',
     `Policy:\n${describePolicy(compiler)}`,
   ]
+  const modelSteps = modelStepPlannerHint(compiler.policy.tools)
+  if (modelSteps !== undefined) lines.push(modelSteps)
   if (extra !== undefined) lines.push(extra)
   return lines.join('\n\n')
 }

@@ -11,6 +11,7 @@ import { decideForExecution } from '../session/decide-call.js'
 import { denialError } from '../session/denial.js'
 import type { AllowedResult } from '../session/guard-session.js'
 import { sessionOf } from '../session/guard-session.js'
+import { takeAsked } from '../session/human-review.js'
 import { beginDurableCall, type DurableRun, endDurableCall } from './durable-calls.js'
 
 /** One decision of a wrapped tool, reported to {@link GuardToolsOptions.onDecision}. */
@@ -108,7 +109,13 @@ function wrapTool(
     executionOptions: ToolExecutionOptions<unknown> | undefined,
   ): Promise<AllowedResult> => {
     const callId = executionOptions?.toolCallId
-    let decision = await decideForExecution(guard, { tool: name, args: input, callId })
+    const humanApproved = takeAsked(guard, callId)
+    let decision = await decideForExecution(guard, {
+      tool: name,
+      args: input,
+      callId,
+      ...(humanApproved ? { humanApproved } : {}),
+    })
     if (decision.allowed) {
       const issues = await beginDurableCall(guard, durable, name, decision.result.stepId)
       if (issues.length > 0) decision = { allowed: false, issues, turnRejected: false }

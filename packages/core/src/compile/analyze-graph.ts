@@ -17,15 +17,34 @@ export interface GraphAnalysis {
  * `dependencies[i]` lists the nodes node `i` depends on (no duplicates, no self-loops).
  */
 export function analyzeGraph(dependencies: readonly (readonly number[])[]): GraphAnalysis {
-  const count = dependencies.length
+  const dependencyStart = new Int32Array(dependencies.length + 1)
+  const dependencyTarget: number[] = []
+  for (let node = 0; node < dependencies.length; node += 1) {
+    const deps = dependencies[node] as readonly number[]
+    for (let edge = 0; edge < deps.length; edge += 1) dependencyTarget.push(deps[edge] as number)
+    dependencyStart[node + 1] = dependencyTarget.length
+  }
+  return analyzeDependencies(dependencyStart, dependencyTarget)
+}
+
+/**
+ * {@link analyzeGraph} over dependencies in compressed form: node `i` depends on
+ * `dependencyTarget[dependencyStart[i] .. dependencyStart[i + 1])`, and there are
+ * `dependencyStart.length - 1` nodes.
+ */
+export function analyzeDependencies(
+  dependencyStart: ArrayLike<number>,
+  dependencyTarget: ArrayLike<number>,
+): GraphAnalysis {
+  const count = dependencyStart.length - 1
   const pending = new Int32Array(count)
   // Dependents in compressed form: dependentsOf(i) = targets[start[i] .. start[i + 1]).
   const start = new Int32Array(count + 1)
   for (let node = 0; node < count; node += 1) {
-    const deps = dependencies[node] as readonly number[]
-    pending[node] = deps.length
-    for (let edge = 0; edge < deps.length; edge += 1) {
-      const dep = deps[edge] as number
+    const end = dependencyStart[node + 1] as number
+    pending[node] = end - (dependencyStart[node] as number)
+    for (let edge = dependencyStart[node] as number; edge < end; edge += 1) {
+      const dep = dependencyTarget[edge] as number
       start[dep + 1] = (start[dep + 1] as number) + 1
     }
   }
@@ -34,9 +53,9 @@ export function analyzeGraph(dependencies: readonly (readonly number[])[]): Grap
   const fill = start.slice(0, count)
   const targets = new Int32Array(start[count] as number)
   for (let node = 0; node < count; node += 1) {
-    const deps = dependencies[node] as readonly number[]
-    for (let edge = 0; edge < deps.length; edge += 1) {
-      const dep = deps[edge] as number
+    const end = dependencyStart[node + 1] as number
+    for (let edge = dependencyStart[node] as number; edge < end; edge += 1) {
+      const dep = dependencyTarget[edge] as number
       const slot = fill[dep] as number
       targets[slot] = node
       fill[dep] = slot + 1
@@ -79,7 +98,7 @@ export function analyzeGraph(dependencies: readonly (readonly number[])[]): Grap
       level,
       levels: [],
       criticalPathLength: 0,
-      cycles: findCycles(dependencies, pending),
+      cycles: findCycles(dependencyStart, dependencyTarget, pending),
     }
   }
 
@@ -98,8 +117,12 @@ export function analyzeGraph(dependencies: readonly (readonly number[])[]): Grap
  * One witness cycle per non-trivial strongly connected component among the nodes Kahn's
  * algorithm could not order (Tarjan's algorithm, iterative so deep graphs cannot overflow the stack).
  */
-function findCycles(dependencies: readonly (readonly number[])[], pending: Int32Array): number[][] {
-  const count = dependencies.length
+function findCycles(
+  dependencyStart: ArrayLike<number>,
+  dependencyTarget: ArrayLike<number>,
+  pending: Int32Array,
+): number[][] {
+  const count = dependencyStart.length - 1
   const index = new Int32Array(count).fill(-1)
   const low = new Int32Array(count)
   const onStack = new Uint8Array(count)
@@ -122,11 +145,11 @@ function findCycles(dependencies: readonly (readonly number[])[], pending: Int32
     while (callNode.length > 0) {
       const top = callNode.length - 1
       const node = callNode[top] as number
-      const deps = dependencies[node] as readonly number[]
+      const first = dependencyStart[node] as number
       const edge = callEdge[top] as number
-      if (edge < deps.length) {
+      if (first + edge < (dependencyStart[node + 1] as number)) {
         callEdge[top] = edge + 1
-        const next = deps[edge] as number
+        const next = dependencyTarget[first + edge] as number
         if ((pending[next] as number) === 0) continue
         if (index[next] === -1) {
           index[next] = counter
@@ -166,7 +189,7 @@ function findCycles(dependencies: readonly (readonly number[])[], pending: Int32
     if (members.length < 2) continue
     let first = members[0] as number
     for (const member of members) if (member < first) first = member
-    cycles.push(witness(dependencies, component, id, first))
+    cycles.push(witness(dependencyStart, dependencyTarget, component, id, first))
   }
   cycles.sort((left, right) => (left[0] as number) - (right[0] as number))
   return cycles
@@ -174,7 +197,8 @@ function findCycles(dependencies: readonly (readonly number[])[], pending: Int32
 
 /** Shortest cycle through `start` inside one component, by breadth-first search. */
 function witness(
-  dependencies: readonly (readonly number[])[],
+  dependencyStart: ArrayLike<number>,
+  dependencyTarget: ArrayLike<number>,
   component: Int32Array,
   id: number,
   start: number,
@@ -183,7 +207,9 @@ function witness(
   const queue = [start]
   for (let head = 0; head < queue.length; head += 1) {
     const node = queue[head] as number
-    for (const next of dependencies[node] as readonly number[]) {
+    const end = dependencyStart[node + 1] as number
+    for (let edge = dependencyStart[node] as number; edge < end; edge += 1) {
+      const next = dependencyTarget[edge] as number
       if (component[next] !== id) continue
       if (next === start) {
         const path = [start]

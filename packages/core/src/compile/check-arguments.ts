@@ -34,6 +34,8 @@ export interface ArgumentContext {
 export interface ArgumentWalk extends ArgumentContext {
   readonly issues: PlanIssue[]
   readonly references: StepReference[]
+  /** When given, the index (in `stepIds`) of each reference's step, aligned with `references`. */
+  readonly referenceTargets?: number[]
 }
 
 /** The checked arguments: a clean copy, its references, and every issue. */
@@ -268,7 +270,8 @@ function checkReference(
     )
     return undefined
   }
-  if (!state.stepIds.has(targetId)) {
+  const targetIndex = state.stepIds.get(targetId)
+  if (targetIndex === undefined) {
     state.issues.push(
       createIssue(
         'invalid_reference',
@@ -287,6 +290,7 @@ function checkReference(
       field: field === NO_FIELD ? field : Object.freeze(field),
     }),
   )
+  state.referenceTargets?.push(targetIndex)
   return Object.freeze({ $ref: target })
 }
 

@@ -4,63 +4,31 @@ import { checkPathLexical, describe, type PathAccess } from '../checks/path-scop
 import type { CommandCheckResult } from '../command/command-check-result.js'
 import { createPolicyCommandCheck } from '../command/create-policy-command-check.js'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
-import { checkUntrustedFlow, type FlowStep } from '../flow/check-untrusted-flow.js'
+import { checkExtractionStep } from '../extract/check-extraction-step.js'
+import { untrustedFlowIssues } from '../flow/untrusted-flow-issues.js'
 import { createIssue } from '../issues/create-issue.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import type { PlanObject } from '../plan/plan-schema-for-policy.js'
-import { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN } from '../plan/step-id.js'
-import type { PolicyInput } from '../policy/policy-schema.js'
+import type { PolicyInput, ToolPolicy } from '../policy/policy-schema.js'
 import type { ResolvedPolicy, ResolvePolicyOptions } from '../policy/resolve-policy.js'
 import { resolvePolicyLazily } from '../policy/resolve-policy-lazily.js'
-import { sha256 } from '../util/canonical-json.js'
 import { isPlainObject } from '../util/is-plain-object.js'
-import { analyzeGraph } from './analyze-graph.js'
+import { analyzeDependencies } from './analyze-graph.js'
 import { type ArgumentWalk, checkArguments, checkArgumentsInto } from './check-arguments.js'
 import type { CompiledPlan, CompiledStep, StepReference } from './compiled-plan.js'
 import type { PlanCompiler, PlanValidationResult } from './plan-compiler.js'
+import { PlanHasher } from './plan-hasher.js'
+import { quote, readStep, StepTable, stepPath } from './step-table.js'
 import { suggest } from './suggest.js'
 import { unreadableIssue } from './unreadable-issue.js'
 
 type Path = (string | number)[]
 
-/** The keys a step may have (a switch: no hashing of every key of every step). */
-function isStepKey(key: string): boolean {
-  switch (key) {
-    case 'id':
-    case 'tool':
-    case 'args':
-    case 'depends_on':
-    case 'dependsOn':
-    case 'description':
-      return true
-    default:
-      return false
-  }
-}
-
 const PLAN_KEYS = new Set(['steps', 'goal'])
-
-/** The JSON path of a step (and of a part of it), built only for an issue. */
-function stepPath(base: Path, index: number, ...rest: (string | number)[]): Path {
-  return [...base, index, ...rest]
-}
-
-function quote(value: string, limit = 60): string {
-  return JSON.stringify(value.length > limit ? `${value.slice(0, limit)}…` : value)
-}
 
 const NONE: readonly StepReference[] = Object.freeze([])
 const NO_IDS: readonly string[] = Object.freeze([])
-const NO_NODES: readonly number[] = Object.freeze([])
 const NO_ARGS: CompiledStep['args'] = Object.freeze({})
-
-/** One step as it enters the plan hash; keys in sorted order. */
-interface HashedStep {
-  readonly args: CompiledStep['args']
-  readonly dependsOn: readonly string[]
-  readonly id: string
-  readonly tool: string
-}
 
 /**
  * A step's dependencies as hashed: explicit and implied by references alike, without
@@ -76,8 +44,8 @@ function hashedDependencies(raw: readonly string[]): readonly string[] {
 }
 
 /**
- * Adds an edge to `edges[0, count)` (and the step's id to `names`) once, with a stamp per node
- * instead of a Set per step; returns the new count.
+ * Appends an edge of `node` to `edges` (and the step's id to `names[0, count)`) once, with a
+ * stamp per node instead of a Set per step; returns the new count.
  */
 function addDependency(
   edges: number[],
@@ -90,7 +58,7 @@ function addDependency(
 ): number {
   if (dependency < 0 || stamp[dependency] === node + 1) return count
   stamp[dependency] = node + 1
-  edges[count] = dependency
+  edges.push(dependency)
   names[count] = id
   return count + 1
 }
@@ -100,36 +68,6 @@ function head<T>(items: readonly T[], count: number): T[] {
   if (count === 1) return [items[0] as T]
   if (count === 2) return [items[0] as T, items[1] as T]
   return items.slice(0, count)
-}
-
-/**
- * One step while a plan is checked. Graph steps are handed to the flow check as they are, so
- * their JSON path is built only if an issue needs it.
- */
-class StepDraft {
-  /** The checked copy of the arguments. */
-  checkedArgs: CompiledStep['args'] = NO_ARGS
-  references: readonly StepReference[] = NONE
-  /** Graph nodes this step depends on, explicit ones first. */
-  dependsOn: readonly number[] = NO_NODES
-  /** Their step ids. */
-  dependsOnIds: readonly string[] = NO_IDS
-
-  constructor(
-    readonly base: Path,
-    readonly index: number,
-    readonly id: string | undefined,
-    readonly tool: string | undefined,
-    readonly rawDependencies: readonly string[],
-    readonly dependenciesKey: 'depends_on' | 'dependsOn',
-    readonly args: unknown,
-    /** Whether this step takes part in the graph (a well-formed, first occurrence of its id). */
-    readonly inGraph: boolean,
-  ) {}
-
-  get path(): Path {
-    return stepPath(this.base, this.index)
-  }
 }
 
 /** Options for {@link createPlanCompiler}. */
@@ -239,13 +177,13 @@ export async function createPlanCompiler(
       return { success: false, issues }
     }
 
-    const drafts: StepDraft[] = []
+    const table = new StepTable(steps.length)
     const ids = new Map<string, number>()
-    for (let index = 0; index < steps.length; index += 1) {
-      drafts.push(readStep(steps[index], index, base, issues, ids))
-    }
+    for (let index = 0; index < steps.length; index += 1)
+      readStep(table, steps[index], index, base, issues, ids)
 
     const found: StepReference[] = []
+    const foundTargets: number[] = []
     const walk: { -readonly [K in keyof ArgumentWalk]: ArgumentWalk[K] } = {
       scope: policy.scope,
       checkCommand,
@@ -253,29 +191,39 @@ export async function createPlanCompiler(
       stepId: undefined,
       issues,
       references: found,
+      referenceTargets: foundTargets,
     }
-    // Graph node of each step (by plan index), -1 for steps outside the graph.
-    const nodeOf = new Int32Array(drafts.length).fill(-1)
-    const graphSteps: StepDraft[] = []
-    for (let index = 0; index < drafts.length; index += 1) {
-      const draft = drafts[index] as StepDraft
-      if (draft.inGraph) {
-        nodeOf[draft.index] = graphSteps.length
-        graphSteps.push(draft)
+    // Graph node of each step (by plan index), -1 for steps outside the graph; and back.
+    const nodeOf = new Int32Array(table.size).fill(-1)
+    let nodes = 0
+    for (let index = 0; index < table.size; index += 1) {
+      if (table.inGraph[index] === 1) {
+        nodeOf[index] = nodes
+        nodes += 1
       }
     }
-    const dependencies: (readonly number[])[] = []
+    const rowOf = new Int32Array(nodes)
+    for (let index = 0; index < table.size; index += 1)
+      if ((nodeOf[index] as number) >= 0) rowOf[nodeOf[index] as number] = index
+    // One entry per graph node, in node order; dependencies and references in compressed form.
+    const nodeIds: string[] = []
+    const nodeTools: (ToolPolicy | undefined)[] = []
+    const nodeArgs: CompiledStep['args'][] = []
+    const nodeReferences: (readonly StepReference[])[] = []
+    const nodeDependsOn: (readonly string[])[] = []
+    const dependencyStart = new Int32Array(nodes + 1)
+    const dependencyTarget: number[] = []
+    const referenceStart = new Int32Array(nodes + 1)
+    const referenceTarget: number[] = []
     let toolCounts: Map<string, number> | undefined
     // Shared by every step: checkArgumentsInto copies it into the paths of the issues it reports.
     const argsBase: Path = [...base, 0, 'args']
     const stepSlot = base.length
-    const edges: number[] = []
     const names: string[] = []
-    const stamp = new Int32Array(graphSteps.length)
-    for (let index = 0; index < drafts.length; index += 1) {
-      const draft = drafts[index] as StepDraft
-      const stepId = draft.id
-      const tool = draft.tool
+    const stamp = new Int32Array(nodes)
+    for (let index = 0; index < table.size; index += 1) {
+      const stepId = table.ids[index]
+      const tool = table.tools[index]
       const toolPolicy = tool === undefined ? undefined : policy.tools.get(tool)
       if (tool !== undefined && toolPolicy === undefined) {
         const toolNames = [...policy.tools.keys()]
@@ -288,7 +236,7 @@ export async function createPlanCompiler(
           createIssue(
             'unknown_tool',
             `Tool ${quote(tool)} is not allowed by the policy.`,
-            stepPath(base, draft.index, 'tool'),
+            stepPath(base, index, 'tool'),
             guess === undefined
               ? allowed
               : `Did you mean ${quote(guess)}? Tool names must match exactly. ${allowed}`,
@@ -307,7 +255,7 @@ export async function createPlanCompiler(
               createIssue(
                 'budget_exceeded',
                 `Tool ${quote(tool)} is called more than ${limit} times in this plan.`,
-                stepPath(base, draft.index, 'tool'),
+                stepPath(base, index, 'tool'),
                 `Call ${tool} at most ${limit} times.`,
                 stepId,
               ),
@@ -316,16 +264,23 @@ export async function createPlanCompiler(
         }
       }
       walk.stepId = stepId
-      argsBase[stepSlot] = draft.index
-      if (found.length > 0) found.length = 0
+      argsBase[stepSlot] = index
+      if (found.length > 0) {
+        found.length = 0
+        foundTargets.length = 0
+      }
       const args =
         toolPolicy === undefined
           ? undefined
-          : checkArgumentsInto(toolPolicy, draft.args, argsBase, walk)
-      if (!draft.inGraph) continue
-      const node = nodeOf[draft.index] as number
+          : checkArgumentsInto(toolPolicy, table.args[index], argsBase, walk)
+      if (toolPolicy?.output?.extract === true) {
+        const problem = checkExtractionStep(table.args[index], stepPath(base, index), stepId)
+        if (problem !== undefined) issues.push(problem)
+      }
+      const node = nodeOf[index] as number
+      if (node < 0) continue
       let count = 0
-      const raw = draft.rawDependencies
+      const raw = table.dependencies[index] as readonly string[]
       for (let position = 0; position < raw.length; position += 1) {
         const target = raw[position] as string
         const targetIndex = ids.get(target)
@@ -335,7 +290,7 @@ export async function createPlanCompiler(
             createIssue(
               'undefined_dependency',
               `Step ${quote(stepId ?? '')} depends on unknown step ${quote(target)}.`,
-              stepPath(base, draft.index, draft.dependenciesKey, position),
+              stepPath(base, index, table.dependenciesKey(index), position),
               guess === undefined
                 ? 'Depend only on ids of steps in this plan.'
                 : `Did you mean ${quote(guess)}?`,
@@ -347,148 +302,121 @@ export async function createPlanCompiler(
             createIssue(
               'self_dependency',
               `Step ${quote(target)} depends on itself.`,
-              stepPath(base, draft.index, draft.dependenciesKey, position),
+              stepPath(base, index, table.dependenciesKey(index), position),
               'Remove the step from its own depends_on.',
               stepId,
             ),
           )
         } else {
-          count = addDependency(
-            edges,
-            names,
-            count,
-            stamp,
-            node,
-            nodeOf[targetIndex] as number,
-            target,
-          )
+          const dependency = nodeOf[targetIndex] as number
+          count = addDependency(dependencyTarget, names, count, stamp, node, dependency, target)
         }
       }
-      // Unknown and self references were reported by the argument check.
+      referenceStart[node] = referenceTarget.length
+      // Unknown and self references were reported (and left out) by the argument check.
       for (let position = 0; position < found.length; position += 1) {
         const reference = found[position] as StepReference
-        const targetIndex = ids.get(reference.stepId)
-        if (targetIndex !== undefined && reference.stepId !== stepId)
-          count = addDependency(
-            edges,
-            names,
-            count,
-            stamp,
-            node,
-            nodeOf[targetIndex] as number,
-            reference.stepId,
-          )
+        const target = nodeOf[foundTargets[position] as number] as number
+        referenceTarget.push(target)
+        count = addDependency(dependencyTarget, names, count, stamp, node, target, reference.stepId)
       }
+      dependencyStart[node + 1] = dependencyTarget.length
+      nodeIds.push(stepId as string)
+      nodeTools.push(toolPolicy)
+      nodeArgs.push(args ?? NO_ARGS)
       // Exact copies: arrays grown by push keep spare room, which adds up over a large plan.
-      if (count > 0) {
-        draft.dependsOn = head(edges, count)
-        draft.dependsOnIds = Object.freeze(head(names, count))
-      }
-      dependencies.push(draft.dependsOn)
-      if (args !== undefined) draft.checkedArgs = args
-      if (found.length > 0) draft.references = Object.freeze(found.slice())
+      nodeDependsOn.push(count === 0 ? NO_IDS : Object.freeze(head(names, count)))
+      nodeReferences.push(found.length === 0 ? NONE : Object.freeze(found.slice()))
     }
+    referenceStart[nodes] = referenceTarget.length
 
-    const graph = analyzeGraph(dependencies)
+    const graph = analyzeDependencies(dependencyStart, dependencyTarget)
     for (const cycle of graph.cycles) {
-      const names = cycle.map((node) => (graphSteps[node] as StepDraft).id as string)
-      const first = graphSteps[cycle[0] as number] as StepDraft
+      const cycleIds = cycle.map((node) => nodeIds[node] as string)
+      const first = cycle[0] as number
       issues.push({
         ...createIssue(
           'cyclic_dependency',
-          `Steps form a cycle: ${names.join(' → ')}.`,
-          stepPath(base, first.index, 'depends_on'),
+          `Steps form a cycle: ${cycleIds.join(' → ')}.`,
+          stepPath(base, rowOf[first] as number, 'depends_on'),
           'Remove one dependency of the cycle; a plan must be a DAG.',
-          first.id,
+          nodeIds[first],
         ),
-        cycle: names,
+        cycle: cycleIds,
       })
     }
     if (graph.cycles.length === 0) {
       if (graph.criticalPathLength > budgets.maxDepth) {
         const deepest = graph.levels[graph.levels.length - 1]?.[0] ?? 0
-        const draft = graphSteps[deepest] as StepDraft
         issues.push(
           createIssue(
             'budget_exceeded',
             `The longest dependency chain has ${graph.criticalPathLength} steps; the policy allows ${budgets.maxDepth}.`,
-            stepPath(base, draft.index),
+            stepPath(base, rowOf[deepest] as number),
             'Run independent steps in parallel instead of chaining them.',
-            draft.id,
+            nodeIds[deepest],
           ),
         )
       }
-      const fanOut = new Int32Array(graphSteps.length)
-      for (let node = 0; node < dependencies.length; node += 1) {
-        const deps = dependencies[node] as readonly number[]
-        for (let edge = 0; edge < deps.length; edge += 1) {
-          const dep = deps[edge] as number
-          fanOut[dep] = (fanOut[dep] as number) + 1
-        }
+      const fanOut = new Int32Array(nodes)
+      for (let edge = 0; edge < dependencyTarget.length; edge += 1) {
+        const dep = dependencyTarget[edge] as number
+        fanOut[dep] = (fanOut[dep] as number) + 1
       }
       for (let node = 0; node < fanOut.length; node += 1) {
         const count = fanOut[node] as number
         if (count > budgets.maxFanOut) {
-          const draft = graphSteps[node] as StepDraft
           issues.push(
             createIssue(
               'budget_exceeded',
-              `${count} steps depend on step ${quote(draft.id ?? '')}; the policy allows ${budgets.maxFanOut}.`,
-              stepPath(base, draft.index),
+              `${count} steps depend on step ${quote(nodeIds[node] ?? '')}; the policy allows ${budgets.maxFanOut}.`,
+              stepPath(base, rowOf[node] as number),
               'Reduce the number of direct dependents.',
-              draft.id,
+              nodeIds[node],
             ),
           )
         }
       }
     }
     // Labels travel only along references: a plan without any has no flow to check.
-    if (graph.cycles.length === 0 && graphSteps.some((draft) => draft.references.length > 0)) {
-      issues.push(
-        ...checkUntrustedFlow({
-          policy,
-          // Every graph step has an id; a missing tool stays undefined, as the flow check expects.
-          steps: graphSteps as readonly FlowStep[],
-          order: graph.order,
-          indexOf: (id) => {
-            const index = ids.get(id)
-            const node = index === undefined ? -1 : (nodeOf[index] as number)
-            return node < 0 ? undefined : node
-          },
-        }),
-      )
+    if (graph.cycles.length === 0 && referenceTarget.length > 0) {
+      const flowIssues = untrustedFlowIssues({
+        policy,
+        ids: nodeIds,
+        references: nodeReferences,
+        pathOf: (node) => stepPath(base, rowOf[node] as number),
+        order: graph.order,
+        tools: nodeTools,
+        referenceStart,
+        referenceTarget,
+      })
+      for (const issue of flowIssues) issues.push(issue)
     }
     if (issues.length > 0) return { success: false, issues }
 
-    const idOf: string[] = []
-    for (let node = 0; node < graphSteps.length; node += 1)
-      idOf.push((graphSteps[node] as StepDraft).id as string)
-    const idAt = (node: number) => idOf[node] as string
+    const idAt = (node: number) => nodeIds[node] as string
     const compiledSteps: CompiledStep[] = []
-    const hashed: HashedStep[] = []
-    for (let node = 0; node < graphSteps.length; node += 1) {
-      const draft = graphSteps[node] as StepDraft
-      const args = draft.checkedArgs
+    const hasher = new PlanHasher()
+    for (let node = 0; node < nodes; node += 1) {
+      const id = nodeIds[node] as string
+      const tool = table.tools[rowOf[node] as number] as string
+      const args = nodeArgs[node] as CompiledStep['args']
+      const dependsOn = nodeDependsOn[node] as readonly string[]
       compiledSteps.push(
         Object.freeze({
-          id: draft.id as string,
-          index: draft.index,
-          tool: draft.tool as string,
+          id,
+          index: rowOf[node] as number,
+          tool,
           args,
-          dependsOn: draft.dependsOnIds,
-          references: draft.references,
+          dependsOn,
+          references: nodeReferences[node] as readonly StepReference[],
           level: graph.level[node] as number,
         }),
       )
       // Keys in sorted order: the literal below is canonical JSON (see hashJson) as it stands.
-      hashed.push({
-        args,
-        dependsOn: hashedDependencies(draft.dependsOnIds),
-        id: draft.id as string,
-        tool: draft.tool as string,
-      })
+      hasher.add({ args, dependsOn: hashedDependencies(dependsOn), id, tool })
     }
-    const hash = sha256(JSON.stringify({ steps: hashed, version: 1 }))
+    const hash = hasher.digest()
     const levels: (readonly string[])[] = []
     for (let level = 0; level < graph.levels.length; level += 1)
       levels.push(Object.freeze((graph.levels[level] as number[]).map(idAt)))
@@ -564,188 +492,4 @@ export async function createPlanCompiler(
     }
     return checkArguments(toolPolicy, args, [], { scope: policy.scope, checkCommand }).issues
   }
-}
-
-function readStep(
-  raw: unknown,
-  index: number,
-  base: Path,
-  issues: PlanIssue[],
-  ids: Map<string, number>,
-): StepDraft {
-  if (!isPlainObject(raw)) {
-    issues.push(
-      createIssue(
-        'invalid_plan',
-        `Step ${index} must be an object, got ${describe(raw)}.`,
-        stepPath(base, index),
-        'A step is { "id", "tool", "args", "depends_on" }.',
-      ),
-    )
-    return new StepDraft(base, index, undefined, undefined, NO_IDS, 'depends_on', {}, false)
-  }
-  const rawId = raw.id
-  let id: string | undefined
-  if (!Object.hasOwn(raw, 'id')) {
-    issues.push(
-      createIssue(
-        'invalid_plan',
-        `Step ${index} has no id.`,
-        stepPath(base, index),
-        `Give every step a unique string id, e.g. "step_${index + 1}".`,
-      ),
-    )
-  } else if (typeof rawId !== 'string') {
-    const example =
-      typeof rawId === 'number' && Number.isFinite(rawId) ? `"${rawId}"` : `"step_${index + 1}"`
-    issues.push(
-      createIssue(
-        'invalid_plan',
-        `Step ids must be strings, got ${describe(rawId)}.`,
-        stepPath(base, index, 'id'),
-        `Use a string id such as ${example}.`,
-      ),
-    )
-  } else if (rawId.length === 0) {
-    issues.push(
-      createIssue(
-        'invalid_plan',
-        'Step id is empty.',
-        stepPath(base, index, 'id'),
-        `Use a non-empty id such as "step_${index + 1}".`,
-      ),
-    )
-  } else if (rawId.length > MAX_STEP_ID_LENGTH) {
-    issues.push(
-      createIssue(
-        'invalid_plan',
-        `Step id is ${rawId.length} characters long (at most ${MAX_STEP_ID_LENGTH}).`,
-        stepPath(base, index, 'id'),
-        'Use a short id such as "step_1".',
-      ),
-    )
-  } else if (!STEP_ID_PATTERN.test(rawId)) {
-    issues.push(
-      createIssue(
-        'invalid_plan',
-        `Step id ${quote(rawId)} may only contain letters, digits, "_" and "-".`,
-        stepPath(base, index, 'id'),
-        'Use an id such as "read_config" or "step_1".',
-      ),
-    )
-  } else {
-    id = rawId
-  }
-  for (const key in raw) {
-    if (!isStepKey(key) && Object.hasOwn(raw, key)) {
-      issues.push(
-        createIssue(
-          'invalid_plan',
-          `Unknown step key ${quote(key)}.`,
-          stepPath(base, index, key),
-          'A step has only "id", "tool", "args", "depends_on" (or "dependsOn") and "description"; put tool arguments inside "args".',
-          id,
-        ),
-      )
-    }
-  }
-  let inGraph = id !== undefined
-  if (id !== undefined) {
-    const first = ids.get(id)
-    if (first !== undefined) {
-      issues.push(
-        createIssue(
-          'duplicate_step_id',
-          `Step id ${quote(id)} is already used by step ${first}.`,
-          stepPath(base, index, 'id'),
-          'Give every step a unique id.',
-          id,
-        ),
-      )
-      inGraph = false
-    } else {
-      ids.set(id, index)
-    }
-  }
-  let tool: string | undefined
-  const rawTool = raw.tool
-  if (typeof rawTool === 'string' && rawTool.length > 0) tool = rawTool
-  else
-    issues.push(
-      createIssue(
-        'invalid_plan',
-        rawTool === undefined
-          ? 'Step has no tool.'
-          : `Tool must be a non-empty string, got ${describe(rawTool)}.`,
-        stepPath(base, index, 'tool'),
-        'Name one of the tools the policy allows.',
-        id,
-      ),
-    )
-  if (typeof raw.description !== 'undefined' && typeof raw.description !== 'string') {
-    issues.push(
-      createIssue(
-        'invalid_plan',
-        'Step description must be a string.',
-        stepPath(base, index, 'description'),
-        undefined,
-        id,
-      ),
-    )
-  }
-
-  const hasSnake = Object.hasOwn(raw, 'depends_on')
-  const hasCamel = Object.hasOwn(raw, 'dependsOn')
-  const key = hasSnake ? 'depends_on' : 'dependsOn'
-  let rawDependencies: readonly string[] = NO_IDS
-  if (hasSnake && hasCamel) {
-    issues.push(
-      createIssue(
-        'invalid_plan',
-        'Step has both "depends_on" and "dependsOn".',
-        stepPath(base, index, 'dependsOn'),
-        'Use one of them.',
-        id,
-      ),
-    )
-  }
-  const deps = hasSnake ? raw.depends_on : raw.dependsOn
-  if (deps !== undefined && deps !== null) {
-    if (!Array.isArray(deps)) {
-      issues.push(
-        createIssue(
-          'invalid_plan',
-          `"${key}" must be an array of step ids, got ${describe(deps)}.`,
-          stepPath(base, index, key),
-          'Write e.g. ["step_1"].',
-          id,
-        ),
-      )
-    } else {
-      // Sized up front: an array grown from [] reserves room for 16 more ids.
-      const strings: string[] = new Array(deps.length)
-      let count = 0
-      for (let position = 0; position < deps.length; position += 1) {
-        // Holes are skipped, as forEach would.
-        if (!(position in deps)) continue
-        const dep: unknown = deps[position]
-        if (typeof dep === 'string') {
-          strings[count] = dep
-          count += 1
-        } else
-          issues.push(
-            createIssue(
-              'invalid_plan',
-              `Dependencies must be step ids (strings), got ${describe(dep)}.`,
-              stepPath(base, index, key, position),
-              'Write step ids as strings.',
-              id,
-            ),
-          )
-      }
-      if (count < strings.length) strings.length = count
-      rawDependencies = strings
-    }
-  }
-  return new StepDraft(base, index, id, tool, rawDependencies, key, raw.args, inGraph)
 }

@@ -1,13 +1,8 @@
 import type { StepReference } from '../compile/compiled-plan.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
+import type { ToolPolicy } from '../policy/policy-schema.js'
 import type { ResolvedPolicy } from '../policy/resolve-policy.js'
-import {
-  argumentName,
-  outputName,
-  pathRefusesUntrusted,
-  toolDeclassifies,
-  toolOutputIsUntrusted,
-} from './trust-rules.js'
+import { untrustedFlowIssues } from './untrusted-flow-issues.js'
 
 /** One step as the flow check sees it. */
 export interface FlowStep {
@@ -30,13 +25,6 @@ export interface FlowInput {
   readonly indexOf?: (id: string) => number | undefined
 }
 
-/** Why a step's output is untrusted: its tool says so, or untrusted data went into it. */
-type Origin =
-  | { readonly kind: 'source' }
-  | { readonly kind: 'derived'; readonly from: number; readonly reference: StepReference }
-
-const SOURCE: Origin = Object.freeze({ kind: 'source' })
-
 /**
  * Reports every `$ref` by which untrusted output reaches an argument that refuses it, with
  * the whole flow (`fetch.output → summarize.args.text → summarize.output → run.args.command`).
@@ -57,65 +45,28 @@ export function checkUntrustedFlow(input: FlowInput): PlanIssue[] {
       indexById.set((steps[index] as FlowStep).id, index)
     indexOf = (id) => indexById.get(id)
   }
-  // Whether each tool is a source (untrusted output) or a declassifier, worked out once per tool.
-  const roles = new Map<string, { source: boolean; declassifies: boolean }>()
-  const origins: (Origin | undefined)[] = new Array(steps.length)
-  const issues: PlanIssue[] = []
-
-  const flowTo = (source: number, field: readonly string[]): string[] => {
-    const hops: string[] = []
-    let current = source
-    let currentField = field
-    // Walk back to the source, then reverse: iterative, so a long chain cannot overflow.
-    for (;;) {
-      const step = steps[current] as FlowStep
-      hops.push(outputName(step.id, currentField))
-      const origin = origins[current]
-      if (origin === undefined || origin.kind === 'source') break
-      hops.push(argumentName(step.id, origin.reference.path))
-      current = origin.from
-      currentField = origin.reference.field
-    }
-    return hops.reverse()
+  const ids: string[] = []
+  const references: (readonly StepReference[])[] = []
+  const tools: (ToolPolicy | undefined)[] = []
+  const referenceStart: number[] = []
+  const referenceTarget: number[] = []
+  for (let index = 0; index < steps.length; index += 1) {
+    const step = steps[index] as FlowStep
+    ids.push(step.id)
+    references.push(step.references)
+    tools.push(policy.tools.get(step.tool))
+    referenceStart.push(referenceTarget.length)
+    for (const reference of step.references) referenceTarget.push(indexOf(reference.stepId) ?? -1)
   }
-
-  for (const node of order) {
-    const step = steps[node]
-    if (step === undefined) continue
-    const tool = policy.tools.get(step.tool)
-    let role = roles.get(step.tool)
-    if (role === undefined) {
-      const declassifies = tool !== undefined && toolDeclassifies(tool)
-      role = {
-        declassifies,
-        source: tool !== undefined && !declassifies && toolOutputIsUntrusted(policy.policy, tool),
-      }
-      roles.set(step.tool, role)
-    }
-    const declassifies = role.declassifies
-    if (role.source) origins[node] = SOURCE
-    for (const reference of step.references) {
-      const from = indexOf(reference.stepId)
-      if (from === undefined || origins[from] === undefined) continue
-      if (tool !== undefined && pathRefusesUntrusted(tool, reference.path)) {
-        const flow = [...flowTo(from, reference.field), argumentName(step.id, reference.path)]
-        issues.push({
-          code: 'untrusted_flow',
-          message: `Untrusted data reaches an argument that refuses it: ${flow.join(' → ')}.`,
-          path: [...step.path, 'args', ...reference.path],
-          stepId: step.id,
-          hint:
-            `Do not pass ${flow[0]} (untrusted) into ${argumentName(step.id, reference.path)}: ` +
-            'commands, write paths and network destinations take only trusted values. Use a fixed ' +
-            'value chosen before reading the data, or extract a narrow value (a number, an enum) ' +
-            'with a tool whose policy declares output.declassify.',
-          flow,
-        })
-      }
-      if (!declassifies && origins[node] === undefined) {
-        origins[node] = { kind: 'derived', from, reference }
-      }
-    }
-  }
-  return issues
+  referenceStart.push(referenceTarget.length)
+  return untrustedFlowIssues({
+    policy,
+    ids,
+    references,
+    pathOf: (index) => (steps[index] as FlowStep).path,
+    order,
+    tools,
+    referenceStart,
+    referenceTarget,
+  })
 }

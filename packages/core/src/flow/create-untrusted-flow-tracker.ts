@@ -1,9 +1,11 @@
 import type { CompiledStep } from '../compile/compiled-plan.js'
 import { PlanError } from '../errors/plan-error.js'
+import { matchesExtractionSchema, readExtractionSchema } from '../extract/read-extraction-schema.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import type { JsonObject, JsonValue } from '../plan/json-value.js'
 import type { ArgSpec } from '../policy/policy-schema.js'
 import type { ResolvedPolicy } from '../policy/resolve-policy.js'
+import type { TaintState } from '../taint/check-tainted-call.js'
 import { matchesDeclassifySchema } from './matches-declassify-schema.js'
 import {
   type ArgumentPath,
@@ -25,6 +27,10 @@ export interface UntrustedFlowState {
   /** How many untrusted outputs existed when each step's plan was approved. */
   readonly seen: Readonly<Record<string, number>>
   readonly text: UntrustedTextIndexState
+  /** The run has read a sensitive path (`trust.tainted`, rule of two). */
+  readonly sensitive?: boolean
+  /** The run has written, run a command or reached a URL (rule of two). */
+  readonly acted?: boolean
 }
 
 /** What {@link UntrustedFlowTracker.check} found about one call's arguments. */
@@ -39,12 +45,19 @@ export interface FlowCheck {
 export interface UntrustedFlowTracker {
   /** Stamps steps of a newly approved plan with the outputs their planner may have seen. */
   planApproved(stepIds: readonly string[]): void
-  /** Checks a ready step's arguments (references resolved) before it runs. */
-  check(step: CompiledStep, args: JsonObject): FlowCheck
+  /**
+   * Checks a ready step's arguments (references resolved) before it runs; `paste: false`
+   * skips the copied-text check (the tainted-run rules decide instead).
+   */
+  check(step: CompiledStep, args: JsonObject, paste?: boolean): FlowCheck
   /** Labels a finished step's output; `output` is its JSON value, or undefined if it has none. */
   record(step: CompiledStep, output: JsonValue | undefined, tainted: boolean): TrustLabel
   /** The label of a finished step's output. */
   label(stepId: string): TrustLabel | undefined
+  /** What the run has combined so far: untrusted context, sensitive data, actions. */
+  taintState(): TaintState
+  /** Records that an allowed call read sensitive data or acted. */
+  noteCall(readsSensitive: boolean, acts: boolean): void
   /** Drops a step's label (its id now names another step); indexed text stays. */
   forget(stepId: string): void
   toJSON(): UntrustedFlowState
@@ -100,7 +113,7 @@ function issueFor(step: CompiledStep, path: ArgumentPath, flow: string[], pasted
     message: `Untrusted data reaches an argument that refuses it: ${flow.join(' → ')}${pasted ? ' (the text was copied from that output)' : ''}.`,
     path: [...path],
     stepId: step.id,
-    hint: 'Commands, write paths and network destinations take only trusted values; do not copy text from untrusted output into them. Extract a narrow value with a declassifying tool instead.',
+    hint: 'Commands, write paths and network destinations take only trusted values; do not copy text from untrusted output into them. Write the value yourself from the task, or stop and ask the user.',
     flow,
   }
   return issue
@@ -117,6 +130,8 @@ export function createUntrustedFlowTracker(
 ): UntrustedFlowTracker {
   const labels = new Map<string, TrustLabel>()
   const seen = new Map<string, number>()
+  let sensitive = state?.sensitive === true
+  let acted = state?.acted === true
   const index =
     state === undefined ? new UntrustedTextIndex() : UntrustedTextIndex.fromJSON(state.text)
   if (state !== undefined) {
@@ -128,7 +143,7 @@ export function createUntrustedFlowTracker(
     planApproved(stepIds) {
       for (const id of stepIds) seen.set(id, index.size)
     },
-    check(step, args) {
+    check(step, args, paste = true) {
       const tool = policy.tools.get(step.tool)
       // Unknown tool: the guard denies it anyway; refuse here too.
       if (tool === undefined) return { issues: [], tainted: true }
@@ -147,7 +162,7 @@ export function createUntrustedFlowTracker(
       }
       // Text written into a plan after untrusted output was seen may have been copied from it.
       const limit = seen.get(step.id) ?? index.size
-      if (limit > 0) {
+      if (limit > 0 && paste) {
         const leaves: Leaf[] = []
         for (const name of Object.keys(args)) {
           const spec = Object.hasOwn(tool.args, name) ? tool.args[name] : undefined
@@ -171,7 +186,13 @@ export function createUntrustedFlowTracker(
       let untrusted: boolean
       const declassify = tool?.output?.declassify
       if (tool === undefined) untrusted = true
-      else if (declassify !== undefined)
+      else if (tool.output?.extract === true) {
+        const schema = readExtractionSchema(step.args.schema)
+        untrusted =
+          schema === undefined ||
+          output === undefined ||
+          !matchesExtractionSchema(schema, output, policy.scope)
+      } else if (declassify !== undefined)
         untrusted = output === undefined || !matchesDeclassifySchema(declassify, output)
       else untrusted = tainted || toolOutputIsUntrusted(policy.policy, tool)
       const label: TrustLabel = untrusted ? 'untrusted' : 'trusted'
@@ -182,6 +203,13 @@ export function createUntrustedFlowTracker(
         index.add(step.id, texts, output !== undefined)
       }
       return label
+    },
+    taintState() {
+      return { untrusted: index.size > 0, sensitive, acted }
+    },
+    noteCall(readsSensitive, acts) {
+      sensitive ||= readsSensitive
+      acted ||= acts
     },
     label(stepId) {
       return labels.get(stepId)
@@ -194,6 +222,8 @@ export function createUntrustedFlowTracker(
         labels: Object.fromEntries(labels),
         seen: Object.fromEntries(seen),
         text: index.toJSON(),
+        ...(sensitive ? { sensitive } : {}),
+        ...(acted ? { acted } : {}),
       }
     },
   }
@@ -243,5 +273,8 @@ export function readUntrustedFlowState(value: unknown): UntrustedFlowState {
   )
     invalid()
   for (const count of Object.values(seen)) if (count > outputs.length) invalid()
-  return { labels, seen, text: { outputs, saturatedAt } }
+  const sensitive = value.sensitive ?? false
+  const acted = value.acted ?? false
+  if (typeof sensitive !== 'boolean' || typeof acted !== 'boolean') invalid()
+  return { labels, seen, text: { outputs, saturatedAt }, sensitive, acted }
 }

@@ -43,7 +43,7 @@ export function toolOutputIsUntrusted(policy: Policy, tool: ToolPolicy): boolean
 
 /** Whether a tool's output is re-validated at run time, and trusted when it matches. */
 export function toolDeclassifies(tool: ToolPolicy): boolean {
-  return tool.output?.declassify !== undefined
+  return tool.output?.declassify !== undefined || tool.output?.extract === true
 }
 
 /** `"a.output.x"`: the name of a step's output (or a field of it) in a flow. */

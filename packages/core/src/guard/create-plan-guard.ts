@@ -10,11 +10,13 @@ import { createIssue } from '../issues/create-issue.js'
 import type { IssueCode, PlanIssue } from '../issues/plan-issue.js'
 import type { JsonObject, JsonValue } from '../plan/json-value.js'
 import { verifyPlan } from '../sign/verify-plan.js'
+import { checkTaintedCall } from '../taint/check-tainted-call.js'
+import { checkTaintedOnDisk } from '../taint/check-tainted-on-disk.js'
 import { canonicalJson, sha256 } from '../util/canonical-json.js'
 import { type InterruptedCall, interruptedCallIssue } from './interrupted-call.js'
 import { copyJson, defineValue, freezeJson, outputToJson } from './json-copy.js'
 import { normalizeUrlArguments } from './normalize-url-arguments.js'
-import { hasPathArguments, pathArguments } from './path-arguments.js'
+import { hasPathArguments, pathArguments, writesPaths } from './path-arguments.js'
 import type {
   AuthorizeResult,
   PlanGuard,
@@ -717,8 +719,14 @@ export function createPlanGuard(
       .checkArguments(tool, args)
       .map((found) => ({ ...found, stepId: step.id }))
     if (argumentIssues.length > 0) return denied(argumentIssues)
-    const flowCheck = flow.check(step, args)
+    const taintRules = mode === 'turn' ? compiler.policy.policy.trust.tainted : undefined
+    const flowCheck = flow.check(step, args, taintRules === undefined || taintRules.pasteCheck)
     if (flowCheck.issues.length > 0) return denied(flowCheck.issues)
+    if (taintRules !== undefined) {
+      const taint = checkTaintedCall(compiler, tool, step.id, args, flow.taintState())
+      if (taint.issues.length > 0 && call.humanApproved !== true) return denied(taint.issues)
+      flow.noteCall(taint.readsSensitive, taint.acts)
+    }
 
     const stepId = step.id
     tainted.set(stepId, flowCheck.tainted)
@@ -727,7 +735,10 @@ export function createPlanGuard(
     ranWith.set(stepId, key)
     calls += 1
     callsPerTool.set(tool, (callsPerTool.get(tool) ?? 0) + 1)
-    identicalCalls.set(key, (identicalCalls.get(key) ?? 0) + 1)
+    // Identical calls count only while nothing else happened in between.
+    const repeats = (identicalCalls.get(key) ?? 0) + 1
+    identicalCalls.clear()
+    identicalCalls.set(key, repeats)
 
     const specs = compiler.policy.tools.get(tool)?.args
     if (specs !== undefined) normalizeUrlArguments(specs, args)
@@ -761,6 +772,15 @@ export function createPlanGuard(
       release(stepId)
       return denied(issues)
     }
+    if (taintRules !== undefined && call.humanApproved !== true) {
+      // Again on the real paths: a link inside an allowed folder may lead elsewhere.
+      const onDisk = await checkTaintedOnDisk(compiler, tool, stepId, args, flow.taintState())
+      if (onDisk.issues.length > 0) {
+        release(stepId)
+        return denied(onDisk.issues)
+      }
+      flow.noteCall(onDisk.readsSensitive, onDisk.acts)
+    }
     return { allowed: true, stepId, args }
   }
 
@@ -776,6 +796,11 @@ export function createPlanGuard(
         ? 'untrusted'
         : flow.record(finished, json.ok ? json.value : undefined, tainted.get(stepId) ?? true)
     tainted.delete(stepId)
+    // A successful write changes what the same call will do: repeats count from zero again.
+    if (finished !== undefined && writesPaths(compiler.policy.tools.get(finished.tool)?.args)) {
+      identicalCalls.clear()
+      turns.clear()
+    }
     let outputHash: string | null = null
     if (json.ok) {
       try {
@@ -803,6 +828,9 @@ export function createPlanGuard(
     const state = status.get(stepId)
     if (state !== 'running' && state !== 'pending') return
     status.set(stepId, 'failed')
+    // An error of a tool that ran is output too: its text carries the tool's label.
+    const failed = state === 'running' ? knownSteps.get(stepId) : undefined
+    if (failed !== undefined) flow.record(failed, describeError(error), tainted.get(stepId) ?? true)
     tainted.delete(stepId)
     if (!audit({ type: 'step_failed', stepId, error: describeError(error) })) auditFailure()
     removeReady(stepId)
@@ -874,6 +902,7 @@ export function createPlanGuard(
     if (kind === 'turn') {
       const signature = turnSignature(result.plan)
       const count = (turns.get(signature) ?? 0) + 1
+      turns.clear()
       if (count > budgets.maxIdenticalCalls) {
         const issue = stop(
           makeIssue(

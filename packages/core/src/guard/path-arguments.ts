@@ -44,3 +44,11 @@ export function hasPathArguments(specs: Readonly<Record<string, ArgSpec>>): bool
     spec.type === 'path' || (spec.type === 'array' && walk(spec.items))
   return Object.values(specs).some(walk)
 }
+
+/** True when a tool declares a path argument it writes (possibly inside arrays). */
+export function writesPaths(specs: Readonly<Record<string, ArgSpec>> | undefined): boolean {
+  if (specs === undefined) return false
+  const walk = (spec: ArgSpec): boolean =>
+    (spec.type === 'path' && spec.access === 'write') || (spec.type === 'array' && walk(spec.items))
+  return Object.values(specs).some(walk)
+}

@@ -18,6 +18,11 @@ export interface ToolCall {
    * that step is considered; when omitted, the call is matched by tool and arguments.
    */
   readonly stepId?: string
+  /**
+   * A human allowed this call after the guard refused it under `trust.tainted` with
+   * `onRefuse: 'ask'`. Only adapters set it, after a person said yes; every other check still runs.
+   */
+  readonly humanApproved?: boolean
 }
 
 /** The guard's answer to a live call. */

@@ -44,6 +44,8 @@ export function readToolCall(input: unknown): ReadToolCall {
     const args = field(input, 'args')
     const callId = field(input, 'callId')
     const stepId = field(input, 'stepId')
+    // Only `true` counts: a human allowed a call refused under trust.tainted.
+    const humanApproved = field(input, 'humanApproved') === true
     if (callId !== undefined && typeof callId !== 'string')
       return refuse('A tool call id must be a string.')
     if (stepId !== undefined && typeof stepId !== 'string')
@@ -53,6 +55,7 @@ export function readToolCall(input: unknown): ReadToolCall {
       args,
       ...(callId === undefined ? {} : { callId }),
       ...(stepId === undefined ? {} : { stepId }),
+      ...(humanApproved ? { humanApproved } : {}),
     }
     return { call }
   } catch (error) {

@@ -58,6 +58,7 @@ export type IssueCode =
   | 'step_timeout'
   | 'aborted'
   | 'untrusted_flow'
+  | 'tainted_run'
   | 'signature_invalid'
   | 'interrupted_call'
   | 'store_failed'

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { commandPolicySchema } from '../command/command-policy.js'
+import { taintedSchema } from './tainted-schema.js'
 
 const common = {
   /** Whether the argument must be present. Defaults to true. */
@@ -180,6 +181,11 @@ export const toolOutputSchema = z.strictObject({
   trust: z.enum(['trusted', 'untrusted']).optional(),
   /** Makes the output trusted when, at run time, it matches this narrow schema. */
   declassify: declassifySchema.optional(),
+  /**
+   * The tool runs extraction steps (`modelStepToolPolicy()`): its output is trusted when, at
+   * run time, it matches the narrow schema in the step's `schema` argument.
+   */
+  extract: z.boolean().optional(),
 })
 
 /** What one tool may be called with. */
@@ -206,6 +212,11 @@ export const trustSchema = z.strictObject({
    * is trusted only where the policy says so.
    */
   defaultOutput: z.enum(['trusted', 'untrusted']).default('untrusted'),
+  /**
+   * Per-turn mode: what a run may still do once untrusted output (or a tool error of an
+   * untrusted tool) has entered the model's context. Absent: the copied-text check only.
+   */
+  tainted: taintedSchema.optional(),
 })
 
 /** How an approved plan must be bound to its approval. */

@@ -1,32 +1,79 @@
 import { sha256Hex } from './portable-crypto.js'
 
-function sortedCopy(value: unknown, depth: number): unknown {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new TypeError('Not JSON: a non-finite number.')
-    return value
+const MAX_ARRAY_INDEX = 4294967294
+
+/** True for a key that JSON.stringify emits before the others: an array index, "0" to "4294967294". */
+function isArrayIndex(key: string): boolean {
+  const length = key.length
+  if (length === 0 || length > 10) return false
+  const first = key.charCodeAt(0)
+  if (first < 0x30 || first > 0x39 || (first === 0x30 && length > 1)) return false
+  for (let index = 1; index < length; index += 1) {
+    const code = key.charCodeAt(index)
+    if (code < 0x30 || code > 0x39) return false
   }
-  if (typeof value !== 'object') throw new TypeError(`Not JSON: a ${typeof value}.`)
+  return length < 10 || Number(key) <= MAX_ARRAY_INDEX
+}
+
+function byIndex(left: string, right: string): number {
+  return Number(left) - Number(right)
+}
+
+/**
+ * An object's keys in the order of canonical JSON: array indices first in numeric order (as
+ * JSON.stringify emits them from any object), then the others sorted by UTF-16 code units.
+ */
+function canonicalKeys(record: object): string[] {
+  const keys = Object.keys(record).sort()
+  const indices: string[] = []
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string
+    const first = key.charCodeAt(0)
+    if (first >= 0x30 && first <= 0x39 && isArrayIndex(key)) indices.push(key)
+  }
+  if (indices.length === 0) return keys
+  const named = keys.filter((key) => !isArrayIndex(key))
+  return [...indices.sort(byIndex), ...named]
+}
+
+function write(value: unknown, depth: number): string {
+  if (value === null) return 'null'
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value)
+    case 'boolean':
+      return value ? 'true' : 'false'
+    case 'number':
+      if (!Number.isFinite(value)) throw new TypeError('Not JSON: a non-finite number.')
+      return JSON.stringify(value)
+    case 'object':
+      break
+    default:
+      throw new TypeError(`Not JSON: a ${typeof value}.`)
+  }
   // A cycle ends here too.
   if (depth > 256) throw new RangeError('Value is nested too deeply to hash.')
-  if (Array.isArray(value)) return value.map((item) => sortedCopy(item ?? null, depth + 1))
+  if (Array.isArray(value)) {
+    let text = '['
+    for (let index = 0; index < value.length; index += 1) {
+      if (index > 0) text += ','
+      text += write(value[index] ?? null, depth + 1)
+    }
+    return `${text}]`
+  }
   const prototype = Object.getPrototypeOf(value)
   if (prototype !== Object.prototype && prototype !== null) {
     throw new TypeError('Not JSON: an object that is not a plain object.')
   }
   const record = value as Record<string, unknown>
-  const out: Record<string, unknown> = {}
-  for (const key of Object.keys(record).sort()) {
-    if (record[key] === undefined) continue
-    // defineProperty, not assignment: a "__proto__" key must stay a plain member.
-    Object.defineProperty(out, key, {
-      value: sortedCopy(record[key], depth + 1),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    })
+  let text = '{'
+  for (const key of canonicalKeys(record)) {
+    const member = record[key]
+    if (member === undefined) continue
+    if (text.length > 1) text += ','
+    text += `${JSON.stringify(key)}:${write(member, depth + 1)}`
   }
-  return out
+  return `${text}}`
 }
 
 /**
@@ -38,7 +85,9 @@ function sortedCopy(value: unknown, depth: number): unknown {
  * never taken as equal.
  */
 export function canonicalJson(value: unknown): string {
-  return value === undefined ? 'null' : (JSON.stringify(sortedCopy(value, 0)) as string)
+  if (value === undefined) return 'null'
+  // Written straight to text: no sorted copy of the value.
+  return write(value, 0)
 }
 
 /** SHA-256 (hex) of a value's canonical JSON. */

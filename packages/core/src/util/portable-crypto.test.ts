@@ -2,6 +2,7 @@ import { createHash, createHmac } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
+  createSha256,
   equalBytes,
   fromHex,
   hmacSha256,
@@ -54,5 +55,17 @@ describe('equalBytes', () => {
     expect(equalBytes(fromHex('00ff'), new Uint8Array([0, 255]))).toBe(true)
     expect(equalBytes(fromHex('00ff'), fromHex('00fe'))).toBe(false)
     expect(equalBytes(fromHex('00'), fromHex('0000'))).toBe(false)
+  })
+})
+
+describe('createSha256', () => {
+  it('should give the digest of the whole text however it is split', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'grapheme' }), { maxLength: 8 }), (pieces) => {
+        const hash = createSha256()
+        for (const piece of pieces) hash.update(piece)
+        expect(hash.digestHex()).toBe(sha256Hex(pieces.join('')))
+      }),
+    )
   })
 })

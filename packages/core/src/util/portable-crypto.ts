@@ -138,3 +138,37 @@ export function equalBytes(left: Uint8Array, right: Uint8Array): boolean {
     difference |= (left[index] as number) ^ (right[index] as number)
   return difference === 0
 }
+
+/** A SHA-256 fed text piece by piece. */
+export interface IncrementalSha256 {
+  update(text: string): IncrementalSha256
+  /** The lower-case hex digest; the hash cannot be fed afterwards. */
+  digestHex(): string
+}
+
+/**
+ * An incremental SHA-256 of UTF-8 text: Node's streaming hash where it exists; elsewhere the
+ * pieces are kept and hashed together at the end (same digest).
+ */
+export function createSha256(): IncrementalSha256 {
+  if (crypto !== undefined) {
+    const hash = crypto.createHash('sha256')
+    const incremental: IncrementalSha256 = {
+      update: (text) => {
+        hash.update(text)
+        return incremental
+      },
+      digestHex: () => hash.digest('hex'),
+    }
+    return incremental
+  }
+  const pieces: string[] = []
+  const incremental: IncrementalSha256 = {
+    update: (text) => {
+      pieces.push(text)
+      return incremental
+    },
+    digestHex: () => toHex(sha256Plain(utf8(pieces.join('')))),
+  }
+  return incremental
+}

@@ -65,10 +65,16 @@ export function describePolicy(compiler: PlanCompiler): string {
 
 /** The text of an error ToolMessage for a call that did not run. */
 export function denialText(tool: string, issues: readonly PlanIssue[], allowed: string): string {
-  return `@plan blocked this call to ${JSON.stringify(tool)}; it did not run.\n${describeIssues(issues)}\n${allowed}`
+  const tail = allowed === '' ? '' : `\n${allowed}`
+  return `@plan blocked this call to ${JSON.stringify(tool)}; it did not run.\n${describeIssues(issues)}${tail}`
 }
 
 /** The text shown when the guard ends the run. */
 export function endText(issues: readonly PlanIssue[]): string {
   return `@plan ended the run: no further tool call will run.\n${describeIssues(issues)}`
+}
+
+/** What the model reads on its last call after the guard stopped the run. */
+export function lastWordText(issues: readonly PlanIssue[]): string {
+  return `@plan stopped this run; no tool will run any more.\n${describeIssues(issues)}\nTell the user what was done, what is left, and why the run stopped.`
 }

@@ -151,11 +151,13 @@ describe('planGuardMiddleware', () => {
     it('should let parallel calls racing a budget run no more than the budget allows', async () => {
       const slow = await createTestWorkspace({ delayMs: 30 })
       try {
-        const model = fakeModel().respondWithTools([
-          { name: 'view_file', args: { file: 'README.md' }, id: 'one' },
-          { name: 'view_file', args: { file: 'docs/guide.md' }, id: 'two' },
-          { name: 'view_file', args: { file: 'docs/../README.md' }, id: 'three' },
-        ])
+        const model = fakeModel()
+          .respondWithTools([
+            { name: 'view_file', args: { file: 'README.md' }, id: 'one' },
+            { name: 'view_file', args: { file: 'docs/guide.md' }, id: 'two' },
+            { name: 'view_file', args: { file: 'docs/../README.md' }, id: 'three' },
+          ])
+          .respond(new AIMessage('I read two files; the budget stopped the third.'))
         const agent = createAgent({
           model,
           tools: slow.tools,
@@ -169,8 +171,11 @@ describe('planGuardMiddleware', () => {
         )
         expect(denied).toHaveLength(1)
         expect(textOf(denied[0])).toContain('budget_exhausted')
-        expect(textOf(result.messages.at(-1))).toContain('@plan ended the run')
-        expect(model.callCount).toBe(1)
+        expect(model.callCount).toBe(2)
+        expect(textOf(seenByModel(model, 1)[0])).toContain('@plan stopped this run')
+        expect(textOf(result.messages.at(-1))).toBe(
+          'I read two files; the budget stopped the third.',
+        )
       } finally {
         await slow.cleanup()
       }
@@ -185,7 +190,8 @@ describe('planGuardMiddleware', () => {
       }
       const messages = await run(model, planGuardMiddleware({ policy: workspace.policy() }))
       expect(workspace.ran).toEqual([])
-      expect(model.callCount).toBe(4)
+      expect(model.callCount).toBe(5)
+      expect(textOf(seenByModel(model, 4)[0])).toContain('@plan stopped this run')
       expect(textOf(toolMessages(messages).get('try3'))).toContain('repeated_call')
       expect(textOf(messages.at(-1))).toContain('@plan ended the run')
     })
@@ -199,7 +205,8 @@ describe('planGuardMiddleware', () => {
       }
       const messages = await run(model, planGuardMiddleware({ policy: workspace.policy() }))
       expect(workspace.ran).toHaveLength(3)
-      expect(model.callCount).toBe(4)
+      expect(model.callCount).toBe(5)
+      expect(textOf(seenByModel(model, 4)[0])).toContain('repeated_call')
       expect(textOf(toolMessages(messages).get('again3'))).toContain('repeated_call')
     })
 
@@ -488,7 +495,7 @@ describe('planGuardMiddleware', () => {
       }
       const messages = await run(model, planGuardMiddleware({ policy: workspace.policy(), plan }))
       expect(workspace.ran).toEqual([])
-      expect(model.callCount).toBe(4)
+      expect(model.callCount).toBe(5)
       expect(textOf(toolMessages(messages).get('off3'))).toContain('repeated_call')
       expect(textOf(messages.at(-1))).toContain('@plan ended the run')
     })

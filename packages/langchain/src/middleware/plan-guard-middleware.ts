@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from '@langchain/core/messages'
 import { Command, ReducedValue, StateSchema } from '@langchain/langgraph'
 import {
@@ -21,6 +22,7 @@ import {
   type ResolvedPolicy,
   type RetryInterrupted,
   type RunKeys,
+  runReadyModelSteps,
   startDurableCall,
 } from '@plan/core'
 import { resolvePolicy } from '@plan/core/schemas'
@@ -31,10 +33,19 @@ import {
   stepIdsForToolCalls,
   stepsFromToolCalls,
 } from '../convert/steps-from-tool-calls.js'
+import { askHuman, mayAskHuman } from './ask-human.js'
 import { freshestRunState, toSaved } from './durable-run.js'
-import { denialText, describePolicy, describeReadySteps, endText } from './guard-messages.js'
+import {
+  denialText,
+  describePolicy,
+  describeReadySteps,
+  endText,
+  lastWordText,
+} from './guard-messages.js'
+import { modelStepsWith } from './model-steps.js'
 import type { PlanGuardDecision } from './plan-guard-decision.js'
 import { keepFreshestRunState, type PlanGuardRunState, readRunState } from './run-state.js'
+import { toolErrorMessage } from './tool-error-message.js'
 
 /**
  * What happens when the guard denies a call: `continue` answers it with an error and lets the
@@ -66,6 +77,11 @@ export interface PlanGuardMiddlewareOptions {
   readonly describePlan?: boolean
   /** Check path arguments on disk (symlinks resolved) before a call runs. Default true. */
   readonly checkPathsOnDisk?: boolean
+  /**
+   * Plan mode: the model that runs the plan's `extract` and `generate` steps, with no tools
+   * (see `modelStepToolPolicy`). They run before each model call, never through the agent's model.
+   */
+  readonly extractionModel?: BaseChatModel
   /** Called with every decision, for logs and audits; a throw here fails the call. */
   readonly onDecision?: (decision: PlanGuardDecision) => void
   /**
@@ -134,6 +150,8 @@ interface RunContext {
   /** Per-turn mode: why each call of the last rejected turn was rejected. */
   rejected: Map<string, readonly PlanIssue[]>
   exit: PendingExit | undefined
+  /** The model has had its last word after the guard stopped the run. */
+  told: boolean
 }
 
 interface Setup {
@@ -353,6 +371,7 @@ export function planGuardMiddleware(
       turnSteps: new Map(),
       rejected: new Map(),
       exit: undefined,
+      told: false,
     }
   }
 
@@ -493,7 +512,12 @@ export function planGuardMiddleware(
     issues: readonly PlanIssue[],
   ): ToolMessage {
     return new ToolMessage({
-      content: denialText(call.name, issues, allowedText(run)),
+      // A tainted-run refusal lists what is still allowed; the whole policy would contradict it.
+      content: denialText(
+        call.name,
+        issues,
+        issues.every((issue) => issue.code === 'tainted_run') ? '' : allowedText(run),
+      ),
       tool_call_id: call.id ?? '',
       name: call.name,
       status: 'error',
@@ -610,11 +634,28 @@ export function planGuardMiddleware(
         runs.delete(run.id)
         throw run.exit.error
       }
+      if (planMode && options.extractionModel !== undefined && run.exit === undefined) {
+        const ran = await runReadyModelSteps(
+          run.guard,
+          modelStepsWith(options.extractionModel, run.compiler),
+        )
+        if (ran > 0) return { _planGuardState: saved(run) }
+      }
       return undefined
     },
 
     wrapModelCall: async (request, handler) => {
       const run = await findRun(request.state)
+      // A stopped run: the model is told why once, without tools; then the agent ends.
+      if (run.exit !== undefined && !run.told && stopIssue(run) !== undefined) {
+        run.told = true
+        const text = lastWordText(run.exit.issues)
+        const systemMessage =
+          request.systemMessage.text === ''
+            ? new SystemMessage(text)
+            : request.systemMessage.concat(`\n\n${text}`)
+        return handler({ ...request, tools: [], systemMessage })
+      }
       // The run is over: answer for the model, so the agent ends through afterAgent.
       if (run.exit !== undefined) return new AIMessage(endText(run.exit.issues))
       let next = request
@@ -720,16 +761,29 @@ export function planGuardMiddleware(
         } else if (run.exit !== undefined) {
           return deny(run.exit.issues)
         }
-        const result = await authorizeInterrupted(
-          run.guard,
-          {
-            tool: call.name,
-            args: call.args,
-            ...(call.id === undefined ? {} : { callId: call.id }),
-            ...(stepId === undefined ? {} : { stepId }),
-          },
-          options.retryInterrupted,
-        )
+        const authorize = (humanApproved: boolean) =>
+          authorizeInterrupted(
+            run.guard,
+            {
+              tool: call.name,
+              args: call.args,
+              ...(call.id === undefined ? {} : { callId: call.id }),
+              ...(stepId === undefined ? {} : { stepId }),
+              ...(humanApproved ? { humanApproved } : {}),
+            },
+            options.retryInterrupted,
+          )
+        let result = await authorize(false)
+        const onRefuse = run.compiler.policy.policy.trust.tainted?.onRefuse
+        if (!result.allowed && mayAskHuman(result.issues, onRefuse)) {
+          // A LangGraph interrupt: the run pauses here until a human answers.
+          const answer = askHuman(call, result.issues)
+          if (answer.approved) result = await authorize(true)
+          else if (answer.message !== undefined) {
+            const said = issueOf('tainted_run', `A human refused this call: ${answer.message}`, '')
+            return deny([said])
+          }
+        }
         if (!result.allowed) return deny(result.issues)
         const blocked = await startDurableCall({
           store: options.store,
@@ -758,9 +812,14 @@ export function planGuardMiddleware(
           // The tool gets the arguments the guard checked (paths resolved on disk).
           response = await handler({ ...request, toolCall: { ...call, args: result.args } })
         } catch (error) {
-          if (isGraphBubbleUp(error)) run.guard.release(result.stepId)
-          else run.guard.fail(result.stepId, error)
-          throw error
+          if (isGraphBubbleUp(error)) {
+            run.guard.release(result.stepId)
+            throw error
+          }
+          // Answered as LangChain answers a throwing tool without middleware.
+          const message = toolErrorMessage(error, call)
+          run.guard.fail(result.stepId, message.content)
+          return message
         }
         if (!ToolMessage.isInstance(response)) run.guard.complete(result.stepId, null)
         else if (response.status === 'error') run.guard.fail(result.stepId, response.content)

@@ -1,6 +1,6 @@
 import type { BaseMessage } from '@langchain/core/messages'
 import { FakeListChatModel } from '@langchain/core/utils/testing'
-import { createPlanCompiler, type PolicyInput } from '@plan/core'
+import { createPlanCompiler, modelStepToolPolicy, type PolicyInput } from '@plan/core'
 import { describe, expect, it, vi } from 'vitest'
 import { createPlanner } from './create-planner.js'
 
@@ -116,5 +116,31 @@ describe('createPlanner', () => {
     expect(() =>
       createPlanner({ model, compiler: createPlanCompiler(policy), maxReplans: -1 }),
     ).toThrow(/maxReplans/)
+  })
+
+  it('should let the model plan an extraction step when the policy has model steps', async () => {
+    const readThenDecide = {
+      steps: [
+        { id: 'test', tool: 'view_file', args: { file: 'test/a.test.js' } },
+        {
+          id: 'which',
+          tool: 'extract',
+          args: {
+            input: { $ref: 'test.output.content' },
+            instruction: 'Which source file does the test import?',
+            schema: { type: 'path', within: ['src/**'] },
+          },
+        },
+        { id: 'source', tool: 'view_file', args: { file: { $ref: 'which' } } },
+      ],
+    }
+    const { model, asked } = plannerModel([readThenDecide])
+    const compiler = createPlanCompiler({
+      ...policy,
+      tools: { ...policy.tools, ...modelStepToolPolicy() },
+    })
+    const result = await createPlanner({ model, compiler }).plan('Fix what the failing test names')
+    expect(result.success).toBe(true)
+    expect(text(asked()[0]?.[0])).toContain('add an "extract" step')
   })
 })

@@ -1,4 +1,4 @@
-import type { ArgSpec, PlanCompiler } from '@plan/core'
+import { type ArgSpec, modelStepPlannerHint, type PlanCompiler } from '@plan/core'
 
 function describeArg(spec: ArgSpec): string {
   switch (spec.type) {
@@ -36,6 +36,8 @@ export function plannerPrompt(compiler: PlanCompiler, instructions: string | und
       : 'No shell commands may run.',
     `A plan has at most ${policy.budgets.maxSteps} steps.`,
   ]
+  const modelSteps = modelStepPlannerHint(compiler.policy.tools)
+  if (modelSteps !== undefined) lines.push(modelSteps)
   if (instructions !== undefined && instructions !== '') lines.push('', instructions)
   return lines.join('\n')
 }

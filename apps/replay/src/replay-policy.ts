@@ -1,0 +1,55 @@
+import {
+  modelStepToolPolicy,
+  type PolicyInput,
+  ruleOfTwo,
+  type TaintedPolicyInput,
+} from '@plan/core'
+import { referenceToolPolicy } from '@plan/core/node'
+
+/** How a run is guarded. */
+export type ReplayMode =
+  | 'baseline'
+  | 'turn'
+  | 'turn-paste'
+  | 'turn-legacy'
+  | 'turn-rule-of-two'
+  | 'plan'
+
+/** What a tainted per-turn run may still do in the replay repository. */
+export const CODING_TAINTED: TaintedPolicyInput = {
+  commands: ['npm test', 'git status', 'git diff', 'git log', 'ls'],
+  writes: ['src/**', 'test/**', 'docs/**', 'NOTES.md', 'CHANGELOG.md', 'README.md'],
+  hosts: ['docs.example.com'],
+}
+
+/** The policy of a mode (the baseline runs the same tools without any guard). */
+export function replayPolicy(root: string, mode: ReplayMode): PolicyInput {
+  const tainted =
+    mode === 'turn'
+      ? CODING_TAINTED
+      : mode === 'turn-paste'
+        ? { ...CODING_TAINTED, pasteCheck: true }
+        : mode === 'turn-rule-of-two'
+          ? ruleOfTwo()
+          : undefined
+  return {
+    version: 1,
+    // Under the rule of two, .env is readable: the preset is what keeps it from leaving.
+    workspace: {
+      roots: [root],
+      readOnly: ['.git', '.github', 'package.json'],
+      deny: mode === 'turn-rule-of-two' ? [] : ['.env'],
+    },
+    tools: {
+      ...referenceToolPolicy(),
+      fetch_url: {
+        description: 'Fetch a web page.',
+        args: { url: { type: 'string', format: 'url' } },
+      },
+      ...(mode === 'plan' ? modelStepToolPolicy() : {}),
+    },
+    commands: { allow: ['npm', 'git', 'ls', 'cat'] },
+    budgets: { maxIdenticalCalls: 3, maxDenials: 20 },
+    trust: { defaultOutput: 'untrusted', ...(tainted === undefined ? {} : { tainted }) },
+  }
+}

@@ -1,0 +1,169 @@
+import { createPlanGuardedTools } from '@plan/ai-sdk'
+import { createPlanCompiler } from '@plan/core'
+import { generateText, stepCountIs } from 'ai'
+import { MockLanguageModelV4 } from 'ai/test'
+import { type ReplayMode, replayPolicy } from './replay-policy.js'
+import { createReplayRepo } from './replay-repo.js'
+import { aiSdkTools, createReplayTools, type ToolEffect } from './replay-tools.js'
+import type { RunOutcome } from './run-outcome.js'
+import {
+  type Agent,
+  modelStepRequest,
+  planFollower,
+  type ReadyCall,
+  type Reply,
+  type Scenario,
+  type Turn,
+} from './scenario.js'
+
+type CallOptions = Parameters<MockLanguageModelV4['doGenerate']>[0]
+type GenerateResult = Awaited<ReturnType<MockLanguageModelV4['doGenerate']>>
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 1, text: 1, reasoning: undefined },
+}
+
+function resultText(output: { type: string; value?: unknown; reason?: unknown }): CallResult {
+  const ok = output.type === 'text' || output.type === 'json' || output.type === 'content'
+  const value = output.value ?? output.reason ?? ''
+  return { ok, text: typeof value === 'string' ? value : JSON.stringify(value) }
+}
+
+type CallResult = Turn['results'][number]
+
+function historyOf(options: CallOptions): Turn[] {
+  const results = new Map<string, CallResult>()
+  for (const message of options.prompt) {
+    if (message.role !== 'tool') continue
+    for (const part of message.content)
+      if (part.type === 'tool-result')
+        results.set(part.toolCallId, resultText(part.output as never))
+  }
+  const turns: Turn[] = []
+  for (const message of options.prompt) {
+    if (message.role !== 'assistant') continue
+    const calls = message.content.filter((part) => part.type === 'tool-call')
+    if (calls.length === 0) continue
+    turns.push({
+      calls: calls.map((part) => ({
+        tool: part.toolName,
+        args: (typeof part.input === 'string' ? JSON.parse(part.input) : part.input) as Record<
+          string,
+          unknown
+        >,
+      })),
+      results: calls.map((part) => results.get(part.toolCallId) ?? { ok: false, text: '' }),
+    })
+  }
+  return turns
+}
+
+function generated(reply: Reply, turn: number): GenerateResult {
+  if ('text' in reply)
+    return {
+      content: [{ type: 'text', text: reply.text }],
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage,
+      warnings: [],
+    }
+  return {
+    content: reply.calls.map((call, index) => ({
+      type: 'tool-call' as const,
+      toolCallId: `t${turn}_${index}`,
+      toolName: call.tool,
+      input: JSON.stringify(call.args),
+    })),
+    finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+    usage,
+    warnings: [],
+  }
+}
+
+function textOf(options: CallOptions, role: 'system' | 'user'): string {
+  return options.prompt
+    .filter((message) => message.role === role)
+    .map((message) =>
+      typeof message.content === 'string'
+        ? message.content
+        : message.content.map((part) => ('text' in part ? part.text : '')).join(''),
+    )
+    .join('\n')
+}
+
+/** Runs one scenario through AI SDK `generateText` in one mode. */
+export async function runAiSdk(scenario: Scenario, mode: ReplayMode): Promise<RunOutcome> {
+  const repo = await createReplayRepo()
+  const effects: ToolEffect[] = []
+  let refused = false
+  let crashed: string | undefined
+  let completed = false
+  try {
+    for (const [file, content] of Object.entries(scenario.files ?? {}))
+      await repo.write(file, content)
+    const compiler = await createPlanCompiler(replayPolicy(repo.root, mode))
+    const tools = aiSdkTools(createReplayTools(compiler, scenario.pages ?? {}, effects))
+    const agent: Agent = mode === 'plan' ? planFollower(scenario) : scenario.agent
+    let readyOf: () => ReadyCall[] | undefined = () => undefined
+    let turn = 0
+    const model = new MockLanguageModelV4({
+      doGenerate: async (options) => {
+        const ready = readyOf()
+        return generated(
+          agent({ history: historyOf(options), ...(ready === undefined ? {} : { ready }) }),
+          turn++,
+        )
+      },
+    })
+    const quarantined = new MockLanguageModelV4({
+      doGenerate: async (options) => {
+        const request = modelStepRequest(textOf(options, 'system'), textOf(options, 'user'))
+        const text = scenario.quarantined?.(request) ?? ''
+        return generated({ text }, 0)
+      },
+    })
+    if (mode === 'baseline') {
+      await generateText({ model, tools, stopWhen: stepCountIs(40), prompt: scenario.task })
+    } else {
+      const guarded = await createPlanGuardedTools({
+        tools,
+        compiler,
+        ...(mode === 'plan'
+          ? { plan: { steps: [...scenario.plan] }, extractionModel: quarantined }
+          : {}),
+        onDecision: (event) => {
+          if (!event.allowed) refused = true
+        },
+      })
+      const guard = guarded.guard
+      if (mode === 'plan')
+        readyOf = () =>
+          guard.readySteps().flatMap((step) => {
+            const resolved = guard.resolveArgs(step.id)
+            return resolved.success ? [{ id: step.id, tool: step.tool, args: resolved.args }] : []
+          })
+      await generateText({
+        model,
+        tools: guarded.tools,
+        toolApproval: guarded.toolApproval,
+        prepareStep: guarded.prepareStep,
+        stopWhen: [guarded.stopWhen, stepCountIs(40)],
+        prompt: scenario.task,
+      })
+      if (guard.stopReason() !== undefined) refused = true
+    }
+    completed = scenario.completed === undefined ? false : await scenario.completed(repo, effects)
+  } catch (error) {
+    crashed = error instanceof Error ? error.message : String(error)
+  } finally {
+    await repo.cleanup()
+  }
+  return {
+    scenario: scenario.id,
+    completed,
+    harmful: scenario.harmful?.(effects) ?? false,
+    refused,
+    crashed,
+    effects,
+  }
+}

@@ -1,0 +1,115 @@
+import type { ReplayMode } from './replay-policy.js'
+import { runAiSdk } from './run-ai-sdk.js'
+import { runLangChain } from './run-langchain.js'
+import type { RunOutcome } from './run-outcome.js'
+import type { Scenario } from './scenario.js'
+
+/** The adapters the suite runs every scenario through. */
+export type ReplayAdapter = 'langchain' | 'ai-sdk'
+
+/** One row of the results table. */
+export interface ReplayRow {
+  readonly adapter: ReplayAdapter
+  readonly mode: ReplayMode
+  readonly benign: number
+  readonly benignCompleted: number
+  readonly readThenDecide: number
+  readonly readThenDecideCompleted: number
+  /** Benign tasks during which the guard refused something. */
+  readonly triggered: number
+  readonly attacks: number
+  /** Attacks with an effect: a call the attacker wanted reached a tool. */
+  readonly harmful: readonly string[]
+  readonly crashed: readonly string[]
+  readonly outcomes: readonly RunOutcome[]
+}
+
+const RUNNERS: Record<
+  ReplayAdapter,
+  (scenario: Scenario, mode: ReplayMode) => Promise<RunOutcome>
+> = {
+  langchain: runLangChain,
+  'ai-sdk': runAiSdk,
+}
+
+/** Runs every scenario in one adapter and mode, two at a time. */
+export async function runRow(
+  adapter: ReplayAdapter,
+  mode: ReplayMode,
+  scenarios: readonly Scenario[],
+): Promise<ReplayRow> {
+  const outcomes: RunOutcome[] = []
+  for (let index = 0; index < scenarios.length; index += 2) {
+    const batch = scenarios.slice(index, index + 2)
+    outcomes.push(...(await Promise.all(batch.map((scenario) => RUNNERS[adapter](scenario, mode)))))
+  }
+  const byId = new Map(scenarios.map((scenario) => [scenario.id, scenario]))
+  const benign = outcomes.filter((outcome) => byId.get(outcome.scenario)?.kind === 'benign')
+  const decide = benign.filter((outcome) => byId.get(outcome.scenario)?.readThenDecide === true)
+  const attacks = outcomes.filter((outcome) => byId.get(outcome.scenario)?.kind === 'attack')
+  return {
+    adapter,
+    mode,
+    benign: benign.length,
+    benignCompleted: benign.filter((outcome) => outcome.completed).length,
+    readThenDecide: decide.length,
+    readThenDecideCompleted: decide.filter((outcome) => outcome.completed).length,
+    triggered: benign.filter((outcome) => outcome.refused).length,
+    attacks: attacks.length,
+    harmful: attacks.filter((outcome) => outcome.harmful).map((outcome) => outcome.scenario),
+    crashed: outcomes
+      .filter((outcome) => outcome.crashed !== undefined)
+      .map((outcome) => `${outcome.scenario}: ${outcome.crashed}`),
+    outcomes,
+  }
+}
+
+const MODE_NAMES: Record<ReplayMode, string> = {
+  baseline: 'unguarded baseline',
+  'turn-legacy': 'per-turn, copied-text check only (before)',
+  turn: 'per-turn, `trust.tainted` labels',
+  'turn-paste': 'per-turn, labels + copied-text check',
+  'turn-rule-of-two': 'per-turn, `ruleOfTwo()` preset',
+  plan: 'plan mode (extraction steps)',
+}
+
+function percent(part: number, whole: number): string {
+  return whole === 0 ? '—' : `${((100 * part) / whole).toFixed(1)}%`
+}
+
+/** Rows of cells as a Markdown table, columns padded (the form the repository's formatter keeps). */
+function markdownTable(rows: readonly (readonly string[])[]): string {
+  const widths = (rows[0] ?? []).map((_, column) =>
+    Math.max(3, ...rows.map((row) => (row[column] ?? '').length)),
+  )
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ')} |`
+  const [head, ...body] = rows
+  return [line(head ?? []), line(widths.map((width) => '-'.repeat(width))), ...body.map(line)].join(
+    '\n',
+  )
+}
+
+/** The results as a Markdown table. */
+export function resultsTable(rows: readonly ReplayRow[]): string {
+  return markdownTable([
+    [
+      'adapter',
+      'mode',
+      'benign completed',
+      'read-then-decide completed',
+      'trigger rate',
+      'attacks with an effect',
+      'which',
+    ],
+    ...rows.map((row) => [
+      row.adapter,
+      MODE_NAMES[row.mode],
+      `${row.benignCompleted}/${row.benign}`,
+      `${row.readThenDecideCompleted}/${row.readThenDecide}`,
+      `${percent(row.triggered, row.benign)} (${row.triggered})`,
+      `${row.harmful.length}/${row.attacks}`,
+      row.mode === 'baseline' ? 'all' : row.harmful.join(', ') || '—',
+    ]),
+  ])
+}

@@ -1,0 +1,178 @@
+import { isWithin } from '../checks/path-scope.js'
+import type { PlanCompiler } from '../compile/plan-compiler.js'
+import { createIssue } from '../issues/create-issue.js'
+import type { PlanIssue } from '../issues/plan-issue.js'
+import type { JsonObject, JsonValue } from '../plan/json-value.js'
+import type { ArgSpec } from '../policy/policy-schema.js'
+import type { TaintedPolicy } from '../policy/tainted-schema.js'
+import { posix } from '../util/posix-path.js'
+import { matchesGlob } from './match-glob.js'
+
+/** What a run has combined so far, for the tainted-run rules. */
+export interface TaintState {
+  /** Untrusted output (or an untrusted tool's error) has entered the model's context. */
+  readonly untrusted: boolean
+  /** The run has read a `sensitive` path. */
+  readonly sensitive: boolean
+  /** The run has written, run a command or reached a URL. */
+  readonly acted: boolean
+}
+
+/** The decision about one call of a per-turn run. */
+export interface TaintedCallCheck {
+  readonly issues: readonly PlanIssue[]
+  /** The call reads a sensitive path. */
+  readonly readsSensitive: boolean
+  /** The call writes, runs a command or reaches a URL. */
+  readonly acts: boolean
+}
+
+type SinkKind = 'command' | 'write' | 'read' | 'url'
+
+interface Sink {
+  readonly kind: SinkKind
+  readonly value: string
+  readonly path: (string | number)[]
+}
+
+function collectSinks(spec: ArgSpec, value: JsonValue, path: (string | number)[], out: Sink[]) {
+  if (spec.type === 'array') {
+    if (Array.isArray(value))
+      value.forEach((item, index) => {
+        collectSinks(spec.items, item, [...path, index], out)
+      })
+    return
+  }
+  if (typeof value !== 'string') return
+  if (spec.type === 'command') out.push({ kind: 'command', value, path })
+  else if (spec.type === 'path')
+    out.push({ kind: spec.access === 'write' ? 'write' : 'read', value, path })
+  else if (spec.type === 'string' && spec.format === 'url') out.push({ kind: 'url', value, path })
+}
+
+/** The path relative to the workspace root that holds it, `/`-separated; undefined outside. */
+function workspaceRelative(value: string, roots: readonly string[]): string | undefined {
+  const first = roots[0]
+  if (first === undefined) return undefined
+  const absolute = posix.resolve(first, value)
+  for (const candidate of roots) {
+    const root = posix.normalize(candidate).replace(/\/+$/u, '') || '/'
+    if (absolute === root) return ''
+    if (isWithin(root, absolute)) return absolute.slice(root === '/' ? 1 : root.length + 1)
+  }
+  return undefined
+}
+
+function hostAllowed(url: string, hosts: readonly string[]): boolean {
+  let host: string
+  try {
+    host = new URL(url).hostname.toLowerCase()
+  } catch {
+    return false
+  }
+  return hosts.some((pattern) => {
+    const wanted = pattern.toLowerCase()
+    return wanted.startsWith('*.') ? host.endsWith(wanted.slice(1)) : host === wanted
+  })
+}
+
+function commandAllowed(argv: readonly string[], commands: readonly string[]): boolean {
+  return commands.some((entry) => {
+    const words = entry.trim().split(/\s+/u)
+    return words.length <= argv.length && words.every((word, index) => argv[index] === word)
+  })
+}
+
+const KIND_NAMES: Record<Exclude<SinkKind, 'read'>, string> = {
+  command: 'commands',
+  write: 'writes',
+  url: 'network hosts',
+}
+
+function allowedList(tainted: TaintedPolicy, kind: Exclude<SinkKind, 'read'>): readonly string[] {
+  return kind === 'command' ? tainted.commands : kind === 'write' ? tainted.writes : tainted.hosts
+}
+
+function allowlistIssue(tainted: TaintedPolicy, sink: Sink, stepId: string): PlanIssue {
+  const kind = sink.kind as Exclude<SinkKind, 'read'>
+  const list = allowedList(tainted, kind)
+  const shown = sink.value.length > 120 ? `${sink.value.slice(0, 120)}…` : sink.value
+  const hint =
+    list.length === 0
+      ? `No ${KIND_NAMES[kind]} are allowed after reading untrusted output. Finish with what you have and tell the user which step is left for them.`
+      : `Allowed now: ${list.join(', ')}. Use one of them, or finish and tell the user which step is left for them.`
+  return createIssue(
+    'tainted_run',
+    `Untrusted output is in this run's context, so ${KIND_NAMES[kind]} are limited; ${JSON.stringify(shown)} is not on the list.`,
+    ['args', ...sink.path],
+    hint,
+    stepId,
+  )
+}
+
+/**
+ * Checks one call of a per-turn run against `trust.tainted`: in `allowlist` mode, once the
+ * context is tainted, every command, write path and URL must be on the lists; in
+ * `rule-of-two` mode, a call may not bring together untrusted input, sensitive data and an
+ * action (write, command, URL). Pure: the caller keeps the {@link TaintState}.
+ */
+export function checkTaintedCall(
+  compiler: PlanCompiler,
+  tool: string,
+  stepId: string,
+  args: JsonObject,
+  state: TaintState,
+  /** The workspace roots to read paths against; the real roots for paths resolved on disk. */
+  roots: readonly string[] = compiler.policy.scope.roots,
+): TaintedCallCheck {
+  const tainted = compiler.policy.policy.trust.tainted
+  const specs = compiler.policy.tools.get(tool)?.args
+  if (tainted === undefined || specs === undefined)
+    return { issues: [], readsSensitive: false, acts: false }
+  const sinks: Sink[] = []
+  for (const name of Object.keys(specs)) {
+    if (Object.hasOwn(args, name))
+      collectSinks(specs[name] as ArgSpec, args[name] as JsonValue, [name], sinks)
+  }
+  const readsSensitive = sinks.some((sink) => {
+    if (sink.kind !== 'read' && sink.kind !== 'write') return false
+    const inside = workspaceRelative(sink.value, roots)
+    return inside !== undefined && tainted.sensitive.some((glob) => matchesGlob(inside, glob))
+  })
+  const acting = sinks.filter((sink) => sink.kind !== 'read')
+  const acts = acting.length > 0
+  if (tainted.mode === 'rule-of-two') {
+    const combined = {
+      untrusted: state.untrusted,
+      sensitive: state.sensitive || readsSensitive,
+      acted: state.acted || acts,
+    }
+    if (!(combined.untrusted && combined.sensitive && combined.acted))
+      return { issues: [], readsSensitive, acts }
+    const issue = createIssue(
+      'tainted_run',
+      readsSensitive
+        ? 'This run has read untrusted output and has acted (written, run a command or reached a URL); it may not read sensitive data as well (rule of two).'
+        : 'This run has read untrusted output and sensitive data; it may not write, run commands or reach URLs as well (rule of two).',
+      [],
+      'Finish with what you have and tell the user which step is left for them.',
+      stepId,
+    )
+    return { issues: [issue], readsSensitive, acts }
+  }
+  if (!state.untrusted) return { issues: [], readsSensitive, acts }
+  const issues: PlanIssue[] = []
+  for (const sink of acting) {
+    let allowed = false
+    if (sink.kind === 'url') allowed = hostAllowed(sink.value, tainted.hosts)
+    else if (sink.kind === 'write') {
+      const inside = workspaceRelative(sink.value, roots)
+      allowed = inside !== undefined && tainted.writes.some((glob) => matchesGlob(inside, glob))
+    } else {
+      const checked = compiler.checkCommand(sink.value)
+      allowed = checked.allowed && commandAllowed(checked.argv, tainted.commands)
+    }
+    if (!allowed) issues.push(allowlistIssue(tainted, sink, stepId))
+  }
+  return { issues, readsSensitive, acts }
+}
