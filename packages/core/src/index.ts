@@ -24,6 +24,19 @@ export type { PlanCompilerOptions } from './compile/create-plan-compiler.js'
 export { createPlanCompiler } from './compile/create-plan-compiler.js'
 export { isCompiledPlan } from './compile/is-compiled-plan.js'
 export type { PlanCompiler, PlanValidationResult } from './compile/plan-compiler.js'
+export type { RetryInterrupted } from './durable/authorize-interrupted.js'
+export { authorizeInterrupted } from './durable/authorize-interrupted.js'
+export { createMemoryGuardStore } from './durable/create-memory-guard-store.js'
+export type {
+  BudgetReservation,
+  GuardStore,
+  ReserveResult,
+  SavedRunState,
+} from './durable/guard-store.js'
+export type { RunKeys, SharedBudgetPlan } from './durable/shared-budget-reservations.js'
+export { sharedBudgetReservations } from './durable/shared-budget-reservations.js'
+export type { StartDurableCallOptions } from './durable/start-durable-call.js'
+export { finishDurableCall, startDurableCall } from './durable/start-durable-call.js'
 export { PlanCompilationError } from './errors/plan-compilation-error.js'
 export type { PlanErrorOptions } from './errors/plan-error.js'
 export { PlanError } from './errors/plan-error.js'
@@ -68,6 +81,7 @@ export type { FlowInput, FlowStep } from './flow/check-untrusted-flow.js'
 export { checkUntrustedFlow } from './flow/check-untrusted-flow.js'
 export type { TrustLabel, UntrustedFlowState } from './flow/create-untrusted-flow-tracker.js'
 export { createPlanGuard } from './guard/create-plan-guard.js'
+export type { InterruptedCall } from './guard/interrupted-call.js'
 export type {
   AuthorizeResult,
   PlanGuard,
@@ -97,6 +111,7 @@ export type {
   Policy,
   PolicyInput,
   SandboxPolicy,
+  SharedBudget,
   ToolOutput,
   ToolPolicy,
   Trust,

@@ -13,6 +13,7 @@ export {
   declassifySchema,
   policySchema,
   sandboxPolicySchema,
+  sharedBudgetSchema,
   toolOutputSchema,
   toolPolicySchema,
   trustSchema,

@@ -50,6 +50,17 @@ export interface CreatePlanGuardedToolsOptions<TOOLS extends ToolSet> {
   readonly extractionModel?: LanguageModel
   /** Plan mode: stop the loop once the plan is complete, before the model answers. Default false. */
   readonly stopWhenComplete?: boolean
+  /**
+   * A guard store (`@plan/postgres`): the run's state is written before every call starts and
+   * after it ends, and, without `state`, the run resumes from the state saved under `runId`.
+   */
+  readonly store?: GuardToolsOptions['store']
+  /** The run's id in `store`. */
+  readonly runId?: string
+  /** The run's keys for the policy's shared budgets, e.g. `{ tenant: 'acme' }`. */
+  readonly keys?: GuardToolsOptions['keys']
+  /** Asked before a call that a crash interrupted runs again; see `guardTools`. */
+  readonly retryInterrupted?: GuardToolsOptions['retryInterrupted']
 }
 
 /** Everything to pass to `generateText`, `streamText` or `ToolLoopAgent`, and the guard. */
@@ -108,20 +119,25 @@ export async function createPlanGuardedTools<TOOLS extends ToolSet>(
       : isCompiledPlan(options.plan)
         ? options.plan
         : compiler.compile(options.plan)
+  const state = options.state ?? (await loadState(options.store, options.runId))
   const guard = createPlanGuard(compiled, {
     compiler,
-    ...(options.state === undefined ? {} : { state: options.state }),
+    ...(state === undefined ? {} : { state }),
     ...(options.checkPathsOnDisk === undefined
       ? {}
       : { checkPathsOnDisk: options.checkPathsOnDisk }),
   })
-  const restoredPlanMode = options.state?.plan != null && options.state.mode !== 'turn'
+  const restoredPlanMode = state?.plan != null && state.mode !== 'turn'
   const mode: PlanMode = options.plan !== undefined || restoredPlanMode ? 'plan' : 'turn'
-  const tools = guardTools(
-    options.tools,
-    guard,
-    options.onDecision === undefined ? {} : { onDecision: options.onDecision },
-  )
+  const tools = guardTools(options.tools, guard, {
+    ...(options.onDecision === undefined ? {} : { onDecision: options.onDecision }),
+    ...(options.store === undefined ? {} : { store: options.store }),
+    ...(options.runId === undefined ? {} : { runId: options.runId }),
+    ...(options.keys === undefined ? {} : { keys: options.keys }),
+    ...(options.retryInterrupted === undefined
+      ? {}
+      : { retryInterrupted: options.retryInterrupted }),
+  })
   const policyTools = compiler.policy.tools
   const turnTools = Object.keys(tools).filter((name) => policyTools.has(name)) as (keyof TOOLS &
     string)[]
@@ -150,4 +166,23 @@ export async function createPlanGuardedTools<TOOLS extends ToolSet>(
     compiler,
     mode,
   }
+}
+
+/** The guard state saved under `runId`, checked by `createPlanGuard` (it fails closed). */
+async function loadState(
+  store: GuardToolsOptions['store'],
+  runId: string | undefined,
+): Promise<PlanGuardState | undefined> {
+  if (store === undefined || runId === undefined) return undefined
+  let saved: Awaited<ReturnType<NonNullable<GuardToolsOptions['store']>['load']>>
+  try {
+    saved = await store.load(runId)
+  } catch (error) {
+    const message = `The guard store could not be read (${error instanceof Error ? error.message : String(error)}).`
+    throw new PlanError(message, {
+      issues: [{ code: 'store_failed', message, path: [] }],
+      cause: error,
+    })
+  }
+  return saved?.state as PlanGuardState | undefined
 }

@@ -1,5 +1,6 @@
 import {
   type AuthorizeResult,
+  authorizeInterrupted,
   canonicalJson,
   PlanError,
   type PlanGuard,
@@ -75,7 +76,13 @@ function withTurnStep(session: GuardSession, call: ToolCall): ToolCall {
 
 async function authorize(guard: PlanGuard, call: ToolCall): Promise<CallDecision> {
   try {
-    return fromResult(await guard.authorize(withTurnStep(sessionOf(guard), call)))
+    const session = sessionOf(guard)
+    const result = await authorizeInterrupted(
+      guard,
+      withTurnStep(session, call),
+      session.retryInterrupted,
+    )
+    return fromResult(result)
   } catch (error) {
     return guardFailure(error)
   }

@@ -1,4 +1,4 @@
-import type { AuthorizeResult, PlanGuard, PlanIssue } from '@plan/core'
+import type { AuthorizeResult, PlanGuard, PlanIssue, RetryInterrupted } from '@plan/core'
 
 /** An `authorize` answer that allowed a call. */
 export type AllowedResult = Extract<AuthorizeResult, { allowed: true }>
@@ -27,6 +27,10 @@ export interface GuardSession {
   readonly reservations: Map<string, Reservation>
   /** Set once a turn middleware has submitted a batch (per-turn mode). */
   turn: TurnState | undefined
+  /** Asked before a call that a crash interrupted runs again (`guardTools`' option). */
+  retryInterrupted: RetryInterrupted | undefined
+  /** The revision of the last state written to the guard store; read from it at first use. */
+  revision: number | undefined
 }
 
 const sessions = new WeakMap<PlanGuard, GuardSession>()
@@ -35,7 +39,12 @@ const sessions = new WeakMap<PlanGuard, GuardSession>()
 export function sessionOf(guard: PlanGuard): GuardSession {
   let session = sessions.get(guard)
   if (session === undefined) {
-    session = { reservations: new Map(), turn: undefined }
+    session = {
+      reservations: new Map(),
+      turn: undefined,
+      retryInterrupted: undefined,
+      revision: undefined,
+    }
     sessions.set(guard, session)
   }
   return session

@@ -1,9 +1,18 @@
-import { PlanError, type PlanGuard, type PlanIssue } from '@plan/core'
+import {
+  type GuardStore,
+  PlanError,
+  type PlanGuard,
+  type PlanIssue,
+  type RetryInterrupted,
+  type RunKeys,
+} from '@plan/core'
 import type { Tool, ToolExecutionOptions, ToolSet } from 'ai'
 import { decideForExecution } from '../session/decide-call.js'
 import { denialError } from '../session/denial.js'
 import type { AllowedResult } from '../session/guard-session.js'
+import { sessionOf } from '../session/guard-session.js'
 import { takeAsked } from '../session/human-review.js'
+import { beginDurableCall, type DurableRun, endDurableCall } from './durable-calls.js'
 
 /** One decision of a wrapped tool, reported to {@link GuardToolsOptions.onDecision}. */
 export interface ToolDecisionEvent {
@@ -22,6 +31,22 @@ export interface ToolDecisionEvent {
 export interface GuardToolsOptions {
   /** Called after every decision, before the tool runs (allowed) or the error is thrown (denied). */
   readonly onDecision?: (event: ToolDecisionEvent) => void
+  /**
+   * Where the guard's state is written before every tool call starts (write-ahead) and after it
+   * ends, and where shared budgets are counted (`@plan/postgres`). Needs `runId`. Resume a run
+   * with `createPlanGuard(plan, { compiler, state: (await store.load(runId))?.state })`.
+   */
+  readonly store?: GuardStore
+  /** The run's id in `store`. */
+  readonly runId?: string
+  /** The run's keys for the policy's shared budgets, e.g. `{ tenant: 'acme' }`. */
+  readonly keys?: RunKeys
+  /**
+   * Asked when a call that a crash interrupted comes again; true runs it again (a human
+   * approved). Without it, such a call is denied with `interrupted_call` (at-most-once),
+   * unless the policy marks its tool `idempotent`.
+   */
+  readonly retryInterrupted?: RetryInterrupted
 }
 
 type Execute = (input: unknown, options: ToolExecutionOptions<unknown>) => unknown
@@ -61,6 +86,7 @@ function wrapTool(
   tool: AnyTool,
   guard: PlanGuard,
   options: GuardToolsOptions,
+  durable: DurableRun,
 ): AnyTool {
   if (typeof tool !== 'object' || tool === null) throw setupError(name, 'it is not a tool object.')
   if (tool.type === 'provider' && tool.isProviderExecuted === true) {
@@ -84,12 +110,16 @@ function wrapTool(
   ): Promise<AllowedResult> => {
     const callId = executionOptions?.toolCallId
     const humanApproved = takeAsked(guard, callId)
-    const decision = await decideForExecution(guard, {
+    let decision = await decideForExecution(guard, {
       tool: name,
       args: input,
       callId,
       ...(humanApproved ? { humanApproved } : {}),
     })
+    if (decision.allowed) {
+      const issues = await beginDurableCall(guard, durable, name, decision.result.stepId)
+      if (issues.length > 0) decision = { allowed: false, issues, turnRejected: false }
+    }
     options.onDecision?.({
       tool: name,
       callId,
@@ -129,8 +159,10 @@ function wrapTool(
             }),
           )
         }
+        if (state !== 'finished') await endDurableCall(guard, durable)
       }
       guard.complete(approved.stepId, last)
+      await endDurableCall(guard, durable)
     }
   } else {
     guardedExecute = async (input, executionOptions) => {
@@ -146,9 +178,11 @@ function wrapTool(
         }
       } catch (error) {
         guard.fail(approved.stepId, error)
+        await endDurableCall(guard, durable)
         throw error
       }
       guard.complete(approved.stepId, output)
+      await endDurableCall(guard, durable)
       return output
     }
   }
@@ -180,9 +214,15 @@ export function guardTools<TOOLS extends ToolSet>(
   guard: PlanGuard,
   options: GuardToolsOptions = {},
 ): TOOLS {
+  if (options.store !== undefined && (typeof options.runId !== 'string' || options.runId === '')) {
+    throw new PlanError('guardTools needs a runId with a store.', { code: 'invalid_configuration' })
+  }
+  const durable: DurableRun = { store: options.store, runId: options.runId, keys: options.keys }
+  if (options.retryInterrupted !== undefined)
+    sessionOf(guard).retryInterrupted = options.retryInterrupted
   const guarded: Record<string, AnyTool> = {}
   for (const [name, tool] of Object.entries(tools)) {
-    guarded[name] = wrapTool(name, tool as AnyTool, guard, options)
+    guarded[name] = wrapTool(name, tool as AnyTool, guard, options, durable)
   }
   return guarded as TOOLS
 }

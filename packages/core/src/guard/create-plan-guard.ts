@@ -13,6 +13,7 @@ import { verifyPlan } from '../sign/verify-plan.js'
 import { checkTaintedCall } from '../taint/check-tainted-call.js'
 import { checkTaintedOnDisk } from '../taint/check-tainted-on-disk.js'
 import { canonicalJson, sha256 } from '../util/canonical-json.js'
+import { type InterruptedCall, interruptedCallIssue } from './interrupted-call.js'
 import { copyJson, defineValue, freezeJson, outputToJson } from './json-copy.js'
 import { normalizeUrlArguments } from './normalize-url-arguments.js'
 import { hasPathArguments, pathArguments, writesPaths } from './path-arguments.js'
@@ -276,6 +277,8 @@ export function createPlanGuard(
   let replans = 0
   let startedAt = now()
   let stopped: PlanIssue | undefined
+  /** Steps restored as running: their call started in an earlier process and never ended. */
+  const interrupted = new Set<string>()
 
   function stop(issue: PlanIssue): PlanIssue {
     if (stopped === undefined) {
@@ -413,6 +416,7 @@ export function createPlanGuard(
         )
       }
       if (state === 'running' && ranWith.get(step.id) === key) {
+        if (interrupted.has(step.id)) return interruptedCallIssue(step.id, step.tool)
         return makeIssue(
           'step_in_progress',
           `Step ${JSON.stringify(step.id)} is running this call now.`,
@@ -493,6 +497,8 @@ export function createPlanGuard(
         'Use its result instead of calling again.',
         step.id,
       )
+    if (state === 'running' && interrupted.has(step.id))
+      return interruptedCallIssue(step.id, step.tool)
     if (state === 'running')
       return makeIssue(
         'step_in_progress',
@@ -561,11 +567,23 @@ export function createPlanGuard(
     return undefined
   }
 
+  /** The same call, made by another step that a crash interrupted (a new turn repeats it). */
+  function interruptedCallWith(key: string, stepId: string): PlanIssue | undefined {
+    for (const id of interrupted) {
+      if (id === stepId || status.get(id) !== 'running' || ranWith.get(id) !== key) continue
+      const tool = knownSteps.get(id)?.tool ?? ''
+      if (compiler.policy.tools.get(tool)?.idempotent !== true)
+        return interruptedCallIssue(id, tool)
+    }
+    return undefined
+  }
+
   function release(stepId: string): void {
     const step = stepById.get(stepId)
     if (step === undefined || status.get(stepId) !== 'running') return
     status.set(stepId, 'pending')
     tainted.delete(stepId)
+    interrupted.delete(stepId)
     if (!audit({ type: 'step_released', stepId })) auditFailure()
     ranWith.delete(stepId)
     addReady(step)
@@ -693,6 +711,8 @@ export function createPlanGuard(
       if (selected === undefined) return denied([diagnose(tool, args, key)])
     }
     const step = selected
+    const lost = interruptedCallWith(key, step.id)
+    if (lost !== undefined) return denied([lost])
     const budget = checkBudgets(step, key)
     if (budget !== undefined) return denied([budget])
     const argumentIssues = compiler
@@ -1016,7 +1036,12 @@ export function createPlanGuard(
         if (state !== 'done' && state !== 'running') continue
         const resolved = resolveReferences(step, outputs)
         if (resolved.success) ranWith.set(step.id, callKey(step.tool, canonicalJson(resolved.args)))
+        if (state === 'running') interrupted.add(step.id)
       }
+      // At-least-once for idempotent tools: their interrupted calls run again (and count again).
+      for (const stepId of interrupted)
+        if (compiler.policy.tools.get(stepById.get(stepId)?.tool ?? '')?.idempotent === true)
+          release(stepId)
     }
   } else if (compiled !== undefined) {
     checkSignature(compiled, options.signature)
@@ -1041,6 +1066,7 @@ export function createPlanGuard(
   }
 
   return {
+    policy: compiler.policy.policy,
     get plan() {
       return plan
     },
@@ -1055,7 +1081,11 @@ export function createPlanGuard(
         .sort((left, right) => left.index - right.index)
     },
     readyTools() {
-      return [...new Set([...ready.keys()].map((id) => stepById.get(id)?.tool as string))]
+      const tools = [...ready.keys()].map((id) => stepById.get(id)?.tool as string)
+      // An interrupted call's tool stays visible, so a repeat is told why it does not run.
+      for (const id of interrupted)
+        if (status.get(id) === 'running') tools.push(knownSteps.get(id)?.tool ?? '')
+      return [...new Set(tools)].filter(Boolean)
     },
     isComplete() {
       if (plan === undefined) return false
@@ -1066,6 +1096,14 @@ export function createPlanGuard(
     },
     stopReason() {
       return stopIssue()
+    },
+    interruptedCalls(): readonly InterruptedCall[] {
+      return [...interrupted]
+        .filter((stepId) => status.get(stepId) === 'running')
+        .map((stepId) => {
+          const tool = knownSteps.get(stepId)?.tool ?? ''
+          return { stepId, tool, issue: interruptedCallIssue(stepId, tool) }
+        })
     },
     submitPlan,
     snapshot,

@@ -4,6 +4,8 @@ import type { PlanCompiler, PlanValidationResult } from '../compile/plan-compile
 import type { UntrustedFlowState } from '../flow/create-untrusted-flow-tracker.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import type { JsonObject } from '../plan/json-value.js'
+import type { Policy } from '../policy/policy-schema.js'
+import type { InterruptedCall } from './interrupted-call.js'
 
 /** A live tool call, as a framework reports it. */
 export interface ToolCall {
@@ -122,6 +124,8 @@ export interface PlanGuardOptions {
  * made in parallel can never together exceed a budget or run one step twice.
  */
 export interface PlanGuard {
+  /** The policy every call is checked against (its shared budgets, its tools). */
+  readonly policy: Policy
   /** The current approved plan, or undefined before the first plan in per-turn mode. */
   readonly plan: CompiledPlan | undefined
   /** Matches a live call to a ready approved step and re-checks it; never throws for bad input. */
@@ -139,10 +143,16 @@ export interface PlanGuard {
   resolveArgs(stepId: string): ResolveArgsResult
   /** Steps whose dependencies are all done and that have not started. */
   readySteps(): readonly CompiledStep[]
-  /** Names of the tools of ready steps (for tool masking). */
+  /** Names of the tools of ready steps and of interrupted calls (for tool masking). */
   readyTools(): readonly string[]
   /** True when every step is done, failed or skipped. */
   isComplete(): boolean
+  /**
+   * Calls that started before this guard was restored and never ended (a crash): each is
+   * denied with `interrupted_call` until `release` (a human approved running it again) or
+   * `fail`. Interrupted calls of tools the policy marks `idempotent` are released on restore.
+   */
+  interruptedCalls(): readonly InterruptedCall[]
   /** Why the run was stopped (an exhausted budget, a loop), if it was. */
   stopReason(): PlanIssue | undefined
   /** Compiles and installs a new plan (a re-plan, or one turn's calls in per-turn mode). */

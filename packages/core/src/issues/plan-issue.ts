@@ -60,6 +60,8 @@ export type IssueCode =
   | 'untrusted_flow'
   | 'tainted_run'
   | 'signature_invalid'
+  | 'interrupted_call'
+  | 'store_failed'
   // sandbox
   | 'sandbox_unavailable'
   | 'sandbox_failed'

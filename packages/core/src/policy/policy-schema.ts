@@ -197,6 +197,12 @@ export const toolPolicySchema = z.strictObject({
   maxCalls: z.number().int().positive().optional(),
   /** What the tool's output is: `untrusted` for anything an attacker can write. */
   output: toolOutputSchema.optional(),
+  /**
+   * True when running the tool twice has the effect of running it once. A call of it that a
+   * crash interrupted runs again on resume (at-least-once); any other tool's interrupted call
+   * is reported and runs again only when a human approves (at-most-once). Default false.
+   */
+  idempotent: z.boolean().optional(),
 })
 
 /** Trust defaults for the data-flow checks. */
@@ -228,6 +234,21 @@ export const auditSchema = z.strictObject({
   required: z.boolean().default(false),
 })
 
+/**
+ * A budget shared across runs and processes: at most `maxCalls` calls of `tools` per value of
+ * the run key `per` (e.g. `tenant`) in each window of `windowSeconds`.
+ */
+export const sharedBudgetSchema = z.strictObject({
+  /** The run key that separates the budget (e.g. `tenant`, `user`); each run passes its value. */
+  per: z.string().min(1),
+  /** The tools it counts; every tool when omitted. */
+  tools: z.array(z.string().min(1)).min(1).optional(),
+  /** Most calls per key in one window. */
+  maxCalls: z.number().int().positive(),
+  /** Length of a window, in seconds; windows are aligned on the Unix epoch. Default: no window. */
+  windowSeconds: z.number().int().positive().optional(),
+})
+
 /** Limits on a plan (static) and a run (dynamic). */
 export const budgetsSchema = z.strictObject({
   /** Most steps in one plan. */
@@ -251,6 +272,11 @@ export const budgetsSchema = z.strictObject({
   maxReplans: z.number().int().nonnegative().default(5),
   /** Wall-clock limit of one run, in milliseconds. */
   deadlineMs: z.number().int().positive().optional(),
+  /**
+   * Budgets shared by every run with the same key (a tenant, a user, a session), enforced
+   * through a guard store such as `@plan/postgres`, by name.
+   */
+  shared: z.record(z.string().min(1), sharedBudgetSchema).optional(),
 })
 
 /** Where paths may point. */
@@ -329,6 +355,7 @@ export type Trust = z.output<typeof trustSchema>
 export type Approval = z.output<typeof approvalSchema>
 export type AuditPolicy = z.output<typeof auditSchema>
 export type Budgets = z.output<typeof budgetsSchema>
+export type SharedBudget = z.output<typeof sharedBudgetSchema>
 export type Workspace = z.output<typeof workspaceSchema>
 export type SandboxPolicy = z.output<typeof sandboxPolicySchema>
 /** A policy as written (defaults not yet applied). */

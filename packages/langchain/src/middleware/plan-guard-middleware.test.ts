@@ -409,8 +409,16 @@ describe('planGuardMiddleware', () => {
         reached = true
         return new ToolMessage({ content: 'ran', tool_call_id: 'stray' })
       })
-      await expect(attempt).rejects.toThrow(PlanError)
+      // Answered, not thrown (LangChain would wrap a throw); the next hook throws the PlanError.
+      const answer = await attempt
+      expect(ToolMessage.isInstance(answer) && answer.status).toBe('error')
+      expect(ToolMessage.isInstance(answer) && answer.text).toContain('state_corrupt')
       expect(reached).toBe(false)
+      const next = middleware.beforeModel
+      const hook = typeof next === 'function' ? next : next?.hook
+      await expect(hook?.({ messages: [] } as never, {} as never)).rejects.toSatisfy(
+        (error: unknown) => PlanError.isInstance(error) && error.issues.length > 0,
+      )
     })
 
     it('should keep every tool visible with maskTools false', async () => {

@@ -3,10 +3,13 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from '@langchain/core/messages'
 import { Command, ReducedValue, StateSchema } from '@langchain/langgraph'
 import {
+  authorizeInterrupted,
   type CompiledPlan,
   createPlanCompiler,
   createPlanGuard,
+  finishDurableCall,
   formatIssues,
+  type GuardStore,
   hashJson,
   isCompiledPlan,
   type Plan,
@@ -17,7 +20,10 @@ import {
   type PlanIssue,
   type PolicyInput,
   type ResolvedPolicy,
+  type RetryInterrupted,
+  type RunKeys,
   runReadyModelSteps,
+  startDurableCall,
 } from '@plan/core'
 import { resolvePolicy } from '@plan/core/schemas'
 import { type AgentMiddleware, createMiddleware } from 'langchain'
@@ -28,6 +34,7 @@ import {
   stepsFromToolCalls,
 } from '../convert/steps-from-tool-calls.js'
 import { askHuman, mayAskHuman } from './ask-human.js'
+import { freshestRunState, toSaved } from './durable-run.js'
 import {
   denialText,
   describePolicy,
@@ -77,6 +84,21 @@ export interface PlanGuardMiddlewareOptions {
   readonly extractionModel?: BaseChatModel
   /** Called with every decision, for logs and audits; a throw here fails the call. */
   readonly onDecision?: (decision: PlanGuardDecision) => void
+  /**
+   * Where the run's state is written before every tool call starts (write-ahead) and after it
+   * ends, and where shared budgets are counted (`@plan/postgres`). Without it the state lives
+   * only in the agent state, which the checkpointer saves after the tools ran: a crash during
+   * a call then loses the call from the count.
+   */
+  readonly store?: GuardStore
+  /** The run's keys for the policy's shared budgets, e.g. `{ tenant: 'acme' }`. */
+  readonly keys?: RunKeys
+  /**
+   * Asked when a call that a crash interrupted comes again; true runs it again (a human
+   * approved). Without it, such a call is answered with `interrupted_call` (at-most-once),
+   * unless the policy marks its tool `idempotent`.
+   */
+  readonly retryInterrupted?: RetryInterrupted
 }
 
 const EXIT_BEHAVIORS: readonly PlanGuardExitBehavior[] = ['continue', 'error', 'end']
@@ -447,10 +469,11 @@ export function planGuardMiddleware(
       )
     }
     const setup = await prepare()
+    const freshest = await freshestRunState(options.store, id, written)
     // Synchronous from here on: the parallel calls of one turn restore the run once.
     const current = runs.get(id)
     if (current !== undefined && !savedLater(current)) return current
-    return remember(restoreRun(id, written, setup))
+    return remember(restoreRun(id, freshest, setup))
   }
 
   function report(decision: PlanGuardDecision): void {
@@ -494,6 +517,28 @@ export function planGuardMiddleware(
         call.name,
         issues,
         issues.every((issue) => issue.code === 'tainted_run') ? '' : allowedText(run),
+      ),
+      tool_call_id: call.id ?? '',
+      name: call.name,
+      status: 'error',
+    })
+  }
+
+  /** Answers a call of a run whose saved state is refused; the tool does not run. */
+  function refusedCall(call: LangChainToolCall, error: PlanError): ToolMessage {
+    report({
+      kind: 'call',
+      allowed: false,
+      toolCallId: call.id,
+      tool: call.name,
+      args: call.args,
+      issues: error.issues,
+    })
+    return new ToolMessage({
+      content: denialText(
+        call.name,
+        error.issues,
+        'The run is ending; no further tool call will run.',
       ),
       tool_call_id: call.id ?? '',
       name: call.name,
@@ -662,7 +707,14 @@ export function planGuardMiddleware(
     },
 
     wrapToolCall: async (request, handler) => {
-      const run = await findRun(request.state)
+      let run: RunContext
+      try {
+        run = await findRun(request.state)
+      } catch (error) {
+        // LangChain would wrap a throw here; the call is refused, and the next hook throws it.
+        if (!PlanError.isInstance(error)) throw error
+        return refusedCall(request.toolCall, error)
+      }
       const answer = async (): Promise<ToolMessage | Command> => {
         const call = request.toolCall
         const deny = (found: readonly PlanIssue[]) => {
@@ -710,13 +762,17 @@ export function planGuardMiddleware(
           return deny(run.exit.issues)
         }
         const authorize = (humanApproved: boolean) =>
-          run.guard.authorize({
-            tool: call.name,
-            args: call.args,
-            ...(call.id === undefined ? {} : { callId: call.id }),
-            ...(stepId === undefined ? {} : { stepId }),
-            ...(humanApproved ? { humanApproved } : {}),
-          })
+          authorizeInterrupted(
+            run.guard,
+            {
+              tool: call.name,
+              args: call.args,
+              ...(call.id === undefined ? {} : { callId: call.id }),
+              ...(stepId === undefined ? {} : { stepId }),
+              ...(humanApproved ? { humanApproved } : {}),
+            },
+            options.retryInterrupted,
+          )
         let result = await authorize(false)
         const onRefuse = run.compiler.policy.policy.trust.tainted?.onRefuse
         if (!result.allowed && mayAskHuman(result.issues, onRefuse)) {
@@ -729,6 +785,19 @@ export function planGuardMiddleware(
           }
         }
         if (!result.allowed) return deny(result.issues)
+        const blocked = await startDurableCall({
+          store: options.store,
+          runId: run.id,
+          policy: run.compiler.policy.policy,
+          tool: call.name,
+          stepId: result.stepId,
+          ...(options.keys === undefined ? {} : { keys: options.keys }),
+          saved: () => toSaved(saved(run)),
+        })
+        if (blocked.length > 0) {
+          run.guard.release(result.stepId)
+          return deny(blocked)
+        }
         let response: Awaited<ReturnType<typeof handler>>
         try {
           report({
@@ -758,7 +827,10 @@ export function planGuardMiddleware(
         return response
       }
       // Every answer, denial or result, writes the guard's state; the freshest write wins.
-      return withRunState(await answer(), saved(run))
+      const response = await answer()
+      const state = saved(run)
+      await finishDurableCall(options.store, run.id, toSaved(state))
+      return withRunState(response, state)
     },
 
     afterAgent: async (state) => {

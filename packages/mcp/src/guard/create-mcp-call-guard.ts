@@ -1,7 +1,9 @@
 import {
   type AuditSink,
   type AuthorizeResult,
+  authorizeInterrupted,
   createPlanGuard,
+  type GuardStore,
   isCompiledPlan,
   type JsonObject,
   type PlanCompiler,
@@ -9,8 +11,11 @@ import {
   type PlanGuard,
   type PlanGuardState,
   type PlanIssue,
+  type RetryInterrupted,
+  type RunKeys,
 } from '@plan/core'
 import { type DenialResult, denialResult } from './denial-result.js'
+import { createDurableSession, type DurableSession } from './durable-session.js'
 import { type PolicySource, resolveCompiler } from './resolve-compiler.js'
 
 /** Options shared by the proxy and the client guard. */
@@ -29,6 +34,17 @@ export interface McpGuardOptions extends PolicySource {
   readonly audit?: AuditSink
   /** Called after every decision, before the call is forwarded or refused. */
   readonly onDecision?: (event: McpDecisionEvent) => void
+  /**
+   * A guard store (`@plan/postgres`) and the run's id in it: the guard's state is written before
+   * every call is forwarded and after it ends, shared budgets are counted there, and, without
+   * `state`, the run resumes from the state saved under `runId`.
+   */
+  readonly store?: GuardStore
+  readonly runId?: string
+  /** The run's keys for the policy's shared budgets, e.g. `{ tenant: 'acme' }`. */
+  readonly keys?: RunKeys
+  /** Asked when a call a crash interrupted comes again; true forwards it again (ask a human). */
+  readonly retryInterrupted?: RetryInterrupted
 }
 
 /** One decision about a `tools/call`. */
@@ -121,21 +137,24 @@ export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpC
       : isCompiledPlan(options.plan)
         ? options.plan
         : compiler.compile(options.plan)
+  const durable: DurableSession = await createDurableSession(options)
+  const state = options.state ?? durable.restored
   const guard = createPlanGuard(compiled, {
     compiler,
-    ...(options.state === undefined ? {} : { state: options.state }),
+    ...(state === undefined ? {} : { state }),
     ...(options.checkPathsOnDisk === undefined
       ? {}
       : { checkPathsOnDisk: options.checkPathsOnDisk }),
     ...(options.audit === undefined ? {} : { audit: options.audit }),
   })
-  const restoredPlanMode = options.state?.plan != null && options.state.mode !== 'turn'
+  const restoredPlanMode = state?.plan != null && state.mode !== 'turn'
   const mode = options.plan !== undefined || restoredPlanMode ? 'plan' : 'call'
   // step ids stay unique across a resumed run: a reused id with the same call would count as done
-  let counter = Object.keys(options.state?.status ?? {}).length
+  let counter = Object.keys(state?.status ?? {}).length
 
   async function decide(tool: string, args: unknown): Promise<AuthorizeResult> {
-    if (mode === 'plan') return guard.authorize({ tool, args })
+    if (mode === 'plan')
+      return authorizeInterrupted(guard, { tool, args }, options.retryInterrupted)
     counter += 1
     const stepId = `call-${counter}`
     const submitted = guard.submitPlan({ steps: [{ id: stepId, tool, args: args ?? {} }] }, 'turn')
@@ -144,7 +163,11 @@ export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpC
       return { allowed: false, issue: issues[0] as PlanIssue, issues }
     }
     // submitPlan and the reservation inside authorize run in one tick: parallel calls cannot interleave
-    const result = await guard.authorize({ tool, args, stepId })
+    const result = await authorizeInterrupted(
+      guard,
+      { tool, args, stepId },
+      options.retryInterrupted,
+    )
     return result.allowed ? result : { ...result, issues: relocate(result.issues) }
   }
 
@@ -156,6 +179,7 @@ export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpC
     let result: AuthorizeResult
     try {
       result = await decide(tool, args)
+      if (result.allowed) result = await durable.start(guard, tool, result)
     } catch (error) {
       const issues = guardFailure(error)
       result = { allowed: false, issue: issues[0] as PlanIssue, issues }
@@ -182,8 +206,12 @@ export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpC
             new PlanError(`The "${tool}" tool returned an error.`, { code: 'step_failed' }),
           )
         else guard.complete(stepId, output)
+        durable.finish(guard)
       },
-      fail: (error) => guard.fail(stepId, error),
+      fail: (error) => {
+        guard.fail(stepId, error)
+        durable.finish(guard)
+      },
     }
   }
 

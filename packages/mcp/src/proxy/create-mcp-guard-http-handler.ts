@@ -15,7 +15,8 @@ import {
 const MAX_BODY_BYTES = 4 * 1024 * 1024
 
 /** Options for {@link createMcpGuardHttpHandler}. */
-export interface McpGuardHttpHandlerOptions extends Omit<McpGuardOptions, 'state'> {
+export interface McpGuardHttpHandlerOptions
+  extends Omit<McpGuardOptions, 'state' | 'store' | 'runId' | 'retryInterrupted'> {
   /** The wrapped server of each session: a command started per session, or a factory of either. */
   readonly server: McpServerCommand | (() => McpServerCommand | Transport)
   /**

@@ -1,0 +1,118 @@
+import { createMemoryGuardStore, type PlanGuardState, type PolicyInput } from '@plan/core'
+import { generateText, stepCountIs, tool } from 'ai'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { createPlanGuardedTools } from '../guarded/create-plan-guarded-tools.js'
+import { promptOf, scriptedModel } from '../test-utils/scripted-model.js'
+import { createWorkspace, testPolicy } from '../test-utils/workspace.js'
+
+const plan = [{ id: 'ls', tool: 'run_command', args: { command: 'ls' } }]
+const callLs = { calls: [{ id: 'c1', tool: 'run_command', input: { command: 'ls' } }] }
+
+/** A run_command tool that records what the store held for the run when it started. */
+function recordingTools(onStart: () => Promise<void>) {
+  const started: string[] = []
+  const tools = {
+    run_command: tool({
+      inputSchema: z.object({ command: z.string() }),
+      execute: async ({ command }: { command: string }) => {
+        started.push(command)
+        await onStart()
+        return `ran ${command}`
+      },
+    }),
+  }
+  return { tools, started }
+}
+
+describe('guardTools with a store', () => {
+  it('should save the state with the call counted before the tool starts', async () => {
+    const store = createMemoryGuardStore()
+    let seen: PlanGuardState | undefined
+    const { tools, started } = recordingTools(async () => {
+      seen = (await store.load('run-1'))?.state as PlanGuardState
+    })
+    const guarded = await createPlanGuardedTools({
+      tools,
+      policy: testPolicy(createWorkspace()),
+      plan,
+      store,
+      runId: 'run-1',
+    })
+    await generateText({
+      model: scriptedModel([callLs]),
+      tools: guarded.tools,
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    })
+    expect(started).toEqual(['ls'])
+    expect(seen?.status).toEqual({ ls: 'running' })
+    expect(seen?.calls).toBe(1)
+    const after = (await store.load('run-1'))?.state as PlanGuardState
+    expect(after.status).toEqual({ ls: 'done' })
+  })
+
+  it('should report an interrupted call on resume, and run it again only when approved', async () => {
+    const root = createWorkspace()
+    const store = createMemoryGuardStore()
+    // What a crash leaves: the state saved before the tool started, never the one after.
+    let crashed: unknown
+    const first = recordingTools(async () => {
+      crashed = await store.load('run-1')
+    })
+    const run = { policy: testPolicy(root), plan, store, runId: 'run-1' }
+    const firstTools = await createPlanGuardedTools({ ...run, tools: first.tools })
+    await generateText({
+      model: scriptedModel([callLs]),
+      tools: firstTools.tools,
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    })
+    for (const retry of [false, true]) {
+      const resumedStore = createMemoryGuardStore()
+      await resumedStore.save('run-1', crashed as { revision: number; state: unknown })
+      const second = recordingTools(async () => undefined)
+      const resumed = await createPlanGuardedTools({
+        ...run,
+        store: resumedStore,
+        tools: second.tools,
+        retryInterrupted: () => retry,
+      })
+      expect(resumed.guard.interruptedCalls().map((call) => call.stepId)).toEqual(['ls'])
+      const model = scriptedModel([callLs])
+      await generateText({ model, tools: resumed.tools, prompt: 'go', stopWhen: stepCountIs(3) })
+      expect(second.started).toEqual(retry ? ['ls'] : [])
+      if (!retry) expect(promptOf(model, 1)).toContain('interrupted_call')
+      expect(resumed.guard.snapshot().calls).toBe(retry ? 2 : 1)
+    }
+  })
+
+  it('should deny calls past a shared budget, and every such call without a store', async () => {
+    const root = createWorkspace()
+    const policy: PolicyInput = {
+      ...testPolicy(root),
+      budgets: { shared: { shell: { per: 'tenant', tools: ['run_command'], maxCalls: 1 } } },
+    }
+    const store = createMemoryGuardStore()
+    const outcomes: string[] = []
+    for (const withStore of [true, true, false]) {
+      const { tools } = recordingTools(async () => undefined)
+      const guarded = await createPlanGuardedTools({
+        tools,
+        policy,
+        plan,
+        ...(withStore ? { store, runId: `run-${outcomes.length}` } : {}),
+        keys: { tenant: 'acme' },
+        onDecision: (event) =>
+          outcomes.push(event.allowed ? 'allowed' : String(event.issues[0]?.code)),
+      })
+      await generateText({
+        model: scriptedModel([callLs]),
+        tools: guarded.tools,
+        prompt: 'go',
+        stopWhen: stepCountIs(3),
+      })
+    }
+    expect(outcomes).toEqual(['allowed', 'budget_exhausted', 'store_failed'])
+  })
+})

@@ -1,0 +1,72 @@
+import {
+  finishDurableCall,
+  type GuardStore,
+  type PlanGuard,
+  type PlanIssue,
+  type RunKeys,
+  type SavedRunState,
+  startDurableCall,
+} from '@plan/core'
+import { sessionOf } from '../session/guard-session.js'
+
+/** Where a guarded tool set keeps its run durably (see `guardTools`' `store`). */
+export interface DurableRun {
+  readonly store: GuardStore | undefined
+  /** The run's id in the store; resume with `createPlanGuard(plan, { state: (await store.load(runId))?.state })`. */
+  readonly runId: string | undefined
+  readonly keys: RunKeys | undefined
+}
+
+async function nextSaved(guard: PlanGuard, run: DurableRun): Promise<SavedRunState> {
+  const session = sessionOf(guard)
+  if (session.revision === undefined && run.store !== undefined && run.runId !== undefined) {
+    session.revision = (await run.store.load(run.runId))?.revision ?? 0
+  }
+  session.revision = (session.revision ?? 0) + 1
+  return { revision: session.revision, state: guard.snapshot() }
+}
+
+/**
+ * Between the guard's authorization and the tool's start: counts the shared budgets and
+ * writes the guard's state to the store. Answers the issues (and releases the step) when the
+ * call may not start, empty when it may.
+ */
+export async function beginDurableCall(
+  guard: PlanGuard,
+  run: DurableRun,
+  tool: string,
+  stepId: string,
+): Promise<readonly PlanIssue[]> {
+  let saved: SavedRunState | undefined
+  if (run.store !== undefined) {
+    try {
+      saved = await nextSaved(guard, run)
+    } catch {
+      saved = undefined
+    }
+  }
+  const issues = await startDurableCall({
+    store: run.store,
+    runId: run.runId ?? '',
+    policy: guard.policy,
+    tool,
+    stepId,
+    ...(run.keys === undefined ? {} : { keys: run.keys }),
+    saved: () => {
+      if (saved === undefined) throw new Error('the revision of the run could not be read')
+      return saved
+    },
+  })
+  if (issues.length > 0) guard.release(stepId)
+  return issues
+}
+
+/** After the tool ended (done or failed): writes the guard's state to the store. */
+export async function endDurableCall(guard: PlanGuard, run: DurableRun): Promise<void> {
+  if (run.store === undefined || run.runId === undefined) return
+  try {
+    await finishDurableCall(run.store, run.runId, await nextSaved(guard, run))
+  } catch {
+    // As finishDurableCall: the state written before the call is the conservative one.
+  }
+}

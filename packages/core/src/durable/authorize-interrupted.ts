@@ -1,0 +1,32 @@
+import type { InterruptedCall } from '../guard/interrupted-call.js'
+import type { AuthorizeResult, PlanGuard, ToolCall } from '../guard/plan-guard.js'
+
+/**
+ * Asked, when a call that a crash interrupted comes again, whether it may run again; true
+ * runs it again (a human approved, or the app knows it had no effect). May ask a human.
+ */
+export type RetryInterrupted = (call: InterruptedCall) => boolean | Promise<boolean>
+
+/**
+ * `guard.authorize(call)`, except that a call denied as `interrupted_call` is offered to
+ * `retry`; when it answers true the interrupted step is released (or, when it belongs to an
+ * earlier turn, closed as failed) and the call authorized again (the interrupted start still
+ * counts against the budgets: at-least-once, by approval).
+ */
+export async function authorizeInterrupted(
+  guard: PlanGuard,
+  call: ToolCall,
+  retry: RetryInterrupted | undefined,
+): Promise<AuthorizeResult> {
+  const result = await guard.authorize(call)
+  if (result.allowed || result.issue.code !== 'interrupted_call' || retry === undefined)
+    return result
+  const stepId = result.issue.stepId
+  const interrupted = guard.interruptedCalls().find((entry) => entry.stepId === stepId)
+  if (interrupted === undefined || (await retry(interrupted)) !== true) return result
+  // A step of the current plan runs again; a step of an earlier turn is closed, and this call runs.
+  if (guard.plan?.steps.some((step) => step.id === interrupted.stepId) === true)
+    guard.release(interrupted.stepId)
+  else guard.fail(interrupted.stepId, new Error('interrupted; run again as another step'))
+  return guard.authorize(call)
+}

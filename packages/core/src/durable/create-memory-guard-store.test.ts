@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import { createMemoryGuardStore } from './create-memory-guard-store.js'
+
+const reservation = { budget: 'shell', key: 'acme', windowStart: 0, maxCalls: 2 }
+
+describe('createMemoryGuardStore', () => {
+  it('should keep the state with the highest revision', async () => {
+    const store = createMemoryGuardStore()
+    await store.save('run', { revision: 2, state: { n: 2 } })
+    await store.save('run', { revision: 1, state: { n: 1 } })
+    expect(await store.load('run')).toEqual({ revision: 2, state: { n: 2 } })
+    await store.save('run', { revision: 3, state: { n: 3 } })
+    expect(await store.load('run')).toEqual({ revision: 3, state: { n: 3 } })
+    expect(await store.load('other')).toBeUndefined()
+  })
+
+  it('should count calls up to maxCalls and refuse the next', async () => {
+    const store = createMemoryGuardStore()
+    const results = await Promise.all([1, 2, 3].map(() => store.reserve([reservation])))
+    expect(results.filter((result) => result.reserved)).toHaveLength(2)
+    expect(results[2]).toEqual({ reserved: false, reservation, used: 2 })
+  })
+
+  it('should count all reservations of a call or none', async () => {
+    const store = createMemoryGuardStore()
+    const other = { ...reservation, budget: 'all', maxCalls: 1 }
+    expect(await store.reserve([reservation, other])).toEqual({ reserved: true })
+    expect((await store.reserve([reservation, other])).reserved).toBe(false)
+    // The refused call did not count against `shell`: one call of it is still left.
+    expect(await store.reserve([reservation])).toEqual({ reserved: true })
+  })
+
+  it('should keep windows and keys apart', async () => {
+    const store = createMemoryGuardStore()
+    const one = { ...reservation, maxCalls: 1 }
+    expect((await store.reserve([one])).reserved).toBe(true)
+    expect((await store.reserve([{ ...one, key: 'globex' }])).reserved).toBe(true)
+    expect((await store.reserve([{ ...one, windowStart: 3600 }])).reserved).toBe(true)
+    expect((await store.reserve([one])).reserved).toBe(false)
+  })
+})

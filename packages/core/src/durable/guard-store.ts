@@ -1,0 +1,52 @@
+/** A run's state as a store keeps it: the adapter's state as JSON, under a growing revision. */
+export interface SavedRunState {
+  /** Grows with every write of the run; a store never replaces a state by an older one. */
+  readonly revision: number
+  /** What the adapter saves (the guard's `snapshot()` and its own bookkeeping), as JSON. */
+  readonly state: unknown
+}
+
+/** One call counted against one shared budget (see the policy's `budgets.shared`). */
+export interface BudgetReservation {
+  /** The budget's name in the policy. */
+  readonly budget: string
+  /** The run key's value the budget is separated by (the tenant, the user). */
+  readonly key: string
+  /** Start of the window, in seconds since the Unix epoch; 0 for a budget without a window. */
+  readonly windowStart: number
+  /** Most calls in the window. */
+  readonly maxCalls: number
+}
+
+/** What `reserve` answers. */
+export type ReserveResult =
+  | { readonly reserved: true }
+  | {
+      readonly reserved: false
+      /** The reservation that did not fit; none of the others was kept. */
+      readonly reservation: BudgetReservation
+      /** Calls already counted against it in its window. */
+      readonly used: number
+    }
+
+/**
+ * Where a guarded run keeps what must survive a crash: the run's state, written before every
+ * tool call starts (write-ahead) and after it ends, and the counts of shared budgets.
+ * `@plan/postgres` implements it on PostgreSQL; `createMemoryGuardStore` in one process.
+ */
+export interface GuardStore {
+  /** The freshest state saved for a run, or undefined when none was. */
+  load(runId: string): Promise<SavedRunState | undefined>
+  /**
+   * Saves a run's state. Resolves only once the state is durable; a state with a lower
+   * revision than the stored one is ignored. Rejects when it cannot save (the caller fails
+   * closed).
+   */
+  save(runId: string, saved: SavedRunState): Promise<void>
+  /**
+   * Counts one call against every reservation, atomically: either all fit under their
+   * `maxCalls` and are counted, or none is. Concurrent callers (in any process sharing the
+   * store) can never together exceed a budget. Counts are never given back.
+   */
+  reserve(reservations: readonly BudgetReservation[]): Promise<ReserveResult>
+}

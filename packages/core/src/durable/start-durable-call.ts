@@ -1,0 +1,98 @@
+import { createIssue } from '../issues/create-issue.js'
+import type { PlanIssue } from '../issues/plan-issue.js'
+import type { Policy } from '../policy/policy-schema.js'
+import type { GuardStore, SavedRunState } from './guard-store.js'
+import { type RunKeys, sharedBudgetReservations } from './shared-budget-reservations.js'
+
+/** Options of {@link startDurableCall}. */
+export interface StartDurableCallOptions {
+  /** Where the run's state and the shared budgets live; undefined when the run has no store. */
+  readonly store: GuardStore | undefined
+  readonly runId: string
+  readonly policy: Policy
+  /** The tool about to run, and the approved step it runs as. */
+  readonly tool: string
+  readonly stepId: string
+  /** The run's keys for shared budgets (`{ tenant: 'acme' }`). */
+  readonly keys?: RunKeys
+  /** The run's state with this call already counted (the guard authorized it). */
+  readonly saved: () => SavedRunState
+  /** Clock, for tests. Defaults to `Date.now`. */
+  readonly now?: () => number
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/**
+ * What an adapter does between the guard's authorization of a call and the tool's start:
+ * counts the call against the policy's shared budgets, then saves the run's state (with the
+ * call counted and its step running) to the store. Resolves to the issues that forbid the
+ * call, empty when the tool may start. A store that fails, a budget that is full or a shared
+ * budget without a store forbids it (fail closed); nothing reserved here is ever given back.
+ */
+export async function startDurableCall(
+  options: StartDurableCallOptions,
+): Promise<readonly PlanIssue[]> {
+  const { store, stepId } = options
+  const plan = sharedBudgetReservations(
+    options.policy,
+    options.tool,
+    options.keys,
+    (options.now ?? Date.now)(),
+  )
+  if (!plan.success) return [{ ...plan.issue, stepId }]
+  if (store === undefined) {
+    const first = plan.reservations[0]
+    if (first === undefined) return []
+    const message = `The shared budget ${JSON.stringify(first.budget)} needs a guard store, and this run has none.`
+    return [createIssue('store_failed', message, [], 'Give the adapter a guard store.', stepId)]
+  }
+  try {
+    if (plan.reservations.length > 0) {
+      const result = await store.reserve(plan.reservations)
+      if (!result.reserved) {
+        const { budget, key, maxCalls } = result.reservation
+        return [
+          createIssue(
+            'budget_exhausted',
+            `The shared budget ${JSON.stringify(budget)} of ${JSON.stringify(key)} has used its ${maxCalls} calls${result.reservation.windowStart === 0 ? '' : ' in this window'}.`,
+            ['budgets', 'shared', budget],
+            'Stop calling this tool and report what was done.',
+            stepId,
+          ),
+        ]
+      }
+    }
+    await store.save(options.runId, options.saved())
+    return []
+  } catch (error) {
+    return [
+      createIssue(
+        'store_failed',
+        `The guard store could not record the call before it ran (${describe(error)}); it did not run.`,
+        [],
+        'Try again once the store is reachable.',
+        stepId,
+      ),
+    ]
+  }
+}
+
+/**
+ * Saves the run's state after a call ended. A failure is ignored: the store still holds the
+ * state written before the call, so a resume treats the call as interrupted (never as not run).
+ */
+export async function finishDurableCall(
+  store: GuardStore | undefined,
+  runId: string,
+  saved: SavedRunState,
+): Promise<void> {
+  if (store === undefined) return
+  try {
+    await store.save(runId, saved)
+  } catch {
+    // See above: the write-ahead state is the conservative one.
+  }
+}

@@ -1,0 +1,21 @@
+import { createIssue } from '../issues/create-issue.js'
+import type { PlanIssue } from '../issues/plan-issue.js'
+
+/** A call that started before the run was restored and whose end was never recorded. */
+export interface InterruptedCall {
+  readonly stepId: string
+  readonly tool: string
+  /** Why it does not run again by itself (`interrupted_call`). */
+  readonly issue: PlanIssue
+}
+
+/** The issue of a call that a crash (or a kill) interrupted: it may or may not have had effects. */
+export function interruptedCallIssue(stepId: string, tool: string): PlanIssue {
+  return createIssue(
+    'interrupted_call',
+    `Step ${JSON.stringify(stepId)} (${JSON.stringify(tool)}) started before the run was interrupted and never finished; it may or may not have taken effect, so it is not run again.`,
+    [],
+    'Check whether its effect happened (e.g. look at the files it would write) before going on; a human can approve running it again.',
+    stepId,
+  )
+}

@@ -1,0 +1,39 @@
+import { type GuardStore, PlanError, type SavedRunState } from '@plan/core'
+import type { PlanGuardRunState } from './run-state.js'
+
+/** The revision of a saved run state, or -1 when it has none. */
+function revisionOf(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return -1
+  const revision = (value as { revision?: unknown }).revision
+  return typeof revision === 'number' ? revision : -1
+}
+
+/**
+ * The freshest saved state of a run: the one in the agent state (the checkpoint) or the one in
+ * the guard store, which is written before every tool call starts and so may be newer.
+ * Throws `PlanError` (fail closed) when the store cannot be read.
+ */
+export async function freshestRunState(
+  store: GuardStore | undefined,
+  runId: string,
+  written: unknown,
+): Promise<unknown> {
+  if (store === undefined) return written
+  let stored: SavedRunState | undefined
+  try {
+    stored = await store.load(runId)
+  } catch (error) {
+    const message = `The guard store could not be read (${error instanceof Error ? error.message : String(error)}); no tool call can be authorized.`
+    throw new PlanError(message, {
+      issues: [{ code: 'store_failed', message, path: [] }],
+      cause: error,
+    })
+  }
+  if (stored === undefined) return written
+  return revisionOf(stored.state) > revisionOf(written) ? stored.state : written
+}
+
+/** A run state as the store keeps it. */
+export function toSaved(state: PlanGuardRunState): SavedRunState {
+  return { revision: state.revision, state }
+}

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto'
+import { AIMessage, HumanMessage } from '@langchain/core/messages'
+import { fakeModel } from '@langchain/core/testing'
+import { createMemoryGuardStore, type GuardStore, type PlanGuardState } from '@plan/core'
+import { createAgent, tool } from 'langchain'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { createTestWorkspace, type TestWorkspace, toolMessages } from '../test-utils/workspace.js'
+import { planGuardMiddleware } from './plan-guard-middleware.js'
+import type { PlanGuardRunState } from './run-state.js'
+
+let workspace: TestWorkspace
+
+beforeEach(async () => {
+  workspace = await createTestWorkspace()
+})
+
+afterEach(async () => {
+  await workspace.cleanup()
+})
+
+const callLs = { name: 'run_command', args: { command: 'ls' }, id: 'c1' }
+
+function scripted() {
+  return fakeModel().respondWithTools([callLs]).respond(new AIMessage('Done.'))
+}
+
+describe('planGuardMiddleware', () => {
+  describe('with a guard store', () => {
+    it('should save the run state with the call counted before the tool starts', async () => {
+      const memory = createMemoryGuardStore()
+      const saves: PlanGuardRunState[] = []
+      const store: GuardStore = {
+        ...memory,
+        save: (runId, saved) => {
+          saves.push(saved.state as PlanGuardRunState)
+          return memory.save(runId, saved)
+        },
+      }
+      const seenAtStart: PlanGuardState[] = []
+      const runCommand = tool(
+        async ({ command }) => {
+          const last = saves.at(-1)
+          if (last !== undefined) seenAtStart.push(last.guard)
+          return `ran ${command}`
+        },
+        { name: 'run_command', description: 'Run.', schema: z.object({ command: z.string() }) },
+      )
+      const agent = createAgent({
+        model: scripted(),
+        tools: [runCommand],
+        middleware: [planGuardMiddleware({ policy: workspace.policy(), store })],
+      })
+      await agent.invoke({ messages: [new HumanMessage('List.')] })
+      expect(seenAtStart).toHaveLength(1)
+      expect(seenAtStart[0]?.calls).toBe(1)
+      expect(Object.values(seenAtStart[0]?.status ?? {})).toEqual(['running'])
+      const runId = saves[0]?.runId ?? ''
+      const final = (await memory.load(runId))?.state as PlanGuardRunState
+      expect(Object.values(final.guard.status)).toEqual(['done'])
+      expect(final.revision).toBeGreaterThan(saves[0]?.revision ?? Number.POSITIVE_INFINITY)
+    })
+
+    it('should deny calls past a shared budget across runs, and every such call without a store', async () => {
+      const store = createMemoryGuardStore()
+      const policy = workspace.policy({
+        budgets: { shared: { shell: { per: 'tenant', tools: ['run_command'], maxCalls: 1 } } },
+      })
+      const outcomes: string[] = []
+      for (const withStore of [true, true, false]) {
+        const agent = createAgent({
+          model: scripted(),
+          tools: workspace.tools,
+          middleware: [
+            planGuardMiddleware({
+              policy,
+              ...(withStore ? { store } : {}),
+              keys: { tenant: 'acme' },
+            }),
+          ],
+        })
+        const result = await agent.invoke(
+          { messages: [new HumanMessage('List.')] },
+          { configurable: { thread_id: randomUUID() } },
+        )
+        const answer = toolMessages(result.messages).get('c1')
+        outcomes.push(
+          answer?.status === 'error'
+            ? (/\b(budget_exhausted|store_failed)\b/.exec(answer.text)?.[1] ?? 'error')
+            : 'ran',
+        )
+      }
+      expect(outcomes).toEqual(['ran', 'budget_exhausted', 'store_failed'])
+      expect(workspace.ran).toEqual(['run_command:ls'])
+    })
+  })
+})

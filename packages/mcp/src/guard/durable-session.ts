@@ -1,0 +1,75 @@
+import {
+  type AuthorizeResult,
+  finishDurableCall,
+  type GuardStore,
+  PlanError,
+  type PlanGuard,
+  type PlanGuardState,
+  type PlanIssue,
+  type RunKeys,
+  startDurableCall,
+} from '@plan/core'
+
+/** The guard store of one MCP session (see `McpGuardOptions.store`), or a no-op without one. */
+export interface DurableSession {
+  /** The state saved under `runId`, to resume from. */
+  readonly restored: PlanGuardState | undefined
+  /** Before a call is forwarded: shared budgets, then the state saved; a refusal releases the step. */
+  start(guard: PlanGuard, tool: string, allowed: AuthorizeResult): Promise<AuthorizeResult>
+  /** After a call ended: the state saved, in the background (a failure keeps the state before). */
+  finish(guard: PlanGuard): void
+}
+
+interface DurableOptions {
+  readonly store?: GuardStore
+  readonly runId?: string
+  readonly keys?: RunKeys
+}
+
+/** Loads the session's saved state and returns its write-ahead hooks. */
+export async function createDurableSession(options: DurableOptions): Promise<DurableSession> {
+  const { store, runId, keys } = options
+  if (store !== undefined && (typeof runId !== 'string' || runId === '')) {
+    throw new PlanError('The MCP guard needs a runId with a store.', {
+      code: 'invalid_configuration',
+    })
+  }
+  let revision = 0
+  let restored: PlanGuardState | undefined
+  if (store !== undefined) {
+    let saved: Awaited<ReturnType<GuardStore['load']>>
+    try {
+      saved = await store.load(runId as string)
+    } catch (error) {
+      const message = `The guard store could not be read (${error instanceof Error ? error.message : String(error)}).`
+      throw new PlanError(message, { code: 'store_failed', cause: error })
+    }
+    revision = saved?.revision ?? 0
+    restored = saved?.state as PlanGuardState | undefined
+  }
+  const next = (guard: PlanGuard) => {
+    revision += 1
+    return { revision, state: guard.snapshot() }
+  }
+  return {
+    restored,
+    async start(guard, tool, allowed) {
+      if (!allowed.allowed) return allowed
+      const issues: readonly PlanIssue[] = await startDurableCall({
+        store,
+        runId: runId ?? '',
+        policy: guard.policy,
+        tool,
+        stepId: allowed.stepId,
+        ...(keys === undefined ? {} : { keys }),
+        saved: () => next(guard),
+      })
+      if (issues.length === 0) return allowed
+      guard.release(allowed.stepId)
+      return { allowed: false, issue: issues[0] as PlanIssue, issues }
+    },
+    finish(guard) {
+      if (store !== undefined) void finishDurableCall(store, runId as string, next(guard))
+    },
+  }
+}

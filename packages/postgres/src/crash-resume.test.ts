@@ -1,0 +1,196 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import pg from 'pg'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { postgresTestUrl, uniquePrefix } from './test-utils/postgres-url.js'
+
+const url = postgresTestUrl()
+const worker = fileURLToPath(new URL('./__fixtures__/crash-worker.ts', import.meta.url))
+
+interface Decision {
+  readonly allowed: boolean
+  readonly codes: readonly string[]
+}
+
+type Adapter = 'langchain' | 'ai-sdk'
+
+interface WorkerResult {
+  readonly decisions: readonly Decision[]
+  /** What the run put to a human through LangGraph's `interrupt()`. */
+  readonly reviews: readonly { interrupted?: { stepId: string; issue: { code: string } } }[]
+  /** The `PlanError` the run ended with, if it did. */
+  readonly refusal: { readonly planError: boolean; readonly codes: readonly string[] } | null
+}
+
+function start(env: Record<string, unknown>): { child: ChildProcess; output: Promise<string> } {
+  const child = spawn(process.execPath, [worker], {
+    env: { ...process.env, PLAN_CRASH_WORKER: JSON.stringify(env) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString()
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  const output = new Promise<string>((resolve, reject) => {
+    child.on('exit', (code, signal) => {
+      if (code === 0) resolve(stdout)
+      else reject(new Error(`worker ended with ${code ?? signal}: ${stderr}`))
+    })
+  })
+  return { child, output }
+}
+
+/** Waits until the tool has written its first start line (the file can exist empty for a moment). */
+async function waitForStart(path: string): Promise<void> {
+  while (!existsSync(path) || !readFileSync(path, 'utf8').endsWith('\n'))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+}
+
+describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () => {
+  let dir: string
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'plan-crash-'))
+  })
+
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  /** Runs the agent until its tool has started, kills it (SIGKILL), then resumes it in a new process. */
+  async function crashAndResume(
+    adapter: Adapter,
+    idempotent: boolean,
+    maxCalls: number,
+    store = true,
+    beforeResume: (prefix: string) => Promise<void> = async () => undefined,
+    retry = false,
+    perTurn = false,
+    review = false,
+  ) {
+    const options = {
+      review,
+      perTurn,
+      retry,
+      store,
+      adapter,
+      url,
+      prefix: uniquePrefix(),
+      runId: randomUUID(),
+      dir,
+      idempotent,
+      maxCalls,
+    }
+    await writeFile(join(dir, 'hang'), '')
+    const first = start(options)
+    const killed = first.output.catch((error: unknown) => String(error))
+    await waitForStart(join(dir, 'starts.log'))
+    first.child.kill('SIGKILL')
+    expect(await killed).toContain('SIGKILL')
+    await rm(join(dir, 'hang'))
+    await beforeResume(options.prefix)
+    const output = await start(options).output
+    const result = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as WorkerResult
+    const starts = (await readFile(join(dir, 'starts.log'), 'utf8')).trim().split('\n')
+    return { ...result, starts }
+  }
+
+  for (const adapter of ['langchain', 'ai-sdk'] as const) {
+    it(`should report the interrupted call instead of running it again (${adapter})`, {
+      timeout: 120_000,
+    }, async () => {
+      const { decisions, starts } = await crashAndResume(adapter, false, 1)
+      expect(starts).toEqual(['a'])
+      expect(decisions.some((decision) => decision.allowed)).toBe(false)
+      expect(decisions[0]?.codes).toContain('interrupted_call')
+    })
+  }
+
+  it('should run an idempotent interrupted call again within the budget, never past it (langchain)', {
+    timeout: 120_000,
+  }, async () => {
+    const capped = await crashAndResume('langchain', true, 1)
+    expect(capped.starts).toEqual(['a'])
+    expect(capped.decisions[0]?.codes).toContain('budget_exhausted')
+    await rm(join(dir, 'starts.log'))
+    const room = await crashAndResume('langchain', true, 2)
+    expect(room.starts).toEqual(['a', 'a'])
+    expect(room.decisions[0]).toEqual({ allowed: true, codes: [] })
+  })
+
+  it('should run an idempotent interrupted call again within the budget (ai-sdk)', {
+    timeout: 120_000,
+  }, async () => {
+    const room = await crashAndResume('ai-sdk', true, 2)
+    expect(room.starts).toEqual(['a', 'a'])
+    expect(room.decisions[0]).toEqual({ allowed: true, codes: [] })
+  })
+
+  it('should lose the running call from the count with the checkpoint alone (langchain, no store)', {
+    timeout: 120_000,
+  }, async () => {
+    // What the store is for: LangGraph checkpoints after the tools ran, so the call was never counted.
+    const { decisions, starts } = await crashAndResume('langchain', false, 1, false)
+    expect(starts).toEqual(['a', 'a'])
+    expect(decisions[0]).toEqual({ allowed: true, codes: [] })
+  })
+
+  for (const adapter of ['langchain', 'ai-sdk'] as const) {
+    it(`should refuse a state edited in the store with a PlanError carrying its issues (${adapter})`, {
+      timeout: 120_000,
+    }, async () => {
+      const tamper = async (prefix: string) => {
+        const client = new pg.Client({ connectionString: url })
+        await client.connect()
+        await client.query(
+          `UPDATE ${prefix}guard_runs SET state = replace(state, '"name":"a"', '"name":"evil"')`,
+        )
+        await client.end()
+      }
+      const { refusal, starts } = await crashAndResume(adapter, false, 1, true, tamper)
+      expect(starts).toEqual(['a'])
+      expect(refusal?.planError).toBe(true)
+      expect(refusal?.codes).toEqual(['plan_tampered'])
+    })
+  }
+
+  it('should run an interrupted call again when a human approves it, within the budget (langchain)', {
+    timeout: 120_000,
+  }, async () => {
+    const noop = async () => undefined
+    const { decisions, starts } = await crashAndResume('langchain', false, 2, true, noop, true)
+    expect(starts).toEqual(['a', 'a'])
+    expect(decisions[0]).toEqual({ allowed: true, codes: [] })
+  })
+
+  it('should report the interrupted call that a new turn asks for again, under a new call id (ai-sdk, per-turn mode)', {
+    timeout: 120_000,
+  }, async () => {
+    const noop = async () => undefined
+    const { decisions, starts } = await crashAndResume('ai-sdk', false, 1, true, noop, false, true)
+    expect(starts).toEqual(['a'])
+    expect(decisions.some((decision) => decision.allowed)).toBe(false)
+    expect(decisions[0]?.codes).toContain('interrupted_call')
+  })
+
+  it('should put the interrupted call to a human through interrupt(), and run it once approved (langchain)', {
+    timeout: 120_000,
+  }, async () => {
+    const noop = async () => undefined
+    const resumed = await crashAndResume('langchain', false, 2, true, noop, false, false, true)
+    expect(resumed.reviews).toMatchObject([
+      { interrupted: { stepId: 'c1', issue: { code: 'interrupted_call' } } },
+    ])
+    expect(resumed.starts).toEqual(['a', 'a'])
+    expect(resumed.decisions.filter((decision) => decision.allowed)).toHaveLength(1)
+  })
+})

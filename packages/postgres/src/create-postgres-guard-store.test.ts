@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createPostgresGuardStore, type PostgresGuardStore } from './create-postgres-guard-store.js'
+import { postgresTestUrl, uniquePrefix } from './test-utils/postgres-url.js'
+
+const url = postgresTestUrl()
+const run = promisify(execFile)
+const worker = fileURLToPath(new URL('./__fixtures__/reserve-worker.ts', import.meta.url))
+
+describe.skipIf(url === undefined)('createPostgresGuardStore', () => {
+  const stores: PostgresGuardStore[] = []
+  function newStore(prefix = uniquePrefix()): PostgresGuardStore {
+    const store = createPostgresGuardStore({ connectionString: url as string, tablePrefix: prefix })
+    stores.push(store)
+    return store
+  }
+
+  afterAll(async () => {
+    await Promise.all(stores.map((store) => store.close()))
+  })
+
+  it('should keep the state with the highest revision, exactly as saved', async () => {
+    const store = newStore()
+    const state = { key: 'echo\u0000{"text":"a"}', nested: [1, { b: true }] }
+    await store.save('run-1', { revision: 2, state })
+    await store.save('run-1', { revision: 1, state: { stale: true } })
+    expect(await store.load('run-1')).toEqual({ revision: 2, state })
+    expect(await store.load('run-2')).toBeUndefined()
+  })
+
+  it('should count all reservations of a call or none', async () => {
+    const store = newStore()
+    const shell = { budget: 'shell', key: 'acme', windowStart: 0, maxCalls: 2 }
+    const all = { budget: 'all', key: 'acme', windowStart: 0, maxCalls: 1 }
+    expect(await store.reserve([shell, all])).toEqual({ reserved: true })
+    expect(await store.reserve([shell, all])).toEqual({
+      reserved: false,
+      reservation: all,
+      used: 1,
+    })
+    expect(await store.reserve([shell])).toEqual({ reserved: true })
+    expect(await store.reserve([shell])).toEqual({ reserved: false, reservation: shell, used: 2 })
+    expect(await store.reserve([{ ...shell, windowStart: 3600 }])).toEqual({ reserved: true })
+    expect(await store.reserve([{ ...shell, key: 'globex' }])).toEqual({ reserved: true })
+  })
+
+  it('should set up the same tables from many stores at once', async () => {
+    const prefix = uniquePrefix()
+    const many = Array.from({ length: 5 }, () => newStore(prefix))
+    await Promise.all(many.map((store) => store.setup()))
+    expect(await many[0]?.load('none')).toBeUndefined()
+  })
+
+  it('should never let 4 processes making 100 concurrent attempts exceed a shared budget together', {
+    timeout: 60_000,
+  }, async () => {
+    const prefix = uniquePrefix()
+    await newStore(prefix).setup()
+    const outputs = await Promise.all(
+      [0, 1, 2, 3].map(() => run(process.execPath, [worker, url as string, prefix, '25', '37'])),
+    )
+    const granted = outputs.map((output) => Number(output.stdout.trim()))
+    expect(granted.every((count) => Number.isInteger(count))).toBe(true)
+    expect(granted.reduce((sum, count) => sum + count, 0)).toBe(37)
+    const rows = await newStore(prefix).reserve([
+      { budget: 'shell', key: 'acme', windowStart: 0, maxCalls: 37 },
+    ])
+    expect(rows).toMatchObject({ reserved: false, used: 37 })
+  })
+
+  it('should refuse a bad table prefix and a missing connection', () => {
+    expect(() =>
+      createPostgresGuardStore({ connectionString: 'x', tablePrefix: 'a;drop' }),
+    ).toThrow(/tablePrefix/)
+    expect(() => createPostgresGuardStore({})).toThrow(/exactly one/)
+  })
+})
