@@ -3,6 +3,7 @@ import type { PlanIssue } from '../issues/plan-issue.js'
 import type { ArgumentRole } from './argument-roles.js'
 import { collectPathCandidates } from './collect-path-candidates.js'
 import { commandIssue } from './command-issue.js'
+import { checkGitRepositoryWrites } from './git-repository-writes.js'
 import { parseAwkArguments } from './parse-awk-arguments.js'
 import { parseSedArguments } from './parse-sed-arguments.js'
 
@@ -44,7 +45,8 @@ export function protectedNames(scope: PathScope): string[] {
  * word, option value and `key=value` value, and the path behind `@`, `file:` and socat-style
  * prefixes. A `deny` path is refused in any position, a `readOnly` one unless the program's
  * role table says the position only reads, a path-like value outside the roots always, and a
- * write whose target is a root or holds a protected path (`rm -rf .`) is refused.
+ * write whose target is a root or holds a protected path (`rm -rf .`) is refused, and so is a git
+ * subcommand that writes a repository whose `.git` is read-only.
  */
 export function checkCommandPaths(
   name: string,
@@ -65,6 +67,10 @@ export function checkCommandPaths(
       'Pass option values as separate words (-o FILE).',
     ),
   )
+  if (name === 'git') {
+    const repositoryWrite = checkGitRepositoryWrites(args, scope)
+    if (repositoryWrite !== undefined) issues.push(repositoryWrite)
+  }
   const seen = new Set<string>()
   for (const candidate of candidates) {
     const key = `${candidate.role}\u0000${candidate.embedded}\u0000${candidate.value}`
