@@ -5,6 +5,8 @@ export type { FileAuditSink, FileAuditSinkOptions } from './audit/create-file-au
 export { createFileAuditSink } from './audit/create-file-audit-sink.js'
 export { checkPathOnDisk } from './checks/path-on-disk.js'
 export { loadPolicy } from './policy/resolve-policy.js'
+export type { ProcessLimits, ProcessOutcome } from './tools/collect-process.js'
+export { collectProcess } from './tools/collect-process.js'
 export type { ReferenceTools, ReferenceToolsOptions } from './tools/create-reference-tools.js'
 export { createReferenceTools } from './tools/create-reference-tools.js'
 export type { FileEntry, ListFilesOptions, ListFilesOutput } from './tools/list-files-tool.js'
