@@ -1,7 +1,7 @@
-import { realpathSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { posix } from 'node:path'
 import { isWithin, type ResolvedPolicy } from '@plan/core'
+import { realOrSelf, safeSearchPath } from '@plan/core/node'
 import { credentialPaths } from './credential-paths.js'
 
 /** Options of {@link createSandbox}. */
@@ -66,23 +66,6 @@ export const SYSTEM_FOLDERS: readonly string[] = [
 /** Host variables copied into a command's environment when set. */
 export const BASE_ENV: readonly string[] = ['LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TZ']
 
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync.native(path)
-  } catch {
-    return path
-  }
-}
-
-/** PATH entries outside the workspace (a program planted there must never be found by name). */
-function safePath(path: string, roots: readonly string[]): string {
-  return path
-    .split(':')
-    .filter((entry) => posix.isAbsolute(entry))
-    .filter((entry) => !roots.some((root) => isWithin(root, realOrSelf(entry))))
-    .join(':')
-}
-
 /** The folder to show for a PATH entry: a toolchain's root for `…/bin`, never a home or `/`. */
 function toolFolder(entry: string, hostHome: string | undefined): string {
   const real = realOrSelf(entry)
@@ -98,7 +81,7 @@ export function createSandboxConfig(
 ): SandboxConfig {
   const roots = [...new Set(policy.scope.roots.map(realOrSelf))]
   const hostHome = options.hostHome ?? homedir()
-  const path = safePath(options.path ?? process.env.PATH ?? '/usr/bin:/bin', roots)
+  const path = safeSearchPath(options.path ?? process.env.PATH ?? '/usr/bin:/bin', roots)
   const system = SYSTEM_FOLDERS.filter((folder) => !roots.some((root) => isWithin(root, folder)))
   const tools = path
     .split(':')

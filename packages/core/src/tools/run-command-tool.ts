@@ -1,14 +1,14 @@
-import { realpathSync } from 'node:fs'
 import { lstat } from 'node:fs/promises'
 import { posix } from 'node:path'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
-import { isWithin, type PathScope } from '../checks/path-scope.js'
+import type { PathScope } from '../checks/path-scope.js'
 import { looksLikePath } from '../command/check-command-paths.js'
 import type { PlanCompiler } from '../compile/plan-compiler.js'
 import type { ToolFunction } from '../execute/execute-plan.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import type { CommandRunner, CommandRunResult } from './command-runner.js'
 import { createUnsandboxedRunner } from './run-unsandboxed.js'
+import { safeSearchPath } from './safe-search-path.js'
 import { refuse, stringArgument } from './tool-input.js'
 
 /** Options of the `run_command` reference tool. */
@@ -33,30 +33,6 @@ export interface RunCommandOptions {
 
 /** What `run_command` returns. A non-zero exit is a result, not an error. */
 export type RunCommandOutput = CommandRunResult
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync.native(path)
-  } catch {
-    return path
-  }
-}
-
-/**
- * PATH entries that cannot be planted by the agent: absolute, and outside every workspace
- * root (a program written into the workspace must never be found by name).
- */
-function safePath(path: string, roots: readonly string[]): string {
-  const blocked = [...roots, ...roots.map(realOrSelf)]
-  return path
-    .split(':')
-    .filter((entry) => posix.isAbsolute(entry))
-    .filter(
-      (entry) =>
-        !blocked.some((root) => isWithin(root, entry) || isWithin(root, realOrSelf(entry))),
-    )
-    .join(':')
-}
 
 /**
  * Checks on disk every argument that names a path (it looks like one, or it exists in the
@@ -107,7 +83,7 @@ export function createRunCommandTool(
   const timeoutMs = options.timeoutMs ?? 60_000
   const maxOutputBytes = options.maxOutputBytes ?? 1024 * 1024
   const scope = compiler.policy.scope
-  const searchPath = safePath(
+  const searchPath = safeSearchPath(
     options.path ?? process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     scope.roots,
   )
