@@ -4,7 +4,7 @@ import type { PlanCompiler, PlanValidationResult } from '../compile/plan-compile
 import type { UntrustedFlowState } from '../flow/create-untrusted-flow-tracker.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
 import type { JsonObject } from '../plan/json-value.js'
-import type { Policy } from '../policy/policy-schema.js'
+import type { Policy } from '../schema/policy-schema.js'
 import type { InterruptedCall } from './interrupted-call.js'
 
 /** A live tool call, as a framework reports it. */

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { LinearRegExp, policyPattern } from '../policy/policy-pattern.js'
-import type { ArgSpec, PolicyInput } from '../policy/policy-schema.js'
 import { type ResolvedPolicy, resolvePolicy } from '../policy/resolve-policy.js'
-import { jsonValueSchema, stepIdSchema } from './plan-schema.js'
+import { jsonValueSchema, stepIdSchema } from '../schema/plan-schema.js'
+import type { ArgSpec, PolicyInput } from '../schema/policy-schema.js'
 
 const reference = z
   .strictObject({

@@ -4,10 +4,15 @@ import type { PathScope } from '../checks/path-scope.js'
 import { unreadableIssue } from '../compile/unreadable-issue.js'
 import { PolicyError } from '../errors/policy-error.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
+import {
+  type Policy,
+  type PolicyInput,
+  policySchema,
+  type ToolPolicy,
+} from '../schema/policy-schema.js'
 import { loadNodeBuiltin } from '../util/node-builtin.js'
 import { posix } from '../util/posix-path.js'
 import { usePatternEngine } from './policy-pattern.js'
-import { type Policy, type PolicyInput, policySchema, type ToolPolicy } from './policy-schema.js'
 import { readPolicyJson } from './read-policy-json.js'
 import { isResolvedPolicy, resolveParsedPolicy } from './resolve-parsed-policy.js'
 

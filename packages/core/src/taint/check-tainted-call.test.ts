@@ -9,7 +9,7 @@ import {
 } from '../guard/__fixtures__/test-workspace.js'
 import { createPlanGuard } from '../guard/create-plan-guard.js'
 import type { PlanGuard } from '../guard/plan-guard.js'
-import type { TaintedPolicyInput } from '../policy/tainted-schema.js'
+import type { TaintedPolicyInput } from '../schema/tainted-schema.js'
 import { ruleOfTwo } from './tainted-presets.js'
 
 let counter = 0

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createPlanCompiler } from '../../compile/create-plan-compiler.js'
 import type { PlanCompiler } from '../../compile/plan-compiler.js'
-import type { PolicyInput } from '../../policy/policy-schema.js'
+import type { PolicyInput } from '../../schema/policy-schema.js'
 
 /** A temporary workspace folder beside an `outside` folder, removed by `cleanup`. */
 export interface TestWorkspace {
