@@ -3,7 +3,6 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { verifyAuditLog } from './audit/verify-audit-log.js'
 import { checkPathLexical } from './checks/path-scope.js'
 import { createPlanCompiler } from './compile/create-plan-compiler.js'
-import type { PlanCompiler } from './compile/plan-compiler.js'
 import { PlanError } from './errors/plan-error.js'
 import { executePlan } from './execute/execute-plan.js'
 import { createPlanGuard } from './guard/create-plan-guard.js'
@@ -14,6 +13,7 @@ import { toText } from './render/to-text.js'
 import type { PolicyInput } from './schema/policy-schema.js'
 import { signPlan } from './sign/sign-plan.js'
 import { verifyPlan } from './sign/verify-plan.js'
+import type { PlanCompiler } from './types/plan-compiler.js'
 
 const policy: PolicyInput = {
   version: 1,

@@ -1,7 +1,8 @@
-import type { PathScope } from '../checks/path-scope.js'
 import { PolicyError } from '../errors/policy-error.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
 import type { CommandPolicy, ProgramRule } from '../schema/command-policy.js'
+import type { CommandCheckResult } from '../types/command-check-result.js'
+import type { PathScope } from '../types/path-scope.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import { hasUnsafeCommandCharacter } from '../util/unsafe-characters.js'
 import { analyzeSyntaxTree } from './analyze-syntax-tree.js'
 import { isCatalogProgram } from './catalog-programs.js'
@@ -13,7 +14,6 @@ import {
   interpreterRuleIssues,
 } from './check-interpreter-rule.js'
 import { checkUnmodelledProgram } from './check-unmodelled-program.js'
-import type { CommandCheckResult } from './command-check-result.js'
 import { COMMAND_HINTS } from './command-hints.js'
 import { commandIssue } from './command-issue.js'
 import { findSubcommand } from './global-options.js'

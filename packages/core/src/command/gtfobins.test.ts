@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { PathScope } from '../checks/path-scope.js'
 import { commandPolicySchema } from '../schema/command-policy.js'
+import type { PathScope } from '../types/path-scope.js'
 import { isCatalogProgram } from './catalog-programs.js'
 import { type CommandChecker, createCommandChecker } from './create-command-checker.js'
 
