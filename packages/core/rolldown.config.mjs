@@ -3,7 +3,14 @@
 import { defineConfig } from 'rolldown'
 
 export default defineConfig({
-  input: { index: 'src/index.ts', node: 'src/node.ts', schemas: 'src/schemas.ts' },
+  input: {
+    index: 'src/index.ts',
+    audit: 'src/audit.ts',
+    internal: 'src/internal.ts',
+    node: 'src/node.ts',
+    render: 'src/render.ts',
+    schemas: 'src/schemas.ts',
+  },
   platform: 'neutral',
   external: [/^node:/, /^zod(\/|$)/, /^re2js(\/|$)/],
   // Every output file sits in dist/, so the vendored WebAssembly is one folder up (from

@@ -28,27 +28,13 @@ export { refusalText } from './adapter/refusal-text.js'
 export type { ToolCallInput, ToolCallStep } from './adapter/steps-from-tool-calls.js'
 export { stepsFromToolCalls } from './adapter/steps-from-tool-calls.js'
 export type { ToolPolicyOverrides } from './adapter/tool-overrides.js'
-export type { AuditHead } from './audit/audit-chain.js'
-export type { AuditEvent, AuditRecord } from './audit/audit-event.js'
-export { AUDIT_GENESIS } from './audit/audit-event.js'
-export type { AuditKey } from './audit/audit-key.js'
 export type { AuditSink } from './audit/audit-sink.js'
-export type { MemoryAuditSink, MemoryAuditSinkOptions } from './audit/create-memory-audit-sink.js'
-export { createMemoryAuditSink } from './audit/create-memory-audit-sink.js'
-export type {
-  AuditLogProblem,
-  AuditLogVerification,
-  VerifyAuditLogOptions,
-} from './audit/verify-audit-log.js'
-export { verifyAuditLog } from './audit/verify-audit-log.js'
 export type { PathAccess, PathCheckResult, PathDenial, PathScope } from './checks/path-scope.js'
-export { checkPathLexical, isWithin } from './checks/path-scope.js'
+export { isWithin } from './checks/path-scope.js'
 export type { CommandCheckResult } from './command/command-check-result.js'
 export type { CommandPolicy, ProgramRule } from './command/command-policy.js'
 export type { CommandChecker, CommandCheckerOptions } from './command/create-command-checker.js'
 export { createCommandChecker } from './command/load-command-checker.js'
-export type { GraphAnalysis } from './compile/analyze-graph.js'
-export { analyzeGraph } from './compile/analyze-graph.js'
 export type { CompiledPlan, CompiledStep, StepReference } from './compile/compiled-plan.js'
 export type { PlanCompilerOptions } from './compile/create-plan-compiler.js'
 export { createPlanCompiler } from './compile/create-plan-compiler.js'
@@ -90,7 +76,7 @@ export type {
   ModelStepTools,
   ModelStepToolsOptions,
 } from './extract/create-model-step-tools.js'
-export { createModelStepTools, parseExtractedAnswer } from './extract/create-model-step-tools.js'
+export { createModelStepTools } from './extract/create-model-step-tools.js'
 export type { ExtractionSchemaInput } from './extract/extraction-schema.js'
 export {
   EXTRACT_TOOL,
@@ -102,13 +88,7 @@ export type {
   ExtractionScalarSchema,
   ExtractionSchema,
 } from './extract/read-extraction-schema.js'
-export {
-  matchesExtractionSchema,
-  readExtractionSchema,
-} from './extract/read-extraction-schema.js'
 export { runReadyModelSteps } from './extract/run-ready-model-steps.js'
-export type { FlowInput, FlowStep } from './flow/check-untrusted-flow.js'
-export { checkUntrustedFlow } from './flow/check-untrusted-flow.js'
 export type { TrustLabel, UntrustedFlowState } from './flow/create-untrusted-flow-tracker.js'
 export { createPlanGuard } from './guard/create-plan-guard.js'
 export type { InterruptedCall } from './guard/interrupted-call.js'
@@ -124,7 +104,7 @@ export type {
   SubmitResult,
   ToolCall,
 } from './guard/plan-guard.js'
-export { formatIssues, formatPath } from './issues/format-issues.js'
+export { formatIssues } from './issues/format-issues.js'
 export type { IssueCode, PlanIssue } from './issues/plan-issue.js'
 export type { PlanInput } from './plan/define-plan.js'
 export { definePlan } from './plan/define-plan.js'
@@ -149,12 +129,6 @@ export type {
 } from './policy/policy-schema.js'
 export type { ResolvedPolicy, ResolvePolicyOptions } from './policy/resolve-policy.js'
 export type { TaintedPolicy, TaintedPolicyInput } from './policy/tainted-schema.js'
-export type { PlanView, RenderOptions, StepMark, StepView } from './render/plan-view.js'
-export { planView } from './render/plan-view.js'
-export { toDot } from './render/to-dot.js'
-export { toMermaid } from './render/to-mermaid.js'
-export type { TextRenderOptions } from './render/to-text.js'
-export { toText } from './render/to-text.js'
 export { signPlan } from './sign/sign-plan.js'
 export type { PlanSignatureCheck } from './sign/verify-plan.js'
 export { verifyPlan } from './sign/verify-plan.js'
@@ -166,4 +140,3 @@ export type {
   CommandRunResult,
   CommandViolation,
 } from './tools/command-runner.js'
-export { canonicalJson, hashJson, sha256 } from './util/canonical-json.js'
