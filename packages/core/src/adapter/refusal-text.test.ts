@@ -38,4 +38,13 @@ describe('refusalText', () => {
     const text = refusalText({ tool: 'a"\nb', issues: [] })
     expect(text.split('\n')[0]).toBe('@plan denied the call to "a\\"\\nb"; it did not run.')
   })
+
+  it('should leave out what is allowed when the run is tainted, as the issue says it', () => {
+    const text = refusalText({
+      tool: 'run',
+      issues: [{ code: 'tainted_run', message: 'Only view_file is still allowed.', path: [] }],
+      allowed: 'Allowed: the tools view_file, run.',
+    })
+    expect(text).not.toContain('Allowed:')
+  })
 })
