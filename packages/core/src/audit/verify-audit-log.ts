@@ -1,7 +1,7 @@
 import type { PlanIssue } from '../issues/plan-issue.js'
+import { type AuditLine, auditLineSchema } from '../schema/audit-line-schema.js'
 import type { AuditHead } from './audit-chain.js'
 import { type AuditKey, auditGenesis, auditKeyBytes, hashAuditLine } from './audit-key.js'
-import { type AuditLine, auditLineSchema } from './audit-line-schema.js'
 
 /** Why a log does not verify. */
 export type AuditLogProblem =
