@@ -24,6 +24,7 @@ const LAYERS = [
   'extract',
   'flow',
   'compile',
+  'adapter',
   'render',
   'guard',
   'durable',
