@@ -2,6 +2,7 @@
 // from the main entry so that a compiler starts without loading zod.
 export { commandPolicySchema, programRuleSchema } from './command/command-policy.js'
 export { extractionSchema } from './extract/extraction-schema.js'
+export { guardStateJsonSchema, guardStateSchema } from './guard/guard-state-schema.js'
 export { planJsonSchema, policyJsonSchema } from './plan/plan-json-schema.js'
 export { planObjectSchema, planSchema, stepSchema } from './plan/plan-schema.js'
 export { planSchemaForPolicy } from './plan/plan-schema-for-policy.js'
