@@ -82,6 +82,16 @@ function selectStep(
   return checkSelectedStep(run, selected, tool, key) ?? selected
 }
 
+function notReady(stepId: string): PlanIssue {
+  return createIssue(
+    'step_not_ready',
+    `Step ${JSON.stringify(stepId)} is not ready.`,
+    [],
+    undefined,
+    stepId,
+  )
+}
+
 /** The same call, made by another step that a crash interrupted (a new turn repeats it). */
 function interruptedCallWith(parts: GuardParts, key: string, stepId: string) {
   const { run } = parts
@@ -123,10 +133,10 @@ function reserve(
   const problem =
     interruptedCallWith(parts, key, step.id) ?? budgets.checkCall(step.tool, key, step.id)
   if (problem !== undefined) return denied([problem])
-  const argumentIssues = compiler
-    .checkArguments(tool, args)
-    .map((found) => ({ ...found, stepId: step.id }))
-  if (argumentIssues.length > 0) return denied(argumentIssues)
+  // The step's arguments were checked when it became ready, and this call's equal them.
+  const argumentIssues = run.ready.get(step.id)?.argumentIssues
+  if (argumentIssues === undefined || argumentIssues.length > 0)
+    return denied(argumentIssues?.map((found) => ({ ...found })) ?? [notReady(step.id)])
   const taintRules = run.mode === 'turn' ? compiler.policy.policy.trust.tainted : undefined
   const flowCheck = flow.check(step, args, taintRules === undefined || taintRules.pasteCheck)
   if (flowCheck.issues.length > 0) return denied(flowCheck.issues)
@@ -174,17 +184,31 @@ async function checkOnDisk(
   return issues
 }
 
-/** Decides about a call that was read; the reservation happens before the first `await`. */
-async function decide(parts: GuardParts, call: ToolCall): Promise<AuthorizeResult> {
+/**
+ * Decides about a call that was read, synchronously unless a path must be checked on disk;
+ * the reservation always happens before the first `await`.
+ */
+function decide(parts: GuardParts, call: ToolCall): AuthorizeResult | Promise<AuthorizeResult> {
   const reserved = reserve(parts, call)
   if ('allowed' in reserved) return reserved
   const { step, args } = reserved
-  const { compiler, flow } = parts
-  const stepId = step.id
-  const specs = compiler.policy.tools.get(step.tool)?.args
+  const specs = parts.compiler.policy.tools.get(step.tool)?.args
   if (specs !== undefined) normalizeUrlArguments(specs, args)
   if (!parts.checkDisk || specs === undefined || !hasPathArguments(specs))
-    return { allowed: true, stepId, args }
+    return { allowed: true, stepId: step.id, args }
+  return decideOnDisk(parts, call, step, args, specs)
+}
+
+/** The rest of {@link decide} for a call with path arguments: the checks on disk. */
+async function decideOnDisk(
+  parts: GuardParts,
+  call: ToolCall,
+  step: CompiledStep,
+  args: JsonObject,
+  specs: Parameters<typeof pathArguments>[0],
+): Promise<AuthorizeResult> {
+  const { compiler, flow } = parts
+  const stepId = step.id
   const issues = await checkOnDisk(parts, stepId, args, specs)
   if (issues.length > 0) {
     releaseStep(parts, stepId)
@@ -215,9 +239,20 @@ function hashOf(value: unknown): string | null {
  * `PlanGuard.authorize`: reads the call once, decides, writes the decision to the audit log
  * (nothing runs that the log does not show) and counts a denial.
  */
-export async function authorizeCall(parts: GuardParts, input: ToolCall): Promise<AuthorizeResult> {
-  const { call, issue } = readToolCall(input)
-  const result = issue === undefined ? await decide(parts, call) : denied([issue])
+export function authorizeCall(parts: GuardParts, input: ToolCall): Promise<AuthorizeResult> {
+  try {
+    const { call, issue } = readToolCall(input)
+    const decided = issue === undefined ? decide(parts, call) : denied([issue])
+    // A decision made synchronously is answered without an extra turn of the event loop.
+    if (decided instanceof Promise) return decided.then((result) => conclude(parts, call, result))
+    return Promise.resolve(conclude(parts, call, decided))
+  } catch (error) {
+    return Promise.reject(error)
+  }
+}
+
+/** Audits a decision and counts a denial; an allowed call the log cannot show is denied. */
+function conclude(parts: GuardParts, call: ToolCall, result: AuthorizeResult): AuthorizeResult {
   const tool = typeof call?.tool === 'string' ? call.tool : null
   const { audit, budgets } = parts
   if (result.allowed) {

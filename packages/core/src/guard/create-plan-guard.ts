@@ -62,7 +62,10 @@ function createParts(
   )
   return {
     compiler,
-    run: new RunState(),
+    run: new RunState((step, args) => {
+      const issues = compiler.checkArguments(step.tool, args)
+      return issues.length === 0 ? issues : issues.map((issue) => ({ ...issue, stepId: step.id }))
+    }),
     budgets,
     flow: createUntrustedFlowTracker(compiler.policy, flowState),
     audit,

@@ -16,10 +16,19 @@ export interface ReadyEntry {
   readonly key: string | undefined
   readonly args: JsonObject | undefined
   readonly issue: PlanIssue | undefined
+  /**
+   * What the argument check found in `args`, checked once when the step became ready: a call
+   * is matched only when its arguments equal `args`, and the check depends on nothing else.
+   */
+  readonly argumentIssues: readonly PlanIssue[]
 }
+
+/** Checks a ready step's resolved arguments against the policy (a pure function). */
+export type ArgumentCheck = (step: CompiledStep, args: JsonObject) => readonly PlanIssue[]
 
 const NO_STEPS: readonly CompiledStep[] = Object.freeze([])
 const NO_IDS: readonly string[] = Object.freeze([])
+const NO_ISSUES: readonly PlanIssue[] = Object.freeze([])
 
 function isEnded(state: StepStatus | undefined): boolean {
   return state === 'done' || state === 'failed' || state === 'skipped'
@@ -57,6 +66,11 @@ export class RunState {
   /** Remaining unfinished dependencies of each pending step of the current plan. */
   private waiting = new Map<string, number>()
   private readyByKey = new Map<string, string[]>()
+  private readonly checkArguments: ArgumentCheck
+
+  constructor(checkArguments: ArgumentCheck = () => NO_ISSUES) {
+    this.checkArguments = checkArguments
+  }
 
   /** A step of the current plan. */
   step(stepId: string): CompiledStep | undefined {
@@ -142,11 +156,18 @@ export class RunState {
   private addReady(step: CompiledStep): void {
     const resolved = resolveReferences(step, this.outputs)
     if (!resolved.success) {
-      this.ready.set(step.id, { key: undefined, args: undefined, issue: resolved.issue })
+      const issue = resolved.issue
+      this.ready.set(step.id, { key: undefined, args: undefined, issue, argumentIssues: NO_ISSUES })
       return
     }
     const key = callKey(step.tool, canonicalJson(resolved.args))
-    this.ready.set(step.id, { key, args: freezeJson(resolved.args), issue: undefined })
+    const argumentIssues = this.checkArguments(step, resolved.args)
+    this.ready.set(step.id, {
+      key,
+      args: freezeJson(resolved.args),
+      issue: undefined,
+      argumentIssues,
+    })
     push(this.readyByKey, key, step.id)
   }
 
