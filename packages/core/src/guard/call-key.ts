@@ -1,4 +1,4 @@
-import type { CompiledPlan } from '../compile/compiled-plan.js'
+import type { CompiledPlan } from '../types/compiled-plan.js'
 import { canonicalJson, sha256 } from '../util/canonical-json.js'
 
 /** A short, stable key for a call (`tool \0 canonical arguments`); long argument texts are hashed. */

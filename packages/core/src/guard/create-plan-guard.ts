@@ -1,12 +1,11 @@
-import type { CompiledPlan } from '../compile/compiled-plan.js'
 import { PlanError } from '../errors/plan-error.js'
-import {
-  createUntrustedFlowTracker,
-  type UntrustedFlowState,
-} from '../flow/create-untrusted-flow-tracker.js'
+import { createUntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker.js'
 import { createIssue } from '../issues/create-issue.js'
-import type { JsonObject } from '../plan/json-value.js'
 import { verifyPlan } from '../sign/verify-plan.js'
+import type { CompiledPlan } from '../types/compiled-plan.js'
+import type { JsonObject } from '../types/json-value.js'
+import type { PlanGuard, PlanGuardOptions, ResolveArgsResult } from '../types/plan-guard.js'
+import type { UntrustedFlowState } from '../types/untrusted-flow.js'
 import { authorizeCall, releaseStep } from './authorize-call.js'
 import { checkSelectedStep } from './diagnose-call.js'
 import {
@@ -19,7 +18,6 @@ import type { GuardParts } from './guard-parts.js'
 import { restoreGuard, snapshotGuard } from './guard-snapshot.js'
 import { interruptedCallIssue } from './interrupted-call.js'
 import { copyJson } from './json-copy.js'
-import type { PlanGuard, PlanGuardOptions, ResolveArgsResult } from './plan-guard.js'
 import { type CheckedGuardState, readGuardState } from './read-guard-state.js'
 import { revalidatePlan } from './revalidate-plan.js'
 import { RunBudgets } from './run-budgets.js'

@@ -1,8 +1,8 @@
-import type { AuditEvent } from '../audit/audit-event.js'
-import type { AuditSink } from '../audit/audit-sink.js'
 import { PlanError } from '../errors/plan-error.js'
 import { createIssue } from '../issues/create-issue.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
+import type { AuditEvent } from '../types/audit-event.js'
+import type { AuditSink } from '../types/audit-sink.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 
 /** Where a guard writes its decisions. */
 export interface GuardAudit {

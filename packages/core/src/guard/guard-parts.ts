@@ -1,6 +1,6 @@
-import type { AuditEvent } from '../audit/audit-event.js'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
 import type { UntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker.js'
+import type { AuditEvent } from '../types/audit-event.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { GuardAudit } from './guard-audit.js'
 import type { RunBudgets } from './run-budgets.js'
 import type { RunState } from './run-state.js'

@@ -1,11 +1,11 @@
 import { unreadableIssue } from '../compile/unreadable-issue.js'
 import { PlanError } from '../errors/plan-error.js'
 import { readUntrustedFlowState } from '../flow/create-untrusted-flow-tracker.js'
-import type { JsonValue } from '../plan/json-value.js'
+import type { JsonValue } from '../types/json-value.js'
+import type { PlanGuardState } from '../types/plan-guard.js'
 import { GUARD_STATE_JSON_SCHEMA } from './guard-state-json-schema.js'
 import { copyJson } from './json-copy.js'
 import { matchJsonSchema } from './match-json-schema.js'
-import type { PlanGuardState } from './plan-guard.js'
 
 function invalid(path: readonly (string | number)[], reason: string): never {
   const field = path.length === 0 ? 'state' : path.join('.')

@@ -1,8 +1,8 @@
-import type { CompiledPlan } from '../compile/compiled-plan.js'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
 import { unreadableIssue } from '../compile/unreadable-issue.js'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
 import { PlanError } from '../errors/plan-error.js'
+import type { CompiledPlan } from '../types/compiled-plan.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
 import { canonicalJson } from '../util/canonical-json.js'
 
 /** Ids, tools, arguments and dependencies: what must match between a plan and its re-validation. */

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { PlanIssue } from '../issues/plan-issue.js'
-import {
-  BUDGET_COUNTERS,
-  countersFromSaved,
-  emptyCounters,
-  savedCounters,
-} from './budget-counters.js'
+import { BUDGET_COUNTERS } from '../schema/budget-counter-kinds.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import { countersFromSaved, emptyCounters, savedCounters } from './budget-counters.js'
 import { RunBudgets } from './run-budgets.js'
 
 const limits = { maxReplans: 1, maxIdenticalCalls: 2, maxDenials: 3, maxCalls: 3 }

@@ -1,10 +1,10 @@
-import type { CompiledPlan, CompiledStep } from '../compile/compiled-plan.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
-import type { JsonObject, JsonValue } from '../plan/json-value.js'
+import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
+import type { JsonObject, JsonValue } from '../types/json-value.js'
+import type { StepStatus } from '../types/plan-guard.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import { canonicalJson } from '../util/canonical-json.js'
 import { callKey } from './call-key.js'
 import { freezeJson } from './json-copy.js'
-import type { StepStatus } from './plan-guard.js'
 import { resolveReferences } from './resolve-references.js'
 
 /** How the current plan arrived: a whole plan, or one model turn's calls (per-turn mode). */

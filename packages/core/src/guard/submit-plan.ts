@@ -1,10 +1,10 @@
-import type { PlanValidationResult } from '../compile/plan-compiler.js'
 import { createIssue } from '../issues/create-issue.js'
 import { verifyPlan } from '../sign/verify-plan.js'
+import type { PlanValidationResult } from '../types/plan-compiler.js'
+import type { SubmitKind, SubmitResult } from '../types/plan-guard.js'
 import { canonicalJson } from '../util/canonical-json.js'
 import { rejectedTurnKey, turnSignature } from './call-key.js'
 import type { GuardParts } from './guard-parts.js'
-import type { SubmitKind, SubmitResult } from './plan-guard.js'
 
 /** The issue of a new plan that reuses the id of a step still running another call. */
 function stepInProgress(parts: GuardParts, plan: SubmitResult & { success: true }) {

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
 import { PlanError } from '../errors/plan-error.js'
-import { createPlanGuard } from './create-plan-guard.js'
-import { GUARD_STATE_JSON_SCHEMA } from './guard-state-json-schema.js'
+import { createPlanGuard } from '../guard/create-plan-guard.js'
+import { GUARD_STATE_JSON_SCHEMA } from '../guard/guard-state-json-schema.js'
+import { readGuardState } from '../guard/read-guard-state.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
 import { guardStateJsonSchema, guardStateSchema } from './guard-state-schema.js'
-import { readGuardState } from './read-guard-state.js'
 
 let compiler: PlanCompiler
 

@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import type { CompiledPlan } from '../compile/compiled-plan.js'
-import type { UntrustedFlowState } from '../flow/create-untrusted-flow-tracker.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
-import { BUDGET_COUNTERS, type CounterKind } from './budget-counters.js'
+import type { CompiledPlan } from '../types/compiled-plan.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import type { UntrustedFlowState } from '../types/untrusted-flow.js'
+import { BUDGET_COUNTERS, type CounterKind } from './budget-counter-kinds.js'
 
 const count = z.int().nonnegative()
 const counts = z.record(z.string(), count)
