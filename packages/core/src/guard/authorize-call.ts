@@ -95,6 +95,7 @@ function notReady(stepId: string): PlanIssue {
 /** The same call, made by another step that a crash interrupted (a new turn repeats it). */
 function interruptedCallWith(parts: GuardParts, key: string, stepId: string) {
   const { run } = parts
+  if (run.interrupted.size === 0) return undefined
   for (const id of run.interrupted) {
     if (id === stepId || run.status.get(id) !== 'running' || run.ranWith.get(id) !== key) continue
     const tool = run.knownSteps.get(id)?.tool ?? ''

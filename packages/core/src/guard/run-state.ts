@@ -65,7 +65,7 @@ export class RunState {
   private dependents = new Map<string, string[]>()
   /** Remaining unfinished dependencies of each pending step of the current plan. */
   private waiting = new Map<string, number>()
-  private readyByKey = new Map<string, string[]>()
+  private readyByKey = new Map<string, CompiledStep[]>()
   private readonly checkArguments: ArgumentCheck
 
   constructor(checkArguments: ArgumentCheck = () => NO_ISSUES) {
@@ -84,8 +84,7 @@ export class RunState {
 
   /** The first ready step that accepts the call with key `key`. */
   readyStepFor(key: string): CompiledStep | undefined {
-    const stepId = this.readyByKey.get(key)?.[0]
-    return stepId === undefined ? undefined : this.stepById.get(stepId)
+    return this.readyByKey.get(key)?.[0]
   }
 
   /** Dependencies of `step` that are not done. */
@@ -168,7 +167,7 @@ export class RunState {
       issue: undefined,
       argumentIssues,
     })
-    push(this.readyByKey, key, step.id)
+    push(this.readyByKey, key, step)
   }
 
   private removeReady(stepId: string): void {
@@ -178,7 +177,7 @@ export class RunState {
     if (entry.key === undefined) return
     const list = this.readyByKey.get(entry.key)
     if (list === undefined) return
-    const index = list.indexOf(stepId)
+    const index = list.findIndex((step) => step.id === stepId)
     if (index >= 0) list.splice(index, 1)
     if (list.length === 0) this.readyByKey.delete(entry.key)
   }
