@@ -112,7 +112,7 @@ export async function executorSuite(): Promise<Row[]> {
       baselineValue: round(baseline.median),
       baselineSpread: roundSpread(baseline),
       ratio: null,
-      target: '≤ 5 µs',
+      target: '≤ 2 µs',
     })
   } finally {
     await rm(root, { recursive: true, force: true })

@@ -5,6 +5,7 @@ export { extractionSchema } from './extract/extraction-schema.js'
 export { planSchemaForPolicy } from './plan/plan-schema-for-policy.js'
 export { resolvePolicy } from './policy/resolve-policy.js'
 export { commandPolicySchema, programRuleSchema } from './schema/command-policy.js'
+export { guardStateJsonSchema, guardStateSchema } from './schema/guard-state-schema.js'
 export { planJsonSchema, policyJsonSchema } from './schema/plan-json-schema.js'
 export { planObjectSchema, planSchema, stepSchema } from './schema/plan-schema.js'
 export {

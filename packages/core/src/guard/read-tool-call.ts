@@ -50,13 +50,13 @@ export function readToolCall(input: unknown): ReadToolCall {
       return refuse('A tool call id must be a string.')
     if (stepId !== undefined && typeof stepId !== 'string')
       return refuse('A step id must be a string.')
-    const call: ToolCall = {
+    const call: { -readonly [Key in keyof ToolCall]: ToolCall[Key] } = {
       tool: tool as string,
       args,
-      ...(callId === undefined ? {} : { callId }),
-      ...(stepId === undefined ? {} : { stepId }),
-      ...(humanApproved ? { humanApproved } : {}),
     }
+    if (callId !== undefined) call.callId = callId
+    if (stepId !== undefined) call.stepId = stepId
+    if (humanApproved) call.humanApproved = true
     return { call }
   } catch (error) {
     return refuse(`The tool call cannot be read: ${describeThrown(error)}.`)

@@ -1,3 +1,5 @@
+import type { z } from 'zod'
+import type { guardStateSchema } from '../schema/guard-state-schema.js'
 import type { Policy } from '../schema/policy-schema.js'
 import type { AuditSink } from './audit-sink.js'
 import type { CompiledPlan, CompiledStep } from './compiled-plan.js'
@@ -54,33 +56,20 @@ export type SubmitResult = PlanValidationResult
 /** The status of one step at run time. */
 export type StepStatus = 'pending' | 'running' | 'done' | 'failed' | 'skipped'
 
-/** The guard's state as JSON, to resume a run in another process. */
-export interface PlanGuardState {
-  readonly version: 1
-  readonly plan: CompiledPlan | null
-  readonly status: Readonly<Record<string, StepStatus>>
-  readonly outputs: Readonly<Record<string, unknown>>
-  readonly calls: number
-  readonly callsPerTool: Readonly<Record<string, number>>
-  readonly identicalCalls: Readonly<Record<string, number>>
-  readonly seenPlanHashes: readonly string[]
-  readonly replans: number
-  readonly startedAt: number
-  readonly stopped: PlanIssue | null
-  /** How the current plan arrived: `plan` (whole plan) or `turn` (per-turn mode). */
-  readonly mode?: 'plan' | 'turn'
-  /** Per-turn mode: how often each distinct turn (tools and arguments) was submitted. */
-  readonly turns?: Readonly<Record<string, number>>
-  /** Denied calls and rejected turns so far. */
-  readonly denials?: number
-  /** How often each distinct denied call or rejected turn was repeated. */
-  readonly deniedRepeats?: Readonly<Record<string, number>>
-  /**
-   * Trust labels of finished steps and the untrusted text seen so far. A state without it
-   * (from an older version) is restored fail-closed: every output counts as untrusted.
-   */
-  readonly flow?: UntrustedFlowState
-}
+/**
+ * The guard's state as JSON, to resume a run in another process: the type of
+ * `guardStateSchema` (`@plan/core/schemas`), which also gives its validator and JSON Schema.
+ */
+export type PlanGuardState = Readonly<
+  z.output<typeof guardStateSchema> & {
+    /** The current plan, compiled again when the state is restored. */
+    plan: CompiledPlan | null
+    /** Why the run stopped, if it did. */
+    stopped: PlanIssue | null
+    /** Trust labels of finished steps and the untrusted text seen so far. */
+    flow?: UntrustedFlowState
+  }
+>
 
 /** Options of `submitPlan`. */
 export interface SubmitOptions {

@@ -1,0 +1,281 @@
+import { checkPathOnDisk } from '../checks/path-on-disk.js'
+import { createIssue } from '../issues/create-issue.js'
+import { checkTaintedCall } from '../taint/check-tainted-call.js'
+import { checkTaintedOnDisk } from '../taint/check-tainted-on-disk.js'
+import type { CompiledStep } from '../types/compiled-plan.js'
+import type { JsonObject, JsonValue } from '../types/json-value.js'
+import type { AuthorizeResult, ToolCall } from '../types/plan-guard.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import { canonicalJson, sha256 } from '../util/canonical-json.js'
+import { copyJson, defineValue } from '../util/json-copy.js'
+import { callKey } from './call-key.js'
+import { checkSelectedStep, diagnoseCall } from './diagnose-call.js'
+import { auditFailedIssue } from './guard-audit.js'
+import type { GuardParts } from './guard-parts.js'
+import { interruptedCallIssue } from './interrupted-call.js'
+import { normalizeUrlArguments } from './normalize-url-arguments.js'
+import { hasPathArguments, pathArguments } from './path-arguments.js'
+import { readToolCall } from './read-tool-call.js'
+
+/** A denial with its first issue. */
+export function denied(issues: readonly PlanIssue[]): AuthorizeResult {
+  return { allowed: false, issue: issues[0] as PlanIssue, issues }
+}
+
+/** Returns a running step to ready (a retry); the call it made still counts. */
+export function releaseStep(parts: GuardParts, stepId: string): void {
+  if (!parts.run.release(stepId)) return
+  parts.tainted.delete(stepId)
+  parts.record({ type: 'step_released', stepId })
+}
+
+/** The call's tool and arguments as a plain JSON object, or why they are not. */
+function readArguments(call: ToolCall): { tool: string; args: JsonObject } | PlanIssue {
+  const tool = call.tool
+  if (typeof tool !== 'string')
+    return createIssue(
+      'invalid_arguments',
+      'A tool call needs a tool name (a string).',
+      [],
+      'Name a tool of the plan.',
+    )
+  const copied = copyJson(call.args === undefined || call.args === null ? {} : call.args)
+  if (
+    !copied.ok ||
+    typeof copied.value !== 'object' ||
+    copied.value === null ||
+    Array.isArray(copied.value)
+  ) {
+    return createIssue(
+      'invalid_arguments',
+      `The arguments must be a JSON object${copied.ok ? '' : `; found ${copied.reason}`}.`,
+      [],
+      'Send plain JSON arguments.',
+    )
+  }
+  return { tool, args: copied.value }
+}
+
+/** The ready step this call runs as (named by the call, or matched by its key), or why none. */
+function selectStep(
+  parts: GuardParts,
+  call: ToolCall,
+  tool: string,
+  args: JsonObject,
+  key: string,
+): CompiledStep | PlanIssue {
+  const { run } = parts
+  const selectedId =
+    call.stepId ??
+    (run.mode === 'turn' && typeof call.callId === 'string' && run.step(call.callId) !== undefined
+      ? call.callId
+      : undefined)
+  if (selectedId === undefined) return run.readyStepFor(key) ?? diagnoseCall(run, tool, args, key)
+  const selected = run.step(selectedId)
+  if (selected === undefined)
+    return createIssue(
+      'call_not_in_plan',
+      `The approved plan has no step ${JSON.stringify(String(selectedId))}.`,
+      [],
+      'Run only the steps of the approved plan.',
+    )
+  return checkSelectedStep(run, selected, tool, key) ?? selected
+}
+
+function notReady(stepId: string): PlanIssue {
+  return createIssue(
+    'step_not_ready',
+    `Step ${JSON.stringify(stepId)} is not ready.`,
+    [],
+    undefined,
+    stepId,
+  )
+}
+
+/** The same call, made by another step that a crash interrupted (a new turn repeats it). */
+function interruptedCallWith(parts: GuardParts, key: string, stepId: string) {
+  const { run } = parts
+  if (run.interrupted.size === 0) return undefined
+  for (const id of run.interrupted) {
+    if (id === stepId || run.status.get(id) !== 'running' || run.ranWith.get(id) !== key) continue
+    const tool = run.knownSteps.get(id)?.tool ?? ''
+    if (parts.compiler.policy.tools.get(tool)?.idempotent !== true)
+      return interruptedCallIssue(id, tool)
+  }
+  return undefined
+}
+
+/**
+ * Everything up to the reservation, synchronously, so parallel calls see each other: the
+ * step, the budgets, the arguments, the data flow; then the call is counted and its step runs.
+ */
+function reserve(
+  parts: GuardParts,
+  call: ToolCall,
+): { step: CompiledStep; args: JsonObject } | AuthorizeResult {
+  const { run, budgets, compiler, flow } = parts
+  const halt = budgets.stopReason()
+  if (halt !== undefined) return denied([halt])
+  const read = readArguments(call)
+  if ('code' in read) return denied([read])
+  const { tool, args } = read
+  if (run.plan === undefined)
+    return denied([
+      createIssue(
+        'call_not_in_plan',
+        'No plan has been approved yet.',
+        [],
+        'Submit a plan before calling tools.',
+      ),
+    ])
+  const key = callKey(tool, canonicalJson(args))
+  const step = selectStep(parts, call, tool, args, key)
+  if ('code' in step) return denied([step])
+  const problem =
+    interruptedCallWith(parts, key, step.id) ?? budgets.checkCall(step.tool, key, step.id)
+  if (problem !== undefined) return denied([problem])
+  // The step's arguments were checked when it became ready, and this call's equal them.
+  const argumentIssues = run.ready.get(step.id)?.argumentIssues
+  if (argumentIssues === undefined || argumentIssues.length > 0)
+    return denied(argumentIssues?.map((found) => ({ ...found })) ?? [notReady(step.id)])
+  const taintRules = run.mode === 'turn' ? compiler.policy.policy.trust.tainted : undefined
+  const flowCheck = flow.check(step, args, taintRules === undefined || taintRules.pasteCheck)
+  if (flowCheck.issues.length > 0) return denied(flowCheck.issues)
+  if (taintRules !== undefined) {
+    const taint = checkTaintedCall(compiler, tool, step.id, args, flow.taintState())
+    if (taint.issues.length > 0 && call.humanApproved !== true) return denied(taint.issues)
+    flow.noteCall(taint.readsSensitive, taint.acts)
+  }
+  parts.tainted.set(step.id, flowCheck.tainted)
+  run.start(step.id, key)
+  budgets.countCall(tool, key)
+  return { step, args }
+}
+
+/** Checks path arguments on disk and replaces each by the real path that was checked. */
+async function checkOnDisk(
+  parts: GuardParts,
+  stepId: string,
+  args: JsonObject,
+  specs: Parameters<typeof pathArguments>[0],
+): Promise<PlanIssue[]> {
+  const found = pathArguments(specs, args)
+  const results = await Promise.all(
+    found.map((entry) => checkPathOnDisk(entry.value, parts.compiler.policy.scope, entry.access)),
+  )
+  const issues: PlanIssue[] = []
+  results.forEach((result, index) => {
+    const entry = found[index]
+    if (entry === undefined) return
+    if (!result.allowed) {
+      const { code, message, hint } = result.issue
+      issues.push(createIssue(code, message, [...entry.path], hint, stepId))
+      return
+    }
+    // The tool gets the real path that was checked, never a path to resolve again elsewhere.
+    let target: JsonValue = args
+    for (const segment of entry.path.slice(0, -1))
+      target = (target as Record<string | number, JsonValue>)[segment] as JsonValue
+    defineValue(
+      target as object,
+      entry.path[entry.path.length - 1] as string | number,
+      result.resolved,
+    )
+  })
+  return issues
+}
+
+/**
+ * Decides about a call that was read, synchronously unless a path must be checked on disk;
+ * the reservation always happens before the first `await`.
+ */
+function decide(parts: GuardParts, call: ToolCall): AuthorizeResult | Promise<AuthorizeResult> {
+  const reserved = reserve(parts, call)
+  if ('allowed' in reserved) return reserved
+  const { step, args } = reserved
+  const specs = parts.compiler.policy.tools.get(step.tool)?.args
+  if (specs !== undefined) normalizeUrlArguments(specs, args)
+  if (!parts.checkDisk || specs === undefined || !hasPathArguments(specs))
+    return { allowed: true, stepId: step.id, args }
+  return decideOnDisk(parts, call, step, args, specs)
+}
+
+/** The rest of {@link decide} for a call with path arguments: the checks on disk. */
+async function decideOnDisk(
+  parts: GuardParts,
+  call: ToolCall,
+  step: CompiledStep,
+  args: JsonObject,
+  specs: Parameters<typeof pathArguments>[0],
+): Promise<AuthorizeResult> {
+  const { compiler, flow } = parts
+  const stepId = step.id
+  const issues = await checkOnDisk(parts, stepId, args, specs)
+  if (issues.length > 0) {
+    releaseStep(parts, stepId)
+    return denied(issues)
+  }
+  const taintRules = parts.run.mode === 'turn' ? compiler.policy.policy.trust.tainted : undefined
+  if (taintRules !== undefined && call.humanApproved !== true) {
+    // Again on the real paths: a link inside an allowed folder may lead elsewhere.
+    const onDisk = await checkTaintedOnDisk(compiler, step.tool, stepId, args, flow.taintState())
+    if (onDisk.issues.length > 0) {
+      releaseStep(parts, stepId)
+      return denied(onDisk.issues)
+    }
+    flow.noteCall(onDisk.readsSensitive, onDisk.acts)
+  }
+  return { allowed: true, stepId, args }
+}
+
+function hashOf(value: unknown): string | null {
+  try {
+    return sha256(canonicalJson(value))
+  } catch {
+    return null
+  }
+}
+
+/**
+ * `PlanGuard.authorize`: reads the call once, decides, writes the decision to the audit log
+ * (nothing runs that the log does not show) and counts a denial.
+ */
+export function authorizeCall(parts: GuardParts, input: ToolCall): Promise<AuthorizeResult> {
+  try {
+    const { call, issue } = readToolCall(input)
+    const decided = issue === undefined ? decide(parts, call) : denied([issue])
+    // A decision made synchronously is answered without an extra turn of the event loop.
+    if (decided instanceof Promise) return decided.then((result) => conclude(parts, call, result))
+    return Promise.resolve(conclude(parts, call, decided))
+  } catch (error) {
+    return Promise.reject(error)
+  }
+}
+
+/** Audits a decision and counts a denial; an allowed call the log cannot show is denied. */
+function conclude(parts: GuardParts, call: ToolCall, result: AuthorizeResult): AuthorizeResult {
+  const tool = typeof call?.tool === 'string' ? call.tool : null
+  const { audit, budgets } = parts
+  if (result.allowed) {
+    if (!audit.enabled) return result
+    const event = {
+      stepId: result.stepId,
+      tool: tool ?? '',
+      argsHash: sha256(canonicalJson(result.args)),
+    }
+    if (audit.write({ type: 'call_allowed', ...event })) return result
+    // Nothing runs that the log does not show.
+    releaseStep(parts, result.stepId)
+    const failure = auditFailedIssue()
+    // Not through stop(): the sink that failed would be asked to record the stop.
+    budgets.stopped ??= failure
+    return denied([failure])
+  }
+  const argsHash = hashOf(call?.args ?? {})
+  const stepId = result.issue.stepId ?? (typeof call?.stepId === 'string' ? call.stepId : null)
+  parts.record({ type: 'call_denied', tool, stepId, argsHash, issues: result.issues })
+  const halted = budgets.countDenial(
+    argsHash === null ? undefined : `call:${tool ?? ''}:${argsHash}`,
+  )
+  return halted === undefined ? result : denied([...result.issues, halted])
+}

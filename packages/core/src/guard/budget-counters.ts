@@ -1,0 +1,53 @@
+import { BUDGET_COUNTERS } from '../schema/budget-counter-kinds.js'
+
+type CounterName = keyof typeof BUDGET_COUNTERS
+
+/** The counters of a run, in memory. */
+export type BudgetCounters = {
+  -readonly [Name in CounterName]: (typeof BUDGET_COUNTERS)[Name] extends 'counts'
+    ? Map<string, number>
+    : number
+}
+
+/** The counters of a run, as saved (a state from an older version may lack the optional ones). */
+export type SavedBudgetCounters = {
+  readonly [Name in CounterName as (typeof BUDGET_COUNTERS)[Name] extends 'count'
+    ? Name
+    : never]: number
+} & {
+  readonly [Name in CounterName as (typeof BUDGET_COUNTERS)[Name] extends 'count'
+    ? never
+    : Name]?: (typeof BUDGET_COUNTERS)[Name] extends 'counts'
+    ? Readonly<Record<string, number>>
+    : number
+}
+
+const NAMES = Object.keys(BUDGET_COUNTERS) as CounterName[]
+
+/** Counters of a run that has made no call yet. */
+export function emptyCounters(): BudgetCounters {
+  return countersFromSaved({})
+}
+
+/** The counters as JSON. */
+export function savedCounters(counters: BudgetCounters): SavedBudgetCounters {
+  const saved: Record<string, unknown> = {}
+  for (const name of NAMES) {
+    const value = counters[name]
+    saved[name] = typeof value === 'number' ? value : Object.fromEntries(value)
+  }
+  return saved as SavedBudgetCounters
+}
+
+/** Counters from a checked saved state; a missing optional counter starts empty. */
+export function countersFromSaved(saved: Partial<SavedBudgetCounters>): BudgetCounters {
+  const counters: Record<string, unknown> = {}
+  for (const name of NAMES) {
+    const value = saved[name]
+    counters[name] =
+      BUDGET_COUNTERS[name] === 'counts'
+        ? new Map(Object.entries((value as Record<string, number> | undefined) ?? {}))
+        : ((value as number | undefined) ?? 0)
+  }
+  return counters as BudgetCounters
+}

@@ -1,0 +1,57 @@
+import { PlanError } from '../errors/plan-error.js'
+import { createIssue } from '../issues/create-issue.js'
+import type { AuditEvent } from '../types/audit-event.js'
+import type { AuditSink } from '../types/audit-sink.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+
+/** Where a guard writes its decisions. */
+export interface GuardAudit {
+  /** False when there is no sink: events need not be built (their hashes cost time). */
+  readonly enabled: boolean
+  /** Writes one decision; false when the sink failed (the caller fails closed). */
+  write(event: AuditEvent): boolean
+}
+
+/** The guard's audit hooks over `sink` (none: every write succeeds and costs nothing). */
+export function createGuardAudit(sink: AuditSink | undefined): GuardAudit {
+  if (sink === undefined) return { enabled: false, write: () => true }
+  return {
+    enabled: true,
+    write(event) {
+      try {
+        sink.write(event)
+        return true
+      } catch {
+        return false
+      }
+    },
+  }
+}
+
+/** Why the run stops when a decision could not be written. */
+export function auditFailedIssue(): PlanIssue {
+  return createIssue(
+    'audit_failed',
+    'A decision could not be written to the audit log; the run is stopped.',
+    [],
+    'Fix the audit log (disk space, permissions) and resume the run.',
+  )
+}
+
+/** Thrown when the policy requires an audit log and the guard has no sink. */
+export function auditRequiredError(): PlanError {
+  const message = 'The policy requires an audit log, but the guard was given no audit sink.'
+  return new PlanError(message, {
+    issues: [
+      createIssue('audit_failed', message, [], 'Pass an audit sink (createFileAuditSink(path)).'),
+    ],
+  })
+}
+
+/** Thrown when the approval of the guarded plan could not be written. */
+export function approvalNotAuditedError(): PlanError {
+  const message = 'The plan approval could not be written to the audit log.'
+  return new PlanError(message, {
+    issues: [createIssue('audit_failed', message, [], 'Fix the audit log and try again.')],
+  })
+}

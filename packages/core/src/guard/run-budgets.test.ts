@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest'
+import { BUDGET_COUNTERS } from '../schema/budget-counter-kinds.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import { countersFromSaved, emptyCounters, savedCounters } from './budget-counters.js'
+import { RunBudgets } from './run-budgets.js'
+
+const limits = { maxReplans: 1, maxIdenticalCalls: 2, maxDenials: 3, maxCalls: 3 }
+
+function budgets(clock = { now: 0 }, toolLimit?: number) {
+  const stops: PlanIssue[] = []
+  const run = new RunBudgets(
+    limits as never,
+    () => toolLimit,
+    () => clock.now,
+    (issue) => stops.push(issue),
+  )
+  return { run, stops }
+}
+
+describe('budget counters', () => {
+  it('should save every counter of the table and read it back', () => {
+    const counters = emptyCounters()
+    counters.calls = 2
+    counters.callsPerTool.set('echo', 2)
+    counters.deniedRepeats.set('__proto__', 1)
+    const saved = JSON.parse(JSON.stringify(savedCounters(counters)))
+    expect(Object.keys(saved).sort()).toEqual(Object.keys(BUDGET_COUNTERS).sort())
+    expect(countersFromSaved(saved)).toEqual(counters)
+  })
+
+  it('should start a counter an older saved state lacks from zero', () => {
+    const counters = countersFromSaved({ calls: 1, replans: 0 })
+    expect(counters.denials).toBe(0)
+    expect(counters.turns).toEqual(new Map())
+  })
+})
+
+describe('RunBudgets', () => {
+  it('should stop the run at maxCalls, once, and tell onStop once', () => {
+    const { run, stops } = budgets()
+    for (let index = 0; index < 3; index += 1) {
+      expect(run.checkCall('echo', `k${index}`, 's')).toBeUndefined()
+      run.countCall('echo', `k${index}`)
+    }
+    expect(run.checkCall('echo', 'k9', 's')?.code).toBe('budget_exhausted')
+    expect(run.stopReason()?.code).toBe('budget_exhausted')
+    expect(run.checkCall('echo', 'k9', 's')?.code).toBe('budget_exhausted')
+    expect(stops).toHaveLength(1)
+  })
+
+  it('should refuse a tool past its own limit without stopping the run', () => {
+    const { run, stops } = budgets({ now: 0 }, 1)
+    run.countCall('echo', 'a')
+    expect(run.checkCall('echo', 'b', 's')?.message).toContain('1 allowed calls')
+    expect(stops).toEqual([])
+  })
+
+  it('should count identical calls only while nothing else happens between them', () => {
+    const { run } = budgets()
+    run.countCall('echo', 'same')
+    run.countCall('echo', 'same')
+    expect(run.checkCall('echo', 'same', 's')?.code).toBe('repeated_call')
+    run.forgetRepeats()
+    expect(run.checkCall('echo', 'same', 's')).toBeUndefined()
+  })
+
+  it('should stop the run when the same denial keeps coming back, or too many come', () => {
+    const repeated = budgets().run
+    expect(repeated.countDenial('x')).toBeUndefined()
+    expect(repeated.countDenial('x')).toBeUndefined()
+    expect(repeated.countDenial('x')?.code).toBe('repeated_call')
+    const many = budgets().run
+    for (const key of ['a', 'b', 'c']) expect(many.countDenial(key)).toBeUndefined()
+    expect(many.countDenial('d')?.code).toBe('budget_exhausted')
+    expect(many.countDenial('e')).toBeUndefined()
+    expect(many.counters.denials).toBe(4)
+  })
+
+  it('should stop the run past maxReplans and on a plan submitted again', () => {
+    const { run } = budgets()
+    expect(run.countReplan()).toBeUndefined()
+    expect(run.countReplan()?.code).toBe('replan_loop')
+    const again = budgets().run
+    again.seenPlanHashes.add('h')
+    expect(again.checkReplanHash('g')).toBeUndefined()
+    expect(again.checkReplanHash('h')?.code).toBe('replan_loop')
+  })
+
+  it('should stop the run when the same turn repeats past maxIdenticalCalls', () => {
+    const { run } = budgets()
+    expect(run.countTurn('t')).toBeUndefined()
+    expect(run.countTurn('t')).toBeUndefined()
+    expect(run.countTurn('t')?.code).toBe('repeated_call')
+  })
+
+  it('should stop the run once its deadline has passed', () => {
+    const clock = { now: 1000 }
+    const stops: PlanIssue[] = []
+    const run = new RunBudgets(
+      { ...limits, deadlineMs: 50 } as never,
+      () => undefined,
+      () => clock.now,
+      (issue) => stops.push(issue),
+    )
+    expect(run.stopReason()).toBeUndefined()
+    clock.now = 1050
+    expect(run.stopReason()?.code).toBe('deadline_exceeded')
+    expect(stops.map((issue) => issue.code)).toEqual(['deadline_exceeded'])
+  })
+})

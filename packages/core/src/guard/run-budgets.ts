@@ -1,0 +1,197 @@
+import { createIssue } from '../issues/create-issue.js'
+import type { Policy } from '../schema/policy-schema.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import { type BudgetCounters, emptyCounters } from './budget-counters.js'
+
+type Budgets = Policy['budgets']
+
+function stopIssue(code: 'budget_exhausted' | 'repeated_call', message: string, hint: string) {
+  return createIssue(code, message, [], hint)
+}
+
+/**
+ * The run-time budgets of a guarded run: its counters, the plans seen, its clock and why it
+ * stopped. Pure apart from `onStop`, which is told once, when the run stops.
+ */
+export class RunBudgets {
+  counters: BudgetCounters = emptyCounters()
+  readonly seenPlanHashes = new Set<string>()
+  startedAt: number
+  stopped: PlanIssue | undefined
+
+  private readonly budgets: Budgets
+  private readonly toolLimit: (tool: string) => number | undefined
+  private readonly now: () => number
+  private readonly onStop: (issue: PlanIssue) => void
+
+  /**
+   * @param toolLimit the most calls of one tool in the run (its own limit or the policy's)
+   * @param onStop told once, when the run stops
+   */
+  constructor(
+    budgets: Budgets,
+    toolLimit: (tool: string) => number | undefined,
+    now: () => number,
+    onStop: (issue: PlanIssue) => void,
+  ) {
+    this.budgets = budgets
+    this.toolLimit = toolLimit
+    this.now = now
+    this.onStop = onStop
+    this.startedAt = now()
+  }
+
+  /** Stops the run (the first reason wins) and answers the reason it stopped for. */
+  stop(issue: PlanIssue): PlanIssue {
+    if (this.stopped === undefined) {
+      this.stopped = issue
+      this.onStop(issue)
+    }
+    return this.stopped
+  }
+
+  /** Why the run is stopped (now, possibly because its deadline passed), if it is. */
+  stopReason(): PlanIssue | undefined {
+    if (this.stopped !== undefined) return this.stopped
+    const deadline = this.budgets.deadlineMs
+    if (deadline !== undefined && this.now() - this.startedAt >= deadline) {
+      return this.stop(
+        createIssue(
+          'deadline_exceeded',
+          `The run has passed its deadline of ${deadline} ms.`,
+          [],
+          'Stop calling tools and report what was done.',
+        ),
+      )
+    }
+    return undefined
+  }
+
+  /** Why one more call of `tool` (with call key `key`, as step `stepId`) exceeds a budget. */
+  checkCall(tool: string, key: string, stepId: string): PlanIssue | undefined {
+    const { budgets, counters } = this
+    if (budgets.maxCalls !== undefined && counters.calls >= budgets.maxCalls) {
+      return this.stop(
+        createIssue(
+          'budget_exhausted',
+          `The run has made its ${budgets.maxCalls} allowed tool calls.`,
+          [],
+          'Stop calling tools and report what was done.',
+          stepId,
+        ),
+      )
+    }
+    const toolLimit = this.toolLimit(tool)
+    if (toolLimit !== undefined && (counters.callsPerTool.get(tool) ?? 0) >= toolLimit) {
+      return createIssue(
+        'budget_exhausted',
+        `Tool ${JSON.stringify(tool)} has made its ${toolLimit} allowed calls in this run.`,
+        [],
+        'Use another tool or stop.',
+        stepId,
+      )
+    }
+    if ((counters.identicalCalls.get(key) ?? 0) >= budgets.maxIdenticalCalls) {
+      return createIssue(
+        'repeated_call',
+        `This exact ${JSON.stringify(tool)} call has already been made ${budgets.maxIdenticalCalls} times in this run.`,
+        [],
+        'Do not repeat the same call; change the approach or stop.',
+        stepId,
+      )
+    }
+    return undefined
+  }
+
+  /** Counts a call that starts. Identical calls count only while nothing else happened between. */
+  countCall(tool: string, key: string): void {
+    const { counters } = this
+    counters.calls += 1
+    counters.callsPerTool.set(tool, (counters.callsPerTool.get(tool) ?? 0) + 1)
+    const repeats = (counters.identicalCalls.get(key) ?? 0) + 1
+    counters.identicalCalls.clear()
+    counters.identicalCalls.set(key, repeats)
+  }
+
+  /** A write succeeded: the same calls may now do something else, so repeats count from zero. */
+  forgetRepeats(): void {
+    this.counters.identicalCalls.clear()
+    this.counters.turns.clear()
+  }
+
+  /**
+   * Counts a denial (a call, or a rejected per-turn batch, by `key`); stops the run when the
+   * same one keeps coming back or too many were denied. Denials after a stop are not counted.
+   */
+  countDenial(key: string | undefined): PlanIssue | undefined {
+    const { budgets, counters } = this
+    if (this.stopped !== undefined) return undefined
+    counters.denials += 1
+    const repeats = key === undefined ? 0 : (counters.deniedRepeats.get(key) ?? 0) + 1
+    if (key !== undefined) counters.deniedRepeats.set(key, repeats)
+    if (repeats > budgets.maxIdenticalCalls) {
+      return this.stop(
+        stopIssue(
+          'repeated_call',
+          `The same denied request was made ${repeats} times in this run (at most ${budgets.maxIdenticalCalls}).`,
+          'Stop repeating a request the policy refuses; report what is blocking the task.',
+        ),
+      )
+    }
+    if (counters.denials > budgets.maxDenials) {
+      return this.stop(
+        stopIssue(
+          'budget_exhausted',
+          `${counters.denials} requests were denied in this run (at most ${budgets.maxDenials}).`,
+          'Stop proposing calls the policy refuses; report what is blocking the task.',
+        ),
+      )
+    }
+    return undefined
+  }
+
+  /** Counts a re-plan; stops the run past `maxReplans`. */
+  countReplan(): PlanIssue | undefined {
+    this.counters.replans += 1
+    if (this.counters.replans <= this.budgets.maxReplans) return undefined
+    return this.stop(
+      createIssue(
+        'replan_loop',
+        `More than ${this.budgets.maxReplans} re-plans in one run.`,
+        [],
+        'Stop re-planning and report what is blocking the task.',
+      ),
+    )
+  }
+
+  /** Stops the run when a re-plan comes back with a plan already submitted. */
+  checkReplanHash(hash: string): PlanIssue | undefined {
+    if (!this.seenPlanHashes.has(hash)) return undefined
+    return this.stop(
+      createIssue(
+        'replan_loop',
+        'This plan was already submitted in this run; re-submitting it is a loop.',
+        [],
+        'Change the plan or stop and report what is blocking the task.',
+      ),
+    )
+  }
+
+  /** Counts a per-turn batch by its signature; stops the run when the same turn repeats. */
+  countTurn(signature: string): PlanIssue | undefined {
+    const { turns } = this.counters
+    const count = (turns.get(signature) ?? 0) + 1
+    turns.clear()
+    if (count > this.budgets.maxIdenticalCalls) {
+      return this.stop(
+        stopIssue(
+          'repeated_call',
+          `The same tool calls were requested ${count} times in this run (at most ${this.budgets.maxIdenticalCalls}).`,
+          'Do not repeat the same calls; change the approach or stop.',
+        ),
+      )
+    }
+    turns.set(signature, count)
+    return undefined
+  }
+}

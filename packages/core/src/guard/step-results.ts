@@ -1,0 +1,56 @@
+import { canonicalJson, sha256 } from '../util/canonical-json.js'
+import { freezeJson, outputToJson } from '../util/json-copy.js'
+import type { GuardParts } from './guard-parts.js'
+import { writesPaths } from './path-arguments.js'
+
+/** Largest step output the guard keeps for references, as JSON text. */
+export const MAX_OUTPUT_BYTES = 16 * 1024 * 1024
+
+function describeError(error: unknown): string {
+  try {
+    const text = error instanceof Error ? error.message : String(error)
+    return text.length > 500 ? `${text.slice(0, 500)}…` : text
+  } catch {
+    return 'an unprintable error'
+  }
+}
+
+/** `PlanGuard.complete`: a running step is done; its output is labelled, kept and audited. */
+export function completeStep(parts: GuardParts, stepId: string, output: unknown): void {
+  const { run, flow, tainted } = parts
+  if (run.status.get(stepId) !== 'running') return
+  const json = outputToJson(output, MAX_OUTPUT_BYTES)
+  const finished = run.knownSteps.get(stepId)
+  run.complete(stepId, json.ok ? freezeJson(json.value) : undefined)
+  const trust =
+    finished === undefined
+      ? 'untrusted'
+      : flow.record(finished, json.ok ? json.value : undefined, tainted.get(stepId) ?? true)
+  tainted.delete(stepId)
+  // A successful write changes what the same call will do: repeats count from zero again.
+  if (finished !== undefined && writesPaths(parts.compiler.policy.tools.get(finished.tool)?.args))
+    parts.budgets.forgetRepeats()
+  if (!parts.audit.enabled) return
+  let outputHash: string | null = null
+  if (json.ok) {
+    try {
+      outputHash = sha256(canonicalJson(json.value))
+    } catch {
+      outputHash = null
+    }
+  }
+  parts.record({ type: 'step_completed', stepId, outputHash, trust })
+}
+
+/** `PlanGuard.fail`: a running or pending step failed; its dependents are skipped. */
+export function failStep(parts: GuardParts, stepId: string, error: unknown): void {
+  const { run, flow, tainted } = parts
+  const failed = run.knownSteps.get(stepId)
+  const previous = run.fail(stepId)
+  if (previous === undefined) return
+  // An error of a tool that ran is output too: its text carries the tool's label.
+  if (previous === 'running' && failed !== undefined)
+    flow.record(failed, describeError(error), tainted.get(stepId) ?? true)
+  tainted.delete(stepId)
+  parts.record({ type: 'step_failed', stepId, error: describeError(error) })
+}

@@ -1,0 +1,93 @@
+import { createIssue } from '../issues/create-issue.js'
+import { verifyPlan } from '../sign/verify-plan.js'
+import type { PlanValidationResult } from '../types/plan-compiler.js'
+import type { SubmitKind, SubmitResult } from '../types/plan-guard.js'
+import { canonicalJson } from '../util/canonical-json.js'
+import { rejectedTurnKey, turnSignature } from './call-key.js'
+import type { GuardParts } from './guard-parts.js'
+
+/** The issue of a new plan that reuses the id of a step still running another call. */
+function stepInProgress(parts: GuardParts, plan: SubmitResult & { success: true }) {
+  const { run } = parts
+  for (const step of plan.plan.steps) {
+    const previous = run.knownSteps.get(step.id)
+    if (
+      run.status.get(step.id) === 'running' &&
+      (previous?.tool !== step.tool || canonicalJson(previous.args) !== canonicalJson(step.args))
+    ) {
+      return createIssue(
+        'step_in_progress',
+        `Step ${JSON.stringify(step.id)} is still running with other arguments.`,
+        [],
+        'Give the new step another id, or wait for the running one.',
+        step.id,
+      )
+    }
+  }
+  return undefined
+}
+
+/** Compiles a submitted plan and checks it against the run (budgets, loops, signature). */
+function check(
+  parts: GuardParts,
+  next: unknown,
+  kind: SubmitKind,
+  signature: string | undefined,
+): SubmitResult {
+  const { budgets, compiler } = parts
+  const halt = budgets.stopReason()
+  if (halt !== undefined) return { success: false, issues: [halt] }
+  if (kind === 'replan' && parts.run.plan !== undefined) {
+    const loop = budgets.countReplan()
+    if (loop !== undefined) return { success: false, issues: [loop] }
+  }
+  const result: PlanValidationResult = compiler.validate(next)
+  if (!result.success) {
+    if (kind !== 'turn') return result
+    const halted = budgets.countDenial(rejectedTurnKey(next))
+    return halted === undefined ? result : { success: false, issues: [...result.issues, halted] }
+  }
+  if (parts.signatureRequired) {
+    const verified = verifyPlan(result.plan, signature, parts.secret)
+    if (!verified.valid) return { success: false, issues: [verified.issue] }
+  }
+  const repeated =
+    kind === 'replan'
+      ? budgets.checkReplanHash(result.plan.hash)
+      : kind === 'turn'
+        ? budgets.countTurn(turnSignature(result.plan))
+        : undefined
+  if (repeated !== undefined) return { success: false, issues: [repeated] }
+  const running = stepInProgress(parts, result)
+  if (running !== undefined) return { success: false, issues: [running] }
+  return result
+}
+
+/** `PlanGuard.submitPlan`: checks a new plan, installs it when approved, and audits either way. */
+export function submitPlan(
+  parts: GuardParts,
+  next: unknown,
+  kind: SubmitKind,
+  signature: string | undefined,
+): SubmitResult {
+  const result = check(parts, next, kind, signature)
+  if (!result.success) {
+    parts.record({ type: 'plan_rejected', kind, issues: result.issues })
+    return result
+  }
+  parts.budgets.seenPlanHashes.add(result.plan.hash)
+  const { flow } = parts
+  parts.run.install(result.plan, kind === 'turn' ? 'turn' : 'plan', false, (stepId) =>
+    flow.forget(stepId),
+  )
+  // Text in this plan can only have been copied from untrusted output that exists now.
+  flow.planApproved(result.plan.steps.map((step) => step.id))
+  parts.record({
+    type: 'plan_approved',
+    kind: kind === 'turn' ? 'turn' : 'replan',
+    planHash: result.plan.hash,
+    steps: result.plan.steps.length,
+    signed: parts.signatureRequired,
+  })
+  return result
+}
