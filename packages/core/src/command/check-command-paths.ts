@@ -46,20 +46,17 @@ export function protectedNames(scope: PathScope): string[] {
  * prefixes. A `deny` path is refused in any position, a `readOnly` one unless the program's
  * role table says the position only reads, a path-like value outside the roots always, and a
  * write whose target is a root or holds a protected path (`rm -rf .`) is refused, and so is a git
- * subcommand that writes a repository whose `.git` is read-only.
+ * subcommand that writes a repository whose `.git` is read-only. `names` are the scope's
+ * {@link protectedNames}, when the caller has them already.
  */
 export function checkCommandPaths(
   name: string,
   args: readonly string[],
   scope: PathScope,
+  names: readonly string[] = protectedNames(scope),
 ): PlanIssue[] {
   const { skip, programRole } = codeArguments(name, args)
-  const { candidates, unreadable } = collectPathCandidates(
-    programRole ?? name,
-    args,
-    skip,
-    protectedNames(scope),
-  )
+  const { candidates, unreadable } = collectPathCandidates(programRole ?? name, args, skip, names)
   const issues: PlanIssue[] = unreadable.map((word) =>
     commandIssue(
       'command_invalid',
