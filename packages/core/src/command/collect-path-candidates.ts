@@ -22,12 +22,15 @@ const PREFIXED =
   /^(?:open|create|gopen|file|pipe|unix-connect|unix-listen|unix-client|unix-sendto|unix-recv|readline|system|exec):/i
 const FILE_URL = /^file:(?:\/\/(?:localhost)?(?=\/))?/i
 const PATH_START = new Set(['/', '.', '~', '@'])
+const HAS_PREFIX = /[=@<:]/
 const STRENGTH: readonly ArgumentRole[] = ['write', 'unknown', 'command', 'read', 'url', 'inert']
 const TAR = new Set(['tar', 'gtar', 'bsdtar'])
 const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'zgrep', 'rg', 'ag', 'ack', 'jq', 'yq'])
 
 /** The values a word may hand to the program as a path: itself, and behind known prefixes. */
 export function unwrapValue(value: string): string[] {
+  // Every prefix below starts at or holds one of these characters.
+  if (!HAS_PREFIX.test(value)) return [value]
   const values = [value]
   let rest = value
   const assignment = /^[A-Za-z_][\w.-]*=/.exec(rest)
