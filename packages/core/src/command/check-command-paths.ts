@@ -20,7 +20,7 @@ export function looksLikePath(value: string): boolean {
   if (value === '.' || value === '..' || value.startsWith('./') || value.startsWith('../'))
     return true
   if (value.includes('/../') || value.endsWith('/..')) return true
-  if (URL.test(value)) return value.toLowerCase().startsWith('file:')
+  if (value.includes('://') && URL.test(value)) return value.toLowerCase().startsWith('file:')
   return value.includes('/') && !/[\s\\]/.test(value)
 }
 
@@ -68,16 +68,28 @@ export function checkCommandPaths(
     const repositoryWrite = checkGitRepositoryWrites(args, scope)
     if (repositoryWrite !== undefined) issues.push(repositoryWrite)
   }
-  const seen = new Set<string>()
+  // Each value is checked once per role and position kind: a bit per pair, by value.
+  const seen = new Map<string, number>()
   for (const candidate of candidates) {
-    const key = `${candidate.role}\u0000${candidate.embedded}\u0000${candidate.value}`
-    if (seen.has(key)) continue
-    seen.add(key)
+    const bit = 1 << (ROLE_BITS[candidate.role] + (candidate.embedded ? ROLE_COUNT : 0))
+    const done = seen.get(candidate.value) ?? 0
+    if ((done & bit) !== 0) continue
+    seen.set(candidate.value, done | bit)
     const issue = checkCandidate(candidate.value, candidate.role, candidate.embedded, scope)
     if (issue !== undefined) issues.push(issue)
   }
   return issues
 }
+
+const ROLE_BITS: Readonly<Record<ArgumentRole, number>> = {
+  read: 0,
+  write: 1,
+  unknown: 2,
+  command: 3,
+  url: 4,
+  inert: 5,
+}
+const ROLE_COUNT = 6
 
 function checkCandidate(
   value: string,

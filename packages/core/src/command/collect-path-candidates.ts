@@ -75,16 +75,17 @@ export function collectPathCandidates(
   const values = typeof roles?.values === 'function' ? roles.values(args) : (roles?.values ?? {})
   const candidates: PathCandidate[] = []
   const unreadable: string[] = []
+  const push = (value: string, role: ArgumentRole, embedded: boolean) => {
+    if (!HAS_PREFIX.test(value)) candidates.push({ value, role, embedded })
+    else
+      for (const unwrapped of unwrapValue(value))
+        candidates.push({ value: unwrapped, role, embedded })
+  }
   const add = (value: string | undefined, role: ArgumentRole) => {
     if (value === undefined || value.length === 0 || skip.has(value) || role === 'command') return
-    for (const unwrapped of unwrapValue(value))
-      candidates.push({ value: unwrapped, role, embedded: false })
+    push(value, role, false)
     if (!/\s/.test(value)) return
-    for (const token of value.split(/[\s'"=,;()]+/)) {
-      if (token.length === 0) continue
-      for (const unwrapped of unwrapValue(token))
-        candidates.push({ value: unwrapped, role, embedded: true })
-    }
+    for (const token of value.split(/[\s'"=,;()]+/)) if (token.length > 0) push(token, role, true)
   }
   const operands: string[] = []
   const end = args.indexOf('--')
