@@ -1,26 +1,16 @@
-import type { AuditSink } from '../audit/audit-sink.js'
-import type { CompiledPlan } from '../compile/compiled-plan.js'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
 import { PlanError } from '../errors/plan-error.js'
 import { createPlanGuard } from '../guard/create-plan-guard.js'
-import type { PlanGuard } from '../guard/plan-guard.js'
-import type { JsonObject } from '../plan/json-value.js'
+import type { AuditSink } from '../types/audit-sink.js'
+import type { CompiledPlan } from '../types/compiled-plan.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
+import type { PlanGuard } from '../types/plan-guard.js'
+import type { ToolFunction } from '../types/tool-function.js'
 import type { ExecutionEvent } from './execution-event.js'
 import type { ExecutionResult } from './execution-result.js'
 import { ExecutionRun } from './execution-run.js'
 import { runStep } from './run-step.js'
 
 export type { ExecutionResult, ExecutionStepResult } from './execution-result.js'
-
-/** What a tool function receives besides its arguments. */
-export interface ToolContext {
-  /** Aborted when the step times out, the run is aborted, or fail-fast stops the run. */
-  readonly signal: AbortSignal
-  readonly stepId: string
-}
-
-/** A tool implementation: JSON arguments in, a JSON-able value (or a promise of one) out. */
-export type ToolFunction = (args: JsonObject, context: ToolContext) => unknown
 
 /** Options for {@link executePlan}. */
 export interface ExecutePlanOptions {

@@ -1,5 +1,5 @@
-import type { PlanIssue } from '../issues/plan-issue.js'
-import type { JsonValue } from '../plan/json-value.js'
+import type { JsonValue } from '../types/json-value.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import type { ExecutionStatus, ExecutionStepStatus } from './execution-event.js'
 
 /** How one step of a run ended. */

@@ -1,4 +1,4 @@
-import type { PlanIssue } from '../issues/plan-issue.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import type { ExecutionStatus } from './execution-event.js'
 import type { ExecutionStepResult } from './execution-result.js'
 

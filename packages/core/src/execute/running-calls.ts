@@ -1,7 +1,7 @@
 import { PlanError } from '../errors/plan-error.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
-import type { JsonObject } from '../plan/json-value.js'
-import type { ToolFunction } from './execute-plan.js'
+import type { JsonObject } from '../types/json-value.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import type { ToolFunction } from '../types/tool-function.js'
 import { executionIssue } from './execution-issue.js'
 
 /** How one tool call ended: its value, or what it threw (with the issue, for a timeout). */

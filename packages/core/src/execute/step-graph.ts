@@ -1,4 +1,4 @@
-import type { CompiledPlan, CompiledStep } from '../compile/compiled-plan.js'
+import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
 
 /** The steps of a plan as the scheduler sees them: lookups, dependents and priorities. */
 export interface StepGraph {
