@@ -6,6 +6,7 @@ import { PlanCompilationError } from '../errors/plan-compilation-error.js'
 import { checkExtractionStep } from '../extract/check-extraction-step.js'
 import { untrustedFlowIssues } from '../flow/untrusted-flow-issues.js'
 import { createIssue } from '../issues/create-issue.js'
+import { unreadableIssue } from '../issues/unreadable-issue.js'
 import { resolvePolicyLazily } from '../policy/resolve-policy-lazily.js'
 import type { PolicyInput, ToolPolicy } from '../schema/policy-schema.js'
 import type { CommandCheckResult } from '../types/command-check-result.js'
@@ -21,7 +22,6 @@ import { type ArgumentWalk, checkArguments, checkArgumentsInto } from './check-a
 import { PlanHasher } from './plan-hasher.js'
 import { quote, readStep, StepTable, stepPath } from './step-table.js'
 import { suggest } from './suggest.js'
-import { unreadableIssue } from './unreadable-issue.js'
 
 type Path = (string | number)[]
 

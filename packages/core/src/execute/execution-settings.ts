@@ -1,4 +1,4 @@
-import type { ExecutePlanOptions } from './execute-plan.js'
+import type { ExecutePlanOptions } from './execute-plan-options.js'
 
 /** The options of a run with defaults applied and out-of-range values clamped. */
 export interface ExecutionSettings {
