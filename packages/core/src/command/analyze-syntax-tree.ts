@@ -322,6 +322,8 @@ function walkTree(walk: Walk, onlyChild: boolean): void {
   let depth = 0
   for (;;) {
     const descend = visit(walk, depth === 1 && onlyChild)
+    // The root's only child was its only command, read whole: nothing is left to visit.
+    if (!descend && depth === 1 && onlyChild) return
     if (descend && cursor.gotoFirstChild()) {
       depth += 1
       continue

@@ -20,6 +20,8 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/
 const DOUBLE_QUOTE_ESCAPABLE = new Set(['$', '`', '"', '\\'])
 // Unquoted characters that may start a shell feature (see operatorFinding), and `#`.
 const SPECIAL = new Set(['$', '`', '|', '&', ';', '<', '>', '(', ')', '{', '}', '*', '?', '[', '~'])
+// Characters the main loop must see one by one: blanks, quotes, escapes and SPECIAL ones.
+const ENDS_PLAIN_RUN = new Set([...SPECIAL, ' ', '\t', '\n', '\\', "'", '"'])
 
 /**
  * A strict, independent tokenizer for the literal subset of Bash: unquoted words, '…', "…"
@@ -180,10 +182,11 @@ class CommandLexer {
   }
 
   #unquoted(index: number): number {
-    const char = this.#command[index] as string
+    const command = this.#command
+    const char = command[index] as string
     if (SPECIAL.has(char)) {
       this.#found(
-        operatorFinding(this.#command, index, {
+        operatorFinding(command, index, {
           commandPosition: this.#words.length === 0,
           wordStart: this.#start === -1,
           previous: this.#previous,
@@ -191,9 +194,13 @@ class CommandLexer {
       )
     }
     this.#begin(index)
-    this.#value += char
-    this.#raw += char
-    this.#previous = char
-    return index + 1
+    // A run of plain characters is taken in one slice.
+    let end = index + 1
+    while (end < command.length && !ENDS_PLAIN_RUN.has(command[end] as string)) end += 1
+    const run = command.slice(index, end)
+    this.#value += run
+    this.#raw += run
+    this.#previous = command[end - 1] as string
+    return end
   }
 }
