@@ -222,148 +222,170 @@ function isNamed(kinds: Kinds, id: number): boolean {
   return id >= kinds.named.length || kinds.named[id] === 1
 }
 
+const PARSE_ERROR = rule(
+  'command_parse_error',
+  'The command is not valid Bash syntax (or uses syntax the checker does not accept).',
+  COMMAND_HINTS.parse,
+)
+const ARITHMETIC_COMMAND = rule(
+  'command_control_flow',
+  'The command contains an arithmetic command (( )).',
+  COMMAND_HINTS.controlFlow,
+)
+
+/** The issues found so far (one per code and message, in source order) and the commands. */
+class SyntaxFindings {
+  readonly issues: PlanIssue[] = []
+  readonly #seen = new Set<string>()
+  /** Named node types that are neither reported nor known to be quiet. */
+  readonly unknown: string[] = []
+  /** The words of every command whose words are all literals. */
+  readonly commands: string[][] = []
+  /** The words of the input's only command, when the root holds exactly one command. */
+  onlyCommand: Words | undefined
+
+  report(found: Rule): void {
+    const key = `${found.code}\u0000${found.message}`
+    if (this.#seen.has(key)) return
+    this.#seen.add(key)
+    this.issues.push(commandIssue(found.code, found.message, found.hint))
+  }
+}
+
+/** How the walk reads the tree: the cursor, the grammar's type table and the parsed text. */
+interface Walk {
+  readonly cursor: TreeCursor
+  readonly kinds: Kinds
+  readonly source: string
+  readonly hasError: boolean
+  readonly findings: SyntaxFindings
+}
+
 /**
  * Walks a tree-sitter Bash syntax tree and reports every construct that is not a plain word,
  * so that only one simple command of literal words passes. ERROR and MISSING nodes deny.
  * `source` is the text that was parsed; word values are read from it.
  */
 export function analyzeSyntaxTree(root: Node, source: string): SyntaxAnalysis {
-  const issues: PlanIssue[] = []
-  const seen = new Set<string>()
-  const report = (found: Rule) => {
-    const key = `${found.code}\u0000${found.message}`
-    if (seen.has(key)) return
-    seen.add(key)
-    issues.push(commandIssue(found.code, found.message, found.hint))
-  }
-  const unknown: string[] = []
-  const commands: string[][] = []
+  const findings = new SyntaxFindings()
   const hasError = root.hasError
-  if (hasError) {
-    report(
-      rule(
-        'command_parse_error',
-        'The command is not valid Bash syntax (or uses syntax the checker does not accept).',
-        COMMAND_HINTS.parse,
-      ),
-    )
-  }
+  if (hasError) findings.report(PARSE_ERROR)
   // Everything is read through one cursor: a Node object per child is the costly part of
   // web-tree-sitter, and word values are sliced from `source` instead of asked for.
   const cursor = root.walk()
-  const kinds = kindsOf(root.tree.language)
-  let rootChildren = 0
-  let onlyCommand: Words | undefined
   try {
-    let statements = 0
-    let firstType: string | undefined
-    if (cursor.gotoFirstChild()) {
-      do {
-        const id = cursor.nodeTypeId
-        const type = typeOf(kinds, id)
-        rootChildren += 1
-        if (rootChildren === 1) firstType = type
-        if (!isNamed(kinds, id)) {
-          if (type === '&')
-            report(
-              rule(
-                'command_list',
-                'The command runs a job in the background with &.',
-                COMMAND_HINTS.list,
-              ),
-            )
-          else
-            report(
-              rule(
-                'command_list',
-                `The command contains ${JSON.stringify(type)}, which separates commands.`,
-                COMMAND_HINTS.list,
-              ),
-            )
-        } else if (type !== 'comment' && type !== 'ERROR') {
-          statements += 1
-        }
-      } while (cursor.gotoNextSibling())
-      cursor.gotoParent()
-    }
-    if (statements > 1) {
-      report(rule('command_list', 'The input holds more than one command.', COMMAND_HINTS.list))
-    }
-    const onlyChild = rootChildren === 1 && firstType === 'command'
-    let depth = 0
-    let visiting = true
-    while (visiting) {
-      const id = cursor.nodeTypeId
-      const type = typeOf(kinds, id)
-      // A MISSING node gives the tree an error cost, so only a tree with an error can hold one.
-      const missing = hasError && cursor.nodeIsMissing
-      const named = !missing && isNamed(kinds, id)
-      if (missing) {
-        report(
-          rule(
-            'command_parse_error',
-            `The command is incomplete: ${JSON.stringify(type)} is missing.`,
-            COMMAND_HINTS.parse,
-          ),
-        )
-      } else if (!named) {
-        if (type === '$') report(RULES.translated_string as Rule)
-      } else {
-        if (type === 'ERROR') {
-          report(
-            rule(
-              'command_parse_error',
-              'The command is not valid Bash syntax (or uses syntax the checker does not accept).',
-              COMMAND_HINTS.parse,
-            ),
-          )
-        } else if (
-          type === 'compound_statement' &&
-          cursor.endIndex - cursor.startIndex >= 2 &&
-          source.startsWith('((', cursor.startIndex)
-        ) {
-          report(
-            rule(
-              'command_control_flow',
-              'The command contains an arithmetic command (( )).',
-              COMMAND_HINTS.controlFlow,
-            ),
-          )
-        } else {
-          const found = RULES[type]
-          if (found !== undefined) report(found)
-          else if (!QUIET.has(type)) unknown.push(type)
-        }
-        if (type === 'command') {
-          const words = literalCommandWords(cursor, kinds, source)
-          if (words !== undefined) {
-            commands.push(words.list.map((word) => word.value))
-            if (depth === 1 && onlyChild) onlyCommand = words
-          }
-        }
-      }
-      if (named && cursor.gotoFirstChild()) {
-        depth += 1
-      } else {
-        while (!cursor.gotoNextSibling()) {
-          if (!cursor.gotoParent()) {
-            visiting = false
-            break
-          }
-          depth -= 1
-        }
-      }
-    }
+    const walk = { cursor, kinds: kindsOf(root.tree.language), source, hasError, findings }
+    const onlyChild = readStatements(walk)
+    walkTree(walk, onlyChild)
   } finally {
     cursor.delete()
   }
+  return conclude(findings)
+}
+
+/**
+ * Reports the separators between the root's statements (`;`, `&`, newlines) and more than one
+ * statement. True when the root's only child is a command. The cursor stays on the root.
+ */
+function readStatements(walk: Walk): boolean {
+  const { cursor, kinds, findings } = walk
+  if (!cursor.gotoFirstChild()) return false
+  let statements = 0
+  let children = 0
+  let firstType: string | undefined
+  do {
+    const id = cursor.nodeTypeId
+    const type = typeOf(kinds, id)
+    children += 1
+    if (children === 1) firstType = type
+    if (!isNamed(kinds, id)) {
+      const message =
+        type === '&'
+          ? 'The command runs a job in the background with &.'
+          : `The command contains ${JSON.stringify(type)}, which separates commands.`
+      findings.report(rule('command_list', message, COMMAND_HINTS.list))
+    } else if (type !== 'comment' && type !== 'ERROR') {
+      statements += 1
+    }
+  } while (cursor.gotoNextSibling())
+  cursor.gotoParent()
+  if (statements > 1)
+    findings.report(
+      rule('command_list', 'The input holds more than one command.', COMMAND_HINTS.list),
+    )
+  return children === 1 && firstType === 'command'
+}
+
+/** Visits every node in document order, from the root. */
+function walkTree(walk: Walk, onlyChild: boolean): void {
+  const { cursor } = walk
+  let depth = 0
+  for (;;) {
+    const descend = visit(walk, depth === 1 && onlyChild)
+    // The root's only child was its only command, read whole: nothing is left to visit.
+    if (!descend && depth === 1 && onlyChild) return
+    if (descend && cursor.gotoFirstChild()) {
+      depth += 1
+      continue
+    }
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent()) return
+      depth -= 1
+    }
+  }
+}
+
+/** Reports the node under the cursor; true when the walk must visit its children. */
+function visit(walk: Walk, onlyCommand: boolean): boolean {
+  const { cursor, kinds, findings } = walk
+  const id = cursor.nodeTypeId
+  const type = typeOf(kinds, id)
+  // A MISSING node gives the tree an error cost, so only a tree with an error can hold one.
+  if (walk.hasError && cursor.nodeIsMissing) {
+    findings.report(
+      rule(
+        'command_parse_error',
+        `The command is incomplete: ${JSON.stringify(type)} is missing.`,
+        COMMAND_HINTS.parse,
+      ),
+    )
+    return false
+  }
+  if (!isNamed(kinds, id)) {
+    if (type === '$') findings.report(RULES.translated_string as Rule)
+    return false
+  }
+  if (type === 'ERROR') findings.report(PARSE_ERROR)
+  else if (
+    type === 'compound_statement' &&
+    cursor.endIndex - cursor.startIndex >= 2 &&
+    walk.source.startsWith('((', cursor.startIndex)
+  )
+    findings.report(ARITHMETIC_COMMAND)
+  else {
+    const found = RULES[type]
+    if (found !== undefined) findings.report(found)
+    else if (!QUIET.has(type)) findings.unknown.push(type)
+  }
+  if (type !== 'command') return true
+  const words = literalCommandWords(cursor, kinds, walk.source)
+  if (words === undefined) return true
+  findings.commands.push(words.list.map((word) => word.value))
+  if (onlyCommand) findings.onlyCommand = words
+  // Every node under a command of plain literal words was read by literalCommandWords and is
+  // quiet, and a tree without errors holds no MISSING node: nothing below it can be reported.
+  return walk.hasError || words.skipped || !words.plain
+}
+
+function conclude(findings: SyntaxFindings): SyntaxAnalysis {
+  const { issues, unknown, commands, onlyCommand } = findings
   // Name the specific constructs first; a parse error is often only their consequence.
   issues.sort(
     (left, right) =>
       Number(left.code === 'command_parse_error') - Number(right.code === 'command_parse_error'),
   )
   if (issues.length === 0 && unknown.length > 0) {
-    report(
+    findings.report(
       rule(
         'command_parse_error',
         `The command uses shell syntax the checker does not accept (${unknown[0]}).`,
@@ -378,11 +400,19 @@ export function analyzeSyntaxTree(root: Node, source: string): SyntaxAnalysis {
   return { issues, commands, simple }
 }
 
-/** A command's literal words; `skipped` when assignments or redirections were left out. */
+/**
+ * A command's literal words; `skipped` when assignments or redirections were left out; `plain`
+ * when every word is a word, a raw string or a string of plain text (no number or concatenation,
+ * whose parts can hold more nodes).
+ */
 interface Words {
   readonly list: LexedWord[]
   readonly skipped: boolean
+  readonly plain: boolean
 }
+
+// Literal nodes whose every descendant literalCommandWords reads.
+const PLAIN_TYPES = new Set(['word', 'raw_string', 'string'])
 
 /**
  * The literal words of the command under the cursor, or undefined when one of its parts is not
@@ -394,6 +424,7 @@ function literalCommandWords(cursor: TreeCursor, kinds: Kinds, source: string): 
   const list: LexedWord[] = []
   let skipped = false
   let literal = true
+  let plain = true
   do {
     const id = cursor.nodeTypeId
     const type = typeOf(kinds, id)
@@ -403,22 +434,29 @@ function literalCommandWords(cursor: TreeCursor, kinds: Kinds, source: string): 
     }
     const start = cursor.startIndex
     const end = cursor.endIndex
-    const value = !isNamed(kinds, id)
-      ? undefined
-      : type === 'command_name'
-        ? commandNameValue(cursor, kinds, source)
-        : LITERAL_TYPES.has(type)
-          ? decodeLiteral(cursor, kinds, type, start, end, source)
-          : undefined
+    let value: string | undefined
+    if (!isNamed(kinds, id)) value = undefined
+    else if (type === 'command_name') {
+      const name = commandNameValue(cursor, kinds, source)
+      value = name?.value
+      if (name !== undefined && !name.plain) plain = false
+    } else if (LITERAL_TYPES.has(type)) {
+      value = decodeLiteral(cursor, kinds, type, start, end, source)
+      if (!PLAIN_TYPES.has(type)) plain = false
+    }
     if (value === undefined) literal = false
     else list.push({ start, end, value })
   } while (literal && cursor.gotoNextSibling())
   cursor.gotoParent()
-  return literal && list.length > 0 ? { list, skipped } : undefined
+  return literal && list.length > 0 ? { list, skipped, plain } : undefined
 }
 
 /** The value of a `command_name` node: exactly one child, a named literal. */
-function commandNameValue(cursor: TreeCursor, kinds: Kinds, source: string): string | undefined {
+function commandNameValue(
+  cursor: TreeCursor,
+  kinds: Kinds,
+  source: string,
+): { readonly value: string | undefined; readonly plain: boolean } | undefined {
   if (!cursor.gotoFirstChild()) return undefined
   let value: string | undefined
   const id = cursor.nodeTypeId
@@ -427,7 +465,7 @@ function commandNameValue(cursor: TreeCursor, kinds: Kinds, source: string): str
     value = decodeLiteral(cursor, kinds, type, cursor.startIndex, cursor.endIndex, source)
   const single = !cursor.gotoNextSibling()
   cursor.gotoParent()
-  return single ? value : undefined
+  return single ? { value, plain: PLAIN_TYPES.has(type) } : undefined
 }
 
 /** The value of the literal node under the cursor; the cursor is back on it when this returns. */

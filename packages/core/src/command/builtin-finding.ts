@@ -44,3 +44,13 @@ export const exec = (
   message,
   hint,
 })
+
+/** An option before the subcommand that the checker cannot place: its value could be the subcommand. */
+export function unknownGlobal(name: string, option: string): BuiltinFinding {
+  return {
+    code: 'command_flag_denied',
+    kind: 'exec',
+    message: `${name} ${option} is an option before the subcommand that the checker does not know; its value could be read as the subcommand.`,
+    hint: `Put options after the subcommand (${name} SUBCOMMAND ${option} …), or use a known global option.`,
+  }
+}

@@ -1,5 +1,12 @@
-import { type BuiltinFinding, exec, type FlagRule, type ProgramSpec } from './builtin-finding.js'
+import {
+  type BuiltinFinding,
+  exec,
+  type FlagRule,
+  type ProgramSpec,
+  unknownGlobal,
+} from './builtin-finding.js'
 import { checkAwkProgram } from './check-awk-program.js'
+import { checkGit } from './check-git-rules.js'
 import { checkSedScript } from './check-sed-script.js'
 import { EXEC_RULES } from './exec-rules.js'
 import { findSubcommand, hasGlobalOptions } from './global-options.js'
@@ -8,16 +15,6 @@ import { parseSedArguments } from './parse-sed-arguments.js'
 import { findFlag, usesFlag } from './uses-flag.js'
 
 export type { BuiltinFinding } from './builtin-finding.js'
-
-/** An option before the subcommand that the checker cannot place: its value could be the subcommand. */
-export function unknownGlobal(name: string, option: string): BuiltinFinding {
-  return {
-    code: 'command_flag_denied',
-    kind: 'exec',
-    message: `${name} ${option} is an option before the subcommand that the checker does not know; its value could be read as the subcommand.`,
-    hint: `Put options after the subcommand (${name} SUBCOMMAND ${option} …), or use a known global option.`,
-  }
-}
 
 const PACKAGE_MANAGER_FLAGS: FlagRule = {
   flags: [
@@ -54,203 +51,6 @@ const SSH_DANGEROUS_OPTIONS = new Set([
   'controlpath',
   'controlmaster',
 ])
-
-const SAFE_GIT_CONFIG =
-  /^(user\.(name|email)|color\..*|advice\..*|core\.quotepath|init\.defaultbranch|i18n\..*|log\.(date|decorate|abbrevcommit)|diff\.(noprefix|mnemonicprefix|renames|algorithm)|column\.ui|pager\.[a-z-]+=false)$/
-
-const GIT_DENIED_SUBCOMMANDS: Readonly<Record<string, string>> = {
-  'filter-branch': 'runs shell snippets from its arguments',
-  daemon: 'starts a server',
-  instaweb: 'starts a web server and a browser',
-  'web--browse': 'starts a browser',
-  'upload-pack': 'is a transport helper',
-  'receive-pack': 'is a transport helper and runs hooks',
-  'upload-archive': 'is a transport helper',
-  shell: 'is a login shell',
-  'remote-ext': 'runs a command as a transport',
-  'remote-fd': 'is a transport helper',
-  'send-email': 'runs a mailer command (--sendmail-cmd, --smtp-server)',
-  hook: 'runs hooks',
-}
-
-function checkGit(args: readonly string[]): BuiltinFinding[] {
-  const findings: BuiltinFinding[] = []
-  const hint =
-    'Run plain git subcommands without options that run programs or change configuration.'
-  const position = findSubcommand('git', args)
-  if ('unknownOption' in position) {
-    findings.push(unknownGlobal('git', position.unknownOption))
-    return findings
-  }
-  const { index } = position
-  for (let at = 0; at < index; at += 1) {
-    const argument = args[at] as string
-    if (argument === '-c' || (argument.startsWith('-c') && !argument.startsWith('--'))) {
-      const value = argument === '-c' ? (args[at + 1] ?? '') : argument.slice(2)
-      const key = value.split('=')[0]?.toLowerCase() ?? ''
-      if (!SAFE_GIT_CONFIG.test(key) && !SAFE_GIT_CONFIG.test(value.toLowerCase())) {
-        findings.push(
-          exec(
-            `git -c ${JSON.stringify(key)} overrides configuration, which can make git run commands (core.pager, core.sshCommand, core.fsmonitor, alias.*, …).`,
-            'Do not pass -c to git; only user.*, color.* and advice.* may be overridden.',
-          ),
-        )
-      }
-      if (argument === '-c') at += 1
-      continue
-    }
-    if (usesFlag(argument, '--config-env')) {
-      findings.push(
-        exec(
-          'git --config-env sets configuration from the environment, which can make git run commands.',
-          hint,
-        ),
-      )
-    } else if (argument.startsWith('--exec-path')) {
-      findings.push(exec('git --exec-path makes git run its helpers from another folder.', hint))
-    }
-  }
-  const subcommand = args[index]
-  const rest = args.slice(index + 1)
-  const everywhere = args
-  for (const argument of everywhere) {
-    const flag = findFlag(argument, [
-      '--upload-pack',
-      '--receive-pack',
-      '--exec',
-      '--extcmd',
-      '--open-files-in-pager',
-      '--template',
-      '--config-env',
-    ])
-    if (flag !== undefined) {
-      findings.push(exec(`git ${flag} runs a program or installs hooks.`, hint))
-    }
-    if (usesFlag(argument, '--output')) {
-      findings.push({
-        code: 'command_flag_denied',
-        kind: 'write',
-        flag: '--output',
-        message:
-          'git --output writes a file (it can truncate .git/config and lead to code execution).',
-        hint: 'Let git print to stdout; the tool returns the output.',
-      })
-    }
-    const lower = argument.toLowerCase()
-    if (lower.includes('ext::') || lower.startsWith('fd::') || lower.includes('=fd::')) {
-      findings.push(
-        exec(
-          'The git remote uses the ext:: or fd:: transport, which runs a command.',
-          'Use an https:// or ssh:// remote URL.',
-        ),
-      )
-    }
-  }
-  switch (subcommand) {
-    case undefined:
-      break
-    case 'clone':
-    case 'fetch':
-    case 'pull':
-    case 'ls-remote':
-      if (rest.some((argument) => usesFlag(argument, '-u'))) {
-        findings.push(exec(`git ${subcommand} -u sets the upload-pack program to run.`, hint))
-      }
-      if (
-        subcommand === 'clone' &&
-        rest.some((argument) => usesFlag(argument, '-c') || usesFlag(argument, '--config'))
-      ) {
-        findings.push(
-          exec(
-            'git clone -c/--config writes configuration into the new repository, which can make git run commands.',
-            hint,
-          ),
-        )
-      }
-      break
-    case 'clean':
-      if (rest.some((argument) => /^-[A-Za-z]*n/.test(argument) || argument === '--dry-run')) break
-      if (rest.some((argument) => /^-[A-Za-z]*[xX]/.test(argument)))
-        findings.push({
-          code: 'command_flag_denied',
-          kind: 'write',
-          flag: '-x',
-          message: 'git clean -x/-X also deletes ignored files, such as .env and build secrets.',
-          hint: 'Name the paths to clean, without -x.',
-        })
-      if (!rest.some((argument) => !argument.startsWith('-')))
-        findings.push({
-          code: 'command_flag_denied',
-          kind: 'write',
-          flag: 'clean',
-          message: 'git clean without a pathspec deletes untracked files in the whole work tree.',
-          hint: 'Name the folders to clean: git clean -fd build/.',
-        })
-      break
-    case 'submodule':
-      if (rest.includes('foreach'))
-        findings.push(exec('git submodule foreach runs a shell command in every submodule.', hint))
-      break
-    case 'rebase':
-      if (rest.some((argument) => usesFlag(argument, '-x')))
-        findings.push(exec('git rebase -x runs a shell command after each commit.', hint))
-      break
-    case 'bisect':
-      if (rest.includes('run'))
-        findings.push(exec('git bisect run runs a command on every step.', hint))
-      break
-    case 'difftool':
-    case 'mergetool':
-      if (rest.some((argument) => usesFlag(argument, '-x')))
-        findings.push(exec(`git ${subcommand} -x runs a command.`, hint))
-      break
-    case 'grep':
-      if (rest.some((argument) => usesFlag(argument, '-O')))
-        findings.push(exec('git grep -O runs a pager command on the matching files.', hint))
-      break
-    case 'config': {
-      const writes = rest.some((argument) =>
-        [
-          '--add',
-          '--replace-all',
-          '--unset',
-          '--unset-all',
-          '--rename-section',
-          '--remove-section',
-          '--edit',
-          '-e',
-          'set',
-          'unset',
-          'edit',
-          'rename-section',
-          'remove-section',
-        ].includes(argument),
-      )
-      const reads =
-        !writes &&
-        rest.some((argument) =>
-          ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '-l'].includes(
-            argument,
-          ),
-        )
-      const firstWord = rest.find((argument) => !argument.startsWith('-'))
-      if (writes || (!reads && firstWord !== 'get' && firstWord !== 'list')) {
-        findings.push(
-          exec(
-            'git config that writes settings can make git run commands later (core.pager, alias.*, core.fsmonitor).',
-            'Only read configuration: git config --get KEY or git config --list.',
-          ),
-        )
-      }
-      break
-    }
-    default: {
-      const why = GIT_DENIED_SUBCOMMANDS[subcommand]
-      if (why !== undefined) findings.push(exec(`git ${subcommand} ${why}.`, hint))
-    }
-  }
-  return findings
-}
 
 function checkSsh(args: readonly string[], name: string): BuiltinFinding[] {
   const findings: BuiltinFinding[] = []

@@ -21,7 +21,7 @@ export function looksLikePath(value: string): boolean {
   if (value === '.' || value === '..' || value.startsWith('./') || value.startsWith('../'))
     return true
   if (value.includes('/../') || value.endsWith('/..')) return true
-  if (URL.test(value)) return value.toLowerCase().startsWith('file:')
+  if (value.includes('://') && URL.test(value)) return value.toLowerCase().startsWith('file:')
   return value.includes('/') && !/[\s\\]/.test(value)
 }
 
@@ -47,20 +47,17 @@ export function protectedNames(scope: PathScope): string[] {
  * prefixes. A `deny` path is refused in any position, a `readOnly` one unless the program's
  * role table says the position only reads, a path-like value outside the roots always, and a
  * write whose target is a root or holds a protected path (`rm -rf .`) is refused, and so is a git
- * subcommand that writes a repository whose `.git` is read-only.
+ * subcommand that writes a repository whose `.git` is read-only. `names` are the scope's
+ * {@link protectedNames}, when the caller has them already.
  */
 export function checkCommandPaths(
   name: string,
   args: readonly string[],
   scope: PathScope,
+  names: readonly string[] = protectedNames(scope),
 ): PlanIssue[] {
   const { skip, programRole } = codeArguments(name, args)
-  const { candidates, unreadable } = collectPathCandidates(
-    programRole ?? name,
-    args,
-    skip,
-    protectedNames(scope),
-  )
+  const { candidates, unreadable } = collectPathCandidates(programRole ?? name, args, skip, names)
   const issues: PlanIssue[] = unreadable.map((word) =>
     commandIssue(
       'command_invalid',
@@ -72,16 +69,28 @@ export function checkCommandPaths(
     const repositoryWrite = checkGitRepositoryWrites(args, scope)
     if (repositoryWrite !== undefined) issues.push(repositoryWrite)
   }
-  const seen = new Set<string>()
+  // Each value is checked once per role and position kind: a bit per pair, by value.
+  const seen = new Map<string, number>()
   for (const candidate of candidates) {
-    const key = `${candidate.role}\u0000${candidate.embedded}\u0000${candidate.value}`
-    if (seen.has(key)) continue
-    seen.add(key)
+    const bit = 1 << (ROLE_BITS[candidate.role] + (candidate.embedded ? ROLE_COUNT : 0))
+    const done = seen.get(candidate.value) ?? 0
+    if ((done & bit) !== 0) continue
+    seen.set(candidate.value, done | bit)
     const issue = checkCandidate(candidate.value, candidate.role, candidate.embedded, scope)
     if (issue !== undefined) issues.push(issue)
   }
   return issues
 }
+
+const ROLE_BITS: Readonly<Record<ArgumentRole, number>> = {
+  read: 0,
+  write: 1,
+  unknown: 2,
+  command: 3,
+  url: 4,
+  inert: 5,
+}
+const ROLE_COUNT = 6
 
 function checkCandidate(
   value: string,

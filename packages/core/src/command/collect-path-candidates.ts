@@ -22,12 +22,15 @@ const PREFIXED =
   /^(?:open|create|gopen|file|pipe|unix-connect|unix-listen|unix-client|unix-sendto|unix-recv|readline|system|exec):/i
 const FILE_URL = /^file:(?:\/\/(?:localhost)?(?=\/))?/i
 const PATH_START = new Set(['/', '.', '~', '@'])
+const HAS_PREFIX = /[=@<:]/
 const STRENGTH: readonly ArgumentRole[] = ['write', 'unknown', 'command', 'read', 'url', 'inert']
 const TAR = new Set(['tar', 'gtar', 'bsdtar'])
 const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'zgrep', 'rg', 'ag', 'ack', 'jq', 'yq'])
 
 /** The values a word may hand to the program as a path: itself, and behind known prefixes. */
 export function unwrapValue(value: string): string[] {
+  // Every prefix below starts at or holds one of these characters.
+  if (!HAS_PREFIX.test(value)) return [value]
   const values = [value]
   let rest = value
   const assignment = /^[A-Za-z_][\w.-]*=/.exec(rest)
@@ -72,16 +75,17 @@ export function collectPathCandidates(
   const values = typeof roles?.values === 'function' ? roles.values(args) : (roles?.values ?? {})
   const candidates: PathCandidate[] = []
   const unreadable: string[] = []
+  const push = (value: string, role: ArgumentRole, embedded: boolean) => {
+    if (!HAS_PREFIX.test(value)) candidates.push({ value, role, embedded })
+    else
+      for (const unwrapped of unwrapValue(value))
+        candidates.push({ value: unwrapped, role, embedded })
+  }
   const add = (value: string | undefined, role: ArgumentRole) => {
     if (value === undefined || value.length === 0 || skip.has(value) || role === 'command') return
-    for (const unwrapped of unwrapValue(value))
-      candidates.push({ value: unwrapped, role, embedded: false })
+    push(value, role, false)
     if (!/\s/.test(value)) return
-    for (const token of value.split(/[\s'"=,;()]+/)) {
-      if (token.length === 0) continue
-      for (const unwrapped of unwrapValue(token))
-        candidates.push({ value: unwrapped, role, embedded: true })
-    }
+    for (const token of value.split(/[\s'"=,;()]+/)) if (token.length > 0) push(token, role, true)
   }
   const operands: string[] = []
   const end = args.indexOf('--')

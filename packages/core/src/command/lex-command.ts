@@ -1,6 +1,7 @@
 import type { PlanIssue } from '../types/plan-issue.js'
 import { COMMAND_HINTS } from './command-hints.js'
 import { commandIssue } from './command-issue.js'
+import { backtickFinding, dollarFinding, type LexFinding, operatorFinding } from './lex-operator.js'
 
 /** One word of a command after quote removal, with its span in the source text. */
 export interface LexedWord {
@@ -17,6 +18,10 @@ export interface LexResult {
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/
 const DOUBLE_QUOTE_ESCAPABLE = new Set(['$', '`', '"', '\\'])
+// Unquoted characters that may start a shell feature (see operatorFinding), and `#`.
+const SPECIAL = new Set(['$', '`', '|', '&', ';', '<', '>', '(', ')', '{', '}', '*', '?', '[', '~'])
+// Characters the main loop must see one by one: blanks, quotes, escapes and SPECIAL ones.
+const ENDS_PLAIN_RUN = new Set([...SPECIAL, ' ', '\t', '\n', '\\', "'", '"'])
 
 /**
  * A strict, independent tokenizer for the literal subset of Bash: unquoted words, '…', "…"
@@ -24,312 +29,178 @@ const DOUBLE_QUOTE_ESCAPABLE = new Set(['$', '`', '"', '\\'])
  * The checker only accepts a command when this tokenizer and the tree-sitter grammar agree.
  */
 export function lexCommand(command: string): LexResult {
-  const words: LexedWord[] = []
-  const issues: PlanIssue[] = []
-  const seen = new Set<string>()
-  const report = (code: PlanIssue['code'], message: string, hint: string) => {
-    // One issue per feature: the grammar's walk already names every place.
-    if (seen.has(code)) return
-    seen.add(code)
-    issues.push(commandIssue(code, message, hint))
-  }
-  let start = -1
-  let value = ''
-  let raw = ''
+  return new CommandLexer(command).run()
+}
+
+/** The tokenizer's state while it reads one command: the word being read and what was found. */
+class CommandLexer {
+  readonly #command: string
+  readonly #words: LexedWord[] = []
+  readonly #issues: PlanIssue[] = []
+  readonly #seen = new Set<string>()
+  #start = -1
+  #value = ''
+  #raw = ''
   // The previous unquoted character of the current word ('' after a quoted part).
-  let previous = ''
-  const begin = (index: number) => {
-    if (start === -1) start = index
+  #previous = ''
+
+  constructor(command: string) {
+    this.#command = command
   }
-  const finish = (end: number) => {
-    if (start === -1) return
-    if (words.length === 0 && ASSIGNMENT.test(raw)) {
-      report(
+
+  run(): LexResult {
+    const command = this.#command
+    const length = command.length
+    let index = 0
+    while (index < length) {
+      const char = command[index] as string
+      if (char === ' ' || char === '\t') {
+        this.#finish(index)
+        index += 1
+      } else if (char === '\n') {
+        this.#finish(index)
+        this.#report(
+          'command_list',
+          'The command contains a newline, which separates commands.',
+          COMMAND_HINTS.list,
+        )
+        index += 1
+      } else if (char === '\\') index = this.#backslash(index)
+      else if (char === "'") index = this.#singleQuoted(index)
+      else if (char === '"') index = this.#doubleQuoted(index)
+      else if (char === '#' && this.#start === -1) index = this.#comment(index)
+      else index = this.#unquoted(index)
+    }
+    this.#finish(length)
+    return { words: this.#words, issues: this.#issues }
+  }
+
+  // One issue per feature: the grammar's walk already names every place.
+  #report(code: PlanIssue['code'], message: string, hint: string): void {
+    if (this.#seen.has(code)) return
+    this.#seen.add(code)
+    this.#issues.push(commandIssue(code, message, hint))
+  }
+
+  #found(found: LexFinding | undefined): void {
+    if (found !== undefined) this.#report(found.code, found.message, found.hint)
+  }
+
+  #begin(index: number): void {
+    if (this.#start === -1) this.#start = index
+  }
+
+  #finish(end: number): void {
+    if (this.#start === -1) return
+    if (this.#words.length === 0 && ASSIGNMENT.test(this.#raw)) {
+      this.#report(
         'command_assignment',
-        `The command starts with the assignment ${JSON.stringify(raw)}.`,
+        `The command starts with the assignment ${JSON.stringify(this.#raw)}.`,
         COMMAND_HINTS.assignment,
       )
     }
-    words.push({ start, end, value })
-    start = -1
-    value = ''
-    raw = ''
-    previous = ''
+    this.#words.push({ start: this.#start, end, value: this.#value })
+    this.#start = -1
+    this.#value = ''
+    this.#raw = ''
+    this.#previous = ''
   }
-  const length = command.length
-  let index = 0
-  while (index < length) {
-    const char = command[index] as string
-    const next = command[index + 1]
-    if (char === ' ' || char === '\t') {
-      finish(index)
-      index += 1
-      continue
-    }
-    if (char === '\n') {
-      finish(index)
-      report(
-        'command_list',
-        'The command contains a newline, which separates commands.',
-        COMMAND_HINTS.list,
+
+  #backslash(index: number): number {
+    const next = this.#command[index + 1]
+    // A line continuation is removed before words are split.
+    if (next === '\n') return index + 2
+    if (next === undefined) {
+      this.#report(
+        'command_parse_error',
+        'The command ends with a lone backslash.',
+        COMMAND_HINTS.parse,
       )
-      index += 1
-      continue
+      return index + 1
     }
-    if (char === '\\') {
-      if (next === '\n') {
-        // A line continuation is removed before words are split.
-        index += 2
-        continue
-      }
-      if (next === undefined) {
-        report(
-          'command_parse_error',
-          'The command ends with a lone backslash.',
-          COMMAND_HINTS.parse,
-        )
-        index += 1
-        continue
-      }
-      begin(index)
-      value += next
-      raw += char + next
-      previous = ''
-      index += 2
-      continue
+    this.#begin(index)
+    this.#value += next
+    this.#raw += `\\${next}`
+    this.#previous = ''
+    return index + 2
+  }
+
+  #singleQuoted(index: number): number {
+    const command = this.#command
+    this.#begin(index)
+    const close = command.indexOf("'", index + 1)
+    if (close === -1) {
+      this.#report('command_parse_error', 'A single quote is not closed.', COMMAND_HINTS.parse)
+      this.#raw += command.slice(index)
+      return command.length
     }
-    if (char === "'") {
-      begin(index)
-      const close = command.indexOf("'", index + 1)
-      if (close === -1) {
-        report('command_parse_error', 'A single quote is not closed.', COMMAND_HINTS.parse)
-        raw += command.slice(index)
-        index = length
-        continue
-      }
-      value += command.slice(index + 1, close)
-      raw += command.slice(index, close + 1)
-      previous = ''
-      index = close + 1
-      continue
-    }
-    if (char === '"') {
-      begin(index)
-      let cursor = index + 1
-      let closed = false
-      while (cursor < length) {
-        const inner = command[cursor] as string
-        if (inner === '"') {
-          closed = true
-          break
-        }
-        if (inner === '\\') {
-          const escaped = command[cursor + 1]
-          if (escaped === '\n') {
-            cursor += 2
-            continue
-          }
-          if (escaped !== undefined && DOUBLE_QUOTE_ESCAPABLE.has(escaped)) {
-            value += escaped
-            cursor += 2
-            continue
-          }
-          value += inner
-          cursor += 1
-          continue
-        }
-        if (inner === '$') reportDollar(command, cursor, report)
-        else if (inner === '`') {
-          report(
-            'command_substitution',
-            'The command contains a backtick command substitution.',
-            COMMAND_HINTS.substitution,
-          )
-        }
-        value += inner
-        cursor += 1
-      }
-      if (!closed) {
-        report('command_parse_error', 'A double quote is not closed.', COMMAND_HINTS.parse)
-        raw += command.slice(index)
-        index = length
-        continue
-      }
-      raw += command.slice(index, cursor + 1)
-      previous = ''
-      index = cursor + 1
-      continue
-    }
-    const commandPosition = words.length === 0
-    switch (char) {
-      case '$':
-        reportDollar(command, index, report)
-        break
-      case '`':
-        report(
-          'command_substitution',
-          'The command contains a backtick command substitution.',
-          COMMAND_HINTS.substitution,
-        )
-        break
-      case '|':
-        if (next === '|')
-          report('command_list', 'The command chains commands with ||.', COMMAND_HINTS.list)
-        else report('command_pipeline', 'The command contains a pipe (|).', COMMAND_HINTS.pipeline)
-        break
-      case '&':
-        if (next === '&')
-          report('command_list', 'The command chains commands with &&.', COMMAND_HINTS.list)
-        else if (next === '>')
-          report(
-            'command_redirection',
-            'The command redirects output with &>.',
-            COMMAND_HINTS.redirection,
-          )
-        else
-          report(
-            'command_list',
-            'The command runs a job in the background with &.',
-            COMMAND_HINTS.list,
-          )
-        break
-      case ';':
-        report(
-          'command_list',
-          'The command contains ;, which separates commands.',
-          COMMAND_HINTS.list,
-        )
-        break
-      case '<':
-      case '>':
-        if (next === '(') {
-          report(
-            'command_substitution',
-            `The command contains a process substitution ${char}( ).`,
-            COMMAND_HINTS.substitution,
-          )
-        } else if (char === '<' && next === '<' && command[index + 2] !== '<') {
-          report(
-            'command_heredoc',
-            'The command contains a here-document (<<).',
-            COMMAND_HINTS.heredoc,
-          )
+    this.#value += command.slice(index + 1, close)
+    this.#raw += command.slice(index, close + 1)
+    this.#previous = ''
+    return close + 1
+  }
+
+  #doubleQuoted(index: number): number {
+    const command = this.#command
+    const length = command.length
+    this.#begin(index)
+    let cursor = index + 1
+    while (cursor < length && command[cursor] !== '"') {
+      const inner = command[cursor] as string
+      if (inner === '\\') {
+        const escaped = command[cursor + 1]
+        if (escaped === '\n') cursor += 2
+        else if (escaped !== undefined && DOUBLE_QUOTE_ESCAPABLE.has(escaped)) {
+          this.#value += escaped
+          cursor += 2
         } else {
-          report(
-            'command_redirection',
-            `The command contains a redirection (${char}).`,
-            COMMAND_HINTS.redirection,
-          )
+          this.#value += inner
+          cursor += 1
         }
-        break
-      case '(':
-      case ')':
-        report(
-          'command_subshell',
-          `The command contains a parenthesis (${char}).`,
-          COMMAND_HINTS.subshell,
-        )
-        break
-      case '{':
-        // `{}` (find -exec's placeholder) is never brace-expanded.
-        if (next === '}') break
-        report(
-          'command_brace_expansion',
-          `The command contains an unquoted brace (${char}).`,
-          COMMAND_HINTS.brace,
-        )
-        break
-      case '}':
-        if (command[index - 1] === '{') break
-        report(
-          'command_brace_expansion',
-          `The command contains an unquoted brace (${char}).`,
-          COMMAND_HINTS.brace,
-        )
-        break
-      case '*':
-      case '?':
-      case '[':
-        report(
-          'command_glob',
-          commandPosition
-            ? `The program name contains the glob character ${char}.`
-            : `An argument contains the unquoted glob character ${char}.`,
-          COMMAND_HINTS.glob,
-        )
-        break
-      case '~':
-        if (start === -1 || previous === '=' || previous === ':') {
-          report(
-            'command_tilde',
-            'A word starts with ~, which a shell expands to a home folder.',
-            COMMAND_HINTS.tilde,
-          )
-        }
-        break
-      case '#':
-        if (start === -1) {
-          report('command_invalid', 'The command contains a # comment.', COMMAND_HINTS.comment)
-          // The rest of the line is the comment.
-          const newline = command.indexOf('\n', index)
-          index = newline === -1 ? length : newline
-          continue
-        }
-        break
-      default:
-        break
+        continue
+      }
+      if (inner === '$') this.#found(dollarFinding(command, cursor))
+      else if (inner === '`') this.#found(backtickFinding())
+      this.#value += inner
+      cursor += 1
     }
-    begin(index)
-    value += char
-    raw += char
-    previous = char
-    index += 1
+    if (cursor >= length) {
+      this.#report('command_parse_error', 'A double quote is not closed.', COMMAND_HINTS.parse)
+      this.#raw += command.slice(index)
+      return length
+    }
+    this.#raw += command.slice(index, cursor + 1)
+    this.#previous = ''
+    return cursor + 1
   }
-  finish(length)
-  return { words, issues }
-}
 
-type Report = (code: PlanIssue['code'], message: string, hint: string) => void
+  // The rest of the line is the comment.
+  #comment(index: number): number {
+    this.#report('command_invalid', 'The command contains a # comment.', COMMAND_HINTS.comment)
+    const newline = this.#command.indexOf('\n', index)
+    return newline === -1 ? this.#command.length : newline
+  }
 
-function reportDollar(command: string, index: number, report: Report): void {
-  const next = command[index + 1]
-  if (next === '(') {
-    if (command[index + 2] === '(') {
-      report(
-        'command_substitution',
-        'The command contains an arithmetic expansion $(( )).',
-        COMMAND_HINTS.substitution,
-      )
-    } else {
-      report(
-        'command_substitution',
-        'The command contains a command substitution $( ).',
-        COMMAND_HINTS.substitution,
+  #unquoted(index: number): number {
+    const command = this.#command
+    const char = command[index] as string
+    if (SPECIAL.has(char)) {
+      this.#found(
+        operatorFinding(command, index, {
+          commandPosition: this.#words.length === 0,
+          wordStart: this.#start === -1,
+          previous: this.#previous,
+        }),
       )
     }
-  } else if (next === "'") {
-    report(
-      'command_expansion',
-      "The command contains an ANSI-C string $'…'.",
-      COMMAND_HINTS.expansion,
-    )
-  } else if (next === '"') {
-    report(
-      'command_expansion',
-      'The command contains a translated string $"…".',
-      COMMAND_HINTS.expansion,
-    )
-  } else if (next === '{') {
-    report(
-      'command_expansion',
-      `The command contains a parameter expansion \${…}.`,
-      COMMAND_HINTS.expansion,
-    )
-  } else {
-    report(
-      'command_expansion',
-      'The command contains a $ expansion (a variable such as $HOME or $IFS).',
-      COMMAND_HINTS.expansion,
-    )
+    this.#begin(index)
+    // A run of plain characters is taken in one slice.
+    let end = index + 1
+    while (end < command.length && !ENDS_PLAIN_RUN.has(command[end] as string)) end += 1
+    const run = command.slice(index, end)
+    this.#value += run
+    this.#raw += run
+    this.#previous = command[end - 1] as string
+    return end
   }
 }

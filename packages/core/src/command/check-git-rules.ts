@@ -1,0 +1,223 @@
+import { type BuiltinFinding, exec, unknownGlobal } from './builtin-finding.js'
+import { findSubcommand } from './global-options.js'
+import { findFlag, usesFlag } from './uses-flag.js'
+
+const SAFE_GIT_CONFIG =
+  /^(user\.(name|email)|color\..*|advice\..*|core\.quotepath|init\.defaultbranch|i18n\..*|log\.(date|decorate|abbrevcommit)|diff\.(noprefix|mnemonicprefix|renames|algorithm)|column\.ui|pager\.[a-z-]+=false)$/
+
+const GIT_DENIED_SUBCOMMANDS: Readonly<Record<string, string>> = {
+  'filter-branch': 'runs shell snippets from its arguments',
+  daemon: 'starts a server',
+  instaweb: 'starts a web server and a browser',
+  'web--browse': 'starts a browser',
+  'upload-pack': 'is a transport helper',
+  'receive-pack': 'is a transport helper and runs hooks',
+  'upload-archive': 'is a transport helper',
+  shell: 'is a login shell',
+  'remote-ext': 'runs a command as a transport',
+  'remote-fd': 'is a transport helper',
+  'send-email': 'runs a mailer command (--sendmail-cmd, --smtp-server)',
+  hook: 'runs hooks',
+}
+
+// Flags that run a program or install hooks, wherever they appear.
+const GIT_EXEC_FLAGS = [
+  '--upload-pack',
+  '--receive-pack',
+  '--exec',
+  '--extcmd',
+  '--open-files-in-pager',
+  '--template',
+  '--config-env',
+]
+
+const GIT_CONFIG_WRITES = [
+  '--add',
+  '--replace-all',
+  '--unset',
+  '--unset-all',
+  '--rename-section',
+  '--remove-section',
+  '--edit',
+  '-e',
+  'set',
+  'unset',
+  'edit',
+  'rename-section',
+  'remove-section',
+]
+const GIT_CONFIG_READS = ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '-l']
+
+const HINT = 'Run plain git subcommands without options that run programs or change configuration.'
+
+/**
+ * The built-in rules of git: `-c` and `--config-env` before the subcommand, flags that run
+ * programs anywhere, `ext::`/`fd::` transports, `--output`, and subcommands or subcommand
+ * flags that run commands (`submodule foreach`, `rebase -x`, `bisect run`, `config` writes, …).
+ */
+export function checkGit(args: readonly string[]): BuiltinFinding[] {
+  const position = findSubcommand('git', args)
+  if ('unknownOption' in position) return [unknownGlobal('git', position.unknownOption)]
+  const { index } = position
+  return [
+    ...globalOptionFindings(args, index),
+    ...args.flatMap(anywhereFindings),
+    ...subcommandFindings(args[index], args.slice(index + 1)),
+  ]
+}
+
+// The options before the subcommand.
+function globalOptionFindings(args: readonly string[], index: number): BuiltinFinding[] {
+  const findings: BuiltinFinding[] = []
+  for (let at = 0; at < index; at += 1) {
+    const argument = args[at] as string
+    if (argument === '-c' || (argument.startsWith('-c') && !argument.startsWith('--'))) {
+      const value = argument === '-c' ? (args[at + 1] ?? '') : argument.slice(2)
+      const key = value.split('=')[0]?.toLowerCase() ?? ''
+      if (!SAFE_GIT_CONFIG.test(key) && !SAFE_GIT_CONFIG.test(value.toLowerCase())) {
+        findings.push(
+          exec(
+            `git -c ${JSON.stringify(key)} overrides configuration, which can make git run commands (core.pager, core.sshCommand, core.fsmonitor, alias.*, …).`,
+            'Do not pass -c to git; only user.*, color.* and advice.* may be overridden.',
+          ),
+        )
+      }
+      if (argument === '-c') at += 1
+      continue
+    }
+    if (usesFlag(argument, '--config-env')) {
+      findings.push(
+        exec(
+          'git --config-env sets configuration from the environment, which can make git run commands.',
+          HINT,
+        ),
+      )
+    } else if (argument.startsWith('--exec-path')) {
+      findings.push(exec('git --exec-path makes git run its helpers from another folder.', HINT))
+    }
+  }
+  return findings
+}
+
+// One word anywhere on the line: flags that run programs, --output, command transports.
+function anywhereFindings(argument: string): BuiltinFinding[] {
+  const findings: BuiltinFinding[] = []
+  const flag = findFlag(argument, GIT_EXEC_FLAGS)
+  if (flag !== undefined) findings.push(exec(`git ${flag} runs a program or installs hooks.`, HINT))
+  if (usesFlag(argument, '--output')) {
+    findings.push({
+      code: 'command_flag_denied',
+      kind: 'write',
+      flag: '--output',
+      message:
+        'git --output writes a file (it can truncate .git/config and lead to code execution).',
+      hint: 'Let git print to stdout; the tool returns the output.',
+    })
+  }
+  const lower = argument.toLowerCase()
+  if (lower.includes('ext::') || lower.startsWith('fd::') || lower.includes('=fd::')) {
+    findings.push(
+      exec(
+        'The git remote uses the ext:: or fd:: transport, which runs a command.',
+        'Use an https:// or ssh:// remote URL.',
+      ),
+    )
+  }
+  return findings
+}
+
+function subcommandFindings(
+  subcommand: string | undefined,
+  rest: readonly string[],
+): BuiltinFinding[] {
+  const uses = (flag: string) => rest.some((argument) => usesFlag(argument, flag))
+  switch (subcommand) {
+    case undefined:
+      return []
+    case 'clone':
+    case 'fetch':
+    case 'pull':
+    case 'ls-remote':
+      return transferFindings(subcommand, rest)
+    case 'clean':
+      return cleanFindings(rest)
+    case 'submodule':
+      return rest.includes('foreach')
+        ? [exec('git submodule foreach runs a shell command in every submodule.', HINT)]
+        : []
+    case 'rebase':
+      return uses('-x') ? [exec('git rebase -x runs a shell command after each commit.', HINT)] : []
+    case 'bisect':
+      return rest.includes('run')
+        ? [exec('git bisect run runs a command on every step.', HINT)]
+        : []
+    case 'difftool':
+    case 'mergetool':
+      return uses('-x') ? [exec(`git ${subcommand} -x runs a command.`, HINT)] : []
+    case 'grep':
+      return uses('-O')
+        ? [exec('git grep -O runs a pager command on the matching files.', HINT)]
+        : []
+    case 'config':
+      return configFindings(rest)
+    default: {
+      const why = GIT_DENIED_SUBCOMMANDS[subcommand]
+      return why === undefined ? [] : [exec(`git ${subcommand} ${why}.`, HINT)]
+    }
+  }
+}
+
+function transferFindings(subcommand: string, rest: readonly string[]): BuiltinFinding[] {
+  const findings: BuiltinFinding[] = []
+  if (rest.some((argument) => usesFlag(argument, '-u')))
+    findings.push(exec(`git ${subcommand} -u sets the upload-pack program to run.`, HINT))
+  if (
+    subcommand === 'clone' &&
+    rest.some((argument) => usesFlag(argument, '-c') || usesFlag(argument, '--config'))
+  ) {
+    findings.push(
+      exec(
+        'git clone -c/--config writes configuration into the new repository, which can make git run commands.',
+        HINT,
+      ),
+    )
+  }
+  return findings
+}
+
+function cleanFindings(rest: readonly string[]): BuiltinFinding[] {
+  if (rest.some((argument) => /^-[A-Za-z]*n/.test(argument) || argument === '--dry-run')) return []
+  const findings: BuiltinFinding[] = []
+  if (rest.some((argument) => /^-[A-Za-z]*[xX]/.test(argument)))
+    findings.push({
+      code: 'command_flag_denied',
+      kind: 'write',
+      flag: '-x',
+      message: 'git clean -x/-X also deletes ignored files, such as .env and build secrets.',
+      hint: 'Name the paths to clean, without -x.',
+    })
+  if (!rest.some((argument) => !argument.startsWith('-')))
+    findings.push({
+      code: 'command_flag_denied',
+      kind: 'write',
+      flag: 'clean',
+      message: 'git clean without a pathspec deletes untracked files in the whole work tree.',
+      hint: 'Name the folders to clean: git clean -fd build/.',
+    })
+  return findings
+}
+
+function configFindings(rest: readonly string[]): BuiltinFinding[] {
+  const writes = rest.some((argument) => GIT_CONFIG_WRITES.includes(argument))
+  const reads = !writes && rest.some((argument) => GIT_CONFIG_READS.includes(argument))
+  const firstWord = rest.find((argument) => !argument.startsWith('-'))
+  if (writes || (!reads && firstWord !== 'get' && firstWord !== 'list')) {
+    return [
+      exec(
+        'git config that writes settings can make git run commands later (core.pager, alias.*, core.fsmonitor).',
+        'Only read configuration: git config --get KEY or git config --list.',
+      ),
+    ]
+  }
+  return []
+}

@@ -1,0 +1,227 @@
+import type { CommandPolicy, ProgramRule } from '../schema/command-policy.js'
+import type { PathScope } from '../types/path-scope.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import { isCatalogProgram } from './catalog-programs.js'
+import { checkBuiltinRules } from './check-builtin-rules.js'
+import { checkCommandPaths, protectedNames } from './check-command-paths.js'
+import { checkInterpreterRule, hasInterpreterRule } from './check-interpreter-rule.js'
+import { checkUnmodelledProgram } from './check-unmodelled-program.js'
+import { commandIssue } from './command-issue.js'
+import { findSubcommand } from './global-options.js'
+import { programKind, programName } from './program-catalog.js'
+import { usesFlag } from './uses-flag.js'
+
+/** What the program checks need from the policy, read once per checker. */
+export interface ProgramCheckContext {
+  readonly allow: ReadonlySet<string>
+  readonly rules: ReadonlyMap<string, ProgramRule>
+  readonly scope: PathScope
+  /** The hint of a program that is not allowed. */
+  readonly allowHint: string
+  /** First path segments of the protected paths inside the first root. */
+  readonly protectedNames: readonly string[]
+}
+
+/** Reads the parts of a command policy that every program check uses. */
+export function createProgramCheckContext(
+  policy: CommandPolicy,
+  scope: PathScope,
+): ProgramCheckContext {
+  const allow = new Set(policy.allow)
+  return {
+    allow,
+    rules: new Map<string, ProgramRule>(Object.entries(policy.rules ?? {})),
+    scope,
+    allowHint:
+      allow.size > 0
+        ? `Use one of: ${[...allow].sort().join(', ')}.`
+        : 'The policy allows no programs; do not run commands.',
+    protectedNames: protectedNames(scope),
+  }
+}
+
+/**
+ * Checks one command's words against the policy: the kind of program (dangerous, wrapper,
+ * interpreter), its built-in rules, the allow list, the policy's rule for it, and — with
+ * `withPaths` — every argument that may name a file.
+ */
+export function checkProgram(
+  context: ProgramCheckContext,
+  argv: readonly string[],
+  withPaths: boolean,
+): PlanIssue[] {
+  const word = argv[0] ?? ''
+  const name = programName(word)
+  const rule = context.rules.get(word)
+  const allowExec = rule?.allowExec === true
+  const args = argv.slice(1)
+  const issues = kindIssues(name, word, args, rule, context.scope)
+  for (const finding of checkBuiltinRules(name, args)) {
+    if (finding.kind === 'exec' && allowExec) continue
+    if (
+      finding.kind === 'write' &&
+      finding.flag !== undefined &&
+      rule?.allowFlags?.includes(finding.flag)
+    )
+      continue
+    issues.push(commandIssue(finding.code, finding.message, finding.hint))
+  }
+  const notAllowed = allowListIssue(context, word, name)
+  if (notAllowed !== undefined) issues.push(notAllowed)
+  if (rule !== undefined) issues.push(...checkRule(word, args, rule))
+  if (!allowExec && !isCatalogProgram(name)) issues.push(...checkUnmodelledProgram(word, args))
+  if (withPaths && rule?.skipPathCheck !== true)
+    issues.push(...checkCommandPaths(name, args, context.scope, context.protectedNames))
+  return issues
+}
+
+// Programs that are never allowed, or only with allowExec or an interpreter rule.
+function kindIssues(
+  name: string,
+  word: string,
+  args: readonly string[],
+  rule: ProgramRule | undefined,
+  scope: PathScope,
+): PlanIssue[] {
+  const allowExec = rule?.allowExec === true
+  const shown = JSON.stringify(word)
+  switch (programKind(name)) {
+    case 'dangerous':
+      return [
+        commandIssue(
+          'command_dangerous_program',
+          `${shown} evaluates code, changes identity or escapes confinement; it is never allowed.`,
+          'Run the program you need directly, as the current user, in its own step.',
+        ),
+      ]
+    case 'wrapper':
+      if (allowExec) return []
+      if (hasInterpreterRule(rule)) return interpreterRuleIssue(name, args, rule, scope)
+      return [
+        commandIssue(
+          'command_wrapper',
+          `${shown} runs another program, which would escape the command checks.`,
+          `Run the inner program directly (without ${name}); set limits in the tool, not the command.`,
+        ),
+      ]
+    case 'interpreter':
+      if (allowExec) return []
+      if (hasInterpreterRule(rule)) return interpreterRuleIssue(name, args, rule, scope)
+      return [interpreterIssue(name, shown, args)]
+    case 'interactive':
+      return allowExec ? [] : [interpreterIssue(name, shown, args)]
+    default:
+      return []
+  }
+}
+
+function allowListIssue(
+  context: ProgramCheckContext,
+  word: string,
+  name: string,
+): PlanIssue | undefined {
+  const shown = JSON.stringify(word)
+  if (word.includes('/'))
+    return commandIssue(
+      'command_not_allowed',
+      `The program is given as a path (${shown}); programs run by bare name from the allow list.`,
+      `Use the bare name (${JSON.stringify(name)}) if it is allowed.`,
+    )
+  if (!context.allow.has(word))
+    return commandIssue(
+      'command_not_allowed',
+      `The program ${shown} is not in commands.allow.`,
+      context.allowHint,
+    )
+  return undefined
+}
+
+function interpreterRuleIssue(
+  name: string,
+  args: readonly string[],
+  rule: ProgramRule,
+  scope: PathScope,
+): PlanIssue[] {
+  const why = checkInterpreterRule(name, args, rule, scope)
+  return why === undefined
+    ? []
+    : [
+        commandIssue(
+          'command_inline_code',
+          why,
+          'Run only the modules, scripts or packages the policy rule lists for this program.',
+        ),
+      ]
+}
+
+function interpreterIssue(name: string, shown: string, args: readonly string[]): PlanIssue {
+  const inline = args.find((argument) =>
+    [
+      '-c',
+      '-e',
+      '-E',
+      '-p',
+      '-r',
+      '--eval',
+      '--print',
+      '--command',
+      '--exec',
+      '-x',
+      '-ex',
+      '-cmd',
+      'eval',
+      '-exec',
+    ].some((flag) => usesFlag(argument, flag, 'single') || usesFlag(argument, flag)),
+  )
+  const what =
+    inline !== undefined
+      ? `runs inline code (${inline})`
+      : args.length === 0
+        ? 'reads code from stdin'
+        : 'runs code from a script or its own prompt'
+  return commandIssue(
+    'command_inline_code',
+    `${shown} is a shell, interpreter or interactive program and ${what}.`,
+    `Run the program you need directly, not through ${name}. If this program must run scripts, the policy has to allow it with allowExec.`,
+  )
+}
+
+function checkRule(word: string, args: readonly string[], rule: ProgramRule): PlanIssue[] {
+  const issues: PlanIssue[] = []
+  if (rule.subcommands !== undefined) {
+    const position = findSubcommand(programName(word), args)
+    const subcommand = 'unknownOption' in position ? undefined : position.subcommand
+    if ('unknownOption' in position) {
+      issues.push(
+        commandIssue(
+          'command_subcommand_not_allowed',
+          `${word} ${position.unknownOption} comes before the subcommand and is not a global option the checker knows, so the subcommand cannot be told.`,
+          `Put options after the subcommand: ${rule.subcommands.map((name) => `${word} ${name}`).join(', ')}.`,
+        ),
+      )
+    } else if (subcommand === undefined || !rule.subcommands.includes(subcommand)) {
+      issues.push(
+        commandIssue(
+          'command_subcommand_not_allowed',
+          subcommand === undefined
+            ? `${word} needs a subcommand; the policy allows ${rule.subcommands.join(', ')}.`
+            : `${word} ${subcommand} is not allowed; the policy allows ${rule.subcommands.join(', ')}.`,
+          `Use one of: ${rule.subcommands.map((name) => `${word} ${name}`).join(', ')}.`,
+        ),
+      )
+    }
+  }
+  for (const flag of rule.denyFlags ?? []) {
+    const used = args.find((argument) => usesFlag(argument, flag))
+    if (used !== undefined) {
+      issues.push(
+        commandIssue(
+          'command_flag_denied',
+          `${word} ${flag} is denied by the policy (found ${JSON.stringify(used)}).`,
+          `Run ${word} without ${flag}.`,
+        ),
+      )
+    }
+  }
+  return issues
+}

@@ -1,0 +1,146 @@
+import type { Parser } from 'web-tree-sitter'
+import type { CommandCheckResult } from '../types/command-check-result.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import { hasUnsafeCommandCharacter } from '../util/unsafe-characters.js'
+import { analyzeSyntaxTree, type SyntaxAnalysis } from './analyze-syntax-tree.js'
+import { checkProgram, type ProgramCheckContext } from './check-program.js'
+import { COMMAND_HINTS } from './command-hints.js'
+import { commandIssue } from './command-issue.js'
+import { type LexResult, lexCommand } from './lex-command.js'
+
+/** What one command check needs: the checker's parser, the length limit and the policy. */
+export interface CommandEvaluation {
+  readonly parser: Parser
+  readonly maxLength: number
+  readonly context: ProgramCheckContext
+}
+
+/**
+ * Checks one command without a cache: the input itself, then the grammar's and the strict
+ * tokenizer's reading of it (both must see the same one simple command of literal words),
+ * then the program and its arguments.
+ */
+export function evaluateCommand(
+  evaluation: CommandEvaluation,
+  command: unknown,
+): CommandCheckResult {
+  const invalid = inputIssue(command, evaluation.maxLength)
+  if (invalid !== undefined) return deny([invalid])
+  const text = command as string
+  const syntax = analyze(evaluation.parser, text)
+  if (syntax === undefined)
+    return deny([
+      commandIssue('command_parse_error', 'The command could not be parsed.', COMMAND_HINTS.parse),
+    ])
+  const lexed = lexCommand(text)
+  const issues = mergeIssues(syntax, lexed)
+  let argv: string[] | undefined
+  if (issues.length === 0) {
+    if (agree(syntax, lexed)) argv = lexed.words.map((word) => word.value)
+    else {
+      issues.push(
+        commandIssue(
+          'command_parse_error',
+          'The command is not one plain command of literal words (the grammar and the strict tokenizer read it differently).',
+          COMMAND_HINTS.parse,
+        ),
+      )
+    }
+  }
+  const context = evaluation.context
+  if (argv !== undefined) issues.push(...checkProgram(context, argv, true))
+  else for (const words of syntax.commands) issues.push(...checkProgram(context, words, false))
+  if (argv !== undefined && issues.length === 0) return { allowed: true, argv }
+  return deny(unique(issues))
+}
+
+// Not a string, empty, too long, or holding characters no command needs.
+function inputIssue(command: unknown, maxLength: number): PlanIssue | undefined {
+  if (typeof command !== 'string')
+    return commandIssue(
+      'command_invalid',
+      `A command must be a string, got ${describeValue(command)}.`,
+      'Pass the command as one string, e.g. "git status".',
+    )
+  if (command.trim().length === 0)
+    return commandIssue(
+      'command_invalid',
+      'The command is empty.',
+      'Pass a command, e.g. "git status".',
+    )
+  if (command.length > maxLength)
+    return commandIssue(
+      'command_invalid',
+      `The command is ${command.length} characters long (at most ${maxLength}).`,
+      'Run a shorter command; pass long text through a file tool.',
+    )
+  if (hasUnsafeCommandCharacter(command))
+    return commandIssue(
+      'command_invalid',
+      'The command contains a NUL, control or invisible formatting character.',
+      'Remove control characters; write the command in plain text.',
+    )
+  return undefined
+}
+
+function analyze(parser: Parser, command: string): SyntaxAnalysis | undefined {
+  const tree = parser.parse(command)
+  if (tree === null) return undefined
+  try {
+    return analyzeSyntaxTree(tree.rootNode, command)
+  } finally {
+    tree.delete()
+  }
+}
+
+// The grammar's issues, then the tokenizer's of other codes; parse errors last, as the
+// specific constructs are named first (a parse error is often only their consequence).
+function mergeIssues(syntax: SyntaxAnalysis, lexed: LexResult): PlanIssue[] {
+  const issues: PlanIssue[] = [...syntax.issues]
+  const codes = new Set(issues.map((issue) => issue.code))
+  for (const issue of lexed.issues) if (!codes.has(issue.code)) issues.push(issue)
+  issues.sort(
+    (left, right) =>
+      Number(left.code === 'command_parse_error') - Number(right.code === 'command_parse_error'),
+  )
+  return issues
+}
+
+// Both readings hold the same words at the same places.
+function agree(syntax: SyntaxAnalysis, lexed: LexResult): boolean {
+  const simple = syntax.simple
+  return (
+    simple !== undefined &&
+    simple.length === lexed.words.length &&
+    simple.every((word, index) => {
+      const other = lexed.words[index]
+      return (
+        other !== undefined &&
+        other.start === word.start &&
+        other.end === word.end &&
+        other.value === word.value
+      )
+    })
+  )
+}
+
+function deny(issues: readonly PlanIssue[]): CommandCheckResult {
+  const first = issues[0] as PlanIssue
+  return { allowed: false, issue: first, issues }
+}
+
+function unique(issues: readonly PlanIssue[]): PlanIssue[] {
+  const seen = new Set<string>()
+  return issues.filter((issue) => {
+    const key = `${issue.code}\u0000${issue.message}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`
+}

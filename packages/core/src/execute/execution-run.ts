@@ -1,0 +1,303 @@
+import { PlanError } from '../errors/plan-error.js'
+import type { AuditEvent } from '../types/audit-event.js'
+import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
+import type { JsonValue } from '../types/json-value.js'
+import type { PlanGuard, PlanGuardState } from '../types/plan-guard.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import type { ToolFunction } from '../types/tool-function.js'
+import type { ExecutePlanOptions } from './execute-plan-options.js'
+import type { ExecutionEvent } from './execution-event.js'
+import { errorMessage, executionIssue } from './execution-issue.js'
+import type { ExecutionResult, ExecutionStepResult } from './execution-result.js'
+import { type ExecutionSettings, readExecutionSettings } from './execution-settings.js'
+import { type RunFailure, RunRecord } from './run-record.js'
+import { RunningCalls } from './running-calls.js'
+import { createStepGraph, type StepGraph } from './step-graph.js'
+import { type StepLauncher, StepScheduler } from './step-scheduler.js'
+
+/**
+ * One run of a plan: the guard every call goes through, the scheduler, the calls in flight and
+ * the record of results. It decides how the run stops (halt, fail-fast, skipped dependents) and
+ * ends it exactly once; running one step is {@link StepLauncher}'s job.
+ */
+export class ExecutionRun {
+  readonly guard: PlanGuard
+  readonly plan: CompiledPlan
+  readonly tools: Readonly<Record<string, ToolFunction>>
+  readonly settings: ExecutionSettings
+  readonly graph: StepGraph
+  readonly record = new RunRecord()
+  readonly calls: RunningCalls
+  readonly scheduler: StepScheduler
+  readonly startedAt: number
+  /** Settles with the run's result when the run ends. */
+  readonly result: Promise<ExecutionResult>
+  readonly #options: ExecutePlanOptions
+  /** The restored guard's state, when the run resumes one; a fresh guard has none to read. */
+  readonly #state: PlanGuardState | undefined
+  #finished = false
+  #resolve: (result: ExecutionResult) => void = () => {}
+  #deadline: ReturnType<typeof setTimeout> | undefined
+  readonly #onAbort = () =>
+    this.halt(
+      executionIssue('aborted', 'The run was aborted.', undefined, 'The caller cancelled the run.'),
+      'aborted',
+    )
+
+  constructor(
+    guard: PlanGuard,
+    plan: CompiledPlan,
+    tools: Readonly<Record<string, ToolFunction>>,
+    options: ExecutePlanOptions,
+    launch: (run: ExecutionRun, stepId: string, launched: () => void) => Promise<void>,
+  ) {
+    this.guard = guard
+    this.plan = plan
+    this.tools = tools
+    this.#options = options
+    this.settings = readExecutionSettings(options)
+    this.graph = createStepGraph(plan)
+    this.calls = new RunningCalls(this.settings.timeoutMs)
+    this.scheduler = new StepScheduler(this.graph, {
+      concurrency: this.settings.concurrency,
+      launch: (stepId, launched) => launch(this, stepId, launched),
+      onIdle: () => this.finish(),
+      onError: (stepId, error) => this.#internalError(stepId, error),
+    })
+    this.#state = options.guard === undefined ? undefined : guard.snapshot()
+    this.startedAt = this.settings.now()
+    this.result = new Promise<ExecutionResult>((resolve) => {
+      this.#resolve = resolve
+    })
+  }
+
+  /** Whether the run has ended (late results of running steps are then ignored). */
+  get finished(): boolean {
+    return this.#finished
+  }
+
+  /** The step with this id (the scheduler only hands out ids of the plan). */
+  step(stepId: string): CompiledStep {
+    return this.graph.steps.get(stepId) as CompiledStep
+  }
+
+  /** Sends a progress event; a listener that throws changes nothing. */
+  emit(event: ExecutionEvent): void {
+    try {
+      this.#options.onEvent?.(event)
+    } catch {
+      // A progress listener must not change the run.
+    }
+  }
+
+  /** Writes a run-level decision; false when the sink failed. */
+  audit(event: AuditEvent): boolean {
+    if (this.#options.audit === undefined) return true
+    try {
+      this.#options.audit.write(event)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  /** Starts the run: restores a resumed run's results, then starts the ready steps. */
+  start(): Promise<ExecutionResult> {
+    this.#restore()
+    this.#seed()
+    this.emit({ type: 'plan-start', at: this.startedAt, steps: this.plan.steps.length })
+    const { plan } = this
+    if (!this.audit({ type: 'run_started', planHash: plan.hash, steps: plan.steps.length })) {
+      const message = 'The start of the run could not be written to the audit log.'
+      this.halt(
+        executionIssue('audit_failed', message, undefined, 'Fix the audit log and run again.'),
+        'failed',
+      )
+      return this.result
+    }
+    if (this.#options.signal?.aborted === true) {
+      this.#onAbort()
+      return this.result
+    }
+    this.#options.signal?.addEventListener('abort', this.#onAbort, { once: true })
+    this.#startDeadline()
+    this.scheduler.pump()
+    return this.result
+  }
+
+  /** A step succeeded: its dependents may become ready. */
+  completed(stepId: string): void {
+    this.scheduler.completed(stepId)
+  }
+
+  /** A step was denied or failed for good: stop the run (fail-fast) or skip its dependents. */
+  stepFailed(stepId: string, issue: PlanIssue, failure: 'denied' | 'failed'): void {
+    if (this.settings.failFast) {
+      this.halt(issue, failure)
+      return
+    }
+    this.record.note(failure, issue)
+    this.#skipDependents(stepId, issue)
+  }
+
+  /** Stops the run now: running steps are aborted (their late results ignored), the rest skipped. */
+  halt(issue: PlanIssue, failure: RunFailure): void {
+    if (this.#finished) return
+    this.record.note(failure, issue)
+    const at = this.settings.now()
+    this.calls.abortAll(new PlanError(issue.message, { issues: [issue] }))
+    for (const [stepId, result] of this.record.steps) {
+      if (result.status !== undefined) continue
+      // Being authorized, running, or waiting to retry: the step will not finish now.
+      this.guard.fail(stepId, issue)
+      if (result.attempts === 0) continue
+      result.issues = [{ ...issue, stepId }]
+      this.record.ended(stepId, result, 'aborted', at)
+      this.emit({
+        type: 'step-end',
+        at,
+        stepId,
+        tool: this.graph.steps.get(stepId)?.tool ?? '',
+        status: 'aborted',
+        attempts: result.attempts,
+        durationMs: at - (result.startedAt ?? at),
+      })
+    }
+    this.scheduler.stop()
+    this.finish()
+  }
+
+  /** Ends the run once: unreached steps are skipped, and the result is handed out. */
+  finish(): void {
+    if (this.#finished) return
+    this.#finished = true
+    this.scheduler.stop()
+    clearTimeout(this.#deadline)
+    this.#options.signal?.removeEventListener('abort', this.#onAbort)
+    const at = this.settings.now()
+    const steps = this.#collectSteps(at)
+    const status = this.record.status()
+    const reason = this.record.reason
+    this.emit({ type: 'plan-end', at, status, durationMs: at - this.startedAt })
+    const outcome: { -readonly [K in keyof ExecutionResult]: ExecutionResult[K] } = {
+      status,
+      steps,
+      order: this.record.order,
+      startedAt: this.startedAt,
+      endedAt: at,
+    }
+    if (reason !== undefined) outcome.reason = reason
+    // The run is over either way; a failed write here has nothing left to stop.
+    this.audit({ type: 'run_ended', status, reason: reason ?? null })
+    this.#resolve(outcome)
+  }
+
+  #collectSteps(at: number): Record<string, ExecutionStepResult> {
+    const steps: Record<string, ExecutionStepResult> = Object.create(null)
+    const reason = this.record.reason
+    for (const step of this.plan.steps) {
+      let result = this.record.steps.get(step.id)
+      if (result?.status === undefined) {
+        const issue = executionIssue(
+          'step_skipped',
+          reason === undefined
+            ? 'The step never became ready.'
+            : `The run stopped early: ${reason.message}`,
+          step.id,
+        )
+        result = { status: 'skipped', attempts: 0, issues: [issue] }
+        this.emit({ type: 'skipped', at, stepId: step.id, issue })
+      }
+      steps[step.id] = result as ExecutionStepResult
+    }
+    return steps
+  }
+
+  // Resume: finished steps keep their result; steps that were running run again.
+  #restore(): void {
+    const state = this.#state
+    if (state === undefined) return
+    for (const step of this.plan.steps) {
+      const status = Object.hasOwn(state.status, step.id) ? state.status[step.id] : undefined
+      if (status === 'done') {
+        const outputs = state.outputs
+        const output = Object.hasOwn(outputs, step.id) ? (outputs[step.id] as JsonValue) : null
+        this.record.settle(step.id, { status: 'done', output, attempts: 0 })
+      } else if (status === 'failed' || status === 'skipped') {
+        const message = `Step ${JSON.stringify(step.id)} ${status} before this run resumed.`
+        const code = status === 'failed' ? 'step_failed' : 'step_skipped'
+        const issues = [executionIssue(code, message, step.id)]
+        this.record.settle(step.id, { status, attempts: 0, issues })
+        if (status === 'failed') this.record.note('failed')
+      } else if (status === 'running') {
+        this.guard.release(step.id)
+      }
+    }
+  }
+
+  // Every step not finished yet is ready, waits for dependencies, or is skipped.
+  #seed(): void {
+    const results = this.record.steps
+    for (const step of this.plan.steps) {
+      if (results.has(step.id)) continue
+      let unmet = 0
+      let blocked = false
+      for (const dependency of step.dependsOn) {
+        const status = results.get(dependency)?.status
+        if (status !== 'done') unmet += 1
+        if (status !== undefined && status !== 'done') blocked = true
+      }
+      if (blocked) {
+        const issues = [executionIssue('step_skipped', 'A dependency did not finish.', step.id)]
+        this.record.settle(step.id, { status: 'skipped', attempts: 0, issues })
+      } else this.scheduler.wait(step.id, unmet)
+    }
+  }
+
+  #startDeadline(): void {
+    const deadlineMs = this.settings.deadlineMs
+    if (deadlineMs === undefined) return
+    const left = (this.#state?.startedAt ?? this.startedAt) + deadlineMs - this.settings.now()
+    const onDeadline = () => {
+      const issue = executionIssue(
+        'deadline_exceeded',
+        `The run has passed its deadline of ${deadlineMs} ms.`,
+        undefined,
+        'Stop and report what was done.',
+      )
+      this.audit({ type: 'run_stopped', issue })
+      this.halt(issue, 'denied')
+    }
+    this.#deadline = setTimeout(onDeadline, Math.max(0, left))
+  }
+
+  #skipDependents(stepId: string, cause: PlanIssue): void {
+    const stack = [...(this.graph.dependents.get(stepId) ?? [])]
+    const at = this.settings.now()
+    while (stack.length > 0) {
+      const id = stack.pop() as string
+      if (this.record.steps.has(id)) continue
+      const issue = executionIssue(
+        'step_skipped',
+        `Skipped because step ${JSON.stringify(cause.stepId ?? stepId)} did not finish: ${cause.message}`,
+        id,
+      )
+      this.record.settle(id, { status: 'skipped', attempts: 0, issues: [issue] })
+      this.scheduler.forget(id)
+      this.emit({ type: 'skipped', at, stepId: id, issue })
+      stack.push(...(this.graph.dependents.get(id) ?? []))
+    }
+  }
+
+  // Only a bug in the executor itself lands here; fail closed.
+  #internalError(stepId: string, error: unknown): void {
+    this.halt(
+      executionIssue(
+        'step_failed',
+        `Internal error while running step ${JSON.stringify(stepId)}: ${errorMessage(error)}`,
+        stepId,
+      ),
+      'failed',
+    )
+  }
+}

@@ -1,0 +1,30 @@
+import type { ExecutePlanOptions } from './execute-plan-options.js'
+
+/** The options of a run with defaults applied and out-of-range values clamped. */
+export interface ExecutionSettings {
+  readonly concurrency: number
+  readonly timeoutMs: number | undefined
+  readonly retries: number
+  readonly retryDelayMs: number
+  readonly failFast: boolean
+  readonly maxOutputBytes: number
+  readonly deadlineMs: number | undefined
+  readonly now: () => number
+}
+
+const MAX_RETRIES = 10
+const DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024
+
+/** Reads the options of `executePlan`: defaults, clamping, and the policy's deadline. */
+export function readExecutionSettings(options: ExecutePlanOptions): ExecutionSettings {
+  return {
+    concurrency: Math.max(1, Math.floor(options.concurrency ?? 4) || 1),
+    timeoutMs: options.timeoutMs,
+    retries: Math.min(MAX_RETRIES, Math.max(0, Math.floor(options.retries ?? 0) || 0)),
+    retryDelayMs: Math.max(0, options.retryDelayMs ?? 0),
+    failFast: options.failFast ?? true,
+    maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    deadlineMs: options.compiler.policy.policy.budgets.deadlineMs,
+    now: options.now ?? Date.now,
+  }
+}

@@ -1,0 +1,180 @@
+import { ReadyQueue } from './ready-queue.js'
+import type { StepGraph } from './step-graph.js'
+
+/**
+ * Starts one step. Calls `launched` once the step's work is under way (its tool was called), so
+ * the next ready step can start; resolves when the step has ended, whatever its outcome.
+ */
+export type StepLauncher = (stepId: string, launched: () => void) => Promise<void>
+
+/** What a {@link StepScheduler} needs besides the graph. */
+export interface StepSchedulerOptions {
+  /** Most steps running at once (at least 1; `Infinity` for no limit). */
+  readonly concurrency: number
+  readonly launch: StepLauncher
+  /** Nothing is running and nothing is ready: the run is over. */
+  readonly onIdle: () => void
+  /** A launcher rejected (a bug in the executor itself). */
+  readonly onError: (stepId: string, error: unknown) => void
+  /**
+   * Runs a callback after pending I/O: a step whose start is still awaiting I/O then stops
+   * holding back the next one. Defaults to `setImmediate` (or `setTimeout(…, 0)`).
+   */
+  readonly defer?: (callback: () => void) => void
+}
+
+const defaultDefer: (callback: () => void) => void =
+  typeof globalThis.setImmediate === 'function'
+    ? (callback) => {
+        globalThis.setImmediate(callback)
+      }
+    : (callback) => {
+        setTimeout(callback, 0)
+      }
+
+/**
+ * Runs the steps of a DAG as their dependencies finish: a ready step joins a priority queue
+ * (longest remaining chain first, then plan order) and starts when a slot is free. Steps start
+ * one at a time: the next one starts once the previous has called its tool (or after pending
+ * I/O, when its start awaits some), so that when many steps become ready at once the most
+ * critical one reaches its tool first instead of waiting for every other one to be authorized.
+ * Event-driven: no polling, no timers on the common path, O(log n) per step.
+ */
+export class StepScheduler {
+  readonly #graph: StepGraph
+  readonly #options: StepSchedulerOptions
+  readonly #defer: (callback: () => void) => void
+  readonly #queue: ReadyQueue
+  /** Unfinished dependencies of each waiting step. */
+  readonly #waiting = new Map<string, number>()
+  #active = 0
+  #launches = 0
+  /** The launch that holds back the next one, if any. */
+  #gate: number | undefined
+  #pumping = false
+  #stopped = false
+  /** The launch a pending deferred release is for, if one is pending. */
+  #deferredFor: number | undefined
+
+  constructor(graph: StepGraph, options: StepSchedulerOptions) {
+    this.#graph = graph
+    this.#options = options
+    this.#defer = options.defer ?? defaultDefer
+    this.#queue = new ReadyQueue(graph.priority, graph.index)
+  }
+
+  /** Steps started and not yet ended. */
+  get active(): number {
+    return this.#active
+  }
+
+  /** Steps ready and waiting for a slot. */
+  get queued(): number {
+    return this.#queue.size
+  }
+
+  /** Adds a step whose dependencies are all done. */
+  ready(stepId: string): void {
+    if (!this.#stopped) this.#queue.push(stepId)
+  }
+
+  /** Adds a step that waits for `unmet` more dependencies to complete. */
+  wait(stepId: string, unmet: number): void {
+    if (unmet > 0) this.#waiting.set(stepId, unmet)
+    else this.ready(stepId)
+  }
+
+  /** A waiting step will not run (it was skipped): completions no longer count towards it. */
+  forget(stepId: string): void {
+    this.#waiting.delete(stepId)
+  }
+
+  /** Whether a step still waits for dependencies. */
+  isWaiting(stepId: string): boolean {
+    return this.#waiting.has(stepId)
+  }
+
+  /** A step finished successfully: its dependents with no unfinished dependency become ready. */
+  completed(stepId: string): void {
+    for (const dependent of this.#graph.dependents.get(stepId) ?? []) {
+      const left = this.#waiting.get(dependent)
+      if (left === undefined) continue
+      if (left > 1) this.#waiting.set(dependent, left - 1)
+      else {
+        this.#waiting.delete(dependent)
+        this.ready(dependent)
+      }
+    }
+  }
+
+  /** Starts no more steps; queued ones are dropped (running ones are the caller's to stop). */
+  stop(): void {
+    this.#stopped = true
+    this.#queue.drain()
+    this.#waiting.clear()
+  }
+
+  /** Starts ready steps while slots are free; calls `onIdle` when nothing is left to do. */
+  pump(): void {
+    if (this.#pumping) return
+    this.#pumping = true
+    try {
+      while (
+        !this.#stopped &&
+        this.#gate === undefined &&
+        this.#active < this.#options.concurrency &&
+        this.#queue.size > 0
+      )
+        this.#launch(this.#queue.pop() as string)
+    } finally {
+      this.#pumping = false
+    }
+    if (!this.#stopped && this.#active === 0 && this.#queue.size === 0) this.#options.onIdle()
+  }
+
+  #launch(stepId: string): void {
+    this.#active += 1
+    this.#launches += 1
+    const launch = this.#launches
+    this.#gate = launch
+    const release = () => {
+      if (this.#gate !== launch) return
+      this.#gate = undefined
+      this.pump()
+    }
+    const ended = () => {
+      this.#active -= 1
+      if (this.#gate === launch) this.#gate = undefined
+      this.pump()
+    }
+    let running: Promise<void>
+    try {
+      running = this.#options.launch(stepId, release)
+    } catch (error) {
+      running = Promise.reject(error)
+    }
+    running.then(ended, (error: unknown) => {
+      this.#options.onError(stepId, error)
+      ended()
+    })
+    if (this.#gate === launch) this.#releaseLater(launch)
+  }
+
+  // One deferred callback at a time: it releases the launch still holding the gate since it was
+  // scheduled, or follows the launch that holds it now.
+  #releaseLater(launch: number): void {
+    if (this.#deferredFor !== undefined) return
+    this.#deferredFor = launch
+    this.#defer(() => {
+      const holder = this.#deferredFor
+      this.#deferredFor = undefined
+      if (this.#gate === undefined) return
+      if (this.#gate !== holder) {
+        this.#releaseLater(this.#gate)
+        return
+      }
+      this.#gate = undefined
+      this.pump()
+    })
+  }
+}
