@@ -1,0 +1,60 @@
+import type { PathScope } from '../checks/path-scope.js'
+import type { CommandCheckResult } from '../command/command-check-result.js'
+import { createIssue } from '../issues/create-issue.js'
+import type { PlanIssue } from '../issues/plan-issue.js'
+import type { StepReference } from './compiled-plan.js'
+import type { ReferenceParts } from './reference-parts.js'
+
+/** Deepest accepted nesting of an argument value. */
+export const MAX_ARGUMENT_DEPTH = 64
+/** Longest string argument accepted when the policy sets no `maxLength`. */
+export const DEFAULT_MAX_STRING_LENGTH = 100_000
+/** Keys refused anywhere inside arguments, because they can reach an object's prototype. */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([
+  '__proto__',
+  'constructor',
+  'prototype',
+])
+
+/** A JSON path inside a plan or a call. */
+export type Path = (string | number)[]
+/** One segment of a {@link Path}. */
+export type Key = string | number
+
+/** Everything an argument check needs from the compiler. */
+export interface ArgumentContext {
+  readonly scope: PathScope
+  readonly checkCommand: (command: unknown) => CommandCheckResult
+  /**
+   * Step ids a `$ref` may name, or undefined when references are not allowed (live calls).
+   * The value is the step's index.
+   */
+  readonly stepIds?: ReadonlyMap<string, number>
+  /** The step being checked, for self-reference detection. */
+  readonly stepId?: string
+}
+
+/** An {@link ArgumentContext} with the arrays that `checkArgumentsInto` appends to. */
+export interface ArgumentWalk extends ArgumentContext {
+  readonly issues: PlanIssue[]
+  readonly references: StepReference[]
+  /** When given, the index (in `stepIds`) of each reference's step, aligned with `references`. */
+  readonly referenceTargets?: number[]
+  /** When given, frozen reference paths and fields shared by every step of a plan. */
+  readonly parts?: ReferenceParts
+}
+
+/**
+ * Reports an `invalid_arguments` issue at `[...parent, key]` (the path is built only here, for
+ * an issue) and returns undefined, the "rejected" value of every check.
+ */
+export function fail(
+  walk: ArgumentWalk,
+  parent: Path,
+  key: Key,
+  message: string,
+  hint?: string,
+): undefined {
+  walk.issues.push(createIssue('invalid_arguments', message, [...parent, key], hint, walk.stepId))
+  return undefined
+}
