@@ -21,6 +21,11 @@ export type Path = (string | number)[]
 /** One segment of a {@link Path}. */
 export type Key = string | number
 
+/** Step ids to step indices (a Map will do). */
+export interface StepIdLookup {
+  get(id: string): number | undefined
+}
+
 /** Everything an argument check needs from the compiler. */
 export interface ArgumentContext {
   readonly scope: PathScope
@@ -29,7 +34,12 @@ export interface ArgumentContext {
    * Step ids a `$ref` may name, or undefined when references are not allowed (live calls).
    * The value is the step's index.
    */
-  readonly stepIds?: ReadonlyMap<string, number>
+  readonly stepIds?: StepIdLookup
+  /**
+   * The id of the step at each index of `stepIds`, when known: references then hold that
+   * string rather than a copy cut from the `$ref`.
+   */
+  readonly stepIdAt?: readonly (string | undefined)[]
   /** The step being checked, for self-reference detection. */
   readonly stepId?: string
 }

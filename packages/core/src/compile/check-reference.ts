@@ -76,7 +76,8 @@ export function checkReference(
     walk.parts === undefined
       ? Object.freeze(argParent.length === 0 ? [key] : [...argParent, key])
       : walk.parts.path(argParent, key)
-  walk.references.push(Object.freeze({ path, stepId: targetId, field }))
+  const stepId = walk.stepIdAt?.[targetIndex] ?? targetId
+  walk.references.push(Object.freeze({ path, stepId, field }))
   walk.referenceTargets?.push(targetIndex)
   return Object.freeze({ $ref: target })
 }

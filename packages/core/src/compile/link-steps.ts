@@ -8,6 +8,7 @@ import type { CommandCheck } from './command-check.js'
 import type { StepReference } from './compiled-plan.js'
 import { PlanLinks } from './plan-links.js'
 import { ReferenceParts } from './reference-parts.js'
+import type { StepIndex } from './step-index.js'
 import { quote, stepPath } from './step-path.js'
 import type { StepTable } from './step-table.js'
 import { StepTools } from './step-tools.js'
@@ -19,7 +20,7 @@ export interface LinkInput {
   readonly checkCommand: CommandCheck
   readonly table: StepTable
   /** Each well-formed id, with the index of the first step that has it. */
-  readonly ids: ReadonlyMap<string, number>
+  readonly ids: StepIndex
   /** The path of the steps array inside the plan. */
   readonly base: Path
   readonly issues: PlanIssue[]
@@ -75,6 +76,7 @@ export function linkSteps(input: LinkInput): PlanLinks {
     scope: policy.scope,
     checkCommand: input.checkCommand,
     stepIds: input.ids,
+    stepIdAt: table.ids,
     stepId: undefined,
     issues,
     references,
@@ -88,8 +90,11 @@ export function linkSteps(input: LinkInput): PlanLinks {
     const toolPolicy = tools.resolve(table.tools[index], index, stepId)
     walk.stepId = stepId
     argsBase[base.length] = index
-    references.length = 0
-    targets.length = 0
+    // Emptied only when used: setting the length of an empty array is not free.
+    if (references.length > 0) {
+      references.length = 0
+      targets.length = 0
+    }
     const args =
       toolPolicy === undefined
         ? undefined

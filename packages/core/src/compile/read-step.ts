@@ -1,9 +1,10 @@
 import { describe } from '../checks/path-scope.js'
 import { createIssue } from '../issues/create-issue.js'
 import type { PlanIssue } from '../issues/plan-issue.js'
-import { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN } from '../plan/step-id.js'
+import { MAX_STEP_ID_LENGTH, matchesStepIdPattern } from '../plan/step-id.js'
 import { isPlainObject } from '../util/is-plain-object.js'
 import type { Path } from './argument-walk.js'
+import type { StepIndex } from './step-index.js'
 import { quote, stepPath } from './step-path.js'
 import type { StepTable } from './step-table.js'
 
@@ -14,7 +15,7 @@ export interface StepReading {
   readonly base: Path
   readonly issues: PlanIssue[]
   /** Each well-formed id, with the index of the first step that has it. */
-  readonly ids: Map<string, number>
+  readonly ids: StepIndex
 }
 
 type Step = Record<string, unknown>
@@ -61,7 +62,7 @@ function idProblem(
     const message = `Step id is ${rawId.length} characters long (at most ${MAX_STEP_ID_LENGTH}).`
     return [message, 'Use a short id such as "step_1".', true]
   }
-  if (!STEP_ID_PATTERN.test(rawId)) {
+  if (!matchesStepIdPattern(rawId)) {
     const message = `Step id ${quote(rawId)} may only contain letters, digits, "_" and "-".`
     return [message, 'Use an id such as "read_config" or "step_1".', true]
   }
@@ -99,7 +100,7 @@ function checkStepKeys(reading: StepReading, raw: Step, index: number, id?: stri
 function registerStepId(reading: StepReading, id: string, index: number): boolean {
   const first = reading.ids.get(id)
   if (first === undefined) {
-    reading.ids.set(id, index)
+    reading.ids.add(id, index)
     return true
   }
   reading.issues.push(

@@ -15,6 +15,9 @@ export class StepTools {
   readonly #base: Path
   readonly #issues: PlanIssue[]
   #counts: Map<string, number> | undefined
+  // The last tool looked up: plans often call one tool many times in a row.
+  #lastName: string | undefined
+  #lastPolicy: ToolPolicy | undefined
 
   constructor(policy: ResolvedPolicy, base: Path, issues: PlanIssue[]) {
     this.#policy = policy
@@ -25,7 +28,9 @@ export class StepTools {
   /** The policy of the tool of the step at `index`, or undefined (reported when it is unknown). */
   resolve(tool: string | undefined, index: number, stepId?: string): ToolPolicy | undefined {
     if (tool === undefined) return undefined
-    const toolPolicy = this.#policy.tools.get(tool)
+    const toolPolicy = tool === this.#lastName ? this.#lastPolicy : this.#policy.tools.get(tool)
+    this.#lastName = tool
+    this.#lastPolicy = toolPolicy
     if (toolPolicy === undefined) {
       this.#reportUnknown(tool, index, stepId)
       return undefined

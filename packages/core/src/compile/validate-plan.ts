@@ -11,6 +11,7 @@ import type { PlanValidationResult } from './plan-compiler.js'
 import type { PlanLinks } from './plan-links.js'
 import { readPlanSteps } from './read-plan-steps.js'
 import { readStep, type StepReading } from './read-step.js'
+import { StepIndex } from './step-index.js'
 import { stepPath } from './step-path.js'
 import { StepTable } from './step-table.js'
 
@@ -51,7 +52,7 @@ export function validatePlan(
   if (found === undefined) return { success: false, issues }
   const { steps, base } = found
   const table = new StepTable(steps.length)
-  const ids = new Map<string, number>()
+  const ids = new StepIndex(steps.length)
   const reading: StepReading = { table, base, issues, ids }
   for (let index = 0; index < steps.length; index += 1) readStep(reading, steps[index], index)
   const links = linkSteps({ policy, checkCommand, table, ids, base, issues })
