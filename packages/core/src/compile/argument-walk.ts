@@ -1,8 +1,8 @@
-import type { PathScope } from '../checks/path-scope.js'
-import type { CommandCheckResult } from '../command/command-check-result.js'
 import { createIssue } from '../issues/create-issue.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
-import type { StepReference } from './compiled-plan.js'
+import type { CommandCheckResult } from '../types/command-check-result.js'
+import type { StepReference } from '../types/compiled-plan.js'
+import type { PathScope } from '../types/path-scope.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import type { ReferenceParts } from './reference-parts.js'
 
 /** Deepest accepted nesting of an argument value. */

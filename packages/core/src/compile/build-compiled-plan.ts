@@ -1,5 +1,5 @@
+import type { CompiledPlan, CompiledStep, StepReference } from '../types/compiled-plan.js'
 import type { GraphAnalysis } from './analyze-graph.js'
-import type { CompiledPlan, CompiledStep, StepReference } from './compiled-plan.js'
 import { PlanHasher } from './plan-hasher.js'
 import type { PlanLinks } from './plan-links.js'
 import type { StepTable } from './step-table.js'

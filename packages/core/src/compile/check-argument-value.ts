@@ -1,8 +1,8 @@
 import { describe, resolvePath } from '../checks/path-scope.js'
 import { createIssue } from '../issues/create-issue.js'
-import type { JsonValue } from '../plan/json-value.js'
 import { policyPattern } from '../policy/policy-pattern.js'
-import type { ArgSpec } from '../policy/policy-schema.js'
+import type { ArgSpec } from '../schema/policy-schema.js'
+import type { JsonValue } from '../types/json-value.js'
 import {
   type ArgumentWalk,
   DEFAULT_MAX_STRING_LENGTH,

@@ -1,8 +1,9 @@
 import { describe } from '../checks/path-scope.js'
 import { createIssue } from '../issues/create-issue.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
-import type { JsonObject, JsonValue } from '../plan/json-value.js'
-import type { ArgSpec, ToolPolicy } from '../policy/policy-schema.js'
+import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
+import type { StepReference } from '../types/compiled-plan.js'
+import type { JsonObject, JsonValue } from '../types/json-value.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import { isPlainObject } from '../util/is-plain-object.js'
 import {
   type ArgumentContext,
@@ -11,7 +12,6 @@ import {
   type Path,
 } from './argument-walk.js'
 import { checkArgumentValue } from './check-argument-value.js'
-import type { StepReference } from './compiled-plan.js'
 
 /** The checked arguments: a clean copy, its references, and every issue. */
 export interface ArgumentCheck {

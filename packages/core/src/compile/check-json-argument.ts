@@ -1,5 +1,5 @@
 import { describe } from '../checks/path-scope.js'
-import type { JsonObject, JsonValue } from '../plan/json-value.js'
+import type { JsonObject, JsonValue } from '../types/json-value.js'
 import { isPlainObject } from '../util/is-plain-object.js'
 import {
   type ArgumentWalk,

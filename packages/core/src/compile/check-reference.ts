@@ -1,6 +1,6 @@
 import { createIssue } from '../issues/create-issue.js'
-import type { IssueCode } from '../issues/plan-issue.js'
-import type { JsonValue } from '../plan/json-value.js'
+import type { JsonValue } from '../types/json-value.js'
+import type { IssueCode } from '../types/plan-issue.js'
 import { isPlainObject } from '../util/is-plain-object.js'
 import type { ArgumentWalk, Key, Path } from './argument-walk.js'
 import { freezeField, referenceField } from './reference-parts.js'

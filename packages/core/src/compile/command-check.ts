@@ -1,7 +1,7 @@
-import type { CommandCheckResult } from '../command/command-check-result.js'
 import { createPolicyCommandCheck } from '../command/create-policy-command-check.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
-import type { ResolvedPolicy } from '../policy/resolve-policy.js'
+import type { CommandCheckResult } from '../types/command-check-result.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import type { ResolvedPolicy } from '../types/resolved-policy.js'
 import { unreadableIssue } from './unreadable-issue.js'
 
 /** Checks one shell command against a policy; never throws. */

@@ -1,6 +1,6 @@
 import { createIssue } from '../issues/create-issue.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
-import type { Budgets } from '../policy/policy-schema.js'
+import type { Budgets } from '../schema/policy-schema.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import type { GraphAnalysis } from './analyze-graph.js'
 import type { Path } from './argument-walk.js'
 import type { PlanLinks } from './plan-links.js'

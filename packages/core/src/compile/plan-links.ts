@@ -1,5 +1,5 @@
-import type { ToolPolicy } from '../policy/policy-schema.js'
-import type { CompiledStep, StepReference } from './compiled-plan.js'
+import type { ToolPolicy } from '../schema/policy-schema.js'
+import type { CompiledStep, StepReference } from '../types/compiled-plan.js'
 import type { StepTable } from './step-table.js'
 
 const NONE: readonly StepReference[] = Object.freeze([])

@@ -1,6 +1,6 @@
 import { describe } from '../checks/path-scope.js'
 import { createIssue } from '../issues/create-issue.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import { isPlainObject } from '../util/is-plain-object.js'
 import type { Path } from './argument-walk.js'
 import { quote } from './step-path.js'
