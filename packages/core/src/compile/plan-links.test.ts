@@ -39,3 +39,21 @@ describe('PlanLinks', () => {
     expect(links.references[2]?.map((entry) => entry.stepId)).toEqual(['a', 'b'])
   })
 })
+
+describe('PlanLinks.addDependency', () => {
+  it('should keep each of many dependencies once', () => {
+    const ids = Array.from({ length: 30 }, (_, index) => `s${index}`)
+    const links = new PlanLinks(tableOf(ids))
+    for (let node = 0; node < 29; node += 1) {
+      links.addReferences(node, [], [])
+      links.close(node, ids[node] as string, undefined)
+    }
+    for (let round = 0; round < 3; round += 1)
+      for (let dependency = 28; dependency >= 0; dependency -= 1)
+        links.addDependency(29, dependency, ids[dependency] as string)
+    links.addReferences(29, [], [])
+    links.close(29, 's29', undefined)
+    expect(links.dependsOn[29]).toEqual(ids.slice(0, 29).reverse())
+    expect(links.dependencyTarget).toEqual(Array.from({ length: 29 }, (_, index) => 28 - index))
+  })
+})
