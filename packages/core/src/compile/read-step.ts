@@ -98,11 +98,8 @@ function checkStepKeys(reading: StepReading, raw: Step, index: number, id?: stri
 
 /** Records a new id; reports a duplicate and returns false for it (it stays out of the graph). */
 function registerStepId(reading: StepReading, id: string, index: number): boolean {
-  const first = reading.ids.get(id)
-  if (first === undefined) {
-    reading.ids.add(id, index)
-    return true
-  }
+  const first = reading.ids.addIfAbsent(id, index)
+  if (first === undefined) return true
   reading.issues.push(
     createIssue(
       'duplicate_step_id',

@@ -58,26 +58,40 @@ export class StepIndex {
     return this.#useMap().get(id)
   }
 
-  /** Adds `id` (not yet in the index) at step `index`. */
-  add(id: string, index: number): void {
-    this.#ids.push(id)
-    this.#indices.push(index)
-    if (this.#fallback !== undefined) {
-      this.#fallback.set(id, index)
-      return
-    }
+  /**
+   * Adds `id` at step `index` when it is new and returns undefined; returns the step index it
+   * already has otherwise (and leaves it).
+   */
+  addIfAbsent(id: string, index: number): number | undefined {
+    if (this.#fallback !== undefined) return this.#addToMap(id, index)
     const hash = hashOf(id, this.#seed)
     const slots = this.#slots
     let slot = hash & this.#mask
     for (let probe = 0; probe < MAX_PROBES; probe += 1) {
-      if (slots[slot * 2 + 1] === 0) {
+      const entry = slots[slot * 2 + 1] as number
+      if (entry === 0) {
+        this.#ids.push(id)
+        this.#indices.push(index)
         slots[slot * 2] = hash
         slots[slot * 2 + 1] = this.#ids.length
-        return
+        return undefined
       }
+      if (slots[slot * 2] === hash && this.#ids[entry - 1] === id)
+        return this.#indices[entry - 1] as number
       slot = (slot + 1) & this.#mask
     }
     this.#useMap()
+    return this.#addToMap(id, index)
+  }
+
+  #addToMap(id: string, index: number): number | undefined {
+    const map = this.#fallback as Map<string, number>
+    const first = map.get(id)
+    if (first !== undefined) return first
+    this.#ids.push(id)
+    this.#indices.push(index)
+    map.set(id, index)
+    return undefined
   }
 
   /** The ids, in the order they were added. */
