@@ -1,19 +1,36 @@
-export type { AuditHead } from './audit/audit-chain.js'
-export type { AuditKey } from './audit/audit-key.js'
-export { AUDIT_GENESIS } from './audit/audit-key.js'
-export type { MemoryAuditSink, MemoryAuditSinkOptions } from './audit/create-memory-audit-sink.js'
-export { createMemoryAuditSink } from './audit/create-memory-audit-sink.js'
 export type {
-  AuditLogProblem,
-  AuditLogVerification,
-  VerifyAuditLogOptions,
-} from './audit/verify-audit-log.js'
-export { verifyAuditLog } from './audit/verify-audit-log.js'
-export { checkPathLexical, isWithin } from './checks/path-scope.js'
+  AdapterMode,
+  AdapterOptions,
+  AdapterPlan,
+  PolicySource,
+} from './adapter/adapter-options.js'
+export { resolveCompiler } from './adapter/adapter-options.js'
+export type { AllowedTextSource } from './adapter/allowed-text.js'
+export { allowedText } from './adapter/allowed-text.js'
+export type {
+  ArgSpecInput,
+  JsonSchemaNode,
+  ToolPolicyInput,
+} from './adapter/arg-spec-from-json-schema.js'
+export type {
+  CallDecisionEvent,
+  DecisionEvent,
+  TurnDecisionEvent,
+} from './adapter/decision-event.js'
+export type { GeneratePlanResult, PlanAttempt } from './adapter/generate-plan-result.js'
+export type {
+  PolicyFromToolsOptions,
+  ToolDescription,
+} from './adapter/policy-from-tools.js'
+export { policyFromTools } from './adapter/policy-from-tools.js'
+export type { RefusalTextOptions } from './adapter/refusal-text.js'
+export { refusalText } from './adapter/refusal-text.js'
+export type { ToolCallInput, ToolCallStep } from './adapter/steps-from-tool-calls.js'
+export { stepsFromToolCalls } from './adapter/steps-from-tool-calls.js'
+export type { ToolPolicyOverrides } from './adapter/tool-overrides.js'
+export { isWithin } from './checks/path-scope.js'
 export type { CommandChecker, CommandCheckerOptions } from './command/create-command-checker.js'
 export { createCommandChecker } from './command/load-command-checker.js'
-export type { GraphAnalysis } from './compile/analyze-graph.js'
-export { analyzeGraph } from './compile/analyze-graph.js'
 export type { PlanCompilerOptions } from './compile/create-plan-compiler.js'
 export { createPlanCompiler } from './compile/create-plan-compiler.js'
 export { isCompiledPlan } from './compile/is-compiled-plan.js'
@@ -51,7 +68,7 @@ export type {
   ModelStepTools,
   ModelStepToolsOptions,
 } from './extract/create-model-step-tools.js'
-export { createModelStepTools, parseExtractedAnswer } from './extract/create-model-step-tools.js'
+export { createModelStepTools } from './extract/create-model-step-tools.js'
 export type { ExtractionSchemaInput } from './extract/extraction-schema.js'
 export {
   EXTRACT_TOOL,
@@ -63,24 +80,12 @@ export type {
   ExtractionScalarSchema,
   ExtractionSchema,
 } from './extract/read-extraction-schema.js'
-export {
-  matchesExtractionSchema,
-  readExtractionSchema,
-} from './extract/read-extraction-schema.js'
 export { runReadyModelSteps } from './extract/run-ready-model-steps.js'
-export type { FlowInput, FlowStep } from './flow/check-untrusted-flow.js'
-export { checkUntrustedFlow } from './flow/check-untrusted-flow.js'
 export { createPlanGuard } from './guard/create-plan-guard.js'
-export { formatIssues, formatPath } from './issues/format-issues.js'
+export { formatIssues } from './issues/format-issues.js'
 export type { PlanInput } from './plan/define-plan.js'
 export { definePlan } from './plan/define-plan.js'
 export { definePolicy } from './policy/define-policy.js'
-export type { PlanView, RenderOptions, StepMark, StepView } from './render/plan-view.js'
-export { planView } from './render/plan-view.js'
-export { toDot } from './render/to-dot.js'
-export { toMermaid } from './render/to-mermaid.js'
-export type { TextRenderOptions } from './render/to-text.js'
-export { toText } from './render/to-text.js'
 export type { CommandPolicy, ProgramRule } from './schema/command-policy.js'
 export type { Plan, PlanStep } from './schema/plan-schema.js'
 export type {
@@ -109,7 +114,6 @@ export type {
   CommandRunResult,
   CommandViolation,
 } from './tools/command-runner.js'
-export type { AuditEvent, AuditRecord } from './types/audit-event.js'
 export type { AuditSink } from './types/audit-sink.js'
 export type { CommandCheckResult } from './types/command-check-result.js'
 export type { CompiledPlan, CompiledStep, StepReference } from './types/compiled-plan.js'
@@ -135,4 +139,3 @@ export type { ResolvedPolicy, ResolvePolicyOptions } from './types/resolved-poli
 export type { TaintState } from './types/taint-state.js'
 export type { ToolContext, ToolFunction } from './types/tool-function.js'
 export type { TrustLabel, UntrustedFlowState } from './types/untrusted-flow.js'
-export { canonicalJson, hashJson, sha256 } from './util/canonical-json.js'

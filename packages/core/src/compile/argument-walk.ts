@@ -3,7 +3,6 @@ import type { CommandCheckResult } from '../types/command-check-result.js'
 import type { StepReference } from '../types/compiled-plan.js'
 import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
-import type { ReferenceParts } from './reference-parts.js'
 
 /** Deepest accepted nesting of an argument value. */
 export const MAX_ARGUMENT_DEPTH = 64
@@ -24,6 +23,14 @@ export type Key = string | number
 /** Step ids to step indices (a Map will do). */
 export interface StepIdLookup {
   get(id: string): number | undefined
+}
+
+/** Frozen reference paths and fields shared by the steps of one plan (see `ReferenceParts`). */
+export interface SharedReferenceParts {
+  /** The frozen path `[...parent, key]`. */
+  path(parent: readonly Key[], key: Key): readonly Key[]
+  /** The frozen field path of a `$ref` target whose first `.` is at `dot`; undefined if malformed. */
+  field(target: string, dot: number): readonly string[] | undefined
 }
 
 /** Everything an argument check needs from the compiler. */
@@ -51,7 +58,7 @@ export interface ArgumentWalk extends ArgumentContext {
   /** When given, the index (in `stepIds`) of each reference's step, aligned with `references`. */
   readonly referenceTargets?: number[]
   /** When given, frozen reference paths and fields shared by every step of a plan. */
-  readonly parts?: ReferenceParts
+  readonly parts?: SharedReferenceParts
 }
 
 /**

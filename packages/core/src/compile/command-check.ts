@@ -1,8 +1,8 @@
 import { createPolicyCommandCheck } from '../command/create-policy-command-check.js'
+import { unreadableIssue } from '../issues/unreadable-issue.js'
 import type { CommandCheckResult } from '../types/command-check-result.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
-import { unreadableIssue } from './unreadable-issue.js'
 
 /** Checks one shell command against a policy; never throws. */
 export type CommandCheck = (command: unknown) => CommandCheckResult

@@ -1,4 +1,4 @@
-import { FORBIDDEN_KEYS, type Key } from './argument-walk.js'
+import { FORBIDDEN_KEYS, type Key, type SharedReferenceParts } from './argument-walk.js'
 
 const MAX_REFERENCE_FIELDS = 32
 const NO_FIELD: readonly string[] = Object.freeze([])
@@ -34,7 +34,7 @@ function splitFields(text: string): string[] | undefined {
  * read `content` from `.output.text` holds one `["content"]` and one `["text"]`, not one each.
  * Values are frozen, so sharing them is not observable.
  */
-export class ReferenceParts {
+export class ReferenceParts implements SharedReferenceParts {
   readonly #paths = new Map<Key, readonly Key[]>()
   readonly #fields = new Map<string, readonly string[] | null>()
 

@@ -1,5 +1,5 @@
-import { unreadableIssue } from '../compile/unreadable-issue.js'
 import { PolicyError } from '../errors/policy-error.js'
+import { unreadableIssue } from '../issues/unreadable-issue.js'
 import type { PolicyInput } from '../schema/policy-schema.js'
 import type { JsonValue } from '../types/json-value.js'
 import type { ResolvedPolicy, ResolvePolicyOptions } from '../types/resolved-policy.js'

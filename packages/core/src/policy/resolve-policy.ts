@@ -1,7 +1,7 @@
 import { RE2JS } from 're2js'
 import type { z } from 'zod'
-import { unreadableIssue } from '../compile/unreadable-issue.js'
 import { PolicyError } from '../errors/policy-error.js'
+import { unreadableIssue } from '../issues/unreadable-issue.js'
 import { type PolicyInput, policySchema } from '../schema/policy-schema.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy, ResolvePolicyOptions } from '../types/resolved-policy.js'

@@ -1,5 +1,5 @@
 import { isCompiledPlan } from '../compile/is-compiled-plan.js'
-import { unreadableIssue } from '../compile/unreadable-issue.js'
+import { unreadableIssue } from '../issues/unreadable-issue.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { type IssuesByStep, issuesByStep } from './issues-by-step.js'
