@@ -3,7 +3,8 @@ import { random } from './measure.ts'
 /** The policy every benchmark compiles against. */
 export const benchPolicy = {
   version: 1 as const,
-  workspace: { roots: ['/srv/repo'] },
+  // The plans commit: protect the repository's config and hooks, not all of .git.
+  workspace: { roots: ['/srv/repo'], readOnly: ['.git/config', '.git/hooks'] },
   tools: {
     view_file: { args: { file: { type: 'path' as const, access: 'read' as const } } },
     write_file: {

@@ -1,0 +1,77 @@
+import { createIssue } from '../issues/create-issue.js'
+import type { CommandCheckResult } from '../types/command-check-result.js'
+import type { StepReference } from '../types/compiled-plan.js'
+import type { PathScope } from '../types/path-scope.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+
+/** Deepest accepted nesting of an argument value. */
+export const MAX_ARGUMENT_DEPTH = 64
+/** Longest string argument accepted when the policy sets no `maxLength`. */
+export const DEFAULT_MAX_STRING_LENGTH = 100_000
+/** Keys refused anywhere inside arguments, because they can reach an object's prototype. */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([
+  '__proto__',
+  'constructor',
+  'prototype',
+])
+
+/** A JSON path inside a plan or a call. */
+export type Path = (string | number)[]
+/** One segment of a {@link Path}. */
+export type Key = string | number
+
+/** Step ids to step indices (a Map will do). */
+export interface StepIdLookup {
+  get(id: string): number | undefined
+}
+
+/** Frozen reference paths and fields shared by the steps of one plan (see `ReferenceParts`). */
+export interface SharedReferenceParts {
+  /** The frozen path `[...parent, key]`. */
+  path(parent: readonly Key[], key: Key): readonly Key[]
+  /** The frozen field path of a `$ref` target whose first `.` is at `dot`; undefined if malformed. */
+  field(target: string, dot: number): readonly string[] | undefined
+}
+
+/** Everything an argument check needs from the compiler. */
+export interface ArgumentContext {
+  readonly scope: PathScope
+  readonly checkCommand: (command: unknown) => CommandCheckResult
+  /**
+   * Step ids a `$ref` may name, or undefined when references are not allowed (live calls).
+   * The value is the step's index.
+   */
+  readonly stepIds?: StepIdLookup
+  /**
+   * The id of the step at each index of `stepIds`, when known: references then hold that
+   * string rather than a copy cut from the `$ref`.
+   */
+  readonly stepIdAt?: readonly (string | undefined)[]
+  /** The step being checked, for self-reference detection. */
+  readonly stepId?: string
+}
+
+/** An {@link ArgumentContext} with the arrays that `checkArgumentsInto` appends to. */
+export interface ArgumentWalk extends ArgumentContext {
+  readonly issues: PlanIssue[]
+  readonly references: StepReference[]
+  /** When given, the index (in `stepIds`) of each reference's step, aligned with `references`. */
+  readonly referenceTargets?: number[]
+  /** When given, frozen reference paths and fields shared by every step of a plan. */
+  readonly parts?: SharedReferenceParts
+}
+
+/**
+ * Reports an `invalid_arguments` issue at `[...parent, key]` (the path is built only here, for
+ * an issue) and returns undefined, the "rejected" value of every check.
+ */
+export function fail(
+  walk: ArgumentWalk,
+  parent: Path,
+  key: Key,
+  message: string,
+  hint?: string,
+): undefined {
+  walk.issues.push(createIssue('invalid_arguments', message, [...parent, key], hint, walk.stepId))
+  return undefined
+}

@@ -1,0 +1,122 @@
+import { describe } from '../checks/path-scope.js'
+import type { JsonObject, JsonValue } from '../types/json-value.js'
+import { isPlainObject } from '../util/is-plain-object.js'
+import {
+  type ArgumentWalk,
+  FORBIDDEN_KEYS,
+  fail,
+  type Key,
+  MAX_ARGUMENT_DEPTH,
+  type Path,
+} from './argument-walk.js'
+import { checkReference, isReference } from './check-reference.js'
+
+/** Bytes left for a `json` argument (an estimate of its JSON text), shared by the whole value. */
+interface Budget {
+  bytes: number
+}
+
+/** Where a value sits: the issue path is `[...parent, key]`, `[...argParent, key]` inside args. */
+interface Place {
+  readonly parent: Path
+  readonly key: Key
+  readonly argParent: Path
+  readonly depth: number
+}
+
+const TOO_LARGE = 'Value is larger than the declared maxBytes.'
+
+/**
+ * Copies a JSON value, refusing non-JSON values, deep nesting, prototype keys and oversize;
+ * `$ref` objects inside it are checked as references.
+ */
+export function checkJsonArgument(
+  value: unknown,
+  at: Place,
+  walk: ArgumentWalk,
+  budget: Budget,
+): JsonValue | undefined {
+  return checkJson(value, at.parent, at.key, at.argParent, at.depth, walk, budget)
+}
+
+function checkJson(
+  value: unknown,
+  parent: Path,
+  key: Key,
+  argParent: Path,
+  depth: number,
+  walk: ArgumentWalk,
+  budget: Budget,
+): JsonValue | undefined {
+  if (depth > MAX_ARGUMENT_DEPTH)
+    return fail(walk, parent, key, `Value is nested deeper than ${MAX_ARGUMENT_DEPTH} levels.`)
+  if (value === null || typeof value === 'boolean') {
+    budget.bytes -= 5
+  } else if (typeof value === 'number') {
+    if (!Number.isFinite(value))
+      return fail(walk, parent, key, 'Numbers must be finite (no NaN or Infinity).')
+    budget.bytes -= 24
+  } else if (typeof value === 'string') {
+    budget.bytes -= value.length + 2
+  } else if (Array.isArray(value)) {
+    return checkJsonArray(value, parent, key, argParent, depth, walk, budget)
+  } else if (isReference(value)) {
+    return checkReference(value, parent, key, argParent, walk)
+  } else if (isPlainObject(value)) {
+    return checkJsonObject(value, parent, key, argParent, depth, walk, budget)
+  } else {
+    return fail(walk, parent, key, `Expected a JSON value, got ${describe(value)}.`)
+  }
+  if (budget.bytes < 0) return fail(walk, parent, key, TOO_LARGE)
+  return value as JsonValue
+}
+
+function checkJsonArray(
+  value: unknown[],
+  parent: Path,
+  key: Key,
+  argParent: Path,
+  depth: number,
+  walk: ArgumentWalk,
+  budget: Budget,
+): JsonValue | undefined {
+  budget.bytes -= 2
+  const path = [...parent, key]
+  const argPath = [...argParent, key]
+  const out: JsonValue[] = []
+  for (let index = 0; index < value.length && budget.bytes >= 0; index += 1) {
+    const checked = checkJson(value[index], path, index, argPath, depth + 1, walk, budget)
+    if (checked === undefined) return undefined
+    out.push(checked)
+  }
+  if (budget.bytes < 0) return fail(walk, parent, key, TOO_LARGE)
+  return Object.freeze(out) as JsonValue[]
+}
+
+function checkJsonObject(
+  value: Record<string, unknown>,
+  parent: Path,
+  key: Key,
+  argParent: Path,
+  depth: number,
+  walk: ArgumentWalk,
+  budget: Budget,
+): JsonValue | undefined {
+  budget.bytes -= 2
+  const path = [...parent, key]
+  const argPath = [...argParent, key]
+  const out: JsonObject = {}
+  for (const name of Object.keys(value).sort()) {
+    if (FORBIDDEN_KEYS.has(name)) {
+      const message = `Key ${JSON.stringify(name)} is not accepted.`
+      return fail(walk, parent, key, message, 'Rename the key; prototype keys are refused.')
+    }
+    budget.bytes -= name.length + 3
+    const checked = checkJson(value[name], path, name, argPath, depth + 1, walk, budget)
+    if (checked === undefined) return undefined
+    out[name] = checked
+    if (budget.bytes < 0) break
+  }
+  if (budget.bytes < 0) return fail(walk, parent, key, TOO_LARGE)
+  return Object.freeze(out)
+}

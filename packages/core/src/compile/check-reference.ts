@@ -1,0 +1,83 @@
+import { createIssue } from '../issues/create-issue.js'
+import type { JsonValue } from '../types/json-value.js'
+import type { IssueCode } from '../types/plan-issue.js'
+import { isPlainObject } from '../util/is-plain-object.js'
+import type { ArgumentWalk, Key, Path } from './argument-walk.js'
+import { freezeField, referenceField } from './reference-parts.js'
+
+const HINT =
+  'Write { "$ref": "<stepId>" } or { "$ref": "<stepId>.output.<field>" } naming an earlier step.'
+
+/** True for `{ "$ref": … }`: an object whose only key is `$ref`. */
+export function isReference(value: unknown): value is { $ref: unknown } {
+  return isPlainObject(value) && Object.hasOwn(value, '$ref')
+}
+
+/** True when an object has exactly one own enumerable key (as `Object.keys(value).length === 1`). */
+function hasOneKey(value: object): boolean {
+  let count = 0
+  for (const key in value) if (Object.hasOwn(value, key)) count += 1
+  return count === 1
+}
+
+function refuse(
+  walk: ArgumentWalk,
+  code: IssueCode,
+  message: string,
+  path: Path,
+  hint: string,
+): undefined {
+  walk.issues.push(createIssue(code, message, path, hint, walk.stepId))
+  return undefined
+}
+
+/**
+ * Checks a `{ "$ref": … }` argument at `[...parent, key]` (`[...argParent, key]` inside the
+ * step's args): well-formed, naming another step of the plan. Records the reference in
+ * `walk.references` and returns a frozen copy of it, or reports why it is refused.
+ */
+export function checkReference(
+  value: Record<string, unknown>,
+  parent: Path,
+  key: Key,
+  argParent: Path,
+  walk: ArgumentWalk,
+): JsonValue | undefined {
+  const target = value.$ref
+  if (walk.stepIds === undefined) {
+    const message = 'References are resolved before a call runs; a live call cannot carry one.'
+    return refuse(walk, 'invalid_reference', message, [...parent, key], 'Pass the value itself.')
+  }
+  if (typeof target !== 'string' || !hasOneKey(value)) {
+    const message = 'A reference must be an object with a single string "$ref".'
+    return refuse(walk, 'invalid_reference', message, [...parent, key], HINT)
+  }
+  const dot = target.indexOf('.')
+  const field =
+    walk.parts === undefined
+      ? freezeField(referenceField(target, dot))
+      : walk.parts.field(target, dot)
+  if (field === undefined) {
+    const message = `Reference ${JSON.stringify(target)} is malformed.`
+    return refuse(walk, 'invalid_reference', message, [...parent, key], HINT)
+  }
+  const targetId = dot === -1 ? target : target.slice(0, dot)
+  if (targetId === walk.stepId) {
+    const message = `Step ${JSON.stringify(walk.stepId)} refers to its own output.`
+    const hint = 'A step can only read the output of another, earlier step.'
+    return refuse(walk, 'self_dependency', message, [...parent, key], hint)
+  }
+  const targetIndex = walk.stepIds.get(targetId)
+  if (targetIndex === undefined) {
+    const message = `Reference to unknown step ${JSON.stringify(targetId)}.`
+    return refuse(walk, 'invalid_reference', message, [...parent, key], HINT)
+  }
+  const path =
+    walk.parts === undefined
+      ? Object.freeze(argParent.length === 0 ? [key] : [...argParent, key])
+      : walk.parts.path(argParent, key)
+  const stepId = walk.stepIdAt?.[targetIndex] ?? targetId
+  walk.references.push(Object.freeze({ path, stepId, field }))
+  walk.referenceTargets?.push(targetIndex)
+  return Object.freeze({ $ref: target })
+}

@@ -1,0 +1,82 @@
+import { createIssue } from '../issues/create-issue.js'
+import type { Budgets } from '../schema/policy-schema.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import type { GraphAnalysis } from './analyze-graph.js'
+import type { Path } from './argument-walk.js'
+import type { PlanLinks } from './plan-links.js'
+import { quote, stepPath } from './step-path.js'
+
+function cycleIssues(graph: GraphAnalysis, links: PlanLinks, base: Path, issues: PlanIssue[]) {
+  for (const cycle of graph.cycles) {
+    const cycleIds = cycle.map((node) => links.ids[node] as string)
+    const first = cycle[0] as number
+    issues.push({
+      ...createIssue(
+        'cyclic_dependency',
+        `Steps form a cycle: ${cycleIds.join(' → ')}.`,
+        stepPath(base, links.rowOf[first] as number, 'depends_on'),
+        'Remove one dependency of the cycle; a plan must be a DAG.',
+        links.ids[first],
+      ),
+      cycle: cycleIds,
+    })
+  }
+}
+
+function depthIssue(
+  graph: GraphAnalysis,
+  links: PlanLinks,
+  base: Path,
+  maxDepth: number,
+): PlanIssue | undefined {
+  if (graph.criticalPathLength <= maxDepth) return undefined
+  const deepest = graph.levels[graph.levels.length - 1]?.[0] ?? 0
+  return createIssue(
+    'budget_exceeded',
+    `The longest dependency chain has ${graph.criticalPathLength} steps; the policy allows ${maxDepth}.`,
+    stepPath(base, links.rowOf[deepest] as number),
+    'Run independent steps in parallel instead of chaining them.',
+    links.ids[deepest],
+  )
+}
+
+function fanOutIssues(links: PlanLinks, base: Path, maxFanOut: number, issues: PlanIssue[]) {
+  const fanOut = new Int32Array(links.size)
+  const targets = links.dependencyTarget
+  for (let edge = 0; edge < targets.length; edge += 1) {
+    const dependency = targets[edge] as number
+    fanOut[dependency] = (fanOut[dependency] as number) + 1
+  }
+  for (let node = 0; node < fanOut.length; node += 1) {
+    const count = fanOut[node] as number
+    if (count <= maxFanOut) continue
+    issues.push(
+      createIssue(
+        'budget_exceeded',
+        `${count} steps depend on step ${quote(links.ids[node] ?? '')}; the policy allows ${maxFanOut}.`,
+        stepPath(base, links.rowOf[node] as number),
+        'Reduce the number of direct dependents.',
+        links.ids[node],
+      ),
+    )
+  }
+}
+
+/**
+ * Reports the graph's cycles (one issue per cycle, naming it) or, for an acyclic graph, a
+ * dependency chain longer than `budgets.maxDepth` and steps with more than
+ * `budgets.maxFanOut` direct dependents.
+ */
+export function reportGraphIssues(
+  graph: GraphAnalysis,
+  links: PlanLinks,
+  budgets: Pick<Budgets, 'maxDepth' | 'maxFanOut'>,
+  base: Path,
+  issues: PlanIssue[],
+): void {
+  cycleIssues(graph, links, base, issues)
+  if (graph.cycles.length > 0) return
+  const deep = depthIssue(graph, links, base, budgets.maxDepth)
+  if (deep !== undefined) issues.push(deep)
+  fanOutIssues(links, base, budgets.maxFanOut, issues)
+}

@@ -1,0 +1,114 @@
+import { checkExtractionStep } from '../extract/check-extraction-step.js'
+import { createIssue } from '../issues/create-issue.js'
+import type { StepReference } from '../types/compiled-plan.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import type { ResolvedPolicy } from '../types/resolved-policy.js'
+import type { ArgumentWalk, Path } from './argument-walk.js'
+import { checkArgumentsInto } from './check-arguments.js'
+import type { CommandCheck } from './command-check.js'
+import { PlanLinks } from './plan-links.js'
+import { ReferenceParts } from './reference-parts.js'
+import type { StepIndex } from './step-index.js'
+import { quote, stepPath } from './step-path.js'
+import type { StepTable } from './step-table.js'
+import { StepTools } from './step-tools.js'
+import { suggest } from './suggest.js'
+
+/** What linking reads: the steps as read, the policy, and where issues go. */
+export interface LinkInput {
+  readonly policy: ResolvedPolicy
+  readonly checkCommand: CommandCheck
+  readonly table: StepTable
+  /** Each well-formed id, with the index of the first step that has it. */
+  readonly ids: StepIndex
+  /** The path of the steps array inside the plan. */
+  readonly base: Path
+  readonly issues: PlanIssue[]
+}
+
+type MutableWalk = { -readonly [K in keyof ArgumentWalk]: ArgumentWalk[K] }
+
+/**
+ * Reports a `depends_on` entry that names no step or the step itself, and adds the others as
+ * edges of `node`.
+ */
+function linkDependencies(input: LinkInput, links: PlanLinks, index: number, node: number) {
+  const { table, ids, base, issues } = input
+  const stepId = table.ids[index] as string
+  const first = table.dependencyStart[index] as number
+  const end = table.dependencyStart[index + 1] as number
+  for (let slot = first; slot < end; slot += 1) {
+    const target = table.dependencyIds[slot] as string
+    const targetIndex = ids.get(target)
+    if (targetIndex !== undefined && target !== stepId) {
+      links.addDependency(node, links.nodeOf[targetIndex] as number, target)
+      continue
+    }
+    const path = stepPath(base, index, table.dependenciesKey(index), slot - first)
+    if (targetIndex === undefined) {
+      const guess = suggest(target, ids.keys())
+      const message = `Step ${quote(stepId)} depends on unknown step ${quote(target)}.`
+      const hint =
+        guess === undefined
+          ? 'Depend only on ids of steps in this plan.'
+          : `Did you mean ${quote(guess)}?`
+      issues.push(createIssue('undefined_dependency', message, path, hint, stepId))
+    } else {
+      const message = `Step ${quote(target)} depends on itself.`
+      const hint = 'Remove the step from its own depends_on.'
+      issues.push(createIssue('self_dependency', message, path, hint, stepId))
+    }
+  }
+}
+
+/**
+ * The second pass over a plan's steps: each step's tool and arguments are checked (arguments
+ * copied, references recorded), and each step with a good id becomes a graph node with its
+ * dependencies. Every problem goes into `input.issues`, in plan order.
+ */
+export function linkSteps(input: LinkInput): PlanLinks {
+  const { policy, table, base, issues } = input
+  const links = new PlanLinks(table)
+  const tools = new StepTools(policy, base, issues)
+  const references: StepReference[] = []
+  const targets: number[] = []
+  const walk: MutableWalk = {
+    scope: policy.scope,
+    checkCommand: input.checkCommand,
+    stepIds: input.ids,
+    stepIdAt: table.ids,
+    stepId: undefined,
+    issues,
+    references,
+    referenceTargets: targets,
+    parts: new ReferenceParts(),
+  }
+  // Shared by every step: checkArgumentsInto copies it into the paths of the issues it reports.
+  const argsBase: Path = [...base, 0, 'args']
+  for (let index = 0; index < table.size; index += 1) {
+    const stepId = table.ids[index]
+    const toolPolicy = tools.resolve(table.tools[index], index, stepId)
+    walk.stepId = stepId
+    argsBase[base.length] = index
+    // Emptied only when used: setting the length of an empty array is not free.
+    if (references.length > 0) {
+      references.length = 0
+      targets.length = 0
+    }
+    const args =
+      toolPolicy === undefined
+        ? undefined
+        : checkArgumentsInto(toolPolicy, table.args[index], argsBase, walk)
+    if (toolPolicy?.output?.extract === true) {
+      const problem = checkExtractionStep(table.args[index], stepPath(base, index), stepId)
+      if (problem !== undefined) issues.push(problem)
+    }
+    const node = links.nodeOf[index] as number
+    if (node < 0) continue
+    linkDependencies(input, links, index, node)
+    // Unknown and self references were reported (and left out) by the argument check.
+    links.addReferences(node, references, targets)
+    links.close(node, stepId as string, toolPolicy, args)
+  }
+  return links
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest'
+import type { StepReference } from '../types/compiled-plan.js'
+import { PlanLinks } from './plan-links.js'
+import { StepTable } from './step-table.js'
+
+function tableOf(ids: (string | undefined)[]): StepTable {
+  const table = new StepTable(ids.length)
+  for (const id of ids) table.add(id, 'tool', {}, false, id !== undefined)
+  return table
+}
+
+const reference = (stepId: string): StepReference =>
+  Object.freeze({ path: Object.freeze(['text']), stepId, field: Object.freeze([]) })
+
+describe('PlanLinks', () => {
+  it('should number only the steps in the graph, in plan order', () => {
+    const links = new PlanLinks(tableOf(['a', undefined, 'b']))
+    expect([...links.nodeOf]).toEqual([0, -1, 1])
+    expect([...links.rowOf]).toEqual([0, 2])
+    expect(links.size).toBe(2)
+  })
+
+  it('should keep each dependency once, explicit ones before those implied by references', () => {
+    const links = new PlanLinks(tableOf(['a', 'b', 'c']))
+    links.addReferences(0, [], [])
+    links.close(0, 'a', undefined)
+    links.addReferences(1, [], [])
+    links.close(1, 'b', undefined)
+    links.addDependency(2, 1, 'b')
+    links.addDependency(2, 1, 'b')
+    links.addReferences(2, [reference('a'), reference('b')], [0, 1])
+    links.close(2, 'c', undefined)
+    expect(links.dependsOn).toEqual([[], [], ['b', 'a']])
+    expect(Object.isFrozen(links.dependsOn[2])).toBe(true)
+    expect([...links.dependencyStart]).toEqual([0, 0, 0, 2])
+    expect(links.dependencyTarget).toEqual([1, 0])
+    expect([...links.referenceStart]).toEqual([0, 0, 0, 2])
+    expect(links.referenceTarget).toEqual([0, 1])
+    expect(links.references[2]?.map((entry) => entry.stepId)).toEqual(['a', 'b'])
+  })
+})
+
+describe('PlanLinks.addDependency', () => {
+  it('should keep each of many dependencies once', () => {
+    const ids = Array.from({ length: 30 }, (_, index) => `s${index}`)
+    const links = new PlanLinks(tableOf(ids))
+    for (let node = 0; node < 29; node += 1) {
+      links.addReferences(node, [], [])
+      links.close(node, ids[node] as string, undefined)
+    }
+    for (let round = 0; round < 3; round += 1)
+      for (let dependency = 28; dependency >= 0; dependency -= 1)
+        links.addDependency(29, dependency, ids[dependency] as string)
+    links.addReferences(29, [], [])
+    links.close(29, 's29', undefined)
+    expect(links.dependsOn[29]).toEqual(ids.slice(0, 29).reverse())
+    expect(links.dependencyTarget).toEqual(Array.from({ length: 29 }, (_, index) => 28 - index))
+  })
+})

@@ -1,0 +1,101 @@
+import type { ToolPolicy } from '../schema/policy-schema.js'
+import type { CompiledStep, StepReference } from '../types/compiled-plan.js'
+import type { StepTable } from './step-table.js'
+
+const NONE: readonly StepReference[] = Object.freeze([])
+const NO_IDS: readonly string[] = Object.freeze([])
+const NO_ARGS: CompiledStep['args'] = Object.freeze({})
+
+/** A new array of `items[0, count)`; literals for the usual one or two keep it exact-size. */
+function head<T>(items: readonly T[], count: number): T[] {
+  if (count === 1) return [items[0] as T]
+  if (count === 2) return [items[0] as T, items[1] as T]
+  return items.slice(0, count)
+}
+
+/**
+ * The graph of a plan's steps, one column per field and one entry per graph node (a step with
+ * a well-formed, unique id) in plan order; dependencies and references in compressed form:
+ * node `n` depends on `dependencyTarget[dependencyStart[n] .. dependencyStart[n + 1])`.
+ */
+export class PlanLinks {
+  /** Graph node of each step (by plan index), -1 for steps outside the graph. */
+  readonly nodeOf: Int32Array
+  /** Plan index of each node. */
+  readonly rowOf: Int32Array
+  readonly ids: string[]
+  readonly tools: (ToolPolicy | undefined)[]
+  readonly args: CompiledStep['args'][]
+  readonly references: (readonly StepReference[])[]
+  /** Explicit dependencies, then those implied by references; without duplicates. */
+  readonly dependsOn: (readonly string[])[]
+  readonly dependencyStart: Int32Array
+  readonly dependencyTarget: number[] = []
+  readonly referenceStart: Int32Array
+  readonly referenceTarget: number[] = []
+  // The node being linked: its dependency ids so far, and a stamp per node instead of a Set.
+  readonly #names: string[] = []
+  readonly #stamp: Int32Array
+  #count = 0
+
+  constructor(table: StepTable) {
+    this.nodeOf = new Int32Array(table.size).fill(-1)
+    let nodes = 0
+    for (let index = 0; index < table.size; index += 1) {
+      if (table.inGraph[index] === 1) {
+        this.nodeOf[index] = nodes
+        nodes += 1
+      }
+    }
+    this.rowOf = new Int32Array(nodes)
+    for (let index = 0; index < table.size; index += 1)
+      if ((this.nodeOf[index] as number) >= 0) this.rowOf[this.nodeOf[index] as number] = index
+    // Exact size up front: arrays grown by push keep spare room, which adds up over a large plan.
+    this.ids = new Array(nodes)
+    this.tools = new Array(nodes)
+    this.args = new Array(nodes)
+    this.references = new Array(nodes)
+    this.dependsOn = new Array(nodes)
+    this.dependencyStart = new Int32Array(nodes + 1)
+    this.referenceStart = new Int32Array(nodes + 1)
+    this.#stamp = new Int32Array(nodes)
+  }
+
+  /** Number of graph nodes. */
+  get size(): number {
+    return this.rowOf.length
+  }
+
+  /** Adds an edge from `node` (the one being linked) to `dependency`, once. */
+  addDependency(node: number, dependency: number, id: string): void {
+    if (dependency < 0 || this.#stamp[dependency] === node + 1) return
+    this.#stamp[dependency] = node + 1
+    this.dependencyTarget.push(dependency)
+    this.#names[this.#count] = id
+    this.#count += 1
+  }
+
+  /** Adds `node`'s references (`targets[i]` is the plan index of `references[i]`'s step). */
+  addReferences(node: number, references: readonly StepReference[], targets: readonly number[]) {
+    this.referenceStart[node] = this.referenceTarget.length
+    for (let position = 0; position < references.length; position += 1) {
+      const reference = references[position] as StepReference
+      const target = this.nodeOf[targets[position] as number] as number
+      this.referenceTarget.push(target)
+      this.addDependency(node, target, reference.stepId)
+    }
+    this.referenceStart[node + 1] = this.referenceTarget.length
+    this.references[node] = references.length === 0 ? NONE : Object.freeze(references.slice())
+  }
+
+  /** Closes `node`, whose dependencies and references were added. */
+  close(node: number, id: string, tool: ToolPolicy | undefined, args?: CompiledStep['args']) {
+    const count = this.#count
+    this.dependencyStart[node + 1] = this.dependencyTarget.length
+    this.ids[node] = id
+    this.tools[node] = tool
+    this.args[node] = args ?? NO_ARGS
+    this.dependsOn[node] = count === 0 ? NO_IDS : Object.freeze(head(this.#names, count))
+    this.#count = 0
+  }
+}

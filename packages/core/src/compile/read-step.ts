@@ -1,0 +1,204 @@
+import { describe } from '../checks/path-scope.js'
+import { createIssue } from '../issues/create-issue.js'
+import { MAX_STEP_ID_LENGTH, matchesStepIdPattern } from '../schema/step-id.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import { isPlainObject } from '../util/is-plain-object.js'
+import type { Path } from './argument-walk.js'
+import type { StepIndex } from './step-index.js'
+import { quote, stepPath } from './step-path.js'
+import type { StepTable } from './step-table.js'
+
+/** What reading a plan's steps writes to: the table, every issue, and the ids seen so far. */
+export interface StepReading {
+  readonly table: StepTable
+  /** The path of the steps array inside the plan. */
+  readonly base: Path
+  readonly issues: PlanIssue[]
+  /** Each well-formed id, with the index of the first step that has it. */
+  readonly ids: StepIndex
+}
+
+type Step = Record<string, unknown>
+
+/** The keys a step may have (a switch: no hashing of every key of every step). */
+function isStepKey(key: string): boolean {
+  switch (key) {
+    case 'id':
+    case 'tool':
+    case 'args':
+    case 'depends_on':
+    case 'dependsOn':
+    case 'description':
+      return true
+    default:
+      return false
+  }
+}
+
+/** The problem with a step's id, as `[message, hint, at the id]`, or undefined for a good id. */
+function idProblem(
+  raw: Step,
+  rawId: unknown,
+  index: number,
+): [string, string, boolean] | undefined {
+  if (!Object.hasOwn(raw, 'id'))
+    return [
+      `Step ${index} has no id.`,
+      `Give every step a unique string id, e.g. "step_${index + 1}".`,
+      false,
+    ]
+  if (typeof rawId !== 'string') {
+    const example =
+      typeof rawId === 'number' && Number.isFinite(rawId) ? `"${rawId}"` : `"step_${index + 1}"`
+    return [
+      `Step ids must be strings, got ${describe(rawId)}.`,
+      `Use a string id such as ${example}.`,
+      true,
+    ]
+  }
+  if (rawId.length === 0)
+    return ['Step id is empty.', `Use a non-empty id such as "step_${index + 1}".`, true]
+  if (rawId.length > MAX_STEP_ID_LENGTH) {
+    const message = `Step id is ${rawId.length} characters long (at most ${MAX_STEP_ID_LENGTH}).`
+    return [message, 'Use a short id such as "step_1".', true]
+  }
+  if (!matchesStepIdPattern(rawId)) {
+    const message = `Step id ${quote(rawId)} may only contain letters, digits, "_" and "-".`
+    return [message, 'Use an id such as "read_config" or "step_1".', true]
+  }
+  return undefined
+}
+
+/** The step's id when it is well-formed; otherwise reports why and returns undefined. */
+function readStepId(reading: StepReading, raw: Step, index: number): string | undefined {
+  const rawId = raw.id
+  const problem = idProblem(raw, rawId, index)
+  if (problem === undefined) return rawId as string
+  const [message, hint, atId] = problem
+  const path = atId ? stepPath(reading.base, index, 'id') : stepPath(reading.base, index)
+  reading.issues.push(createIssue('invalid_plan', message, path, hint))
+  return undefined
+}
+
+function checkStepKeys(reading: StepReading, raw: Step, index: number, id?: string): void {
+  for (const key in raw) {
+    if (!isStepKey(key) && Object.hasOwn(raw, key)) {
+      reading.issues.push(
+        createIssue(
+          'invalid_plan',
+          `Unknown step key ${quote(key)}.`,
+          stepPath(reading.base, index, key),
+          'A step has only "id", "tool", "args", "depends_on" (or "dependsOn") and "description"; put tool arguments inside "args".',
+          id,
+        ),
+      )
+    }
+  }
+}
+
+/** Records a new id; reports a duplicate and returns false for it (it stays out of the graph). */
+function registerStepId(reading: StepReading, id: string, index: number): boolean {
+  const first = reading.ids.addIfAbsent(id, index)
+  if (first === undefined) return true
+  reading.issues.push(
+    createIssue(
+      'duplicate_step_id',
+      `Step id ${quote(id)} is already used by step ${first}.`,
+      stepPath(reading.base, index, 'id'),
+      'Give every step a unique id.',
+      id,
+    ),
+  )
+  return false
+}
+
+function readStepTool(reading: StepReading, raw: Step, index: number, id?: string) {
+  const rawTool = raw.tool
+  if (typeof rawTool === 'string' && rawTool.length > 0) return rawTool
+  const message =
+    rawTool === undefined
+      ? 'Step has no tool.'
+      : `Tool must be a non-empty string, got ${describe(rawTool)}.`
+  const path = stepPath(reading.base, index, 'tool')
+  reading.issues.push(
+    createIssue('invalid_plan', message, path, 'Name one of the tools the policy allows.', id),
+  )
+  return undefined
+}
+
+function checkStepDescription(reading: StepReading, raw: Step, index: number, id?: string): void {
+  if (typeof raw.description === 'undefined' || typeof raw.description === 'string') return
+  const path = stepPath(reading.base, index, 'description')
+  reading.issues.push(
+    createIssue('invalid_plan', 'Step description must be a string.', path, undefined, id),
+  )
+}
+
+/**
+ * Reads `depends_on` (or `dependsOn`) into the table, strings only, reporting the rest;
+ * returns true when the key was spelled `dependsOn`.
+ */
+function readStepDependencies(reading: StepReading, raw: Step, index: number, id?: string) {
+  const { base, issues, table } = reading
+  const hasSnake = Object.hasOwn(raw, 'depends_on')
+  const key = hasSnake ? 'depends_on' : 'dependsOn'
+  if (hasSnake && Object.hasOwn(raw, 'dependsOn')) {
+    const path = stepPath(base, index, 'dependsOn')
+    const message = 'Step has both "depends_on" and "dependsOn".'
+    issues.push(createIssue('invalid_plan', message, path, 'Use one of them.', id))
+  }
+  const deps = hasSnake ? raw.depends_on : raw.dependsOn
+  if (deps === undefined || deps === null) return !hasSnake
+  if (!Array.isArray(deps)) {
+    const message = `"${key}" must be an array of step ids, got ${describe(deps)}.`
+    issues.push(
+      createIssue(
+        'invalid_plan',
+        message,
+        stepPath(base, index, key),
+        'Write e.g. ["step_1"].',
+        id,
+      ),
+    )
+    return !hasSnake
+  }
+  const length = deps.length
+  for (let position = 0; position < length; position += 1) {
+    // Holes are skipped, as forEach would.
+    if (!(position in deps)) continue
+    const dep: unknown = deps[position]
+    if (typeof dep === 'string') table.addDependency(dep)
+    else {
+      const message = `Dependencies must be step ids (strings), got ${describe(dep)}.`
+      const path = stepPath(base, index, key, position)
+      issues.push(createIssue('invalid_plan', message, path, 'Write step ids as strings.', id))
+    }
+  }
+  return !hasSnake
+}
+
+/**
+ * Reads the step at `index` (the next row) into the table, reporting every problem of its
+ * shape; a well-formed id seen for the first time goes into `ids`.
+ */
+export function readStep(reading: StepReading, raw: unknown, index: number): void {
+  if (!isPlainObject(raw)) {
+    reading.issues.push(
+      createIssue(
+        'invalid_plan',
+        `Step ${index} must be an object, got ${describe(raw)}.`,
+        stepPath(reading.base, index),
+        'A step is { "id", "tool", "args", "depends_on" }.',
+      ),
+    )
+    reading.table.add(undefined, undefined, {}, false, false)
+    return
+  }
+  const id = readStepId(reading, raw, index)
+  checkStepKeys(reading, raw, index, id)
+  const inGraph = id !== undefined && registerStepId(reading, id, index)
+  const tool = readStepTool(reading, raw, index, id)
+  checkStepDescription(reading, raw, index, id)
+  const camel = readStepDependencies(reading, raw, index, id)
+  reading.table.add(id, tool, raw.args, camel, inGraph)
+}

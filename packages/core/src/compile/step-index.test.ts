@@ -1,0 +1,51 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { StepIndex } from './step-index.js'
+
+describe('StepIndex', () => {
+  it('should give the index of every added id and undefined for any other', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.string({ maxLength: 12 }), { maxLength: 200 }),
+        fc.string(),
+        (ids, other) => {
+          const index = new StepIndex(ids.length)
+          for (const [position, id] of ids.entries()) index.addIfAbsent(id, position * 3)
+          for (const [position, id] of ids.entries()) expect(index.get(id)).toBe(position * 3)
+          if (!ids.includes(other)) expect(index.get(other)).toBeUndefined()
+          expect(index.size).toBe(ids.length)
+          expect([...index.keys()]).toEqual(ids)
+        },
+      ),
+    )
+  })
+
+  it('should stay exact when it holds more ids than it was sized for', () => {
+    const index = new StepIndex(4)
+    for (let position = 0; position < 5_000; position += 1)
+      index.addIfAbsent(`step_${position}`, position)
+    expect(index.get('step_0')).toBe(0)
+    expect(index.get('step_4999')).toBe(4999)
+    expect(index.get('step_5000')).toBeUndefined()
+    expect(index.size).toBe(5_000)
+  })
+
+  it('should keep the first index of an id added twice', () => {
+    const index = new StepIndex(8)
+    expect(index.addIfAbsent('a', 0)).toBeUndefined()
+    expect(index.addIfAbsent('a', 5)).toBe(0)
+    expect(index.get('a')).toBe(0)
+    expect(index.size).toBe(1)
+    for (let position = 1; position < 100; position += 1)
+      index.addIfAbsent(`s${position}`, position)
+    expect(index.addIfAbsent('s50', 500)).toBe(50)
+    expect(index.size).toBe(100)
+  })
+
+  it('should not mistake an id for another with the same characters in a different string', () => {
+    const index = new StepIndex(2)
+    index.addIfAbsent(['a', 'b'].join(''), 7)
+    expect(index.get(`${'a'}b`)).toBe(7)
+    expect(index.get('ba')).toBeUndefined()
+  })
+})

@@ -1,0 +1,110 @@
+// Probes allowed before the index gives up on its own table and uses a Map: a plan crafted so
+// that many ids collide costs a bounded amount per id, never a quadratic one.
+const MAX_PROBES = 32
+
+/** Seeded FNV-1a over UTF-16 code units, with a final mix so that close ids spread apart. */
+function hashOf(id: string, seed: number): number {
+  let hash = seed
+  for (let index = 0; index < id.length; index += 1)
+    hash = Math.imul(hash ^ id.charCodeAt(index), 0x01000193)
+  hash ^= hash >>> 16
+  hash = Math.imul(hash, 0x85ebca6b)
+  hash ^= hash >>> 13
+  hash = Math.imul(hash, 0xc2b2ae35)
+  return hash ^ (hash >>> 16)
+}
+
+/**
+ * Step ids to the index of the first step that has each, for one plan: an open-addressing table
+ * in typed arrays, so that a large plan's lookups touch one small slot each instead of a Map's
+ * buckets and entries. Falls back to a Map if ids collide too often.
+ */
+export class StepIndex {
+  // Two entries per slot: the id's hash, and its position in `#ids` + 1 (0 for an empty slot).
+  readonly #slots: Int32Array
+  readonly #mask: number
+  readonly #seed: number
+  readonly #ids: string[] = []
+  readonly #indices: number[] = []
+  #fallback: Map<string, number> | undefined
+
+  /** An index for up to `capacity` ids. */
+  constructor(capacity: number) {
+    let size = 16
+    while (size < capacity * 2) size *= 2
+    this.#slots = new Int32Array(size * 2)
+    this.#mask = size - 1
+    this.#seed = (Math.random() * 0x100000000) | 0
+  }
+
+  /** Number of ids. */
+  get size(): number {
+    return this.#ids.length
+  }
+
+  /** The step index of `id`, or undefined. */
+  get(id: string): number | undefined {
+    if (this.#fallback !== undefined) return this.#fallback.get(id)
+    const hash = hashOf(id, this.#seed)
+    const slots = this.#slots
+    let slot = hash & this.#mask
+    for (let probe = 0; probe < MAX_PROBES; probe += 1) {
+      const entry = slots[slot * 2 + 1] as number
+      if (entry === 0) return undefined
+      if (slots[slot * 2] === hash && this.#ids[entry - 1] === id)
+        return this.#indices[entry - 1] as number
+      slot = (slot + 1) & this.#mask
+    }
+    return this.#useMap().get(id)
+  }
+
+  /**
+   * Adds `id` at step `index` when it is new and returns undefined; returns the step index it
+   * already has otherwise (and leaves it).
+   */
+  addIfAbsent(id: string, index: number): number | undefined {
+    if (this.#fallback !== undefined) return this.#addToMap(id, index)
+    const hash = hashOf(id, this.#seed)
+    const slots = this.#slots
+    let slot = hash & this.#mask
+    for (let probe = 0; probe < MAX_PROBES; probe += 1) {
+      const entry = slots[slot * 2 + 1] as number
+      if (entry === 0) {
+        this.#ids.push(id)
+        this.#indices.push(index)
+        slots[slot * 2] = hash
+        slots[slot * 2 + 1] = this.#ids.length
+        return undefined
+      }
+      if (slots[slot * 2] === hash && this.#ids[entry - 1] === id)
+        return this.#indices[entry - 1] as number
+      slot = (slot + 1) & this.#mask
+    }
+    this.#useMap()
+    return this.#addToMap(id, index)
+  }
+
+  #addToMap(id: string, index: number): number | undefined {
+    const map = this.#fallback as Map<string, number>
+    const first = map.get(id)
+    if (first !== undefined) return first
+    this.#ids.push(id)
+    this.#indices.push(index)
+    map.set(id, index)
+    return undefined
+  }
+
+  /** The ids, in the order they were added. */
+  keys(): IterableIterator<string> {
+    return this.#ids.values()
+  }
+
+  #useMap(): Map<string, number> {
+    if (this.#fallback === undefined) {
+      this.#fallback = new Map()
+      for (let position = 0; position < this.#ids.length; position += 1)
+        this.#fallback.set(this.#ids[position] as string, this.#indices[position] as number)
+    }
+    return this.#fallback
+  }
+}

@@ -1,0 +1,66 @@
+import { untrustedFlowIssues } from '../flow/untrusted-flow-issues.js'
+import type { PlanValidationResult } from '../types/plan-compiler.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import type { ResolvedPolicy } from '../types/resolved-policy.js'
+import { analyzeDependencies, type GraphAnalysis } from './analyze-graph.js'
+import type { Path } from './argument-walk.js'
+import { buildCompiledPlan } from './build-compiled-plan.js'
+import type { CommandCheck } from './command-check.js'
+import { reportGraphIssues } from './graph-issues.js'
+import { linkSteps } from './link-steps.js'
+import type { PlanLinks } from './plan-links.js'
+import { readPlanSteps } from './read-plan-steps.js'
+import { readStep, type StepReading } from './read-step.js'
+import { StepIndex } from './step-index.js'
+import { stepPath } from './step-path.js'
+import { StepTable } from './step-table.js'
+
+/** Reports every `$ref` by which untrusted output reaches an argument that refuses it. */
+function reportUntrustedFlow(
+  policy: ResolvedPolicy,
+  graph: GraphAnalysis,
+  links: PlanLinks,
+  base: Path,
+  issues: PlanIssue[],
+): void {
+  const flowIssues = untrustedFlowIssues({
+    policy,
+    ids: links.ids,
+    references: links.references,
+    pathOf: (node) => stepPath(base, links.rowOf[node] as number),
+    order: graph.order,
+    tools: links.tools,
+    referenceStart: links.referenceStart,
+    referenceTarget: links.referenceTarget,
+  })
+  for (const issue of flowIssues) issues.push(issue)
+}
+
+/**
+ * Validates and compiles a plan against a policy: the plan's shape, every step (id, tool,
+ * arguments, dependencies), the graph (cycles, depth, fan-out) and untrusted data flow.
+ * Reports every issue, in plan order; compiles only a plan without any.
+ */
+export function validatePlan(
+  policy: ResolvedPolicy,
+  checkCommand: CommandCheck,
+  plan: unknown,
+): PlanValidationResult {
+  const issues: PlanIssue[] = []
+  const budgets = policy.policy.budgets
+  const found = readPlanSteps(plan, budgets.maxSteps, issues)
+  if (found === undefined) return { success: false, issues }
+  const { steps, base } = found
+  const table = new StepTable(steps.length)
+  const ids = new StepIndex(steps.length)
+  const reading: StepReading = { table, base, issues, ids }
+  for (let index = 0; index < steps.length; index += 1) readStep(reading, steps[index], index)
+  const links = linkSteps({ policy, checkCommand, table, ids, base, issues })
+  const graph = analyzeDependencies(links.dependencyStart, links.dependencyTarget)
+  reportGraphIssues(graph, links, budgets, base, issues)
+  // Labels travel only along references: a plan without any has no flow to check.
+  if (graph.cycles.length === 0 && links.referenceTarget.length > 0)
+    reportUntrustedFlow(policy, graph, links, base, issues)
+  if (issues.length > 0) return { success: false, issues }
+  return { success: true, plan: buildCompiledPlan(table, links, graph), issues: [] }
+}
