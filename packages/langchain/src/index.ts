@@ -13,11 +13,11 @@ export { policyFromTools } from './convert/policy-from-tools.js'
 export type { LangChainToolCall, ToolCallSource } from './convert/steps-from-tool-calls.js'
 export { stepsFromToolCalls } from './convert/steps-from-tool-calls.js'
 export type { PlanGuardDecision } from './middleware/plan-guard-decision.js'
+export { planGuardMiddleware } from './middleware/plan-guard-middleware.js'
 export type {
   PlanGuardExitBehavior,
   PlanGuardMiddlewareOptions,
-} from './middleware/plan-guard-middleware.js'
-export { planGuardMiddleware } from './middleware/plan-guard-middleware.js'
+} from './middleware/plan-guard-options.js'
 export type { PlanGuardRunState } from './middleware/run-state.js'
 export type { Planner, PlannerOptions, PlannerResult } from './planner/create-planner.js'
 export { createPlanner } from './planner/create-planner.js'

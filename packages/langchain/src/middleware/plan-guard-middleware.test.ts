@@ -409,12 +409,12 @@ describe('planGuardMiddleware', () => {
         reached = true
         return new ToolMessage({ content: 'ran', tool_call_id: 'stray' })
       })
-      // Answered, not thrown (LangChain would wrap a throw); the next hook throws the PlanError.
+      // Answered, not thrown (LangChain would wrap a throw); the next hook node throws it.
       const answer = await attempt
       expect(ToolMessage.isInstance(answer) && answer.status).toBe('error')
       expect(ToolMessage.isInstance(answer) && answer.text).toContain('state_corrupt')
       expect(reached).toBe(false)
-      const next = middleware.beforeModel
+      const next = middleware.beforeAgent
       const hook = typeof next === 'function' ? next : next?.hook
       await expect(hook?.({ messages: [] } as never, {} as never)).rejects.toSatisfy(
         (error: unknown) => PlanError.isInstance(error) && error.issues.length > 0,
@@ -661,6 +661,27 @@ describe('planGuardMiddleware', () => {
         .respond(new AIMessage('Done.'))
       await run(model, planGuardMiddleware({ compiler, plan: compiler.compile(plan) }))
       expect(workspace.ran).toHaveLength(1)
+    })
+  })
+
+  describe('graph nodes', () => {
+    it('should add only the hook nodes a configuration needs', async () => {
+      const nodesOf = (middleware: ReturnType<typeof planGuardMiddleware>) =>
+        Object.keys(
+          createAgent({ model: fakeModel(), tools: workspace.tools, middleware: [middleware] })
+            .graph.nodes,
+        ).filter((node) => node.startsWith('PlanGuardMiddleware.'))
+      const policy = workspace.policy()
+      expect(nodesOf(planGuardMiddleware({ policy }))).toEqual(['PlanGuardMiddleware.before_agent'])
+      expect(nodesOf(planGuardMiddleware({ policy, exitBehavior: 'end' }))).toEqual([
+        'PlanGuardMiddleware.before_agent',
+      ])
+      expect(nodesOf(planGuardMiddleware({ policy, exitBehavior: 'error' })).sort()).toEqual([
+        'PlanGuardMiddleware.after_agent',
+        'PlanGuardMiddleware.after_model',
+        'PlanGuardMiddleware.before_agent',
+        'PlanGuardMiddleware.before_model',
+      ])
     })
   })
 
