@@ -3,12 +3,7 @@ export type {
   ParseLLMCompilerPlanOptions,
 } from './convert/parse-llm-compiler-plan.js'
 export { parseLLMCompilerPlan } from './convert/parse-llm-compiler-plan.js'
-export type {
-  ArgSpecInput,
-  DescribedTool,
-  ToolPolicyInput,
-  ToolPolicyOverrides,
-} from './convert/policy-from-tools.js'
+export type { DescribedTool } from './convert/policy-from-tools.js'
 export { policyFromTools } from './convert/policy-from-tools.js'
 export type { LangChainToolCall, ToolCallSource } from './convert/steps-from-tool-calls.js'
 export { stepsFromToolCalls } from './convert/steps-from-tool-calls.js'

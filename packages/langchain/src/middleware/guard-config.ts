@@ -1,7 +1,12 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
-import { type GuardStore, PlanError, type RetryInterrupted, type RunKeys } from '@plan/core'
+import {
+  type DecisionEvent,
+  type GuardStore,
+  PlanError,
+  type RetryInterrupted,
+  type RunKeys,
+} from '@plan/core'
 import { lazyGuardSetup } from './guard-setup.js'
-import type { PlanGuardDecision } from './plan-guard-decision.js'
 import type { PlanGuardExitBehavior, PlanGuardMiddlewareOptions } from './plan-guard-options.js'
 import { RunRegistry } from './run-registry.js'
 
@@ -19,7 +24,7 @@ export interface GuardConfig {
   readonly store: GuardStore | undefined
   readonly keys: RunKeys | undefined
   readonly retryInterrupted: RetryInterrupted | undefined
-  readonly report: (decision: PlanGuardDecision) => void
+  readonly report: (decision: DecisionEvent) => void
   readonly runs: RunRegistry
 }
 
@@ -31,11 +36,6 @@ export function guardConfig(options: PlanGuardMiddlewareOptions): GuardConfig {
       `exitBehavior must be one of ${EXIT_BEHAVIORS.map((value) => JSON.stringify(value)).join(', ')}, got ${JSON.stringify(exitBehavior)}.`,
       { code: 'invalid_configuration' },
     )
-  }
-  if ((options.policy === undefined) === (options.compiler === undefined)) {
-    throw new PlanError('planGuardMiddleware needs exactly one of `policy` or `compiler`.', {
-      code: 'invalid_configuration',
-    })
   }
   const { onDecision } = options
   return {
@@ -50,7 +50,7 @@ export function guardConfig(options: PlanGuardMiddlewareOptions): GuardConfig {
     retryInterrupted: options.retryInterrupted,
     report: (decision) => onDecision?.(decision),
     runs: new RunRegistry({
-      setup: lazyGuardSetup(options),
+      setup: lazyGuardSetup(options, 'planGuardMiddleware'),
       store: options.store,
       checkPathsOnDisk: options.checkPathsOnDisk ?? true,
     }),

@@ -1,12 +1,11 @@
 import {
+  type AdapterPlan,
   type CompiledPlan,
-  createPlanCompiler,
   createPlanGuard,
   isCompiledPlan,
-  type Plan,
   type PlanCompiler,
-  type PolicyInput,
-  type ResolvedPolicy,
+  type PolicySource,
+  resolveCompiler,
 } from '@plan/core'
 import { resolvePolicy } from '@plan/core/schemas'
 
@@ -16,14 +15,7 @@ export interface GuardSetup {
   readonly plan: CompiledPlan | undefined
 }
 
-/** Where the setup comes from: exactly one of `policy` or `compiler`, and an optional plan. */
-export interface GuardSetupSource {
-  readonly policy?: PolicyInput | ResolvedPolicy | undefined
-  readonly compiler?: PlanCompiler | Promise<PlanCompiler> | undefined
-  readonly plan?: Plan | CompiledPlan | undefined
-}
-
-function approve(compiler: PlanCompiler, plan: Plan | CompiledPlan | undefined): GuardSetup {
+function approve(compiler: PlanCompiler, plan: AdapterPlan | undefined): GuardSetup {
   if (plan === undefined) return { compiler, plan: undefined }
   const compiled = isCompiledPlan(plan) ? plan : compiler.compile(plan)
   // Throws now if the policy does not approve the plan (a forged CompiledPlan included).
@@ -31,20 +23,33 @@ function approve(compiler: PlanCompiler, plan: Plan | CompiledPlan | undefined):
   return { compiler, plan: compiled }
 }
 
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function'
+}
+
 /**
- * The setup, made once: the policy is resolved now, so an invalid one fails where the agent is
- * built; with a compiler at hand the plan is approved now too; otherwise at the first run.
+ * The setup, made once. The options are checked now (`PlanError` with `invalid_configuration`
+ * unless exactly one of `policy` or `compiler`) and the policy is resolved now, so an invalid
+ * one fails where the agent is built; with a compiler at hand the plan is approved now too,
+ * otherwise when the first run starts.
  */
-export function lazyGuardSetup(source: GuardSetupSource): () => Promise<GuardSetup> {
-  const resolved = source.policy === undefined ? undefined : resolvePolicy(source.policy)
+export function lazyGuardSetup(
+  source: PolicySource & { readonly plan?: AdapterPlan | undefined },
+  caller: string,
+): () => Promise<GuardSetup> {
+  const { plan } = source
   const given = source.compiler
-  let setup: Promise<GuardSetup> | undefined
-  if (given !== undefined && typeof (given as { then?: unknown }).then !== 'function') {
-    setup = Promise.resolve(approve(given as PlanCompiler, source.plan))
+  const policy = source.policy === undefined ? undefined : resolvePolicy(source.policy)
+  const compiler = resolveCompiler({ policy, compiler: given }, caller)
+  if (given !== undefined && !isPromiseLike(given)) {
+    const setup = Promise.resolve(approve(given, plan))
+    return () => setup
   }
+  // Awaited at the first run, which then throws what went wrong.
+  compiler.then(undefined, () => undefined)
+  let setup: Promise<GuardSetup> | undefined
   return () => {
-    setup ??= (async () =>
-      approve(await (given ?? createPlanCompiler(resolved as ResolvedPolicy)), source.plan))()
+    setup ??= compiler.then((resolved) => approve(resolved, plan))
     return setup
   }
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { AIMessage, SystemMessage } from '@langchain/core/messages'
 import { Command } from '@langchain/langgraph'
-import { PlanError } from '@plan/core'
+import { allowedText, PlanError } from '@plan/core'
 import type { LangChainToolCall } from '../convert/steps-from-tool-calls.js'
 import type { GuardConfig } from './guard-config.js'
-import { describeReadySteps, endText, lastWordText } from './guard-messages.js'
+import { endText, lastWordText } from './guard-messages.js'
 import { toolName } from './guarded-tool-call.js'
 import type { GuardModelHandler, GuardModelRequest } from './plan-guard-state.js'
 import { type RunContext, savedRunState, setExit, stopIssue } from './run-context.js'
@@ -43,7 +43,7 @@ function guardedRequest(config: GuardConfig, run: RunContext, request: Request):
     }
   }
   if (config.planMode && config.describePlan) {
-    next = withSystemText(next, describeReadySteps(run.guard))
+    next = withSystemText(next, allowedText({ guard: run.guard }))
   }
   return next
 }

@@ -49,12 +49,13 @@ function deny(
   run: RunContext,
   call: LangChainToolCall,
   issues: readonly PlanIssue[],
+  turnRejected = false,
 ): ToolMessage {
   reportDenied(config, call, issues)
   const stop = stopIssue(run)
   if (stop !== undefined) setExit(run, [stop])
   else if (config.exitBehavior !== 'continue') setExit(run, issues)
-  return denialMessage(config, run, call, issues)
+  return denialMessage(config, run, call, issues, turnRejected)
 }
 
 /**
@@ -65,7 +66,9 @@ function precheck(
   config: GuardConfig,
   run: RunContext,
   request: Request,
-): { readonly issues: readonly PlanIssue[] } | { readonly stepId: string | undefined } {
+):
+  | { readonly issues: readonly PlanIssue[]; readonly turnRejected?: boolean }
+  | { readonly stepId: string | undefined } {
   const call = request.toolCall
   const actualTool = toolName(request.tool)
   if (request.tool !== undefined && actualTool !== call.name) {
@@ -77,7 +80,7 @@ function precheck(
   // Per-turn mode: only the calls of the approved current turn may run.
   checkTurn(config, run, request.state.messages)
   const rejected = call.id === undefined ? undefined : run.rejected.get(call.id)
-  if (rejected !== undefined) return { issues: rejected }
+  if (rejected !== undefined) return { issues: rejected, turnRejected: true }
   if (run.exit !== undefined) return run.exit
   const stepId = call.id === undefined ? undefined : run.turnSteps.get(call.id)
   if (stepId !== undefined) return { stepId }
@@ -147,10 +150,10 @@ async function runAuthorized(
   try {
     config.report({
       kind: 'call',
-      allowed: true,
-      toolCallId: call.id,
       tool: call.name,
+      callId: call.id,
       args: call.args,
+      allowed: true,
       stepId: result.stepId,
       issues: [],
     })
@@ -180,7 +183,7 @@ async function answer(
 ): Promise<Answer> {
   const call = request.toolCall
   const checked = precheck(config, run, request)
-  if ('issues' in checked) return deny(config, run, call, checked.issues)
+  if ('issues' in checked) return deny(config, run, call, checked.issues, checked.turnRejected)
   const result = await authorize(config, run, call, checked.stepId)
   if (!result.allowed) return deny(config, run, call, result.issues)
   return runAuthorized(config, run, request, handler, result)

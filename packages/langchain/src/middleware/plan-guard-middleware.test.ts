@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages'
 import { fakeModel } from '@langchain/core/testing'
 import type { ClientTool } from '@langchain/core/tools'
-import { createPlanCompiler, PlanCompilationError, PlanError } from '@plan/core'
+import { createPlanCompiler, type DecisionEvent, PlanCompilationError, PlanError } from '@plan/core'
 import { createAgent, createMiddleware, tool, toolErrorMiddleware } from 'langchain'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -12,7 +12,6 @@ import {
   type TestWorkspace,
   toolMessages,
 } from '../test-utils/workspace.js'
-import type { PlanGuardDecision } from './plan-guard-decision.js'
 import { planGuardMiddleware } from './plan-guard-middleware.js'
 
 let workspace: TestWorkspace
@@ -235,7 +234,7 @@ describe('planGuardMiddleware', () => {
     })
 
     it('should report every decision to onDecision', async () => {
-      const decisions: PlanGuardDecision[] = []
+      const decisions: DecisionEvent[] = []
       const model = fakeModel()
         .respondWithTools([{ name: 'view_file', args: { file: 'README.md' }, id: 'read' }])
         .respondWithTools([{ name: 'nope', args: {}, id: 'unknown' }])
@@ -781,7 +780,7 @@ describe('planGuardMiddleware', () => {
     })
 
     it('should need exactly one of policy or compiler', () => {
-      expect(() => planGuardMiddleware({})).toThrow(PlanError)
+      expect(() => planGuardMiddleware({} as never)).toThrow(PlanError)
     })
 
     it('should refuse an invalid policy when the middleware is built', () => {

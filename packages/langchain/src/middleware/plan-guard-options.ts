@@ -1,15 +1,11 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import type {
-  CompiledPlan,
+  AdapterOptions,
+  DecisionEvent,
   GuardStore,
-  Plan,
-  PlanCompiler,
-  PolicyInput,
-  ResolvedPolicy,
   RetryInterrupted,
   RunKeys,
 } from '@plan/core'
-import type { PlanGuardDecision } from './plan-guard-decision.js'
 
 /**
  * What happens when the guard denies a call: `continue` answers it with an error and lets the
@@ -18,18 +14,18 @@ import type { PlanGuardDecision } from './plan-guard-decision.js'
  */
 export type PlanGuardExitBehavior = 'continue' | 'error' | 'end'
 
-/** Options for {@link planGuardMiddleware}. */
-export interface PlanGuardMiddlewareOptions {
-  /** The policy, as an object or already resolved. Give this or `compiler`. */
-  readonly policy?: PolicyInput | ResolvedPolicy
-  /** A compiler (or the promise of one) from `createPlanCompiler`. Give this or `policy`. */
-  readonly compiler?: PlanCompiler | Promise<PlanCompiler>
-  /**
-   * Plan mode: the approved plan (a plan object, compiled when the first run starts, or a
-   * `CompiledPlan`, compiled again against the policy). Every tool call must then match a
-   * ready step. Without it, each model turn's tool calls are checked as a plan (per-turn mode).
-   */
-  readonly plan?: Plan | CompiledPlan
+/**
+ * Options for {@link planGuardMiddleware}: the options every `@plan` adapter takes (exactly one
+ * of `policy` or `compiler`, an optional approved `plan` for plan mode, `onDecision`), and these.
+ * Without a `plan`, each model turn's tool calls are checked as a plan (per-turn mode); a
+ * plan is compiled when the first run starts, a `CompiledPlan` is compiled again against the
+ * policy. `onDecision` is called with every decision, for logs and audits; a throw there fails
+ * the call.
+ */
+export type PlanGuardMiddlewareOptions = AdapterOptions<DecisionEvent> & PlanGuardSettings
+
+/** The options of {@link planGuardMiddleware} that are its own. */
+export interface PlanGuardSettings {
   /** Default `continue`. */
   readonly exitBehavior?: PlanGuardExitBehavior
   /**
@@ -46,8 +42,6 @@ export interface PlanGuardMiddlewareOptions {
    * (see `modelStepToolPolicy`). They run before each model call, never through the agent's model.
    */
   readonly extractionModel?: BaseChatModel
-  /** Called with every decision, for logs and audits; a throw here fails the call. */
-  readonly onDecision?: (decision: PlanGuardDecision) => void
   /**
    * Where the run's state is written before every tool call starts (write-ahead) and after it
    * ends, and where shared budgets are counted (`@plan/postgres`). Without it the state lives

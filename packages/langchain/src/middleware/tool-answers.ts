@@ -1,9 +1,9 @@
 import { AIMessage, ToolMessage } from '@langchain/core/messages'
 import { Command } from '@langchain/langgraph'
-import type { PlanError, PlanIssue } from '@plan/core'
+import { allowedText, type PlanError, type PlanIssue, refusalText } from '@plan/core'
 import type { LangChainToolCall } from '../convert/steps-from-tool-calls.js'
 import type { GuardConfig } from './guard-config.js'
-import { denialText, describePolicy, describeReadySteps, endText } from './guard-messages.js'
+import { endText } from './guard-messages.js'
 import { PRIVATE_KEYS } from './plan-guard-state.js'
 import { type RunContext, setExit, stopIssue } from './run-context.js'
 import type { PlanGuardRunState } from './run-state.js'
@@ -11,9 +11,9 @@ import type { PlanGuardRunState } from './run-state.js'
 const ENDING = 'The run is ending; no further tool call will run.'
 
 /** What the model may still do: the ready steps, the policy, or nothing when the run ends. */
-function allowedText(config: GuardConfig, run: RunContext): string {
+function stillAllowed(config: GuardConfig, run: RunContext): string {
   if (stopIssue(run) !== undefined || run.exit !== undefined) return ENDING
-  return config.planMode ? describeReadySteps(run.guard) : describePolicy(run.compiler)
+  return allowedText(config.planMode ? { guard: run.guard } : { compiler: run.compiler })
 }
 
 function errorMessage(call: LangChainToolCall, content: string): ToolMessage {
@@ -25,21 +25,26 @@ function errorMessage(call: LangChainToolCall, content: string): ToolMessage {
   })
 }
 
-/** The error `ToolMessage` that answers a denied call. */
+/**
+ * The error `ToolMessage` that answers a denied call, in `@plan/core`'s words (the same in
+ * every adapter); `turnRejected` when its whole turn was rejected as a plan.
+ */
 export function denialMessage(
   config: GuardConfig,
   run: RunContext,
   call: LangChainToolCall,
   issues: readonly PlanIssue[],
+  turnRejected = false,
 ): ToolMessage {
   // A tainted-run refusal lists what is still allowed; the whole policy would contradict it.
   const tainted = issues.every((issue) => issue.code === 'tainted_run')
-  return errorMessage(call, denialText(call.name, issues, tainted ? '' : allowedText(config, run)))
+  const allowed = tainted ? '' : stillAllowed(config, run)
+  return errorMessage(call, refusalText({ tool: call.name, issues, turnRejected, allowed }))
 }
 
 /** Answers a call of a run whose saved state is refused; the tool does not run. */
 export function refusedMessage(call: LangChainToolCall, error: PlanError): ToolMessage {
-  return errorMessage(call, denialText(call.name, error.issues, ENDING))
+  return errorMessage(call, refusalText({ tool: call.name, issues: error.issues, allowed: ENDING }))
 }
 
 /** Reports a call that did not run. */
@@ -50,10 +55,11 @@ export function reportDenied(
 ): void {
   config.report({
     kind: 'call',
-    allowed: false,
-    toolCallId: call.id,
     tool: call.name,
+    callId: call.id,
     args: call.args,
+    allowed: false,
+    stepId: undefined,
     issues,
   })
 }

@@ -1,10 +1,6 @@
 import { AIMessage, type BaseMessage } from '@langchain/core/messages'
 import { hashJson, PlanCompilationError, type PlanIssue } from '@plan/core'
-import {
-  type LangChainToolCall,
-  stepIdsForToolCalls,
-  stepsFromToolCalls,
-} from '../convert/steps-from-tool-calls.js'
+import { type LangChainToolCall, stepsFromToolCalls } from '../convert/steps-from-tool-calls.js'
 import type { GuardConfig } from './guard-config.js'
 import { type RunContext, setExit, stopIssue } from './run-context.js'
 
@@ -90,12 +86,13 @@ export function checkTurn(
   run.turnSteps = new Map()
   run.rejected = new Map()
   if (calls.length === 0) return
-  const stepIds = stepIdsForToolCalls(calls)
-  const result = run.guard.submitPlan({ steps: stepsFromToolCalls({ tool_calls: calls }) }, 'turn')
+  const steps = stepsFromToolCalls({ tool_calls: calls })
+  const stepIds = steps.map((step) => step.id)
+  const result = run.guard.submitPlan({ steps }, 'turn')
   config.report({
     kind: 'turn',
     allowed: result.success,
-    toolCallIds: calls.map((call) => call.id ?? ''),
+    callIds: calls.map((call) => call.id ?? ''),
     issues: result.issues,
   })
   if (!result.success) {
