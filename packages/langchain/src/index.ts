@@ -12,9 +12,12 @@ export { planGuardMiddleware } from './middleware/plan-guard-middleware.js'
 export type {
   PlanGuardExitBehavior,
   PlanGuardMiddlewareOptions,
+  PlanGuardSettings,
 } from './middleware/plan-guard-options.js'
 export type { PlanGuardRunState } from './middleware/run-state.js'
 export type { Planner, PlannerOptions, PlannerResult } from './planner/create-planner.js'
 export { createPlanner } from './planner/create-planner.js'
+export type { GeneratePlanOptions } from './planner/generate-plan.js'
+export { generatePlan } from './planner/generate-plan.js'
 export type { PlanAndRunOptions, PlanAndRunResult } from './planner/plan-and-run.js'
 export { planAndRun } from './planner/plan-and-run.js'
