@@ -1,4 +1,4 @@
-import type { PlanIssue } from '../issues/plan-issue.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import type { AuditHead } from './audit-chain.js'
 import { type AuditKey, auditGenesis, auditKeyBytes, hashAuditLine } from './audit-key.js'
 

@@ -1,5 +1,5 @@
 import { createIssue } from '../issues/create-issue.js'
-import type { IssueCode, PlanIssue } from '../issues/plan-issue.js'
+import type { IssueCode, PlanIssue } from '../types/plan-issue.js'
 import { describeThrown } from '../util/describe-thrown.js'
 
 /**

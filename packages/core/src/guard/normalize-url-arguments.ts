@@ -1,6 +1,6 @@
 import { checkUrl } from '../compile/check-url.js'
-import type { JsonObject, JsonValue } from '../plan/json-value.js'
-import type { ArgSpec } from '../policy/policy-schema.js'
+import type { ArgSpec } from '../schema/policy-schema.js'
+import type { JsonObject, JsonValue } from '../types/json-value.js'
 import { defineValue } from './json-copy.js'
 
 function normalize(spec: ArgSpec, holder: object, key: string | number, value: JsonValue): void {
