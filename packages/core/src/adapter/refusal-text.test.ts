@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { PlanIssue } from '../issues/plan-issue.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import { refusalText } from './refusal-text.js'
 
 const outside: PlanIssue = {
