@@ -86,8 +86,9 @@ function finishTurn(
     ...(ends ? { messages: endTurnMessages(config, run, calls, issues) } : {}),
     _planGuardState: savedRunState(run),
   }
-  // A turn without calls is the run's last (its saved state restores it if the agent goes on).
-  if (ends || calls.length === 0) config.runs.forget(run.id)
+  // A turn without calls is the run's last (its saved state restores it if the agent goes on);
+  // under `error`, afterAgent drops it.
+  if ((ends || calls.length === 0) && config.exitBehavior !== 'error') config.runs.forget(run.id)
   return new Command({ update })
 }
 
