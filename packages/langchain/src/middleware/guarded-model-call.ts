@@ -103,18 +103,15 @@ export async function guardedModelCall(
   request: Request,
   handler: Handler,
 ): Promise<AIMessage | Command> {
-  const id = request.state._planGuardRunId
   let run: RunContext
   try {
     run = await config.runs.find(request.state)
   } catch (error) {
     // LangChain would wrap a throw here: the middleware's own beforeAgent node throws it.
     if (!PlanError.isInstance(error)) throw error
-    config.runs.refuse(id, error)
+    config.runs.refuse(request.state, error)
     return new Command({ goto: beforeAgentNode(config) })
   }
-  // A refusal of an earlier call of this run is over: the run's state checks out again.
-  config.runs.takeRefusal(id)
   const stop = stopIssue(run)
   if (stop !== undefined) setExit(run, [stop])
   // A stopped run: the model is told why once, without tools; then the agent ends.

@@ -205,7 +205,7 @@ export async function guardedToolCall(
     // LangChain would wrap a throw here; the call is refused, and the next model call ends the run.
     if (!PlanError.isInstance(error)) throw error
     reportDenied(config, request.toolCall, error.issues)
-    config.runs.refuse(request.state._planGuardRunId, error)
+    config.runs.refuse(request.state, error)
     return refusedMessage(request.toolCall, error)
   }
   const response = await answer(config, run, request, handler)

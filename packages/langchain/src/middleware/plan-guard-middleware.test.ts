@@ -420,6 +420,28 @@ describe('planGuardMiddleware', () => {
       )
     })
 
+    it('should start the next run normally after a refused call', async () => {
+      const middleware = planGuardMiddleware({ policy: workspace.policy() })
+      const request = {
+        toolCall: { id: 'stray', name: 'view_file', args: { file: 'README.md' } },
+        tool: workspace.viewFile,
+        state: { messages: [new AIMessage({ content: '', id: 'turn' })] },
+        runtime: {},
+      } as unknown as Parameters<NonNullable<typeof middleware.wrapToolCall>>[0]
+      const answer = await middleware.wrapToolCall?.(request, async () => {
+        throw new Error('the tool must not run')
+      })
+      expect(ToolMessage.isInstance(answer) && answer.status).toBe('error')
+      // A new invocation: new input, so another state than the refused one.
+      const next = middleware.beforeAgent
+      const hook = typeof next === 'function' ? next : next?.hook
+      const started = await hook?.(
+        { messages: [new HumanMessage({ content: 'Again.', id: 'again' })] } as never,
+        {} as never,
+      )
+      expect(started).toMatchObject({ _planGuardRunId: expect.any(String) })
+    })
+
     it('should keep every tool visible with maskTools false', async () => {
       const seenTools: string[][] = []
       const spy = createMiddleware({

@@ -18,7 +18,7 @@ async function findOrThrow(config: GuardConfig, state: PlanGuardFields): Promise
   try {
     return await config.runs.find(state)
   } catch (error) {
-    config.runs.takeRefusal(state._planGuardRunId)
+    config.runs.takeRefusal(state)
     throw error
   }
 }
@@ -69,7 +69,7 @@ async function afterModel(
  * to end (`wrapModelCall` sends it here): it throws the `PlanError`, outside LangChain's wrapping.
  */
 async function beforeAgent(config: GuardConfig, state: PlanGuardFields) {
-  const refusal = config.runs.takeRefusal(state._planGuardRunId)
+  const refusal = config.runs.takeRefusal(state)
   if (refusal !== undefined) throw refusal
   const run = await config.runs.start()
   return { _planGuardRunId: run.id, _planGuardState: savedRunState(run) }
@@ -78,7 +78,7 @@ async function beforeAgent(config: GuardConfig, state: PlanGuardFields) {
 /** Registered under `exitBehavior: 'error'`: drops the run from memory and throws its exit. */
 async function afterAgent(config: GuardConfig, state: PlanGuardFields) {
   const id = state._planGuardRunId
-  const refusal = config.runs.takeRefusal(id)
+  const refusal = config.runs.takeRefusal(state)
   if (refusal !== undefined) throw refusal
   // A run resumed right here still ends as its saved state says (an "error" exit throws).
   const run =

@@ -29,6 +29,7 @@ export const PRIVATE_KEYS: ReadonlySet<string> = new Set(['_planGuardRunId', '_p
 export interface PlanGuardFields {
   readonly _planGuardRunId?: string | undefined
   readonly _planGuardState?: PlanGuardRunState | undefined
+  readonly messages?: readonly { readonly id?: string | undefined }[] | undefined
 }
 
 type Hooks = AgentMiddleware<typeof planGuardStateSchema>

@@ -8,8 +8,14 @@ import { newRun, type RunContext } from './run-context.js'
 
 /** Runs whose end never came (a crash) are dropped beyond this many. */
 const MAX_LIVE_RUNS = 10_000
-/** The key of a refusal for a state that names no run. */
-const NO_RUN = ''
+
+/**
+ * Where a refusal waits to be thrown: the run and the last message of the state that met it.
+ * The node that throws it sees that same state; a later invocation (new input) never does.
+ */
+function refusalKey(state: PlanGuardFields): string {
+  return `${state._planGuardRunId ?? ''}\u0000${state.messages?.at(-1)?.id ?? ''}`
+}
 
 /** The revision a saved state claims for the run `id`, when it is a state of that run. */
 function savedRevision(written: unknown, id: string): number | undefined {
@@ -33,7 +39,7 @@ function keep<V>(map: Map<string, V>, key: string, value: V): void {
  */
 export class RunRegistry {
   readonly #runs = new Map<string, RunContext>()
-  /** Calls answered without a run (its state was refused); the run's end throws the error. */
+  /** Runs whose saved state was refused, until a hook node throws the error. */
   readonly #refusals = new Map<string, PlanError>()
   readonly #setup: () => Promise<GuardSetup>
   readonly #store: GuardStore | undefined
@@ -91,14 +97,14 @@ export class RunRegistry {
     this.#runs.delete(id)
   }
 
-  /** Records that a call of the run `id` was refused with `error`, for the run's end to throw. */
-  refuse(id: string | undefined, error: PlanError): void {
-    keep(this.#refusals, id ?? NO_RUN, error)
+  /** Records that the run of `state` was refused with `error`, for a hook node to throw. */
+  refuse(state: PlanGuardFields, error: PlanError): void {
+    keep(this.#refusals, refusalKey(state), error)
   }
 
-  /** The refusal recorded for the run `id`, once. */
-  takeRefusal(id: string | undefined): PlanError | undefined {
-    const key = id ?? NO_RUN
+  /** The refusal recorded for the run of `state` at that state, once. */
+  takeRefusal(state: PlanGuardFields): PlanError | undefined {
+    const key = refusalKey(state)
     const error = this.#refusals.get(key)
     this.#refusals.delete(key)
     return error
