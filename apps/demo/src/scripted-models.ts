@@ -1,5 +1,3 @@
-import { AIMessage } from '@langchain/core/messages'
-import { fakeModel } from '@langchain/core/testing'
 import { MockLanguageModelV4 } from 'ai/test'
 
 /** One scripted model turn: tool calls, or a final answer. */
@@ -12,20 +10,6 @@ export type Turn =
       }[]
     }
   | { readonly text: string }
-
-/** LangChain's own fake chat model playing a script. */
-export function scriptedLangchainModel(turns: readonly Turn[]) {
-  let model = fakeModel()
-  for (const turn of turns) {
-    model =
-      'text' in turn
-        ? model.respond(new AIMessage(turn.text))
-        : model.respondWithTools(
-            turn.calls.map((call) => ({ name: call.tool, args: call.args, id: call.id })),
-          )
-  }
-  return model
-}
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV4['doGenerate']>>
 

@@ -1,12 +1,13 @@
 import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages'
-import { createPlanCompiler, type PolicyInput } from '@plan/core'
-import { type PlanGuardDecision, planGuardMiddleware } from '@plan/langchain'
+import { createPlanCompiler, type DecisionEvent, type PolicyInput } from '@plan/core'
+import { planGuardMiddleware } from '@plan/langchain'
+import { scriptedModel } from '@plan/langchain/test'
 import { createAgent } from 'langchain'
 import { createDemoTools, type RunLog } from '../demo-tools.js'
 import { langchainTools } from '../framework-tools.js'
 import { type Proposal, summarize } from '../proposals.js'
 import type { RealModel } from '../real-model.js'
-import { scriptedLangchainModel, type Turn } from '../scripted-models.js'
+import type { Turn } from '../scripted-models.js'
 
 /** Runs a scripted (or real) LangChain agent with `planGuardMiddleware` in per-turn mode. */
 export async function runLangchainAgent(options: {
@@ -18,11 +19,11 @@ export async function runLangchainAgent(options: {
 }) {
   const ran: RunLog = []
   const compiler = await createPlanCompiler(options.policy)
-  const decisions: PlanGuardDecision[] = []
+  const decisions: DecisionEvent[] = []
   const agent = createAgent({
     model:
       options.model === undefined
-        ? scriptedLangchainModel(options.turns)
+        ? scriptedModel(options.turns)
         : new (await import('@langchain/openai')).ChatOpenAI({ model: options.model.name }),
     tools: langchainTools(createDemoTools(compiler, ran)),
     middleware: [
@@ -39,9 +40,9 @@ export async function runLangchainAgent(options: {
     if (!AIMessage.isInstance(message)) continue
     for (const call of message.tool_calls ?? []) {
       const id = call.id ?? `call_${proposals.length}`
-      const decision = decisions.find((entry) => entry.kind === 'call' && entry.toolCallId === id)
+      const decision = decisions.find((entry) => entry.kind === 'call' && entry.callId === id)
       const turn = decisions.find(
-        (entry) => entry.kind === 'turn' && !entry.allowed && entry.toolCallIds.includes(id),
+        (entry) => entry.kind === 'turn' && !entry.allowed && entry.callIds.includes(id),
       )
       const found = decision ?? turn
       proposals.push({

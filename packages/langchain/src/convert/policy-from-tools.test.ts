@@ -49,8 +49,10 @@ describe('policyFromTools', () => {
 
   it('should let the author mark paths and commands, keeping descriptions', async () => {
     const tools = policyFromTools([readFile, runCommand], {
-      read_file: { args: { path: { type: 'path', access: 'read' } }, maxCalls: 5 },
-      run_command: { args: { command: { type: 'command' } } },
+      overrides: {
+        read_file: { args: { path: { type: 'path', access: 'read' } }, maxCalls: 5 },
+        run_command: { args: { command: { type: 'command' } } },
+      },
     })
     expect(tools.read_file?.args?.path).toEqual({
       type: 'path',
@@ -78,9 +80,13 @@ describe('policyFromTools', () => {
   })
 
   it('should refuse an override of an unknown tool or argument', () => {
-    expect(() => policyFromTools([readFile], { read_fil: { args: {} } })).toThrow(PlanError)
+    expect(() => policyFromTools([readFile], { overrides: { read_fil: { args: {} } } })).toThrow(
+      PlanError,
+    )
     expect(() =>
-      policyFromTools([readFile], { read_file: { args: { file: { type: 'path' } } } }),
+      policyFromTools([readFile], {
+        overrides: { read_file: { args: { file: { type: 'path' } } } },
+      }),
     ).toThrow(/does not take/)
   })
 

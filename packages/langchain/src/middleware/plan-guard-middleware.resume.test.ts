@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages'
-import { fakeModel } from '@langchain/core/testing'
+import { type BaseMessage, HumanMessage } from '@langchain/core/messages'
+import type { fakeModel } from '@langchain/core/testing'
 import type { ClientTool } from '@langchain/core/tools'
 import { Command, MemorySaver } from '@langchain/langgraph'
 import { PlanError } from '@plan/core'
 import { createAgent, humanInTheLoopMiddleware, tool } from 'langchain'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { scriptedModel } from '../test/index.js'
 import {
   createTestWorkspace,
   expectEveryCallAnswered,
@@ -36,9 +37,12 @@ type Call = { name: string; args: Record<string, unknown>; id: string }
 
 /** A model that makes each batch of calls in turn, then answers `Done.`. */
 function scripted(...turns: Call[][]) {
-  const model = fakeModel()
-  for (const calls of turns) model.respondWithTools(calls)
-  return model.respond(new AIMessage('Done.'))
+  return scriptedModel([
+    ...turns.map((calls) => ({
+      calls: calls.map((call) => ({ id: call.id, tool: call.name, args: call.args })),
+    })),
+    { text: 'Done.' },
+  ])
 }
 
 const read = (file: string, id: string): Call => ({ name: 'view_file', args: { file }, id })

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages'
 import { fakeModel } from '@langchain/core/testing'
 import type { ClientTool } from '@langchain/core/tools'
-import { createPlanCompiler, PlanCompilationError, PlanError } from '@plan/core'
+import { createPlanCompiler, type DecisionEvent, PlanCompilationError, PlanError } from '@plan/core'
 import { createAgent, createMiddleware, tool, toolErrorMiddleware } from 'langchain'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -12,7 +12,6 @@ import {
   type TestWorkspace,
   toolMessages,
 } from '../test-utils/workspace.js'
-import type { PlanGuardDecision } from './plan-guard-decision.js'
 import { planGuardMiddleware } from './plan-guard-middleware.js'
 
 let workspace: TestWorkspace
@@ -235,7 +234,7 @@ describe('planGuardMiddleware', () => {
     })
 
     it('should report every decision to onDecision', async () => {
-      const decisions: PlanGuardDecision[] = []
+      const decisions: DecisionEvent[] = []
       const model = fakeModel()
         .respondWithTools([{ name: 'view_file', args: { file: 'README.md' }, id: 'read' }])
         .respondWithTools([{ name: 'nope', args: {}, id: 'unknown' }])
@@ -409,16 +408,38 @@ describe('planGuardMiddleware', () => {
         reached = true
         return new ToolMessage({ content: 'ran', tool_call_id: 'stray' })
       })
-      // Answered, not thrown (LangChain would wrap a throw); the next hook throws the PlanError.
+      // Answered, not thrown (LangChain would wrap a throw); the next hook node throws it.
       const answer = await attempt
       expect(ToolMessage.isInstance(answer) && answer.status).toBe('error')
       expect(ToolMessage.isInstance(answer) && answer.text).toContain('state_corrupt')
       expect(reached).toBe(false)
-      const next = middleware.beforeModel
+      const next = middleware.beforeAgent
       const hook = typeof next === 'function' ? next : next?.hook
       await expect(hook?.({ messages: [] } as never, {} as never)).rejects.toSatisfy(
         (error: unknown) => PlanError.isInstance(error) && error.issues.length > 0,
       )
+    })
+
+    it('should start the next run normally after a refused call', async () => {
+      const middleware = planGuardMiddleware({ policy: workspace.policy() })
+      const request = {
+        toolCall: { id: 'stray', name: 'view_file', args: { file: 'README.md' } },
+        tool: workspace.viewFile,
+        state: { messages: [new AIMessage({ content: '', id: 'turn' })] },
+        runtime: {},
+      } as unknown as Parameters<NonNullable<typeof middleware.wrapToolCall>>[0]
+      const answer = await middleware.wrapToolCall?.(request, async () => {
+        throw new Error('the tool must not run')
+      })
+      expect(ToolMessage.isInstance(answer) && answer.status).toBe('error')
+      // A new invocation: new input, so another state than the refused one.
+      const next = middleware.beforeAgent
+      const hook = typeof next === 'function' ? next : next?.hook
+      const started = await hook?.(
+        { messages: [new HumanMessage({ content: 'Again.', id: 'again' })] } as never,
+        {} as never,
+      )
+      expect(started).toMatchObject({ _planGuardRunId: expect.any(String) })
     })
 
     it('should keep every tool visible with maskTools false', async () => {
@@ -664,6 +685,27 @@ describe('planGuardMiddleware', () => {
     })
   })
 
+  describe('graph nodes', () => {
+    it('should add only the hook nodes a configuration needs', async () => {
+      const nodesOf = (middleware: ReturnType<typeof planGuardMiddleware>) =>
+        Object.keys(
+          createAgent({ model: fakeModel(), tools: workspace.tools, middleware: [middleware] })
+            .graph.nodes,
+        ).filter((node) => node.startsWith('PlanGuardMiddleware.'))
+      const policy = workspace.policy()
+      expect(nodesOf(planGuardMiddleware({ policy }))).toEqual(['PlanGuardMiddleware.before_agent'])
+      expect(nodesOf(planGuardMiddleware({ policy, exitBehavior: 'end' }))).toEqual([
+        'PlanGuardMiddleware.before_agent',
+      ])
+      expect(nodesOf(planGuardMiddleware({ policy, exitBehavior: 'error' })).sort()).toEqual([
+        'PlanGuardMiddleware.after_agent',
+        'PlanGuardMiddleware.after_model',
+        'PlanGuardMiddleware.before_agent',
+        'PlanGuardMiddleware.before_model',
+      ])
+    })
+  })
+
   describe('exitBehavior', () => {
     it('should throw a PlanCompilationError for a rejected turn with "error", every call answered', async () => {
       const model = fakeModel().respondWithTools([
@@ -760,7 +802,7 @@ describe('planGuardMiddleware', () => {
     })
 
     it('should need exactly one of policy or compiler', () => {
-      expect(() => planGuardMiddleware({})).toThrow(PlanError)
+      expect(() => planGuardMiddleware({} as never)).toThrow(PlanError)
     })
 
     it('should refuse an invalid policy when the middleware is built', () => {

@@ -1,4 +1,48 @@
-import { PlanError, type PlanGuardState, type PlanIssue } from '@plan/core'
+import { type IssueCode, PlanError, type PlanGuardState, type PlanIssue } from '@plan/core'
+import { z } from 'zod'
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+const countSchema = z.number().int().nonnegative()
+
+/** An issue as the middleware saved it; its other fields (hint, step id…) are kept. */
+const issueSchema = z.looseObject({
+  code: z.custom<IssueCode>((value) => typeof value === 'string'),
+  message: z.string(),
+  path: z.array(z.union([z.string(), z.number()])),
+})
+
+const issuesSchema = z.array(issueSchema).transform((issues) => issues as readonly PlanIssue[])
+
+/**
+ * What `planGuardMiddleware` keeps of a run in the agent state (the private key
+ * `_planGuardState`), so that a checkpointed run can be resumed in another process: the
+ * guard's `snapshot()` and the middleware's own bookkeeping. The key order is the order in
+ * which a broken state is reported.
+ */
+export const planGuardRunStateSchema = z.object({
+  version: z.literal(1),
+  /** The run this state belongs to (the run's `_planGuardRunId`). */
+  runId: z.string(),
+  /** The guard's state (`PlanGuard.snapshot()`), checked again by `@plan/core` on restore. */
+  guard: z.custom<PlanGuardState>(isRecord),
+  /** Identifies the calls of the turn last checked (per-turn mode). */
+  submittedKey: z.string().nullable(),
+  /** Why the run is ending, when it is; `compilation` for a rejected turn. */
+  exit: z.object({ issues: issuesSchema, compilation: z.boolean() }).nullable(),
+  /** Grows with every write of the run; of two states of one run, the higher one is kept. */
+  revision: countSchema,
+  /** Model turns so far (per-turn mode). */
+  turn: countSchema,
+  /** The turn last checked (per-turn mode). */
+  submittedTurn: countSchema,
+  /** Per-turn mode: the step id of each tool call of the approved current turn. */
+  turnSteps: z.record(z.string(), z.string()),
+  /** Per-turn mode: why each call of the last rejected turn was rejected. */
+  rejected: z.record(z.string(), issuesSchema),
+})
 
 /**
  * What `planGuardMiddleware` keeps of a run in the agent state (the private key
@@ -7,26 +51,7 @@ import { PlanError, type PlanGuardState, type PlanIssue } from '@plan/core'
  * a restored state is checked again (the plan is compiled again against the policy, and in plan
  * mode must be the configured plan); what it can and cannot do is described in the README.
  */
-export interface PlanGuardRunState {
-  readonly version: 1
-  /** The run this state belongs to (the run's `_planGuardRunId`). */
-  readonly runId: string
-  /** Grows with every write of the run; of two states of one run, the higher one is kept. */
-  readonly revision: number
-  /** The guard's state (`PlanGuard.snapshot()`): plan, step statuses, outputs, budgets used. */
-  readonly guard: PlanGuardState
-  /** Model turns so far, and the turn last checked (per-turn mode). */
-  readonly turn: number
-  readonly submittedTurn: number
-  /** Identifies the calls of the turn last checked (per-turn mode). */
-  readonly submittedKey: string | null
-  /** Per-turn mode: the step id of each tool call of the approved current turn. */
-  readonly turnSteps: Readonly<Record<string, string>>
-  /** Per-turn mode: why each call of the last rejected turn was rejected. */
-  readonly rejected: Readonly<Record<string, readonly PlanIssue[]>>
-  /** Why the run is ending, when it is; `compilation` for a rejected turn. */
-  readonly exit: { readonly issues: readonly PlanIssue[]; readonly compilation: boolean } | null
-}
+export type PlanGuardRunState = Readonly<z.output<typeof planGuardRunStateSchema>>
 
 /**
  * The reducer of `_planGuardState`: parallel tool calls of one turn each write the state, and
@@ -44,9 +69,7 @@ export function keepFreshestRunState(
   return nextRevision >= currentRevision ? next : current
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
+const FIELDS = Object.keys(planGuardRunStateSchema.shape)
 
 function invalid(field: string): never {
   const message = `The saved @plan guard state of this run has an invalid ${field}; no tool call can be authorized.`
@@ -55,73 +78,18 @@ function invalid(field: string): never {
   })
 }
 
-function count(value: unknown, field: string): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) invalid(field)
-  return value
-}
-
-function isIssue(value: unknown): value is PlanIssue {
-  return (
-    isRecord(value) &&
-    typeof value.code === 'string' &&
-    typeof value.message === 'string' &&
-    Array.isArray(value.path)
-  )
-}
-
-function issues(value: unknown, field: string): readonly PlanIssue[] {
-  if (!Array.isArray(value) || !value.every(isIssue)) invalid(field)
-  return value
-}
-
-function entries<T>(
-  value: unknown,
-  field: string,
-  read: (item: unknown) => T,
-): readonly (readonly [string, T])[] {
-  if (!isRecord(value)) invalid(field)
-  return Object.keys(value).map((key) => [key, read(value[key])] as const)
-}
-
-/** A saved run state checked field by field (the guard's part is checked by `@plan/core`). */
-export interface ReadRunState {
-  readonly revision: number
-  readonly guard: PlanGuardState
-  readonly turn: number
-  readonly submittedTurn: number
-  readonly submittedKey: string | undefined
-  readonly turnSteps: readonly (readonly [string, string])[]
-  readonly rejected: readonly (readonly [string, readonly PlanIssue[]])[]
-  readonly exit:
-    | { readonly issues: readonly PlanIssue[]; readonly compilation: boolean }
-    | undefined
-}
-
 /**
  * Checks a run state read back from the agent state; throws `PlanError` (fail closed) when it
  * is not one `planGuardMiddleware` wrote for the run `runId`.
  */
-export function readRunState(value: unknown, runId: string): ReadRunState {
-  if (!isRecord(value) || value.version !== 1) invalid('version')
-  if (value.runId !== runId) invalid('runId')
-  if (!isRecord(value.guard)) invalid('guard')
-  const submittedKey = value.submittedKey
-  if (submittedKey !== null && typeof submittedKey !== 'string') invalid('submittedKey')
-  const exit = value.exit
-  if (exit !== null && (!isRecord(exit) || typeof exit.compilation !== 'boolean')) invalid('exit')
-  return {
-    revision: count(value.revision, 'revision'),
-    guard: value.guard as unknown as PlanGuardState,
-    turn: count(value.turn, 'turn'),
-    submittedTurn: count(value.submittedTurn, 'submittedTurn'),
-    submittedKey: submittedKey ?? undefined,
-    turnSteps: entries(value.turnSteps, 'turnSteps', (item) =>
-      typeof item === 'string' ? item : invalid('turnSteps'),
-    ),
-    rejected: entries(value.rejected, 'rejected', (item) => issues(item, 'rejected')),
-    exit:
-      exit === null
-        ? undefined
-        : { issues: issues(exit.issues, 'exit'), compilation: exit.compilation === true },
-  }
+export function readRunState(value: unknown, runId: string): PlanGuardRunState {
+  const result = planGuardRunStateSchema.safeParse(value)
+  const wrongRun = isRecord(value) && value.runId !== runId
+  if (result.success && !wrongRun) return result.data
+  // Not an object at all reads as a wrong version, the first field.
+  const broken = new Set<unknown>(
+    result.success ? [] : result.error.issues.map((issue) => issue.path[0] ?? 'version'),
+  )
+  if (wrongRun) broken.add('runId')
+  invalid(FIELDS.find((field) => broken.has(field)) ?? 'version')
 }

@@ -2,20 +2,18 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { type BaseMessage, HumanMessage } from '@langchain/core/messages'
 import type { ClientTool } from '@langchain/core/tools'
 import {
+  type AdapterOptions,
   type CompiledPlan,
-  createPlanCompiler,
   PlanCompilationError,
   type PlanCompiler,
-  PlanError,
   type PolicyInput,
   type ResolvedPolicy,
+  resolveCompiler,
 } from '@plan/core'
 import { createAgent } from 'langchain'
-import {
-  type PlanGuardMiddlewareOptions,
-  planGuardMiddleware,
-} from '../middleware/plan-guard-middleware.js'
-import { createPlanner } from './create-planner.js'
+import { planGuardMiddleware } from '../middleware/plan-guard-middleware.js'
+import type { PlanGuardSettings } from '../middleware/plan-guard-options.js'
+import { generatePlan } from './generate-plan.js'
 
 /** Options for {@link planAndRun}. */
 export interface PlanAndRunOptions {
@@ -37,7 +35,7 @@ export interface PlanAndRunOptions {
   /** The agent's system prompt. */
   readonly systemPrompt?: string
   /** Options of the guard middleware (the plan and the policy are set here). */
-  readonly guard?: Omit<PlanGuardMiddlewareOptions, 'policy' | 'compiler' | 'plan'>
+  readonly guard?: PlanGuardSettings & Pick<AdapterOptions, 'onDecision'>
 }
 
 /** What {@link planAndRun} returns. */
@@ -66,19 +64,14 @@ export interface PlanAndRunResult {
  * ```
  */
 export async function planAndRun(options: PlanAndRunOptions): Promise<PlanAndRunResult> {
-  if ((options.policy === undefined) === (options.compiler === undefined)) {
-    throw new PlanError('planAndRun needs exactly one of `policy` or `compiler`.', {
-      code: 'invalid_configuration',
-    })
-  }
-  const compiler = await (options.compiler ?? createPlanCompiler(options.policy as PolicyInput))
-  const planner = createPlanner({
+  const compiler = await resolveCompiler(options, 'planAndRun')
+  const planned = await generatePlan({
     model: options.plannerModel ?? options.model,
     compiler,
+    prompt: options.task,
     ...(options.maxReplans === undefined ? {} : { maxReplans: options.maxReplans }),
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   })
-  const planned = await planner.plan(options.task)
   if (!planned.success) throw new PlanCompilationError(planned.issues)
   const agent = createAgent({
     model: options.model,

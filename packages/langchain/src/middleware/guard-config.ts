@@ -1,0 +1,58 @@
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
+import {
+  type DecisionEvent,
+  type GuardStore,
+  PlanError,
+  type RetryInterrupted,
+  type RunKeys,
+} from '@plan/core'
+import { lazyGuardSetup } from './guard-setup.js'
+import type { PlanGuardExitBehavior, PlanGuardMiddlewareOptions } from './plan-guard-options.js'
+import { RunRegistry } from './run-registry.js'
+
+const EXIT_BEHAVIORS: readonly PlanGuardExitBehavior[] = ['continue', 'error', 'end']
+
+/** The middleware's options with their defaults, and the runs it serves. */
+export interface GuardConfig {
+  /** The middleware's name, which LangChain uses in its graph nodes' names. */
+  readonly name: string
+  readonly exitBehavior: PlanGuardExitBehavior
+  readonly planMode: boolean
+  readonly maskTools: boolean
+  readonly describePlan: boolean
+  readonly extractionModel: BaseChatModel | undefined
+  readonly store: GuardStore | undefined
+  readonly keys: RunKeys | undefined
+  readonly retryInterrupted: RetryInterrupted | undefined
+  readonly report: (decision: DecisionEvent) => void
+  readonly runs: RunRegistry
+}
+
+/** Checks the options (throws `PlanError` with `invalid_configuration`) and fills in defaults. */
+export function guardConfig(options: PlanGuardMiddlewareOptions): GuardConfig {
+  const exitBehavior = options.exitBehavior ?? 'continue'
+  if (!EXIT_BEHAVIORS.includes(exitBehavior)) {
+    throw new PlanError(
+      `exitBehavior must be one of ${EXIT_BEHAVIORS.map((value) => JSON.stringify(value)).join(', ')}, got ${JSON.stringify(exitBehavior)}.`,
+      { code: 'invalid_configuration' },
+    )
+  }
+  const { onDecision } = options
+  return {
+    name: 'PlanGuardMiddleware',
+    exitBehavior,
+    planMode: options.plan !== undefined,
+    maskTools: options.maskTools ?? true,
+    describePlan: options.describePlan ?? true,
+    extractionModel: options.extractionModel,
+    store: options.store,
+    keys: options.keys,
+    retryInterrupted: options.retryInterrupted,
+    report: (decision) => onDecision?.(decision),
+    runs: new RunRegistry({
+      setup: lazyGuardSetup(options, 'planGuardMiddleware'),
+      store: options.store,
+      checkPathsOnDisk: options.checkPathsOnDisk ?? true,
+    }),
+  }
+}

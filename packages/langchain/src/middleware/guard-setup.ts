@@ -1,0 +1,55 @@
+import {
+  type AdapterPlan,
+  type CompiledPlan,
+  createPlanGuard,
+  isCompiledPlan,
+  type PlanCompiler,
+  type PolicySource,
+  resolveCompiler,
+} from '@plan/core'
+import { resolvePolicy } from '@plan/core/schemas'
+
+/** The compiler every run uses and, in plan mode, the approved plan. */
+export interface GuardSetup {
+  readonly compiler: PlanCompiler
+  readonly plan: CompiledPlan | undefined
+}
+
+function approve(compiler: PlanCompiler, plan: AdapterPlan | undefined): GuardSetup {
+  if (plan === undefined) return { compiler, plan: undefined }
+  const compiled = isCompiledPlan(plan) ? plan : compiler.compile(plan)
+  // Throws now if the policy does not approve the plan (a forged CompiledPlan included).
+  createPlanGuard(compiled, { compiler, checkPathsOnDisk: false })
+  return { compiler, plan: compiled }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function'
+}
+
+/**
+ * The setup, made once. The options are checked now (`PlanError` with `invalid_configuration`
+ * unless exactly one of `policy` or `compiler`) and the policy is resolved now, so an invalid
+ * one fails where the agent is built; with a compiler at hand the plan is approved now too,
+ * otherwise when the first run starts.
+ */
+export function lazyGuardSetup(
+  source: PolicySource & { readonly plan?: AdapterPlan | undefined },
+  caller: string,
+): () => Promise<GuardSetup> {
+  const { plan } = source
+  const given = source.compiler
+  const policy = source.policy === undefined ? undefined : resolvePolicy(source.policy)
+  const compiler = resolveCompiler({ policy, compiler: given }, caller)
+  if (given !== undefined && !isPromiseLike(given)) {
+    const setup = Promise.resolve(approve(given, plan))
+    return () => setup
+  }
+  // Awaited at the first run, which then throws what went wrong.
+  compiler.then(undefined, () => undefined)
+  let setup: Promise<GuardSetup> | undefined
+  return () => {
+    setup ??= compiler.then((resolved) => approve(resolved, plan))
+    return setup
+  }
+}

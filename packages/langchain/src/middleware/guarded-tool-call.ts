@@ -1,0 +1,216 @@
+import { ToolMessage } from '@langchain/core/messages'
+import type { Command } from '@langchain/langgraph'
+import {
+  type AuthorizeResult,
+  authorizeInterrupted,
+  finishDurableCall,
+  PlanError,
+  type PlanIssue,
+  startDurableCall,
+} from '@plan/core'
+import type { LangChainToolCall } from '../convert/steps-from-tool-calls.js'
+import { askHuman, mayAskHuman } from './ask-human.js'
+import { toSaved } from './durable-run.js'
+import type { GuardConfig } from './guard-config.js'
+import type { GuardToolHandler, GuardToolRequest } from './plan-guard-state.js'
+import { type RunContext, savedRunState, setExit, stopIssue } from './run-context.js'
+import {
+  denialMessage,
+  outputOf,
+  refusedMessage,
+  reportDenied,
+  withRunState,
+} from './tool-answers.js'
+import { toolErrorMessage } from './tool-error-message.js'
+import { callIssue, checkTurn } from './turn-batching.js'
+
+type Request = GuardToolRequest
+type Handler = GuardToolHandler
+type Answer = ToolMessage | Command
+
+/** The name of a tool, when it has one. */
+export function toolName(tool: unknown): string | undefined {
+  if (typeof tool !== 'object' || tool === null || !('name' in tool)) return undefined
+  return typeof tool.name === 'string' ? tool.name : undefined
+}
+
+/** LangGraph interrupts and parent commands travel as exceptions; they are not tool failures. */
+function isGraphBubbleUp(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { is_bubble_up?: unknown }).is_bubble_up === true
+  )
+}
+
+/** Answers a denied call; a stopped run always ends, otherwise `exitBehavior` decides. */
+function deny(
+  config: GuardConfig,
+  run: RunContext,
+  call: LangChainToolCall,
+  issues: readonly PlanIssue[],
+  turnRejected = false,
+): ToolMessage {
+  reportDenied(config, call, issues)
+  const stop = stopIssue(run)
+  if (stop !== undefined) setExit(run, [stop])
+  else if (config.exitBehavior !== 'continue') setExit(run, issues)
+  return denialMessage(config, run, call, issues, turnRejected)
+}
+
+/**
+ * What must hold before the guard is asked: the tool that would run is the one named, and, in
+ * per-turn mode, the call belongs to the approved current turn. Issues, or the call's step id.
+ */
+function precheck(
+  config: GuardConfig,
+  run: RunContext,
+  request: Request,
+):
+  | { readonly issues: readonly PlanIssue[]; readonly turnRejected?: boolean }
+  | { readonly stepId: string | undefined } {
+  const call = request.toolCall
+  const actualTool = toolName(request.tool)
+  if (request.tool !== undefined && actualTool !== call.name) {
+    // An outer middleware swapped the tool: what would run is not what is checked.
+    const message = `The call names ${JSON.stringify(call.name)} but would run the tool ${JSON.stringify(actualTool ?? '(unnamed)')}.`
+    return { issues: [callIssue('unknown_tool', message, 'Call tools by their own names.')] }
+  }
+  if (config.planMode) return run.exit === undefined ? { stepId: undefined } : run.exit
+  // Per-turn mode: only the calls of the approved current turn may run.
+  checkTurn(config, run, request.state.messages)
+  const rejected = call.id === undefined ? undefined : run.rejected.get(call.id)
+  if (rejected !== undefined) return { issues: rejected, turnRejected: true }
+  if (run.exit !== undefined) return run.exit
+  const stepId = call.id === undefined ? undefined : run.turnSteps.get(call.id)
+  if (stepId !== undefined) return { stepId }
+  return {
+    issues: [
+      callIssue(
+        'call_not_in_plan',
+        'This call is not part of the current model turn.',
+        'Call tools only through the model turn that requested them.',
+      ),
+    ],
+  }
+}
+
+/** Asks the guard; a refusal a human may overrule pauses the run (a LangGraph interrupt). */
+async function authorize(
+  config: GuardConfig,
+  run: RunContext,
+  call: Request['toolCall'],
+  stepId: string | undefined,
+): Promise<AuthorizeResult> {
+  const ask = (humanApproved: boolean) =>
+    authorizeInterrupted(
+      run.guard,
+      {
+        tool: call.name,
+        args: call.args,
+        ...(call.id === undefined ? {} : { callId: call.id }),
+        ...(stepId === undefined ? {} : { stepId }),
+        ...(humanApproved ? { humanApproved } : {}),
+      },
+      config.retryInterrupted,
+    )
+  const result = await ask(false)
+  const onRefuse = run.compiler.policy.policy.trust.tainted?.onRefuse
+  if (result.allowed || !mayAskHuman(result.issues, onRefuse)) return result
+  const answer = askHuman(call, result.issues)
+  if (answer.approved) return ask(true)
+  if (answer.message === undefined) return result
+  const said = callIssue('tainted_run', `A human refused this call: ${answer.message}`, '')
+  return { allowed: false, issue: said, issues: [said] }
+}
+
+/** Runs an authorized call: its reservation saved first, then the tool, then its outcome. */
+async function runAuthorized(
+  config: GuardConfig,
+  run: RunContext,
+  request: Request,
+  handler: Handler,
+  result: AuthorizeResult & { readonly allowed: true },
+): Promise<Answer> {
+  const call = request.toolCall
+  const blocked = await startDurableCall({
+    store: config.store,
+    runId: run.id,
+    policy: run.compiler.policy.policy,
+    tool: call.name,
+    stepId: result.stepId,
+    ...(config.keys === undefined ? {} : { keys: config.keys }),
+    saved: () => toSaved(savedRunState(run)),
+  })
+  if (blocked.length > 0) {
+    run.guard.release(result.stepId)
+    return deny(config, run, call, blocked)
+  }
+  let response: Answer
+  try {
+    config.report({
+      kind: 'call',
+      tool: call.name,
+      callId: call.id,
+      args: call.args,
+      allowed: true,
+      stepId: result.stepId,
+      issues: [],
+    })
+    // The tool gets the arguments the guard checked (paths resolved on disk).
+    response = await handler({ ...request, toolCall: { ...call, args: result.args } })
+  } catch (error) {
+    if (isGraphBubbleUp(error)) {
+      run.guard.release(result.stepId)
+      throw error
+    }
+    // Answered as LangChain answers a throwing tool without middleware.
+    const message = toolErrorMessage(error, call)
+    run.guard.fail(result.stepId, message.content)
+    return message
+  }
+  if (!ToolMessage.isInstance(response)) run.guard.complete(result.stepId, null)
+  else if (response.status === 'error') run.guard.fail(result.stepId, response.content)
+  else run.guard.complete(result.stepId, outputOf(response))
+  return response
+}
+
+async function answer(
+  config: GuardConfig,
+  run: RunContext,
+  request: Request,
+  handler: Handler,
+): Promise<Answer> {
+  const call = request.toolCall
+  const checked = precheck(config, run, request)
+  if ('issues' in checked) return deny(config, run, call, checked.issues, checked.turnRejected)
+  const result = await authorize(config, run, call, checked.stepId)
+  if (!result.allowed) return deny(config, run, call, result.issues)
+  return runAuthorized(config, run, request, handler, result)
+}
+
+/**
+ * The middleware's `wrapToolCall`: authorizes the call with the run's guard and runs it, or
+ * answers it with an error `ToolMessage`; every answer also writes the run's state.
+ */
+export async function guardedToolCall(
+  config: GuardConfig,
+  request: Request,
+  handler: Handler,
+): Promise<Answer> {
+  let run: RunContext
+  try {
+    run = await config.runs.find(request.state)
+  } catch (error) {
+    // LangChain would wrap a throw here; the call is refused, and the next model call ends the run.
+    if (!PlanError.isInstance(error)) throw error
+    reportDenied(config, request.toolCall, error.issues)
+    config.runs.refuse(request.state, error)
+    return refusedMessage(request.toolCall, error)
+  }
+  const response = await answer(config, run, request, handler)
+  // Every answer, denial or result, writes the guard's state; the freshest write wins.
+  const state = savedRunState(run)
+  await finishDurableCall(config.store, run.id, toSaved(state))
+  return withRunState(response, state)
+}

@@ -1,0 +1,60 @@
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
+import type {
+  AdapterOptions,
+  DecisionEvent,
+  GuardStore,
+  RetryInterrupted,
+  RunKeys,
+} from '@plan/core'
+
+/**
+ * What happens when the guard denies a call: `continue` answers it with an error and lets the
+ * model go on; `end` answers it and ends the run; `error` answers it and throws a `PlanError`.
+ * A stopped run (an exhausted budget, a loop, the deadline) ends under `continue` too.
+ */
+export type PlanGuardExitBehavior = 'continue' | 'error' | 'end'
+
+/**
+ * Options for {@link planGuardMiddleware}: the options every `@plan` adapter takes (exactly one
+ * of `policy` or `compiler`, an optional approved `plan` for plan mode, `onDecision`), and these.
+ * Without a `plan`, each model turn's tool calls are checked as a plan (per-turn mode); a
+ * plan is compiled when the first run starts, a `CompiledPlan` is compiled again against the
+ * policy. `onDecision` is called with every decision, for logs and audits; a throw there fails
+ * the call.
+ */
+export type PlanGuardMiddlewareOptions = AdapterOptions<DecisionEvent> & PlanGuardSettings
+
+/** The options of {@link planGuardMiddleware} that are its own. */
+export interface PlanGuardSettings {
+  /** Default `continue`. */
+  readonly exitBehavior?: PlanGuardExitBehavior
+  /**
+   * Hide from the model the tools that cannot run: in plan mode, every tool no ready step
+   * needs; in per-turn mode, every tool the policy does not list. Default true.
+   */
+  readonly maskTools?: boolean
+  /** Plan mode: tell the model, in the system prompt, which steps are ready. Default true. */
+  readonly describePlan?: boolean
+  /** Check path arguments on disk (symlinks resolved) before a call runs. Default true. */
+  readonly checkPathsOnDisk?: boolean
+  /**
+   * Plan mode: the model that runs the plan's `extract` and `generate` steps, with no tools
+   * (see `modelStepToolPolicy`). They run before each model call, never through the agent's model.
+   */
+  readonly extractionModel?: BaseChatModel
+  /**
+   * Where the run's state is written before every tool call starts (write-ahead) and after it
+   * ends, and where shared budgets are counted (`@plan/postgres`). Without it the state lives
+   * only in the agent state, which the checkpointer saves after the tools ran: a crash during
+   * a call then loses the call from the count.
+   */
+  readonly store?: GuardStore
+  /** The run's keys for the policy's shared budgets, e.g. `{ tenant: 'acme' }`. */
+  readonly keys?: RunKeys
+  /**
+   * Asked when a call that a crash interrupted comes again; true runs it again (a human
+   * approved). Without it, such a call is answered with `interrupted_call` (at-most-once),
+   * unless the policy marks its tool `idempotent`.
+   */
+  readonly retryInterrupted?: RetryInterrupted
+}

@@ -1,0 +1,5 @@
+export type { ScriptedCall, ScriptedTurn } from './scripted-model.js'
+export { scriptedModel } from './scripted-model.js'
+export type { TestWorkspace } from './test-workspace.js'
+export { createTestWorkspace } from './test-workspace.js'
+export { toolMessages, unansweredToolCalls } from './tool-messages.js'
