@@ -119,7 +119,9 @@ export async function createPlanGuardedTools<TOOLS extends ToolSet>(
       : isCompiledPlan(options.plan)
         ? options.plan
         : compiler.compile(options.plan)
-  const state = options.state ?? (await loadState(options.store, options.runId))
+  const state =
+    options.state ??
+    (options.store === undefined ? undefined : await loadState(options.store, options.runId))
   const guard = createPlanGuard(compiled, {
     compiler,
     ...(state === undefined ? {} : { state }),
@@ -170,10 +172,10 @@ export async function createPlanGuardedTools<TOOLS extends ToolSet>(
 
 /** The guard state saved under `runId`, checked by `createPlanGuard` (it fails closed). */
 async function loadState(
-  store: GuardToolsOptions['store'],
+  store: NonNullable<GuardToolsOptions['store']>,
   runId: string | undefined,
 ): Promise<PlanGuardState | undefined> {
-  if (store === undefined || runId === undefined) return undefined
+  if (runId === undefined) return undefined
   let saved: Awaited<ReturnType<NonNullable<GuardToolsOptions['store']>['load']>>
   try {
     saved = await store.load(runId)

@@ -75,6 +75,17 @@ export function planPrepareStep<TOOLS extends ToolSet = ToolSet>(
     guard,
     options.tools === undefined ? {} : { tools: options.tools },
   )
+  // one wrapper per model object, not one per step
+  const wrapped = new WeakMap<object, Exclude<LanguageModel, string>>()
+  const turnModel = (model: LanguageModel): Exclude<LanguageModel, string> => {
+    const base = resolveModel(model)
+    let result = wrapped.get(base)
+    if (result === undefined) {
+      result = wrapLanguageModel({ model: base, middleware })
+      wrapped.set(base, result)
+    }
+    return result
+  }
   return async ({ model, instructions }) => {
     releaseStaleReservations(guard)
     if (mode === 'plan' && options.modelSteps !== undefined)
@@ -91,7 +102,7 @@ export function planPrepareStep<TOOLS extends ToolSet = ToolSet>(
     }
     if (mode === 'turn') {
       return {
-        model: wrapLanguageModel({ model: resolveModel(model), middleware }),
+        model: turnModel(model),
         ...(options.turnTools === undefined ? {} : { activeTools: [...options.turnTools] }),
       }
     }

@@ -12,7 +12,7 @@ import { denialError } from '../session/denial.js'
 import type { AllowedResult } from '../session/guard-session.js'
 import { sessionOf } from '../session/guard-session.js'
 import { takeAsked } from '../session/human-review.js'
-import { beginDurableCall, type DurableRun, endDurableCall } from './durable-calls.js'
+import { beginDurableCall, type DurableRun, durableRun, endDurableCall } from './durable-calls.js'
 
 /** One decision of a wrapped tool, reported to {@link GuardToolsOptions.onDecision}. */
 export interface ToolDecisionEvent {
@@ -217,7 +217,7 @@ export function guardTools<TOOLS extends ToolSet>(
   if (options.store !== undefined && (typeof options.runId !== 'string' || options.runId === '')) {
     throw new PlanError('guardTools needs a runId with a store.', { code: 'invalid_configuration' })
   }
-  const durable: DurableRun = { store: options.store, runId: options.runId, keys: options.keys }
+  const durable = durableRun(guard, options.store, options.runId, options.keys)
   if (options.retryInterrupted !== undefined)
     sessionOf(guard).retryInterrupted = options.retryInterrupted
   const guarded: Record<string, AnyTool> = {}
