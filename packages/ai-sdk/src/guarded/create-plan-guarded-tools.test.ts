@@ -1,12 +1,13 @@
 import { stepCountIs, streamText, ToolLoopAgent } from 'ai'
 import { describe, expect, it } from 'vitest'
-import { modelCalls, promptOf, scriptedModel, toolResultsIn } from '../test-utils/scripted-model.js'
-import { createWorkspace, testPolicy, testTools } from '../test-utils/workspace.js'
+import { modelCalls, promptOf, scriptedModel, toolResultsIn } from '../test/scripted-model.js'
+import { createTestWorkspace, testPolicy } from '../test/test-workspace.js'
+import { testTools } from '../test-utils/test-tools.js'
 import { createPlanGuardedTools } from './create-plan-guarded-tools.js'
 
 describe('createPlanGuardedTools', () => {
   it('should guard a ToolLoopAgent in plan mode end to end', async () => {
-    const root = createWorkspace()
+    const root = createTestWorkspace().root
     const { tools, spies } = testTools()
     const guarded = await createPlanGuardedTools({
       tools,
@@ -53,7 +54,7 @@ describe('createPlanGuardedTools', () => {
   })
 
   it('should guard streamText in per-turn mode end to end', async () => {
-    const root = createWorkspace()
+    const root = createTestWorkspace().root
     const { tools, spies } = testTools()
     const guarded = await createPlanGuardedTools({ tools, policy: testPolicy(root) })
     const model = scriptedModel([
@@ -84,7 +85,7 @@ describe('createPlanGuardedTools', () => {
   })
 
   it('should stop a looping model in a streaming ToolLoopAgent', async () => {
-    const root = createWorkspace()
+    const root = createTestWorkspace().root
     const { tools, spies } = testTools()
     const guarded = await createPlanGuardedTools({
       tools,
@@ -114,7 +115,7 @@ describe('createPlanGuardedTools', () => {
   })
 
   it('should reject a plan the policy does not allow', async () => {
-    const root = createWorkspace()
+    const root = createTestWorkspace().root
     const { tools } = testTools()
 
     const creating = createPlanGuardedTools({
