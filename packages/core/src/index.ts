@@ -1,3 +1,33 @@
+export type {
+  AdapterMode,
+  AdapterOptions,
+  AdapterPlan,
+  PolicySource,
+} from './adapter/adapter-options.js'
+export { resolveCompiler } from './adapter/adapter-options.js'
+export type { AllowedTextSource } from './adapter/allowed-text.js'
+export { allowedText } from './adapter/allowed-text.js'
+export type {
+  ArgSpecInput,
+  JsonSchemaNode,
+  ToolPolicyInput,
+} from './adapter/arg-spec-from-json-schema.js'
+export type {
+  CallDecisionEvent,
+  DecisionEvent,
+  TurnDecisionEvent,
+} from './adapter/decision-event.js'
+export type { GeneratePlanResult, PlanAttempt } from './adapter/generate-plan-result.js'
+export type {
+  PolicyFromToolsOptions,
+  ToolDescription,
+} from './adapter/policy-from-tools.js'
+export { policyFromTools } from './adapter/policy-from-tools.js'
+export type { RefusalTextOptions } from './adapter/refusal-text.js'
+export { refusalText } from './adapter/refusal-text.js'
+export type { ToolCallInput, ToolCallStep } from './adapter/steps-from-tool-calls.js'
+export { stepsFromToolCalls } from './adapter/steps-from-tool-calls.js'
+export type { ToolPolicyOverrides } from './adapter/tool-overrides.js'
 export type { AuditHead } from './audit/audit-chain.js'
 export type { AuditEvent, AuditRecord } from './audit/audit-event.js'
 export { AUDIT_GENESIS } from './audit/audit-event.js'

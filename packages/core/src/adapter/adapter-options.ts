@@ -1,0 +1,93 @@
+import type { CompiledPlan } from '../compile/compiled-plan.js'
+import { createPlanCompiler } from '../compile/create-plan-compiler.js'
+import type { PlanCompiler } from '../compile/plan-compiler.js'
+import { PlanError } from '../errors/plan-error.js'
+import type { Plan } from '../plan/plan-schema.js'
+import type { PolicyInput } from '../policy/policy-schema.js'
+import type { ResolvedPolicy } from '../policy/resolve-policy.js'
+import type { DecisionEvent } from './decision-event.js'
+
+/**
+ * Where an adapter's policy comes from: exactly one of `policy` (an object, or one already
+ * resolved) or `compiler` (one from `createPlanCompiler`, or the promise of one).
+ */
+export type PolicySource =
+  | {
+      /** The policy, as an object or already resolved. Give this or `compiler`. */
+      readonly policy: PolicyInput | ResolvedPolicy
+      readonly compiler?: undefined
+    }
+  | {
+      /** A compiler (or the promise of one) from `createPlanCompiler`. Give this or `policy`. */
+      readonly compiler: PlanCompiler | PromiseLike<PlanCompiler>
+      readonly policy?: undefined
+    }
+
+/**
+ * An approved plan given to an adapter: a plan to compile (object or bare array of steps),
+ * or a `CompiledPlan`, which the guard verifies again against its compiler.
+ */
+export type AdapterPlan = Plan | CompiledPlan
+
+/**
+ * How an adapter checks calls: `plan` (every call must match a ready step of an approved
+ * plan), `turn` (each model turn's batch of calls is compiled as a plan) or `call` (each call
+ * is compiled as a one-step plan, for protocols without turns such as MCP).
+ */
+export type AdapterMode = 'plan' | 'turn' | 'call'
+
+/**
+ * The options every adapter takes (`planGuardMiddleware`, `createPlanGuardedTools`,
+ * `createMcpCallGuard`): a policy or a compiler, an optional approved plan, and a listener
+ * for every decision. Adapters add their own options beside these.
+ */
+export type AdapterOptions<Event extends DecisionEvent = DecisionEvent> = PolicySource & {
+  /**
+   * An approved plan: plan mode, where every call must match a ready step of it. Without it,
+   * each turn (or call) is compiled as a plan. A plan the policy rejects throws
+   * `PlanCompilationError` where the adapter is built.
+   */
+  readonly plan?: AdapterPlan | undefined
+  /** Called after every decision, before the call runs or is refused (logs, audits, UIs). */
+  readonly onDecision?: ((event: Event) => void) | undefined
+}
+
+function configurationError(message: string, hint: string): PlanError {
+  return new PlanError(message, {
+    issues: [{ code: 'invalid_configuration', message, path: [], hint }],
+  })
+}
+
+/**
+ * The compiler of an adapter's options: the one given, or one created from the policy. Throws
+ * `PlanError` (`invalid_configuration`) at once, not as a rejected promise, when the options
+ * give both a policy and a compiler or neither, so a misconfigured adapter fails where it is
+ * built. `caller` names the adapter in the message.
+ *
+ * @example
+ * ```ts
+ * const compiler = await resolveCompiler(options, 'createMcpCallGuard')
+ * ```
+ */
+export function resolveCompiler(
+  options: {
+    readonly policy?: PolicyInput | ResolvedPolicy | undefined
+    readonly compiler?: PlanCompiler | PromiseLike<PlanCompiler> | undefined
+  },
+  caller: string,
+): Promise<PlanCompiler> {
+  const hint = 'Pass exactly one of `policy` or `compiler`.'
+  if (options.policy !== undefined && options.compiler !== undefined) {
+    throw configurationError(
+      `${caller} was given both a policy and a compiler; it needs exactly one.`,
+      hint,
+    )
+  }
+  if (options.compiler !== undefined) {
+    return Promise.resolve(options.compiler)
+  }
+  if (options.policy === undefined) {
+    throw configurationError(`${caller} needs a policy or a compiler (exactly one).`, hint)
+  }
+  return createPlanCompiler(options.policy)
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { createPlanCompiler } from '../compile/create-plan-compiler.js'
+import { createPlanGuard } from '../guard/create-plan-guard.js'
+import { allowedText } from './allowed-text.js'
+
+const policy = {
+  version: 1 as const,
+  workspace: { roots: ['/srv/repo'] },
+  tools: {
+    view_file: { args: { file: { type: 'path' as const } } },
+    run_command: { args: { command: { type: 'command' as const } } },
+  },
+  commands: { allow: ['git'] },
+}
+
+describe('allowedText', () => {
+  it('should describe the policy from a compiler', async () => {
+    const compiler = await createPlanCompiler(policy)
+    expect(allowedText({ compiler })).toBe(
+      'Allowed: the tools view_file, run_command; paths inside /srv/repo; single commands (no pipes, lists or redirections) of git.',
+    )
+  })
+
+  it('should list the ready steps of a guard with their exact arguments', async () => {
+    const compiler = await createPlanCompiler(policy)
+    const plan = compiler.compile([
+      { id: 'read', tool: 'view_file', args: { file: 'a.md' } },
+      { id: 'log', tool: 'run_command', args: { command: 'git log' }, depends_on: ['read'] },
+    ])
+    const guard = createPlanGuard(plan, { compiler, checkPathsOnDisk: false })
+    expect(allowedText({ guard })).toBe(
+      'Ready steps of the approved plan (call each tool with exactly these arguments):\n' +
+        '- step "read": view_file {"file":"a.md"}',
+    )
+  })
+
+  it('should say when every step has finished', async () => {
+    const compiler = await createPlanCompiler(policy)
+    const plan = compiler.compile([{ id: 'read', tool: 'view_file', args: { file: 'a.md' } }])
+    const guard = createPlanGuard(plan, { compiler, checkPathsOnDisk: false })
+    const decision = await guard.authorize({ tool: 'view_file', args: { file: 'a.md' } })
+    expect(decision.allowed).toBe(true)
+    guard.complete('read', 'text')
+    expect(allowedText({ guard })).toBe(
+      'Every step of the approved plan has finished; no more tool calls are needed.',
+    )
+  })
+})

@@ -1,0 +1,35 @@
+import type { CompiledPlan } from '../compile/compiled-plan.js'
+import type { PlanIssue } from '../issues/plan-issue.js'
+
+/** One rejected attempt of a planner: what the model answered and why it was rejected. */
+export interface PlanAttempt {
+  /** The plan the model returned, or undefined when it returned no plan object. */
+  readonly plan: unknown
+  readonly issues: readonly PlanIssue[]
+}
+
+/**
+ * What a planner returns, in every adapter. The planner is named `generatePlan(options)` in
+ * each framework (as the AI SDK's `generateText`): it asks the framework's model for a plan
+ * narrowed to the policy (`compiler.planSchema()`), compiles it, and sends a rejected plan back
+ * with its issues a bounded number of times; a plan identical to a rejected one ends the loop.
+ */
+export type GeneratePlanResult =
+  | {
+      readonly success: true
+      readonly plan: CompiledPlan
+      /** Plans asked for, the approved one included. */
+      readonly attempts: number
+      /** The rejected attempts before the approved one. */
+      readonly rejected: readonly PlanAttempt[]
+      readonly issues: readonly []
+    }
+  | {
+      readonly success: false
+      readonly attempts: number
+      readonly rejected: readonly PlanAttempt[]
+      /** The issues of the last attempt; `replan_loop` when a rejected plan came back. */
+      readonly issues: readonly PlanIssue[]
+      /** The last plan the model proposed, as it came. */
+      readonly lastPlan: unknown
+    }

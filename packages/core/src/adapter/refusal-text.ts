@@ -1,0 +1,55 @@
+import { formatPath } from '../issues/format-issues.js'
+import type { PlanIssue } from '../issues/plan-issue.js'
+
+/** What {@link refusalText} says about a refused call. */
+export interface RefusalTextOptions {
+  /** The tool the model called. */
+  readonly tool: string
+  /** Why the call was refused. */
+  readonly issues: readonly PlanIssue[]
+  /** True when the call's whole turn was compiled as one plan and rejected (per-turn mode). */
+  readonly turnRejected?: boolean | undefined
+  /** What the model may do instead, from {@link allowedText}; left out when empty. */
+  readonly allowed?: string | undefined
+}
+
+/** Drops the `steps[i]` prefix of an issue found in a turn's plan, so the path reads `args.file`. */
+function callPath(path: readonly (string | number)[]): readonly (string | number)[] {
+  return path[0] === 'steps' && typeof path[1] === 'number' ? path.slice(2) : path
+}
+
+/** One line per issue, located at the call: `- code at args.file (step "a"): message Hint: hint`. */
+function issueLines(issues: readonly PlanIssue[]): string {
+  return issues
+    .map((issue) => {
+      const path = callPath(issue.path)
+      const where = path.length === 0 ? '' : ` at ${formatPath(path)}`
+      const step = issue.stepId === undefined ? '' : ` (step ${JSON.stringify(issue.stepId)})`
+      const hint = issue.hint === undefined ? '' : ` Hint: ${issue.hint}`
+      return `- ${issue.code}${where}${step}: ${issue.message}${hint}`
+    })
+    .join('\n')
+}
+
+/**
+ * The text a model reads when a call is refused, the same in every adapter: that the call did
+ * not run, one line per issue with its location and hint, and what is allowed instead (the
+ * ready steps of the plan, or what the policy allows), so the model can recover.
+ *
+ * @example
+ * ```ts
+ * refusalText({ tool: 'view_file', issues, allowed: allowedText({ compiler }) })
+ * // @plan denied the call to "view_file"; it did not run.
+ * // - path_outside_workspace at args.file: … Hint: …
+ * // Allowed: the tools view_file, write_file; paths inside /srv/repo.
+ * ```
+ */
+export function refusalText(options: RefusalTextOptions): string {
+  const turn =
+    options.turnRejected === true
+      ? " This turn's tool calls were compiled as one plan and the plan was rejected, so none of them ran."
+      : ''
+  const allowed =
+    options.allowed === undefined || options.allowed === '' ? '' : `\n${options.allowed}`
+  return `@plan denied the call to ${JSON.stringify(options.tool)}; it did not run.${turn}\n${issueLines(options.issues)}${allowed}`
+}
