@@ -132,7 +132,7 @@ export async function runAiSdk(scenario: Scenario, mode: ReplayMode): Promise<Ru
           ? { plan: { steps: [...scenario.plan] }, extractionModel: quarantined }
           : {}),
         onDecision: (event) => {
-          if (!event.allowed) refused = true
+          if (event.kind === 'call' && !event.allowed) refused = true
         },
       })
       const guard = guarded.guard

@@ -8,7 +8,7 @@ import {
   wrapLanguageModel,
 } from 'ai'
 import { releaseStaleReservations } from '../session/decide-call.js'
-import { planTurnMiddleware } from '../turn/plan-turn-middleware.js'
+import { type PlanTurnMiddlewareOptions, planTurnMiddleware } from '../turn/plan-turn-middleware.js'
 import { markLastWord } from './last-word.js'
 import { lastWordInstructions } from './last-word-instructions.js'
 import { modeOf, type PlanMode } from './plan-mode.js'
@@ -29,6 +29,8 @@ export interface PlanPrepareStepOptions<TOOLS extends ToolSet = ToolSet> {
   readonly turnTools?: readonly (keyof TOOLS & string)[]
   /** Plan mode: runs the plan's ready `extract` and `generate` steps before each step. */
   readonly modelSteps?: ModelStepTools
+  /** Per-turn mode: called with each turn's decision (see {@link PlanTurnMiddlewareOptions}). */
+  readonly onDecision?: PlanTurnMiddlewareOptions['onDecision']
 }
 
 function resolveModel(model: LanguageModel): Exclude<LanguageModel, string> {
@@ -71,10 +73,10 @@ export function planPrepareStep<TOOLS extends ToolSet = ToolSet>(
   options: PlanPrepareStepOptions<TOOLS> = {},
 ): PrepareStepFunction<TOOLS> {
   const mode = modeOf(guard, options.mode)
-  const middleware = planTurnMiddleware(
-    guard,
-    options.tools === undefined ? {} : { tools: options.tools },
-  )
+  const middleware = planTurnMiddleware(guard, {
+    ...(options.tools === undefined ? {} : { tools: options.tools }),
+    ...(options.onDecision === undefined ? {} : { onDecision: options.onDecision }),
+  })
   // one wrapper per model object, not one per step
   const wrapped = new WeakMap<object, Exclude<LanguageModel, string>>()
   const turnModel = (model: LanguageModel): Exclude<LanguageModel, string> => {

@@ -67,6 +67,20 @@ describe('generatePlan', () => {
     expect(!result.success && result.issues[0]?.code).toBe('path_outside_workspace')
   })
 
+  it('should stop with replan_loop when a rejected plan comes back', async () => {
+    const compiler = await createPlanCompiler(testPolicy(createTestWorkspace().root))
+    const model = scriptedModel(() => ({ text: JSON.stringify(escaping) }))
+
+    const result = await generatePlan({ model, compiler, prompt: 'read passwd', maxAttempts: 5 })
+
+    expect(modelCalls(model)).toHaveLength(2)
+    expect(result).toMatchObject({ success: false, attempts: 2, lastPlan: escaping })
+    expect(result.issues.map((issue) => issue.code)).toEqual([
+      'path_outside_workspace',
+      'replan_loop',
+    ])
+  })
+
   it('should let the model plan an extraction step when the policy has model steps', async () => {
     const policy = testPolicy(createTestWorkspace().root)
     const compiler = await createPlanCompiler({

@@ -1,4 +1,10 @@
-import type { AuthorizeResult, PlanGuard, PlanIssue, RetryInterrupted } from '@plan/core'
+import type {
+  AllowedTextSource,
+  AuthorizeResult,
+  PlanGuard,
+  PlanIssue,
+  RetryInterrupted,
+} from '@plan/core'
 
 /** An `authorize` answer that allowed a call. */
 export type AllowedResult = Extract<AuthorizeResult, { allowed: true }>
@@ -31,6 +37,8 @@ export interface GuardSession {
   retryInterrupted: RetryInterrupted | undefined
   /** The revision of the last state written to the guard store; read from it at first use. */
   revision: number | undefined
+  /** What a refusal lists as allowed instead; none when unknown (see `setRefusalContext`). */
+  allowed: AllowedTextSource | undefined
 }
 
 const sessions = new WeakMap<PlanGuard, GuardSession>()
@@ -44,6 +52,7 @@ export function sessionOf(guard: PlanGuard): GuardSession {
       turn: undefined,
       retryInterrupted: undefined,
       revision: undefined,
+      allowed: undefined,
     }
     sessions.set(guard, session)
   }

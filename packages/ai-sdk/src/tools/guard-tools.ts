@@ -1,8 +1,8 @@
 import {
+  type CallDecisionEvent,
   type GuardStore,
   PlanError,
   type PlanGuard,
-  type PlanIssue,
   type RetryInterrupted,
   type RunKeys,
 } from '@plan/core'
@@ -14,23 +14,17 @@ import { sessionOf } from '../session/guard-session.js'
 import { takeAsked } from '../session/human-review.js'
 import { beginDurableCall, type DurableRun, durableRun, endDurableCall } from './durable-calls.js'
 
-/** One decision of a wrapped tool, reported to {@link GuardToolsOptions.onDecision}. */
-export interface ToolDecisionEvent {
-  /** The tool's name in the tool set. */
-  readonly tool: string
-  /** The SDK's tool call id. */
-  readonly callId: string | undefined
-  readonly allowed: boolean
-  /** The approved step the call ran as, when it was allowed. */
-  readonly stepId: string | undefined
-  /** Why it was denied; empty when it was allowed. */
-  readonly issues: readonly PlanIssue[]
-}
+/**
+ * One decision of a wrapped tool, reported to {@link GuardToolsOptions.onDecision}.
+ *
+ * @deprecated Use `CallDecisionEvent` from `@plan/core`, the event every adapter reports.
+ */
+export type ToolDecisionEvent = CallDecisionEvent
 
 /** Options for {@link guardTools}. */
 export interface GuardToolsOptions {
   /** Called after every decision, before the tool runs (allowed) or the error is thrown (denied). */
-  readonly onDecision?: (event: ToolDecisionEvent) => void
+  readonly onDecision?: (event: CallDecisionEvent) => void
   /**
    * Where the guard's state is written before every tool call starts (write-ahead) and after it
    * ends, and where shared budgets are counted (`@plan/postgres`). Needs `runId`. Resume a run
@@ -121,13 +115,15 @@ function wrapTool(
       if (issues.length > 0) decision = { allowed: false, issues, turnRejected: false }
     }
     options.onDecision?.({
+      kind: 'call',
       tool: name,
       callId,
+      args: input,
       allowed: decision.allowed,
       stepId: decision.allowed ? decision.result.stepId : undefined,
       issues: decision.allowed ? [] : decision.issues,
     })
-    if (!decision.allowed) throw denialError(name, decision)
+    if (!decision.allowed) throw denialError(guard, name, decision)
     return decision.result
   }
   const run = (args: unknown, executionOptions: ToolExecutionOptions<unknown>): unknown =>

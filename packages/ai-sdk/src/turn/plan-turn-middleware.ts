@@ -1,4 +1,4 @@
-import type { PlanGuard, PlanIssue } from '@plan/core'
+import type { PlanGuard, PlanIssue, TurnDecisionEvent } from '@plan/core'
 import { asSchema, type LanguageModelMiddleware, type Schema, type ToolSet } from 'ai'
 import { stepsFromToolCalls, type ToolCallLike } from '../convert/steps-from-tool-calls.js'
 import { releaseStaleReservations } from '../session/decide-call.js'
@@ -13,6 +13,8 @@ export interface PlanTurnMiddlewareOptions {
    * call goes into the plan with its input as JSON.
    */
   readonly tools?: ToolSet
+  /** Called with each turn's decision: its calls approved as a plan, or rejected with issues. */
+  readonly onDecision?: ((event: TurnDecisionEvent) => void) | undefined
 }
 
 /** A tool call as a language model (V4) returns it: the input is JSON text. */
@@ -85,6 +87,7 @@ async function submitTurn(
   guard: PlanGuard,
   calls: readonly ModelToolCall[],
   validatorOf: ((name: string) => Validate | undefined) | undefined,
+  onDecision: PlanTurnMiddlewareOptions['onDecision'],
 ): Promise<void> {
   const own = calls.filter((call) => call.providerExecuted !== true)
   if (own.length === 0) return
@@ -113,6 +116,12 @@ async function submitTurn(
     ]
   }
   session.turn = { accepted, issues, stepIds }
+  onDecision?.({
+    kind: 'turn',
+    allowed: accepted,
+    callIds: own.map((call) => call.toolCallId),
+    issues: accepted ? [] : issues,
+  })
 }
 
 /**
@@ -136,7 +145,12 @@ export function planTurnMiddleware(
     specificationVersion: 'v4',
     wrapGenerate: async ({ doGenerate }) => {
       const result = await doGenerate()
-      await submitTurn(guard, result.content.filter(isModelToolCall), validatorOf)
+      await submitTurn(
+        guard,
+        result.content.filter(isModelToolCall),
+        validatorOf,
+        options.onDecision,
+      )
       return result
     },
     wrapStream: async ({ doStream }) => {
@@ -147,7 +161,7 @@ export function planTurnMiddleware(
       const release = async (controller: TransformStreamDefaultController<Part>) => {
         if (released) return
         released = true
-        await submitTurn(guard, held.filter(isModelToolCall), validatorOf)
+        await submitTurn(guard, held.filter(isModelToolCall), validatorOf, options.onDecision)
         for (const part of held) controller.enqueue(part)
         held.length = 0
       }
