@@ -77,16 +77,16 @@ export function planPrepareStep<TOOLS extends ToolSet = ToolSet>(
     ...(options.tools === undefined ? {} : { tools: options.tools }),
     ...(options.onDecision === undefined ? {} : { onDecision: options.onDecision }),
   })
-  // one wrapper per model object, not one per step
-  const wrapped = new WeakMap<object, Exclude<LanguageModel, string>>()
+  // the step's model is the same object step after step: wrap it once, not at every step
+  let lastModel: Exclude<LanguageModel, string> | undefined
+  let lastWrapped: Exclude<LanguageModel, string> | undefined
   const turnModel = (model: LanguageModel): Exclude<LanguageModel, string> => {
     const base = resolveModel(model)
-    let result = wrapped.get(base)
-    if (result === undefined) {
-      result = wrapLanguageModel({ model: base, middleware })
-      wrapped.set(base, result)
+    if (base !== lastModel || lastWrapped === undefined) {
+      lastModel = base
+      lastWrapped = wrapLanguageModel({ model: base, middleware })
     }
-    return result
+    return lastWrapped
   }
   return async ({ model, instructions }) => {
     releaseStaleReservations(guard)
