@@ -110,7 +110,8 @@ function wrapTool(
       callId,
       ...(humanApproved ? { humanApproved } : {}),
     })
-    if (decision.allowed) {
+    // a run without a store or shared budgets has nothing to count or write: no await
+    if (decision.allowed && durable.durable) {
       const issues = await beginDurableCall(guard, durable, name, decision.result.stepId)
       if (issues.length > 0) decision = { allowed: false, issues, turnRejected: false }
     }
@@ -155,10 +156,10 @@ function wrapTool(
             }),
           )
         }
-        if (state !== 'finished') await endDurableCall(guard, durable)
+        if (state !== 'finished' && durable.durable) await endDurableCall(guard, durable)
       }
       guard.complete(approved.stepId, last)
-      await endDurableCall(guard, durable)
+      if (durable.durable) await endDurableCall(guard, durable)
     }
   } else {
     guardedExecute = async (input, executionOptions) => {
@@ -174,11 +175,11 @@ function wrapTool(
         }
       } catch (error) {
         guard.fail(approved.stepId, error)
-        await endDurableCall(guard, durable)
+        if (durable.durable) await endDurableCall(guard, durable)
         throw error
       }
       guard.complete(approved.stepId, output)
-      await endDurableCall(guard, durable)
+      if (durable.durable) await endDurableCall(guard, durable)
       return output
     }
   }
