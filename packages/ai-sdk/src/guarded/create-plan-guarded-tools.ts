@@ -150,9 +150,6 @@ function wire<TOOLS extends ToolSet>(
       ? {}
       : { retryInterrupted: options.retryInterrupted }),
   })
-  const policyTools = compiler.policy.tools
-  const turnTools = Object.keys(tools).filter((name) => policyTools.has(name)) as (keyof TOOLS &
-    string)[]
   return {
     tools,
     toolApproval: planToolApproval(guard, {
@@ -163,7 +160,7 @@ function wire<TOOLS extends ToolSet>(
     prepareStep: planPrepareStep<TOOLS>(guard, {
       mode,
       tools,
-      turnTools,
+      ...(mode === 'turn' ? { turnTools: policyToolNames(tools, compiler) } : {}),
       ...onDecision,
       ...(options.extractionModel === undefined
         ? {}
@@ -179,6 +176,15 @@ function wire<TOOLS extends ToolSet>(
     compiler,
     mode,
   }
+}
+
+/** The tools of the set that the policy lists: the ones a model may see in per-turn mode. */
+function policyToolNames<TOOLS extends ToolSet>(
+  tools: TOOLS,
+  compiler: PlanCompiler,
+): (keyof TOOLS & string)[] {
+  const listed = compiler.policy.tools
+  return Object.keys(tools).filter((name) => listed.has(name)) as (keyof TOOLS & string)[]
 }
 
 /** The guard state saved under `runId`, checked by `createPlanGuard` (it fails closed). */

@@ -2,6 +2,7 @@ import { type ModelStepTools, PlanError, type PlanGuard, runReadyModelSteps } fr
 import {
   gateway,
   type LanguageModel,
+  type LanguageModelMiddleware,
   type PrepareStepFunction,
   type Provider,
   type ToolSet,
@@ -73,16 +74,17 @@ export function planPrepareStep<TOOLS extends ToolSet = ToolSet>(
   options: PlanPrepareStepOptions<TOOLS> = {},
 ): PrepareStepFunction<TOOLS> {
   const mode = modeOf(guard, options.mode)
-  const middleware = planTurnMiddleware(guard, {
-    ...(options.tools === undefined ? {} : { tools: options.tools }),
-    ...(options.onDecision === undefined ? {} : { onDecision: options.onDecision }),
-  })
-  // the step's model is the same object step after step: wrap it once, not at every step
+  // per-turn mode only: the middleware and the wrapped model are made at the first step
+  let middleware: LanguageModelMiddleware | undefined
   let lastModel: Exclude<LanguageModel, string> | undefined
   let lastWrapped: Exclude<LanguageModel, string> | undefined
   const turnModel = (model: LanguageModel): Exclude<LanguageModel, string> => {
     const base = resolveModel(model)
     if (base !== lastModel || lastWrapped === undefined) {
+      middleware ??= planTurnMiddleware(guard, {
+        ...(options.tools === undefined ? {} : { tools: options.tools }),
+        ...(options.onDecision === undefined ? {} : { onDecision: options.onDecision }),
+      })
       lastModel = base
       lastWrapped = wrapLanguageModel({ model: base, middleware })
     }
