@@ -246,11 +246,19 @@ function checkCli(project) {
 const BUILTINS = new Set(builtinModules)
 
 /**
- * The main entry must load on runtimes without Node.js built-ins (edge functions) and without
- * zod: no module it imports statically, directly or not, may import either.
+ * The entries that must load on runtimes without Node.js built-ins (edge functions): no module
+ * they import statically, directly or not, may import one; and, except where zod is the point
+ * (`/audit` reads lines with a zod schema), none may import zod.
  */
-function checkMainEntryIsNeutral(project) {
-  const entry = join(realpathSync(join(project, 'node_modules/@plan/core')), 'dist/index.js')
+const NEUTRAL_ENTRIES = [
+  { file: 'index.js', name: 'main entry', zod: false },
+  { file: 'render.js', name: '/render', zod: false },
+  { file: 'internal.js', name: '/internal', zod: false },
+  { file: 'audit.js', name: '/audit', zod: true },
+]
+
+function checkEntryIsNeutral(project, { file: entryFile, name, zod }) {
+  const entry = join(realpathSync(join(project, 'node_modules/@plan/core')), 'dist', entryFile)
   const seen = new Set()
   const pending = [entry]
   while (pending.length > 0) {
@@ -265,13 +273,13 @@ function checkMainEntryIsNeutral(project) {
       else if (
         specifier.startsWith('node:') ||
         BUILTINS.has(specifier) ||
-        specifier.startsWith('zod')
+        (!zod && specifier.startsWith('zod'))
       )
-        fail(`@plan/core's main entry imports ${specifier} (in ${file})`)
+        fail(`@plan/core's ${name} imports ${specifier} (in ${file})`)
     }
   }
   if (seen.size < 2)
-    fail(`@plan/core's main entry: only ${seen.size} module found, the scan is broken`)
+    fail(`@plan/core's ${name}: only ${seen.size} module found, the scan is broken`)
 }
 
 function main() {
@@ -294,7 +302,7 @@ function main() {
       const core = installedSize(project, '@plan/core')
       if (core > MAX_CORE_BYTES)
         fail(`${manager}: @plan/core with its dependencies takes ${megabytes(core)} (> 8 MB)`)
-      checkMainEntryIsNeutral(project)
+      for (const entry of NEUTRAL_ENTRIES) checkEntryIsNeutral(project, entry)
       typecheckAndRun(project, snippets)
       checkCli(project)
       console.log(

@@ -1,5 +1,5 @@
 import * as graphlib from '@dagrejs/graphlib'
-import { analyzeGraph } from '@plan/core'
+import { analyzeGraph } from '@plan/core/internal'
 import { DirectedGraph } from 'graphology'
 import { hasCycle, topologicalSort } from 'graphology-dag'
 import toposort from 'toposort'

@@ -1,4 +1,5 @@
-import type { PlanIssue, StepMark } from '@plan/core'
+import type { PlanIssue } from '@plan/core'
+import type { StepMark } from '@plan/core/render'
 import type { StoppedCall } from './scenario.js'
 
 /** A tool call an agent proposed, and what the guard decided about it. */

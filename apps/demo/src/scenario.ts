@@ -1,4 +1,5 @@
-import type { PlanIssue, StepMark } from '@plan/core'
+import type { PlanIssue } from '@plan/core'
+import type { StepMark } from '@plan/core/render'
 
 /** A call an agent proposed that the guard stopped. */
 export interface StoppedCall {

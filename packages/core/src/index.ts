@@ -28,32 +28,12 @@ export { refusalText } from './adapter/refusal-text.js'
 export type { ToolCallInput, ToolCallStep } from './adapter/steps-from-tool-calls.js'
 export { stepsFromToolCalls } from './adapter/steps-from-tool-calls.js'
 export type { ToolPolicyOverrides } from './adapter/tool-overrides.js'
-export type { AuditHead } from './audit/audit-chain.js'
-export type { AuditEvent, AuditRecord } from './audit/audit-event.js'
-export { AUDIT_GENESIS } from './audit/audit-event.js'
-export type { AuditKey } from './audit/audit-key.js'
-export type { AuditSink } from './audit/audit-sink.js'
-export type { MemoryAuditSink, MemoryAuditSinkOptions } from './audit/create-memory-audit-sink.js'
-export { createMemoryAuditSink } from './audit/create-memory-audit-sink.js'
-export type {
-  AuditLogProblem,
-  AuditLogVerification,
-  VerifyAuditLogOptions,
-} from './audit/verify-audit-log.js'
-export { verifyAuditLog } from './audit/verify-audit-log.js'
-export type { PathAccess, PathCheckResult, PathDenial, PathScope } from './checks/path-scope.js'
-export { checkPathLexical, isWithin } from './checks/path-scope.js'
-export type { CommandCheckResult } from './command/command-check-result.js'
-export type { CommandPolicy, ProgramRule } from './command/command-policy.js'
+export { isWithin } from './checks/path-scope.js'
 export type { CommandChecker, CommandCheckerOptions } from './command/create-command-checker.js'
 export { createCommandChecker } from './command/load-command-checker.js'
-export type { GraphAnalysis } from './compile/analyze-graph.js'
-export { analyzeGraph } from './compile/analyze-graph.js'
-export type { CompiledPlan, CompiledStep, StepReference } from './compile/compiled-plan.js'
 export type { PlanCompilerOptions } from './compile/create-plan-compiler.js'
 export { createPlanCompiler } from './compile/create-plan-compiler.js'
 export { isCompiledPlan } from './compile/is-compiled-plan.js'
-export type { PlanCompiler, PlanValidationResult } from './compile/plan-compiler.js'
 export type { RetryInterrupted } from './durable/authorize-interrupted.js'
 export { authorizeInterrupted } from './durable/authorize-interrupted.js'
 export { createMemoryGuardStore } from './durable/create-memory-guard-store.js'
@@ -75,8 +55,6 @@ export type {
   ExecutePlanOptions,
   ExecutionResult,
   ExecutionStepResult,
-  ToolContext,
-  ToolFunction,
 } from './execute/execute-plan.js'
 export { executePlan } from './execute/execute-plan.js'
 export type {
@@ -90,7 +68,7 @@ export type {
   ModelStepTools,
   ModelStepToolsOptions,
 } from './extract/create-model-step-tools.js'
-export { createModelStepTools, parseExtractedAnswer } from './extract/create-model-step-tools.js'
+export { createModelStepTools } from './extract/create-model-step-tools.js'
 export type { ExtractionSchemaInput } from './extract/extraction-schema.js'
 export {
   EXTRACT_TOOL,
@@ -102,36 +80,14 @@ export type {
   ExtractionScalarSchema,
   ExtractionSchema,
 } from './extract/read-extraction-schema.js'
-export {
-  matchesExtractionSchema,
-  readExtractionSchema,
-} from './extract/read-extraction-schema.js'
 export { runReadyModelSteps } from './extract/run-ready-model-steps.js'
-export type { FlowInput, FlowStep } from './flow/check-untrusted-flow.js'
-export { checkUntrustedFlow } from './flow/check-untrusted-flow.js'
-export type { TrustLabel, UntrustedFlowState } from './flow/create-untrusted-flow-tracker.js'
 export { createPlanGuard } from './guard/create-plan-guard.js'
-export type { InterruptedCall } from './guard/interrupted-call.js'
-export type {
-  AuthorizeResult,
-  PlanGuard,
-  PlanGuardOptions,
-  PlanGuardState,
-  ResolveArgsResult,
-  StepStatus,
-  SubmitKind,
-  SubmitOptions,
-  SubmitResult,
-  ToolCall,
-} from './guard/plan-guard.js'
-export { formatIssues, formatPath } from './issues/format-issues.js'
-export type { IssueCode, PlanIssue } from './issues/plan-issue.js'
+export { formatIssues } from './issues/format-issues.js'
 export type { PlanInput } from './plan/define-plan.js'
 export { definePlan } from './plan/define-plan.js'
-export type { JsonObject, JsonValue } from './plan/json-value.js'
-export type { Plan, PlanStep } from './plan/plan-schema.js'
-export type { PlanObject } from './plan/plan-schema-for-policy.js'
 export { definePolicy } from './policy/define-policy.js'
+export type { CommandPolicy, ProgramRule } from './schema/command-policy.js'
+export type { Plan, PlanStep } from './schema/plan-schema.js'
 export type {
   Approval,
   ArgSpec,
@@ -146,19 +102,11 @@ export type {
   ToolPolicy,
   Trust,
   Workspace,
-} from './policy/policy-schema.js'
-export type { ResolvedPolicy, ResolvePolicyOptions } from './policy/resolve-policy.js'
-export type { TaintedPolicy, TaintedPolicyInput } from './policy/tainted-schema.js'
-export type { PlanView, RenderOptions, StepMark, StepView } from './render/plan-view.js'
-export { planView } from './render/plan-view.js'
-export { toDot } from './render/to-dot.js'
-export { toMermaid } from './render/to-mermaid.js'
-export type { TextRenderOptions } from './render/to-text.js'
-export { toText } from './render/to-text.js'
+} from './schema/policy-schema.js'
+export type { TaintedPolicy, TaintedPolicyInput } from './schema/tainted-schema.js'
 export { signPlan } from './sign/sign-plan.js'
 export type { PlanSignatureCheck } from './sign/verify-plan.js'
 export { verifyPlan } from './sign/verify-plan.js'
-export type { TaintState } from './taint/check-tainted-call.js'
 export { ruleOfTwo, SENSITIVE_FILES } from './taint/tainted-presets.js'
 export type {
   CommandRunner,
@@ -166,4 +114,28 @@ export type {
   CommandRunResult,
   CommandViolation,
 } from './tools/command-runner.js'
-export { canonicalJson, hashJson, sha256 } from './util/canonical-json.js'
+export type { AuditSink } from './types/audit-sink.js'
+export type { CommandCheckResult } from './types/command-check-result.js'
+export type { CompiledPlan, CompiledStep, StepReference } from './types/compiled-plan.js'
+export type { InterruptedCall } from './types/interrupted-call.js'
+export type { JsonObject, JsonValue } from './types/json-value.js'
+export type { PathAccess, PathCheckResult, PathDenial, PathScope } from './types/path-scope.js'
+export type { PlanCompiler, PlanValidationResult } from './types/plan-compiler.js'
+export type {
+  AuthorizeResult,
+  PlanGuard,
+  PlanGuardOptions,
+  PlanGuardState,
+  ResolveArgsResult,
+  StepStatus,
+  SubmitKind,
+  SubmitOptions,
+  SubmitResult,
+  ToolCall,
+} from './types/plan-guard.js'
+export type { IssueCode, PlanIssue } from './types/plan-issue.js'
+export type { PlanObject } from './types/plan-object.js'
+export type { ResolvedPolicy, ResolvePolicyOptions } from './types/resolved-policy.js'
+export type { TaintState } from './types/taint-state.js'
+export type { ToolContext, ToolFunction } from './types/tool-function.js'
+export type { TrustLabel, UntrustedFlowState } from './types/untrusted-flow.js'

@@ -1,10 +1,12 @@
 // `@plan/core/schemas`: the zod schemas of plans and policies and their JSON Schemas. Kept apart
 // from the main entry so that a compiler starts without loading zod.
-export { commandPolicySchema, programRuleSchema } from './command/command-policy.js'
+
 export { extractionSchema } from './extract/extraction-schema.js'
-export { planJsonSchema, policyJsonSchema } from './plan/plan-json-schema.js'
-export { planObjectSchema, planSchema, stepSchema } from './plan/plan-schema.js'
 export { planSchemaForPolicy } from './plan/plan-schema-for-policy.js'
+export { resolvePolicy } from './policy/resolve-policy.js'
+export { commandPolicySchema, programRuleSchema } from './schema/command-policy.js'
+export { planJsonSchema, policyJsonSchema } from './schema/plan-json-schema.js'
+export { planObjectSchema, planSchema, stepSchema } from './schema/plan-schema.js'
 export {
   approvalSchema,
   argSpecSchema,
@@ -18,6 +20,5 @@ export {
   toolPolicySchema,
   trustSchema,
   workspaceSchema,
-} from './policy/policy-schema.js'
-export { resolvePolicy } from './policy/resolve-policy.js'
-export { taintedSchema } from './policy/tainted-schema.js'
+} from './schema/policy-schema.js'
+export { taintedSchema } from './schema/tainted-schema.js'

@@ -6,23 +6,25 @@ export type {
   McpCallGuard,
   McpDecisionEvent,
   McpGuardOptions,
+  McpGuardSettings,
   RefusedMcpCall,
 } from './guard/create-mcp-call-guard.js'
 export { createMcpCallGuard } from './guard/create-mcp-call-guard.js'
 export type { DenialResult } from './guard/denial-result.js'
 export { denialResult, denialText } from './guard/denial-result.js'
-export type { PolicySource } from './guard/resolve-compiler.js'
 export type { ListedTool, PolicyFromToolsOptions } from './init/policy-from-tools.js'
 export { policyFromTools } from './init/policy-from-tools.js'
 export { ChildProcessTransport } from './proxy/child-process-transport.js'
 export type {
   McpGuardHttpHandler,
   McpGuardHttpHandlerOptions,
+  McpHttpEndpoint,
 } from './proxy/create-mcp-guard-http-handler.js'
 export { createMcpGuardHttpHandler } from './proxy/create-mcp-guard-http-handler.js'
 export type {
   McpGuardProxy,
   McpGuardProxyOptions,
+  McpProxyEnds,
   McpServerCommand,
 } from './proxy/create-mcp-guard-proxy.js'
 export { createMcpGuardProxy } from './proxy/create-mcp-guard-proxy.js'

@@ -1,4 +1,5 @@
-import { createPlanCompiler, executePlan, type StepMark } from '@plan/core'
+import { createPlanCompiler, executePlan } from '@plan/core'
+import type { StepMark } from '@plan/core/render'
 import { demoPolicy } from '../demo-policy.js'
 import { createDemoTools, type RunLog } from '../demo-tools.js'
 import type { ScenarioResult } from '../scenario.js'

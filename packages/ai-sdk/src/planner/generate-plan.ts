@@ -2,12 +2,12 @@ import {
   type CompiledPlan,
   type GeneratePlanResult as CoreGeneratePlanResult,
   type PlanAttempt as CorePlanAttempt,
-  canonicalJson,
   formatIssues,
   modelStepPlannerHint,
   type PlanCompiler,
   type PlanIssue,
 } from '@plan/core'
+import { canonicalJson } from '@plan/core/internal'
 import {
   generateText,
   type LanguageModel,

@@ -1,11 +1,11 @@
 import {
   type AuthorizeResult,
   authorizeInterrupted,
-  canonicalJson,
   PlanError,
   type PlanGuard,
   type ToolCall,
 } from '@plan/core'
+import { canonicalJson } from '@plan/core/internal'
 import type { Denial } from './denial.js'
 import { turnIssuesFor } from './denial.js'
 import { type AllowedResult, type GuardSession, sessionOf } from './guard-session.js'

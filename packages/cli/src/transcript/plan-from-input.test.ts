@@ -82,4 +82,15 @@ describe('planFromInput', () => {
     const { plan } = planFromInput(message) as { plan: { steps: { id: string }[] } }
     expect(plan.steps.map((step) => step.id)).toEqual(['same', 'call_2', 'call_3'])
   })
+
+  it('should not give a renamed call the id another call of the transcript carries', () => {
+    const message = {
+      tool_calls: [
+        { id: 'has space', name: 't', args: {} },
+        { id: 'call_1', name: 't', args: {} },
+      ],
+    }
+    const { plan } = planFromInput(message) as { plan: { steps: { id: string }[] } }
+    expect(plan.steps.map((step) => step.id)).toEqual(['call_1_2', 'call_1'])
+  })
 })

@@ -1,3 +1,5 @@
+import { stepsFromToolCalls } from '@plan/core'
+
 /** What `plan check` was given: a plan, or the tool calls of a LangChain or AI SDK run. */
 export type InputKind = 'plan' | 'langchain' | 'ai-sdk'
 
@@ -14,8 +16,6 @@ interface Call {
 }
 
 type Turn = { readonly kind: Exclude<InputKind, 'plan'>; readonly calls: readonly Call[] }
-
-const STEP_ID = /^[A-Za-z0-9_-]{1,128}$/
 
 function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -89,32 +89,22 @@ function isStepWithCalls(value: unknown): boolean {
  * Reads what `plan check` was given. A plan passes through unchanged. A LangChain transcript
  * (an `AIMessage` with `tool_calls`, a list of messages, or an agent state `{ messages }`, plain
  * or in `toDict()` form) or an AI SDK one (a `generateText` result's `steps` or `toolCalls`, or
- * `response.messages`) becomes a plan: one step per tool call, named by the tool call id when
- * it is a valid and unique step id (else `call_<n>`), each turn's calls depending on the
- * previous turn's, since they ran after them.
+ * `response.messages`) becomes a plan with `stepsFromToolCalls` of `@plan/core`: one step per
+ * tool call, named by the tool call id when it is a valid and unique step id (else `call_<n>`),
+ * each turn's calls depending on the previous turn's, since they ran after them.
  */
 export function planFromInput(value: unknown): PlanFromInput {
   const turns = turnsOf(value)
   if (turns === undefined) return { kind: 'plan', plan: value }
-  const used = new Set<string>()
-  let count = 0
-  let previous: string[] = []
-  const steps: Record<string, unknown>[] = []
-  for (const turn of turns) {
-    const ids: string[] = []
-    for (const call of turn.calls) {
-      count += 1
-      const own = typeof call.id === 'string' && STEP_ID.test(call.id) ? call.id : undefined
-      let id = own !== undefined && !used.has(own) ? own : `call_${count}`
-      for (let suffix = 2; used.has(id); suffix += 1) id = `call_${count}_${suffix}`
-      used.add(id)
-      ids.push(id)
-      const step: Record<string, unknown> = { id, tool: call.tool, args: call.args ?? {} }
-      if (previous.length > 0) step.depends_on = previous
-      steps.push(step)
-    }
-    if (ids.length > 0) previous = ids
-  }
+  const calls = turns.flatMap((turn, index) =>
+    turn.calls.map((call) => ({
+      id: typeof call.id === 'string' ? call.id : undefined,
+      // Passed as given: the compiler reports a tool name that is not a string.
+      tool: call.tool as string,
+      args: call.args ?? {},
+      turn: index,
+    })),
+  )
   const kind = turns.some((turn) => turn.kind === 'langchain') ? 'langchain' : 'ai-sdk'
-  return { kind, plan: { steps } }
+  return { kind, plan: { steps: stepsFromToolCalls(calls) } }
 }

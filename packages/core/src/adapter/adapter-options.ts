@@ -1,10 +1,10 @@
-import type { CompiledPlan } from '../compile/compiled-plan.js'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
 import { PlanError } from '../errors/plan-error.js'
-import type { Plan } from '../plan/plan-schema.js'
-import type { PolicyInput } from '../policy/policy-schema.js'
-import type { ResolvedPolicy } from '../policy/resolve-policy.js'
+import type { Plan } from '../schema/plan-schema.js'
+import type { PolicyInput } from '../schema/policy-schema.js'
+import type { CompiledPlan } from '../types/compiled-plan.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
+import type { ResolvedPolicy } from '../types/resolved-policy.js'
 import type { DecisionEvent } from './decision-event.js'
 
 /**

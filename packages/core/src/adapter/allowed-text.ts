@@ -1,5 +1,5 @@
-import type { PlanCompiler } from '../compile/plan-compiler.js'
-import type { PlanGuard } from '../guard/plan-guard.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
+import type { PlanGuard } from '../types/plan-guard.js'
 import { canonicalJson } from '../util/canonical-json.js'
 
 const MAX_ARGUMENT_TEXT = 300

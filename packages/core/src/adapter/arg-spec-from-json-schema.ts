@@ -1,4 +1,4 @@
-import type { PolicyInput } from '../policy/policy-schema.js'
+import type { PolicyInput } from '../schema/policy-schema.js'
 
 /** One tool's entry in a policy's `tools` section, as written. */
 export type ToolPolicyInput = PolicyInput['tools'][string]

@@ -1,4 +1,4 @@
-import type { PlanIssue } from '../issues/plan-issue.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 
 /** One live tool call, allowed to reach its tool or refused. */
 export interface CallDecisionEvent {

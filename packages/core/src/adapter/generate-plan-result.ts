@@ -1,5 +1,5 @@
-import type { CompiledPlan } from '../compile/compiled-plan.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
+import type { CompiledPlan } from '../types/compiled-plan.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 
 /** One rejected attempt of a planner: what the model answered and why it was rejected. */
 export interface PlanAttempt {

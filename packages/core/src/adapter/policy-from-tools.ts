@@ -1,5 +1,5 @@
 import { PolicyError } from '../errors/policy-error.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import {
   type ArgSpecInput,
   argSpecFromSchema,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { PlanIssue } from '../issues/plan-issue.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import { refusalText } from './refusal-text.js'
 
 const outside: PlanIssue = {
@@ -37,5 +37,14 @@ describe('refusalText', () => {
   it('should quote a tool name as JSON, so a hostile name cannot break the line', () => {
     const text = refusalText({ tool: 'a"\nb', issues: [] })
     expect(text.split('\n')[0]).toBe('@plan denied the call to "a\\"\\nb"; it did not run.')
+  })
+
+  it('should leave out what is allowed when the run is tainted, as the issue says it', () => {
+    const text = refusalText({
+      tool: 'run',
+      issues: [{ code: 'tainted_run', message: 'Only view_file is still allowed.', path: [] }],
+      allowed: 'Allowed: the tools view_file, run.',
+    })
+    expect(text).not.toContain('Allowed:')
   })
 })

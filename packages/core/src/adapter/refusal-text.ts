@@ -1,5 +1,5 @@
 import { formatPath } from '../issues/format-issues.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 
 /** What {@link refusalText} says about a refused call. */
 export interface RefusalTextOptions {
@@ -9,7 +9,10 @@ export interface RefusalTextOptions {
   readonly issues: readonly PlanIssue[]
   /** True when the call's whole turn was compiled as one plan and rejected (per-turn mode). */
   readonly turnRejected?: boolean | undefined
-  /** What the model may do instead, from {@link allowedText}; left out when empty. */
+  /**
+   * What the model may do instead, from {@link allowedText}; left out when empty, and when
+   * every issue is `tainted_run` (its message already says what is still allowed).
+   */
   readonly allowed?: string | undefined
 }
 
@@ -49,7 +52,10 @@ export function refusalText(options: RefusalTextOptions): string {
     options.turnRejected === true
       ? " This turn's tool calls were compiled as one plan and the plan was rejected, so none of them ran."
       : ''
+  // A tainted-run refusal says what is still allowed; the policy's whole list would contradict it.
+  const tainted =
+    options.issues.length > 0 && options.issues.every((issue) => issue.code === 'tainted_run')
   const allowed =
-    options.allowed === undefined || options.allowed === '' ? '' : `\n${options.allowed}`
+    options.allowed === undefined || options.allowed === '' || tainted ? '' : `\n${options.allowed}`
   return `@plan denied the call to ${JSON.stringify(options.tool)}; it did not run.${turn}\n${issueLines(options.issues)}${allowed}`
 }

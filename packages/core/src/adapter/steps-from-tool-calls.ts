@@ -1,5 +1,5 @@
-import type { PlanStep } from '../plan/plan-schema.js'
-import { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN } from '../plan/step-id.js'
+import type { PlanStep } from '../schema/plan-schema.js'
+import { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN } from '../schema/step-id.js'
 
 /** A tool call as a model made it, in any framework's words mapped to these. */
 export interface ToolCallInput {

@@ -1,4 +1,4 @@
-import type { PlanIssue } from '../issues/plan-issue.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import type { ArgSpecInput, ToolPolicyInput } from './arg-spec-from-json-schema.js'
 
 /**

@@ -1,5 +1,5 @@
+import type { AuditEvent } from '../types/audit-event.js'
 import { canonicalJson } from '../util/canonical-json.js'
-import type { AuditEvent } from './audit-event.js'
 import { auditGenesis, hashAuditLine } from './audit-key.js'
 
 /** The last line of a log: its number and the hash of its text. */

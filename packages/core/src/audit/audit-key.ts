@@ -1,7 +1,9 @@
 import { secretBytes } from '../sign/plan-signature-input.js'
 import { sha256 } from '../util/canonical-json.js'
 import { hmacSha256, toHex } from '../util/portable-crypto.js'
-import { AUDIT_GENESIS } from './audit-event.js'
+
+/** The `prev` of a log's first line. */
+export const AUDIT_GENESIS = '0'.repeat(64)
 
 /**
  * A secret that keys an audit log's chain (at least 32 bytes). With it, each line carries the

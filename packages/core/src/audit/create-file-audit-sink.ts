@@ -8,9 +8,9 @@ import {
   writeSync,
 } from 'node:fs'
 import { PlanError } from '../errors/plan-error.js'
+import type { AuditSink } from '../types/audit-sink.js'
 import { type AuditHead, createAuditChain } from './audit-chain.js'
 import { type AuditKey, auditGenesis, auditKeyBytes, hashAuditLine } from './audit-key.js'
-import type { AuditSink } from './audit-sink.js'
 import { verifyAuditLog } from './verify-audit-log.js'
 
 /** An audit sink backed by a file; close it when the run is over. */

@@ -1,7 +1,7 @@
+import type { AuditEvent } from '../types/audit-event.js'
+import type { AuditSink } from '../types/audit-sink.js'
 import { createAuditChain } from './audit-chain.js'
-import type { AuditEvent } from './audit-event.js'
 import { type AuditKey, auditKeyBytes } from './audit-key.js'
-import type { AuditSink } from './audit-sink.js'
 
 /** An audit sink that keeps its lines in memory. */
 export interface MemoryAuditSink extends AuditSink {

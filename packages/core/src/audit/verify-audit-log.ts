@@ -1,4 +1,5 @@
-import type { PlanIssue } from '../issues/plan-issue.js'
+import { type AuditLine, auditLineSchema } from '../schema/audit-line-schema.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import type { AuditHead } from './audit-chain.js'
 import { type AuditKey, auditGenesis, auditKeyBytes, hashAuditLine } from './audit-key.js'
 
@@ -45,12 +46,6 @@ export interface VerifyAuditLogOptions {
   readonly expectedHead?: AuditHead
   /** The key the log was chained with (`key` of the audit sink), for a keyed log. */
   readonly key?: AuditKey
-}
-
-const HASH = /^[0-9a-f]{64}$/
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function refused(line: number, problem: AuditLogProblem, message: string): AuditLogVerification {
@@ -119,6 +114,62 @@ function describeError(error: unknown): string {
   }
 }
 
+/** The value of a JSON text, or undefined when it is not JSON. */
+function parseJson(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) }
+  } catch {
+    return undefined
+  }
+}
+
+interface LineContext {
+  readonly text: string
+  readonly number: number
+  readonly last: boolean
+  readonly unterminated: boolean
+  readonly head: AuditHead
+  readonly keyed: boolean
+}
+
+/** Why one line breaks the chain after `head`, or undefined when it continues it. */
+function lineRefusal(line: LineContext): AuditLogVerification | undefined {
+  const { number, head } = line
+  const json = parseJson(line.text)
+  const parsed = json === undefined ? undefined : auditLineSchema.safeParse(json.value)
+  if (parsed?.success !== true) {
+    return line.last && (line.unterminated || json === undefined)
+      ? refused(
+          number,
+          'truncated',
+          `Line ${number}, the last, is cut short: the log was truncated.`,
+        )
+      : refused(number, 'malformed', `Line ${number} is not an audit record.`)
+  }
+  if (line.last && line.unterminated)
+    return refused(
+      number,
+      'truncated',
+      `Line ${number}, the last, has no newline: the log was truncated.`,
+    )
+  const record: AuditLine = parsed.data
+  if (record.seq !== head.seq + 1)
+    return refused(
+      number,
+      'sequence',
+      `Line ${number} has number ${String(record.seq)} where ${head.seq + 1} was expected: lines were deleted, inserted or reordered.`,
+    )
+  if (record.prev !== head.hash)
+    return refused(
+      number,
+      'broken_link',
+      number === 1
+        ? `The first line does not start the chain: lines before it were removed${line.keyed ? ', or it was chained with another key' : ', or the log is keyed'}.`
+        : `Line ${number} does not carry the hash of line ${number - 1}: one of them was changed${line.keyed ? ' (or the log was chained with another key)' : ''}.`,
+    )
+  return undefined
+}
+
 function verifyLines(log: unknown, options: VerifyAuditLogOptions): AuditLogVerification {
   const read = readLines(log)
   if (read === undefined)
@@ -129,51 +180,10 @@ function verifyLines(log: unknown, options: VerifyAuditLogOptions): AuditLogVeri
   let head: AuditHead = { seq: 0, hash: auditGenesis(key) }
   for (let index = 0; index < lines.length; index += 1) {
     const text = lines[index] as string
-    const number = index + 1
     const last = index === lines.length - 1
-    let record: unknown
-    try {
-      record = JSON.parse(text)
-    } catch {
-      record = undefined
-    }
-    if (
-      !isRecord(record) ||
-      !Number.isSafeInteger(record.seq) ||
-      typeof record.time !== 'string' ||
-      typeof record.prev !== 'string' ||
-      !HASH.test(record.prev) ||
-      !isRecord(record.event) ||
-      typeof record.event.type !== 'string'
-    ) {
-      return last && (unterminated || record === undefined)
-        ? refused(
-            number,
-            'truncated',
-            `Line ${number}, the last, is cut short: the log was truncated.`,
-          )
-        : refused(number, 'malformed', `Line ${number} is not an audit record.`)
-    }
-    if (last && unterminated)
-      return refused(
-        number,
-        'truncated',
-        `Line ${number}, the last, has no newline: the log was truncated.`,
-      )
-    if (record.seq !== head.seq + 1)
-      return refused(
-        number,
-        'sequence',
-        `Line ${number} has number ${String(record.seq)} where ${head.seq + 1} was expected: lines were deleted, inserted or reordered.`,
-      )
-    if (record.prev !== head.hash)
-      return refused(
-        number,
-        'broken_link',
-        number === 1
-          ? `The first line does not start the chain: lines before it were removed${key === undefined ? ', or the log is keyed' : ', or it was chained with another key'}.`
-          : `Line ${number} does not carry the hash of line ${number - 1}: one of them was changed${key === undefined ? '' : ' (or the log was chained with another key)'}.`,
-      )
+    const context = { text, number: index + 1, last, unterminated, head, keyed: key !== undefined }
+    const refusal = lineRefusal(context)
+    if (refusal !== undefined) return refusal
     head = { seq: head.seq + 1, hash: hashAuditLine(text, key) }
   }
   const expected = settings.expectedHead

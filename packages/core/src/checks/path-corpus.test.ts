@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { checkPathLexical, type PathAccess, type PathScope } from './path-scope.js'
+import type { PathAccess, PathScope } from '../types/path-scope.js'
+import { checkPathLexical } from './path-scope.js'
 
 interface CorpusCase {
   readonly path: string

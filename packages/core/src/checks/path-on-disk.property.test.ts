@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os'
 import { dirname, join, posix } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { PathScope } from '../types/path-scope.js'
 import { checkPathOnDisk } from './path-on-disk.js'
-import { isWithin, type PathScope } from './path-scope.js'
+import { isWithin } from './path-scope.js'
 
 const FOLDERS = ['', 'a', 'b', 'a/c']
 const TARGETS = [

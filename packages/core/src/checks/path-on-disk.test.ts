@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { PathScope } from '../types/path-scope.js'
 import { checkPathOnDisk } from './path-on-disk.js'
-import type { PathScope } from './path-scope.js'
 
 describe('checkPathOnDisk', () => {
   let base: string

@@ -1,13 +1,7 @@
+import type { PathAccess, PathCheckResult, PathDenial, PathScope } from '../types/path-scope.js'
 import { loadNodeBuiltin } from '../util/node-builtin.js'
 import { posix } from '../util/posix-path.js'
-import {
-  checkPathLexical,
-  isWithin,
-  type PathAccess,
-  type PathCheckResult,
-  type PathDenial,
-  type PathScope,
-} from './path-scope.js'
+import { checkPathLexical, isWithin } from './path-scope.js'
 
 /** Most symbolic links followed while resolving one path (Linux's MAXSYMLINKS). */
 export const MAX_SYMLINK_HOPS = 40

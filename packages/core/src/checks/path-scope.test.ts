@@ -1,13 +1,8 @@
 import { posix } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import {
-  checkPathLexical,
-  checkPathSlowly,
-  isWithin,
-  type PathScope,
-  resolvePath,
-} from './path-scope.js'
+import type { PathScope } from '../types/path-scope.js'
+import { checkPathLexical, checkPathSlowly, isWithin, resolvePath } from './path-scope.js'
 
 const scope: PathScope = {
   roots: ['/srv/repo', '/data/shared'],

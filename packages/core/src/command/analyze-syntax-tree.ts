@@ -1,5 +1,5 @@
 import type { Language, Node, TreeCursor } from 'web-tree-sitter'
-import type { IssueCode, PlanIssue } from '../issues/plan-issue.js'
+import type { IssueCode, PlanIssue } from '../types/plan-issue.js'
 import { COMMAND_HINTS } from './command-hints.js'
 import { commandIssue } from './command-issue.js'
 import type { LexedWord } from './lex-command.js'

@@ -1,4 +1,4 @@
-import type { IssueCode } from '../issues/plan-issue.js'
+import type { IssueCode } from '../types/plan-issue.js'
 import type { FlagStyle } from './uses-flag.js'
 
 /**

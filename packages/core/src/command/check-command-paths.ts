@@ -1,5 +1,6 @@
-import { isWithin, type PathScope, resolvePath } from '../checks/path-scope.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
+import { isWithin, resolvePath } from '../checks/path-scope.js'
+import type { PathScope } from '../types/path-scope.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import type { ArgumentRole } from './argument-roles.js'
 import { collectPathCandidates } from './collect-path-candidates.js'
 import { commandIssue } from './command-issue.js'

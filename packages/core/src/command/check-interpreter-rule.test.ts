@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { PathScope } from '../checks/path-scope.js'
 import { PolicyError } from '../errors/policy-error.js'
-import { commandPolicySchema } from './command-policy.js'
+import { commandPolicySchema } from '../schema/command-policy.js'
+import type { PathScope } from '../types/path-scope.js'
 import { createCommandChecker } from './create-command-checker.js'
 
 const scope: PathScope = {

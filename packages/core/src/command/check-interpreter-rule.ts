@@ -1,6 +1,7 @@
-import { isWithin, type PathScope, resolvePath } from '../checks/path-scope.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
-import type { ProgramRule } from './command-policy.js'
+import { isWithin, resolvePath } from '../checks/path-scope.js'
+import type { ProgramRule } from '../schema/command-policy.js'
+import type { PathScope } from '../types/path-scope.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 
 // Interpreter options that change neither what code runs nor where it comes from.
 const PYTHON_SAFE = new Set(['-B', '-u', '-O', '-OO', '-q', '-s', '-E', '-I', '-P', '-b', '-bb'])

@@ -1,4 +1,4 @@
-import type { PlanIssue } from '../issues/plan-issue.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import { commandIssue } from './command-issue.js'
 import { programKind, programName } from './program-catalog.js'
 

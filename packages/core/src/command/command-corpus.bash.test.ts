@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { PathScope } from '../checks/path-scope.js'
-import { commandPolicySchema } from './command-policy.js'
+import { commandPolicySchema } from '../schema/command-policy.js'
+import type { PathScope } from '../types/path-scope.js'
 import { type CommandChecker, createCommandChecker } from './create-command-checker.js'
 
 const corpus = JSON.parse(

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { PathScope } from '../checks/path-scope.js'
-import { commandPolicySchema } from './command-policy.js'
+import { commandPolicySchema } from '../schema/command-policy.js'
+import type { PathScope } from '../types/path-scope.js'
 import type { CommandChecker } from './create-command-checker.js'
 import { createCommandChecker } from './create-command-checker.js'
 

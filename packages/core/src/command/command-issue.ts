@@ -1,4 +1,4 @@
-import type { IssueCode, PlanIssue } from '../issues/plan-issue.js'
+import type { IssueCode, PlanIssue } from '../types/plan-issue.js'
 
 /** Builds an issue of a command check; the caller prefixes the argument's JSON path. */
 export function commandIssue(code: IssueCode, message: string, hint: string): PlanIssue {

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { PathScope } from '../checks/path-scope.js'
-import type { IssueCode } from '../issues/plan-issue.js'
-import { type CommandPolicy, commandPolicySchema } from './command-policy.js'
+import { type CommandPolicy, commandPolicySchema } from '../schema/command-policy.js'
+import type { PathScope } from '../types/path-scope.js'
+import type { IssueCode } from '../types/plan-issue.js'
 import { type CommandChecker, createCommandChecker } from './create-command-checker.js'
 
 const scope: PathScope = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { type PolicyInput, policySchema } from '../policy/policy-schema.js'
 import { resolvePolicy } from '../policy/resolve-policy.js'
+import { type PolicyInput, policySchema } from '../schema/policy-schema.js'
 import { createPolicyCommandCheck, policyUsesCommands } from './create-policy-command-check.js'
 
 function input(tools: PolicyInput['tools'], allow: string[] = []): PolicyInput {

@@ -1,7 +1,7 @@
-import type { PlanIssue } from '../issues/plan-issue.js'
-import type { ArgSpec, Policy } from '../policy/policy-schema.js'
-import type { ResolvedPolicy } from '../policy/resolve-policy.js'
-import type { CommandCheckResult } from './command-check-result.js'
+import type { ArgSpec, Policy } from '../schema/policy-schema.js'
+import type { CommandCheckResult } from '../types/command-check-result.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import type { ResolvedPolicy } from '../types/resolved-policy.js'
 import { commandIssue } from './command-issue.js'
 import { createCommandChecker } from './load-command-checker.js'
 

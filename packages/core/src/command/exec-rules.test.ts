@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { commandPolicySchema } from './command-policy.js'
+import { commandPolicySchema } from '../schema/command-policy.js'
 import { type CommandChecker, createCommandChecker } from './create-command-checker.js'
 import { EXEC_RULES } from './exec-rules.js'
 

@@ -1,5 +1,6 @@
-import { isWithin, type PathScope } from '../checks/path-scope.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
+import { isWithin } from '../checks/path-scope.js'
+import type { PathScope } from '../types/path-scope.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import { commandIssue } from './command-issue.js'
 import { findSubcommand } from './global-options.js'
 

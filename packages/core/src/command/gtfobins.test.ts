@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { PathScope } from '../checks/path-scope.js'
+import { commandPolicySchema } from '../schema/command-policy.js'
+import type { PathScope } from '../types/path-scope.js'
 import { isCatalogProgram } from './catalog-programs.js'
-import { commandPolicySchema } from './command-policy.js'
 import { type CommandChecker, createCommandChecker } from './create-command-checker.js'
 
 interface Technique {

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isWithin } from '../checks/path-scope.js'
 import { createTestWorkspace, type TestWorkspace } from '../guard/__fixtures__/test-workspace.js'
 import { createPlanGuard } from '../guard/create-plan-guard.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
 import { createPlanCompiler } from './create-plan-compiler.js'
-import type { PlanCompiler } from './plan-compiler.js'
 
 // Segments a planner (or an attacker) might write, including encodings that decode to `..`.
 const SEGMENTS = [

@@ -1,13 +1,14 @@
-import { describe, type PathScope, resolvePath } from '../checks/path-scope.js'
-import type { CommandCheckResult } from '../command/command-check-result.js'
+import { describe, resolvePath } from '../checks/path-scope.js'
 import { createIssue } from '../issues/create-issue.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
-import type { JsonObject, JsonValue } from '../plan/json-value.js'
 import { policyPattern } from '../policy/policy-pattern.js'
-import type { ArgSpec, ToolPolicy } from '../policy/policy-schema.js'
+import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
+import type { CommandCheckResult } from '../types/command-check-result.js'
+import type { StepReference } from '../types/compiled-plan.js'
+import type { JsonObject, JsonValue } from '../types/json-value.js'
+import type { PathScope } from '../types/path-scope.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import { isPlainObject } from '../util/is-plain-object.js'
 import { checkUrl } from './check-url.js'
-import type { StepReference } from './compiled-plan.js'
 
 /** Deepest accepted nesting of an argument value. */
 export const MAX_ARGUMENT_DEPTH = 64

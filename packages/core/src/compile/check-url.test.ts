@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+import type { PlanCompiler } from '../types/plan-compiler.js'
 import { checkUrl } from './check-url.js'
 import { createPlanCompiler } from './create-plan-compiler.js'
-import type { PlanCompiler } from './plan-compiler.js'
 
 let compiler: PlanCompiler
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
 import { createPlanCompiler } from './create-plan-compiler.js'
-import type { PlanCompiler } from './plan-compiler.js'
 
 const TOOLS = ['read', 'write', 'list']
 let compiler: PlanCompiler

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
 import { PlanError } from '../errors/plan-error.js'
-import type { PolicyInput } from '../policy/policy-schema.js'
+import type { PolicyInput } from '../schema/policy-schema.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
 import { createPlanCompiler } from './create-plan-compiler.js'
-import type { PlanCompiler } from './plan-compiler.js'
 
 const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'))

@@ -1,4 +1,4 @@
-import type { CompiledPlan } from './compiled-plan.js'
+import type { CompiledPlan } from '../types/compiled-plan.js'
 
 /**
  * True for a value shaped like a compiled plan (one `compile` returned, or a JSON copy of one).

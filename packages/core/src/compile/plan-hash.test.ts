@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+import type { PlanCompiler } from '../types/plan-compiler.js'
 import { createPlanCompiler } from './create-plan-compiler.js'
-import type { PlanCompiler } from './plan-compiler.js'
 
 // A plan's hash is persisted and signed: the same plan must hash the same in every release.
 let compiler: PlanCompiler

@@ -1,5 +1,5 @@
+import type { CompiledStep } from '../types/compiled-plan.js'
 import { createSha256 } from '../util/portable-crypto.js'
-import type { CompiledStep } from './compiled-plan.js'
 
 /** One step as it enters the plan hash; keys in sorted order. */
 export interface HashedStep {

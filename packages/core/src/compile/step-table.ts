@@ -1,7 +1,7 @@
 import { describe } from '../checks/path-scope.js'
 import { createIssue } from '../issues/create-issue.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
-import { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN } from '../plan/step-id.js'
+import { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN } from '../schema/step-id.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import { isPlainObject } from '../util/is-plain-object.js'
 
 type Path = (string | number)[]

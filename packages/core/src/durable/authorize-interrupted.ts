@@ -1,5 +1,5 @@
-import type { InterruptedCall } from '../guard/interrupted-call.js'
-import type { AuthorizeResult, PlanGuard, ToolCall } from '../guard/plan-guard.js'
+import type { InterruptedCall } from '../types/interrupted-call.js'
+import type { AuthorizeResult, PlanGuard, ToolCall } from '../types/plan-guard.js'
 
 /**
  * Asked, when a call that a crash interrupted comes again, whether it may run again; true

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type PolicyInput, policySchema } from '../policy/policy-schema.js'
+import { type PolicyInput, policySchema } from '../schema/policy-schema.js'
 import { createMemoryGuardStore } from './create-memory-guard-store.js'
 import type { GuardStore } from './guard-store.js'
 import { sharedBudgetReservations } from './shared-budget-reservations.js'

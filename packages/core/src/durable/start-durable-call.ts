@@ -1,6 +1,6 @@
 import { createIssue } from '../issues/create-issue.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
-import type { Policy } from '../policy/policy-schema.js'
+import type { Policy } from '../schema/policy-schema.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import type { GuardStore, SavedRunState } from './guard-store.js'
 import { type RunKeys, sharedBudgetReservations } from './shared-budget-reservations.js'
 

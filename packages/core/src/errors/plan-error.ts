@@ -1,4 +1,4 @@
-import type { IssueCode, PlanIssue } from '../issues/plan-issue.js'
+import type { IssueCode, PlanIssue } from '../types/plan-issue.js'
 
 const marker = Symbol.for('@plan/core.error')
 

@@ -1,5 +1,5 @@
 import { formatIssues } from '../issues/format-issues.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import { hasErrorMarker, PlanError } from './plan-error.js'
 
 const marker = Symbol.for('@plan/core.error.policy')

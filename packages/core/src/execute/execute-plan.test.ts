@@ -1,15 +1,16 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
 import {
   createTestCompiler,
   createTestWorkspace,
   type TestWorkspace,
 } from '../guard/__fixtures__/test-workspace.js'
 import { createPlanGuard } from '../guard/create-plan-guard.js'
-import type { PlanGuardState } from '../guard/plan-guard.js'
-import { type ExecutePlanOptions, executePlan, type ToolFunction } from './execute-plan.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
+import type { PlanGuardState } from '../types/plan-guard.js'
+import type { ToolFunction } from '../types/tool-function.js'
+import { type ExecutePlanOptions, executePlan } from './execute-plan.js'
 import type { ExecutionEvent } from './execution-event.js'
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))

@@ -1,26 +1,17 @@
-import type { AuditEvent } from '../audit/audit-event.js'
-import type { AuditSink } from '../audit/audit-sink.js'
-import type { CompiledPlan, CompiledStep } from '../compile/compiled-plan.js'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
 import { PlanError } from '../errors/plan-error.js'
 import { createPlanGuard } from '../guard/create-plan-guard.js'
-import { outputToJson } from '../guard/json-copy.js'
-import type { PlanGuard } from '../guard/plan-guard.js'
 import { createIssue } from '../issues/create-issue.js'
-import type { IssueCode, PlanIssue } from '../issues/plan-issue.js'
-import type { JsonObject, JsonValue } from '../plan/json-value.js'
+import type { AuditEvent } from '../types/audit-event.js'
+import type { AuditSink } from '../types/audit-sink.js'
+import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
+import type { JsonObject, JsonValue } from '../types/json-value.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
+import type { PlanGuard } from '../types/plan-guard.js'
+import type { IssueCode, PlanIssue } from '../types/plan-issue.js'
+import type { ToolFunction } from '../types/tool-function.js'
+import { outputToJson } from '../util/json-copy.js'
 import type { ExecutionEvent, ExecutionStatus, ExecutionStepStatus } from './execution-event.js'
 import { ReadyQueue } from './ready-queue.js'
-
-/** What a tool function receives besides its arguments. */
-export interface ToolContext {
-  /** Aborted when the step times out, the run is aborted, or fail-fast stops the run. */
-  readonly signal: AbortSignal
-  readonly stepId: string
-}
-
-/** A tool implementation: JSON arguments in, a JSON-able value (or a promise of one) out. */
-export type ToolFunction = (args: JsonObject, context: ToolContext) => unknown
 
 /** Options for {@link executePlan}. */
 export interface ExecutePlanOptions {

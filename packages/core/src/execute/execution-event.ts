@@ -1,5 +1,5 @@
-import type { PlanIssue } from '../issues/plan-issue.js'
-import type { JsonObject } from '../plan/json-value.js'
+import type { JsonObject } from '../types/json-value.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 
 /** How one step of a run ended. */
 export type ExecutionStepStatus = 'done' | 'failed' | 'denied' | 'skipped' | 'aborted'

@@ -1,5 +1,5 @@
 import { createIssue } from '../issues/create-issue.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import { readExtractionSchema } from './read-extraction-schema.js'
 
 /**

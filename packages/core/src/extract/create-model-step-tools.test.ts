@@ -2,12 +2,12 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
 import { executePlan } from '../execute/execute-plan.js'
 import { createTestWorkspace, type TestWorkspace } from '../guard/__fixtures__/test-workspace.js'
 import { createPlanGuard } from '../guard/create-plan-guard.js'
 import { createReferenceTools } from '../tools/create-reference-tools.js'
 import { referenceToolPolicy } from '../tools/reference-tool-policy.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
 import {
   createModelStepTools,
   type ModelStepRequest,

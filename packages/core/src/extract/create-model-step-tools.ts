@@ -1,8 +1,8 @@
-import type { PathScope } from '../checks/path-scope.js'
 import { PlanError } from '../errors/plan-error.js'
-import type { ToolFunction } from '../execute/execute-plan.js'
 import { createIssue } from '../issues/create-issue.js'
-import type { JsonObject } from '../plan/json-value.js'
+import type { JsonObject } from '../types/json-value.js'
+import type { PathScope } from '../types/path-scope.js'
+import type { ToolFunction } from '../types/tool-function.js'
 import {
   type ExtractionSchema,
   matchesExtractionSchema,

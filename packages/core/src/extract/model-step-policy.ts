@@ -1,4 +1,4 @@
-import type { PolicyInput } from '../policy/policy-schema.js'
+import type { PolicyInput } from '../schema/policy-schema.js'
 
 /** The tool name of extraction steps: untrusted data in, a narrow typed value out. */
 export const EXTRACT_TOOL = 'extract'

@@ -1,5 +1,6 @@
-import { checkPathLexical, type PathScope } from '../checks/path-scope.js'
+import { checkPathLexical } from '../checks/path-scope.js'
 import { matchesGlob } from '../taint/match-glob.js'
+import type { PathScope } from '../types/path-scope.js'
 import { isPlainObject } from '../util/is-plain-object.js'
 import { posix } from '../util/posix-path.js'
 

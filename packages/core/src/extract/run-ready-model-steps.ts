@@ -1,5 +1,5 @@
 import { PlanError } from '../errors/plan-error.js'
-import type { PlanGuard } from '../guard/plan-guard.js'
+import type { PlanGuard } from '../types/plan-guard.js'
 import type { ModelStepTools } from './create-model-step-tools.js'
 import { EXTRACT_TOOL, GENERATE_TOOL } from './model-step-policy.js'
 

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
 import { executePlan } from '../execute/execute-plan.js'
 import { createPlanGuard } from '../guard/create-plan-guard.js'
-import type { AuthorizeResult, PlanGuard, PlanGuardState } from '../guard/plan-guard.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
+import type { AuthorizeResult, PlanGuard, PlanGuardState } from '../types/plan-guard.js'
 import { flowPolicy, INJECTED_COMMAND, INJECTED_PAGE } from './__fixtures__/flow-policy.js'
 
 function codeOf(result: AuthorizeResult): string {

@@ -1,11 +1,12 @@
-import type { CompiledStep } from '../compile/compiled-plan.js'
 import { PlanError } from '../errors/plan-error.js'
 import { matchesExtractionSchema, readExtractionSchema } from '../extract/read-extraction-schema.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
-import type { JsonObject, JsonValue } from '../plan/json-value.js'
-import type { ArgSpec } from '../policy/policy-schema.js'
-import type { ResolvedPolicy } from '../policy/resolve-policy.js'
-import type { TaintState } from '../taint/check-tainted-call.js'
+import type { ArgSpec } from '../schema/policy-schema.js'
+import type { CompiledStep } from '../types/compiled-plan.js'
+import type { JsonObject, JsonValue } from '../types/json-value.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import type { ResolvedPolicy } from '../types/resolved-policy.js'
+import type { TaintState } from '../types/taint-state.js'
+import type { TrustLabel, UntrustedFlowState } from '../types/untrusted-flow.js'
 import { matchesDeclassifySchema } from './matches-declassify-schema.js'
 import {
   type ArgumentPath,
@@ -15,23 +16,7 @@ import {
   refusesUntrusted,
   toolOutputIsUntrusted,
 } from './trust-rules.js'
-import { UntrustedTextIndex, type UntrustedTextIndexState } from './untrusted-text-index.js'
-
-/** The trust label of a finished step's output. */
-export type TrustLabel = 'trusted' | 'untrusted'
-
-/** The tracker's state as JSON, kept in the guard's snapshot. */
-export interface UntrustedFlowState {
-  /** Label of each finished step's output. */
-  readonly labels: Readonly<Record<string, TrustLabel>>
-  /** How many untrusted outputs existed when each step's plan was approved. */
-  readonly seen: Readonly<Record<string, number>>
-  readonly text: UntrustedTextIndexState
-  /** The run has read a sensitive path (`trust.tainted`, rule of two). */
-  readonly sensitive?: boolean
-  /** The run has written, run a command or reached a URL (rule of two). */
-  readonly acted?: boolean
-}
+import { UntrustedTextIndex } from './untrusted-text-index.js'
 
 /** What {@link UntrustedFlowTracker.check} found about one call's arguments. */
 export interface FlowCheck {

@@ -1,5 +1,5 @@
 import { policyPattern } from '../policy/policy-pattern.js'
-import type { DeclassifySchema } from '../policy/policy-schema.js'
+import type { DeclassifySchema } from '../schema/policy-schema.js'
 
 /**
  * Whether a step's output has exactly the narrow shape a declassifier declares: finite numbers

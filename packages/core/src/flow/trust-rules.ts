@@ -1,4 +1,4 @@
-import type { ArgSpec, Policy, ToolPolicy } from '../policy/policy-schema.js'
+import type { ArgSpec, Policy, ToolPolicy } from '../schema/policy-schema.js'
 
 /** Where a value sits inside a call's arguments, e.g. `["cmds", 0]`. */
 export type ArgumentPath = readonly (string | number)[]

@@ -1,7 +1,7 @@
-import type { StepReference } from '../compile/compiled-plan.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
-import type { ToolPolicy } from '../policy/policy-schema.js'
-import type { ResolvedPolicy } from '../policy/resolve-policy.js'
+import type { ToolPolicy } from '../schema/policy-schema.js'
+import type { StepReference } from '../types/compiled-plan.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import type { ResolvedPolicy } from '../types/resolved-policy.js'
 import {
   argumentName,
   outputName,

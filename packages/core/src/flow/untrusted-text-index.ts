@@ -1,3 +1,5 @@
+import type { UntrustedTextIndexState } from '../types/untrusted-flow.js'
+
 /** Length of the text fragments that are indexed and looked up (after normalisation). */
 export const FRAGMENT_LENGTH = 12
 /** Distance between indexed fragments of an untrusted text. */
@@ -20,14 +22,6 @@ export interface TextOrigin {
   /** Ordinal of the untrusted output (0 for the first one recorded). */
   readonly ordinal: number
   readonly stepId: string
-}
-
-/** The state of an index as JSON: enough to rebuild it. */
-export interface UntrustedTextIndexState {
-  /** One entry per recorded output: its step and its normalised texts (only those indexed). */
-  readonly outputs: readonly { readonly stepId: string; readonly texts: readonly string[] }[]
-  /** Ordinal of the first output that could not be indexed completely, or null. */
-  readonly saturatedAt: number | null
 }
 
 /**

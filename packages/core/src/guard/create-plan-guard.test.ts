@@ -1,16 +1,16 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { CompiledPlan } from '../compile/compiled-plan.js'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
 import { PlanError } from '../errors/plan-error.js'
+import type { CompiledPlan } from '../types/compiled-plan.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
+import type { AuthorizeResult, PlanGuardState } from '../types/plan-guard.js'
 import {
   createTestCompiler,
   createTestWorkspace,
   type TestWorkspace,
 } from './__fixtures__/test-workspace.js'
 import { createPlanGuard } from './create-plan-guard.js'
-import type { AuthorizeResult, PlanGuardState } from './plan-guard.js'
 
 function codeOf(result: AuthorizeResult): string {
   return result.allowed ? 'allowed' : result.issue.code

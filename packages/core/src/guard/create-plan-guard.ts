@@ -1,22 +1,17 @@
-import type { AuditEvent } from '../audit/audit-event.js'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
-import type { CompiledPlan, CompiledStep } from '../compile/compiled-plan.js'
-import type { PlanCompiler, PlanValidationResult } from '../compile/plan-compiler.js'
-import { unreadableIssue } from '../compile/unreadable-issue.js'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
 import { PlanError } from '../errors/plan-error.js'
 import { createUntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker.js'
 import { createIssue } from '../issues/create-issue.js'
-import type { IssueCode, PlanIssue } from '../issues/plan-issue.js'
-import type { JsonObject, JsonValue } from '../plan/json-value.js'
+import { unreadableIssue } from '../issues/unreadable-issue.js'
 import { verifyPlan } from '../sign/verify-plan.js'
 import { checkTaintedCall } from '../taint/check-tainted-call.js'
 import { checkTaintedOnDisk } from '../taint/check-tainted-on-disk.js'
-import { canonicalJson, sha256 } from '../util/canonical-json.js'
-import { type InterruptedCall, interruptedCallIssue } from './interrupted-call.js'
-import { copyJson, defineValue, freezeJson, outputToJson } from './json-copy.js'
-import { normalizeUrlArguments } from './normalize-url-arguments.js'
-import { hasPathArguments, pathArguments, writesPaths } from './path-arguments.js'
+import type { AuditEvent } from '../types/audit-event.js'
+import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
+import type { InterruptedCall } from '../types/interrupted-call.js'
+import type { JsonObject, JsonValue } from '../types/json-value.js'
+import type { PlanCompiler, PlanValidationResult } from '../types/plan-compiler.js'
 import type {
   AuthorizeResult,
   PlanGuard,
@@ -28,7 +23,13 @@ import type {
   SubmitOptions,
   SubmitResult,
   ToolCall,
-} from './plan-guard.js'
+} from '../types/plan-guard.js'
+import type { IssueCode, PlanIssue } from '../types/plan-issue.js'
+import { canonicalJson, sha256 } from '../util/canonical-json.js'
+import { copyJson, defineValue, freezeJson, outputToJson } from '../util/json-copy.js'
+import { interruptedCallIssue } from './interrupted-call.js'
+import { normalizeUrlArguments } from './normalize-url-arguments.js'
+import { hasPathArguments, pathArguments, writesPaths } from './path-arguments.js'
 import { readGuardState } from './read-guard-state.js'
 import { readToolCall } from './read-tool-call.js'
 import { resolveReferences } from './resolve-references.js'

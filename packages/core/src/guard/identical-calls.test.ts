@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
+import type { PlanGuard } from '../types/plan-guard.js'
 import {
   createTestCompiler,
   createTestWorkspace,
   type TestWorkspace,
 } from './__fixtures__/test-workspace.js'
 import { createPlanGuard } from './create-plan-guard.js'
-import type { PlanGuard } from './plan-guard.js'
 
 let counter = 0
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
 import { authorizeInterrupted } from '../durable/authorize-interrupted.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
+import type { PlanGuardState } from '../types/plan-guard.js'
 import {
   createTestCompiler,
   createTestWorkspace,
@@ -8,7 +9,6 @@ import {
   testTools,
 } from './__fixtures__/test-workspace.js'
 import { createPlanGuard } from './create-plan-guard.js'
-import type { PlanGuardState } from './plan-guard.js'
 
 const plan = [
   { id: 'a', tool: 'echo', args: { text: 'one' } },

@@ -1,13 +1,5 @@
 import { createIssue } from '../issues/create-issue.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
-
-/** A call that started before the run was restored and whose end was never recorded. */
-export interface InterruptedCall {
-  readonly stepId: string
-  readonly tool: string
-  /** Why it does not run again by itself (`interrupted_call`). */
-  readonly issue: PlanIssue
-}
+import type { PlanIssue } from '../types/plan-issue.js'
 
 /** The issue of a call that a crash (or a kill) interrupted: it may or may not have had effects. */
 export function interruptedCallIssue(stepId: string, tool: string): PlanIssue {

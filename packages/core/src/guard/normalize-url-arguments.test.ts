@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
 import { executePlan } from '../execute/execute-plan.js'
-import type { JsonObject } from '../plan/json-value.js'
-import type { PolicyInput } from '../policy/policy-schema.js'
+import type { PolicyInput } from '../schema/policy-schema.js'
+import type { JsonObject } from '../types/json-value.js'
 import { createPlanGuard } from './create-plan-guard.js'
 import { normalizeUrlArguments } from './normalize-url-arguments.js'
 

@@ -1,7 +1,7 @@
 import { checkUrl } from '../compile/check-url.js'
-import type { JsonObject, JsonValue } from '../plan/json-value.js'
-import type { ArgSpec } from '../policy/policy-schema.js'
-import { defineValue } from './json-copy.js'
+import type { ArgSpec } from '../schema/policy-schema.js'
+import type { JsonObject, JsonValue } from '../types/json-value.js'
+import { defineValue } from '../util/json-copy.js'
 
 function normalize(spec: ArgSpec, holder: object, key: string | number, value: JsonValue): void {
   if (spec.type === 'string' && spec.format === 'url' && typeof value === 'string') {

@@ -1,6 +1,6 @@
-import type { PathAccess } from '../checks/path-scope.js'
-import type { JsonObject, JsonValue } from '../plan/json-value.js'
-import type { ArgSpec } from '../policy/policy-schema.js'
+import type { ArgSpec } from '../schema/policy-schema.js'
+import type { JsonObject, JsonValue } from '../types/json-value.js'
+import type { PathAccess } from '../types/path-scope.js'
 
 /** One path-typed value inside a call's arguments. */
 export interface PathArgument {

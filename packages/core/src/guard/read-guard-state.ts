@@ -1,14 +1,12 @@
-import type { CompiledPlan } from '../compile/compiled-plan.js'
-import { unreadableIssue } from '../compile/unreadable-issue.js'
 import { PlanError } from '../errors/plan-error.js'
-import {
-  readUntrustedFlowState,
-  type UntrustedFlowState,
-} from '../flow/create-untrusted-flow-tracker.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
-import type { JsonValue } from '../plan/json-value.js'
-import { copyJson } from './json-copy.js'
-import type { StepStatus } from './plan-guard.js'
+import { readUntrustedFlowState } from '../flow/create-untrusted-flow-tracker.js'
+import { unreadableIssue } from '../issues/unreadable-issue.js'
+import type { CompiledPlan } from '../types/compiled-plan.js'
+import type { JsonValue } from '../types/json-value.js'
+import type { StepStatus } from '../types/plan-guard.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import type { UntrustedFlowState } from '../types/untrusted-flow.js'
+import { copyJson } from '../util/json-copy.js'
 
 const STATUSES = new Set<string>(['pending', 'running', 'done', 'failed', 'skipped'])
 

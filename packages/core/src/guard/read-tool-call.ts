@@ -1,8 +1,8 @@
 import { createIssue } from '../issues/create-issue.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
+import type { ToolCall } from '../types/plan-guard.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import { describeThrown } from '../util/describe-thrown.js'
 import { isPlainObject } from '../util/is-plain-object.js'
-import type { ToolCall } from './plan-guard.js'
 
 /** A live call read once into a plain object, or the issue that refuses it. */
 export interface ReadToolCall {

@@ -1,7 +1,7 @@
-import type { CompiledStep } from '../compile/compiled-plan.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
-import type { JsonObject, JsonValue } from '../plan/json-value.js'
-import { copyJson, defineValue } from './json-copy.js'
+import type { CompiledStep } from '../types/compiled-plan.js'
+import type { JsonObject, JsonValue } from '../types/json-value.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import { copyJson, defineValue } from '../util/json-copy.js'
 
 /** A step's arguments with references replaced by outputs, or why they cannot be. */
 export type ResolvedArguments =

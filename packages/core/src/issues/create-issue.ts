@@ -1,4 +1,4 @@
-import type { IssueCode, PlanIssue } from './plan-issue.js'
+import type { IssueCode, PlanIssue } from '../types/plan-issue.js'
 
 /** Builds an issue, leaving out `hint` and `stepId` when they are not given. */
 export function createIssue(

@@ -1,4 +1,4 @@
-import type { PlanIssue } from './plan-issue.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 
 /** Formats a JSON path as `steps[2].args.file`. */
 export function formatPath(path: readonly (string | number)[]): string {

@@ -1,4 +1,4 @@
-import type { PlanCompiler } from '../compile/plan-compiler.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
 import { definePlan } from './define-plan.js'
 
 declare const compiler: PlanCompiler

@@ -1,4 +1,4 @@
-import type { PlanStep } from './plan-schema.js'
+import type { PlanStep } from '../schema/plan-schema.js'
 
 /** The object form of a plan as written: `{ goal?, steps }`. */
 export interface PlanInput {

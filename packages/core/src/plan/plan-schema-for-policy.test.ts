@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
-import type { PolicyInput } from '../policy/policy-schema.js'
+import type { PolicyInput } from '../schema/policy-schema.js'
 import { planSchemaForPolicy } from './plan-schema-for-policy.js'
 
 const policy: PolicyInput = {

@@ -1,8 +1,10 @@
 import { z } from 'zod'
 import { LinearRegExp, policyPattern } from '../policy/policy-pattern.js'
-import type { ArgSpec, PolicyInput } from '../policy/policy-schema.js'
-import { type ResolvedPolicy, resolvePolicy } from '../policy/resolve-policy.js'
-import { jsonValueSchema, stepIdSchema } from './plan-schema.js'
+import { resolvePolicy } from '../policy/resolve-policy.js'
+import { jsonValueSchema, stepIdSchema } from '../schema/plan-schema.js'
+import type { ArgSpec, PolicyInput } from '../schema/policy-schema.js'
+import type { PlanObject } from '../types/plan-object.js'
+import type { ResolvedPolicy } from '../types/resolved-policy.js'
 
 const reference = z
   .strictObject({
@@ -67,18 +69,6 @@ function valueSchema(spec: ArgSpec): z.ZodType {
 function argumentSchema(spec: ArgSpec): z.ZodType {
   const schema = z.union([valueSchema(spec), reference])
   return spec.description === undefined ? schema : schema.describe(spec.description)
-}
-
-/** A plan as {@link planSchemaForPolicy} produces it. */
-export interface PlanObject {
-  goal?: string | undefined
-  steps: {
-    id: string
-    tool: string
-    args?: Record<string, unknown> | undefined
-    depends_on?: string[] | undefined
-    description?: string | undefined
-  }[]
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { PolicyInput } from './policy-schema.js'
+import type { PolicyInput } from '../schema/policy-schema.js'
 
 /**
  * Returns the policy it is given, typed: a plain object literal type-checks as a policy

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { flowPolicy } from '../flow/__fixtures__/flow-policy.js'
+import { policySchema } from '../schema/policy-schema.js'
 import { referenceToolPolicy } from '../tools/reference-tool-policy.js'
 import { parsePolicyFast } from './parse-policy-fast.js'
-import { policySchema } from './policy-schema.js'
 
 async function fixture(path: string): Promise<unknown> {
   return JSON.parse(await readFile(new URL(path, import.meta.url), 'utf8'))

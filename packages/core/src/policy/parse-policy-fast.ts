@@ -1,4 +1,4 @@
-import type { Policy } from './policy-schema.js'
+import type { Policy } from '../schema/policy-schema.js'
 
 // A zod-free reading of the common, valid policy, so that a compiler starts without loading zod.
 // It accepts a subset of what `policySchema` accepts and returns exactly what `policySchema.parse`

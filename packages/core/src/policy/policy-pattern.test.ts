@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
 import { PolicyError } from '../errors/policy-error.js'
+import type { PolicyInput } from '../schema/policy-schema.js'
 import { compilePolicyPattern, LinearRegExp, loadPatternEngine } from './policy-pattern.js'
-import type { PolicyInput } from './policy-schema.js'
 import { resolvePolicy } from './resolve-policy.js'
 
 const policyWith = (pattern: string): PolicyInput => ({

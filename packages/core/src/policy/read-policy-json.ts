@@ -1,5 +1,5 @@
-import { copyJson } from '../guard/json-copy.js'
-import type { JsonValue } from '../plan/json-value.js'
+import type { JsonValue } from '../types/json-value.js'
+import { copyJson } from '../util/json-copy.js'
 
 /** Most values (objects, arrays, scalars) a policy may hold. */
 const MAX_POLICY_NODES = 200_000

@@ -1,9 +1,9 @@
 import { PolicyError } from '../errors/policy-error.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
+import type { Policy, ToolPolicy } from '../schema/policy-schema.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import type { ResolvedPolicy } from '../types/resolved-policy.js'
 import { posix } from '../util/posix-path.js'
 import { compilePolicyPatterns } from './policy-pattern.js'
-import type { Policy, ToolPolicy } from './policy-schema.js'
-import type { ResolvedPolicy } from './resolve-policy.js'
 
 function normalise(root: string, baseDir: string): string {
   const absolute = posix.resolve(baseDir, root)

@@ -1,13 +1,13 @@
-import { unreadableIssue } from '../compile/unreadable-issue.js'
 import { PolicyError } from '../errors/policy-error.js'
-import type { JsonValue } from '../plan/json-value.js'
+import { unreadableIssue } from '../issues/unreadable-issue.js'
+import type { PolicyInput } from '../schema/policy-schema.js'
+import type { JsonValue } from '../types/json-value.js'
+import type { ResolvedPolicy, ResolvePolicyOptions } from '../types/resolved-policy.js'
 import { posix } from '../util/posix-path.js'
 import { parsePolicyFast } from './parse-policy-fast.js'
 import { hasPatterns, loadPatternEngine } from './policy-pattern.js'
-import type { PolicyInput } from './policy-schema.js'
 import { readPolicyJson } from './read-policy-json.js'
 import { isResolvedPolicy, resolveParsedPolicy } from './resolve-parsed-policy.js'
-import type { ResolvedPolicy, ResolvePolicyOptions } from './resolve-policy.js'
 
 /**
  * {@link resolvePolicy} without loading zod for a common, valid policy: zod (and its detailed

@@ -1,28 +1,15 @@
 import { RE2JS } from 're2js'
 import type { z } from 'zod'
-import type { PathScope } from '../checks/path-scope.js'
-import { unreadableIssue } from '../compile/unreadable-issue.js'
 import { PolicyError } from '../errors/policy-error.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
+import { unreadableIssue } from '../issues/unreadable-issue.js'
+import { type PolicyInput, policySchema } from '../schema/policy-schema.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import type { ResolvedPolicy, ResolvePolicyOptions } from '../types/resolved-policy.js'
 import { loadNodeBuiltin } from '../util/node-builtin.js'
 import { posix } from '../util/posix-path.js'
 import { usePatternEngine } from './policy-pattern.js'
-import { type Policy, type PolicyInput, policySchema, type ToolPolicy } from './policy-schema.js'
 import { readPolicyJson } from './read-policy-json.js'
 import { isResolvedPolicy, resolveParsedPolicy } from './resolve-parsed-policy.js'
-
-/** A validated policy with absolute roots and lookup maps; what the compiler works from. */
-export interface ResolvedPolicy {
-  readonly policy: Policy
-  readonly scope: PathScope
-  readonly tools: ReadonlyMap<string, ToolPolicy>
-}
-
-/** Options for {@link resolvePolicy}. */
-export interface ResolvePolicyOptions {
-  /** Folder that relative workspace roots resolve against. Defaults to the current folder. */
-  readonly baseDir?: string
-}
 
 function zodIssues(error: z.ZodError): PlanIssue[] {
   return error.issues.map((issue) => ({

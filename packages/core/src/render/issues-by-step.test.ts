@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
 import { createIssue } from '../issues/create-issue.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
 import { issuesByStep } from './issues-by-step.js'
 import { toMermaid } from './to-mermaid.js'
 import { toText } from './to-text.js'

@@ -1,7 +1,7 @@
-import type { CompiledPlan } from '../compile/compiled-plan.js'
 import { isCompiledPlan } from '../compile/is-compiled-plan.js'
-import { unreadableIssue } from '../compile/unreadable-issue.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
+import { unreadableIssue } from '../issues/unreadable-issue.js'
+import type { CompiledPlan } from '../types/compiled-plan.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import { type IssuesByStep, issuesByStep } from './issues-by-step.js'
 
 /** How a step fared, for rendering; run-time statuses plus `rejected` for plan issues. */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
 import { toDot } from './to-dot.js'
 import { toMermaid } from './to-mermaid.js'
 import { toText } from './to-text.js'

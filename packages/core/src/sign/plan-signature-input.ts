@@ -1,4 +1,4 @@
-import type { CompiledPlan } from '../compile/compiled-plan.js'
+import type { CompiledPlan } from '../types/compiled-plan.js'
 import { canonicalJson, sha256 } from '../util/canonical-json.js'
 import { utf8 } from '../util/portable-crypto.js'
 

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { CompiledPlan } from '../compile/compiled-plan.js'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
 import { PlanError } from '../errors/plan-error.js'
 import { createPlanGuard } from '../guard/create-plan-guard.js'
+import type { CompiledPlan } from '../types/compiled-plan.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
 import { signPlan } from './sign-plan.js'
 import { verifyPlan } from './verify-plan.js'
 

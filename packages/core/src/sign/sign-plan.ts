@@ -1,5 +1,5 @@
-import type { CompiledPlan } from '../compile/compiled-plan.js'
 import { PlanError } from '../errors/plan-error.js'
+import type { CompiledPlan } from '../types/compiled-plan.js'
 import { hmacSha256, toHex } from '../util/portable-crypto.js'
 import {
   MIN_SECRET_BYTES,

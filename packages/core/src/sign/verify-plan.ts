@@ -1,5 +1,5 @@
-import type { CompiledPlan } from '../compile/compiled-plan.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
+import type { CompiledPlan } from '../types/compiled-plan.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 import { equalBytes, fromHex, hmacSha256 } from '../util/portable-crypto.js'
 import {
   MIN_SECRET_BYTES,

@@ -1,15 +1,15 @@
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
 import {
   createTestCompiler,
   createTestWorkspace,
   type TestWorkspace,
 } from '../guard/__fixtures__/test-workspace.js'
 import { createPlanGuard } from '../guard/create-plan-guard.js'
-import type { PlanGuard } from '../guard/plan-guard.js'
-import type { TaintedPolicyInput } from '../policy/tainted-schema.js'
+import type { TaintedPolicyInput } from '../schema/tainted-schema.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
+import type { PlanGuard } from '../types/plan-guard.js'
 import { ruleOfTwo } from './tainted-presets.js'
 
 let counter = 0

@@ -1,22 +1,13 @@
 import { isWithin } from '../checks/path-scope.js'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
 import { createIssue } from '../issues/create-issue.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
-import type { JsonObject, JsonValue } from '../plan/json-value.js'
-import type { ArgSpec } from '../policy/policy-schema.js'
-import type { TaintedPolicy } from '../policy/tainted-schema.js'
+import type { ArgSpec } from '../schema/policy-schema.js'
+import type { TaintedPolicy } from '../schema/tainted-schema.js'
+import type { JsonObject, JsonValue } from '../types/json-value.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import type { TaintState } from '../types/taint-state.js'
 import { posix } from '../util/posix-path.js'
 import { matchesGlob } from './match-glob.js'
-
-/** What a run has combined so far, for the tainted-run rules. */
-export interface TaintState {
-  /** Untrusted output (or an untrusted tool's error) has entered the model's context. */
-  readonly untrusted: boolean
-  /** The run has read a `sensitive` path. */
-  readonly sensitive: boolean
-  /** The run has written, run a command or reached a URL. */
-  readonly acted: boolean
-}
 
 /** The decision about one call of a per-turn run. */
 export interface TaintedCallCheck {

@@ -1,7 +1,8 @@
-import type { PlanCompiler } from '../compile/plan-compiler.js'
-import type { JsonObject } from '../plan/json-value.js'
+import type { JsonObject } from '../types/json-value.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
+import type { TaintState } from '../types/taint-state.js'
 import { loadNodeBuiltin } from '../util/node-builtin.js'
-import { checkTaintedCall, type TaintedCallCheck, type TaintState } from './check-tainted-call.js'
+import { checkTaintedCall, type TaintedCallCheck } from './check-tainted-call.js'
 
 /**
  * {@link checkTaintedCall} on arguments whose paths were resolved on disk (symbolic links

@@ -1,4 +1,4 @@
-import type { TaintedPolicyInput } from '../policy/tainted-schema.js'
+import type { TaintedPolicyInput } from '../schema/tainted-schema.js'
 
 /** Files that usually hold secrets: reading one counts as access to sensitive data. */
 export const SENSITIVE_FILES: readonly string[] = [

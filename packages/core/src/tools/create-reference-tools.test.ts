@@ -2,10 +2,10 @@ import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
 import { PlanError } from '../errors/plan-error.js'
 import { executePlan } from '../execute/execute-plan.js'
 import { createTestWorkspace, type TestWorkspace } from '../guard/__fixtures__/test-workspace.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
 import { createReferenceTools, type ReferenceTools } from './create-reference-tools.js'
 import { referenceToolPolicy } from './reference-tool-policy.js'
 

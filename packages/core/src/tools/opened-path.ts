@@ -1,8 +1,8 @@
 import { constants } from 'node:fs'
 import { type FileHandle, lstat, open, readlink } from 'node:fs/promises'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
-import type { PathAccess } from '../checks/path-scope.js'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
+import type { PathAccess } from '../types/path-scope.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
 import { refuse } from './tool-input.js'
 
 /**

@@ -1,4 +1,4 @@
-import type { PolicyInput } from '../policy/policy-schema.js'
+import type { PolicyInput } from '../schema/policy-schema.js'
 
 /**
  * The `tools` section of a policy that matches the reference tools: `view_file`,

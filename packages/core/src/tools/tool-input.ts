@@ -1,9 +1,9 @@
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
-import type { PathAccess } from '../checks/path-scope.js'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
 import { PlanError } from '../errors/plan-error.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
-import type { JsonObject } from '../plan/json-value.js'
+import type { JsonObject } from '../types/json-value.js'
+import type { PathAccess } from '../types/path-scope.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
+import type { PlanIssue } from '../types/plan-issue.js'
 
 /** Throws a `PlanError` for a refused tool input; reference tools never run on one. */
 export function refuse(

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs'
-import type { PlanCompiler } from '../compile/plan-compiler.js'
-import type { ToolFunction } from '../execute/execute-plan.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
+import type { ToolFunction } from '../types/tool-function.js'
 import { checkDescriptor, openChecked } from './opened-path.js'
 import { realPathArgument, refuse, stringArgument } from './tool-input.js'
 

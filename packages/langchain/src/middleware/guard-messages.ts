@@ -1,10 +1,5 @@
-import {
-  canonicalJson,
-  formatPath,
-  type PlanCompiler,
-  type PlanGuard,
-  type PlanIssue,
-} from '@plan/core'
+import type { PlanCompiler, PlanGuard, PlanIssue } from '@plan/core'
+import { canonicalJson, formatPath } from '@plan/core/internal'
 
 const MAX_ARGUMENT_TEXT = 300
 const MAX_LISTED_STEPS = 10

@@ -10,7 +10,6 @@ import {
   finishDurableCall,
   formatIssues,
   type GuardStore,
-  hashJson,
   isCompiledPlan,
   type Plan,
   PlanCompilationError,
@@ -25,6 +24,7 @@ import {
   runReadyModelSteps,
   startDurableCall,
 } from '@plan/core'
+import { hashJson } from '@plan/core/internal'
 import { resolvePolicy } from '@plan/core/schemas'
 import { type AgentMiddleware, createMiddleware } from 'langchain'
 import { z } from 'zod'

@@ -2,12 +2,12 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages'
 import {
   type CompiledPlan,
-  canonicalJson,
   formatIssues,
   type PlanCompiler,
   PlanError,
   type PlanIssue,
 } from '@plan/core'
+import { canonicalJson } from '@plan/core/internal'
 import { plannerPrompt } from './planner-prompt.js'
 
 /** Options for {@link createPlanner}. */

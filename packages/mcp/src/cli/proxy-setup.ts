@@ -2,9 +2,15 @@ import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { formatIssues, isWithin, PlanError } from '@plan/core'
+import {
+  type AdapterOptions,
+  type AdapterPlan,
+  formatIssues,
+  isWithin,
+  PlanError,
+} from '@plan/core'
 import { createFileAuditSink, loadPolicy } from '@plan/core/node'
-import type { McpGuardOptions } from '../guard/create-mcp-call-guard.js'
+import type { McpDecisionEvent, McpGuardSettings } from '../guard/create-mcp-call-guard.js'
 import type { McpServerCommand } from '../proxy/create-mcp-guard-proxy.js'
 import { spawnServerProcess } from '../proxy/spawn-server.js'
 import { loadSandboxSpawn } from './load-sandbox.js'
@@ -13,7 +19,8 @@ import { definedEnv, type PlanMcpIo } from './plan-mcp-io.js'
 
 /** What both proxy modes need: the guard's options and how to reach the server. */
 export interface ProxySetup {
-  readonly guard: Omit<McpGuardOptions, 'state'> & { readonly onError: (error: Error) => void }
+  readonly guard: AdapterOptions<McpDecisionEvent> &
+    Omit<McpGuardSettings, 'state'> & { readonly onError: (error: Error) => void }
   /** The server of a new session: a command to start, or a fresh HTTP client transport. */
   readonly server: () => McpServerCommand | Transport
 }
@@ -24,9 +31,10 @@ function argumentError(flag: string, message: string, hint: string): PlanError {
   })
 }
 
-async function readPlan(file: string): Promise<unknown> {
+/** The plan in a JSON file; the guard compiles it against the policy, so its shape is checked there. */
+async function readPlan(file: string): Promise<AdapterPlan> {
   try {
-    return JSON.parse(await readFile(file, 'utf8'))
+    return JSON.parse(await readFile(file, 'utf8')) as AdapterPlan
   } catch (error) {
     const message = `Cannot read the plan file ${file}: ${(error as Error).message}`
     throw new PlanError(message, { issues: [{ code: 'invalid_plan', message, path: [] }] })

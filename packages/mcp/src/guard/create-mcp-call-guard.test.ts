@@ -1,8 +1,9 @@
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createPlanCompiler, type DecisionEvent, PlanError, refusalText } from '@plan/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createMcpCallGuard } from './create-mcp-call-guard.js'
+import { createMcpCallGuard, type McpGuardOptions } from './create-mcp-call-guard.js'
 
 describe('createMcpCallGuard', () => {
   let root: string
@@ -55,6 +56,52 @@ describe('createMcpCallGuard', () => {
   })
 
   it('should need a policy or a compiler', async () => {
-    await expect(createMcpCallGuard({})).rejects.toThrow('needs a policy or a compiler')
+    await expect(createMcpCallGuard({} as McpGuardOptions)).rejects.toThrow(
+      'needs a policy or a compiler',
+    )
+  })
+
+  it('should refuse both a policy and a compiler, with the code and hint of every adapter', async () => {
+    const compiler = await createPlanCompiler(policy())
+    const options = { policy: policy(), compiler } as unknown as McpGuardOptions
+    const error = await createMcpCallGuard(options).catch((caught: unknown) => caught)
+    expect(PlanError.isInstance(error)).toBe(true)
+    expect((error as PlanError).code).toBe('invalid_configuration')
+    expect((error as PlanError).issues[0]?.hint).toBe('Pass exactly one of `policy` or `compiler`.')
+  })
+
+  it('should report every decision as core’s call event, with the arguments sent', async () => {
+    const events: DecisionEvent[] = []
+    const guard = await createMcpCallGuard({
+      policy: policy(),
+      onDecision: (event) => events.push(event),
+    })
+    await guard.authorize('read', { path: 'a.txt' }, '7')
+    await guard.authorize('read', { path: '../x' }, '8')
+    expect(events.map((event) => event.kind)).toEqual(['call', 'call'])
+    expect(events[0]).toMatchObject({
+      tool: 'read',
+      callId: '7',
+      args: { path: 'a.txt' },
+      allowed: true,
+    })
+    expect(events[1]).toMatchObject({ callId: '8', args: { path: '../x' }, allowed: false })
+  })
+
+  it('should answer a refusal with core’s refusal text and what the policy allows', async () => {
+    const guard = await createMcpCallGuard({ policy: policy() })
+    const decision = await guard.authorize('read', { path: '../x' })
+    if (decision.allowed) throw new Error('expected a refusal')
+    const text = decision.result.content[0]?.text ?? ''
+    expect(text.startsWith(refusalText({ tool: 'read', issues: decision.issues }))).toBe(true)
+    expect(text).toContain(`Allowed: the tools read; paths inside ${root}.`)
+  })
+
+  it('should list the ready steps of the plan after a refusal in plan mode', async () => {
+    const plan = [{ id: 'first', tool: 'read', args: { path: 'a.txt' } }]
+    const guard = await createMcpCallGuard({ policy: policy(), plan })
+    const decision = await guard.authorize('read', { path: 'b.txt' })
+    if (decision.allowed) throw new Error('expected a refusal')
+    expect(decision.result.content[0]?.text).toContain('- step "first": read {"path":"a.txt"}')
   })
 })

@@ -1,7 +1,10 @@
 import {
+  type AdapterOptions,
   type AuditSink,
   type AuthorizeResult,
+  allowedText,
   authorizeInterrupted,
+  type CallDecisionEvent,
   createPlanGuard,
   type GuardStore,
   isCompiledPlan,
@@ -13,27 +16,27 @@ import {
   type PlanIssue,
   type RetryInterrupted,
   type RunKeys,
+  resolveCompiler,
 } from '@plan/core'
 import { type DenialResult, denialResult } from './denial-result.js'
 import { createDurableSession, type DurableSession } from './durable-session.js'
-import { type PolicySource, resolveCompiler } from './resolve-compiler.js'
 
-/** Options shared by the proxy and the client guard. */
-export interface McpGuardOptions extends PolicySource {
-  /**
-   * An approved plan (a compiled plan, or a plan to compile): plan mode, where every call must
-   * match a ready step of it. Without it: per-call mode, where each call is compiled as a
-   * one-step plan against the policy. Throws `PlanCompilationError` if the plan is rejected.
-   */
-  readonly plan?: unknown
+/**
+ * Options shared by the proxy and the client guard: the options every `@plan` adapter takes
+ * (exactly one of `policy` or `compiler`; `plan`, where every call must match a ready step of
+ * it — without it, per-call mode, where each call is compiled as a one-step plan; and
+ * `onDecision`), and the MCP guard's own {@link McpGuardSettings}.
+ */
+export type McpGuardOptions = AdapterOptions<McpDecisionEvent> & McpGuardSettings
+
+/** The MCP guard's options beside the shared adapter options. */
+export interface McpGuardSettings {
   /** Resume the run from `guard.snapshot()`. */
   readonly state?: PlanGuardState
   /** Check path arguments on disk (symlinks resolved) before a call runs. Default true. */
   readonly checkPathsOnDisk?: boolean
-  /** Where every decision is written (see `createFileAuditSink` in `@plan/core`). */
+  /** Where every decision is written (see `createFileAuditSink` in `@plan/core/node`). */
   readonly audit?: AuditSink
-  /** Called after every decision, before the call is forwarded or refused. */
-  readonly onDecision?: (event: McpDecisionEvent) => void
   /**
    * A guard store (`@plan/postgres`) and the run's id in it: the guard's state is written before
    * every call is forwarded and after it ends, shared budgets are counted there, and, without
@@ -47,17 +50,11 @@ export interface McpGuardOptions extends PolicySource {
   readonly retryInterrupted?: RetryInterrupted
 }
 
-/** One decision about a `tools/call`. */
-export interface McpDecisionEvent {
-  readonly tool: string
-  /** The JSON-RPC id of the `tools/call` request (as text), when the call came as a message. */
-  readonly callId: string | undefined
-  readonly allowed: boolean
-  /** The approved step the call runs as, when it was allowed. */
-  readonly stepId: string | undefined
-  /** Why it was refused; empty when it was allowed. */
-  readonly issues: readonly PlanIssue[]
-}
+/**
+ * One decision about a `tools/call`: core's `CallDecisionEvent`, the event every adapter
+ * reports (MCP has no turns). `callId` is the JSON-RPC id of the request, as text.
+ */
+export type McpDecisionEvent = CallDecisionEvent
 
 /** An allowed call: run it with `args`, then report how it ended. */
 export interface AllowedMcpCall {
@@ -171,6 +168,12 @@ export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpC
     return result.allowed ? result : { ...result, issues: relocate(result.issues) }
   }
 
+  /** What the model may call instead of a refused call; nothing once the run has stopped. */
+  function allowedNow(): string {
+    if (guard.stopReason() !== undefined) return ''
+    return mode === 'plan' ? allowedText({ guard }) : allowedText({ compiler })
+  }
+
   async function authorize(
     tool: string,
     args: unknown,
@@ -186,13 +189,16 @@ export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpC
     }
     const issues = result.allowed ? [] : result.issues.length > 0 ? result.issues : [result.issue]
     options.onDecision?.({
+      kind: 'call',
       tool,
       callId,
+      args,
       allowed: result.allowed,
       stepId: result.allowed ? result.stepId : undefined,
       issues,
     })
-    if (!result.allowed) return { allowed: false, issues, result: denialResult(tool, issues) }
+    if (!result.allowed)
+      return { allowed: false, issues, result: denialResult(tool, issues, allowedNow()) }
     const stepId = result.stepId
     return {
       allowed: true,

@@ -1,4 +1,4 @@
-import { formatIssues, type PlanIssue } from '@plan/core'
+import { type PlanIssue, refusalText } from '@plan/core'
 
 /** The tool result a refused call is answered with: the issues and hints, as text for the model. */
 export interface DenialResult {
@@ -7,15 +7,23 @@ export interface DenialResult {
   readonly isError: true
 }
 
-/** The text a model reads when a call is refused: what was wrong, where, and what to do. */
-export function denialText(tool: string, issues: readonly PlanIssue[]): string {
-  return `@plan denied the call to "${tool}"; it did not run.\n${formatIssues(issues)}`
+/**
+ * The text a model reads when a call is refused — what was wrong, where, what to do, and what
+ * is allowed instead (`allowed`, from `allowedText` in `@plan/core`) — worded as in every
+ * `@plan` adapter (`refusalText`).
+ */
+export function denialText(tool: string, issues: readonly PlanIssue[], allowed?: string): string {
+  return refusalText({ tool, issues, allowed })
 }
 
 /**
  * A `tools/call` result with `isError: true` carrying the issues, so the model can recover;
  * a refusal is never a protocol error that ends the session.
  */
-export function denialResult(tool: string, issues: readonly PlanIssue[]): DenialResult {
-  return { content: [{ type: 'text', text: denialText(tool, issues) }], isError: true }
+export function denialResult(
+  tool: string,
+  issues: readonly PlanIssue[],
+  allowed?: string,
+): DenialResult {
+  return { content: [{ type: 'text', text: denialText(tool, issues, allowed) }], isError: true }
 }

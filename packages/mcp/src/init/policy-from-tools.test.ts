@@ -1,3 +1,4 @@
+import { PolicyError } from '@plan/core'
 import { policySchema } from '@plan/core/schemas'
 import { describe, expect, it } from 'vitest'
 import { policyFromTools } from './policy-from-tools.js'
@@ -101,5 +102,11 @@ describe('policyFromTools', () => {
       profile: { type: 'string', required: false },
       file: { type: 'number', required: false },
     })
+  })
+
+  it('should refuse a tool whose input schema is not an object schema', () => {
+    expect(() =>
+      policyFromTools([{ name: 'odd', inputSchema: { type: 'string' } }], { root: '.' }),
+    ).toThrow(PolicyError)
   })
 })

@@ -3,8 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
-import type { McpGuardOptions } from '../guard/create-mcp-call-guard.js'
-import { resolveCompiler } from '../guard/resolve-compiler.js'
+import { type AdapterOptions, resolveCompiler } from '@plan/core'
+import type { McpDecisionEvent, McpGuardSettings } from '../guard/create-mcp-call-guard.js'
 import {
   createMcpGuardProxy,
   type McpGuardProxy,
@@ -14,9 +14,16 @@ import {
 /** Largest request body read to open a session, in bytes. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024
 
-/** Options for {@link createMcpGuardHttpHandler}. */
-export interface McpGuardHttpHandlerOptions
-  extends Omit<McpGuardOptions, 'state' | 'store' | 'runId' | 'retryInterrupted'> {
+/**
+ * Options for {@link createMcpGuardHttpHandler}: the adapter options, the guard's settings
+ * that apply to every session, and the endpoint's own.
+ */
+export type McpGuardHttpHandlerOptions = AdapterOptions<McpDecisionEvent> &
+  Omit<McpGuardSettings, 'state' | 'store' | 'runId' | 'retryInterrupted'> &
+  McpHttpEndpoint
+
+/** How the HTTP endpoint reaches servers and which hosts it answers. */
+export interface McpHttpEndpoint {
   /** The wrapped server of each session: a command started per session, or a factory of either. */
   readonly server: McpServerCommand | (() => McpServerCommand | Transport)
   /**
@@ -102,7 +109,9 @@ export async function createMcpGuardHttpHandler(
     let proxy: McpGuardProxy
     try {
       const server = typeof options.server === 'function' ? options.server() : options.server
-      proxy = await createMcpGuardProxy({ ...options, compiler, client: transport, server })
+      // Every session shares the compiler made once above, in place of the policy.
+      const guard = { ...options, policy: undefined, compiler }
+      proxy = await createMcpGuardProxy({ ...guard, client: transport, server })
     } catch (error) {
       options.onError?.(error instanceof Error ? error : new Error(String(error)))
       reply(response, 502, 'The MCP server could not be started')

@@ -19,8 +19,11 @@ export interface McpServerCommand {
   readonly spawn?: SpawnServer
 }
 
-/** Options for {@link createMcpGuardProxy}. */
-export interface McpGuardProxyOptions extends McpGuardOptions {
+/** Options for {@link createMcpGuardProxy}: the guard's options and the two ends. */
+export type McpGuardProxyOptions = McpGuardOptions & McpProxyEnds
+
+/** The two ends of a proxy. */
+export interface McpProxyEnds {
   /** The transport towards the MCP client (e.g. `new StdioServerTransport()`). */
   readonly client: Transport
   /** The wrapped server: a transport towards it, or the command that starts it. */

@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import type { AdapterPlan } from '@plan/core'
 import { describe, expect, it } from 'vitest'
 import type { McpDecisionEvent } from '../guard/create-mcp-call-guard.js'
 import { createShellServer, NOTE_TEXT, shellPolicy } from '../test-utils/shell-server.js'
@@ -10,7 +11,7 @@ import { createMcpGuardProxy } from './create-mcp-guard-proxy.js'
 
 const TIMEOUT = 60_000
 
-async function openSession(plan?: unknown, events: McpDecisionEvent[] = []) {
+async function openSession(plan?: AdapterPlan, events: McpDecisionEvent[] = []) {
   const { server, log } = createShellServer()
   const [serverSide, proxyUpstream] = InMemoryTransport.createLinkedPair()
   await server.connect(serverSide)

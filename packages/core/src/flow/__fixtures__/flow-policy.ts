@@ -1,4 +1,4 @@
-import type { PolicyInput } from '../../policy/policy-schema.js'
+import type { PolicyInput } from '../../schema/policy-schema.js'
 
 /** Tools of the data-flow tests: a web fetcher, a summarizer, a number extractor and sinks. */
 export function flowPolicy(root: string, extra: Partial<PolicyInput> = {}): PolicyInput {

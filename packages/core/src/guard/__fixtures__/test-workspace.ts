@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createPlanCompiler } from '../../compile/create-plan-compiler.js'
-import type { PlanCompiler } from '../../compile/plan-compiler.js'
-import type { PolicyInput } from '../../policy/policy-schema.js'
+import type { PolicyInput } from '../../schema/policy-schema.js'
+import type { PlanCompiler } from '../../types/plan-compiler.js'
 
 /** A temporary workspace folder beside an `outside` folder, removed by `cleanup`. */
 export interface TestWorkspace {

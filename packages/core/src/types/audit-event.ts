@@ -1,5 +1,5 @@
-import type { TrustLabel } from '../flow/create-untrusted-flow-tracker.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
+import type { PlanIssue } from './plan-issue.js'
+import type { TrustLabel } from './untrusted-flow.js'
 
 /**
  * One decision of a guard or an executor, as written to the audit log. Arguments and outputs
@@ -63,10 +63,7 @@ export interface AuditRecord {
   readonly seq: number
   /** When the line was written (ISO 8601). */
   readonly time: string
-  /** SHA-256 (hex) of the previous line's text; {@link AUDIT_GENESIS} on the first line. */
+  /** SHA-256 (hex) of the previous line's text; `AUDIT_GENESIS` on the first line. */
   readonly prev: string
   readonly event: AuditEvent
 }
-
-/** The `prev` of a log's first line. */
-export const AUDIT_GENESIS = '0'.repeat(64)

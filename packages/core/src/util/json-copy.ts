@@ -1,4 +1,4 @@
-import type { JsonValue } from '../plan/json-value.js'
+import type { JsonValue } from '../types/json-value.js'
 
 /** Deepest nesting accepted in a live call's arguments or a tool's output. */
 export const MAX_JSON_DEPTH = 64

@@ -1,4 +1,4 @@
-import type { PlanIssue } from '../issues/plan-issue.js'
+import type { PlanIssue } from './plan-issue.js'
 
 /** The result of a command check: the argv to run without a shell, or why it was refused. */
 export type CommandCheckResult =

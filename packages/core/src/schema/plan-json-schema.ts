@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { policySchema } from '../policy/policy-schema.js'
 import { planObjectSchema } from './plan-schema.js'
+import { policySchema } from './policy-schema.js'
 
 /** JSON Schema of a plan (object form), for planner models and editors. */
 export function planJsonSchema(): Record<string, unknown> {

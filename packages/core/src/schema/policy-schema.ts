@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { commandPolicySchema } from '../command/command-policy.js'
+import { commandPolicySchema } from './command-policy.js'
 import { taintedSchema } from './tainted-schema.js'
 
 const common = {

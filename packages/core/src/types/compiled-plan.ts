@@ -1,4 +1,4 @@
-import type { JsonObject } from '../plan/json-value.js'
+import type { JsonObject } from './json-value.js'
 
 /** A `{ "$ref": "<stepId>[.output.<field>…]" }` argument: where it sits and what it reads. */
 export interface StepReference {

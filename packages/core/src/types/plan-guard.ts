@@ -1,11 +1,11 @@
-import type { AuditSink } from '../audit/audit-sink.js'
-import type { CompiledPlan, CompiledStep } from '../compile/compiled-plan.js'
-import type { PlanCompiler, PlanValidationResult } from '../compile/plan-compiler.js'
-import type { UntrustedFlowState } from '../flow/create-untrusted-flow-tracker.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
-import type { JsonObject } from '../plan/json-value.js'
-import type { Policy } from '../policy/policy-schema.js'
+import type { Policy } from '../schema/policy-schema.js'
+import type { AuditSink } from './audit-sink.js'
+import type { CompiledPlan, CompiledStep } from './compiled-plan.js'
 import type { InterruptedCall } from './interrupted-call.js'
+import type { JsonObject } from './json-value.js'
+import type { PlanCompiler, PlanValidationResult } from './plan-compiler.js'
+import type { PlanIssue } from './plan-issue.js'
+import type { UntrustedFlowState } from './untrusted-flow.js'
 
 /** A live tool call, as a framework reports it. */
 export interface ToolCall {

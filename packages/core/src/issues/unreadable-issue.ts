@@ -1,6 +1,6 @@
-import { createIssue } from '../issues/create-issue.js'
-import type { IssueCode, PlanIssue } from '../issues/plan-issue.js'
+import type { IssueCode, PlanIssue } from '../types/plan-issue.js'
 import { describeThrown } from '../util/describe-thrown.js'
+import { createIssue } from './create-issue.js'
 
 /**
  * The issue for an input whose reading threw (a getter, a Proxy trap, a revoked Proxy): the

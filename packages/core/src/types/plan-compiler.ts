@@ -1,10 +1,10 @@
 import type { z } from 'zod'
-import type { PathAccess, PathCheckResult } from '../checks/path-scope.js'
-import type { CommandCheckResult } from '../command/command-check-result.js'
-import type { PlanIssue } from '../issues/plan-issue.js'
-import type { PlanObject } from '../plan/plan-schema-for-policy.js'
-import type { ResolvedPolicy } from '../policy/resolve-policy.js'
+import type { CommandCheckResult } from './command-check-result.js'
 import type { CompiledPlan } from './compiled-plan.js'
+import type { PathAccess, PathCheckResult } from './path-scope.js'
+import type { PlanIssue } from './plan-issue.js'
+import type { PlanObject } from './plan-object.js'
+import type { ResolvedPolicy } from './resolved-policy.js'
 
 /** The result of `validate`: the compiled plan, or every issue found. */
 export type PlanValidationResult =
