@@ -26,7 +26,7 @@ export interface TurnState {
 
 /**
  * Adapter state shared by everything built on one guard (tool wrappers, approval, turn
- * middleware, prepareStep). Keyed by the guard so the public functions keep one argument.
+ * middleware, prepareStep). Kept with the guard so the public functions keep one argument.
  */
 export interface GuardSession {
   /** Reservations made by the approval function, by tool call id. */
@@ -41,20 +41,38 @@ export interface GuardSession {
   allowed: AllowedTextSource | undefined
 }
 
-const sessions = new WeakMap<PlanGuard, GuardSession>()
+const sessionKey = Symbol('@plan/ai-sdk.session')
 
-/** The adapter state of a guard, created on first use. */
-export function sessionOf(guard: PlanGuard): GuardSession {
-  let session = sessions.get(guard)
-  if (session === undefined) {
-    session = {
-      reservations: new Map(),
-      turn: undefined,
-      retryInterrupted: undefined,
-      revision: undefined,
-      allowed: undefined,
-    }
-    sessions.set(guard, session)
+/** Only for a guard that cannot take a property (frozen or sealed). */
+const frozenGuardSessions = new WeakMap<PlanGuard, GuardSession>()
+
+function newSession(): GuardSession {
+  return {
+    reservations: new Map(),
+    turn: undefined,
+    retryInterrupted: undefined,
+    revision: undefined,
+    allowed: undefined,
   }
+}
+
+/**
+ * The adapter state of a guard, created on first use. It is a hidden property of the guard, not
+ * a WeakMap entry: a guard per run would leave a WeakMap entry per run for the garbage
+ * collector to clear, which cost more than the whole adapter (see bench `frameworks`).
+ */
+export function sessionOf(guard: PlanGuard): GuardSession {
+  const own = (guard as unknown as { readonly [sessionKey]?: GuardSession })[sessionKey]
+  if (own !== undefined) return own
+  if (!Object.isExtensible(guard)) {
+    let session = frozenGuardSessions.get(guard)
+    if (session === undefined) {
+      session = newSession()
+      frozenGuardSessions.set(guard, session)
+    }
+    return session
+  }
+  const session = newSession()
+  Object.defineProperty(guard, sessionKey, { value: session })
   return session
 }
