@@ -39,6 +39,10 @@ export interface GuardSession {
   revision: number | undefined
   /** What a refusal lists as allowed instead; none when unknown (see `setRefusalContext`). */
   allowed: AllowedTextSource | undefined
+  /** Tool call ids sent to a human (`user-approval`), not run yet; made at the first one. */
+  asked: Set<string> | undefined
+  /** True once the model had its last step after the guard stopped the run. */
+  lastWord: boolean
 }
 
 const sessionKey = Symbol('@plan/ai-sdk.session')
@@ -53,6 +57,8 @@ function newSession(): GuardSession {
     retryInterrupted: undefined,
     revision: undefined,
     allowed: undefined,
+    asked: undefined,
+    lastWord: false,
   }
 }
 
