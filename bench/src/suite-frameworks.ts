@@ -1,19 +1,25 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
 import { AIMessage, HumanMessage } from '@langchain/core/messages'
 import { fakeModel } from '@langchain/core/testing'
 import { createPlanGuardedTools } from '@plan/ai-sdk'
-import { createPlanCompiler } from '@plan/core'
+import { createPlanCompiler, type PlanCompiler } from '@plan/core'
 import { planGuardMiddleware } from '@plan/langchain'
 import { tool as aiTool, generateText, stepCountIs } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import { createAgent, tool as langchainTool, toolCallLimitMiddleware } from 'langchain'
 import { z } from 'zod'
-import { type Row, round, roundSpread, type Spread, scaleSpread, timeRunsAsync } from './measure.ts'
+import { type Row, round, roundSpread, type Spread, spreadOf } from './measure.ts'
 
 // Runs per timed batch; each batch is one sample of the min / median / max.
 const RUNS = 100
+const BATCHES = 5
+// unmeasured batches first, so both sides are measured once the JIT has compiled them
+const WARMUP_BATCHES = 3
+
+type Run = () => Promise<unknown>
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
@@ -50,15 +56,116 @@ function aiSdkModel() {
   })
 }
 
-async function perRun(fn: () => Promise<unknown>): Promise<Spread> {
-  const total = await timeRunsAsync(
+async function batchTime(fn: Run): Promise<number> {
+  const start = performance.now()
+  for (let index = 0; index < RUNS; index += 1) await fn()
+  return (performance.now() - start) / RUNS
+}
+
+/**
+ * Time per run of each function, in batches taken in turn (one batch of each, then again), so
+ * a measurement and its baseline see the same load on a shared machine.
+ */
+async function perRunInterleaved(fns: readonly Run[]): Promise<Spread[]> {
+  const samples: number[][] = fns.map(() => [])
+  for (let batch = 0; batch < WARMUP_BATCHES + BATCHES; batch += 1) {
+    for (const [index, fn] of fns.entries()) {
+      const time = await batchTime(fn)
+      if (batch >= WARMUP_BATCHES) samples[index]?.push(time)
+    }
+  }
+  return samples.map((times) => spreadOf(times))
+}
+
+function row(suiteCase: string, value: Spread, baseline: string, baselineValue: Spread): Row {
+  return {
+    suite: 'frameworks',
+    case: suiteCase,
+    value: round(value.median),
+    valueSpread: roundSpread(value),
+    unit: 'ms/run',
+    baseline,
+    baselineValue: round(baselineValue.median),
+    baselineSpread: roundSpread(baselineValue),
+    ratio: round(value.median / baselineValue.median),
+    note: `adds ${round((value.median - baselineValue.median) * 1000)} µs per run (median − median) with one tool call`,
+  }
+}
+
+/** A LangChain agent run with one tool call: bare, with LangChain's limit, with the guard. */
+async function langchainRows(compiler: PlanCompiler): Promise<Row[]> {
+  const echo = langchainTool(async ({ text }: { text: string }) => text, {
+    name: 'echo',
+    description: 'Echo.',
+    schema: z.object({ text: z.string() }),
+  })
+  const script = () =>
+    fakeModel()
+      .respondWithTools([{ name: 'echo', args: { text: 'hello' }, id: 'c1' }])
+      .respond(new AIMessage('done'))
+  const agentRun =
+    (
+      middleware:
+        | ReturnType<typeof planGuardMiddleware>[]
+        | ReturnType<typeof toolCallLimitMiddleware>[],
+    ) =>
     async () => {
-      for (let index = 0; index < RUNS; index += 1) await fn()
-    },
-    5,
-    1,
-  )
-  return scaleSpread(total, 1 / RUNS)
+      const agent = createAgent({ model: script(), tools: [echo], middleware })
+      await agent.invoke({ messages: [new HumanMessage('go')] })
+    }
+  const [bare, limit, guarded] = (await perRunInterleaved([
+    agentRun([]),
+    agentRun([toolCallLimitMiddleware({ runLimit: 100 })]),
+    agentRun([planGuardMiddleware({ compiler })]),
+  ])) as [Spread, Spread, Spread]
+  return [
+    row(
+      'LangChain createAgent + planGuardMiddleware (per-turn), fakeModel, 1 tool call',
+      guarded,
+      'the same agent without middleware',
+      bare,
+    ),
+    row(
+      'LangChain createAgent + toolCallLimitMiddleware (LangChain’s own)',
+      limit,
+      'the same agent without middleware',
+      bare,
+    ),
+  ]
+}
+
+/** An AI SDK `generateText` run with one tool call: unwrapped, and guarded (set up per run). */
+async function aiSdkRows(compiler: PlanCompiler): Promise<Row[]> {
+  const echo = {
+    echo: aiTool({
+      description: 'Echo.',
+      inputSchema: z.object({ text: z.string() }),
+      execute: async ({ text }: { text: string }) => text,
+    }),
+  }
+  const bareRun = async () => {
+    await generateText({ model: aiSdkModel(), tools: echo, stopWhen: stepCountIs(5), prompt: 'go' })
+  }
+  const guardedRun = async () => {
+    const guarded = await createPlanGuardedTools({ tools: echo, compiler })
+    await generateText({
+      model: aiSdkModel(),
+      tools: guarded.tools,
+      toolApproval: guarded.toolApproval,
+      prepareStep: guarded.prepareStep,
+      stopWhen: [guarded.stopWhen, stepCountIs(5)],
+      prompt: 'go',
+    })
+  }
+  const [bare, guarded] = (await perRunInterleaved([bareRun, guardedRun])) as [Spread, Spread]
+  return [
+    row(
+      'AI SDK generateText + createPlanGuardedTools (per-turn), MockLanguageModelV4, 1 tool call',
+      guarded,
+      'the same call with the unwrapped tools',
+      bare,
+    ),
+  ]
 }
 
 /** One agent run with one tool call, with and without the guard, in each framework. */
@@ -72,92 +179,7 @@ export async function frameworksSuite(): Promise<Row[]> {
       tools: { echo: { args: { text: { type: 'string' } } } },
       budgets: { maxCalls: 1000 },
     })
-    const echo = langchainTool(async ({ text }: { text: string }) => text, {
-      name: 'echo',
-      description: 'Echo.',
-      schema: z.object({ text: z.string() }),
-    })
-    const script = () =>
-      fakeModel()
-        .respondWithTools([{ name: 'echo', args: { text: 'hello' }, id: 'c1' }])
-        .respond(new AIMessage('done'))
-    const langchainRun =
-      (
-        middleware:
-          | ReturnType<typeof planGuardMiddleware>[]
-          | ReturnType<typeof toolCallLimitMiddleware>[],
-      ) =>
-      async () => {
-        const agent = createAgent({ model: script(), tools: [echo], middleware })
-        await agent.invoke({ messages: [new HumanMessage('go')] })
-      }
-    const bare = await perRun(langchainRun([]))
-    const limit = await perRun(langchainRun([toolCallLimitMiddleware({ runLimit: 100 })]))
-    const guarded = await perRun(langchainRun([planGuardMiddleware({ compiler })]))
-
-    const aiEcho = {
-      echo: aiTool({
-        description: 'Echo.',
-        inputSchema: z.object({ text: z.string() }),
-        execute: async ({ text }: { text: string }) => text,
-      }),
-    }
-    const aiBare = await perRun(async () => {
-      await generateText({
-        model: aiSdkModel(),
-        tools: aiEcho,
-        stopWhen: stepCountIs(5),
-        prompt: 'go',
-      })
-    })
-    const aiGuarded = await perRun(async () => {
-      const guardedTools = await createPlanGuardedTools({ tools: aiEcho, compiler })
-      await generateText({
-        model: aiSdkModel(),
-        tools: guardedTools.tools,
-        toolApproval: guardedTools.toolApproval,
-        prepareStep: guardedTools.prepareStep,
-        stopWhen: [guardedTools.stopWhen, stepCountIs(5)],
-        prompt: 'go',
-      })
-    })
-    const row = (
-      suiteCase: string,
-      value: Spread,
-      baseline: string,
-      baselineValue: Spread,
-    ): Row => ({
-      suite: 'frameworks',
-      case: suiteCase,
-      value: round(value.median),
-      valueSpread: roundSpread(value),
-      unit: 'ms/run',
-      baseline,
-      baselineValue: round(baselineValue.median),
-      baselineSpread: roundSpread(baselineValue),
-      ratio: round(value.median / baselineValue.median),
-      note: `adds ${round((value.median - baselineValue.median) * 1000)} µs per run (median − median) with one tool call`,
-    })
-    return [
-      row(
-        'LangChain createAgent + planGuardMiddleware (per-turn), fakeModel, 1 tool call',
-        guarded,
-        'the same agent without middleware',
-        bare,
-      ),
-      row(
-        'LangChain createAgent + toolCallLimitMiddleware (LangChain’s own)',
-        limit,
-        'the same agent without middleware',
-        bare,
-      ),
-      row(
-        'AI SDK generateText + createPlanGuardedTools (per-turn), MockLanguageModelV4, 1 tool call',
-        aiGuarded,
-        'the same call with the unwrapped tools',
-        aiBare,
-      ),
-    ]
+    return [...(await langchainRows(compiler)), ...(await aiSdkRows(compiler))]
   } finally {
     await rm(root, { recursive: true, force: true })
   }

@@ -1,4 +1,5 @@
-import { MockLanguageModelV4 } from 'ai/test'
+import { scriptedModel } from '@plan/ai-sdk/test'
+import type { MockLanguageModelV4 } from 'ai/test'
 
 /** One scripted model turn: tool calls, or a final answer. */
 export type Turn =
@@ -11,39 +12,11 @@ export type Turn =
     }
   | { readonly text: string }
 
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV4['doGenerate']>>
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 1, text: 1, reasoning: undefined },
-}
-
-/** The AI SDK's own mock model playing a script (generate calls). */
+/** The AI SDK's own mock model (`@plan/ai-sdk/test`) playing a script (generate calls). */
 export function scriptedAiSdkModel(turns: readonly Turn[]): MockLanguageModelV4 {
-  let index = 0
-  return new MockLanguageModelV4({
-    doGenerate: async (): Promise<GenerateResult> => {
-      const turn = turns[index] ?? { text: 'Done.' }
-      index += 1
-      if ('text' in turn) {
-        return {
-          content: [{ type: 'text', text: turn.text }],
-          finishReason: { unified: 'stop', raw: 'stop' },
-          usage,
-          warnings: [],
-        }
-      }
-      return {
-        content: turn.calls.map((call) => ({
-          type: 'tool-call' as const,
-          toolCallId: call.id,
-          toolName: call.tool,
-          input: JSON.stringify(call.args),
-        })),
-        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-        usage,
-        warnings: [],
-      }
-    },
+  return scriptedModel((index) => {
+    const turn = turns[index] ?? { text: 'Done.' }
+    if ('text' in turn) return turn
+    return { calls: turn.calls.map((call) => ({ id: call.id, tool: call.tool, input: call.args })) }
   })
 }

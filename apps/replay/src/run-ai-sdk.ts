@@ -1,15 +1,14 @@
 import { createPlanGuardedTools } from '@plan/ai-sdk'
-import { createPlanCompiler } from '@plan/core'
+import type { PlanGuard } from '@plan/core'
 import { generateText, stepCountIs } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
-import { type ReplayMode, replayPolicy } from './replay-policy.js'
-import { createReplayRepo } from './replay-repo.js'
-import { aiSdkTools, createReplayTools, type ToolEffect } from './replay-tools.js'
+import type { ReplayMode } from './replay-policy.js'
+import { aiSdkTools } from './replay-tools.js'
 import type { RunOutcome } from './run-outcome.js'
+import { runScenario, type ScenarioRunner } from './run-scenario.js'
 import {
   type Agent,
   modelStepRequest,
-  planFollower,
   type ReadyCall,
   type Reply,
   type Scenario,
@@ -91,79 +90,70 @@ function textOf(options: CallOptions, role: 'system' | 'user'): string {
     .join('\n')
 }
 
+/** The scripted agent as the AI SDK's mock model; `readyOf` gives the plan's ready steps. */
+function agentModel(agent: Agent, readyOf: () => ReadyCall[] | undefined): MockLanguageModelV4 {
+  let turn = 0
+  return new MockLanguageModelV4({
+    doGenerate: async (options) => {
+      const ready = readyOf()
+      return generated(
+        agent({ history: historyOf(options), ...(ready === undefined ? {} : { ready }) }),
+        turn++,
+      )
+    },
+  })
+}
+
+/** The model that answers the plan's extraction steps, from the scenario's script. */
+function quarantinedModel(scenario: Scenario): MockLanguageModelV4 {
+  return new MockLanguageModelV4({
+    doGenerate: async (options) => {
+      const request = modelStepRequest(textOf(options, 'system'), textOf(options, 'user'))
+      return generated({ text: scenario.quarantined?.(request) ?? '' }, 0)
+    },
+  })
+}
+
+/** The plan's ready steps with their arguments resolved, as the plan-following agent reads them. */
+function readySteps(guard: PlanGuard): ReadyCall[] {
+  return guard.readySteps().flatMap((step) => {
+    const resolved = guard.resolveArgs(step.id)
+    return resolved.success ? [{ id: step.id, tool: step.tool, args: resolved.args }] : []
+  })
+}
+
+const runWithAiSdk: ScenarioRunner = async ({ scenario, mode, compiler, tools, agent, refuse }) => {
+  const toolSet = aiSdkTools(tools)
+  let readyOf: () => ReadyCall[] | undefined = () => undefined
+  const model = agentModel(agent, () => readyOf())
+  if (mode === 'baseline') {
+    await generateText({ model, tools: toolSet, stopWhen: stepCountIs(40), prompt: scenario.task })
+    return
+  }
+  const guarded = await createPlanGuardedTools({
+    tools: toolSet,
+    compiler,
+    ...(mode === 'plan'
+      ? { plan: { steps: [...scenario.plan] }, extractionModel: quarantinedModel(scenario) }
+      : {}),
+    onDecision: (event) => {
+      if (event.kind === 'call' && !event.allowed) refuse()
+    },
+  })
+  const guard = guarded.guard
+  if (mode === 'plan') readyOf = () => readySteps(guard)
+  await generateText({
+    model,
+    tools: guarded.tools,
+    toolApproval: guarded.toolApproval,
+    prepareStep: guarded.prepareStep,
+    stopWhen: [guarded.stopWhen, stepCountIs(40)],
+    prompt: scenario.task,
+  })
+  if (guard.stopReason() !== undefined) refuse()
+}
+
 /** Runs one scenario through AI SDK `generateText` in one mode. */
-export async function runAiSdk(scenario: Scenario, mode: ReplayMode): Promise<RunOutcome> {
-  const repo = await createReplayRepo()
-  const effects: ToolEffect[] = []
-  let refused = false
-  let crashed: string | undefined
-  let completed = false
-  try {
-    for (const [file, content] of Object.entries(scenario.files ?? {}))
-      await repo.write(file, content)
-    const compiler = await createPlanCompiler(replayPolicy(repo.root, mode))
-    const tools = aiSdkTools(createReplayTools(compiler, scenario.pages ?? {}, effects))
-    const agent: Agent = mode === 'plan' ? planFollower(scenario) : scenario.agent
-    let readyOf: () => ReadyCall[] | undefined = () => undefined
-    let turn = 0
-    const model = new MockLanguageModelV4({
-      doGenerate: async (options) => {
-        const ready = readyOf()
-        return generated(
-          agent({ history: historyOf(options), ...(ready === undefined ? {} : { ready }) }),
-          turn++,
-        )
-      },
-    })
-    const quarantined = new MockLanguageModelV4({
-      doGenerate: async (options) => {
-        const request = modelStepRequest(textOf(options, 'system'), textOf(options, 'user'))
-        const text = scenario.quarantined?.(request) ?? ''
-        return generated({ text }, 0)
-      },
-    })
-    if (mode === 'baseline') {
-      await generateText({ model, tools, stopWhen: stepCountIs(40), prompt: scenario.task })
-    } else {
-      const guarded = await createPlanGuardedTools({
-        tools,
-        compiler,
-        ...(mode === 'plan'
-          ? { plan: { steps: [...scenario.plan] }, extractionModel: quarantined }
-          : {}),
-        onDecision: (event) => {
-          if (!event.allowed) refused = true
-        },
-      })
-      const guard = guarded.guard
-      if (mode === 'plan')
-        readyOf = () =>
-          guard.readySteps().flatMap((step) => {
-            const resolved = guard.resolveArgs(step.id)
-            return resolved.success ? [{ id: step.id, tool: step.tool, args: resolved.args }] : []
-          })
-      await generateText({
-        model,
-        tools: guarded.tools,
-        toolApproval: guarded.toolApproval,
-        prepareStep: guarded.prepareStep,
-        stopWhen: [guarded.stopWhen, stepCountIs(40)],
-        prompt: scenario.task,
-      })
-      if (guard.stopReason() !== undefined) refused = true
-    }
-    completed = scenario.completed === undefined ? false : await scenario.completed(repo, effects)
-  } catch (error) {
-    crashed = error instanceof Error ? error.message : String(error)
-  } finally {
-    await repo.cleanup()
-  }
-  return {
-    scenario: scenario.id,
-    completed,
-    harmful: scenario.harmful?.(effects) ?? false,
-    refused,
-    crashed,
-    effects,
-  }
+export function runAiSdk(scenario: Scenario, mode: ReplayMode): Promise<RunOutcome> {
+  return runScenario(scenario, mode, runWithAiSdk)
 }

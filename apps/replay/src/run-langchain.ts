@@ -1,16 +1,14 @@
 import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from '@langchain/core/messages'
 import { fakeModel } from '@langchain/core/testing'
-import { createPlanCompiler } from '@plan/core'
 import { planGuardMiddleware } from '@plan/langchain'
 import { createAgent, HumanMessage } from 'langchain'
-import { type ReplayMode, replayPolicy } from './replay-policy.js'
-import { createReplayRepo } from './replay-repo.js'
-import { createReplayTools, langchainTools, type ToolEffect } from './replay-tools.js'
+import type { ReplayMode } from './replay-policy.js'
+import { langchainTools } from './replay-tools.js'
 import type { RunOutcome } from './run-outcome.js'
+import { runScenario, type ScenarioRunner } from './run-scenario.js'
 import {
   type Agent,
   modelStepRequest,
-  planFollower,
   type ReadyCall,
   type Reply,
   type Scenario,
@@ -72,64 +70,64 @@ function toMessage(reply: Reply, turn: number): AIMessage {
   })
 }
 
+/** The scripted agent as LangChain's fake model, reading the ready steps from the prompt. */
+function agentModel(agent: Agent) {
+  const model = fakeModel()
+  for (let turn = 0; turn < MAX_MODEL_CALLS; turn += 1)
+    model.respond((messages) => {
+      const ready = readyFrom(messages)
+      return toMessage(
+        agent({ history: historyOf(messages), ...(ready === undefined ? {} : { ready }) }),
+        turn,
+      )
+    })
+  return model
+}
+
+/** The model that answers the plan's extraction steps, from the scenario's script. */
+function quarantinedModel(scenario: Scenario) {
+  const quarantined = fakeModel()
+  for (let turn = 0; turn < MAX_MODEL_CALLS; turn += 1)
+    quarantined.respond((messages) => {
+      const [system, prompt] = messages.map((message) => message.text)
+      return new AIMessage(
+        scenario.quarantined?.(modelStepRequest(system ?? '', prompt ?? '')) ?? '',
+      )
+    })
+  return quarantined
+}
+
+const runWithLangChain: ScenarioRunner = async ({
+  scenario,
+  mode,
+  compiler,
+  tools,
+  agent,
+  refuse,
+}) => {
+  const middleware =
+    mode === 'baseline'
+      ? []
+      : [
+          planGuardMiddleware({
+            compiler,
+            ...(mode === 'plan'
+              ? { plan: { steps: [...scenario.plan] }, extractionModel: quarantinedModel(scenario) }
+              : {}),
+            onDecision: (decision) => {
+              if (!decision.allowed) refuse()
+            },
+          }),
+        ]
+  const created = createAgent({
+    model: agentModel(agent),
+    tools: langchainTools(tools),
+    middleware,
+  })
+  await created.invoke({ messages: [new HumanMessage(scenario.task)] }, { recursionLimit: 200 })
+}
+
 /** Runs one scenario through a LangChain `createAgent` in one mode. */
-export async function runLangChain(scenario: Scenario, mode: ReplayMode): Promise<RunOutcome> {
-  const repo = await createReplayRepo()
-  const effects: ToolEffect[] = []
-  let refused = false
-  let crashed: string | undefined
-  let completed = false
-  try {
-    for (const [file, content] of Object.entries(scenario.files ?? {}))
-      await repo.write(file, content)
-    const compiler = await createPlanCompiler(replayPolicy(repo.root, mode))
-    const tools = langchainTools(createReplayTools(compiler, scenario.pages ?? {}, effects))
-    const agent: Agent = mode === 'plan' ? planFollower(scenario) : scenario.agent
-    const model = fakeModel()
-    for (let turn = 0; turn < MAX_MODEL_CALLS; turn += 1)
-      model.respond((messages) => {
-        const ready = readyFrom(messages)
-        return toMessage(
-          agent({ history: historyOf(messages), ...(ready === undefined ? {} : { ready }) }),
-          turn,
-        )
-      })
-    const quarantined = fakeModel()
-    for (let turn = 0; turn < MAX_MODEL_CALLS; turn += 1)
-      quarantined.respond((messages) => {
-        const [system, prompt] = messages.map((message) => message.text)
-        return new AIMessage(
-          scenario.quarantined?.(modelStepRequest(system ?? '', prompt ?? '')) ?? '',
-        )
-      })
-    const middleware =
-      mode === 'baseline'
-        ? []
-        : [
-            planGuardMiddleware({
-              compiler,
-              ...(mode === 'plan'
-                ? { plan: { steps: [...scenario.plan] }, extractionModel: quarantined }
-                : {}),
-              onDecision: (decision) => {
-                if (!decision.allowed) refused = true
-              },
-            }),
-          ]
-    const created = createAgent({ model, tools, middleware })
-    await created.invoke({ messages: [new HumanMessage(scenario.task)] }, { recursionLimit: 200 })
-    completed = scenario.completed === undefined ? false : await scenario.completed(repo, effects)
-  } catch (error) {
-    crashed = error instanceof Error ? error.message : String(error)
-  } finally {
-    await repo.cleanup()
-  }
-  return {
-    scenario: scenario.id,
-    completed,
-    harmful: scenario.harmful?.(effects) ?? false,
-    refused,
-    crashed,
-    effects,
-  }
+export function runLangChain(scenario: Scenario, mode: ReplayMode): Promise<RunOutcome> {
+  return runScenario(scenario, mode, runWithLangChain)
 }

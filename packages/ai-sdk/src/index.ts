@@ -4,9 +4,11 @@ export type {
   PlanToolApprovalOptions,
 } from './approval/plan-tool-approval.js'
 export { planToolApproval } from './approval/plan-tool-approval.js'
+export { policyFromTools } from './convert/policy-from-tools.js'
 export type { ToolCallLike, ToolCallStep } from './convert/steps-from-tool-calls.js'
 export { stepsFromToolCalls } from './convert/steps-from-tool-calls.js'
 export type {
+  AiSdkGuardOptions,
   CreatePlanGuardedToolsOptions,
   PlanGuardedTools,
 } from './guarded/create-plan-guarded-tools.js'

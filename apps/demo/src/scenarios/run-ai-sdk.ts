@@ -1,5 +1,5 @@
-import { createPlanGuardedTools, type ToolDecisionEvent } from '@plan/ai-sdk'
-import { createPlanCompiler, type PolicyInput } from '@plan/core'
+import { createPlanGuardedTools } from '@plan/ai-sdk'
+import { type CallDecisionEvent, createPlanCompiler, type PolicyInput } from '@plan/core'
 import { generateText, stepCountIs } from 'ai'
 import { createDemoTools, type RunLog } from '../demo-tools.js'
 import { aiSdkTools } from '../framework-tools.js'
@@ -17,11 +17,13 @@ export async function runAiSdkAgent(options: {
 }) {
   const ran: RunLog = []
   const compiler = await createPlanCompiler(options.policy)
-  const decisions: ToolDecisionEvent[] = []
+  const decisions: CallDecisionEvent[] = []
   const guarded = await createPlanGuardedTools({
     tools: aiSdkTools(createDemoTools(compiler, ran)),
     compiler,
-    onDecision: (event) => decisions.push(event),
+    onDecision: (event) => {
+      if (event.kind === 'call') decisions.push(event)
+    },
   })
   const result = await generateText({
     model:

@@ -1,8 +1,9 @@
 import { generateText, type ModelMessage, stepCountIs } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { createPlanGuardedTools } from '../guarded/create-plan-guarded-tools.js'
-import { promptOf, scriptedModel } from '../test-utils/scripted-model.js'
-import { createWorkspace, testPolicy, testTools } from '../test-utils/workspace.js'
+import { promptOf, scriptedModel } from '../test/scripted-model.js'
+import { createTestWorkspace, testPolicy } from '../test/test-workspace.js'
+import { testTools } from '../test-utils/test-tools.js'
 
 const readThenList = () =>
   scriptedModel([
@@ -17,7 +18,7 @@ describe('planToolApproval (tainted runs)', () => {
     const guarded = await createPlanGuardedTools({
       tools,
       policy: {
-        ...testPolicy(createWorkspace()),
+        ...testPolicy(createTestWorkspace().root),
         trust: { tainted: { commands: ['git status'] } },
       },
     })
@@ -37,7 +38,10 @@ describe('planToolApproval (tainted runs)', () => {
     const { tools, spies } = testTools()
     const guarded = await createPlanGuardedTools({
       tools,
-      policy: { ...testPolicy(createWorkspace()), trust: { tainted: { onRefuse: 'ask' } } },
+      policy: {
+        ...testPolicy(createTestWorkspace().root),
+        trust: { tainted: { onRefuse: 'ask' } },
+      },
     })
     const model = readThenList()
     const options = {

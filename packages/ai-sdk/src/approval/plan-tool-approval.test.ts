@@ -1,9 +1,9 @@
 import { generateText, stepCountIs, streamText } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { planPrepareStep } from '../loop/plan-prepare-step.js'
-import { guardFixture } from '../test-utils/guard-fixture.js'
-import { promptOf, scriptedModel, toolResultsIn } from '../test-utils/scripted-model.js'
-import { testTools } from '../test-utils/workspace.js'
+import { guardFixture } from '../test/guard-fixture.js'
+import { promptOf, scriptedModel, toolResultsIn } from '../test/scripted-model.js'
+import { testTools } from '../test-utils/test-tools.js'
 import { guardTools } from '../tools/guard-tools.js'
 import { planToolApproval } from './plan-tool-approval.js'
 

@@ -62,8 +62,10 @@ export function planToolApproval(
   const allowedStatus = options.allowedStatus ?? 'not-applicable'
   const deny = (toolCall: ApprovalToolCall, reason: string, issues: readonly PlanIssue[]) => {
     options.onDecision?.({
+      kind: 'call',
       tool: toolCall.toolName,
       callId: toolCall.toolCallId,
+      args: toolCall.input,
       allowed: false,
       stepId: undefined,
       issues,
@@ -95,8 +97,8 @@ export function planToolApproval(
     if (decision.allowed) return allowedStatus
     if (options.askHuman === true && humanMayOverrule(decision.issues)) {
       markAsked(guard, toolCall.toolCallId)
-      return { type: 'user-approval' as const, reason: denialReason(tool, decision) }
+      return { type: 'user-approval' as const, reason: denialReason(guard, tool, decision) }
     }
-    return deny(toolCall, denialReason(tool, decision), decision.issues)
+    return deny(toolCall, denialReason(guard, tool, decision), decision.issues)
   }
 }

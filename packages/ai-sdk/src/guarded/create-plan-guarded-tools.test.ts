@@ -1,12 +1,14 @@
-import { stepCountIs, streamText, ToolLoopAgent } from 'ai'
+import { createPlanCompiler, type DecisionEvent } from '@plan/core'
+import { generateText, stepCountIs, streamText, ToolLoopAgent } from 'ai'
 import { describe, expect, it } from 'vitest'
-import { modelCalls, promptOf, scriptedModel, toolResultsIn } from '../test-utils/scripted-model.js'
-import { createWorkspace, testPolicy, testTools } from '../test-utils/workspace.js'
+import { modelCalls, promptOf, scriptedModel, toolResultsIn } from '../test/scripted-model.js'
+import { createTestWorkspace, testPolicy } from '../test/test-workspace.js'
+import { testTools } from '../test-utils/test-tools.js'
 import { createPlanGuardedTools } from './create-plan-guarded-tools.js'
 
 describe('createPlanGuardedTools', () => {
   it('should guard a ToolLoopAgent in plan mode end to end', async () => {
-    const root = createWorkspace()
+    const root = createTestWorkspace().root
     const { tools, spies } = testTools()
     const guarded = await createPlanGuardedTools({
       tools,
@@ -53,7 +55,7 @@ describe('createPlanGuardedTools', () => {
   })
 
   it('should guard streamText in per-turn mode end to end', async () => {
-    const root = createWorkspace()
+    const root = createTestWorkspace().root
     const { tools, spies } = testTools()
     const guarded = await createPlanGuardedTools({ tools, policy: testPolicy(root) })
     const model = scriptedModel([
@@ -84,7 +86,7 @@ describe('createPlanGuardedTools', () => {
   })
 
   it('should stop a looping model in a streaming ToolLoopAgent', async () => {
-    const root = createWorkspace()
+    const root = createTestWorkspace().root
     const { tools, spies } = testTools()
     const guarded = await createPlanGuardedTools({
       tools,
@@ -114,7 +116,7 @@ describe('createPlanGuardedTools', () => {
   })
 
   it('should reject a plan the policy does not allow', async () => {
-    const root = createWorkspace()
+    const root = createTestWorkspace().root
     const { tools } = testTools()
 
     const creating = createPlanGuardedTools({
@@ -124,5 +126,52 @@ describe('createPlanGuardedTools', () => {
     })
 
     await expect(creating).rejects.toThrow(/command_not_allowed|not allowed/)
+  })
+
+  it('should refuse options with both a policy and a compiler, or neither', async () => {
+    const root = createTestWorkspace().root
+    const { tools } = testTools()
+    const compiler = await createPlanCompiler(testPolicy(root))
+    const both = { tools, policy: testPolicy(root), compiler } as never
+
+    expect(() => createPlanGuardedTools(both)).toThrow(/both a policy and a compiler/)
+    expect(() => createPlanGuardedTools({ tools } as never)).toThrow(
+      expect.objectContaining({ code: 'invalid_configuration' }),
+    )
+  })
+
+  it('should report each turn and each call as the core decision events', async () => {
+    const root = createTestWorkspace().root
+    const { tools } = testTools()
+    const events: DecisionEvent[] = []
+    const guarded = await createPlanGuardedTools({
+      tools,
+      policy: testPolicy(root),
+      onDecision: (event) => events.push(event),
+    })
+    const model = scriptedModel([
+      { calls: [{ id: 'c1', tool: 'view_file', input: { file: 'README.md' } }] },
+      { calls: [{ id: 'c2', tool: 'view_file', input: { file: '/etc/passwd' } }] },
+    ])
+
+    await generateText({
+      model,
+      tools: guarded.tools,
+      toolApproval: guarded.toolApproval,
+      prepareStep: guarded.prepareStep,
+      stopWhen: [guarded.stopWhen, stepCountIs(3)],
+      prompt: 'go',
+    })
+
+    expect(events.map((event) => [event.kind, event.allowed])).toEqual([
+      ['turn', true],
+      ['call', true],
+      ['turn', false],
+      ['call', false],
+    ])
+    expect(events[1]).toMatchObject({ tool: 'view_file', args: { file: 'README.md' } })
+    expect(events[2]).toMatchObject({ callIds: ['c2'] })
+    // the refusal names what the policy allows instead, as in every adapter
+    expect(promptOf(model, 2)).toContain('Allowed: the tools view_file')
   })
 })

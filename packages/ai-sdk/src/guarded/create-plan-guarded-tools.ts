@@ -1,13 +1,14 @@
 import {
-  createPlanCompiler,
+  type AdapterOptions,
+  type CompiledPlan,
   createPlanGuard,
+  type DecisionEvent,
   isCompiledPlan,
   type PlanCompiler,
   PlanError,
   type PlanGuard,
   type PlanGuardState,
-  type PolicyInput,
-  type ResolvedPolicy,
+  resolveCompiler,
 } from '@plan/core'
 import type { LanguageModel, PrepareStepFunction, StopCondition, ToolSet } from 'ai'
 import {
@@ -19,28 +20,25 @@ import { modelStepsWith } from '../loop/model-steps.js'
 import type { PlanMode } from '../loop/plan-mode.js'
 import { planPrepareStep } from '../loop/plan-prepare-step.js'
 import { planStopWhen } from '../loop/plan-stop-when.js'
+import { setRefusalContext } from '../session/denial.js'
 import { type GuardToolsOptions, guardTools } from '../tools/guard-tools.js'
 
-/** Options for {@link createPlanGuardedTools}: the tools, and a policy or a compiler. */
-export interface CreatePlanGuardedToolsOptions<TOOLS extends ToolSet> {
+/**
+ * Options for {@link createPlanGuardedTools}: the adapter options every `@plan` adapter takes
+ * (exactly one of `policy` or `compiler`, an optional approved `plan`, `onDecision`), the tools,
+ * and the AI SDK's own options.
+ */
+export type CreatePlanGuardedToolsOptions<TOOLS extends ToolSet> = AdapterOptions<DecisionEvent> &
+  AiSdkGuardOptions<TOOLS>
+
+/** The options of {@link createPlanGuardedTools} that only the AI SDK adapter has. */
+export interface AiSdkGuardOptions<TOOLS extends ToolSet> {
   /** The tool set to guard; every tool needs an `execute` function. */
   readonly tools: TOOLS
-  /** The policy (object or resolved); ignored when `compiler` is given. */
-  readonly policy?: PolicyInput | ResolvedPolicy
-  /** A compiler bound to the policy, when you already have one. */
-  readonly compiler?: PlanCompiler
-  /**
-   * An approved plan (a compiled plan, or a plan to compile): plan mode, where every call
-   * must match one of its steps. Without it: per-turn mode, where each model response's
-   * batch of tool calls is compiled as a plan. Throws `PlanCompilationError` if rejected.
-   */
-  readonly plan?: unknown
   /** Resume a run from `guard.snapshot()`. */
   readonly state?: PlanGuardState
   /** Check path arguments on disk (symlinks resolved) before a call runs. Default true. */
   readonly checkPathsOnDisk?: boolean
-  /** Called after every decision of a wrapped tool. */
-  readonly onDecision?: GuardToolsOptions['onDecision']
   /** Status of allowed calls in the approval function; see {@link PlanToolApprovalOptions}. */
   readonly allowedStatus?: PlanToolApprovalOptions['allowedStatus']
   /**
@@ -101,25 +99,27 @@ export interface PlanGuardedTools<TOOLS extends ToolSet> {
  * })
  * ```
  */
-export async function createPlanGuardedTools<TOOLS extends ToolSet>(
+export function createPlanGuardedTools<TOOLS extends ToolSet>(
   options: CreatePlanGuardedToolsOptions<TOOLS>,
 ): Promise<PlanGuardedTools<TOOLS>> {
-  let compiler = options.compiler
-  if (compiler === undefined) {
-    if (options.policy === undefined) {
-      throw new PlanError('createPlanGuardedTools needs a policy or a compiler.', {
-        code: 'invalid_configuration',
-      })
-    }
-    compiler = await createPlanCompiler(options.policy)
-  }
-  const compiled =
+  // exactly one of policy and compiler, checked before anything is awaited
+  const compiler = resolveCompiler(options, 'createPlanGuardedTools')
+  return compiler.then((resolved) => guardedToolsWith(resolved, options))
+}
+
+async function guardedToolsWith<TOOLS extends ToolSet>(
+  compiler: PlanCompiler,
+  options: CreatePlanGuardedToolsOptions<TOOLS>,
+): Promise<PlanGuardedTools<TOOLS>> {
+  const compiled: CompiledPlan | undefined =
     options.plan === undefined
       ? undefined
       : isCompiledPlan(options.plan)
         ? options.plan
         : compiler.compile(options.plan)
-  const state = options.state ?? (await loadState(options.store, options.runId))
+  const state =
+    options.state ??
+    (options.store === undefined ? undefined : await loadState(options.store, options.runId))
   const guard = createPlanGuard(compiled, {
     compiler,
     ...(state === undefined ? {} : { state }),
@@ -129,8 +129,20 @@ export async function createPlanGuardedTools<TOOLS extends ToolSet>(
   })
   const restoredPlanMode = state?.plan != null && state.mode !== 'turn'
   const mode: PlanMode = options.plan !== undefined || restoredPlanMode ? 'plan' : 'turn'
+  setRefusalContext(guard, mode === 'plan' ? { guard } : { compiler })
+  return wire(guard, compiler, mode, options)
+}
+
+/** The guarded tools and the loop hooks for a guard. */
+function wire<TOOLS extends ToolSet>(
+  guard: PlanGuard,
+  compiler: PlanCompiler,
+  mode: PlanMode,
+  options: CreatePlanGuardedToolsOptions<TOOLS>,
+): PlanGuardedTools<TOOLS> {
+  const onDecision = options.onDecision === undefined ? {} : { onDecision: options.onDecision }
   const tools = guardTools(options.tools, guard, {
-    ...(options.onDecision === undefined ? {} : { onDecision: options.onDecision }),
+    ...onDecision,
     ...(options.store === undefined ? {} : { store: options.store }),
     ...(options.runId === undefined ? {} : { runId: options.runId }),
     ...(options.keys === undefined ? {} : { keys: options.keys }),
@@ -138,20 +150,18 @@ export async function createPlanGuardedTools<TOOLS extends ToolSet>(
       ? {}
       : { retryInterrupted: options.retryInterrupted }),
   })
-  const policyTools = compiler.policy.tools
-  const turnTools = Object.keys(tools).filter((name) => policyTools.has(name)) as (keyof TOOLS &
-    string)[]
   return {
     tools,
     toolApproval: planToolApproval(guard, {
       askHuman: compiler.policy.policy.trust.tainted?.onRefuse === 'ask',
       ...(options.allowedStatus === undefined ? {} : { allowedStatus: options.allowedStatus }),
-      ...(options.onDecision === undefined ? {} : { onDecision: options.onDecision }),
+      ...onDecision,
     }),
     prepareStep: planPrepareStep<TOOLS>(guard, {
       mode,
       tools,
-      turnTools,
+      ...(mode === 'turn' ? { turnTools: policyToolNames(tools, compiler) } : {}),
+      ...onDecision,
       ...(options.extractionModel === undefined
         ? {}
         : { modelSteps: modelStepsWith(options.extractionModel, compiler) }),
@@ -168,12 +178,21 @@ export async function createPlanGuardedTools<TOOLS extends ToolSet>(
   }
 }
 
+/** The tools of the set that the policy lists: the ones a model may see in per-turn mode. */
+function policyToolNames<TOOLS extends ToolSet>(
+  tools: TOOLS,
+  compiler: PlanCompiler,
+): (keyof TOOLS & string)[] {
+  const listed = compiler.policy.tools
+  return Object.keys(tools).filter((name) => listed.has(name)) as (keyof TOOLS & string)[]
+}
+
 /** The guard state saved under `runId`, checked by `createPlanGuard` (it fails closed). */
 async function loadState(
-  store: GuardToolsOptions['store'],
+  store: NonNullable<GuardToolsOptions['store']>,
   runId: string | undefined,
 ): Promise<PlanGuardState | undefined> {
-  if (store === undefined || runId === undefined) return undefined
+  if (runId === undefined) return undefined
   let saved: Awaited<ReturnType<NonNullable<GuardToolsOptions['store']>['load']>>
   try {
     saved = await store.load(runId)

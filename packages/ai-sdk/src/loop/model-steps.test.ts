@@ -2,8 +2,9 @@ import { modelStepToolPolicy } from '@plan/core'
 import { generateText, stepCountIs } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { createPlanGuardedTools } from '../guarded/create-plan-guarded-tools.js'
-import { modelCalls, promptOf, scriptedModel } from '../test-utils/scripted-model.js'
-import { createWorkspace, testPolicy, testTools } from '../test-utils/workspace.js'
+import { modelCalls, promptOf, scriptedModel } from '../test/scripted-model.js'
+import { createTestWorkspace, testPolicy } from '../test/test-workspace.js'
+import { testTools } from '../test-utils/test-tools.js'
 
 const plan = [
   { id: 'read', tool: 'view_file', args: { file: 'README.md' } },
@@ -16,7 +17,7 @@ const plan = [
 ]
 
 async function runWith(answer: string) {
-  const root = createWorkspace()
+  const root = createTestWorkspace().root
   const { tools, spies } = testTools()
   const policy = testPolicy(root)
   const extractor = scriptedModel([{ text: answer }])

@@ -2,13 +2,14 @@ import { type ModelStepTools, PlanError, type PlanGuard, runReadyModelSteps } fr
 import {
   gateway,
   type LanguageModel,
+  type LanguageModelMiddleware,
   type PrepareStepFunction,
   type Provider,
   type ToolSet,
   wrapLanguageModel,
 } from 'ai'
 import { releaseStaleReservations } from '../session/decide-call.js'
-import { planTurnMiddleware } from '../turn/plan-turn-middleware.js'
+import { type PlanTurnMiddlewareOptions, planTurnMiddleware } from '../turn/plan-turn-middleware.js'
 import { markLastWord } from './last-word.js'
 import { lastWordInstructions } from './last-word-instructions.js'
 import { modeOf, type PlanMode } from './plan-mode.js'
@@ -29,6 +30,8 @@ export interface PlanPrepareStepOptions<TOOLS extends ToolSet = ToolSet> {
   readonly turnTools?: readonly (keyof TOOLS & string)[]
   /** Plan mode: runs the plan's ready `extract` and `generate` steps before each step. */
   readonly modelSteps?: ModelStepTools
+  /** Per-turn mode: called with each turn's decision (see {@link PlanTurnMiddlewareOptions}). */
+  readonly onDecision?: PlanTurnMiddlewareOptions['onDecision']
 }
 
 function resolveModel(model: LanguageModel): Exclude<LanguageModel, string> {
@@ -71,10 +74,22 @@ export function planPrepareStep<TOOLS extends ToolSet = ToolSet>(
   options: PlanPrepareStepOptions<TOOLS> = {},
 ): PrepareStepFunction<TOOLS> {
   const mode = modeOf(guard, options.mode)
-  const middleware = planTurnMiddleware(
-    guard,
-    options.tools === undefined ? {} : { tools: options.tools },
-  )
+  // per-turn mode only: the middleware and the wrapped model are made at the first step
+  let middleware: LanguageModelMiddleware | undefined
+  let lastModel: Exclude<LanguageModel, string> | undefined
+  let lastWrapped: Exclude<LanguageModel, string> | undefined
+  const turnModel = (model: LanguageModel): Exclude<LanguageModel, string> => {
+    const base = resolveModel(model)
+    if (base !== lastModel || lastWrapped === undefined) {
+      middleware ??= planTurnMiddleware(guard, {
+        ...(options.tools === undefined ? {} : { tools: options.tools }),
+        ...(options.onDecision === undefined ? {} : { onDecision: options.onDecision }),
+      })
+      lastModel = base
+      lastWrapped = wrapLanguageModel({ model: base, middleware })
+    }
+    return lastWrapped
+  }
   return async ({ model, instructions }) => {
     releaseStaleReservations(guard)
     if (mode === 'plan' && options.modelSteps !== undefined)
@@ -91,7 +106,7 @@ export function planPrepareStep<TOOLS extends ToolSet = ToolSet>(
     }
     if (mode === 'turn') {
       return {
-        model: wrapLanguageModel({ model: resolveModel(model), middleware }),
+        model: turnModel(model),
         ...(options.turnTools === undefined ? {} : { activeTools: [...options.turnTools] }),
       }
     }

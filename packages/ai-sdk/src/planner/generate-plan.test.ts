@@ -1,7 +1,7 @@
 import { createPlanCompiler, modelStepToolPolicy } from '@plan/core'
 import { describe, expect, it } from 'vitest'
-import { modelCalls, promptOf, scriptedModel } from '../test-utils/scripted-model.js'
-import { createWorkspace, testPolicy } from '../test-utils/workspace.js'
+import { modelCalls, promptOf, scriptedModel } from '../test/scripted-model.js'
+import { createTestWorkspace, testPolicy } from '../test/test-workspace.js'
 import { generatePlan } from './generate-plan.js'
 
 const escaping = { steps: [{ id: 'read', tool: 'view_file', args: { file: '../../etc/passwd' } }] }
@@ -15,7 +15,7 @@ const good = {
 
 describe('generatePlan', () => {
   it('should return the compiled plan the model writes', async () => {
-    const compiler = await createPlanCompiler(testPolicy(createWorkspace()))
+    const compiler = await createPlanCompiler(testPolicy(createTestWorkspace().root))
     const model = scriptedModel([{ text: JSON.stringify(good) }])
 
     const result = await generatePlan({ model, compiler, prompt: 'run the tests' })
@@ -28,7 +28,7 @@ describe('generatePlan', () => {
   })
 
   it('should feed the issues back and accept the corrected plan', async () => {
-    const compiler = await createPlanCompiler(testPolicy(createWorkspace()))
+    const compiler = await createPlanCompiler(testPolicy(createTestWorkspace().root))
     const model = scriptedModel([
       { text: JSON.stringify(escaping) },
       { text: JSON.stringify(good) },
@@ -43,7 +43,7 @@ describe('generatePlan', () => {
   })
 
   it('should feed back an answer that is not a plan object', async () => {
-    const compiler = await createPlanCompiler(testPolicy(createWorkspace()))
+    const compiler = await createPlanCompiler(testPolicy(createTestWorkspace().root))
     const model = scriptedModel([
       { text: 'Sure! Here is my plan: read the file.' },
       { text: JSON.stringify(good) },
@@ -57,7 +57,7 @@ describe('generatePlan', () => {
   })
 
   it('should give up after maxAttempts with the last issues', async () => {
-    const compiler = await createPlanCompiler(testPolicy(createWorkspace()))
+    const compiler = await createPlanCompiler(testPolicy(createTestWorkspace().root))
     const model = scriptedModel(() => ({ text: JSON.stringify(escaping) }))
 
     const result = await generatePlan({ model, compiler, prompt: 'read passwd', maxAttempts: 2 })
@@ -67,8 +67,22 @@ describe('generatePlan', () => {
     expect(!result.success && result.issues[0]?.code).toBe('path_outside_workspace')
   })
 
+  it('should stop with replan_loop when a rejected plan comes back', async () => {
+    const compiler = await createPlanCompiler(testPolicy(createTestWorkspace().root))
+    const model = scriptedModel(() => ({ text: JSON.stringify(escaping) }))
+
+    const result = await generatePlan({ model, compiler, prompt: 'read passwd', maxAttempts: 5 })
+
+    expect(modelCalls(model)).toHaveLength(2)
+    expect(result).toMatchObject({ success: false, attempts: 2, lastPlan: escaping })
+    expect(result.issues.map((issue) => issue.code)).toEqual([
+      'path_outside_workspace',
+      'replan_loop',
+    ])
+  })
+
   it('should let the model plan an extraction step when the policy has model steps', async () => {
-    const policy = testPolicy(createWorkspace())
+    const policy = testPolicy(createTestWorkspace().root)
     const compiler = await createPlanCompiler({
       ...policy,
       tools: { ...policy.tools, ...modelStepToolPolicy() },

@@ -1,10 +1,13 @@
 import {
   type CompiledPlan,
+  type GeneratePlanResult as CoreGeneratePlanResult,
+  type PlanAttempt as CorePlanAttempt,
   formatIssues,
   modelStepPlannerHint,
   type PlanCompiler,
   type PlanIssue,
 } from '@plan/core'
+import { canonicalJson } from '@plan/core/internal'
 import {
   generateText,
   type LanguageModel,
@@ -29,27 +32,11 @@ export interface GeneratePlanOptions {
   readonly abortSignal?: AbortSignal
 }
 
-/** One rejected attempt: what the model answered and why it was rejected. */
-export interface PlanAttempt {
-  /** The plan the model returned, or undefined when it returned no valid plan object. */
-  readonly plan: unknown
-  readonly issues: readonly PlanIssue[]
-}
+/** One rejected attempt: what the model answered and why it was rejected (core's type). */
+export type PlanAttempt = CorePlanAttempt
 
-/** The result of {@link generatePlan}. */
-export type GeneratePlanResult =
-  | {
-      readonly success: true
-      readonly plan: CompiledPlan
-      /** The rejected attempts before the approved one. */
-      readonly rejected: readonly PlanAttempt[]
-    }
-  | {
-      readonly success: false
-      /** The issues of the last attempt. */
-      readonly issues: readonly PlanIssue[]
-      readonly rejected: readonly PlanAttempt[]
-    }
+/** The result of {@link generatePlan}: core's `GeneratePlanResult`, the same in every adapter. */
+export type GeneratePlanResult = CoreGeneratePlanResult
 
 function describePolicy(compiler: PlanCompiler): string {
   const policy = compiler.policy.policy
@@ -112,38 +99,86 @@ export async function generatePlan(options: GeneratePlanOptions): Promise<Genera
   const instructions = plannerInstructions(options.compiler, options.instructions)
   const messages: ModelMessage[] = [{ role: 'user', content: options.prompt }]
   const rejected: PlanAttempt[] = []
+  const seen = new Set<string>()
+  let lastPlan: unknown
   for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
-    let plan: unknown
-    let issues: readonly PlanIssue[]
-    let answer: string
-    try {
-      const result = await generateText({
-        model: options.model,
-        instructions,
-        messages,
-        output: Output.object({ schema: await options.compiler.planSchema(), name: 'plan' }),
-        ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
-      })
-      plan = result.output
-      answer = JSON.stringify(plan)
-      const validation = options.compiler.validate(plan)
-      if (validation.success) return { success: true, plan: validation.plan, rejected }
-      issues = validation.issues
-    } catch (error) {
-      if (!NoObjectGeneratedError.isInstance(error)) throw error
-      plan = undefined
-      answer = error.text ?? ''
-      issues = [outputIssue(error)]
+    const answer = await askForPlan(options, instructions, messages)
+    lastPlan = answer.plan
+    if (answer.issues.length === 0 && answer.compiled !== undefined) {
+      return { success: true, plan: answer.compiled, attempts: attempt, rejected, issues: [] }
     }
-    rejected.push({ plan, issues })
+    rejected.push({ plan: answer.plan, issues: answer.issues })
+    const key = planKey(answer.plan)
+    if (key !== undefined && seen.has(key)) {
+      // the model sent back a plan that was already rejected: asking again is a loop
+      const issues = [...answer.issues, replanLoopIssue()]
+      return { success: false, attempts: attempt, rejected, issues, lastPlan }
+    }
+    if (key !== undefined) seen.add(key)
     messages.push(
-      { role: 'assistant', content: answer },
+      { role: 'assistant', content: answer.text },
       {
         role: 'user',
-        content: `The plan was rejected:\n${formatIssues(issues)}\nReturn a corrected plan.`,
+        content: `The plan was rejected:\n${formatIssues(answer.issues)}\nReturn a corrected plan.`,
       },
     )
   }
-  const last = rejected[rejected.length - 1]
-  return { success: false, issues: last?.issues ?? [], rejected }
+  const issues = rejected[rejected.length - 1]?.issues ?? []
+  return { success: false, attempts: maxAttempts, rejected, issues, lastPlan }
+}
+
+/** One answer of the planner model: the plan, its text, and the compiled plan or the issues. */
+interface PlanAnswer {
+  readonly plan: unknown
+  readonly text: string
+  readonly compiled: CompiledPlan | undefined
+  readonly issues: readonly PlanIssue[]
+}
+
+async function askForPlan(
+  options: GeneratePlanOptions,
+  instructions: string,
+  messages: readonly ModelMessage[],
+): Promise<PlanAnswer> {
+  try {
+    const result = await generateText({
+      model: options.model,
+      instructions,
+      messages: [...messages],
+      output: Output.object({ schema: await options.compiler.planSchema(), name: 'plan' }),
+      ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+    })
+    const plan: unknown = result.output
+    const validation = options.compiler.validate(plan)
+    return validation.success
+      ? { plan, text: JSON.stringify(plan), compiled: validation.plan, issues: [] }
+      : { plan, text: JSON.stringify(plan), compiled: undefined, issues: validation.issues }
+  } catch (error) {
+    if (!NoObjectGeneratedError.isInstance(error)) throw error
+    return {
+      plan: undefined,
+      text: error.text ?? '',
+      compiled: undefined,
+      issues: [outputIssue(error)],
+    }
+  }
+}
+
+/** The plan as canonical JSON, to recognise a rejected plan that comes back. */
+function planKey(plan: unknown): string | undefined {
+  if (plan === undefined) return undefined
+  try {
+    return canonicalJson(plan)
+  } catch {
+    return undefined
+  }
+}
+
+function replanLoopIssue(): PlanIssue {
+  return {
+    code: 'replan_loop',
+    message: 'The model returned a plan that was already rejected.',
+    path: [],
+    hint: 'Stop re-planning and report what is blocking the task.',
+  }
 }

@@ -1,4 +1,10 @@
-import type { AuthorizeResult, PlanGuard, PlanIssue, RetryInterrupted } from '@plan/core'
+import type {
+  AllowedTextSource,
+  AuthorizeResult,
+  PlanGuard,
+  PlanIssue,
+  RetryInterrupted,
+} from '@plan/core'
 
 /** An `authorize` answer that allowed a call. */
 export type AllowedResult = Extract<AuthorizeResult, { allowed: true }>
@@ -20,7 +26,7 @@ export interface TurnState {
 
 /**
  * Adapter state shared by everything built on one guard (tool wrappers, approval, turn
- * middleware, prepareStep). Keyed by the guard so the public functions keep one argument.
+ * middleware, prepareStep). Kept with the guard so the public functions keep one argument.
  */
 export interface GuardSession {
   /** Reservations made by the approval function, by tool call id. */
@@ -31,21 +37,48 @@ export interface GuardSession {
   retryInterrupted: RetryInterrupted | undefined
   /** The revision of the last state written to the guard store; read from it at first use. */
   revision: number | undefined
+  /** What a refusal lists as allowed instead; none when unknown (see `setRefusalContext`). */
+  allowed: AllowedTextSource | undefined
+  /** Tool call ids sent to a human (`user-approval`), not run yet; made at the first one. */
+  asked: Set<string> | undefined
+  /** True once the model had its last step after the guard stopped the run. */
+  lastWord: boolean
 }
 
-const sessions = new WeakMap<PlanGuard, GuardSession>()
+const sessionKey = Symbol('@plan/ai-sdk.session')
 
-/** The adapter state of a guard, created on first use. */
-export function sessionOf(guard: PlanGuard): GuardSession {
-  let session = sessions.get(guard)
-  if (session === undefined) {
-    session = {
-      reservations: new Map(),
-      turn: undefined,
-      retryInterrupted: undefined,
-      revision: undefined,
-    }
-    sessions.set(guard, session)
+/** Only for a guard that cannot take a property (frozen or sealed). */
+const frozenGuardSessions = new WeakMap<PlanGuard, GuardSession>()
+
+function newSession(): GuardSession {
+  return {
+    reservations: new Map(),
+    turn: undefined,
+    retryInterrupted: undefined,
+    revision: undefined,
+    allowed: undefined,
+    asked: undefined,
+    lastWord: false,
   }
+}
+
+/**
+ * The adapter state of a guard, created on first use. It is a hidden property of the guard, not
+ * a WeakMap entry: a guard per run would leave a WeakMap entry per run for the garbage
+ * collector to clear, which cost more than the whole adapter (see bench `frameworks`).
+ */
+export function sessionOf(guard: PlanGuard): GuardSession {
+  const own = (guard as unknown as { readonly [sessionKey]?: GuardSession })[sessionKey]
+  if (own !== undefined) return own
+  if (!Object.isExtensible(guard)) {
+    let session = frozenGuardSessions.get(guard)
+    if (session === undefined) {
+      session = newSession()
+      frozenGuardSessions.set(guard, session)
+    }
+    return session
+  }
+  const session = newSession()
+  Object.defineProperty(guard, sessionKey, { value: session })
   return session
 }

@@ -1,6 +1,5 @@
 import type { PlanGuard, PlanIssue } from '@plan/core'
-
-const asked = new WeakMap<PlanGuard, Set<string>>()
+import { sessionOf } from './guard-session.js'
 
 /** True when a human may overrule these issues: all of them are `tainted_run` refusals. */
 export function humanMayOverrule(issues: readonly PlanIssue[]): boolean {
@@ -9,12 +8,9 @@ export function humanMayOverrule(issues: readonly PlanIssue[]): boolean {
 
 /** Records that a call was sent to a human (`user-approval`). */
 export function markAsked(guard: PlanGuard, callId: string): void {
-  let set = asked.get(guard)
-  if (set === undefined) {
-    set = new Set()
-    asked.set(guard, set)
-  }
-  set.add(callId)
+  const session = sessionOf(guard)
+  session.asked ??= new Set()
+  session.asked.add(callId)
 }
 
 /**
@@ -23,5 +19,5 @@ export function markAsked(guard: PlanGuard, callId: string): void {
  */
 export function takeAsked(guard: PlanGuard, callId: string | undefined): boolean {
   if (callId === undefined) return false
-  return asked.get(guard)?.delete(callId) ?? false
+  return sessionOf(guard).asked?.delete(callId) ?? false
 }

@@ -3,8 +3,8 @@ import { generateText, stepCountIs, tool } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createPlanGuardedTools } from '../guarded/create-plan-guarded-tools.js'
-import { promptOf, scriptedModel } from '../test-utils/scripted-model.js'
-import { createWorkspace, testPolicy } from '../test-utils/workspace.js'
+import { promptOf, scriptedModel } from '../test/scripted-model.js'
+import { createTestWorkspace, testPolicy } from '../test/test-workspace.js'
 
 const plan = [{ id: 'ls', tool: 'run_command', args: { command: 'ls' } }]
 const callLs = { calls: [{ id: 'c1', tool: 'run_command', input: { command: 'ls' } }] }
@@ -34,7 +34,7 @@ describe('guardTools with a store', () => {
     })
     const guarded = await createPlanGuardedTools({
       tools,
-      policy: testPolicy(createWorkspace()),
+      policy: testPolicy(createTestWorkspace().root),
       plan,
       store,
       runId: 'run-1',
@@ -53,7 +53,7 @@ describe('guardTools with a store', () => {
   })
 
   it('should report an interrupted call on resume, and run it again only when approved', async () => {
-    const root = createWorkspace()
+    const root = createTestWorkspace().root
     const store = createMemoryGuardStore()
     // What a crash leaves: the state saved before the tool started, never the one after.
     let crashed: unknown
@@ -88,7 +88,7 @@ describe('guardTools with a store', () => {
   })
 
   it('should deny calls past a shared budget, and every such call without a store', async () => {
-    const root = createWorkspace()
+    const root = createTestWorkspace().root
     const policy: PolicyInput = {
       ...testPolicy(root),
       budgets: { shared: { shell: { per: 'tenant', tools: ['run_command'], maxCalls: 1 } } },

@@ -15,6 +15,20 @@ export interface DurableRun {
   /** The run's id in the store; resume with `createPlanGuard(plan, { state: (await store.load(runId))?.state })`. */
   readonly runId: string | undefined
   readonly keys: RunKeys | undefined
+  /** False when a call has nothing to count or write: no store and no shared budget. */
+  readonly durable: boolean
+}
+
+/** The durable part of a guarded tool set: `durable` is computed once, from the policy. */
+export function durableRun(
+  guard: PlanGuard,
+  store: GuardStore | undefined,
+  runId: string | undefined,
+  keys: RunKeys | undefined,
+): DurableRun {
+  const shared = guard.policy.budgets.shared
+  const durable = store !== undefined || (shared !== undefined && Object.keys(shared).length > 0)
+  return { store, runId, keys, durable }
 }
 
 async function nextSaved(guard: PlanGuard, run: DurableRun): Promise<SavedRunState> {
@@ -37,6 +51,7 @@ export async function beginDurableCall(
   tool: string,
   stepId: string,
 ): Promise<readonly PlanIssue[]> {
+  if (!run.durable) return []
   let saved: SavedRunState | undefined
   if (run.store !== undefined) {
     try {

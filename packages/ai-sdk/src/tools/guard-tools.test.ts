@@ -4,9 +4,9 @@ import { PlanError } from '@plan/core'
 import { generateText, stepCountIs, tool } from 'ai'
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { guardFixture } from '../test-utils/guard-fixture.js'
-import { promptOf, scriptedModel, toolResultsIn } from '../test-utils/scripted-model.js'
-import { testTools } from '../test-utils/workspace.js'
+import { guardFixture } from '../test/guard-fixture.js'
+import { promptOf, scriptedModel, toolResultsIn } from '../test/scripted-model.js'
+import { testTools } from '../test-utils/test-tools.js'
 import { guardTools } from './guard-tools.js'
 
 const readPlan = [{ id: 'read', tool: 'view_file', args: { file: 'README.md' } }]

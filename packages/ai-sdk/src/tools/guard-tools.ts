@@ -1,8 +1,8 @@
 import {
+  type CallDecisionEvent,
   type GuardStore,
   PlanError,
   type PlanGuard,
-  type PlanIssue,
   type RetryInterrupted,
   type RunKeys,
 } from '@plan/core'
@@ -12,25 +12,19 @@ import { denialError } from '../session/denial.js'
 import type { AllowedResult } from '../session/guard-session.js'
 import { sessionOf } from '../session/guard-session.js'
 import { takeAsked } from '../session/human-review.js'
-import { beginDurableCall, type DurableRun, endDurableCall } from './durable-calls.js'
+import { beginDurableCall, type DurableRun, durableRun, endDurableCall } from './durable-calls.js'
 
-/** One decision of a wrapped tool, reported to {@link GuardToolsOptions.onDecision}. */
-export interface ToolDecisionEvent {
-  /** The tool's name in the tool set. */
-  readonly tool: string
-  /** The SDK's tool call id. */
-  readonly callId: string | undefined
-  readonly allowed: boolean
-  /** The approved step the call ran as, when it was allowed. */
-  readonly stepId: string | undefined
-  /** Why it was denied; empty when it was allowed. */
-  readonly issues: readonly PlanIssue[]
-}
+/**
+ * One decision of a wrapped tool, reported to {@link GuardToolsOptions.onDecision}.
+ *
+ * @deprecated Use `CallDecisionEvent` from `@plan/core`, the event every adapter reports.
+ */
+export type ToolDecisionEvent = CallDecisionEvent
 
 /** Options for {@link guardTools}. */
 export interface GuardToolsOptions {
   /** Called after every decision, before the tool runs (allowed) or the error is thrown (denied). */
-  readonly onDecision?: (event: ToolDecisionEvent) => void
+  readonly onDecision?: (event: CallDecisionEvent) => void
   /**
    * Where the guard's state is written before every tool call starts (write-ahead) and after it
    * ends, and where shared budgets are counted (`@plan/postgres`). Needs `runId`. Resume a run
@@ -116,18 +110,21 @@ function wrapTool(
       callId,
       ...(humanApproved ? { humanApproved } : {}),
     })
-    if (decision.allowed) {
+    // a run without a store or shared budgets has nothing to count or write: no await
+    if (decision.allowed && durable.durable) {
       const issues = await beginDurableCall(guard, durable, name, decision.result.stepId)
       if (issues.length > 0) decision = { allowed: false, issues, turnRejected: false }
     }
     options.onDecision?.({
+      kind: 'call',
       tool: name,
       callId,
+      args: input,
       allowed: decision.allowed,
       stepId: decision.allowed ? decision.result.stepId : undefined,
       issues: decision.allowed ? [] : decision.issues,
     })
-    if (!decision.allowed) throw denialError(name, decision)
+    if (!decision.allowed) throw denialError(guard, name, decision)
     return decision.result
   }
   const run = (args: unknown, executionOptions: ToolExecutionOptions<unknown>): unknown =>
@@ -159,10 +156,10 @@ function wrapTool(
             }),
           )
         }
-        if (state !== 'finished') await endDurableCall(guard, durable)
+        if (state !== 'finished' && durable.durable) await endDurableCall(guard, durable)
       }
       guard.complete(approved.stepId, last)
-      await endDurableCall(guard, durable)
+      if (durable.durable) await endDurableCall(guard, durable)
     }
   } else {
     guardedExecute = async (input, executionOptions) => {
@@ -178,11 +175,11 @@ function wrapTool(
         }
       } catch (error) {
         guard.fail(approved.stepId, error)
-        await endDurableCall(guard, durable)
+        if (durable.durable) await endDurableCall(guard, durable)
         throw error
       }
       guard.complete(approved.stepId, output)
-      await endDurableCall(guard, durable)
+      if (durable.durable) await endDurableCall(guard, durable)
       return output
     }
   }
@@ -217,7 +214,7 @@ export function guardTools<TOOLS extends ToolSet>(
   if (options.store !== undefined && (typeof options.runId !== 'string' || options.runId === '')) {
     throw new PlanError('guardTools needs a runId with a store.', { code: 'invalid_configuration' })
   }
-  const durable: DurableRun = { store: options.store, runId: options.runId, keys: options.keys }
+  const durable = durableRun(guard, options.store, options.runId, options.keys)
   if (options.retryInterrupted !== undefined)
     sessionOf(guard).retryInterrupted = options.retryInterrupted
   const guarded: Record<string, AnyTool> = {}

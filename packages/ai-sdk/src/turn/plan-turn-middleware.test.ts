@@ -1,8 +1,8 @@
 import { stepCountIs, streamText, wrapLanguageModel } from 'ai'
 import { describe, expect, it } from 'vitest'
-import { guardFixture } from '../test-utils/guard-fixture.js'
-import { promptOf, scriptedModel } from '../test-utils/scripted-model.js'
-import { testTools } from '../test-utils/workspace.js'
+import { guardFixture } from '../test/guard-fixture.js'
+import { promptOf, scriptedModel } from '../test/scripted-model.js'
+import { testTools } from '../test-utils/test-tools.js'
 import { guardTools } from '../tools/guard-tools.js'
 import { planTurnMiddleware } from './plan-turn-middleware.js'
 

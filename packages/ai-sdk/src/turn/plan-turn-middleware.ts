@@ -1,5 +1,5 @@
-import type { PlanGuard, PlanIssue } from '@plan/core'
-import { asSchema, type LanguageModelMiddleware, type ToolSet } from 'ai'
+import type { PlanGuard, PlanIssue, TurnDecisionEvent } from '@plan/core'
+import { asSchema, type LanguageModelMiddleware, type Schema, type ToolSet } from 'ai'
 import { stepsFromToolCalls, type ToolCallLike } from '../convert/steps-from-tool-calls.js'
 import { releaseStaleReservations } from '../session/decide-call.js'
 import { sessionOf } from '../session/guard-session.js'
@@ -13,6 +13,8 @@ export interface PlanTurnMiddlewareOptions {
    * call goes into the plan with its input as JSON.
    */
   readonly tools?: ToolSet
+  /** Called with each turn's decision: its calls approved as a plan, or rejected with issues. */
+  readonly onDecision?: ((event: TurnDecisionEvent) => void) | undefined
 }
 
 /** A tool call as a language model (V4) returns it: the input is JSON text. */
@@ -34,9 +36,29 @@ function isModelToolCall(part: unknown): part is ModelToolCall {
   )
 }
 
+/** A tool's input validator, or null when its schema has none; undefined for an unknown tool. */
+type Validate = NonNullable<Schema['validate']> | null
+
+/** Each tool's input validator, wrapped from its schema once, at the first call of the tool. */
+function validatorsOf(tools: ToolSet): (name: string) => Validate | undefined {
+  const validators = new Map<string, Validate>()
+  return (name) => {
+    const validate = validators.get(name)
+    if (validate === undefined) {
+      if (!Object.hasOwn(tools, name)) return undefined
+      const tool = tools[name]
+      if (tool === undefined) return undefined
+      const created = asSchema(tool.inputSchema).validate ?? null
+      validators.set(name, created)
+      return created
+    }
+    return validate
+  }
+}
+
 async function parseCall(
   call: ModelToolCall,
-  tools: ToolSet | undefined,
+  validatorOf: ((name: string) => Validate | undefined) | undefined,
 ): Promise<ToolCallLike | undefined> {
   let value: unknown
   try {
@@ -45,13 +67,11 @@ async function parseCall(
   } catch {
     return undefined
   }
-  if (tools === undefined)
+  if (validatorOf === undefined)
     return { toolCallId: call.toolCallId, toolName: call.toolName, input: value }
-  if (!Object.hasOwn(tools, call.toolName)) return undefined
-  const tool = tools[call.toolName]
-  if (tool === undefined) return undefined
-  const validate = asSchema(tool.inputSchema).validate
-  if (validate === undefined)
+  const validate = validatorOf(call.toolName)
+  if (validate === undefined) return undefined
+  if (validate === null)
     return { toolCallId: call.toolCallId, toolName: call.toolName, input: value }
   const result = await validate(value)
   return result.success
@@ -66,7 +86,8 @@ async function parseCall(
 async function submitTurn(
   guard: PlanGuard,
   calls: readonly ModelToolCall[],
-  tools: ToolSet | undefined,
+  validatorOf: ((name: string) => Validate | undefined) | undefined,
+  onDecision: PlanTurnMiddlewareOptions['onDecision'],
 ): Promise<void> {
   const own = calls.filter((call) => call.providerExecuted !== true)
   if (own.length === 0) return
@@ -74,7 +95,7 @@ async function submitTurn(
   releaseStaleReservations(guard)
   const parsed: ToolCallLike[] = []
   for (const call of own) {
-    const result = await parseCall(call, tools)
+    const result = await parseCall(call, validatorOf)
     if (result !== undefined) parsed.push(result)
   }
   const steps = stepsFromToolCalls(parsed)
@@ -95,6 +116,12 @@ async function submitTurn(
     ]
   }
   session.turn = { accepted, issues, stepIds }
+  onDecision?.({
+    kind: 'turn',
+    allowed: accepted,
+    callIds: own.map((call) => call.toolCallId),
+    issues: accepted ? [] : issues,
+  })
 }
 
 /**
@@ -113,12 +140,17 @@ export function planTurnMiddleware(
   guard: PlanGuard,
   options: PlanTurnMiddlewareOptions = {},
 ): LanguageModelMiddleware {
-  const tools = options.tools
+  const validatorOf = options.tools === undefined ? undefined : validatorsOf(options.tools)
   return {
     specificationVersion: 'v4',
     wrapGenerate: async ({ doGenerate }) => {
       const result = await doGenerate()
-      await submitTurn(guard, result.content.filter(isModelToolCall), tools)
+      await submitTurn(
+        guard,
+        result.content.filter(isModelToolCall),
+        validatorOf,
+        options.onDecision,
+      )
       return result
     },
     wrapStream: async ({ doStream }) => {
@@ -129,7 +161,7 @@ export function planTurnMiddleware(
       const release = async (controller: TransformStreamDefaultController<Part>) => {
         if (released) return
         released = true
-        await submitTurn(guard, held.filter(isModelToolCall), tools)
+        await submitTurn(guard, held.filter(isModelToolCall), validatorOf, options.onDecision)
         for (const part of held) controller.enqueue(part)
         held.length = 0
       }

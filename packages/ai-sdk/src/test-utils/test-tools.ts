@@ -1,36 +1,6 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import type { PolicyInput } from '@plan/core'
 import { type Tool, tool } from 'ai'
 import { type Mock, vi } from 'vitest'
 import { z } from 'zod'
-
-/** A temporary workspace with a few files. */
-export function createWorkspace(): string {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'plan-ai-sdk-')))
-  mkdirSync(join(root, 'src'))
-  writeFileSync(join(root, 'README.md'), '# demo\n')
-  writeFileSync(join(root, 'src', 'index.ts'), 'export const answer = 42\n')
-  return root
-}
-
-/** The policy of the tests: read and write files, run git/ls/npm. */
-export function testPolicy(root: string, budgets: Record<string, number> = {}): PolicyInput {
-  return {
-    version: 1,
-    workspace: { roots: [root] },
-    tools: {
-      view_file: { args: { file: { type: 'path', access: 'read' } } },
-      write_file: {
-        args: { file: { type: 'path', access: 'write' }, content: { type: 'string' } },
-      },
-      run_command: { args: { command: { type: 'command' } } },
-    },
-    commands: { allow: ['git', 'ls', 'npm'] },
-    budgets,
-  }
-}
 
 type FileInput = { file: string }
 type WriteInput = { file: string; content: string }
