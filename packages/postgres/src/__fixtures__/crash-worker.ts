@@ -157,7 +157,10 @@ async function runAiSdk(): Promise<void> {
       : { plan: [{ id: 'write', tool: 'slow_write', args: { name: 'a' } }] }),
     store,
     runId: options.runId,
-    onDecision: (event) => record(event.allowed, event.issues),
+    // Each call's decision; a per-turn batch also reports the turn as a whole.
+    onDecision: (event) => {
+      if (event.kind === 'call') record(event.allowed, event.issues)
+    },
   })
   // The app runs the conversation again after a crash; the model asks for the same call.
   await generateText({
