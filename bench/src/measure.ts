@@ -36,6 +36,35 @@ export function spreadOf(samples: readonly number[]): Spread {
   }
 }
 
+/** Min, median and max of an async measurement repeated `runs` times (one sample per run). */
+export async function repeatAsync(
+  runs: number,
+  measure: (run: number) => Promise<number>,
+): Promise<Spread> {
+  const samples: number[] = []
+  for (let run = 0; run < runs; run += 1) samples.push(await measure(run))
+  return spreadOf(samples)
+}
+
+/**
+ * The value, baseline and ratio fields of a row measured over several runs: medians as the
+ * values, spreads rounded for display, and the ratio median over median (omitted when
+ * `ratio` is false, e.g. for rates where higher is better).
+ */
+export function spreadFields(
+  value: Spread,
+  baseline: Spread | null,
+  ratio = true,
+): Pick<Row, 'value' | 'valueSpread' | 'baselineValue' | 'baselineSpread' | 'ratio'> {
+  return {
+    value: round(value.median),
+    valueSpread: roundSpread(value),
+    baselineValue: baseline === null ? null : round(baseline.median),
+    ...(baseline === null ? {} : { baselineSpread: roundSpread(baseline) }),
+    ratio: ratio && baseline !== null ? round(value.median / baseline.median) : null,
+  }
+}
+
 /** A spread with every value multiplied by `factor` (a total per batch into a time per item). */
 export function scaleSpread(spread: Spread, factor: number): Spread {
   return { min: spread.min * factor, median: spread.median * factor, max: spread.max * factor }

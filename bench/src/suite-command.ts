@@ -2,9 +2,18 @@ import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { createCommandChecker } from '@plan/core'
-import { type Row, round, type Spread, timeMedian, timeRuns } from './measure.ts'
+import {
+  type Row,
+  round,
+  type Spread,
+  scaleSpread,
+  spreadFields,
+  spreadOf,
+  timeRuns,
+} from './measure.ts'
 
 const run = promisify(execFile)
+const FIRST_CHECK_PROCESSES = 7
 
 /** Typical agent commands, allowed and denied. */
 export const COMMAND_MIX = [
@@ -73,12 +82,7 @@ export async function commandSuite(): Promise<Row[]> {
     median: perSecond(times.median),
     max: perSecond(times.min),
   })
-  const child = fileURLToPath(new URL('./command-child.ts', import.meta.url))
-  const firsts: { imported: number; firstCheck: number }[] = []
-  for (let index = 0; index < 3; index += 1)
-    firsts.push(JSON.parse((await run(process.execPath, [child])).stdout))
-  firsts.sort((left, right) => left.firstCheck - right.firstCheck)
-  const first = firsts[1] as { imported: number; firstCheck: number }
+  const firsts = await firstChecks(FIRST_CHECK_PROCESSES)
   return [
     ...(await lengthRows()),
     {
@@ -106,14 +110,24 @@ export async function commandSuite(): Promise<Row[]> {
     },
     {
       suite: 'command',
-      case: 'first check in a new process (WASM + grammar load + one check)',
-      value: round(first.firstCheck),
+      case: `first check in a new process (WASM + grammar load + one check), ${FIRST_CHECK_PROCESSES} processes`,
+      ...spreadFields(firsts.firstCheck, firsts.imported),
       unit: 'ms',
       baseline: 'importing @plan/core in the same process',
-      baselineValue: round(first.imported),
-      ratio: round(first.firstCheck / first.imported),
     },
   ]
+}
+
+/** The first check and the import before it, each timed in its own fresh process. */
+async function firstChecks(processes: number): Promise<Record<'imported' | 'firstCheck', Spread>> {
+  const child = fileURLToPath(new URL('./command-child.ts', import.meta.url))
+  const firsts: { imported: number; firstCheck: number }[] = []
+  for (let index = 0; index < processes; index += 1)
+    firsts.push(JSON.parse((await run(process.execPath, [child])).stdout))
+  return {
+    imported: spreadOf(firsts.map((first) => first.imported)),
+    firstCheck: spreadOf(firsts.map((first) => first.firstCheck)),
+  }
 }
 
 /**
@@ -140,8 +154,8 @@ async function lengthRows(): Promise<Row[]> {
   const accepted = longest(8192)
   if (accepted.length !== 8192 || !defaults.check(accepted).allowed)
     throw new Error('the longest accepted command was refused')
-  const longMs = timeMedian(() => defaults.check(longest(8192)), 21, 3)
-  const shortMs = timeMedian(
+  const long = timeRuns(() => defaults.check(longest(8192)), 21, 3)
+  const short = timeRuns(
     () => {
       serial += 1
       defaults.check(`git status ${serial}`)
@@ -150,14 +164,17 @@ async function lengthRows(): Promise<Row[]> {
     3,
   )
   const perKb = (kb: number) =>
-    timeMedian(
-      () => {
-        serial += 1
-        wide.check(`ls -${'a'.repeat(kb * 1024 - 5)}${serial % 10}`)
-      },
-      5,
-      1,
-    ) / kb
+    scaleSpread(
+      timeRuns(
+        () => {
+          serial += 1
+          wide.check(`ls -${'a'.repeat(kb * 1024 - 5)}${serial % 10}`)
+        },
+        5,
+        1,
+      ),
+      1 / kb,
+    )
   const small = perKb(1)
   perKb(10)
   const large = perKb(100)
@@ -165,20 +182,16 @@ async function lengthRows(): Promise<Row[]> {
     {
       suite: 'command',
       case: 'longest command the default policy accepts (8192 characters), one check',
-      value: round(longMs),
+      ...spreadFields(long, short),
       unit: 'ms',
       baseline: 'git status, one check',
-      baselineValue: round(shortMs),
-      ratio: round(longMs / shortMs),
     },
     {
       suite: 'command',
       case: 'adversarial -aaaa… cluster, time per KB at 100 KB',
-      value: round(large),
+      ...spreadFields(large, small),
       unit: 'ms/KB',
       baseline: 'same at 1 KB',
-      baselineValue: round(small),
-      ratio: round(large / small),
       target: 'flat (ratio ≈ 1)',
     },
   ]

@@ -5,17 +5,16 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { promisify } from 'node:util'
 import { checkSandbox, createSandbox } from '@plan/sandbox'
-import { type Row, round } from './measure.ts'
+import { type Row, round, type Spread, spreadFields, spreadOf } from './measure.ts'
 
 const run = promisify(execFile)
 const RUNS = 50
 
-function quantile(sorted: readonly number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number
-}
-
-/** Median and p10–p90 of interleaved runs of two async functions, in milliseconds. */
-async function paired(first: () => Promise<unknown>, second: () => Promise<unknown>) {
+/** Min, median and max of interleaved runs of two async functions, in milliseconds. */
+async function paired(
+  first: () => Promise<unknown>,
+  second: () => Promise<unknown>,
+): Promise<[Spread, Spread]> {
   const times: [number[], number[]] = [[], []]
   for (let index = 0; index < RUNS + 3; index += 1) {
     for (const [slot, fn] of [first, second].entries()) {
@@ -24,10 +23,7 @@ async function paired(first: () => Promise<unknown>, second: () => Promise<unkno
       if (index >= 3) times[slot]?.push(performance.now() - start)
     }
   }
-  return times.map((list) => {
-    list.sort((left, right) => left - right)
-    return { median: quantile(list, 0.5), low: quantile(list, 0.1), high: quantile(list, 0.9) }
-  })
+  return [spreadOf(times[0]), spreadOf(times[1])]
 }
 
 /** Per-command cost of the bubblewrap sandbox against the same program run by execFile. */
@@ -52,7 +48,7 @@ export async function sandboxSuite(): Promise<Row[]> {
     const check = checkSandbox(policy)
     const rows: Row[] = []
     for (const argv of [['true'], ['git', 'status']]) {
-      const name = `${RUNS} runs of \`${argv.join(' ')}\` in bubblewrap (median; p10–p90 in note)`
+      const name = `${RUNS} runs of \`${argv.join(' ')}\` in bubblewrap`
       if (!check.available) {
         rows.push({
           suite: 'sandbox',
@@ -71,17 +67,13 @@ export async function sandboxSuite(): Promise<Row[]> {
         () => sandbox.run(argv, { cwd: root }),
         () => run(argv[0] as string, argv.slice(1), { cwd: root }),
       )
-      if (inside === undefined || plain === undefined) continue
       rows.push({
         suite: 'sandbox',
         case: name,
-        value: round(inside.median),
+        ...spreadFields(inside, plain),
         unit: 'ms',
         baseline: 'the same program by execFile, interleaved',
-        baselineValue: round(plain.median),
-        ratio: round(inside.median / plain.median),
-        target: `adds ${round(inside.median - plain.median)} ms per command`,
-        note: `(p10–p90: sandbox ${round(inside.low)}–${round(inside.high)} ms, execFile ${round(plain.low)}–${round(plain.high)} ms)`,
+        note: `adds ${round(inside.median - plain.median)} ms per command (median − median)`,
       })
     }
     return rows

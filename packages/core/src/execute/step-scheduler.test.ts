@@ -92,6 +92,53 @@ describe('StepScheduler', () => {
     expect(idle).toBe(1)
   })
 
+  it('should start a dependent when its dependency completes, before that launch settles', () => {
+    const graph = graphOf({ a: [], b: ['a'] })
+    const started: string[] = []
+    const scheduler = new StepScheduler(graph, {
+      concurrency: Number.POSITIVE_INFINITY,
+      launch: (stepId, launched) => {
+        started.push(stepId)
+        launched()
+        return new Promise<void>(() => {})
+      },
+      onIdle: never,
+      onError: never,
+    })
+    scheduler.ready('a')
+    scheduler.wait('b', 1)
+    scheduler.pump()
+    expect(started).toEqual(['a'])
+    scheduler.completed('a')
+    expect(started).toEqual(['a', 'b'])
+  })
+
+  it('should keep the slot of the finished step until its launch settles', async () => {
+    const graph = graphOf({ a: [], b: ['a'] })
+    const started: string[] = []
+    let settle: () => void = () => {}
+    const scheduler = new StepScheduler(graph, {
+      concurrency: 1,
+      launch: (stepId, launched) => {
+        started.push(stepId)
+        launched()
+        return new Promise<void>((resolve) => {
+          settle = resolve
+        })
+      },
+      onIdle: () => {},
+      onError: never,
+    })
+    scheduler.ready('a')
+    scheduler.wait('b', 1)
+    scheduler.pump()
+    scheduler.completed('a')
+    expect(started).toEqual(['a'])
+    settle()
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(started).toEqual(['a', 'b'])
+  })
+
   it('should let the most critical step call its tool before the next step starts', async () => {
     const graph = graphOf({ a: [], b: [], c: [] }, { a: 1, b: 5, c: 2 })
     const log: string[] = []

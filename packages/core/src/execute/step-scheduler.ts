@@ -94,8 +94,12 @@ export class StepScheduler {
     return this.#waiting.has(stepId)
   }
 
-  /** A step finished successfully: its dependents with no unfinished dependency become ready. */
+  /**
+   * A step finished successfully: its dependents with no unfinished dependency become ready and
+   * start now if a slot is free (the finished step keeps its own slot until its launch ends).
+   */
   completed(stepId: string): void {
+    let released = false
     for (const dependent of this.#graph.dependents.get(stepId) ?? []) {
       const left = this.#waiting.get(dependent)
       if (left === undefined) continue
@@ -103,8 +107,12 @@ export class StepScheduler {
       else {
         this.#waiting.delete(dependent)
         this.ready(dependent)
+        released = true
       }
     }
+    // Starting dependents here, not once the finished step's launch has settled, saves the
+    // critical path a few promise hops per step.
+    if (released) this.pump()
   }
 
   /** Starts no more steps; queued ones are dropped (running ones are the caller's to stop). */

@@ -68,4 +68,11 @@ describe('createSha256', () => {
       }),
     )
   })
+
+  it('should give the node:crypto digest of a long text that crosses the streaming threshold', () => {
+    const pieces = ['é'.repeat(40_000), 'a'.repeat(30_000), '€'.repeat(10), 'z'.repeat(50_000)]
+    const hash = createSha256()
+    for (const piece of pieces) hash.update(piece)
+    expect(hash.digestHex()).toBe(createHash('sha256').update(pieces.join('')).digest('hex'))
+  })
 })

@@ -1,7 +1,8 @@
-import { nodeBuiltin } from './node-builtin.js'
+import { nodeCryptoFor } from './node-crypto-on-demand.js'
 
-// SHA-256 and HMAC-SHA-256, synchronous on every runtime: Node's crypto when it is there (fast),
-// else a plain implementation (FIPS 180-4, RFC 2104). The tests compare both on generated input.
+// SHA-256 and HMAC-SHA-256, synchronous on every runtime: Node's crypto when it is there (fast;
+// loaded on demand, see nodeCryptoFor), else a plain implementation (FIPS 180-4, RFC 2104). The
+// tests compare both on generated input.
 
 interface Digest {
   update(data: string | Uint8Array): Digest
@@ -94,7 +95,6 @@ export function hmacSha256Plain(key: Uint8Array, message: Uint8Array): Uint8Arra
 }
 
 const encoder = new TextEncoder()
-const crypto = nodeBuiltin<NodeCrypto>('node:crypto')
 
 /** UTF-8 bytes of a string. */
 export function utf8(text: string): Uint8Array {
@@ -118,6 +118,7 @@ export function fromHex(hex: string): Uint8Array {
 
 /** SHA-256 (hex) of a string's UTF-8 bytes. */
 export function sha256Hex(text: string): string {
+  const crypto = nodeCryptoFor<NodeCrypto>(text.length)
   return crypto === undefined
     ? toHex(sha256Plain(utf8(text)))
     : crypto.createHash('sha256').update(text).digest('hex')
@@ -125,6 +126,7 @@ export function sha256Hex(text: string): string {
 
 /** HMAC-SHA-256 of a string's UTF-8 bytes. */
 export function hmacSha256(key: Uint8Array, text: string): Uint8Array {
+  const crypto = nodeCryptoFor<NodeCrypto>(text.length)
   return crypto === undefined
     ? hmacSha256Plain(key, utf8(text))
     : new Uint8Array(crypto.createHmac('sha256', key).update(text).digest())
@@ -146,29 +148,35 @@ export interface IncrementalSha256 {
   digestHex(): string
 }
 
+/** Text an incremental hash keeps before it starts a streaming hash. */
+const BUFFERED_TEXT = 1 << 16
+
 /**
- * An incremental SHA-256 of UTF-8 text: Node's streaming hash where it exists; elsewhere the
- * pieces are kept and hashed together at the end (same digest).
+ * An incremental SHA-256 of UTF-8 text: short text is kept and hashed in one call at the end
+ * ({@link sha256Hex}); past 64 Ki units, Node's streaming hash takes over where it exists
+ * (elsewhere every piece is kept and hashed together at the end; same digest either way).
  */
 export function createSha256(): IncrementalSha256 {
-  if (crypto !== undefined) {
-    const hash = crypto.createHash('sha256')
-    const incremental: IncrementalSha256 = {
-      update: (text) => {
-        hash.update(text)
-        return incremental
-      },
-      digestHex: () => hash.digest('hex'),
-    }
-    return incremental
-  }
-  const pieces: string[] = []
+  let pieces: string[] = []
+  let length = 0
+  let hash: Digest | undefined
   const incremental: IncrementalSha256 = {
     update: (text) => {
+      if (hash !== undefined) {
+        hash.update(text)
+        return incremental
+      }
       pieces.push(text)
+      length += text.length
+      const crypto = length > BUFFERED_TEXT ? nodeCryptoFor<NodeCrypto>(length) : undefined
+      if (crypto !== undefined) {
+        hash = crypto.createHash('sha256')
+        for (const piece of pieces) hash.update(piece)
+        pieces = []
+      }
       return incremental
     },
-    digestHex: () => toHex(sha256Plain(utf8(pieces.join('')))),
+    digestHex: () => (hash === undefined ? sha256Hex(pieces.join('')) : hash.digest('hex')),
   }
   return incremental
 }
