@@ -26,7 +26,9 @@ const NAMES = Object.keys(BUDGET_COUNTERS) as CounterName[]
 
 /** Counters of a run that has made no call yet. */
 export function emptyCounters(): BudgetCounters {
-  return countersFromSaved({})
+  const counters: Record<string, unknown> = {}
+  for (const name of NAMES) counters[name] = BUDGET_COUNTERS[name] === 'counts' ? new Map() : 0
+  return counters as BudgetCounters
 }
 
 /** The counters as JSON. */

@@ -177,9 +177,15 @@ export class RunState {
     if (entry.key === undefined) return
     const list = this.readyByKey.get(entry.key)
     if (list === undefined) return
-    const index = list.findIndex((step) => step.id === stepId)
-    if (index >= 0) list.splice(index, 1)
-    if (list.length === 0) this.readyByKey.delete(entry.key)
+    if (list.length === 1) {
+      if ((list[0] as CompiledStep).id === stepId) this.readyByKey.delete(entry.key)
+      return
+    }
+    for (let index = 0; index < list.length; index += 1) {
+      if ((list[index] as CompiledStep).id !== stepId) continue
+      list.splice(index, 1)
+      break
+    }
   }
 
   /** ready → running, with the call key it runs with. */
