@@ -103,13 +103,16 @@ export class RunState {
     restoring: boolean,
     onReset: (stepId: string) => void,
   ): void {
-    for (const stepId of [...this.ready.keys()]) this.removeReady(stepId)
+    if (this.ready.size > 0) for (const stepId of [...this.ready.keys()]) this.removeReady(stepId)
     this.plan = next
     this.mode = mode
-    this.stepById = new Map()
-    this.stepsByTool = new Map()
-    this.dependents = new Map()
-    this.waiting = new Map()
+    // The first plan fills the maps made with the run; later plans start from new ones.
+    if (this.stepById.size > 0) {
+      this.stepById = new Map()
+      this.stepsByTool = new Map()
+      this.dependents = new Map()
+      this.waiting = new Map()
+    }
     for (const step of next.steps) {
       this.stepById.set(step.id, step)
       push(this.stepsByTool, step.tool, step)
