@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest'
+import type { PolicyInput } from '../schema/policy-schema.js'
 import { createPlanCompiler } from './create-plan-compiler.js'
 import { validateUnrecorded } from './validate-unrecorded.js'
 
-const policy = {
+const policy: PolicyInput = {
   version: 1,
   workspace: { roots: ['/srv/repo'] },
   tools: { echo: { args: { text: { type: 'string' } } } },
-} as const
+}
 
 describe('validateUnrecorded', () => {
   it('should approve what validate approves, without recording the plan for approves', async () => {

@@ -9,6 +9,38 @@ import type { RunState } from './run-state.js'
 import { completeStep, failStep } from './step-results.js'
 import { submitPlan } from './submit-plan.js'
 
+type GuardMethods = Omit<PlanGuard, 'policy' | 'plan'>
+
+/**
+ * The methods of one guard, made in one object literal. (Closures stored one by one into a new
+ * object, as a constructor does, kept every guard alive in the young generation's collections.)
+ */
+function methodsOf(
+  parts: GuardParts,
+  resolveArgs: (stepId: string) => ResolveArgsResult,
+): GuardMethods {
+  const { run, budgets } = parts
+  return {
+    authorize: (call) => authorizeCall(parts, call),
+    complete: (stepId, output) => completeStep(parts, stepId, output),
+    fail: (stepId, error) => failStep(parts, stepId, error),
+    release: (stepId) => releaseStep(parts, stepId),
+    resolveArgs,
+    readySteps: () => run.readySteps(),
+    readyTools: () => run.readyTools(),
+    isComplete: () => run.isComplete(),
+    stopReason: () => budgets.stopReason(),
+    interruptedCalls: () =>
+      run.interruptedSteps().map((stepId) => {
+        const tool = run.knownSteps.get(stepId)?.tool ?? ''
+        return { stepId, tool, issue: interruptedCallIssue(stepId, tool) }
+      }),
+    submitPlan: (plan, kind, submitOptions) =>
+      submitPlan(parts, plan, kind, submitOptions?.signature),
+    snapshot: () => snapshotGuard(run, budgets, parts.flow),
+  }
+}
+
 /**
  * The object {@link PlanGuard} callers hold: methods bound to one guard's parts (they may be
  * passed around detached), and `plan` read live. `plan` is a getter of the class, not of an
@@ -33,26 +65,21 @@ export class GuardHandle implements PlanGuard {
 
   /** @param resolveArgs the arguments a ready step must be called with */
   constructor(parts: GuardParts, resolveArgs: (stepId: string) => ResolveArgsResult) {
-    const { run, budgets } = parts
-    this.#run = run
+    const methods = methodsOf(parts, resolveArgs)
+    this.#run = parts.run
     this.policy = parts.compiler.policy.policy
-    this.authorize = (call) => authorizeCall(parts, call)
-    this.complete = (stepId, output) => completeStep(parts, stepId, output)
-    this.fail = (stepId, error) => failStep(parts, stepId, error)
-    this.release = (stepId) => releaseStep(parts, stepId)
-    this.resolveArgs = resolveArgs
-    this.readySteps = () => run.readySteps()
-    this.readyTools = () => run.readyTools()
-    this.isComplete = () => run.isComplete()
-    this.stopReason = () => budgets.stopReason()
-    this.interruptedCalls = () =>
-      run.interruptedSteps().map((stepId) => {
-        const tool = run.knownSteps.get(stepId)?.tool ?? ''
-        return { stepId, tool, issue: interruptedCallIssue(stepId, tool) }
-      })
-    this.submitPlan = (plan, kind, submitOptions) =>
-      submitPlan(parts, plan, kind, submitOptions?.signature)
-    this.snapshot = () => snapshotGuard(run, budgets, parts.flow)
+    this.authorize = methods.authorize
+    this.complete = methods.complete
+    this.fail = methods.fail
+    this.release = methods.release
+    this.resolveArgs = methods.resolveArgs
+    this.readySteps = methods.readySteps
+    this.readyTools = methods.readyTools
+    this.isComplete = methods.isComplete
+    this.stopReason = methods.stopReason
+    this.interruptedCalls = methods.interruptedCalls
+    this.submitPlan = methods.submitPlan
+    this.snapshot = methods.snapshot
   }
 
   /** The current approved plan, or undefined before the first plan in per-turn mode. */
