@@ -7,7 +7,15 @@ import { fakeModel } from '@langchain/core/testing'
 import { createPlanGuardedTools } from '@plan/ai-sdk'
 import { createPlanCompiler, type PlanCompiler } from '@plan/core'
 import { planGuardMiddleware } from '@plan/langchain'
-import { tool as aiTool, generateText, stepCountIs } from 'ai'
+import {
+  tool as aiTool,
+  generateText,
+  type LanguageModel,
+  type LanguageModelMiddleware,
+  stepCountIs,
+  type ToolSet,
+  wrapLanguageModel,
+} from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import { createAgent, tool as langchainTool, toolCallLimitMiddleware } from 'langchain'
 import { z } from 'zod'
@@ -134,7 +142,37 @@ async function langchainRows(compiler: PlanCompiler): Promise<Row[]> {
   ]
 }
 
-/** An AI SDK `generateText` run with one tool call: unwrapped, and guarded (set up per run). */
+/**
+ * The AI SDK's own cost of the hooks the guard uses, with hooks that do nothing: each tool's
+ * `execute` wrapped, a `toolApproval` that approves, a `prepareStep` that hands over the model
+ * wrapped in a pass-through middleware and narrows `activeTools`, and a `stopWhen`.
+ */
+function passThroughHooks(tools: ToolSet) {
+  const wrapped: ToolSet = {}
+  for (const [name, tool] of Object.entries(tools)) {
+    const execute = tool.execute
+    wrapped[name] = { ...tool, execute: async (input, options) => execute?.(input, options) }
+  }
+  const middleware: LanguageModelMiddleware = {
+    specificationVersion: 'v4',
+    wrapGenerate: async ({ doGenerate }) => doGenerate(),
+  }
+  const names = Object.keys(tools)
+  return {
+    tools: wrapped,
+    toolApproval: async () => 'not-applicable' as const,
+    prepareStep: ({ model }: { model: LanguageModel }) => ({
+      model: wrapLanguageModel({ model: model as Exclude<LanguageModel, string>, middleware }),
+      activeTools: [...names],
+    }),
+    stopWhen: () => false,
+  }
+}
+
+/**
+ * An AI SDK `generateText` run with one tool call: unwrapped, through pass-through hooks (the
+ * SDK's own cost of the hook points), and guarded (set up per run).
+ */
 async function aiSdkRows(compiler: PlanCompiler): Promise<Row[]> {
   const echo = {
     echo: aiTool({
@@ -145,6 +183,17 @@ async function aiSdkRows(compiler: PlanCompiler): Promise<Row[]> {
   }
   const bareRun = async () => {
     await generateText({ model: aiSdkModel(), tools: echo, stopWhen: stepCountIs(5), prompt: 'go' })
+  }
+  const hooksRun = async () => {
+    const hooks = passThroughHooks(echo)
+    await generateText({
+      model: aiSdkModel(),
+      tools: hooks.tools,
+      toolApproval: hooks.toolApproval,
+      prepareStep: hooks.prepareStep,
+      stopWhen: [hooks.stopWhen, stepCountIs(5)],
+      prompt: 'go',
+    })
   }
   const guardedRun = async () => {
     const guarded = await createPlanGuardedTools({ tools: echo, compiler })
@@ -157,11 +206,21 @@ async function aiSdkRows(compiler: PlanCompiler): Promise<Row[]> {
       prompt: 'go',
     })
   }
-  const [bare, guarded] = (await perRunInterleaved([bareRun, guardedRun])) as [Spread, Spread]
+  const [bare, hooks, guarded] = (await perRunInterleaved([bareRun, hooksRun, guardedRun])) as [
+    Spread,
+    Spread,
+    Spread,
+  ]
   return [
     row(
       'AI SDK generateText + createPlanGuardedTools (per-turn), MockLanguageModelV4, 1 tool call',
       guarded,
+      'the same call with the unwrapped tools',
+      bare,
+    ),
+    row(
+      'AI SDK generateText + pass-through hooks (wrapped execute, toolApproval, prepareStep with a wrapped model)',
+      hooks,
       'the same call with the unwrapped tools',
       bare,
     ),

@@ -77,11 +77,12 @@ function withTurnStep(session: GuardSession, call: ToolCall): ToolCall {
 async function authorize(guard: PlanGuard, call: ToolCall): Promise<CallDecision> {
   try {
     const session = sessionOf(guard)
-    const result = await authorizeInterrupted(
-      guard,
-      withTurnStep(session, call),
-      session.retryInterrupted,
-    )
+    const retry = session.retryInterrupted
+    const turnCall = withTurnStep(session, call)
+    // Nothing to ask about an interrupted call: the guard's answer as it is, one await fewer.
+    const result = await (retry === undefined
+      ? guard.authorize(turnCall)
+      : authorizeInterrupted(guard, turnCall, retry))
     return fromResult(result)
   } catch (error) {
     return guardFailure(error)

@@ -39,18 +39,22 @@ function isModelToolCall(part: unknown): part is ModelToolCall {
 /** A tool's input validator, or null when its schema has none; undefined for an unknown tool. */
 type Validate = NonNullable<Schema['validate']> | null
 
-/** Each tool's input validator, wrapped from its schema once, at the first call of the tool. */
+// A tool set's schemas are the same objects run after run: each is wrapped once, not per run.
+const validators = new WeakMap<object, Validate>()
+
+/** Each tool's input validator, wrapped from its schema at the first call of any tool using it. */
 function validatorsOf(tools: ToolSet): (name: string) => Validate | undefined {
-  const validators = new Map<string, Validate>()
   return (name) => {
-    const validate = validators.get(name)
+    if (!Object.hasOwn(tools, name)) return undefined
+    const tool = tools[name]
+    if (tool === undefined) return undefined
+    const schema: unknown = tool.inputSchema
+    if ((typeof schema !== 'object' && typeof schema !== 'function') || schema === null)
+      return asSchema(tool.inputSchema).validate ?? null
+    let validate = validators.get(schema)
     if (validate === undefined) {
-      if (!Object.hasOwn(tools, name)) return undefined
-      const tool = tools[name]
-      if (tool === undefined) return undefined
-      const created = asSchema(tool.inputSchema).validate ?? null
-      validators.set(name, created)
-      return created
+      validate = asSchema(tool.inputSchema).validate ?? null
+      validators.set(schema, validate)
     }
     return validate
   }

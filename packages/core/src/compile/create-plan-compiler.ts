@@ -16,6 +16,7 @@ import { type CommandCheck, createCommandCheck } from './command-check.js'
 import { quote } from './step-path.js'
 import { suggest } from './suggest.js'
 import { validatePlan } from './validate-plan.js'
+import { withUnrecordedValidate } from './validate-unrecorded.js'
 
 /** Options for {@link createPlanCompiler}. */
 export interface PlanCompilerOptions extends ResolvePolicyOptions {}
@@ -69,19 +70,19 @@ export async function createPlanCompiler(
   let narrowed: Promise<z.ZodType<PlanObject>> | undefined
 
   // Public entries never throw on hostile input (getters, Proxies): they fail closed with an issue.
-  const validate = (plan: unknown): PlanValidationResult => {
+  const validate = (plan: unknown, record = true): PlanValidationResult => {
     try {
       const result = validatePlan(policy, checkCommand, plan)
-      if (result.success) approved.add(result.plan)
+      if (result.success && record) approved.add(result.plan)
       return result
     } catch (error) {
       return { success: false, issues: [unreadableIssue('invalid_plan', 'plan', error)] }
     }
   }
 
-  return {
+  const compiler: PlanCompiler = {
     policy,
-    validate,
+    validate: (plan) => validate(plan),
     planSchema() {
       // zod is loaded here, when a schema is asked for, not when the compiler starts.
       narrowed ??= import('../plan/plan-schema-for-policy.js').then((module) =>
@@ -113,4 +114,5 @@ export async function createPlanCompiler(
       }
     },
   }
+  return withUnrecordedValidate(compiler, (plan) => validate(plan, false))
 }

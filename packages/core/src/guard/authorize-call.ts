@@ -14,8 +14,9 @@ import { auditFailedIssue } from './guard-audit.js'
 import type { GuardParts } from './guard-parts.js'
 import { interruptedCallIssue } from './interrupted-call.js'
 import { normalizeUrlArguments } from './normalize-url-arguments.js'
-import { hasPathArguments, pathArguments } from './path-arguments.js'
+import { pathArguments } from './path-arguments.js'
 import { readToolCall } from './read-tool-call.js'
+import { toolFacts } from './tool-facts.js'
 
 /** A denial with its first issue. */
 export function denied(issues: readonly PlanIssue[]): AuthorizeResult {
@@ -193,9 +194,9 @@ function decide(parts: GuardParts, call: ToolCall): AuthorizeResult | Promise<Au
   const reserved = reserve(parts, call)
   if ('allowed' in reserved) return reserved
   const { step, args } = reserved
-  const specs = parts.compiler.policy.tools.get(step.tool)?.args
-  if (specs !== undefined) normalizeUrlArguments(specs, args)
-  if (!parts.checkDisk || specs === undefined || !hasPathArguments(specs))
+  const { specs, urls, paths } = toolFacts(parts.compiler.policy.tools.get(step.tool))
+  if (urls && specs !== undefined) normalizeUrlArguments(specs, args)
+  if (!parts.checkDisk || specs === undefined || !paths)
     return { allowed: true, stepId: step.id, args }
   return decideOnDisk(parts, call, step, args, specs)
 }

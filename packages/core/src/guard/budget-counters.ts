@@ -24,9 +24,17 @@ export type SavedBudgetCounters = {
 
 const NAMES = Object.keys(BUDGET_COUNTERS) as CounterName[]
 
-/** Counters of a run that has made no call yet. */
+/** Counters of a run that has made no call yet (a literal: a guard per run makes one each). */
 export function emptyCounters(): BudgetCounters {
-  return countersFromSaved({})
+  return {
+    calls: 0,
+    replans: 0,
+    denials: 0,
+    callsPerTool: new Map(),
+    identicalCalls: new Map(),
+    turns: new Map(),
+    deniedRepeats: new Map(),
+  } satisfies BudgetCounters
 }
 
 /** The counters as JSON. */

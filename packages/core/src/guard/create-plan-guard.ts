@@ -7,7 +7,7 @@ import type { JsonObject } from '../types/json-value.js'
 import type { PlanGuard, PlanGuardOptions, ResolveArgsResult } from '../types/plan-guard.js'
 import type { UntrustedFlowState } from '../types/untrusted-flow.js'
 import { copyJson } from '../util/json-copy.js'
-import { authorizeCall, releaseStep } from './authorize-call.js'
+import { releaseStep } from './authorize-call.js'
 import { checkSelectedStep } from './diagnose-call.js'
 import {
   approvalNotAuditedError,
@@ -15,15 +15,13 @@ import {
   auditRequiredError,
   createGuardAudit,
 } from './guard-audit.js'
+import { GuardHandle } from './guard-handle.js'
 import type { GuardParts } from './guard-parts.js'
-import { restoreGuard, snapshotGuard } from './guard-snapshot.js'
-import { interruptedCallIssue } from './interrupted-call.js'
+import { restoreGuard } from './guard-snapshot.js'
 import { type CheckedGuardState, readGuardState } from './read-guard-state.js'
 import { revalidatePlan } from './revalidate-plan.js'
 import { RunBudgets } from './run-budgets.js'
 import { RunState } from './run-state.js'
-import { completeStep, failStep } from './step-results.js'
-import { submitPlan } from './submit-plan.js'
 
 function signatureError(message: string): PlanError {
   return new PlanError(message, {
@@ -189,28 +187,5 @@ export function createPlanGuard(
   const state = options.state === undefined ? undefined : readGuardState(options.state)
   const parts = createParts(options, state?.flow)
   start(parts, compiled, state, options)
-  const { run, budgets } = parts
-  return {
-    policy: options.compiler.policy.policy,
-    get plan() {
-      return run.plan
-    },
-    authorize: (call) => authorizeCall(parts, call),
-    complete: (stepId, output) => completeStep(parts, stepId, output),
-    fail: (stepId, error) => failStep(parts, stepId, error),
-    release: (stepId) => releaseStep(parts, stepId),
-    resolveArgs: (stepId) => resolveArgs(parts, stepId),
-    readySteps: () => run.readySteps(),
-    readyTools: () => run.readyTools(),
-    isComplete: () => run.isComplete(),
-    stopReason: () => budgets.stopReason(),
-    interruptedCalls: () =>
-      run.interruptedSteps().map((stepId) => {
-        const tool = run.knownSteps.get(stepId)?.tool ?? ''
-        return { stepId, tool, issue: interruptedCallIssue(stepId, tool) }
-      }),
-    submitPlan: (plan, kind, submitOptions) =>
-      submitPlan(parts, plan, kind, submitOptions?.signature),
-    snapshot: () => snapshotGuard(run, budgets, parts.flow),
-  }
+  return new GuardHandle(parts, (stepId) => resolveArgs(parts, stepId))
 }

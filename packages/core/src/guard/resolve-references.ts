@@ -33,11 +33,16 @@ function readField(
 /**
  * Replaces every `$ref` of a step by the referenced output (a fresh copy). `outputs` holds
  * the outputs of finished steps; a missing output or field is an `invalid_reference` issue.
+ * A step without references resolves to its own arguments when they are frozen (a compiled
+ * plan's are), else to a copy.
  */
 export function resolveReferences(
   step: CompiledStep,
   outputs: ReadonlyMap<string, JsonValue>,
 ): ResolvedArguments {
+  // Frozen: shared as it is, nothing can change it.
+  if (step.references.length === 0 && Object.isFrozen(step.args))
+    return { success: true, args: step.args as JsonObject }
   const copied = copyJson(step.args)
   if (!copied.ok) throw new TypeError(`Planned arguments of step ${step.id} are not JSON.`)
   const args = copied.value as JsonObject

@@ -103,13 +103,16 @@ export class RunState {
     restoring: boolean,
     onReset: (stepId: string) => void,
   ): void {
-    for (const stepId of [...this.ready.keys()]) this.removeReady(stepId)
+    if (this.ready.size > 0) for (const stepId of [...this.ready.keys()]) this.removeReady(stepId)
     this.plan = next
     this.mode = mode
-    this.stepById = new Map()
-    this.stepsByTool = new Map()
-    this.dependents = new Map()
-    this.waiting = new Map()
+    // The first plan fills the maps made with the run; later plans start from new ones.
+    if (this.stepById.size > 0) {
+      this.stepById = new Map()
+      this.stepsByTool = new Map()
+      this.dependents = new Map()
+      this.waiting = new Map()
+    }
     for (const step of next.steps) {
       this.stepById.set(step.id, step)
       push(this.stepsByTool, step.tool, step)
@@ -177,9 +180,15 @@ export class RunState {
     if (entry.key === undefined) return
     const list = this.readyByKey.get(entry.key)
     if (list === undefined) return
-    const index = list.findIndex((step) => step.id === stepId)
-    if (index >= 0) list.splice(index, 1)
-    if (list.length === 0) this.readyByKey.delete(entry.key)
+    if (list.length === 1) {
+      if ((list[0] as CompiledStep).id === stepId) this.readyByKey.delete(entry.key)
+      return
+    }
+    for (let index = 0; index < list.length; index += 1) {
+      if ((list[index] as CompiledStep).id !== stepId) continue
+      list.splice(index, 1)
+      break
+    }
   }
 
   /** ready → running, with the call key it runs with. */

@@ -1,7 +1,7 @@
 import { canonicalJson, sha256 } from '../util/canonical-json.js'
 import { freezeJson, outputToJson } from '../util/json-copy.js'
 import type { GuardParts } from './guard-parts.js'
-import { writesPaths } from './path-arguments.js'
+import { toolFacts } from './tool-facts.js'
 
 /** Largest step output the guard keeps for references, as JSON text. */
 export const MAX_OUTPUT_BYTES = 16 * 1024 * 1024
@@ -28,7 +28,7 @@ export function completeStep(parts: GuardParts, stepId: string, output: unknown)
       : flow.record(finished, json.ok ? json.value : undefined, tainted.get(stepId) ?? true)
   tainted.delete(stepId)
   // A successful write changes what the same call will do: repeats count from zero again.
-  if (finished !== undefined && writesPaths(parts.compiler.policy.tools.get(finished.tool)?.args))
+  if (finished !== undefined && toolFacts(parts.compiler.policy.tools.get(finished.tool)).writes)
     parts.budgets.forgetRepeats()
   if (!parts.audit.enabled) return
   let outputHash: string | null = null

@@ -1,3 +1,4 @@
+import { validateUnrecorded } from '../compile/validate-unrecorded.js'
 import { createIssue } from '../issues/create-issue.js'
 import { verifyPlan } from '../sign/verify-plan.js'
 import type { PlanValidationResult } from '../types/plan-compiler.js'
@@ -41,7 +42,9 @@ function check(
     const loop = budgets.countReplan()
     if (loop !== undefined) return { success: false, issues: [loop] }
   }
-  const result: PlanValidationResult = compiler.validate(next)
+  // A turn's plan lives for one turn: it is not recorded as approved (see validateUnrecorded).
+  const result: PlanValidationResult =
+    kind === 'turn' ? validateUnrecorded(compiler, next) : compiler.validate(next)
   if (!result.success) {
     if (kind !== 'turn') return result
     const halted = budgets.countDenial(rejectedTurnKey(next))

@@ -27,7 +27,8 @@ export interface PlanCompiler {
   planSchema(): Promise<z.ZodType<PlanObject>>
   /**
    * True when this compiler itself approved this exact plan object (plans are deep-frozen, so
-   * it cannot have changed since). A copy, e.g. one read back from JSON, is not recognised.
+   * it cannot have changed since). A copy, e.g. one read back from JSON, is not recognised, nor
+   * is a guard's per-turn batch (it lives for one turn; recording every one costs too much).
    */
   approves(plan: unknown): boolean
   /** Checks one path argument lexically, with the same rules as inside a plan. */

@@ -25,6 +25,17 @@ describe('canonicalJson', () => {
     expect(() => canonicalJson(value)).toThrow(TypeError)
   })
 
+  it('should ignore a toJSON put on Object.prototype, as on any other inherited key', () => {
+    const expected = canonicalJson({ a: [1], b: { c: 'd' } })
+    const prototype = Object.prototype as { toJSON?: () => string }
+    prototype.toJSON = () => 'replaced'
+    try {
+      expect(canonicalJson({ a: [1], b: { c: 'd' } })).toBe(expected)
+    } finally {
+      delete prototype.toJSON
+    }
+  })
+
   it('should throw for a cycle', () => {
     const cyclic: Record<string, unknown> = {}
     cyclic.self = cyclic

@@ -77,6 +77,53 @@ function write(value: unknown, depth: number): string {
 }
 
 /**
+ * True when `JSON.stringify(value)` is already the canonical text: JSON data (no function,
+ * symbol, BigInt, non-finite number or class instance) whose named keys are in sorted order at
+ * every level. JSON.stringify itself puts array-index keys first, in numeric order.
+ */
+function inCanonicalOrder(value: unknown, depth: number): boolean {
+  if (value === null) return true
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true
+    case 'number':
+      return Number.isFinite(value)
+    case 'object':
+      break
+    default:
+      return false
+  }
+  if (depth > 256) return false
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) {
+      const item: unknown = value[index]
+      if (item !== undefined && !inCanonicalOrder(item, depth + 1)) return false
+    }
+    return true
+  }
+  const prototype = Object.getPrototypeOf(value)
+  if (prototype !== Object.prototype && prototype !== null) return false
+  const record = value as Record<string, unknown>
+  let previous: string | undefined
+  for (const key of Object.keys(record)) {
+    const first = key.charCodeAt(0)
+    if (!(first >= 0x30 && first <= 0x39 && isArrayIndex(key))) {
+      if (previous !== undefined && previous >= key) return false
+      previous = key
+    }
+    const member = record[key]
+    if (member !== undefined && !inCanonicalOrder(member, depth + 1)) return false
+  }
+  return true
+}
+
+/** JSON.stringify would call a `toJSON` put on a built-in prototype; the canonical text must not. */
+function prototypesHaveToJson(): boolean {
+  return 'toJSON' in Object.prototype || 'toJSON' in Array.prototype
+}
+
+/**
  * JSON text of a value whose object keys were inserted in sorted order at every level, so equal
  * values give equal text whatever their key order. (As in any JSON.stringify output,
  * integer-like keys come first, in numeric order — the same for every input.) Members whose
@@ -86,6 +133,8 @@ function write(value: unknown, depth: number): string {
  */
 export function canonicalJson(value: unknown): string {
   if (value === undefined) return 'null'
+  // Keys already in order (most values): the engine's own JSON.stringify gives the text.
+  if (inCanonicalOrder(value, 0) && !prototypesHaveToJson()) return JSON.stringify(value)
   // Written straight to text: no sorted copy of the value.
   return write(value, 0)
 }

@@ -48,6 +48,15 @@ describe('sha256Hex', () => {
   it('should hash the UTF-8 bytes of a string', () => {
     expect(sha256Hex('é')).toBe(createHash('sha256').update('é').digest('hex'))
   })
+
+  it('should agree with a node:crypto hash object on any string, lone surrogates included', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {
+        expect(sha256Hex(text)).toBe(createHash('sha256').update(text).digest('hex'))
+      }),
+      { numRuns: 300 },
+    )
+  })
 })
 
 describe('equalBytes', () => {

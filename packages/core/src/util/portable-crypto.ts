@@ -12,6 +12,8 @@ interface Digest {
 interface NodeCrypto {
   createHash(algorithm: 'sha256'): Digest
   createHmac(algorithm: 'sha256', key: Uint8Array): Digest
+  /** One-shot digest (Node.js 21.7+): a fraction of a hash object's cost for short texts. */
+  hash?(algorithm: 'sha256', data: string, outputEncoding: 'hex'): string
 }
 
 const K = new Uint32Array([
@@ -119,8 +121,9 @@ export function fromHex(hex: string): Uint8Array {
 /** SHA-256 (hex) of a string's UTF-8 bytes. */
 export function sha256Hex(text: string): string {
   const crypto = nodeCryptoFor<NodeCrypto>(text.length)
-  return crypto === undefined
-    ? toHex(sha256Plain(utf8(text)))
+  if (crypto === undefined) return toHex(sha256Plain(utf8(text)))
+  return typeof crypto.hash === 'function'
+    ? crypto.hash('sha256', text, 'hex')
     : crypto.createHash('sha256').update(text).digest('hex')
 }
 

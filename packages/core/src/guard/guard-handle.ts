@@ -1,0 +1,89 @@
+import type { Policy } from '../schema/policy-schema.js'
+import type { CompiledPlan } from '../types/compiled-plan.js'
+import type { PlanGuard, ResolveArgsResult } from '../types/plan-guard.js'
+import { authorizeCall, releaseStep } from './authorize-call.js'
+import type { GuardParts } from './guard-parts.js'
+import { snapshotGuard } from './guard-snapshot.js'
+import { interruptedCallIssue } from './interrupted-call.js'
+import type { RunState } from './run-state.js'
+import { completeStep, failStep } from './step-results.js'
+import { submitPlan } from './submit-plan.js'
+
+type GuardMethods = Omit<PlanGuard, 'policy' | 'plan'>
+
+/**
+ * The methods of one guard, made in one object literal. (Closures stored one by one into a new
+ * object, as a constructor does, kept every guard alive in the young generation's collections.)
+ */
+function methodsOf(
+  parts: GuardParts,
+  resolveArgs: (stepId: string) => ResolveArgsResult,
+): GuardMethods {
+  const { run, budgets } = parts
+  return {
+    authorize: (call) => authorizeCall(parts, call),
+    complete: (stepId, output) => completeStep(parts, stepId, output),
+    fail: (stepId, error) => failStep(parts, stepId, error),
+    release: (stepId) => releaseStep(parts, stepId),
+    resolveArgs,
+    readySteps: () => run.readySteps(),
+    readyTools: () => run.readyTools(),
+    isComplete: () => run.isComplete(),
+    stopReason: () => budgets.stopReason(),
+    interruptedCalls: () =>
+      run.interruptedSteps().map((stepId) => {
+        const tool = run.knownSteps.get(stepId)?.tool ?? ''
+        return { stepId, tool, issue: interruptedCallIssue(stepId, tool) }
+      }),
+    submitPlan: (plan, kind, submitOptions) =>
+      submitPlan(parts, plan, kind, submitOptions?.signature),
+    snapshot: () => snapshotGuard(run, budgets, parts.flow),
+  }
+}
+
+/**
+ * The object {@link PlanGuard} callers hold: methods bound to one guard's parts (they may be
+ * passed around detached), and `plan` read live. `plan` is a getter of the class, not of an
+ * object literal: a getter made per object gives each guard a hidden class of its own, held
+ * in old space, which keeps every guard (and all it holds) alive until a full collection.
+ */
+export class GuardHandle implements PlanGuard {
+  readonly policy: Policy
+  readonly authorize: PlanGuard['authorize']
+  readonly complete: PlanGuard['complete']
+  readonly fail: PlanGuard['fail']
+  readonly release: PlanGuard['release']
+  readonly resolveArgs: PlanGuard['resolveArgs']
+  readonly readySteps: PlanGuard['readySteps']
+  readonly readyTools: PlanGuard['readyTools']
+  readonly isComplete: PlanGuard['isComplete']
+  readonly stopReason: PlanGuard['stopReason']
+  readonly interruptedCalls: PlanGuard['interruptedCalls']
+  readonly submitPlan: PlanGuard['submitPlan']
+  readonly snapshot: PlanGuard['snapshot']
+  readonly #run: RunState
+
+  /** @param resolveArgs the arguments a ready step must be called with */
+  constructor(parts: GuardParts, resolveArgs: (stepId: string) => ResolveArgsResult) {
+    const methods = methodsOf(parts, resolveArgs)
+    this.#run = parts.run
+    this.policy = parts.compiler.policy.policy
+    this.authorize = methods.authorize
+    this.complete = methods.complete
+    this.fail = methods.fail
+    this.release = methods.release
+    this.resolveArgs = methods.resolveArgs
+    this.readySteps = methods.readySteps
+    this.readyTools = methods.readyTools
+    this.isComplete = methods.isComplete
+    this.stopReason = methods.stopReason
+    this.interruptedCalls = methods.interruptedCalls
+    this.submitPlan = methods.submitPlan
+    this.snapshot = methods.snapshot
+  }
+
+  /** The current approved plan, or undefined before the first plan in per-turn mode. */
+  get plan(): CompiledPlan | undefined {
+    return this.#run.plan
+  }
+}
