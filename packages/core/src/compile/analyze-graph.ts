@@ -105,10 +105,14 @@ export function analyzeDependencies(
   // Counting sort by level keeps index order inside a level: linear, and a valid topological order.
   const levels: number[][] = Array.from({ length: maxLevel + 1 }, () => [])
   for (let node = 0; node < count; node += 1) (levels[level[node] as number] as number[]).push(node)
-  const order: number[] = []
+  const order: number[] = new Array(count)
+  let position = 0
   for (let group = 0; group < levels.length; group += 1) {
     const members = levels[group] as number[]
-    for (let member = 0; member < members.length; member += 1) order.push(members[member] as number)
+    for (let member = 0; member < members.length; member += 1) {
+      order[position] = members[member] as number
+      position += 1
+    }
   }
   return { order, level, levels, criticalPathLength: maxLevel + 1, cycles: [] }
 }

@@ -20,12 +20,14 @@ function hashOf(id: string, seed: number): number {
  * buckets and entries. Falls back to a Map if ids collide too often.
  */
 export class StepIndex {
-  // Two entries per slot: the id's hash, and its position in `#ids` + 1 (0 for an empty slot).
+  // Two entries per slot: the id's hash, and its step index + 1 (0 for an empty slot).
   readonly #slots: Int32Array
+  // The id in each slot, compared on a hash match.
+  readonly #keys: (string | undefined)[]
   readonly #mask: number
   readonly #seed: number
+  // Every id in the order it was added, for `keys()`.
   readonly #ids: string[] = []
-  readonly #indices: number[] = []
   #fallback: Map<string, number> | undefined
 
   /** An index for up to `capacity` ids. */
@@ -33,6 +35,7 @@ export class StepIndex {
     let size = 16
     while (size < capacity * 2) size *= 2
     this.#slots = new Int32Array(size * 2)
+    this.#keys = new Array(size)
     this.#mask = size - 1
     this.#seed = (Math.random() * 0x100000000) | 0
   }
@@ -51,8 +54,7 @@ export class StepIndex {
     for (let probe = 0; probe < MAX_PROBES; probe += 1) {
       const entry = slots[slot * 2 + 1] as number
       if (entry === 0) return undefined
-      if (slots[slot * 2] === hash && this.#ids[entry - 1] === id)
-        return this.#indices[entry - 1] as number
+      if (slots[slot * 2] === hash && this.#keys[slot] === id) return entry - 1
       slot = (slot + 1) & this.#mask
     }
     return this.#useMap().get(id)
@@ -71,13 +73,12 @@ export class StepIndex {
       const entry = slots[slot * 2 + 1] as number
       if (entry === 0) {
         this.#ids.push(id)
-        this.#indices.push(index)
         slots[slot * 2] = hash
-        slots[slot * 2 + 1] = this.#ids.length
+        slots[slot * 2 + 1] = index + 1
+        this.#keys[slot] = id
         return undefined
       }
-      if (slots[slot * 2] === hash && this.#ids[entry - 1] === id)
-        return this.#indices[entry - 1] as number
+      if (slots[slot * 2] === hash && this.#keys[slot] === id) return entry - 1
       slot = (slot + 1) & this.#mask
     }
     this.#useMap()
@@ -89,7 +90,6 @@ export class StepIndex {
     const first = map.get(id)
     if (first !== undefined) return first
     this.#ids.push(id)
-    this.#indices.push(index)
     map.set(id, index)
     return undefined
   }
@@ -101,9 +101,13 @@ export class StepIndex {
 
   #useMap(): Map<string, number> {
     if (this.#fallback === undefined) {
-      this.#fallback = new Map()
-      for (let position = 0; position < this.#ids.length; position += 1)
-        this.#fallback.set(this.#ids[position] as string, this.#indices[position] as number)
+      const map = new Map<string, number>()
+      const slots = this.#slots
+      for (let slot = 0; slot <= this.#mask; slot += 1) {
+        const entry = slots[slot * 2 + 1] as number
+        if (entry !== 0) map.set(this.#keys[slot] as string, entry - 1)
+      }
+      this.#fallback = map
     }
     return this.#fallback
   }
