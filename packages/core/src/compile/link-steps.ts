@@ -90,11 +90,8 @@ export function linkSteps(input: LinkInput): PlanLinks {
     const toolPolicy = tools.resolve(table.tools[index], index, stepId)
     walk.stepId = stepId
     argsBase[base.length] = index
-    // Emptied only when used: setting the length of an empty array is not free.
-    if (references.length > 0) {
-      references.length = 0
-      targets.length = 0
-    }
+    // The plan's references accumulate: this step's are those from here on.
+    const firstReference = references.length
     const args =
       toolPolicy === undefined
         ? undefined
@@ -107,7 +104,7 @@ export function linkSteps(input: LinkInput): PlanLinks {
     if (node < 0) continue
     linkDependencies(input, links, index, node)
     // Unknown and self references were reported (and left out) by the argument check.
-    links.addReferences(node, references, targets)
+    links.addReferences(node, references, targets, firstReference)
     links.close(node, stepId as string, toolPolicy, args)
   }
   return links

@@ -75,17 +75,26 @@ export class PlanLinks {
     this.#count += 1
   }
 
-  /** Adds `node`'s references (`targets[i]` is the plan index of `references[i]`'s step). */
-  addReferences(node: number, references: readonly StepReference[], targets: readonly number[]) {
+  /**
+   * Adds `node`'s references, `references[from, end)` (`targets[i]` is the plan index of
+   * `references[i]`'s step).
+   */
+  addReferences(
+    node: number,
+    references: readonly StepReference[],
+    targets: readonly number[],
+    from = 0,
+  ) {
+    const end = references.length
     this.referenceStart[node] = this.referenceTarget.length
-    for (let position = 0; position < references.length; position += 1) {
+    for (let position = from; position < end; position += 1) {
       const reference = references[position] as StepReference
       const target = this.nodeOf[targets[position] as number] as number
       this.referenceTarget.push(target)
       this.addDependency(node, target, reference.stepId)
     }
     this.referenceStart[node + 1] = this.referenceTarget.length
-    this.references[node] = references.length === 0 ? NONE : Object.freeze(references.slice())
+    this.references[node] = end === from ? NONE : Object.freeze(references.slice(from, end))
   }
 
   /** Closes `node`, whose dependencies and references were added. */
