@@ -39,13 +39,14 @@ function linkDependencies(input: LinkInput, links: PlanLinks, index: number, nod
   const end = table.dependencyStart[index + 1] as number
   for (let slot = first; slot < end; slot += 1) {
     const target = table.dependencyIds[slot] as string
-    const targetIndex = ids.get(target)
-    if (targetIndex !== undefined && target !== stepId) {
-      links.addDependency(node, links.nodeOf[targetIndex] as number, target)
+    // Ids enter the index in plan order, as steps become graph nodes: the position is the node.
+    const targetNode = ids.position(target)
+    if (targetNode >= 0 && target !== stepId) {
+      links.addDependency(node, targetNode, target)
       continue
     }
     const path = stepPath(base, index, table.dependenciesKey(index), slot - first)
-    if (targetIndex === undefined) {
+    if (targetNode < 0) {
       const guess = suggest(target, ids.keys())
       const message = `Step ${quote(stepId)} depends on unknown step ${quote(target)}.`
       const hint =

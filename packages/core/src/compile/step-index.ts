@@ -20,14 +20,15 @@ function hashOf(id: string, seed: number): number {
  * buckets and entries. Falls back to a Map if ids collide too often.
  */
 export class StepIndex {
-  // Two entries per slot: the id's hash, and its step index + 1 (0 for an empty slot).
+  // Two entries per slot: the id's hash, and its position + 1 (0 for an empty slot).
   readonly #slots: Int32Array
   // The id in each slot, compared on a hash match.
   readonly #keys: (string | undefined)[]
   readonly #mask: number
   readonly #seed: number
-  // Every id in the order it was added, for `keys()`.
+  // Every id and its step index, by position (the order they were added).
   readonly #ids: string[] = []
+  readonly #indices: number[] = []
   #fallback: Map<string, number> | undefined
 
   /** An index for up to `capacity` ids. */
@@ -47,17 +48,23 @@ export class StepIndex {
 
   /** The step index of `id`, or undefined. */
   get(id: string): number | undefined {
-    if (this.#fallback !== undefined) return this.#fallback.get(id)
+    const position = this.position(id)
+    return position < 0 ? undefined : this.#indices[position]
+  }
+
+  /** The position of `id` in the order the ids were added, or -1. */
+  position(id: string): number {
+    if (this.#fallback !== undefined) return this.#fallback.get(id) ?? -1
     const hash = hashOf(id, this.#seed)
     const slots = this.#slots
     let slot = hash & this.#mask
     for (let probe = 0; probe < MAX_PROBES; probe += 1) {
       const entry = slots[slot * 2 + 1] as number
-      if (entry === 0) return undefined
+      if (entry === 0) return -1
       if (slots[slot * 2] === hash && this.#keys[slot] === id) return entry - 1
       slot = (slot + 1) & this.#mask
     }
-    return this.#useMap().get(id)
+    return this.#useMap().get(id) ?? -1
   }
 
   /**
@@ -72,13 +79,14 @@ export class StepIndex {
     for (let probe = 0; probe < MAX_PROBES; probe += 1) {
       const entry = slots[slot * 2 + 1] as number
       if (entry === 0) {
-        this.#ids.push(id)
         slots[slot * 2] = hash
-        slots[slot * 2 + 1] = index + 1
+        slots[slot * 2 + 1] = this.#ids.length + 1
         this.#keys[slot] = id
+        this.#ids.push(id)
+        this.#indices.push(index)
         return undefined
       }
-      if (slots[slot * 2] === hash && this.#keys[slot] === id) return entry - 1
+      if (slots[slot * 2] === hash && this.#keys[slot] === id) return this.#indices[entry - 1]
       slot = (slot + 1) & this.#mask
     }
     this.#useMap()
@@ -88,9 +96,10 @@ export class StepIndex {
   #addToMap(id: string, index: number): number | undefined {
     const map = this.#fallback as Map<string, number>
     const first = map.get(id)
-    if (first !== undefined) return first
+    if (first !== undefined) return this.#indices[first]
+    map.set(id, this.#ids.length)
     this.#ids.push(id)
-    map.set(id, index)
+    this.#indices.push(index)
     return undefined
   }
 
