@@ -22,8 +22,6 @@ function hashOf(id: string, seed: number): number {
 export class StepIndex {
   // Two entries per slot: the id's hash, and its position + 1 (0 for an empty slot).
   readonly #slots: Int32Array
-  // The id in each slot, compared on a hash match.
-  readonly #keys: (string | undefined)[]
   readonly #mask: number
   readonly #seed: number
   // Every id and its step index, by position (the order they were added).
@@ -36,7 +34,6 @@ export class StepIndex {
     let size = 16
     while (size < capacity * 2) size *= 2
     this.#slots = new Int32Array(size * 2)
-    this.#keys = new Array(size)
     this.#mask = size - 1
     this.#seed = (Math.random() * 0x100000000) | 0
   }
@@ -61,7 +58,7 @@ export class StepIndex {
     for (let probe = 0; probe < MAX_PROBES; probe += 1) {
       const entry = slots[slot * 2 + 1] as number
       if (entry === 0) return -1
-      if (slots[slot * 2] === hash && this.#keys[slot] === id) return entry - 1
+      if (slots[slot * 2] === hash && this.#ids[entry - 1] === id) return entry - 1
       slot = (slot + 1) & this.#mask
     }
     return this.#useMap().get(id) ?? -1
@@ -81,12 +78,11 @@ export class StepIndex {
       if (entry === 0) {
         slots[slot * 2] = hash
         slots[slot * 2 + 1] = this.#ids.length + 1
-        this.#keys[slot] = id
         this.#ids.push(id)
         this.#indices.push(index)
         return undefined
       }
-      if (slots[slot * 2] === hash && this.#keys[slot] === id) return this.#indices[entry - 1]
+      if (slots[slot * 2] === hash && this.#ids[entry - 1] === id) return this.#indices[entry - 1]
       slot = (slot + 1) & this.#mask
     }
     this.#useMap()
@@ -111,11 +107,8 @@ export class StepIndex {
   #useMap(): Map<string, number> {
     if (this.#fallback === undefined) {
       const map = new Map<string, number>()
-      const slots = this.#slots
-      for (let slot = 0; slot <= this.#mask; slot += 1) {
-        const entry = slots[slot * 2 + 1] as number
-        if (entry !== 0) map.set(this.#keys[slot] as string, entry - 1)
-      }
+      for (let position = 0; position < this.#ids.length; position += 1)
+        map.set(this.#ids[position] as string, position)
       this.#fallback = map
     }
     return this.#fallback
