@@ -13,6 +13,27 @@ function head<T>(items: readonly T[], count: number): T[] {
   return items.slice(0, count)
 }
 
+// The loops below are functions of their own: a long loop in the constructor would be compiled
+// while it runs, before the code after it had run, and that code would bail out on every plan.
+
+function countNodes(inGraph: Uint8Array, size: number): number {
+  let nodes = 0
+  for (let index = 0; index < size; index += 1) nodes += inGraph[index] as number
+  return nodes
+}
+
+/** Numbers the steps in the graph in plan order (-1 for the others), both ways. */
+function numberNodes(inGraph: Uint8Array, nodeOf: Int32Array, rowOf: Int32Array): void {
+  let node = 0
+  for (let index = 0; index < nodeOf.length; index += 1) {
+    if (inGraph[index] === 1) {
+      nodeOf[index] = node
+      rowOf[node] = index
+      node += 1
+    } else nodeOf[index] = -1
+  }
+}
+
 /**
  * The graph of a plan's steps, one column per field and one entry per graph node (a step with
  * a well-formed, unique id) in plan order; dependencies and references in compressed form:
@@ -39,17 +60,10 @@ export class PlanLinks {
   #count = 0
 
   constructor(table: StepTable) {
-    this.nodeOf = new Int32Array(table.size).fill(-1)
-    let nodes = 0
-    for (let index = 0; index < table.size; index += 1) {
-      if (table.inGraph[index] === 1) {
-        this.nodeOf[index] = nodes
-        nodes += 1
-      }
-    }
+    const nodes = countNodes(table.inGraph, table.size)
+    this.nodeOf = new Int32Array(table.size)
     this.rowOf = new Int32Array(nodes)
-    for (let index = 0; index < table.size; index += 1)
-      if ((this.nodeOf[index] as number) >= 0) this.rowOf[this.nodeOf[index] as number] = index
+    numberNodes(table.inGraph, this.nodeOf, this.rowOf)
     // Exact size up front: arrays grown by push keep spare room, which adds up over a large plan.
     this.ids = new Array(nodes)
     this.tools = new Array(nodes)
