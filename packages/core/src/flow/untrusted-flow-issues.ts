@@ -109,6 +109,10 @@ export function untrustedFlowIssues(input: IndexedFlow): PlanIssue[] {
   let lastTool: ToolPolicy | undefined
   let lastRole = roleOf(policy, undefined)
   roles.set(undefined, lastRole)
+  // Whether the last (tool, path) pair refuses untrusted data: references share path arrays.
+  let refusalTool: ToolPolicy | undefined
+  let refusalPath: StepReference['path'] | undefined
+  let refuses = false
   for (let position = 0; position < order.length; position += 1) {
     const node = order[position] as number
     const tool = tools[node]
@@ -126,7 +130,12 @@ export function untrustedFlowIssues(input: IndexedFlow): PlanIssue[] {
       const reference = references[slot - first] as StepReference
       const target = referenceTarget[slot] as number
       if (target < 0 || from[target] === 0) continue
-      if (tool !== undefined && pathRefusesUntrusted(tool, reference.path)) {
+      if (tool !== undefined && (tool !== refusalTool || reference.path !== refusalPath)) {
+        refusalTool = tool
+        refusalPath = reference.path
+        refuses = pathRefusesUntrusted(tool, reference.path)
+      }
+      if (tool !== undefined && refuses) {
         const id = ids[node] as string
         const flow = [
           ...flowTo(ids, origins, target, reference.field),
