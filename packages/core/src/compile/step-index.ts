@@ -24,9 +24,10 @@ export class StepIndex {
   readonly #slots: Int32Array
   readonly #mask: number
   readonly #seed: number
-  // Every id and its step index, by position (the order they were added).
-  readonly #ids: string[] = []
-  readonly #indices: number[] = []
+  // Every id and its step index, by position (the order they were added); sized up front.
+  readonly #ids: string[]
+  readonly #indices: number[]
+  #count = 0
   #fallback: Map<string, number> | undefined
 
   /** An index for up to `capacity` ids. */
@@ -34,13 +35,15 @@ export class StepIndex {
     let size = 16
     while (size < capacity * 2) size *= 2
     this.#slots = new Int32Array(size * 2)
+    this.#ids = new Array(capacity)
+    this.#indices = new Array(capacity)
     this.#mask = size - 1
     this.#seed = (Math.random() * 0x100000000) | 0
   }
 
   /** Number of ids. */
   get size(): number {
-    return this.#ids.length
+    return this.#count
   }
 
   /** The step index of `id`, or undefined. */
@@ -77,9 +80,7 @@ export class StepIndex {
       const entry = slots[slot * 2 + 1] as number
       if (entry === 0) {
         slots[slot * 2] = hash
-        slots[slot * 2 + 1] = this.#ids.length + 1
-        this.#ids.push(id)
-        this.#indices.push(index)
+        slots[slot * 2 + 1] = this.#append(id, index) + 1
         return undefined
       }
       if (slots[slot * 2] === hash && this.#ids[entry - 1] === id) return this.#indices[entry - 1]
@@ -93,21 +94,28 @@ export class StepIndex {
     const map = this.#fallback as Map<string, number>
     const first = map.get(id)
     if (first !== undefined) return this.#indices[first]
-    map.set(id, this.#ids.length)
-    this.#ids.push(id)
-    this.#indices.push(index)
+    map.set(id, this.#append(id, index))
     return undefined
+  }
+
+  /** Records `id` at the next position and returns that position. */
+  #append(id: string, index: number): number {
+    const position = this.#count
+    this.#ids[position] = id
+    this.#indices[position] = index
+    this.#count = position + 1
+    return position
   }
 
   /** The ids, in the order they were added. */
   keys(): IterableIterator<string> {
-    return this.#ids.values()
+    return this.#ids.slice(0, this.#count).values()
   }
 
   #useMap(): Map<string, number> {
     if (this.#fallback === undefined) {
       const map = new Map<string, number>()
-      for (let position = 0; position < this.#ids.length; position += 1)
+      for (let position = 0; position < this.#count; position += 1)
         map.set(this.#ids[position] as string, position)
       this.#fallback = map
     }
