@@ -57,6 +57,8 @@ export class PlanLinks {
   // The node being linked: its dependency ids so far, and a stamp per node instead of a Set.
   readonly #names: string[] = []
   readonly #stamp: Int32Array
+  // The frozen `[id]` of each node, shared by the nodes that depend on it alone.
+  readonly #only: (readonly string[] | undefined)[]
   #count = 0
 
   constructor(table: StepTable) {
@@ -73,6 +75,7 @@ export class PlanLinks {
     this.dependencyStart = new Int32Array(nodes + 1)
     this.referenceStart = new Int32Array(nodes + 1)
     this.#stamp = new Int32Array(nodes)
+    this.#only = new Array(nodes)
   }
 
   /** Number of graph nodes. */
@@ -118,7 +121,23 @@ export class PlanLinks {
     this.ids[node] = id
     this.tools[node] = tool
     this.args[node] = args ?? NO_ARGS
-    this.dependsOn[node] = count === 0 ? NO_IDS : Object.freeze(head(this.#names, count))
+    this.dependsOn[node] =
+      count === 0
+        ? NO_IDS
+        : count === 1
+          ? this.#onlyDependency()
+          : Object.freeze(head(this.#names, count))
     this.#count = 0
+  }
+
+  /** The frozen dependencies of a node that depends on one node only (the last edge added). */
+  #onlyDependency(): readonly string[] {
+    const target = this.dependencyTarget[this.dependencyTarget.length - 1] as number
+    let only = this.#only[target]
+    if (only === undefined) {
+      only = Object.freeze([this.#names[0] as string])
+      this.#only[target] = only
+    }
+    return only
   }
 }
