@@ -102,15 +102,38 @@ export function analyzeDependencies(
     }
   }
 
-  // Counting sort by level keeps index order inside a level: linear, and a valid topological order.
-  const levels: number[][] = Array.from({ length: maxLevel + 1 }, () => [])
-  for (let node = 0; node < count; node += 1) (levels[level[node] as number] as number[]).push(node)
-  const order: number[] = []
-  for (let group = 0; group < levels.length; group += 1) {
-    const members = levels[group] as number[]
-    for (let member = 0; member < members.length; member += 1) order.push(members[member] as number)
-  }
+  const { levels, order } = groupByLevel(level, maxLevel + 1)
   return { order, level, levels, criticalPathLength: maxLevel + 1, cycles: [] }
+}
+
+/**
+ * Nodes grouped by level and the topological order they make, every array of its exact size:
+ * a counting sort, which keeps index order inside a level.
+ */
+function groupByLevel(level: Int32Array, count: number): { levels: number[][]; order: number[] } {
+  const sizes = new Int32Array(count)
+  for (let node = 0; node < level.length; node += 1) {
+    const group = level[node] as number
+    sizes[group] = (sizes[group] as number) + 1
+  }
+  const levels: number[][] = new Array(count)
+  const starts = new Int32Array(count)
+  let offset = 0
+  for (let group = 0; group < count; group += 1) {
+    levels[group] = new Array(sizes[group] as number)
+    starts[group] = offset
+    offset += sizes[group] as number
+  }
+  const order: number[] = new Array(level.length)
+  const filled = new Int32Array(count)
+  for (let node = 0; node < level.length; node += 1) {
+    const group = level[node] as number
+    const member = filled[group] as number
+    ;(levels[group] as number[])[member] = node
+    order[(starts[group] as number) + member] = node
+    filled[group] = member + 1
+  }
+  return { levels, order }
 }
 
 /**

@@ -9,12 +9,45 @@ import type { StepTable } from './step-table.js'
  * duplicates, sorted — so writing an implied dependency out does not change the hash.
  */
 export function hashedDependencies(raw: readonly string[]): readonly string[] {
-  if (raw.length < 2) return raw
-  if (raw.length === 2) {
-    const [left, right] = raw as [string, string]
-    return left === right ? [left] : left < right ? raw : [right, left]
+  let ascending = true
+  for (let index = 1; index < raw.length && ascending; index += 1)
+    ascending = (raw[index - 1] as string) < (raw[index] as string)
+  if (ascending) return raw
+  // Sorted by code unit, as Array.prototype.sort compares strings, then duplicates dropped.
+  const sorted = raw.length > 8 ? [...raw].sort() : insertionSorted(raw)
+  let kept = 1
+  for (let index = 1; index < sorted.length; index += 1) {
+    const id = sorted[index] as string
+    if (id !== sorted[kept - 1]) {
+      sorted[kept] = id
+      kept += 1
+    }
   }
-  return [...new Set(raw)].sort()
+  if (kept < sorted.length) sorted.length = kept
+  return sorted
+}
+
+/** A sorted copy of a handful of ids, without a comparator call per pair. */
+function insertionSorted(raw: readonly string[]): string[] {
+  const sorted: string[] = new Array(raw.length)
+  for (let index = 0; index < raw.length; index += 1) {
+    const id = raw[index] as string
+    let slot = index
+    while (slot > 0 && (sorted[slot - 1] as string) > id) {
+      sorted[slot] = sorted[slot - 1] as string
+      slot -= 1
+    }
+    sorted[slot] = id
+  }
+  return sorted
+}
+
+/** The ids of `nodes`, in an array of exactly their number. */
+function idsOf(ids: readonly string[], nodes: readonly number[]): string[] {
+  const out: string[] = new Array(nodes.length)
+  for (let position = 0; position < nodes.length; position += 1)
+    out[position] = ids[nodes[position] as number] as string
+  return out
 }
 
 /** Each node's compiled step (deep-frozen), fed to `hasher` in node order. */
@@ -34,8 +67,7 @@ function compiledSteps(
     const references = links.references[node] as readonly StepReference[]
     const level = graph.level[node] as number
     steps[node] = Object.freeze({ id, index, tool, args, dependsOn, references, level })
-    // Keys in sorted order: the literal below is canonical JSON (see hashJson) as it stands.
-    hasher.add({ args, dependsOn: hashedDependencies(dependsOn), id, tool })
+    hasher.add(args, hashedDependencies(dependsOn), id, tool)
   }
   return steps
 }
@@ -51,14 +83,12 @@ export function buildCompiledPlan(
 ): CompiledPlan {
   const hasher = new PlanHasher()
   const steps = compiledSteps(table, links, graph, hasher)
-  const ids = links.ids
-  const idAt = (node: number) => ids[node] as string
   const levels: (readonly string[])[] = new Array(graph.levels.length)
   for (let level = 0; level < graph.levels.length; level += 1)
-    levels[level] = Object.freeze((graph.levels[level] as number[]).map(idAt))
+    levels[level] = Object.freeze(idsOf(links.ids, graph.levels[level] as number[]))
   return Object.freeze({
     steps: Object.freeze(steps),
-    order: Object.freeze(graph.order.map(idAt)),
+    order: Object.freeze(idsOf(links.ids, graph.order)),
     levels: Object.freeze(levels),
     hash: hasher.digest(),
     criticalPathLength: graph.criticalPathLength,

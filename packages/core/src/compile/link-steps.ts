@@ -39,13 +39,14 @@ function linkDependencies(input: LinkInput, links: PlanLinks, index: number, nod
   const end = table.dependencyStart[index + 1] as number
   for (let slot = first; slot < end; slot += 1) {
     const target = table.dependencyIds[slot] as string
-    const targetIndex = ids.get(target)
-    if (targetIndex !== undefined && target !== stepId) {
-      links.addDependency(node, links.nodeOf[targetIndex] as number, target)
+    // Ids enter the index in plan order, as steps become graph nodes: the position is the node.
+    const targetNode = ids.position(target)
+    if (targetNode >= 0 && target !== stepId) {
+      links.addDependency(node, targetNode, target)
       continue
     }
     const path = stepPath(base, index, table.dependenciesKey(index), slot - first)
-    if (targetIndex === undefined) {
+    if (targetNode < 0) {
       const guess = suggest(target, ids.keys())
       const message = `Step ${quote(stepId)} depends on unknown step ${quote(target)}.`
       const hint =
@@ -90,11 +91,8 @@ export function linkSteps(input: LinkInput): PlanLinks {
     const toolPolicy = tools.resolve(table.tools[index], index, stepId)
     walk.stepId = stepId
     argsBase[base.length] = index
-    // Emptied only when used: setting the length of an empty array is not free.
-    if (references.length > 0) {
-      references.length = 0
-      targets.length = 0
-    }
+    // The plan's references accumulate: this step's are those from here on.
+    const firstReference = references.length
     const args =
       toolPolicy === undefined
         ? undefined
@@ -107,7 +105,7 @@ export function linkSteps(input: LinkInput): PlanLinks {
     if (node < 0) continue
     linkDependencies(input, links, index, node)
     // Unknown and self references were reported (and left out) by the argument check.
-    links.addReferences(node, references, targets)
+    links.addReferences(node, references, targets, firstReference)
     links.close(node, stepId as string, toolPolicy, args)
   }
   return links

@@ -3,10 +3,10 @@ import { createSha256 } from '../util/portable-crypto.js'
 
 /** One step as it enters the plan hash; keys in sorted order. */
 export interface HashedStep {
-  readonly args: CompiledStep['args']
-  readonly dependsOn: readonly string[]
-  readonly id: string
-  readonly tool: string
+  args: CompiledStep['args']
+  dependsOn: readonly string[]
+  id: string
+  tool: string
 }
 
 // Steps stringified at a time: the hash never needs the whole plan's text in memory at once, and
@@ -20,12 +20,24 @@ const CHUNK = 512
  */
 export class PlanHasher {
   readonly #hash = createSha256().update('{"steps":[')
+  // One chunk of step literals, refilled for every chunk: no object per step to collect.
   readonly #pending: HashedStep[] = []
+  #count = 0
   #empty = true
 
-  add(step: HashedStep): void {
-    this.#pending.push(step)
-    if (this.#pending.length === CHUNK) this.#flush()
+  /** Adds the next step; `dependsOn` as hashed (see `hashedDependencies`). */
+  add(args: CompiledStep['args'], dependsOn: readonly string[], id: string, tool: string): void {
+    const count = this.#count
+    const step = this.#pending[count]
+    if (step === undefined) this.#pending.push({ args, dependsOn, id, tool })
+    else {
+      step.args = args
+      step.dependsOn = dependsOn
+      step.id = id
+      step.tool = tool
+    }
+    this.#count = count + 1
+    if (count + 1 === CHUNK) this.#flush()
   }
 
   /** The hex digest; the hasher cannot be used afterwards. */
@@ -35,11 +47,13 @@ export class PlanHasher {
   }
 
   #flush(): void {
-    if (this.#pending.length === 0) return
-    const text = JSON.stringify(this.#pending)
+    if (this.#count === 0) return
+    const pending =
+      this.#count === this.#pending.length ? this.#pending : this.#pending.slice(0, this.#count)
+    const text = JSON.stringify(pending)
     if (!this.#empty) this.#hash.update(',')
     this.#hash.update(text.slice(1, -1))
     this.#empty = false
-    this.#pending.length = 0
+    this.#count = 0
   }
 }

@@ -57,3 +57,22 @@ describe('PlanLinks.addDependency', () => {
     expect(links.dependencyTarget).toEqual(Array.from({ length: 29 }, (_, index) => 28 - index))
   })
 })
+
+describe('PlanLinks.close', () => {
+  it('should give the steps that depend on one step alone the same frozen list', () => {
+    const links = new PlanLinks(tableOf(['a', 'b', 'c', 'd']))
+    links.addReferences(0, [], [])
+    links.close(0, 'a', undefined)
+    links.addDependency(1, 0, 'a')
+    links.addReferences(1, [], [])
+    links.close(1, 'b', undefined)
+    links.addReferences(2, [reference('a')], [0])
+    links.close(2, 'c', undefined)
+    links.addDependency(3, 1, 'b')
+    links.addReferences(3, [], [])
+    links.close(3, 'd', undefined)
+    expect(links.dependsOn).toEqual([[], ['a'], ['a'], ['b']])
+    expect(links.dependsOn[2]).toBe(links.dependsOn[1])
+    expect(Object.isFrozen(links.dependsOn[1])).toBe(true)
+  })
+})

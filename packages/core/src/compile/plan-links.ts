@@ -13,6 +13,27 @@ function head<T>(items: readonly T[], count: number): T[] {
   return items.slice(0, count)
 }
 
+// The loops below are functions of their own: a long loop in the constructor would be compiled
+// while it runs, before the code after it had run, and that code would bail out on every plan.
+
+function countNodes(inGraph: Uint8Array, size: number): number {
+  let nodes = 0
+  for (let index = 0; index < size; index += 1) nodes += inGraph[index] as number
+  return nodes
+}
+
+/** Numbers the steps in the graph in plan order (-1 for the others), both ways. */
+function numberNodes(inGraph: Uint8Array, nodeOf: Int32Array, rowOf: Int32Array): void {
+  let node = 0
+  for (let index = 0; index < nodeOf.length; index += 1) {
+    if (inGraph[index] === 1) {
+      nodeOf[index] = node
+      rowOf[node] = index
+      node += 1
+    } else nodeOf[index] = -1
+  }
+}
+
 /**
  * The graph of a plan's steps, one column per field and one entry per graph node (a step with
  * a well-formed, unique id) in plan order; dependencies and references in compressed form:
@@ -36,20 +57,15 @@ export class PlanLinks {
   // The node being linked: its dependency ids so far, and a stamp per node instead of a Set.
   readonly #names: string[] = []
   readonly #stamp: Int32Array
+  // The frozen `[id]` of each node, shared by the nodes that depend on it alone.
+  readonly #only: (readonly string[] | undefined)[]
   #count = 0
 
   constructor(table: StepTable) {
-    this.nodeOf = new Int32Array(table.size).fill(-1)
-    let nodes = 0
-    for (let index = 0; index < table.size; index += 1) {
-      if (table.inGraph[index] === 1) {
-        this.nodeOf[index] = nodes
-        nodes += 1
-      }
-    }
+    const nodes = countNodes(table.inGraph, table.size)
+    this.nodeOf = new Int32Array(table.size)
     this.rowOf = new Int32Array(nodes)
-    for (let index = 0; index < table.size; index += 1)
-      if ((this.nodeOf[index] as number) >= 0) this.rowOf[this.nodeOf[index] as number] = index
+    numberNodes(table.inGraph, this.nodeOf, this.rowOf)
     // Exact size up front: arrays grown by push keep spare room, which adds up over a large plan.
     this.ids = new Array(nodes)
     this.tools = new Array(nodes)
@@ -59,6 +75,7 @@ export class PlanLinks {
     this.dependencyStart = new Int32Array(nodes + 1)
     this.referenceStart = new Int32Array(nodes + 1)
     this.#stamp = new Int32Array(nodes)
+    this.#only = new Array(nodes)
   }
 
   /** Number of graph nodes. */
@@ -75,17 +92,26 @@ export class PlanLinks {
     this.#count += 1
   }
 
-  /** Adds `node`'s references (`targets[i]` is the plan index of `references[i]`'s step). */
-  addReferences(node: number, references: readonly StepReference[], targets: readonly number[]) {
+  /**
+   * Adds `node`'s references, `references[from, end)` (`targets[i]` is the plan index of
+   * `references[i]`'s step).
+   */
+  addReferences(
+    node: number,
+    references: readonly StepReference[],
+    targets: readonly number[],
+    from = 0,
+  ) {
+    const end = references.length
     this.referenceStart[node] = this.referenceTarget.length
-    for (let position = 0; position < references.length; position += 1) {
+    for (let position = from; position < end; position += 1) {
       const reference = references[position] as StepReference
       const target = this.nodeOf[targets[position] as number] as number
       this.referenceTarget.push(target)
       this.addDependency(node, target, reference.stepId)
     }
     this.referenceStart[node + 1] = this.referenceTarget.length
-    this.references[node] = references.length === 0 ? NONE : Object.freeze(references.slice())
+    this.references[node] = end === from ? NONE : Object.freeze(references.slice(from, end))
   }
 
   /** Closes `node`, whose dependencies and references were added. */
@@ -95,7 +121,23 @@ export class PlanLinks {
     this.ids[node] = id
     this.tools[node] = tool
     this.args[node] = args ?? NO_ARGS
-    this.dependsOn[node] = count === 0 ? NO_IDS : Object.freeze(head(this.#names, count))
+    this.dependsOn[node] =
+      count === 0
+        ? NO_IDS
+        : count === 1
+          ? this.#onlyDependency()
+          : Object.freeze(head(this.#names, count))
     this.#count = 0
+  }
+
+  /** The frozen dependencies of a node that depends on one node only (the last edge added). */
+  #onlyDependency(): readonly string[] {
+    const target = this.dependencyTarget[this.dependencyTarget.length - 1] as number
+    let only = this.#only[target]
+    if (only === undefined) {
+      only = Object.freeze([this.#names[0] as string])
+      this.#only[target] = only
+    }
+    return only
   }
 }

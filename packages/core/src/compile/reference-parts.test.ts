@@ -38,6 +38,20 @@ describe('ReferenceParts', () => {
     expect(parts.field('a.output.', 1)).toBeUndefined()
   })
 
+  it('should read the field of each target when targets alternate between fields', () => {
+    const parts = new ReferenceParts()
+    for (const [target, expected] of [
+      ['a.output.text', ['text']],
+      ['b.output.text', ['text']],
+      ['c.output.size', ['size']],
+      ['dd.output', []],
+      ['e.output.', undefined],
+      ['f.output.text', ['text']],
+      ['g', []],
+    ] as const)
+      expect(parts.field(target, target.indexOf('.')), target).toEqual(expected)
+  })
+
   it('should share a top-level path and copy a nested one', () => {
     const parts = new ReferenceParts()
     const top = parts.path([], 'content')

@@ -37,6 +37,9 @@ function splitFields(text: string): string[] | undefined {
 export class ReferenceParts implements SharedReferenceParts {
   readonly #paths = new Map<Key, readonly Key[]>()
   readonly #fields = new Map<string, readonly string[] | null>()
+  // The last suffix looked up and its field: references of a plan often read the same field.
+  #lastSuffix = ''
+  #lastField: readonly string[] | null = null
 
   /** The frozen path `[...parent, key]`; shared when `parent` is empty. */
   path(parent: readonly Key[], key: Key): readonly Key[] {
@@ -52,12 +55,17 @@ export class ReferenceParts implements SharedReferenceParts {
   /** {@link referenceField}, frozen and shared between equal targets' fields. */
   field(target: string, dot: number): readonly string[] | undefined {
     if (dot === -1) return NO_FIELD
+    const last = this.#lastSuffix
+    if (last !== '' && target.length - dot === last.length && target.endsWith(last))
+      return this.#lastField ?? undefined
     const suffix = target.slice(dot)
     let field = this.#fields.get(suffix)
     if (field === undefined) {
       field = freezeField(referenceField(suffix, 0)) ?? null
       this.#fields.set(suffix, field)
     }
+    this.#lastSuffix = suffix
+    this.#lastField = field
     return field ?? undefined
   }
 }

@@ -11,8 +11,14 @@ describe('StepIndex', () => {
         (ids, other) => {
           const index = new StepIndex(ids.length)
           for (const [position, id] of ids.entries()) index.addIfAbsent(id, position * 3)
-          for (const [position, id] of ids.entries()) expect(index.get(id)).toBe(position * 3)
-          if (!ids.includes(other)) expect(index.get(other)).toBeUndefined()
+          for (const [position, id] of ids.entries()) {
+            expect(index.get(id)).toBe(position * 3)
+            expect(index.position(id)).toBe(position)
+          }
+          if (!ids.includes(other)) {
+            expect(index.get(other)).toBeUndefined()
+            expect(index.position(other)).toBe(-1)
+          }
           expect(index.size).toBe(ids.length)
           expect([...index.keys()]).toEqual(ids)
         },
@@ -27,6 +33,9 @@ describe('StepIndex', () => {
     expect(index.get('step_0')).toBe(0)
     expect(index.get('step_4999')).toBe(4999)
     expect(index.get('step_5000')).toBeUndefined()
+    expect(index.position('step_4999')).toBe(4999)
+    expect(index.position('step_5000')).toBe(-1)
+    expect(index.addIfAbsent('step_10', 9)).toBe(10)
     expect(index.size).toBe(5_000)
   })
 
@@ -39,6 +48,7 @@ describe('StepIndex', () => {
     for (let position = 1; position < 100; position += 1)
       index.addIfAbsent(`s${position}`, position)
     expect(index.addIfAbsent('s50', 500)).toBe(50)
+    expect(index.position('s50')).toBe(50)
     expect(index.size).toBe(100)
   })
 

@@ -20,12 +20,14 @@ function hashOf(id: string, seed: number): number {
  * buckets and entries. Falls back to a Map if ids collide too often.
  */
 export class StepIndex {
-  // Two entries per slot: the id's hash, and its position in `#ids` + 1 (0 for an empty slot).
+  // Two entries per slot: the id's hash, and its position + 1 (0 for an empty slot).
   readonly #slots: Int32Array
   readonly #mask: number
   readonly #seed: number
-  readonly #ids: string[] = []
-  readonly #indices: number[] = []
+  // Every id and its step index, by position (the order they were added); sized up front.
+  readonly #ids: string[]
+  readonly #indices: number[]
+  #count = 0
   #fallback: Map<string, number> | undefined
 
   /** An index for up to `capacity` ids. */
@@ -33,29 +35,36 @@ export class StepIndex {
     let size = 16
     while (size < capacity * 2) size *= 2
     this.#slots = new Int32Array(size * 2)
+    this.#ids = new Array(capacity)
+    this.#indices = new Array(capacity)
     this.#mask = size - 1
     this.#seed = (Math.random() * 0x100000000) | 0
   }
 
   /** Number of ids. */
   get size(): number {
-    return this.#ids.length
+    return this.#count
   }
 
   /** The step index of `id`, or undefined. */
   get(id: string): number | undefined {
-    if (this.#fallback !== undefined) return this.#fallback.get(id)
+    const position = this.position(id)
+    return position < 0 ? undefined : this.#indices[position]
+  }
+
+  /** The position of `id` in the order the ids were added, or -1. */
+  position(id: string): number {
+    if (this.#fallback !== undefined) return this.#fallback.get(id) ?? -1
     const hash = hashOf(id, this.#seed)
     const slots = this.#slots
     let slot = hash & this.#mask
     for (let probe = 0; probe < MAX_PROBES; probe += 1) {
       const entry = slots[slot * 2 + 1] as number
-      if (entry === 0) return undefined
-      if (slots[slot * 2] === hash && this.#ids[entry - 1] === id)
-        return this.#indices[entry - 1] as number
+      if (entry === 0) return -1
+      if (slots[slot * 2] === hash && this.#ids[entry - 1] === id) return entry - 1
       slot = (slot + 1) & this.#mask
     }
-    return this.#useMap().get(id)
+    return this.#useMap().get(id) ?? -1
   }
 
   /**
@@ -70,14 +79,11 @@ export class StepIndex {
     for (let probe = 0; probe < MAX_PROBES; probe += 1) {
       const entry = slots[slot * 2 + 1] as number
       if (entry === 0) {
-        this.#ids.push(id)
-        this.#indices.push(index)
         slots[slot * 2] = hash
-        slots[slot * 2 + 1] = this.#ids.length
+        slots[slot * 2 + 1] = this.#append(id, index) + 1
         return undefined
       }
-      if (slots[slot * 2] === hash && this.#ids[entry - 1] === id)
-        return this.#indices[entry - 1] as number
+      if (slots[slot * 2] === hash && this.#ids[entry - 1] === id) return this.#indices[entry - 1]
       slot = (slot + 1) & this.#mask
     }
     this.#useMap()
@@ -87,23 +93,31 @@ export class StepIndex {
   #addToMap(id: string, index: number): number | undefined {
     const map = this.#fallback as Map<string, number>
     const first = map.get(id)
-    if (first !== undefined) return first
-    this.#ids.push(id)
-    this.#indices.push(index)
-    map.set(id, index)
+    if (first !== undefined) return this.#indices[first]
+    map.set(id, this.#append(id, index))
     return undefined
+  }
+
+  /** Records `id` at the next position and returns that position. */
+  #append(id: string, index: number): number {
+    const position = this.#count
+    this.#ids[position] = id
+    this.#indices[position] = index
+    this.#count = position + 1
+    return position
   }
 
   /** The ids, in the order they were added. */
   keys(): IterableIterator<string> {
-    return this.#ids.values()
+    return this.#ids.slice(0, this.#count).values()
   }
 
   #useMap(): Map<string, number> {
     if (this.#fallback === undefined) {
-      this.#fallback = new Map()
-      for (let position = 0; position < this.#ids.length; position += 1)
-        this.#fallback.set(this.#ids[position] as string, this.#indices[position] as number)
+      const map = new Map<string, number>()
+      for (let position = 0; position < this.#count; position += 1)
+        map.set(this.#ids[position] as string, position)
+      this.#fallback = map
     }
     return this.#fallback
   }

@@ -3,9 +3,10 @@
  * per step, so a large plan leaves little for the garbage collector.
  */
 export class StepTable {
-  readonly ids: (string | undefined)[] = []
-  readonly tools: (string | undefined)[] = []
-  readonly args: unknown[] = []
+  // Exact size up front: arrays grown by push are copied as they grow, and keep spare room.
+  readonly ids: (string | undefined)[]
+  readonly tools: (string | undefined)[]
+  readonly args: unknown[]
   /**
    * The ids in every step's `depends_on` (or `dependsOn`), strings only, end to end: row `r`'s
    * are `dependencyIds[dependencyStart[r] .. dependencyStart[r + 1])`.
@@ -16,15 +17,21 @@ export class StepTable {
   readonly camel: Uint8Array
   /** 1 for a step in the graph: a well-formed id, seen for the first time. */
   readonly inGraph: Uint8Array
+  #rows = 0
 
+  /** A table for `size` steps. */
   constructor(size: number) {
+    this.ids = new Array(size)
+    this.tools = new Array(size)
+    this.args = new Array(size)
     this.dependencyStart = new Int32Array(size + 1)
     this.camel = new Uint8Array(size)
     this.inGraph = new Uint8Array(size)
   }
 
+  /** Number of rows added. */
   get size(): number {
-    return this.ids.length
+    return this.#rows
   }
 
   /** Appends a dependency id to the row being read (the next one {@link add} closes). */
@@ -40,10 +47,11 @@ export class StepTable {
     camel: boolean,
     inGraph: boolean,
   ): void {
-    const row = this.ids.length
-    this.ids.push(id)
-    this.tools.push(tool)
-    this.args.push(args)
+    const row = this.#rows
+    this.#rows = row + 1
+    this.ids[row] = id
+    this.tools[row] = tool
+    this.args[row] = args
     this.dependencyStart[row + 1] = this.dependencyIds.length
     if (camel) this.camel[row] = 1
     if (inGraph) this.inGraph[row] = 1

@@ -37,6 +37,14 @@ function reportUntrustedFlow(
 }
 
 /**
+ * Reads every step into the table. A loop of its own: a long loop in `validatePlan` would be
+ * compiled on its own while running, before the code after it had run, and left on every call.
+ */
+function readSteps(reading: StepReading, steps: readonly unknown[]): void {
+  for (let index = 0; index < steps.length; index += 1) readStep(reading, steps[index], index)
+}
+
+/**
  * Validates and compiles a plan against a policy: the plan's shape, every step (id, tool,
  * arguments, dependencies), the graph (cycles, depth, fan-out) and untrusted data flow.
  * Reports every issue, in plan order; compiles only a plan without any.
@@ -53,8 +61,7 @@ export function validatePlan(
   const { steps, base } = found
   const table = new StepTable(steps.length)
   const ids = new StepIndex(steps.length)
-  const reading: StepReading = { table, base, issues, ids }
-  for (let index = 0; index < steps.length; index += 1) readStep(reading, steps[index], index)
+  readSteps({ table, base, issues, ids }, steps)
   const links = linkSteps({ policy, checkCommand, table, ids, base, issues })
   const graph = analyzeDependencies(links.dependencyStart, links.dependencyTarget)
   reportGraphIssues(graph, links, budgets, base, issues)

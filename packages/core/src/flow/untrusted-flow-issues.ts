@@ -29,15 +29,19 @@ export interface IndexedFlow {
   readonly referenceTarget: ArrayLike<number>
 }
 
-/** Why a step's output is untrusted: its tool says so, or untrusted data went into it. */
-type Origin =
-  | { readonly kind: 'source' }
-  | { readonly kind: 'derived'; readonly from: number; readonly reference: StepReference }
-
-const SOURCE: Origin = Object.freeze({ kind: 'source' })
 const NEUTRAL = 0
 const IS_SOURCE = 1
 const DECLASSIFIES = 2
+
+// Why each step's output is untrusted, one column per field and no object per step:
+// `from[i]` is 0 (trusted), SOURCE (its tool says so) or the step it derives from + 1, and
+// `reference[i]` the reference by which it does.
+const SOURCE = -1
+
+interface Origins {
+  readonly from: Int32Array
+  readonly reference: (StepReference | undefined)[]
+}
 
 function roleOf(policy: ResolvedPolicy, tool: ToolPolicy | undefined): number {
   if (tool === undefined) return NEUTRAL
@@ -48,7 +52,7 @@ function roleOf(policy: ResolvedPolicy, tool: ToolPolicy | undefined): number {
 /** The hops from an untrusted source to `source`'s output (`field` of it). */
 function flowTo(
   ids: readonly string[],
-  origins: readonly (Origin | undefined)[],
+  origins: Origins,
   source: number,
   field: readonly string[],
 ): string[] {
@@ -59,11 +63,12 @@ function flowTo(
   for (;;) {
     const id = ids[current] as string
     hops.push(outputName(id, currentField))
-    const origin = origins[current]
-    if (origin === undefined || origin.kind === 'source') break
-    hops.push(argumentName(id, origin.reference.path))
-    current = origin.from
-    currentField = origin.reference.field
+    const from = origins.from[current] as number
+    const reference = origins.reference[current]
+    if (from <= 0 || reference === undefined) break
+    hops.push(argumentName(id, reference.path))
+    current = from - 1
+    currentField = reference.field
   }
   return hops.reverse()
 }
@@ -96,37 +101,51 @@ function untrustedFlowIssue(
 export function untrustedFlowIssues(input: IndexedFlow): PlanIssue[] {
   const { policy, ids, references: referencesOf, order, tools } = input
   const { referenceStart, referenceTarget } = input
-  // Each tool's role, worked out once per tool.
-  const roles = new Map<ToolPolicy | undefined, number>()
-  const origins: (Origin | undefined)[] = new Array(ids.length)
+  const origins: Origins = { from: new Int32Array(ids.length), reference: new Array(ids.length) }
+  const from = origins.from
   const issues: PlanIssue[] = []
+  // Each tool's role, worked out once per tool; the last one kept at hand.
+  const roles = new Map<ToolPolicy | undefined, number>()
+  let lastTool: ToolPolicy | undefined
+  let lastRole = roleOf(policy, undefined)
+  roles.set(undefined, lastRole)
+  // Whether the last (tool, path) pair refuses untrusted data: references share path arrays.
+  let refusalTool: ToolPolicy | undefined
+  let refusalPath: StepReference['path'] | undefined
+  let refuses = false
   for (let position = 0; position < order.length; position += 1) {
     const node = order[position] as number
     const tool = tools[node]
-    let role = roles.get(tool)
-    if (role === undefined) {
-      role = roleOf(policy, tool)
-      roles.set(tool, role)
+    if (tool !== lastTool) {
+      lastTool = tool
+      lastRole = roles.get(tool) ?? roleOf(policy, tool)
+      roles.set(tool, lastRole)
     }
-    if (role === IS_SOURCE) origins[node] = SOURCE
+    if (lastRole === IS_SOURCE) from[node] = SOURCE
     const first = referenceStart[node] as number
     const end = referenceStart[node + 1] as number
     if (first === end) continue
     const references = referencesOf[node] as readonly StepReference[]
     for (let slot = first; slot < end; slot += 1) {
       const reference = references[slot - first] as StepReference
-      const from = referenceTarget[slot] as number
-      if (from < 0 || origins[from] === undefined) continue
-      if (tool !== undefined && pathRefusesUntrusted(tool, reference.path)) {
+      const target = referenceTarget[slot] as number
+      if (target < 0 || from[target] === 0) continue
+      if (tool !== undefined && (tool !== refusalTool || reference.path !== refusalPath)) {
+        refusalTool = tool
+        refusalPath = reference.path
+        refuses = pathRefusesUntrusted(tool, reference.path)
+      }
+      if (tool !== undefined && refuses) {
         const id = ids[node] as string
         const flow = [
-          ...flowTo(ids, origins, from, reference.field),
+          ...flowTo(ids, origins, target, reference.field),
           argumentName(id, reference.path),
         ]
         issues.push(untrustedFlowIssue(id, input.pathOf(node), reference, flow))
       }
-      if (role !== DECLASSIFIES && origins[node] === undefined) {
-        origins[node] = { kind: 'derived', from, reference }
+      if (lastRole !== DECLASSIFIES && from[node] === 0) {
+        from[node] = target + 1
+        origins.reference[node] = reference
       }
     }
   }
