@@ -32,7 +32,7 @@ export class StepIndex {
 
   /** An index for up to `capacity` ids. */
   constructor(capacity: number) {
-    let size = 16
+    let size = 4
     while (size < capacity * 2) size *= 2
     this.#slots = new Int32Array(size * 2)
     this.#ids = new Array(capacity)
