@@ -132,6 +132,37 @@ describe('parsePolicyFast', () => {
     expect(fast?.tools).not.toBe(input.tools)
   })
 
+  it('should accept no policy that lacks a field the schema requires, at any depth', () => {
+    const keyPaths = (value: unknown, path: string[] = []): string[][] => {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return []
+      return Object.entries(value).flatMap(([key, child]) => [
+        [...path, key],
+        ...keyPaths(child, [...path, key]),
+      ])
+    }
+    const without = (value: unknown, path: readonly string[]): unknown => {
+      const copy = structuredClone(value) as Record<string, unknown>
+      let parent = copy
+      for (const key of path.slice(0, -1)) parent = parent[key] as Record<string, unknown>
+      delete parent[path.at(-1) as string]
+      return copy
+    }
+    let refusedBySchema = 0
+    for (const base of [everything, minimal, flowPolicy('/srv/repo')]) {
+      for (const path of keyPaths(base)) {
+        const input = without(base, path)
+        const slow = policySchema.safeParse(input)
+        const fast = parsePolicyFast(input)
+        if (!slow.success) {
+          refusedBySchema += 1
+          expect(fast, path.join('.')).toBeUndefined()
+        } else if (fast !== undefined) expect(fast, path.join('.')).toEqual(slow.data)
+      }
+    }
+    // version, workspace, roots, tools, argument types, items, values… are all required somewhere.
+    expect(refusedBySchema).toBeGreaterThan(10)
+  })
+
   it('should agree with policySchema whenever it accepts, and accept nothing the schema rejects', () => {
     const junk = fc.oneof(
       fc.constant(undefined),

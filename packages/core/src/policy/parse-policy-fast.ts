@@ -24,7 +24,7 @@ type Rule =
   | { readonly kind: 'either'; readonly rules: readonly Rule[] }
   | { readonly kind: 'byType'; readonly variants: () => Readonly<Record<string, Rule>> }
 
-type Field = { readonly rule: Rule; readonly fallback?: () => unknown }
+type Field = { readonly rule: Rule; readonly fallback?: () => unknown; readonly required?: true }
 
 const FAIL = Symbol('fail')
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
@@ -51,6 +51,8 @@ const object = (fields: Record<string, Field | Rule>): Rule => ({
   ),
 })
 const withDefault = (rule: Rule, value: () => unknown): Field => ({ rule, fallback: value })
+// A field the schema requires: without it, the schema decides (and refuses).
+const need = (rule: Rule): Field => ({ rule, required: true })
 const scalar: Rule = { kind: 'either', rules: [text(), number, boolean] }
 
 const common = { required: boolean, description: text(), acceptsUntrusted: boolean }
@@ -70,7 +72,7 @@ const argSpec: Rule = {
     }),
     number: object({ type: text(), ...common, integer: boolean, minimum: number, maximum: number }),
     boolean: object({ type: text(), ...common }),
-    enum: object({ type: text(), ...common, values: array(scalar, 1) }),
+    enum: object({ type: text(), ...common, values: need(array(scalar, 1)) }),
     path: object({
       type: text(),
       ...common,
@@ -78,7 +80,7 @@ const argSpec: Rule = {
     }),
     command: object({ type: text(), ...common }),
     json: object({ type: text(), ...common, maxBytes: positive() }),
-    array: object({ type: text(), ...common, items: argSpec, maxItems: nonNegative() }),
+    array: object({ type: text(), ...common, items: need(argSpec), maxItems: nonNegative() }),
   }),
 }
 
@@ -87,18 +89,18 @@ const declassify: Rule = {
   variants: () => ({
     number: object({ type: text(), integer: boolean, minimum: number, maximum: number }),
     boolean: object({ type: text() }),
-    enum: object({ type: text(), values: array(scalar, 1) }),
+    enum: object({ type: text(), values: need(array(scalar, 1)) }),
     string: object({
       type: text(),
-      pattern: text(1),
+      pattern: need(text(1)),
       maxLength: withDefault(positive(4096), () => 64),
     }),
     array: object({
       type: text(),
-      items: declassify,
+      items: need(declassify),
       maxItems: withDefault(nonNegative(4096), () => 64),
     }),
-    object: object({ type: text(), properties: record(declassify) }),
+    object: object({ type: text(), properties: need(record(declassify)) }),
   }),
 }
 
@@ -107,19 +109,23 @@ const trustLevel = oneOf('trusted', 'untrusted')
 const policyRule = object({
   $schema: text(),
   $comment: { kind: 'either', rules: [text(), array(text())] },
-  version: oneOf(1),
-  workspace: object({
-    roots: array(text(1), 1),
-    readOnly: withDefault(array(text(1)), () => ['.git']),
-    deny: withDefault(array(text(1)), () => []),
-  }),
-  tools: record(
+  version: need(oneOf(1)),
+  workspace: need(
     object({
-      description: text(),
-      args: withDefault(record(argSpec), () => ({})),
-      maxCalls: positive(),
-      output: object({ trust: trustLevel, declassify }),
+      roots: need(array(text(1), 1)),
+      readOnly: withDefault(array(text(1)), () => ['.git']),
+      deny: withDefault(array(text(1)), () => []),
     }),
+  ),
+  tools: need(
+    record(
+      object({
+        description: text(),
+        args: withDefault(record(argSpec), () => ({})),
+        maxCalls: positive(),
+        output: object({ trust: trustLevel, declassify }),
+      }),
+    ),
   ),
   commands: withDefault(
     object({
@@ -183,6 +189,7 @@ function readObject(fields: Readonly<Record<string, Field>>, value: unknown): un
   const out: Record<string, unknown> = {}
   for (const [key, field] of Object.entries(fields)) {
     if (!Object.hasOwn(value, key)) {
+      if (field.required === true) return FAIL
       if (field.fallback !== undefined) {
         const filled = read(field.rule, field.fallback())
         if (filled === FAIL) return FAIL

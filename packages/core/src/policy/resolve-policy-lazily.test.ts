@@ -23,6 +23,19 @@ describe('resolvePolicyLazily', () => {
     expect(paths).toEqual(expect.arrayContaining(['version', 'budgets.maxSteps']))
   })
 
+  it.each([
+    ['workspace', { version: 1, tools: {} }],
+    ['version', { workspace: { roots: ['repo'] }, tools: {} }],
+    ['tools', { version: 1, workspace: { roots: ['repo'] } }],
+  ])(
+    'should refuse a policy without %s with the schema issue, not a crash',
+    async (field, input) => {
+      const error = await resolvePolicyLazily(input).catch((caught: unknown) => caught)
+      expect(PolicyError.isInstance(error)).toBe(true)
+      expect((error as PolicyError).issues.map((issue) => issue.path.join('.'))).toContain(field)
+    },
+  )
+
   it('should still refuse what only resolution checks, such as a path in commands.allow', async () => {
     const withPath = { ...policy, commands: { allow: ['/bin/sh'] } }
     await expect(resolvePolicyLazily(withPath)).rejects.toThrow(/programs are allowed by bare name/)
