@@ -23,7 +23,7 @@ import { type Row, round, roundSpread, type Spread, spreadOf } from './measure.t
 
 // Runs per timed batch; each batch is one sample of the min / median / max.
 const RUNS = 100
-const BATCHES = 5
+const BATCHES = 11
 // unmeasured batches first, so both sides are measured once the JIT has compiled them
 const WARMUP_BATCHES = 3
 
