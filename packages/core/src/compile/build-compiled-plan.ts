@@ -1,4 +1,5 @@
 import type { CompiledPlan, CompiledStep, StepReference } from '../types/compiled-plan.js'
+import { sortSmall } from '../util/sort-small.js'
 import type { GraphAnalysis } from './analyze-graph.js'
 import { PlanHasher } from './plan-hasher.js'
 import type { PlanLinks } from './plan-links.js'
@@ -14,7 +15,7 @@ export function hashedDependencies(raw: readonly string[]): readonly string[] {
     ascending = (raw[index - 1] as string) < (raw[index] as string)
   if (ascending) return raw
   // Sorted by code unit, as Array.prototype.sort compares strings, then duplicates dropped.
-  const sorted = raw.length > 8 ? [...raw].sort() : insertionSorted(raw)
+  const sorted = sortSmall([...raw])
   let kept = 1
   for (let index = 1; index < sorted.length; index += 1) {
     const id = sorted[index] as string
@@ -24,21 +25,6 @@ export function hashedDependencies(raw: readonly string[]): readonly string[] {
     }
   }
   if (kept < sorted.length) sorted.length = kept
-  return sorted
-}
-
-/** A sorted copy of a handful of ids, without a comparator call per pair. */
-function insertionSorted(raw: readonly string[]): string[] {
-  const sorted: string[] = new Array(raw.length)
-  for (let index = 0; index < raw.length; index += 1) {
-    const id = raw[index] as string
-    let slot = index
-    while (slot > 0 && (sorted[slot - 1] as string) > id) {
-      sorted[slot] = sorted[slot - 1] as string
-      slot -= 1
-    }
-    sorted[slot] = id
-  }
   return sorted
 }
 

@@ -5,6 +5,7 @@ import type { StepReference } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { isPlainObject } from '../util/is-plain-object.js'
+import { sortSmall } from '../util/sort-small.js'
 import {
   type ArgumentContext,
   type ArgumentWalk,
@@ -36,25 +37,10 @@ function byName(left: string, right: string): number {
   return left < right ? -1 : left > right ? 1 : 0
 }
 
-/** Sorts distinct names in place; insertion sort for the usual handful of arguments. */
-function sortNames(names: string[]): string[] {
-  if (names.length > 8) return names.sort(byName)
-  for (let index = 1; index < names.length; index += 1) {
-    const name = names[index] as string
-    let slot = index
-    while (slot > 0 && (names[slot - 1] as string) > name) {
-      names[slot] = names[slot - 1] as string
-      slot -= 1
-    }
-    names[slot] = name
-  }
-  return names
-}
-
 /** A copy of `record` with its keys inserted in sorted order (canonical for hashing). */
 function sortedCopy(record: JsonObject): JsonObject {
   const sorted: JsonObject = {}
-  for (const name of sortNames(Object.keys(record))) sorted[name] = record[name] as JsonValue
+  for (const name of sortSmall(Object.keys(record))) sorted[name] = record[name] as JsonValue
   return sorted
 }
 

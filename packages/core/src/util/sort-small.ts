@@ -1,0 +1,17 @@
+/**
+ * Sorts `values` in place by UTF-16 code units, as `Array.prototype.sort` does: an insertion sort
+ * for the usual handful (no comparator call per pair), the built-in sort beyond eight.
+ */
+export function sortSmall(values: string[]): string[] {
+  if (values.length > 8) return values.sort()
+  for (let index = 1; index < values.length; index += 1) {
+    const value = values[index] as string
+    let slot = index
+    while (slot > 0 && (values[slot - 1] as string) > value) {
+      values[slot] = values[slot - 1] as string
+      slot -= 1
+    }
+    values[slot] = value
+  }
+  return values
+}
