@@ -1,17 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createPlanCompiler } from '../compile/create-plan-compiler.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
+import { echoCompiler } from './__fixtures__/echo-compiler.js'
 import { createPlanGuard } from './create-plan-guard.js'
 import { GuardHandle } from './guard-handle.js'
 
 let compiler: PlanCompiler
 
 beforeAll(async () => {
-  compiler = await createPlanCompiler({
-    version: 1,
-    workspace: { roots: ['/srv/repo'] },
-    tools: { echo: { args: { text: { type: 'string' } } } },
-  })
+  compiler = await echoCompiler()
 })
 
 describe('GuardHandle', () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createPlanCompiler } from '../compile/create-plan-compiler.js'
 import { PlanError } from '../errors/plan-error.js'
+import { echoCompiler } from '../guard/__fixtures__/echo-compiler.js'
 import { createPlanGuard } from '../guard/create-plan-guard.js'
 import { GUARD_STATE_JSON_SCHEMA } from '../guard/guard-state-json-schema.js'
 import { readGuardState } from '../guard/read-guard-state.js'
@@ -10,11 +10,7 @@ import { guardStateJsonSchema, guardStateSchema } from './guard-state-schema.js'
 let compiler: PlanCompiler
 
 beforeAll(async () => {
-  compiler = await createPlanCompiler({
-    version: 1,
-    workspace: { roots: ['/srv/repo'] },
-    tools: { echo: { args: { text: { type: 'string' } } } },
-  })
+  compiler = await echoCompiler()
 })
 
 async function savedRun(): Promise<Record<string, unknown>> {
