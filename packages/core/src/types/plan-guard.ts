@@ -128,7 +128,11 @@ export interface PlanGuard {
    * again (a retry). The call it made still counts against the budgets.
    */
   release(stepId: string): void
-  /** The arguments a ready step must be called with: its planned arguments, references resolved. */
+  /**
+   * The arguments a ready step must be called with: its planned arguments, references resolved.
+   * They may be frozen (a step without references shares its compiled arguments): copy them
+   * before changing anything.
+   */
   resolveArgs(stepId: string): ResolveArgsResult
   /** Steps whose dependencies are all done and that have not started. */
   readySteps(): readonly CompiledStep[]
