@@ -127,18 +127,24 @@ describe('executePlan', () => {
     ])
     const controller = new AbortController()
     let toolSignal: AbortSignal | undefined
+    let started: () => void = () => {}
+    const running = new Promise<void>((resolve) => {
+      started = resolve
+    })
     const run = executePlan(
       plan,
       {
         produce: (_args, context) => {
           toolSignal = context.signal
+          started()
           return sleep(10_000)
         },
         echo,
       },
       { compiler, signal: controller.signal },
     )
-    await sleep(20)
+    // Aborted while the tool runs, however slow the machine is.
+    await running
     controller.abort()
     const result = await run
     expect(result.status).toBe('aborted')

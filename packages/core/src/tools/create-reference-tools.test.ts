@@ -11,6 +11,19 @@ import { referenceToolPolicy } from './reference-tool-policy.js'
 
 const context = () => ({ signal: new AbortController().signal, stepId: 'test' })
 
+/** Resolves once a process with exactly these arguments runs (Linux: read from /proc). */
+async function processStarted(argv: readonly string[]): Promise<void> {
+  const wanted = `${argv.join('\0')}\0`
+  for (;;) {
+    for (const entry of await readdir('/proc')) {
+      if (!/^\d+$/.test(entry)) continue
+      const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')
+      if (cmdline === wanted) return
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   try {
     await promise
@@ -298,15 +311,31 @@ describe('createReferenceTools', () => {
       expect(flood.stdout.length).toBe(1000)
     })
 
-    it('should stop the program when its signal aborts', async () => {
+    it('should not start the program when its signal has already aborted', async () => {
       const controller = new AbortController()
+      controller.abort()
       const run = reference.tools.run_command(
         { command: 'sleep 5' },
         { signal: controller.signal, stepId: 's' },
       )
-      setTimeout(() => controller.abort(), 50)
-      expect(await run).toMatchObject({ exitCode: null, signal: 'SIGKILL' })
+      await expect(Promise.resolve(run)).rejects.toMatchObject({ name: 'AbortError' })
     })
+
+    // The program is seen running before the abort, however slow the machine is.
+    it.skipIf(process.platform !== 'linux')(
+      'should stop the program when its signal aborts while it runs',
+      async () => {
+        const controller = new AbortController()
+        const run = reference.tools.run_command(
+          { command: 'sleep 7.25' },
+          { signal: controller.signal, stepId: 's' },
+        )
+        await processStarted(['sleep', '7.25'])
+        controller.abort()
+        expect(await run).toMatchObject({ exitCode: null, signal: 'SIGKILL' })
+      },
+      60_000,
+    )
   })
 
   it('should run a plan end to end through the executor', async () => {
