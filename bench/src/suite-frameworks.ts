@@ -70,11 +70,16 @@ async function batchTime(fn: Run): Promise<number> {
   return (performance.now() - start) / RUNS
 }
 
+/** A spread that keeps its samples, one per round, in the order they were taken. */
+interface Sampled extends Spread {
+  readonly samples: readonly number[]
+}
+
 /**
  * Time per run of each function, in batches taken in turn (one batch of each, then again), so
  * a measurement and its baseline see the same load on a shared machine.
  */
-async function perRunInterleaved(fns: readonly Run[]): Promise<Spread[]> {
+async function perRunInterleaved(fns: readonly Run[]): Promise<Sampled[]> {
   const samples: number[][] = fns.map(() => [])
   for (let batch = 0; batch < WARMUP_BATCHES + BATCHES; batch += 1) {
     for (const [index, fn] of fns.entries()) {
@@ -82,10 +87,20 @@ async function perRunInterleaved(fns: readonly Run[]): Promise<Spread[]> {
       if (batch >= WARMUP_BATCHES) samples[index]?.push(time)
     }
   }
-  return samples.map((times) => spreadOf(times))
+  return samples.map((times) => ({ ...spreadOf(times), samples: times }))
 }
 
-function row(suiteCase: string, value: Spread, baseline: string, baselineValue: Spread): Row {
+/**
+ * µs added per run, round by round (each round times the value and its baseline one after the
+ * other, under the same load): min / median / max of the differences.
+ */
+function pairedDifference(value: Sampled, baseline: Sampled): string {
+  const differences = value.samples.map((time, index) => time - (baseline.samples[index] ?? 0))
+  const spread = roundSpread(spreadOf(differences.map((difference) => difference * 1000)))
+  return `${spread.min} / ${spread.median} / ${spread.max}`
+}
+
+function row(suiteCase: string, value: Sampled, baseline: string, baselineValue: Sampled): Row {
   return {
     suite: 'frameworks',
     case: suiteCase,
@@ -96,7 +111,7 @@ function row(suiteCase: string, value: Spread, baseline: string, baselineValue: 
     baselineValue: round(baselineValue.median),
     baselineSpread: roundSpread(baselineValue),
     ratio: round(value.median / baselineValue.median),
-    note: `adds ${round((value.median - baselineValue.median) * 1000)} µs per run (median − median) with one tool call`,
+    note: `adds ${round((value.median - baselineValue.median) * 1000)} µs per run (median − median) with one tool call; per round (min / median / max): ${pairedDifference(value, baselineValue)} µs`,
   }
 }
 
@@ -125,7 +140,7 @@ async function langchainRows(compiler: PlanCompiler): Promise<Row[]> {
     agentRun([]),
     agentRun([toolCallLimitMiddleware({ runLimit: 100 })]),
     agentRun([planGuardMiddleware({ compiler })]),
-  ])) as [Spread, Spread, Spread]
+  ])) as [Sampled, Sampled, Sampled]
   return [
     row(
       'LangChain createAgent + planGuardMiddleware (per-turn), fakeModel, 1 tool call',
@@ -207,9 +222,9 @@ async function aiSdkRows(compiler: PlanCompiler): Promise<Row[]> {
     })
   }
   const [bare, hooks, guarded] = (await perRunInterleaved([bareRun, hooksRun, guardedRun])) as [
-    Spread,
-    Spread,
-    Spread,
+    Sampled,
+    Sampled,
+    Sampled,
   ]
   return [
     row(
