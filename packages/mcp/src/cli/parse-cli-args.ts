@@ -42,7 +42,9 @@ export const USAGE = `Usage:
   plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] --url <https://host/mcp>
       Guards a server reached over Streamable HTTP; the client still speaks stdio.
   plan-mcp --policy <policy.json> --listen <port> [--host 127.0.0.1] [… as above]
-      Serves clients over Streamable HTTP at http://<host>:<port>/mcp, one server per session.
+      Serves clients over Streamable HTTP at http://<host>:<port>/mcp, one server per session;
+      with PLAN_MCP_TOKEN set, every request must send Authorization: Bearer <token>
+      (required for a --host beyond loopback).
   plan-mcp init [--output <policy.json>] [--root <dir>] [--force] -- <server command> [args…]
       Lists the server's tools and writes a starting policy for you to narrow.`
 

@@ -1,8 +1,9 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { assertBearerToken } from '../proxy/bearer-token.js'
 import { createMcpGuardHttpHandler } from '../proxy/create-mcp-guard-http-handler.js'
 import type { ProxyCommand } from './parse-cli-args.js'
-import { EXIT_OK, type PlanMcpIo } from './plan-mcp-io.js'
+import { EXIT_OK, EXIT_USAGE, type PlanMcpIo } from './plan-mcp-io.js'
 import { loadProxySetup } from './proxy-setup.js'
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1'])
@@ -13,6 +14,28 @@ function allowedHosts(host: string, port: number): string[] | undefined {
   return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]
 }
 
+/** The environment variable holding the bearer token every request must carry. */
+export const TOKEN_VARIABLE = 'PLAN_MCP_TOKEN'
+
+/**
+ * The bearer token from the environment (checked before anything listens), or the reason not
+ * to listen: an address beyond loopback needs one.
+ */
+function listenToken(
+  host: string,
+  io: PlanMcpIo,
+): { token: string | undefined } | { refusal: string } {
+  const token = io.env[TOKEN_VARIABLE]
+  if (token !== undefined && token !== '') {
+    assertBearerToken(token)
+    return { token }
+  }
+  if (LOOPBACK.has(host)) return { token: undefined }
+  return {
+    refusal: `--host ${host} is not loopback: set ${TOKEN_VARIABLE} to a secret of at least 32 characters (e.g. \`openssl rand -hex 32\`), which every client must send as Authorization: Bearer <token>`,
+  }
+}
+
 /**
  * Serves MCP over Streamable HTTP at `http://<host>:<port>/mcp` until `io.signal` aborts, one
  * guarded proxy and one server per session.
@@ -21,6 +44,11 @@ export async function runListen(
   command: ProxyCommand & { readonly listen: number },
   io: PlanMcpIo,
 ): Promise<number> {
+  const auth = listenToken(command.host, io)
+  if ('refusal' in auth) {
+    io.stderr.write(`plan-mcp: ${auth.refusal}\n`)
+    return EXIT_USAGE
+  }
   const setup = await loadProxySetup(command, io)
   let handler: Awaited<ReturnType<typeof createMcpGuardHttpHandler>> | undefined
   const http = createServer((request, response) => {
@@ -40,6 +68,7 @@ export async function runListen(
     ...setup.guard,
     server: setup.server,
     ...(hosts === undefined ? {} : { allowedHosts: hosts }),
+    ...(auth.token === undefined ? {} : { bearerToken: auth.token }),
   })
   const shown = command.host.includes(':') ? `[${command.host}]` : command.host
   io.stderr.write(`plan-mcp: listening on http://${shown}:${port}/mcp\n`)

@@ -267,4 +267,56 @@ describe('runPlanMcp', () => {
     },
     TIMEOUT,
   )
+
+  it('should refuse to listen beyond loopback without a bearer token, before listening', async () => {
+    const policyFile = join(workspace.base, 'listen-policy.json')
+    await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
+    const argv = ['--policy', policyFile, '--listen', '0', '--host', '0.0.0.0', '--', 'true']
+    const bare = { ...bufferIo(workspace.base), env: { PATH: process.env.PATH } }
+    expect(await runPlanMcp(argv, bare)).toBe(2)
+    expect(bare.err()).toContain('PLAN_MCP_TOKEN')
+    expect(bare.err()).not.toContain('listening')
+    const weak = { ...bufferIo(workspace.base), env: { PLAN_MCP_TOKEN: 'secret' } }
+    expect(await runPlanMcp(argv, weak)).toBe(2)
+    expect(weak.err()).toContain('at least 32 characters')
+    expect(weak.err()).not.toContain('secret')
+    expect(weak.err()).not.toContain('listening')
+  })
+
+  it(
+    'should require the PLAN_MCP_TOKEN bearer token from every --listen client when it is set',
+    async () => {
+      const policyFile = join(workspace.base, 'listen-policy.json')
+      await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
+      const token = 'b1d2'.repeat(8)
+      const controller = new AbortController()
+      const io = {
+        ...bufferIo(workspace.base),
+        env: { ...process.env, PLAN_MCP_TOKEN: token },
+        signal: controller.signal,
+      }
+      const argv = ['--policy', policyFile, '--listen', '0', '--']
+      const server = [process.execPath, filesystemServerScript, workspace.root]
+      const exited = runPlanMcp([...argv, ...server], io)
+      await expect.poll(() => io.err(), { timeout: TIMEOUT }).toMatch(/listening on http:\/\/\S+/)
+      const url = new URL(/listening on (http:\/\/\S+)/.exec(io.err())?.[1] ?? '')
+      const refused = await fetch(url, { method: 'POST', body: '{}' })
+      expect(refused.status).toBe(401)
+      const client = new Client({ name: 'http-token-test', version: '1.0.0' })
+      try {
+        const headers = { authorization: `Bearer ${token}` }
+        await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }))
+        const allowed = await client.callTool({
+          name: 'read_text_file',
+          arguments: { path: 'README.md' },
+        })
+        expect(textOf(allowed)).toBe('# Hello from the workspace\n')
+        await client.close()
+      } finally {
+        controller.abort()
+      }
+      expect(await exited).toBe(0)
+    },
+    TIMEOUT,
+  )
 })

@@ -66,9 +66,9 @@ function post(port: number, headers: Record<string, string>, body: unknown): Pro
   })
 }
 
-async function connect(url: URL): Promise<Client> {
+async function connect(url: URL, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'http-test', version: '1.0.0' })
-  await client.connect(new StreamableHTTPClientTransport(url))
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }))
   cleanups.push(() => client.close())
   return client
 }
@@ -140,5 +140,50 @@ describe('createMcpGuardHttpHandler', () => {
     expect(await post(port, {}, ping)).toBe(400)
     expect(await post(port, { 'mcp-session-id': 'unknown' }, ping)).toBe(404)
     expect(handler.sessions).toBe(0)
+  })
+
+  it(
+    'should answer 401 to a request without the bearer token, and serve one that has it',
+    async () => {
+      const token = 'c0ffee00'.repeat(4)
+      const { port, url, handler } = await serve(() => ({
+        policy: shellPolicy(tmpdir()),
+        server: () => {
+          const [proxySide, serverSide] = InMemoryTransport.createLinkedPair()
+          void createShellServer().server.connect(serverSide)
+          return proxySide
+        },
+        bearerToken: token,
+      }))
+      const initialize = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1.0.0' },
+        },
+      }
+      expect(await post(port, {}, initialize)).toBe(401)
+      expect(await post(port, { authorization: `Bearer ${'0'.repeat(32)}` }, initialize)).toBe(401)
+      expect(await post(port, { 'mcp-session-id': 'unknown' }, initialize)).toBe(401)
+      expect(handler.sessions).toBe(0)
+      await expect(connect(url)).rejects.toThrow()
+      const client = await connect(url, { authorization: `Bearer ${token}` })
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0)
+      expect(handler.sessions).toBe(1)
+    },
+    TIMEOUT,
+  )
+
+  it('should refuse to start with a bearer token shorter than 32 characters', async () => {
+    await expect(
+      createMcpGuardHttpHandler({
+        policy: shellPolicy(tmpdir()),
+        server: () => InMemoryTransport.createLinkedPair()[0],
+        bearerToken: 'short',
+      }),
+    ).rejects.toMatchObject({ code: 'invalid_configuration' })
   })
 })

@@ -5,6 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import { type AdapterOptions, resolveCompiler } from '@plan/core'
 import type { McpDecisionEvent, McpGuardSettings } from '../guard/create-mcp-call-guard.js'
+import { bearerTokenCheck } from './bearer-token.js'
 import {
   createMcpGuardProxy,
   type McpGuardProxy,
@@ -31,6 +32,12 @@ export interface McpHttpEndpoint {
    * cannot reach a local proxy through DNS rebinding. Any host when absent.
    */
   readonly allowedHosts?: readonly string[]
+  /**
+   * A secret every request must carry as `Authorization: Bearer <token>` (at least 32
+   * characters); others get 401. No check when absent: then anything that can reach the
+   * address can open a session.
+   */
+  readonly bearerToken?: string
   /** Transport errors. Default: ignored. */
   readonly onError?: (error: Error) => void
 }
@@ -50,8 +57,13 @@ interface Session {
   readonly proxy: McpGuardProxy
 }
 
-function reply(response: ServerResponse, status: number, message: string): void {
-  response.writeHead(status, { 'content-type': 'application/json' })
+function reply(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers })
   response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }))
 }
 
@@ -89,6 +101,8 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
 export async function createMcpGuardHttpHandler(
   options: McpGuardHttpHandlerOptions,
 ): Promise<McpGuardHttpHandler> {
+  const authorized =
+    options.bearerToken === undefined ? undefined : bearerTokenCheck(options.bearerToken)
   const compiler = await resolveCompiler(options, 'The MCP guard')
   const sessions = new Map<string, Session>()
   const pending = new Set<McpGuardProxy>()
@@ -131,6 +145,12 @@ export async function createMcpGuardHttpHandler(
       !options.allowedHosts.includes(request.headers.host ?? '')
     ) {
       reply(response, 403, 'Forbidden: this Host is not allowed')
+      return
+    }
+    if (authorized !== undefined && !authorized(request)) {
+      reply(response, 401, 'Unauthorized: send Authorization: Bearer <token>', {
+        'www-authenticate': 'Bearer',
+      })
       return
     }
     const id = request.headers['mcp-session-id']
