@@ -72,4 +72,14 @@ describe('bubblewrapArgs', () => {
       delete process.env.PLAN_BWRAP_SECRET
     }
   })
+
+  it('should forbid nested user namespaces right after creating its own, only when asked', () => {
+    const asked = bubblewrapArgs(configFor(), { argv: ['true'], cwd: root, disableUserns: true })
+    expect(asked[asked.indexOf('--unshare-user') + 1]).toBe('--unshare-pid')
+    expect(asked).toContain('--disable-userns')
+    expect(asked.indexOf('--disable-userns')).toBeLessThan(asked.indexOf('--chdir'))
+    expect(bubblewrapArgs(configFor(), { argv: ['true'], cwd: root })).not.toContain(
+      '--disable-userns',
+    )
+  })
 })

@@ -13,6 +13,11 @@ export interface SandboxLaunch {
   readonly env?: Readonly<Record<string, string>>
   /** Network: a Unix socket of the filtering proxy to show inside, or none at all. */
   readonly proxySocket?: string
+  /**
+   * Forbid new user namespaces inside (`--disable-userns`, bubblewrap 0.8+), so a command
+   * cannot gain capabilities over namespaces of its own and reach the kernel code behind them.
+   */
+  readonly disableUserns?: boolean
 }
 
 /** Where the proxy socket appears inside the sandbox. */
@@ -74,7 +79,7 @@ function proxyEnv(): Record<string, string> {
 
 /**
  * The bubblewrap arguments that run one command under a config: new user, PID, IPC, UTS and
- * network namespaces with every capability dropped; a fresh `/tmp`, `/dev` and `/proc`; the
+ * network namespaces with every capability dropped (and, when asked, no nested user namespace); a fresh `/tmp`, `/dev` and `/proc`; the
  * host's system folders read-only; the workspace roots writable; `readOnly` paths bound
  * read-only again; `deny` paths and credential stores masked; a private HOME and TMPDIR; and
  * only the allow-listed environment.
@@ -98,6 +103,7 @@ export function bubblewrapArgs(config: SandboxConfig, launch: SandboxLaunch): st
     })
   }
   const args = ['--die-with-parent', '--new-session', '--unshare-user', '--unshare-pid']
+  if (launch.disableUserns === true) args.push('--disable-userns')
   args.push('--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--unshare-net')
   args.push('--cap-drop', 'ALL', '--clearenv')
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp')

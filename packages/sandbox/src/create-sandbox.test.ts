@@ -4,6 +4,7 @@ import { readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { PolicyInput } from '@plan/core'
 import { afterEach, beforeEach, expect, it } from 'vitest'
+import { bubblewrapFeatures } from './bubblewrap-features.js'
 import { checkSandbox, createSandbox, type SandboxRunResult } from './create-sandbox.js'
 import { SandboxError } from './sandbox-error.js'
 import {
@@ -25,6 +26,13 @@ function policyFor(root: string, extra: Partial<PolicyInput> = {}): PolicyInput 
     tools: {},
     ...extra,
   }
+}
+
+/** The bubblewrap the sandbox finds on this machine. */
+function checkBwrap(): string {
+  const check = checkSandbox()
+  if (!check.available) throw new Error(check.issue.message)
+  return check.bwrap
 }
 
 function expectNoSecret(result: SandboxRunResult, secret: string): void {
@@ -315,6 +323,24 @@ describeSandbox('createSandbox', () => {
       const flood = await sandbox.run(['yes'], { maxOutputBytes: 1000 })
       expect(flood.truncated).toBe(true)
       expect(flood.stdout.length).toBe(1000)
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should not let a command create a user namespace of its own',
+    async () => {
+      const sandbox = sandboxFor()
+      expect(bubblewrapFeatures(checkBwrap()).disableUserns).toBe(true)
+      for (const argv of [
+        ['unshare', '--user', 'true'],
+        ['unshare', '--user', '--map-root-user', '--mount', 'true'],
+      ]) {
+        const result = await sandbox.run(argv)
+        expect(result.exitCode).not.toBe(0)
+        expect(result.stderr).toMatch(/unshare failed/)
+      }
+      expect((await sandbox.run(['true'])).exitCode).toBe(0)
     },
     TIMEOUT,
   )

@@ -1,6 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { realpathSync } from 'node:fs'
 import { bubblewrapArgs, PROXY_SOCKET } from './bubblewrap-args.js'
+import { bubblewrapFeatures } from './bubblewrap-features.js'
 import { type NetworkProxy, startNetworkProxy } from './network-proxy.js'
 import type { SandboxConfig } from './sandbox-config.js'
 import { SandboxError } from './sandbox-error.js'
@@ -25,6 +26,21 @@ const FORWARD = [
   'i=0; while [ $i -lt 500 ] && ! grep -q ":0C38 " /proc/net/tcp; do i=$((i+1)); sleep 0.01; done',
   'exec "$@"',
 ].join('\n')
+
+let warnedUserns = false
+
+/** Whether to pass `--disable-userns`; warns once when this bubblewrap is too old for it. */
+function disablesUserns(bwrap: string): boolean {
+  if (bubblewrapFeatures(bwrap).disableUserns) return true
+  if (!warnedUserns) {
+    warnedUserns = true
+    process.emitWarning(
+      `${bwrap} has no --disable-userns (bubblewrap 0.8 or later): sandboxed commands can create user namespaces of their own.`,
+      { code: 'PLAN_SANDBOX_USERNS' },
+    )
+  }
+  return false
+}
 
 /** Starts `argv` under bubblewrap with piped stdio, the proxy started first when hosts are listed. */
 export function spawnSandboxed(
@@ -59,6 +75,7 @@ export function spawnSandboxed(
       cwd,
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(proxy === undefined ? {} : { proxySocket: proxy.socket }),
+      disableUserns: disablesUserns(bwrap),
     })
     const child = spawn(bwrap, args, {
       env: {},

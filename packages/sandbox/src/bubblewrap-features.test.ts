@@ -1,0 +1,50 @@
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { bubblewrapFeatures } from './bubblewrap-features.js'
+
+describe('bubblewrapFeatures', () => {
+  let folder: string
+
+  beforeEach(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'plan-bwrap-features-'))
+  })
+
+  afterEach(async () => {
+    await rm(folder, { recursive: true, force: true })
+  })
+
+  /** A stand-in bubblewrap whose `--help` prints `help`. */
+  async function fakeBwrap(name: string, help: string): Promise<string> {
+    const path = join(folder, name)
+    await writeFile(path, `#!/bin/sh\ncat <<'HELP'\n${help}\nHELP\n`)
+    await chmod(path, 0o755)
+    return path
+  }
+
+  it('should find --disable-userns in the help of bubblewrap 0.8 and later', async () => {
+    const bwrap = await fakeBwrap(
+      'bwrap-0.8',
+      '    --unshare-user               Create new user namespace\n    --disable-userns             Disable further use of user namespaces inside sandbox\n    --assert-userns-disabled     Fail unless further use of user namespace inside sandbox is disabled',
+    )
+    expect(bubblewrapFeatures(bwrap)).toEqual({ disableUserns: true })
+  })
+
+  it('should not take a flag that is only mentioned, or an older help, for the feature', async () => {
+    const older = await fakeBwrap(
+      'bwrap-0.6',
+      '    --unshare-user               Create new user namespace',
+    )
+    const mentioned = await fakeBwrap(
+      'bwrap-mention',
+      '    --assert-userns-disabled     Fail unless --disable-userns was given',
+    )
+    expect(bubblewrapFeatures(older).disableUserns).toBe(false)
+    expect(bubblewrapFeatures(mentioned).disableUserns).toBe(false)
+  })
+
+  it('should report no feature for a program that cannot run', () => {
+    expect(bubblewrapFeatures(join(folder, 'missing-bwrap')).disableUserns).toBe(false)
+  })
+})
