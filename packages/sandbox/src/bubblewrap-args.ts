@@ -18,6 +18,8 @@ export interface SandboxLaunch {
    * cannot gain capabilities over namespaces of its own and reach the kernel code behind them.
    */
   readonly disableUserns?: boolean
+  /** A file descriptor bubblewrap reads a seccomp program from (`--seccomp`), if any. */
+  readonly seccompFd?: number
 }
 
 /** Where the proxy socket appears inside the sandbox. */
@@ -79,7 +81,8 @@ function proxyEnv(): Record<string, string> {
 
 /**
  * The bubblewrap arguments that run one command under a config: new user, PID, IPC, UTS and
- * network namespaces with every capability dropped (and, when asked, no nested user namespace); a fresh `/tmp`, `/dev` and `/proc`; the
+ * network namespaces with every capability dropped (and, when asked, no nested user namespace
+ * and a seccomp filter); a fresh `/tmp`, `/dev` and `/proc`; the
  * host's system folders read-only; the workspace roots writable; `readOnly` paths bound
  * read-only again; `deny` paths and credential stores masked; a private HOME and TMPDIR; and
  * only the allow-listed environment.
@@ -124,6 +127,7 @@ export function bubblewrapArgs(config: SandboxConfig, launch: SandboxLaunch): st
   }
   args.push('--dir', config.home, '--dir', config.tmp)
   if (launch.proxySocket !== undefined) args.push('--ro-bind', launch.proxySocket, PROXY_SOCKET)
+  if (launch.seccompFd !== undefined) args.push('--seccomp', String(launch.seccompFd))
   for (const [name, value] of Object.entries(environment(config, launch)))
     args.push('--setenv', name, value)
   args.push('--chdir', launch.cwd, '--', ...launch.argv)

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import { bubblewrapFeatures } from './bubblewrap-features.js'
 import { checkSandbox, createSandbox, type SandboxRunResult } from './create-sandbox.js'
 import { SandboxError } from './sandbox-error.js'
+import { DENIED_SYSCALLS, type SeccompArch } from './seccomp-filter.js'
 import {
   createSandboxFixture,
   describeSandbox,
@@ -341,6 +342,29 @@ describeSandbox('createSandbox', () => {
         expect(result.stderr).toMatch(/unshare failed/)
       }
       expect((await sandbox.run(['true'])).exitCode).toBe(0)
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should refuse the system calls of its seccomp filter, which work outside it',
+    async () => {
+      // Each call with arguments that make it fail outside with another error than EPERM.
+      const arch = process.arch as SeccompArch
+      const calls = {
+        ptrace: `${DENIED_SYSCALLS.ptrace?.[arch]},0,0,0,0`,
+        keyctl: `${DENIED_SYSCALLS.keyctl?.[arch]},9999,0,0,0`,
+        name_to_handle_at: `${DENIED_SYSCALLS.name_to_handle_at?.[arch]},-1,0,0,0,0`,
+        io_uring_setup: `${DENIED_SYSCALLS.io_uring_setup?.[arch]},1,0`,
+      }
+      const script =
+        'for (@ARGV) { my ($n, @a) = split /,/; $! = 0; my $r = syscall($n, @a); print $r < 0 ? 0 + $! : "ok", "\\n" }'
+      const argv = ['perl', '-e', script, ...Object.values(calls)]
+      const outside = execFileSync(argv[0] as string, argv.slice(1), { encoding: 'utf8' })
+      const inside = await sandboxFor().run(argv)
+      expect(inside.exitCode).toBe(0)
+      expect(inside.stdout.trim().split('\n')).toEqual(Object.values(calls).map(() => '1'))
+      expect(outside.trim().split('\n')).not.toContain('1')
     },
     TIMEOUT,
   )

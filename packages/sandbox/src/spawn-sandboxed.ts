@@ -1,10 +1,12 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { realpathSync } from 'node:fs'
+import type { Writable } from 'node:stream'
 import { bubblewrapArgs, PROXY_SOCKET } from './bubblewrap-args.js'
 import { bubblewrapFeatures } from './bubblewrap-features.js'
 import { type NetworkProxy, startNetworkProxy } from './network-proxy.js'
 import type { SandboxConfig } from './sandbox-config.js'
 import { SandboxError } from './sandbox-error.js'
+import { isSeccompArch, seccompFilter } from './seccomp-filter.js'
 
 /** How one sandboxed process starts. */
 export interface SandboxSpawnOptions {
@@ -28,6 +30,22 @@ const FORWARD = [
 ].join('\n')
 
 let warnedUserns = false
+let warnedSeccomp = false
+// The child's descriptor bubblewrap reads the seccomp program from.
+const SECCOMP_FD = 3
+
+/** The seccomp program for this machine, or undefined (warned once) where none can be built. */
+function machineFilter(): Buffer | undefined {
+  if (isSeccompArch(process.arch)) return seccompFilter(process.arch)
+  if (!warnedSeccomp) {
+    warnedSeccomp = true
+    process.emitWarning(
+      `@plan/sandbox has no seccomp filter for ${process.arch}: sandboxed commands can make any system call.`,
+      { code: 'PLAN_SANDBOX_SECCOMP' },
+    )
+  }
+  return undefined
+}
 
 /** Whether to pass `--disable-userns`; warns once when this bubblewrap is too old for it. */
 function disablesUserns(bwrap: string): boolean {
@@ -40,6 +58,26 @@ function disablesUserns(bwrap: string): boolean {
     )
   }
   return false
+}
+
+/** Starts bubblewrap with piped stdio, and hands it the seccomp program on its own pipe. */
+function startBubblewrap(
+  bwrap: string,
+  args: readonly string[],
+  filter: Buffer | undefined,
+): ChildProcessWithoutNullStreams {
+  const child = spawn(bwrap, args, {
+    env: {},
+    shell: false,
+    detached: true,
+    stdio: filter === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+  }) as ChildProcessWithoutNullStreams
+  const program = child.stdio[SECCOMP_FD] as Writable | undefined
+  // A bubblewrap that fails before reading it closes the pipe: its exit says why.
+  program?.on('error', () => {})
+  program?.end(filter)
+  return child
 }
 
 /** Starts `argv` under bubblewrap with piped stdio, the proxy started first when hosts are listed. */
@@ -69,6 +107,7 @@ export function spawnSandboxed(
   const proxy =
     config.network.allow.length > 0 ? startNetworkProxy(config.network.allow) : undefined
   const command = proxy === undefined ? argv : ['/bin/sh', '-c', FORWARD, 'sh', ...argv]
+  const filter = machineFilter()
   try {
     const args = bubblewrapArgs(config, {
       argv: command,
@@ -76,14 +115,9 @@ export function spawnSandboxed(
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(proxy === undefined ? {} : { proxySocket: proxy.socket }),
       disableUserns: disablesUserns(bwrap),
+      ...(filter === undefined ? {} : { seccompFd: SECCOMP_FD }),
     })
-    const child = spawn(bwrap, args, {
-      env: {},
-      shell: false,
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-    })
+    const child = startBubblewrap(bwrap, args, filter)
     child.on('close', () => proxy?.close())
     child.on('error', () => proxy?.close())
     return { child, proxy }
