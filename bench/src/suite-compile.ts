@@ -60,6 +60,8 @@ export async function compileSuite(): Promise<Row[]> {
       () => {
         const result = compiler.validate(JSON.parse(text))
         if (!result.success) throw new Error(`bench plan rejected: ${result.issues[0]?.message}`)
+        // the hash is computed at its first read: read it, so the row includes it
+        if (result.plan.hash.length !== 64) throw new Error('bench plan has no hash')
       },
       size,
       size >= 100_000 ? 7 : 11,

@@ -140,6 +140,22 @@ describe('createPlanGuardedTools', () => {
     )
   })
 
+  it('should take a compiler or the promise of one, and reject a plan the compiler refuses', async () => {
+    const root = createTestWorkspace().root
+    const { tools } = testTools()
+    const compiler = await createPlanCompiler(testPolicy(root))
+    const plan = [{ id: 'x', tool: 'run_command', args: { command: 'rm -rf /' } }]
+
+    for (const given of [compiler, Promise.resolve(compiler)]) {
+      const guarded = await createPlanGuardedTools({ tools, compiler: given })
+      expect(guarded.compiler).toBe(compiler)
+      expect(guarded.mode).toBe('turn')
+      await expect(createPlanGuardedTools({ tools, compiler: given, plan })).rejects.toThrow(
+        /command_not_allowed|not allowed/,
+      )
+    }
+  })
+
   it('should report each turn and each call as the core decision events', async () => {
     const root = createTestWorkspace().root
     const { tools } = testTools()

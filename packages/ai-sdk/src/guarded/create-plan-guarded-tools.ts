@@ -102,9 +102,17 @@ export interface PlanGuardedTools<TOOLS extends ToolSet> {
 export function createPlanGuardedTools<TOOLS extends ToolSet>(
   options: CreatePlanGuardedToolsOptions<TOOLS>,
 ): Promise<PlanGuardedTools<TOOLS>> {
+  const given = options.compiler
+  // a compiler itself (not a promise of one): nothing to wait for before the guard is made
+  if (options.policy === undefined && given !== undefined && !isPromiseLike(given))
+    return guardedToolsWith(given, options)
   // exactly one of policy and compiler, checked before anything is awaited
   const compiler = resolveCompiler(options, 'createPlanGuardedTools')
   return compiler.then((resolved) => guardedToolsWith(resolved, options))
+}
+
+function isPromiseLike(value: object): value is PromiseLike<unknown> {
+  return typeof (value as Partial<PromiseLike<unknown>>).then === 'function'
 }
 
 async function guardedToolsWith<TOOLS extends ToolSet>(

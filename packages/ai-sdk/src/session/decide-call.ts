@@ -74,18 +74,27 @@ function withTurnStep(session: GuardSession, call: ToolCall): ToolCall {
   return stepId === undefined || call.stepId !== undefined ? call : { ...call, stepId }
 }
 
-async function authorize(guard: PlanGuard, call: ToolCall): Promise<CallDecision> {
+/** The guard's answer as a decision; an answer that cannot be read denies the call. */
+function decisionOf(result: AuthorizeResult): CallDecision {
+  try {
+    return fromResult(result)
+  } catch (error) {
+    return guardFailure(error)
+  }
+}
+
+/** The guard's decision, in one promise turn (not an async function awaiting another). */
+function authorize(guard: PlanGuard, call: ToolCall): Promise<CallDecision> {
   try {
     const session = sessionOf(guard)
     const retry = session.retryInterrupted
     const turnCall = withTurnStep(session, call)
     // Nothing to ask about an interrupted call: the guard's answer as it is, one await fewer.
-    const result = await (retry === undefined
-      ? guard.authorize(turnCall)
-      : authorizeInterrupted(guard, turnCall, retry))
-    return fromResult(result)
+    const result =
+      retry === undefined ? guard.authorize(turnCall) : authorizeInterrupted(guard, turnCall, retry)
+    return Promise.resolve(result).then(decisionOf, guardFailure)
   } catch (error) {
-    return guardFailure(error)
+    return Promise.resolve(guardFailure(error))
   }
 }
 

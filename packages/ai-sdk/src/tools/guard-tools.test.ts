@@ -1,6 +1,6 @@
 import { symlinkSync } from 'node:fs'
 import { join } from 'node:path'
-import { PlanError } from '@plan/core'
+import { PlanError, type PlanGuard } from '@plan/core'
 import { generateText, stepCountIs, tool } from 'ai'
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
@@ -265,6 +265,32 @@ describe('guardTools', () => {
       (error: unknown) => PlanError.isInstance(error) && error.issues.length > 0,
     )
     expect(spies.viewFile).not.toHaveBeenCalled()
+  })
+
+  it('should deny the call, never run the tool, when the guard throws, rejects or answers nonsense', async () => {
+    const failures = [
+      () => {
+        throw new Error('broken guard')
+      },
+      () => Promise.reject(new Error('broken guard')),
+      () => Promise.resolve({ allowed: false }),
+    ]
+    for (const failure of failures) {
+      const { guard } = await guardFixture(readPlan)
+      const { tools, spies } = testTools()
+      const broken = { ...guard, plan: guard.plan, authorize: failure } as unknown as PlanGuard
+      const guarded = guardTools(tools, broken)
+
+      const call = guarded.view_file.execute!(
+        { file: 'README.md' },
+        { toolCallId: 'x', messages: [], context: undefined },
+      )
+
+      await expect(call).rejects.toSatisfy(
+        (error: unknown) => PlanError.isInstance(error) && error.issues.length > 0,
+      )
+      expect(spies.viewFile).not.toHaveBeenCalled()
+    }
   })
 
   it('should refuse a provider-executed tool at setup', async () => {

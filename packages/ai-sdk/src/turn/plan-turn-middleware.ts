@@ -149,12 +149,9 @@ export function planTurnMiddleware(
     specificationVersion: 'v4',
     wrapGenerate: async ({ doGenerate }) => {
       const result = await doGenerate()
-      await submitTurn(
-        guard,
-        result.content.filter(isModelToolCall),
-        validatorOf,
-        options.onDecision,
-      )
+      const calls = result.content.filter(isModelToolCall)
+      // a response without tool calls (the model's answer) has no batch: nothing to await
+      if (calls.length > 0) await submitTurn(guard, calls, validatorOf, options.onDecision)
       return result
     },
     wrapStream: async ({ doStream }) => {

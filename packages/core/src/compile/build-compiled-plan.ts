@@ -72,11 +72,27 @@ export function buildCompiledPlan(
   const levels: (readonly string[])[] = new Array(graph.levels.length)
   for (let level = 0; level < graph.levels.length; level += 1)
     levels[level] = Object.freeze(idsOf(links.ids, graph.levels[level] as number[]))
-  return Object.freeze({
+  const plan: PlanBody = {
     steps: Object.freeze(steps),
     order: Object.freeze(idsOf(links.ids, graph.order)),
     levels: Object.freeze(levels),
-    hash: hasher.digest(),
-    criticalPathLength: graph.criticalPathLength,
-  })
+  }
+  // `hash` is an enumerable getter, hashed when first read: many per-turn plans never are.
+  Object.defineProperty(plan, HASHER, { value: hasher })
+  Object.defineProperty(plan, 'hash', HASH)
+  plan.criticalPathLength = graph.criticalPathLength
+  return Object.freeze(plan) as CompiledPlan
+}
+
+/** A compiled plan until its last keys are added (`hash`, then `criticalPathLength`, in order). */
+type PlanBody = Omit<CompiledPlan, 'hash' | 'criticalPathLength'> & { criticalPathLength?: number }
+
+const HASHER = Symbol('@plan/core.planHasher')
+
+/** Every compiled plan's `hash`: one getter, so that plans share a hidden class. */
+const HASH: PropertyDescriptor = {
+  enumerable: true,
+  get(this: { readonly [HASHER]: PlanHasher }): string {
+    return this[HASHER].digest()
+  },
 }

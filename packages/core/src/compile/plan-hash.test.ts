@@ -124,4 +124,14 @@ describe('CompiledPlan.hash', () => {
   ])('should stay the same for %s', (_name, plan, hash) => {
     expect(compiler.compile(plan).hash).toBe(hash)
   })
+
+  it('should be an own enumerable key that copies keep, the same at every read', () => {
+    const plan = compiler.compile([{ id: 'a', tool: 'view_file', args: { file: 'README.md' } }])
+    const hash = 'eea4d933b4ef2d9f1be757765834cea387d14674ebe22bc768a7b575c2dd28bc'
+    expect(Object.isFrozen(plan)).toBe(true)
+    expect(Object.keys(plan)).toEqual(['steps', 'order', 'levels', 'hash', 'criticalPathLength'])
+    for (const copy of [JSON.parse(JSON.stringify(plan)), { ...plan }, structuredClone(plan)])
+      expect(copy.hash).toBe(hash)
+    expect(plan.hash).toBe(hash)
+  })
 })

@@ -1,5 +1,5 @@
 import type { CompiledStep } from '../types/compiled-plan.js'
-import { createSha256 } from '../util/portable-crypto.js'
+import { createSha256, type IncrementalSha256 } from '../util/portable-crypto.js'
 
 /** One step as it enters the plan hash; keys in sorted order. */
 export interface HashedStep {
@@ -19,11 +19,13 @@ const CHUNK = 512
  * it stands (arguments are copied in sorted key order when they are checked).
  */
 export class PlanHasher {
-  readonly #hash = createSha256().update('{"steps":[')
+  // Started at the first flush: a plan whose hash is never read never starts one.
+  #hash: IncrementalSha256 | undefined
   // One chunk of step literals, refilled for every chunk: no object per step to collect.
   readonly #pending: HashedStep[] = []
   #count = 0
   #empty = true
+  #digest: string | undefined
 
   /** Adds the next step; `dependsOn` as hashed (see `hashedDependencies`). */
   add(args: CompiledStep['args'], dependsOn: readonly string[], id: string, tool: string): void {
@@ -40,10 +42,13 @@ export class PlanHasher {
     if (count + 1 === CHUNK) this.#flush()
   }
 
-  /** The hex digest; the hasher cannot be used afterwards. */
+  /** The hex digest, computed at the first call; no step can be added afterwards. */
   digest(): string {
+    if (this.#digest !== undefined) return this.#digest
     this.#flush()
-    return this.#hash.update('],"version":1}').digestHex()
+    this.#digest = this.#sha().update('],"version":1}').digestHex()
+    this.#pending.length = 0
+    return this.#digest
   }
 
   #flush(): void {
@@ -51,9 +56,15 @@ export class PlanHasher {
     const pending =
       this.#count === this.#pending.length ? this.#pending : this.#pending.slice(0, this.#count)
     const text = JSON.stringify(pending)
-    if (!this.#empty) this.#hash.update(',')
-    this.#hash.update(text.slice(1, -1))
+    const hash = this.#sha()
+    if (!this.#empty) hash.update(',')
+    hash.update(text.slice(1, -1))
     this.#empty = false
     this.#count = 0
+  }
+
+  #sha(): IncrementalSha256 {
+    this.#hash ??= createSha256().update('{"steps":[')
+    return this.#hash
   }
 }

@@ -4,6 +4,7 @@ import {
   FRAGMENT_LENGTH,
   GUARANTEED_MATCH_LENGTH,
   MAX_INDEXED_CHARACTERS,
+  normaliseText,
   UntrustedTextIndex,
 } from './untrusted-text-index.js'
 
@@ -66,5 +67,23 @@ describe('UntrustedTextIndex', () => {
     const copy = UntrustedTextIndex.fromJSON(JSON.parse(JSON.stringify(index.toJSON())))
     expect(copy.size).toBe(1)
     expect(copy.find('IGNORE ALL previous')?.stepId).toBe('page')
+  })
+})
+
+describe('normaliseText', () => {
+  const reference = (text: string) => text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ')
+
+  it('should fold case, compatibility forms and whitespace runs', () => {
+    expect(normaliseText('Ｉｇｎｏｒｅ\u00a0 ALL\t\nﬁles')).toBe('ignore all files')
+    expect(normaliseText('Plain  ASCII\r\nText')).toBe('plain ascii text')
+  })
+
+  it('should equal NFKC, lowercase and collapsed whitespace on any text, ASCII or not', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' })), (text) => {
+        expect(normaliseText(text)).toBe(reference(text))
+      }),
+      { numRuns: 500 },
+    )
   })
 })

@@ -12,9 +12,12 @@ export const GUARANTEED_MATCH_LENGTH = FRAGMENT_LENGTH + FRAGMENT_STRIDE - 1
 /** Most normalised characters indexed in one run; past it the index is saturated. */
 export const MAX_INDEXED_CHARACTERS = 4 * 1024 * 1024
 
+// ASCII text is its own NFKC form: no call into Unicode normalisation for it.
+const ASCII = /^[\t\n\r\x20-\x7e]*$/
+
 /** Lowercase, compatibility-normalised, whitespace runs collapsed: small edits do not hide a paste. */
 export function normaliseText(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ')
+  return (ASCII.test(text) ? text : text.normalize('NFKC')).toLowerCase().replace(/\s+/gu, ' ')
 }
 
 /** Where an indexed fragment first came from. */

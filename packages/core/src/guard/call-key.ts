@@ -7,10 +7,16 @@ export function callKey(tool: string, canonical: string): string {
   return key.length <= 256 ? key : `${tool}\u0000sha256:${sha256(canonical)}`
 }
 
-/** Tools and arguments of a turn, ignoring step ids (fresh tool-call ids every turn). */
+/** Longest turn text that is its own signature; longer ones are hashed. */
+const SHORT_TURN = 256
+
+/**
+ * Tools and arguments of a turn, ignoring step ids (fresh tool-call ids every turn): the
+ * canonical text itself when it is short (a JSON array, never a hex digest), else its SHA-256.
+ */
 export function turnSignature(plan: CompiledPlan): string {
-  const calls = plan.steps.map((step) => canonicalJson([step.tool, step.args]))
-  return sha256(calls.join('\n'))
+  const text = plan.steps.map((step) => canonicalJson([step.tool, step.args])).join('\n')
+  return text.length <= SHORT_TURN ? text : sha256(text)
 }
 
 /** What a rejected per-turn batch asked for (tools and arguments, not ids), to spot repeats. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { BUDGET_COUNTERS } from '../schema/budget-counter-kinds.js'
+import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { countersFromSaved, emptyCounters, savedCounters } from './budget-counters.js'
 import { RunBudgets } from './run-budgets.js'
@@ -84,6 +85,41 @@ describe('RunBudgets', () => {
     again.seenPlanHashes.add('h')
     expect(again.checkReplanHash('g')).toBeUndefined()
     expect(again.checkReplanHash('h')?.code).toBe('replan_loop')
+  })
+
+  it('should read the hash of a noted plan only when the seen hashes are read, in approval order', () => {
+    const { run } = budgets()
+    const reads: string[] = []
+    const plan = (hash: string) =>
+      ({
+        get hash() {
+          reads.push(hash)
+          return hash
+        },
+      }) as CompiledPlan
+    run.seenPlanHashes.add('first')
+    run.notePlan(plan('second'))
+    run.notePlan(plan('third'))
+    expect(reads).toEqual([])
+    expect(run.checkReplanHash('third')?.code).toBe('replan_loop')
+    expect(reads).toEqual(['second', 'third'])
+    expect([...run.seenPlanHashes]).toEqual(['first', 'second', 'third'])
+    expect(reads).toEqual(['second', 'third'])
+  })
+
+  it('should hash the noted plans once 256 wait, so a long run keeps no more', () => {
+    const { run } = budgets()
+    let reads = 0
+    for (let index = 0; index < 256; index += 1)
+      run.notePlan({
+        get hash() {
+          reads += 1
+          return `h${index}`
+        },
+      } as CompiledPlan)
+    expect(reads).toBe(256)
+    expect(run.seenPlanHashes.size).toBe(256)
+    expect(reads).toBe(256)
   })
 
   it('should stop the run when the same turn repeats past maxIdenticalCalls', () => {

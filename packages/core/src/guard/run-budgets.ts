@@ -1,9 +1,13 @@
 import { createIssue } from '../issues/create-issue.js'
 import type { Policy } from '../schema/policy-schema.js'
+import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { type BudgetCounters, emptyCounters } from './budget-counters.js'
 
 type Budgets = Policy['budgets']
+
+/** Plans noted for `seenPlanHashes` that are kept unhashed at most. */
+const MAX_UNHASHED = 256
 
 function stopIssue(code: 'budget_exhausted' | 'repeated_call', message: string, hint: string) {
   return createIssue(code, message, [], hint)
@@ -15,7 +19,6 @@ function stopIssue(code: 'budget_exhausted' | 'repeated_call', message: string, 
  */
 export class RunBudgets {
   counters: BudgetCounters = emptyCounters()
-  readonly seenPlanHashes = new Set<string>()
   startedAt: number
   stopped: PlanIssue | undefined
 
@@ -23,6 +26,9 @@ export class RunBudgets {
   private readonly toolLimit: (tool: string) => number | undefined
   private readonly now: () => number
   private readonly onStop: (issue: PlanIssue) => void
+  readonly #seenPlanHashes = new Set<string>()
+  /** Approved plans whose hashes join `seenPlanHashes` when it is first read after them. */
+  readonly #unhashed: CompiledPlan[] = []
 
   /**
    * @param toolLimit the most calls of one tool in the run (its own limit or the policy's)
@@ -39,6 +45,27 @@ export class RunBudgets {
     this.now = now
     this.onStop = onStop
     this.startedAt = now()
+  }
+
+  /**
+   * Hashes of the plans approved in the run, in approval order (a re-plan with one of them is a
+   * loop). Plans noted with {@link notePlan} are hashed here, when something reads the set.
+   */
+  get seenPlanHashes(): Set<string> {
+    if (this.#unhashed.length > 0) this.#hashNoted()
+    return this.#seenPlanHashes
+  }
+
+  /** An approved plan, added to `seenPlanHashes` once that is read (its hash may be lazy). */
+  notePlan(plan: CompiledPlan): void {
+    this.#unhashed.push(plan)
+    // A long run that never reads the set keeps no more than this many plans for it.
+    if (this.#unhashed.length >= MAX_UNHASHED) this.#hashNoted()
+  }
+
+  #hashNoted(): void {
+    for (const plan of this.#unhashed) this.#seenPlanHashes.add(plan.hash)
+    this.#unhashed.length = 0
   }
 
   /** Stops the run (the first reason wins) and answers the reason it stopped for. */

@@ -78,19 +78,22 @@ export function submitPlan(
     parts.record({ type: 'plan_rejected', kind, issues: result.issues })
     return result
   }
-  parts.budgets.seenPlanHashes.add(result.plan.hash)
+  // A turn's hash is computed only if something reads it (a snapshot, the audit, a re-plan).
+  parts.budgets.notePlan(result.plan)
   const { flow } = parts
   parts.run.install(result.plan, kind === 'turn' ? 'turn' : 'plan', false, (stepId) =>
     flow.forget(stepId),
   )
   // Text in this plan can only have been copied from untrusted output that exists now.
   flow.planApproved(result.plan.steps.map((step) => step.id))
-  parts.record({
-    type: 'plan_approved',
-    kind: kind === 'turn' ? 'turn' : 'replan',
-    planHash: result.plan.hash,
-    steps: result.plan.steps.length,
-    signed: parts.signatureRequired,
-  })
+  if (parts.audit.enabled) {
+    parts.record({
+      type: 'plan_approved',
+      kind: kind === 'turn' ? 'turn' : 'replan',
+      planHash: result.plan.hash,
+      steps: result.plan.steps.length,
+      signed: parts.signatureRequired,
+    })
+  }
   return result
 }
