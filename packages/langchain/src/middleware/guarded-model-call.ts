@@ -63,7 +63,8 @@ function keepEarlierMessage(request: Request, response: AIMessage): void {
 /**
  * A model answer is a new turn. When the run can run nothing more, its calls are answered
  * here and the run ends (under `error`, the `afterModel` hook does this and throws). The answer
- * comes back as a `Command` that also writes the run's state.
+ * comes back as a `Command` that also writes the run's state, unless the turn changed nothing
+ * in it but its turn count: a run neither stopped nor ending, whose next write carries the count.
  */
 function finishTurn(
   config: GuardConfig,
@@ -82,14 +83,17 @@ function finishTurn(
   const stop = stopIssue(run)
   const issues = run.exit?.issues ?? (stop === undefined ? undefined : [stop])
   const ends = calls.length > 0 && issues !== undefined && config.exitBehavior !== 'error'
-  const update = {
-    ...(ends ? { messages: endTurnMessages(config, run, calls, issues) } : {}),
-    _planGuardState: savedRunState(run),
-  }
+  const update =
+    issues === undefined
+      ? undefined
+      : {
+          ...(ends ? { messages: endTurnMessages(config, run, calls, issues) } : {}),
+          _planGuardState: savedRunState(run),
+        }
   // A turn without calls is the run's last (its saved state restores it if the agent goes on);
   // under `error`, afterAgent drops it.
   if ((ends || calls.length === 0) && config.exitBehavior !== 'error') config.runs.forget(run.id)
-  return new Command({ update })
+  return update === undefined ? response : new Command({ update })
 }
 
 /**
