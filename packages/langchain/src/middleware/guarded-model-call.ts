@@ -6,8 +6,10 @@ import type { LangChainToolCall } from '../convert/steps-from-tool-calls.js'
 import type { GuardConfig } from './guard-config.js'
 import { endText, lastWordText } from './guard-messages.js'
 import { toolName } from './guarded-tool-call.js'
+import { invocationOf } from './invocation.js'
 import type { GuardModelHandler, GuardModelRequest } from './plan-guard-state.js'
 import { type RunContext, savedRunState, setExit, stopIssue } from './run-context.js'
+import { refusalUpdate } from './run-refusal.js'
 import { endTurnMessages } from './tool-answers.js'
 
 type Request = GuardModelRequest
@@ -63,8 +65,9 @@ function keepEarlierMessage(request: Request, response: AIMessage): void {
 /**
  * A model answer is a new turn. When the run can run nothing more, its calls are answered
  * here and the run ends (under `error`, the `afterModel` hook does this and throws). The answer
- * comes back as a `Command` that also writes the run's state, unless the turn changed nothing
- * in it but its turn count: a run neither stopped nor ending, whose next write carries the count.
+ * comes back as a `Command` that also writes the run's state (and, for a run started here, its
+ * id), unless the turn changed nothing in a written run but its turn count: a run neither
+ * stopped nor ending, whose next write carries the count.
  */
 function finishTurn(
   config: GuardConfig,
@@ -83,11 +86,13 @@ function finishTurn(
   const stop = stopIssue(run)
   const issues = run.exit?.issues ?? (stop === undefined ? undefined : [stop])
   const ends = calls.length > 0 && issues !== undefined && config.exitBehavior !== 'error'
+  const unwritten = run.revision === 0
   const update =
-    issues === undefined
+    issues === undefined && !unwritten
       ? undefined
       : {
           ...(ends ? { messages: endTurnMessages(config, run, calls, issues) } : {}),
+          ...(unwritten ? { _planGuardRunId: run.id } : {}),
           _planGuardState: savedRunState(run),
         }
   // A turn without calls is the run's last (its saved state restores it if the agent goes on);
@@ -109,10 +114,13 @@ export async function guardedModelCall(
 ): Promise<AIMessage | Command> {
   let run: RunContext
   try {
-    run = await config.runs.find(request.state)
+    run = config.startsAtModelCall
+      ? await config.runs.forModelCall(request.state, invocationOf(request.runtime))
+      : await config.runs.find(request.state)
   } catch (error) {
-    // LangChain would wrap a throw here: the middleware's own beforeAgent node throws it.
+    // LangChain would wrap a throw here: the state's reducer, or the beforeAgent node, throws it.
     if (!PlanError.isInstance(error)) throw error
+    if (config.startsAtModelCall) return refusalUpdate(error)
     config.runs.refuse(request.state, error)
     return new Command({ goto: beforeAgentNode(config) })
   }
