@@ -1,6 +1,6 @@
 import { type IssueCode, PlanError, type PlanGuardState, type PlanIssue } from '@plan/core'
 import { z } from 'zod'
-import { RunRefusal } from './run-refusal.js'
+import { refusalError } from './run-refusal.js'
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -57,13 +57,14 @@ export type PlanGuardRunState = Readonly<z.output<typeof planGuardRunStateSchema
 /**
  * The reducer of `_planGuardState`: parallel tool calls of one turn each write the state, and
  * the freshest (highest revision) of one run wins; a new run's state replaces an old run's.
- * A `RunRefusal` is thrown: the run ends with its error.
+ * A refused run (`refusalUpdate`) is thrown: the run ends with its error.
  */
 export function keepFreshestRunState(
   current: PlanGuardRunState | undefined,
   next: PlanGuardRunState | undefined,
 ): PlanGuardRunState | undefined {
-  if ((next as unknown) instanceof RunRefusal) throw (next as unknown as RunRefusal).error
+  const refused = refusalError(next) ?? refusalError(current)
+  if (refused !== undefined) throw refused
   if (next === undefined || next === null) return current
   if (!isRecord(current) || !isRecord(next)) return next
   if (current.runId !== next.runId) return next
