@@ -14,10 +14,6 @@ import { endTurnMessages } from './tool-answers.js'
 
 type Request = GuardModelRequest
 
-/** The graph node of the middleware's `beforeAgent` hook (LangChain names it so). */
-export function beforeAgentNode(config: GuardConfig): string {
-  return `${config.name}.before_agent`
-}
 type Handler = GuardModelHandler
 
 /** `text` appended to the system message, so its content blocks (cache control) survive. */
@@ -118,11 +114,9 @@ export async function guardedModelCall(
       ? await config.runs.forModelCall(request.state, invocationOf(request.runtime))
       : await config.runs.find(request.state)
   } catch (error) {
-    // LangChain would wrap a throw here: the state's reducer, or the beforeAgent node, throws it.
+    // LangChain would wrap a throw here: the state's reducer throws it.
     if (!PlanError.isInstance(error)) throw error
-    if (config.startsAtModelCall) return refusalUpdate(error)
-    config.runs.refuse(request.state, error)
-    return new Command({ goto: beforeAgentNode(config) })
+    return refusalUpdate(error)
   }
   const stop = stopIssue(run)
   if (stop !== undefined) setExit(run, [stop])

@@ -124,35 +124,38 @@ describe('planGuardMiddleware', () => {
       expect(textOf(toolMessages(result.messages).get('second'))).toContain('budget_exhausted')
     })
 
-    it('should end every resume of a run whose saved state was refused with a PlanError', async () => {
-      const checkpointer = new MemorySaver()
-      const config = { configurable: { thread_id: randomUUID() } }
-      const policy = workspace.policy()
-      const agentWith = (model: ReturnType<typeof scriptedModel>) =>
-        createAgent({
-          model,
-          tools: workspace.tools,
-          checkpointer,
-          middleware: [planGuardMiddleware({ policy })],
-        })
-      const first = agentWith(scriptedModel([{ calls: [read('README.md', 'first')] }]))
-      const pausedAfterTools = { ...config, interruptAfter: ['tools'] }
-      await first.invoke({ messages: [new HumanMessage('Read.')] }, pausedAfterTools)
-      const saved = (await first.graph.getState(config)).values as {
-        _planGuardState: PlanGuardRunState
-      }
-      const broken = { ...saved._planGuardState, revision: saved._planGuardState.revision + 1 }
-      await first.graph.updateState(config, { _planGuardState: { ...broken, turn: -1 } }, 'tools')
-      for (let attempt = 0; attempt < 3; attempt += 1) {
-        const model = scriptedModel([{ calls: [read('docs/guide.md', `again${attempt}`)] }])
-        const error = await agentWith(model)
-          .invoke(null, config)
-          .catch((thrown: unknown) => thrown)
-        expect(PlanError.isInstance(error)).toBe(true)
-        expect(model.callCount).toBe(0)
-      }
-      expect(workspace.ran).toEqual([`view_file:${join(workspace.root, 'README.md')}`])
-    })
+    it.each(['continue', 'error'] as const)(
+      'should end every resume of a run whose saved state was refused with a PlanError (%s)',
+      async (exitBehavior) => {
+        const checkpointer = new MemorySaver()
+        const config = { configurable: { thread_id: randomUUID() } }
+        const policy = workspace.policy()
+        const agentWith = (model: ReturnType<typeof scriptedModel>) =>
+          createAgent({
+            model,
+            tools: workspace.tools,
+            checkpointer,
+            middleware: [planGuardMiddleware({ policy, exitBehavior })],
+          })
+        const first = agentWith(scriptedModel([{ calls: [read('README.md', 'first')] }]))
+        const pausedAfterTools = { ...config, interruptAfter: ['tools'] }
+        await first.invoke({ messages: [new HumanMessage('Read.')] }, pausedAfterTools)
+        const saved = (await first.graph.getState(config)).values as {
+          _planGuardState: PlanGuardRunState
+        }
+        const broken = { ...saved._planGuardState, revision: saved._planGuardState.revision + 1 }
+        await first.graph.updateState(config, { _planGuardState: { ...broken, turn: -1 } }, 'tools')
+        for (let attempt = 0; attempt < 3; attempt += 1) {
+          const model = scriptedModel([{ calls: [read('docs/guide.md', `again${attempt}`)] }])
+          const error = await agentWith(model)
+            .invoke(null, config)
+            .catch((thrown: unknown) => thrown)
+          expect(PlanError.isInstance(error)).toBe(true)
+          expect(model.callCount).toBe(0)
+        }
+        expect(workspace.ran).toEqual([`view_file:${join(workspace.root, 'README.md')}`])
+      },
+    )
 
     it('should refuse a call outside a run it started and end the invocation with the PlanError', async () => {
       // Sends the agent to its tools before any model call, with a call no model made.

@@ -66,8 +66,8 @@ async function afterModel(
 
 /**
  * Registered with a `beforeModel` hook (which needs the run before the model call starts one):
- * starts a run with its own guard. It is also where a run whose saved state was refused comes
- * to end (`wrapModelCall` sends it here): it throws the `PlanError`, outside LangChain's wrapping.
+ * starts a run with its own guard. A refusal a tool call met at this state is thrown here,
+ * outside LangChain's wrapping.
  */
 async function beforeAgent(config: GuardConfig, state: PlanGuardFields) {
   const refusal = config.runs.takeRefusal(state)
