@@ -8,7 +8,7 @@ const REFUSED = '@plan/refused'
  * data, so that a checkpointer that keeps the write (LangGraph saves a finished task's writes)
  * makes every later resume throw too; the error itself travels only within this process.
  */
-export interface RunRefusal {
+interface RunRefusal {
   readonly [REFUSED]: { readonly message: string }
 }
 

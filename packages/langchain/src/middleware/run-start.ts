@@ -2,7 +2,7 @@ import { AIMessage } from '@langchain/core/messages'
 import type { PlanGuardFields } from './plan-guard-state.js'
 
 /** True when the state holds neither a run id nor a saved run state. */
-export function holdsNoRun(state: PlanGuardFields): boolean {
+function holdsNoRun(state: PlanGuardFields): boolean {
   return (
     state._planGuardRunId === undefined &&
     (state._planGuardState === undefined || state._planGuardState === null)
