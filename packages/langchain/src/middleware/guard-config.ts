@@ -26,6 +26,11 @@ export interface GuardConfig {
   readonly retryInterrupted: RetryInterrupted | undefined
   readonly report: (decision: DecisionEvent) => void
   readonly runs: RunRegistry
+  /**
+   * Runs start at model calls, without a `beforeAgent` node: true unless a `beforeModel` hook
+   * (`exitBehavior: 'error'`, an `extractionModel`) needs the run before the model call.
+   */
+  readonly startsAtModelCall: boolean
 }
 
 /** Checks the options (throws `PlanError` with `invalid_configuration`) and fills in defaults. */
@@ -38,10 +43,11 @@ export function guardConfig(options: PlanGuardMiddlewareOptions): GuardConfig {
     )
   }
   const { onDecision } = options
+  const planMode = options.plan !== undefined
   return {
     name: 'PlanGuardMiddleware',
     exitBehavior,
-    planMode: options.plan !== undefined,
+    planMode,
     maskTools: options.maskTools ?? true,
     describePlan: options.describePlan ?? true,
     extractionModel: options.extractionModel,
@@ -54,5 +60,7 @@ export function guardConfig(options: PlanGuardMiddlewareOptions): GuardConfig {
       store: options.store,
       checkPathsOnDisk: options.checkPathsOnDisk ?? true,
     }),
+    startsAtModelCall:
+      exitBehavior !== 'error' && !(planMode && options.extractionModel !== undefined),
   }
 }

@@ -6,16 +6,14 @@ import type { LangChainToolCall } from '../convert/steps-from-tool-calls.js'
 import type { GuardConfig } from './guard-config.js'
 import { endText, lastWordText } from './guard-messages.js'
 import { toolName } from './guarded-tool-call.js'
+import { invocationOf } from './invocation.js'
 import type { GuardModelHandler, GuardModelRequest } from './plan-guard-state.js'
 import { type RunContext, savedRunState, setExit, stopIssue } from './run-context.js'
+import { refusalUpdate } from './run-refusal.js'
 import { endTurnMessages } from './tool-answers.js'
 
 type Request = GuardModelRequest
 
-/** The graph node of the middleware's `beforeAgent` hook (LangChain names it so). */
-export function beforeAgentNode(config: GuardConfig): string {
-  return `${config.name}.before_agent`
-}
 type Handler = GuardModelHandler
 
 /** `text` appended to the system message, so its content blocks (cache control) survive. */
@@ -63,7 +61,9 @@ function keepEarlierMessage(request: Request, response: AIMessage): void {
 /**
  * A model answer is a new turn. When the run can run nothing more, its calls are answered
  * here and the run ends (under `error`, the `afterModel` hook does this and throws). The answer
- * comes back as a `Command` that also writes the run's state.
+ * comes back as a `Command` that also writes the run's state (and, for a run started here, its
+ * id), unless the turn changed nothing in a written run but its turn count: a run neither
+ * stopped nor ending, whose next write carries the count.
  */
 function finishTurn(
   config: GuardConfig,
@@ -82,14 +82,19 @@ function finishTurn(
   const stop = stopIssue(run)
   const issues = run.exit?.issues ?? (stop === undefined ? undefined : [stop])
   const ends = calls.length > 0 && issues !== undefined && config.exitBehavior !== 'error'
-  const update = {
-    ...(ends ? { messages: endTurnMessages(config, run, calls, issues) } : {}),
-    _planGuardState: savedRunState(run),
-  }
+  const unwritten = run.revision === 0
+  const update =
+    issues === undefined && !unwritten
+      ? undefined
+      : {
+          ...(ends ? { messages: endTurnMessages(config, run, calls, issues) } : {}),
+          ...(unwritten ? { _planGuardRunId: run.id } : {}),
+          _planGuardState: savedRunState(run),
+        }
   // A turn without calls is the run's last (its saved state restores it if the agent goes on);
   // under `error`, afterAgent drops it.
   if ((ends || calls.length === 0) && config.exitBehavior !== 'error') config.runs.forget(run.id)
-  return new Command({ update })
+  return update === undefined ? response : new Command({ update })
 }
 
 /**
@@ -105,12 +110,13 @@ export async function guardedModelCall(
 ): Promise<AIMessage | Command> {
   let run: RunContext
   try {
-    run = await config.runs.find(request.state)
+    run = config.startsAtModelCall
+      ? await config.runs.forModelCall(request.state, invocationOf(request.runtime))
+      : await config.runs.find(request.state)
   } catch (error) {
-    // LangChain would wrap a throw here: the middleware's own beforeAgent node throws it.
+    // LangChain would wrap a throw here: the state's reducer throws it.
     if (!PlanError.isInstance(error)) throw error
-    config.runs.refuse(request.state, error)
-    return new Command({ goto: beforeAgentNode(config) })
+    return refusalUpdate(error)
   }
   const stop = stopIssue(run)
   if (stop !== undefined) setExit(run, [stop])

@@ -12,6 +12,7 @@ import type { LangChainToolCall } from '../convert/steps-from-tool-calls.js'
 import { askHuman, mayAskHuman } from './ask-human.js'
 import { toSaved } from './durable-run.js'
 import type { GuardConfig } from './guard-config.js'
+import { invocationOf } from './invocation.js'
 import type { GuardToolHandler, GuardToolRequest } from './plan-guard-state.js'
 import { type RunContext, savedRunState, setExit, stopIssue } from './run-context.js'
 import {
@@ -198,14 +199,15 @@ export async function guardedToolCall(
   request: Request,
   handler: Handler,
 ): Promise<Answer> {
+  const invocation = invocationOf(request.runtime)
   let run: RunContext
   try {
-    run = await config.runs.find(request.state)
+    run = await config.runs.find(request.state, invocation)
   } catch (error) {
     // LangChain would wrap a throw here; the call is refused, and the next model call ends the run.
     if (!PlanError.isInstance(error)) throw error
     reportDenied(config, request.toolCall, error.issues)
-    config.runs.refuse(request.state, error)
+    config.runs.refuse(request.state, error, config.startsAtModelCall ? invocation : undefined)
     return refusedMessage(request.toolCall, error)
   }
   const response = await answer(config, run, request, handler)

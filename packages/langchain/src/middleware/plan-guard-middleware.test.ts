@@ -396,7 +396,8 @@ describe('planGuardMiddleware', () => {
     })
 
     it('should refuse a call outside a run it started', async () => {
-      const middleware = planGuardMiddleware({ policy: workspace.policy() })
+      // The configuration whose runs start in a beforeAgent node.
+      const middleware = planGuardMiddleware({ policy: workspace.policy(), exitBehavior: 'error' })
       let reached = false
       const request = {
         toolCall: { id: 'stray', name: 'view_file', args: { file: 'README.md' } },
@@ -421,7 +422,8 @@ describe('planGuardMiddleware', () => {
     })
 
     it('should start the next run normally after a refused call', async () => {
-      const middleware = planGuardMiddleware({ policy: workspace.policy() })
+      // The configuration whose runs start in a beforeAgent node.
+      const middleware = planGuardMiddleware({ policy: workspace.policy(), exitBehavior: 'error' })
       const request = {
         toolCall: { id: 'stray', name: 'view_file', args: { file: 'README.md' } },
         tool: workspace.viewFile,
@@ -693,10 +695,8 @@ describe('planGuardMiddleware', () => {
             .graph.nodes,
         ).filter((node) => node.startsWith('PlanGuardMiddleware.'))
       const policy = workspace.policy()
-      expect(nodesOf(planGuardMiddleware({ policy }))).toEqual(['PlanGuardMiddleware.before_agent'])
-      expect(nodesOf(planGuardMiddleware({ policy, exitBehavior: 'end' }))).toEqual([
-        'PlanGuardMiddleware.before_agent',
-      ])
+      expect(nodesOf(planGuardMiddleware({ policy }))).toEqual([])
+      expect(nodesOf(planGuardMiddleware({ policy, exitBehavior: 'end' }))).toEqual([])
       expect(nodesOf(planGuardMiddleware({ policy, exitBehavior: 'error' })).sort()).toEqual([
         'PlanGuardMiddleware.after_agent',
         'PlanGuardMiddleware.after_model',

@@ -65,8 +65,9 @@ async function afterModel(
 }
 
 /**
- * Starts a run with its own guard. It is also where a run whose saved state was refused comes
- * to end (`wrapModelCall` sends it here): it throws the `PlanError`, outside LangChain's wrapping.
+ * Registered with a `beforeModel` hook (which needs the run before the model call starts one):
+ * starts a run with its own guard. A refusal a tool call met at this state is thrown here,
+ * outside LangChain's wrapping.
  */
 async function beforeAgent(config: GuardConfig, state: PlanGuardFields) {
   const refusal = config.runs.takeRefusal(state)
@@ -102,9 +103,10 @@ async function afterAgent(config: GuardConfig, state: PlanGuardFields) {
  * guard's state is kept in the agent state (`_planGuardState`), so a checkpointed run resumed
  * in another process, or by a new instance of this middleware, goes on with the same budgets,
  * step statuses and loop counts; a saved state that does not check out fails closed.
- * Only the hooks a configuration needs become graph nodes (each costs LangGraph a step):
- * `beforeAgent` always; `beforeModel`, `afterModel` and `afterAgent` under
- * `exitBehavior: 'error'`; `beforeModel` with an `extractionModel`.
+ * Only the hooks a configuration needs become graph nodes (each costs LangGraph a step): none
+ * under `exitBehavior` `'continue'` or `'end'`, where a run starts at its first model call;
+ * `beforeAgent`, `beforeModel`, `afterModel` and `afterAgent` under `exitBehavior: 'error'`;
+ * `beforeAgent` and `beforeModel` with an `extractionModel`.
  * List it last in `middleware`, so that no other `wrapToolCall` runs between its check and
  * the tool.
  *
@@ -129,7 +131,9 @@ export function planGuardMiddleware(
   return createMiddleware({
     name: config.name,
     stateSchema: planGuardStateSchema,
-    beforeAgent: (state) => beforeAgent(config, state),
+    ...(config.startsAtModelCall
+      ? {}
+      : { beforeAgent: (state: PlanGuardFields) => beforeAgent(config, state) }),
     ...(throwsOnExit || runsModelSteps
       ? { beforeModel: (state: PlanGuardFields) => beforeModel(config, state) }
       : {}),

@@ -5,6 +5,7 @@ import type { GuardSetup } from './guard-setup.js'
 import type { PlanGuardFields } from './plan-guard-state.js'
 import { restoreRun } from './restore-run.js'
 import { newRun, type RunContext } from './run-context.js'
+import { startsNewRun } from './run-start.js'
 
 /** Runs whose end never came (a crash) are dropped beyond this many. */
 const MAX_LIVE_RUNS = 10_000
@@ -41,6 +42,9 @@ export class RunRegistry {
   readonly #runs = new Map<string, RunContext>()
   /** Runs whose saved state was refused, until a hook node throws the error. */
   readonly #refusals = new Map<string, PlanError>()
+  /** The run each live invocation serves, and the invocations refused. */
+  readonly #invocations = new WeakMap<object, string>()
+  readonly #refusedInvocations = new WeakMap<object, PlanError>()
   readonly #setup: () => Promise<GuardSetup>
   readonly #store: GuardStore | undefined
   readonly #checkPathsOnDisk: boolean
@@ -70,13 +74,13 @@ export class RunRegistry {
   /**
    * The run the state belongs to: the in-memory one, unless the state saved for it is newer (the
    * run went on in another process); otherwise restored from the saved state; otherwise a
-   * `PlanError` (fail closed).
+   * `PlanError` (fail closed). The run is then the one `invocation` serves.
    */
-  async find(state: PlanGuardFields): Promise<RunContext> {
+  async find(state: PlanGuardFields, invocation?: object): Promise<RunContext> {
     const id = state._planGuardRunId
     const written: unknown = state._planGuardState
     const known = id === undefined ? undefined : this.#current(id, written)
-    if (known !== undefined) return known
+    if (known !== undefined) return this.#enter(invocation, known)
     if (id === undefined || written === undefined || written === null) {
       throw new PlanError(
         'The @plan guard has no record of this run (it was not started by this middleware, and the agent state holds no saved guard state for it); no tool call can be authorized.',
@@ -86,10 +90,26 @@ export class RunRegistry {
     const setup = await this.#setup()
     const freshest = await freshestRunState(this.#store, id, written)
     // Synchronous from here on: the parallel calls of one turn restore the run once.
-    return (
+    return this.#enter(
+      invocation,
       this.#current(id, written) ??
-      this.#remember(restoreRun(id, freshest, setup, this.#checkPathsOnDisk))
+        this.#remember(restoreRun(id, freshest, setup, this.#checkPathsOnDisk)),
     )
+  }
+
+  /**
+   * The run a model call serves when no hook node starts runs (see `startsNewRun`): a new run
+   * (not yet written), or the state's. Throws `PlanError` when the state's run is refused, the
+   * invocation was refused before, or the setup fails.
+   */
+  async forModelCall(state: PlanGuardFields, invocation: object | undefined): Promise<RunContext> {
+    const refused = invocation === undefined ? undefined : this.#refusedInvocations.get(invocation)
+    if (refused !== undefined) throw refused
+    const id = state._planGuardRunId
+    const same =
+      invocation !== undefined && id !== undefined && this.#invocations.get(invocation) === id
+    if (startsNewRun(state, same)) return this.#enter(invocation, await this.start())
+    return this.find(state, invocation)
   }
 
   /** Drops the run from memory (its saved state still restores it). */
@@ -97,9 +117,13 @@ export class RunRegistry {
     this.#runs.delete(id)
   }
 
-  /** Records that the run of `state` was refused with `error`, for a hook node to throw. */
-  refuse(state: PlanGuardFields, error: PlanError): void {
-    keep(this.#refusals, refusalKey(state), error)
+  /**
+   * Records that the run of `state` was refused with `error`, for the next model call of
+   * `invocation` to throw when one is given, otherwise for a hook node to throw.
+   */
+  refuse(state: PlanGuardFields, error: PlanError, invocation?: object): void {
+    if (invocation === undefined) keep(this.#refusals, refusalKey(state), error)
+    else this.#refusedInvocations.set(invocation, error)
   }
 
   /** The refusal recorded for the run of `state` at that state, once. */
@@ -116,6 +140,12 @@ export class RunRegistry {
     if (run === undefined) return undefined
     const revision = savedRevision(written, id)
     return revision !== undefined && revision > run.revision ? undefined : run
+  }
+
+  /** Records that `invocation` is served by `run`. */
+  #enter(invocation: object | undefined, run: RunContext): RunContext {
+    if (invocation !== undefined) this.#invocations.set(invocation, run.id)
+    return run
   }
 
   /** Keeps a run in memory; runs whose end never came (a crash) are dropped first. */

@@ -1,5 +1,6 @@
 import { type IssueCode, PlanError, type PlanGuardState, type PlanIssue } from '@plan/core'
 import { z } from 'zod'
+import { refusalError } from './run-refusal.js'
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -56,11 +57,14 @@ export type PlanGuardRunState = Readonly<z.output<typeof planGuardRunStateSchema
 /**
  * The reducer of `_planGuardState`: parallel tool calls of one turn each write the state, and
  * the freshest (highest revision) of one run wins; a new run's state replaces an old run's.
+ * A refused run (`refusalUpdate`) is thrown: the run ends with its error.
  */
 export function keepFreshestRunState(
   current: PlanGuardRunState | undefined,
   next: PlanGuardRunState | undefined,
 ): PlanGuardRunState | undefined {
+  const refused = refusalError(next) ?? refusalError(current)
+  if (refused !== undefined) throw refused
   if (next === undefined || next === null) return current
   if (!isRecord(current) || !isRecord(next)) return next
   if (current.runId !== next.runId) return next
