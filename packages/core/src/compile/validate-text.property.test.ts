@@ -71,7 +71,17 @@ const argsText = fc.oneof(
       { maxLength: 4 },
     )
     .map(objectText),
-  fc.constantFrom('null', '[]', '"args"', '{"__proto__":{"polluted":true},"text":"x"}'),
+  fc.constantFrom(
+    'null',
+    '[]',
+    '"args"',
+    '{"__proto__":{"polluted":true},"text":"x"}',
+    '{"text":"x","count":1e400}',
+    '{"count":-0,"text":"x","data":[1e-400,-0]}',
+    '{"text":"\\ud800 \\u0000","data":{"\\ud800":"\\udc00"}}',
+    '{"data":{"a":1,"a":{"$ref":"s0"},"__proto__":2},"text":"x"}',
+    `{"text":"x","data":${'['.repeat(70)}${']'.repeat(70)}}`,
+  ),
 )
 
 const stepText = fc
