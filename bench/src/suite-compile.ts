@@ -18,8 +18,10 @@ function interleaved(runs: readonly (() => void)[], size: number, samples: numbe
   const repeat = Math.max(1, Math.round(STEPS_PER_SAMPLE / size))
   for (const run of runs) sample(run, repeat)
   const times: number[][] = runs.map(() => [])
-  for (let index = 0; index < samples; index += 1)
-    runs.forEach((run, position) => times[position]?.push(sample(run, repeat)))
+  for (let index = 0; index < samples; index += 1) {
+    for (let position = 0; position < runs.length; position += 1)
+      times[position]?.push(sample(runs[position] as () => void, repeat))
+  }
   return times.map(spreadOf)
 }
 
