@@ -141,6 +141,28 @@ describe('public entries (hostile values)', () => {
     )
   }, 120_000)
 
+  it('should answer validateText as validate(JSON.parse(text)), and a non-string with an issue', () => {
+    fc.assert(
+      fc.property(hostile, places, (make, where) => {
+        const plan = planWith(where, make())
+        const notText = mustNotThrow('validateText', () => compiler.validateText(plan as never))
+        if (typeof plan !== 'string') expect(notText.issues[0]?.code).toBe('invalid_plan')
+        let text: string | undefined
+        try {
+          text = JSON.stringify(plan)
+        } catch {
+          return
+        }
+        // Texts of ten million items are left to the non-text test above: memory, not checks.
+        if (typeof text !== 'string' || text.length > 1_000_000) return
+        const actual = mustNotThrow('validateText', () => compiler.validateText(text))
+        expect(actual).toEqual(compiler.validate(JSON.parse(text)))
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+      }),
+      { numRuns: 200 },
+    )
+  }, 120_000)
+
   it('should make compile and createPlanGuard throw only PlanErrors that carry a code', () => {
     fc.assert(
       fc.property(hostile, places, (make, where) => {

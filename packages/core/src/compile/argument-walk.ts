@@ -59,6 +59,11 @@ export interface ArgumentWalk extends ArgumentContext {
   readonly referenceTargets?: number[]
   /** When given, frozen reference paths and fields shared by every step of a plan. */
   readonly parts?: SharedReferenceParts
+  /**
+   * True when the compiler parsed the arguments itself and nothing else holds them: checked
+   * objects are frozen in place instead of copied.
+   */
+  readonly owned?: boolean
 }
 
 /**

@@ -79,9 +79,19 @@ export function checkArgumentsInto(
     )
     return {}
   }
-  const clean = copyDeclared(declared, given, base, walk)
+  const clean =
+    walk.owned === true
+      ? adoptDeclared(declared, given, base, walk)
+      : copyDeclared(declared, given, base, walk)
   reportMissing(declared, given, base, walk)
   return Object.freeze(clean)
+}
+
+function reportUndeclared(declared: Declared, name: string, base: Path, walk: ArgumentWalk): void {
+  const message = `Argument ${JSON.stringify(name)} is not declared for this tool.`
+  walk.issues.push(
+    createIssue('unknown_argument', message, [...base, name], declaredHint(declared), walk.stepId),
+  )
 }
 
 /** The declared arguments of `args`, checked, in sorted key order; the others are reported. */
@@ -97,16 +107,7 @@ function copyDeclared(
   for (const name in args) {
     if (!Object.hasOwn(args, name)) continue
     if (!Object.hasOwn(declared, name) || FORBIDDEN_KEYS.has(name)) {
-      const message = `Argument ${JSON.stringify(name)} is not declared for this tool.`
-      walk.issues.push(
-        createIssue(
-          'unknown_argument',
-          message,
-          [...base, name],
-          declaredHint(declared),
-          walk.stepId,
-        ),
-      )
+      reportUndeclared(declared, name, base, walk)
       continue
     }
     const spec = declared[name] as ArgSpec
@@ -117,6 +118,38 @@ function copyDeclared(
     clean[name] = value
   }
   return sorted ? clean : sortedCopy(clean)
+}
+
+/**
+ * {@link copyDeclared} for arguments the compiler owns (`walk.owned`): checked values are written
+ * back and `args` itself is returned, unless its keys are out of sorted order (then a sorted
+ * copy). With any issue the plan is refused, and the empty object stands in.
+ */
+function adoptDeclared(
+  declared: Declared,
+  args: Record<string, unknown>,
+  base: Path,
+  walk: ArgumentWalk,
+): JsonObject {
+  let previous: string | undefined
+  let sorted = true
+  let clean = true
+  for (const name in args) {
+    if (!Object.hasOwn(args, name)) continue
+    if (!Object.hasOwn(declared, name) || FORBIDDEN_KEYS.has(name)) {
+      reportUndeclared(declared, name, base, walk)
+      clean = false
+      continue
+    }
+    const given = args[name]
+    const value = checkArgumentValue(declared[name] as ArgSpec, given, base, name, TOP, 0, walk)
+    if (value === undefined) clean = false
+    else if (value !== given) args[name] = value
+    if (previous !== undefined && byName(previous, name) >= 0) sorted = false
+    previous = name
+  }
+  if (!clean) return {}
+  return sorted ? (args as JsonObject) : sortedCopy(args as JsonObject)
 }
 
 function reportMissing(

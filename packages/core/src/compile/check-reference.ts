@@ -34,7 +34,8 @@ function refuse(
 /**
  * Checks a `{ "$ref": … }` argument at `[...parent, key]` (`[...argParent, key]` inside the
  * step's args): well-formed, naming another step of the plan. Records the reference in
- * `walk.references` and returns a frozen copy of it, or reports why it is refused.
+ * `walk.references` and returns a frozen copy of it (itself, frozen, when `walk.owned`), or
+ * reports why it is refused.
  */
 export function checkReference(
   value: Record<string, unknown>,
@@ -79,5 +80,6 @@ export function checkReference(
   const stepId = walk.stepIdAt?.[targetIndex] ?? targetId
   walk.references.push(Object.freeze({ path, stepId, field }))
   walk.referenceTargets?.push(targetIndex)
-  return Object.freeze({ $ref: target })
+  // An owned reference is `{ "$ref": <string> }` and nothing else: frozen, it is its own copy.
+  return walk.owned === true ? (Object.freeze(value) as JsonValue) : Object.freeze({ $ref: target })
 }

@@ -13,6 +13,7 @@ import type { PlanObject } from '../types/plan-object.js'
 import type { ResolvedPolicy, ResolvePolicyOptions } from '../types/resolved-policy.js'
 import { checkArguments } from './check-arguments.js'
 import { type CommandCheck, createCommandCheck } from './command-check.js'
+import { parsePlanText } from './parse-plan-text.js'
 import { quote } from './step-path.js'
 import { suggest } from './suggest.js'
 import { validatePlan } from './validate-plan.js'
@@ -70,9 +71,9 @@ export async function createPlanCompiler(
   let narrowed: Promise<z.ZodType<PlanObject>> | undefined
 
   // Public entries never throw on hostile input (getters, Proxies): they fail closed with an issue.
-  const validate = (plan: unknown, record = true): PlanValidationResult => {
+  const validate = (plan: unknown, record = true, owned = false): PlanValidationResult => {
     try {
-      const result = validatePlan(policy, checkCommand, plan)
+      const result = validatePlan(policy, checkCommand, plan, owned)
       if (result.success && record) approved.add(result.plan)
       return result
     } catch (error) {
@@ -80,9 +81,17 @@ export async function createPlanCompiler(
     }
   }
 
+  // The plan of a text is parsed here and held by nothing else: the compiler may take it apart.
+  const validateText = (text: unknown): PlanValidationResult => {
+    const parsed = parsePlanText(text)
+    if ('issue' in parsed) return { success: false, issues: [parsed.issue] }
+    return validate(parsed.plan, true, true)
+  }
+
   const compiler: PlanCompiler = {
     policy,
     validate: (plan) => validate(plan),
+    validateText,
     planSchema() {
       // zod is loaded here, when a schema is asked for, not when the compiler starts.
       narrowed ??= import('../plan/plan-schema-for-policy.js').then((module) =>

@@ -24,6 +24,8 @@ export interface LinkInput {
   /** The path of the steps array inside the plan. */
   readonly base: Path
   readonly issues: PlanIssue[]
+  /** True when the compiler parsed the plan itself: arguments are frozen in place, not copied. */
+  readonly owned?: boolean
 }
 
 type MutableWalk = { -readonly [K in keyof ArgumentWalk]: ArgumentWalk[K] }
@@ -83,6 +85,7 @@ export function linkSteps(input: LinkInput): PlanLinks {
     references,
     referenceTargets: targets,
     parts: new ReferenceParts(),
+    owned: input.owned === true,
   }
   // Shared by every step: checkArgumentsInto copies it into the paths of the issues it reports.
   const argsBase: Path = [...base, 0, 'args']

@@ -44,15 +44,26 @@ function readSteps(reading: StepReading, steps: readonly unknown[]): void {
   for (let index = 0; index < steps.length; index += 1) readStep(reading, steps[index], index)
 }
 
+/** {@link readSteps} over steps the compiler owns: each is let go once read (the table keeps its args). */
+function readOwnedSteps(reading: StepReading, steps: unknown[]): void {
+  for (let index = 0; index < steps.length; index += 1) {
+    readStep(reading, steps[index], index)
+    steps[index] = undefined
+  }
+}
+
 /**
  * Validates and compiles a plan against a policy: the plan's shape, every step (id, tool,
  * arguments, dependencies), the graph (cycles, depth, fan-out) and untrusted data flow.
- * Reports every issue, in plan order; compiles only a plan without any.
+ * Reports every issue, in plan order; compiles only a plan without any. An `owned` plan (parsed
+ * by the compiler, held by nothing else) is taken apart as it is read: its argument objects are
+ * frozen into the compiled plan in place of copies.
  */
 export function validatePlan(
   policy: ResolvedPolicy,
   checkCommand: CommandCheck,
   plan: unknown,
+  owned = false,
 ): PlanValidationResult {
   const issues: PlanIssue[] = []
   const budgets = policy.policy.budgets
@@ -61,8 +72,9 @@ export function validatePlan(
   const { steps, base } = found
   const table = new StepTable(steps.length)
   const ids = new StepIndex(steps.length)
-  readSteps({ table, base, issues, ids }, steps)
-  const links = linkSteps({ policy, checkCommand, table, ids, base, issues })
+  if (owned) readOwnedSteps({ table, base, issues, ids }, steps as unknown[])
+  else readSteps({ table, base, issues, ids }, steps)
+  const links = linkSteps({ policy, checkCommand, table, ids, base, issues, owned })
   const graph = analyzeDependencies(links.dependencyStart, links.dependencyTarget)
   reportGraphIssues(graph, links, budgets, base, issues)
   // Labels travel only along references: a plan without any has no flow to check.

@@ -17,6 +17,18 @@ export interface PlanCompiler {
   readonly policy: ResolvedPolicy
   /** Validates a plan; never throws for bad input. */
   validate(plan: unknown): PlanValidationResult
+  /**
+   * Validates a plan's JSON text: the same result, issues and hash as
+   * `validate(JSON.parse(text))`, text that is not JSON an `invalid_plan` issue. Faster, as the
+   * compiler owns what it parsed: argument objects are frozen into the plan instead of copied.
+   *
+   * @example
+   * ```ts
+   * const result = compiler.validateText(modelAnswer) // e.g. '{"steps":[…]}'
+   * if (!result.success) console.error(result.issues)
+   * ```
+   */
+  validateText(text: string): PlanValidationResult
   /** Compiles a plan, or throws `PlanCompilationError` carrying every issue. */
   compile(plan: unknown): CompiledPlan
   /**
