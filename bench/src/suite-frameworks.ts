@@ -21,9 +21,11 @@ import { createAgent, tool as langchainTool, toolCallLimitMiddleware } from 'lan
 import { z } from 'zod'
 import { type Row, round, roundSpread, type Spread, spreadOf } from './measure.ts'
 
-// Runs per timed batch; each batch is one sample of the min / median / max.
-const RUNS = 100
-const BATCHES = 11
+// Runs per timed batch and batches per row; each batch is one sample of the min / median / max.
+// An AI SDK run is short (≈ 0.3 ms): more and longer batches keep a collection or a busy
+// neighbour from deciding its row.
+const LANGCHAIN = { runs: 100, batches: 11 }
+const AI_SDK = { runs: 200, batches: 21 }
 // unmeasured batches first, so both sides are measured once the JIT has compiled them
 const WARMUP_BATCHES = 3
 
@@ -64,10 +66,10 @@ function aiSdkModel() {
   })
 }
 
-async function batchTime(fn: Run): Promise<number> {
+async function batchTime(fn: Run, runs: number): Promise<number> {
   const start = performance.now()
-  for (let index = 0; index < RUNS; index += 1) await fn()
-  return (performance.now() - start) / RUNS
+  for (let index = 0; index < runs; index += 1) await fn()
+  return (performance.now() - start) / runs
 }
 
 /** A spread that keeps its samples, one per round, in the order they were taken. */
@@ -77,13 +79,18 @@ interface Sampled extends Spread {
 
 /**
  * Time per run of each function, in batches taken in turn (one batch of each, then again), so
- * a measurement and its baseline see the same load on a shared machine.
+ * a measurement and its baseline see the same load on a shared machine; every other round takes
+ * them in reverse order, so none always follows the same one.
  */
-async function perRunInterleaved(fns: readonly Run[]): Promise<Sampled[]> {
+async function perRunInterleaved(
+  fns: readonly Run[],
+  plan: { runs: number; batches: number },
+): Promise<Sampled[]> {
   const samples: number[][] = fns.map(() => [])
-  for (let batch = 0; batch < WARMUP_BATCHES + BATCHES; batch += 1) {
-    for (const [index, fn] of fns.entries()) {
-      const time = await batchTime(fn)
+  const order = [...fns.keys()]
+  for (let batch = 0; batch < WARMUP_BATCHES + plan.batches; batch += 1) {
+    for (const index of batch % 2 === 0 ? order : order.toReversed()) {
+      const time = await batchTime(fns[index] as Run, plan.runs)
       if (batch >= WARMUP_BATCHES) samples[index]?.push(time)
     }
   }
@@ -136,11 +143,14 @@ async function langchainRows(compiler: PlanCompiler): Promise<Row[]> {
       const agent = createAgent({ model: script(), tools: [echo], middleware })
       await agent.invoke({ messages: [new HumanMessage('go')] })
     }
-  const [bare, limit, guarded] = (await perRunInterleaved([
-    agentRun([]),
-    agentRun([toolCallLimitMiddleware({ runLimit: 100 })]),
-    agentRun([planGuardMiddleware({ compiler })]),
-  ])) as [Sampled, Sampled, Sampled]
+  const [bare, limit, guarded] = (await perRunInterleaved(
+    [
+      agentRun([]),
+      agentRun([toolCallLimitMiddleware({ runLimit: 100 })]),
+      agentRun([planGuardMiddleware({ compiler })]),
+    ],
+    LANGCHAIN,
+  )) as [Sampled, Sampled, Sampled]
   return [
     row(
       'LangChain createAgent + planGuardMiddleware (per-turn), fakeModel, 1 tool call',
@@ -221,11 +231,10 @@ async function aiSdkRows(compiler: PlanCompiler): Promise<Row[]> {
       prompt: 'go',
     })
   }
-  const [bare, hooks, guarded] = (await perRunInterleaved([bareRun, hooksRun, guardedRun])) as [
-    Sampled,
-    Sampled,
-    Sampled,
-  ]
+  const [bare, hooks, guarded] = (await perRunInterleaved(
+    [bareRun, hooksRun, guardedRun],
+    AI_SDK,
+  )) as [Sampled, Sampled, Sampled]
   return [
     row(
       'AI SDK generateText + createPlanGuardedTools (per-turn), MockLanguageModelV4, 1 tool call',
