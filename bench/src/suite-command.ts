@@ -68,7 +68,7 @@ export async function commandSuite(): Promise<Row[]> {
         checker.check(`${COMMAND_MIX[index % COMMAND_MIX.length]} x${unique}`)
       }
     },
-    3,
+    5,
     1,
   )
   const floor = timeRuns(() => {
