@@ -12,6 +12,7 @@ import { policySchema } from '@plan/core/schemas'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bufferIo } from '../test-utils/buffer-io.js'
 import { startHttpShellServer } from '../test-utils/http-shell-server.js'
+import { initializeRequest } from '../test-utils/initialize-request.js'
 import { shellPolicy } from '../test-utils/shell-server.js'
 import { textOf } from '../test-utils/text-of.js'
 import {
@@ -202,16 +203,7 @@ describe('runPlanMcp', () => {
         ['--policy', policyFile, '--', process.execPath, filesystemServerScript, workspace.root],
         io,
       )
-      const initialize = {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '1.0.0' },
-        },
-      }
+      const initialize = initializeRequest()
       ;(io.stdin as PassThrough).write(`${JSON.stringify(initialize)}\n`)
       await expect.poll(() => io.out(), { timeout: TIMEOUT }).toContain('"id":1')
       ;(io.stdin as PassThrough).end()

@@ -6,7 +6,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createShellServer, shellPolicy } from '../test-utils/shell-server.js'
+import { shellServerTransport } from '../test-utils/connect-shell-server.js'
+import { initializeRequest } from '../test-utils/initialize-request.js'
+import { shellPolicy } from '../test-utils/shell-server.js'
 import { textOf } from '../test-utils/text-of.js'
 import {
   createTestWorkspace,
@@ -107,11 +109,7 @@ describe('createMcpGuardHttpHandler', () => {
     async () => {
       const { url } = await serve(() => ({
         policy: shellPolicy(tmpdir()),
-        server: () => {
-          const [proxySide, serverSide] = InMemoryTransport.createLinkedPair()
-          void createShellServer().server.connect(serverSide)
-          return proxySide
-        },
+        server: shellServerTransport,
       }))
       const client = await connect(url)
       const controller = new AbortController()
@@ -148,23 +146,10 @@ describe('createMcpGuardHttpHandler', () => {
       const token = 'c0ffee00'.repeat(4)
       const { port, url, handler } = await serve(() => ({
         policy: shellPolicy(tmpdir()),
-        server: () => {
-          const [proxySide, serverSide] = InMemoryTransport.createLinkedPair()
-          void createShellServer().server.connect(serverSide)
-          return proxySide
-        },
+        server: shellServerTransport,
         bearerToken: token,
       }))
-      const initialize = {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '1.0.0' },
-        },
-      }
+      const initialize = initializeRequest()
       expect(await post(port, {}, initialize)).toBe(401)
       expect(await post(port, { authorization: `Bearer ${'0'.repeat(32)}` }, initialize)).toBe(401)
       expect(await post(port, { 'mcp-session-id': 'unknown' }, initialize)).toBe(401)

@@ -11,3 +11,13 @@ export async function connectShellServer(): Promise<{
   await server.connect(serverSide)
   return { transport: clientSide, log }
 }
+
+/**
+ * The client-side transport to a new shell server, at once: its server connects in the
+ * background, as a per-session server factory needs.
+ */
+export function shellServerTransport(): InMemoryTransport {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  void createShellServer().server.connect(serverSide)
+  return clientSide
+}
