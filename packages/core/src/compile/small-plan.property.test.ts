@@ -68,6 +68,10 @@ describe('validatePlan', () => {
         const listed = validatePlan(policy, checkCommand, structuredClone(plan))
         const hashed = validatePlan(policy, checkCommand, structuredClone(plan), false, 0)
         expect(listed).toEqual(hashed)
+        // A plan the compiler owns (parsed from text) is taken apart as it is read: same again.
+        const text = JSON.stringify(plan)
+        const owned = validatePlan(policy, checkCommand, JSON.parse(text), true)
+        expect(owned).toEqual(validatePlan(policy, checkCommand, JSON.parse(text), true, 0))
         if (listed.success && hashed.success) {
           compiled += 1
           expect(listed.plan.hash).toBe(hashed.plan.hash)
