@@ -36,6 +36,32 @@ export function analyzeDependencies(
   dependencyStart: ArrayLike<number>,
   dependencyTarget: ArrayLike<number>,
 ): GraphAnalysis {
+  return dependencyTarget.length === 0
+    ? independentNodes(dependencyStart.length - 1)
+    : orderDependencies(dependencyStart, dependencyTarget)
+}
+
+/**
+ * The analysis of `count` nodes without any edge (e.g. a turn's batch of calls), as
+ * {@link orderDependencies} finds it: all on level 0, in index order.
+ */
+export function independentNodes(count: number): GraphAnalysis {
+  const order: number[] = new Array(count)
+  for (let node = 0; node < count; node += 1) order[node] = node
+  return {
+    order,
+    level: new Int32Array(count),
+    levels: count === 0 ? [] : [order.slice()],
+    criticalPathLength: count === 0 ? 0 : 1,
+    cycles: [],
+  }
+}
+
+/** {@link analyzeDependencies} for any graph: Kahn's algorithm, then Tarjan's on what is left. */
+export function orderDependencies(
+  dependencyStart: ArrayLike<number>,
+  dependencyTarget: ArrayLike<number>,
+): GraphAnalysis {
   const count = dependencyStart.length - 1
   const pending = new Int32Array(count)
   // Dependents in compressed form: dependentsOf(i) = targets[start[i] .. start[i + 1]).

@@ -2,6 +2,9 @@
 // that many ids collide costs a bounded amount per id, never a quadratic one.
 const MAX_PROBES = 32
 
+/** Up to this many ids, an index is a plain list searched in order: cheaper than a table to build. */
+export const LINEAR_IDS = 8
+
 /** Seeded FNV-1a over UTF-16 code units, with a final mix so that close ids spread apart. */
 function hashOf(id: string, seed: number): number {
   let hash = seed
@@ -17,11 +20,13 @@ function hashOf(id: string, seed: number): number {
 /**
  * Step ids to the index of the first step that has each, for one plan: an open-addressing table
  * in typed arrays, so that a large plan's lookups touch one small slot each instead of a Map's
- * buckets and entries. Falls back to a Map if ids collide too often.
+ * buckets and entries. Falls back to a Map if ids collide too often. An index sized for at most
+ * {@link LINEAR_IDS} ids (a turn's few calls) is a list searched in order until it outgrows
+ * that, then a Map: the same answers.
  */
 export class StepIndex {
-  // Two entries per slot: the id's hash, and its position + 1 (0 for an empty slot).
-  readonly #slots: Int32Array
+  // Two entries per slot: the id's hash, and its position + 1 (0 for an empty slot); none for a list.
+  readonly #slots: Int32Array | undefined
   readonly #mask: number
   readonly #seed: number
   // Every id and its step index, by position (the order they were added); sized up front.
@@ -30,13 +35,19 @@ export class StepIndex {
   #count = 0
   #fallback: Map<string, number> | undefined
 
-  /** An index for up to `capacity` ids. */
-  constructor(capacity: number) {
+  /** An index for up to `capacity` ids; a list while `capacity <= linearUpTo`. */
+  constructor(capacity: number, linearUpTo = LINEAR_IDS) {
+    this.#ids = new Array(capacity)
+    this.#indices = new Array(capacity)
+    if (capacity <= linearUpTo) {
+      this.#slots = undefined
+      this.#mask = 0
+      this.#seed = 0
+      return
+    }
     let size = 4
     while (size < capacity * 2) size *= 2
     this.#slots = new Int32Array(size * 2)
-    this.#ids = new Array(capacity)
-    this.#indices = new Array(capacity)
     this.#mask = size - 1
     this.#seed = (Math.random() * 0x100000000) | 0
   }
@@ -55,8 +66,9 @@ export class StepIndex {
   /** The position of `id` in the order the ids were added, or -1. */
   position(id: string): number {
     if (this.#fallback !== undefined) return this.#fallback.get(id) ?? -1
-    const hash = hashOf(id, this.#seed)
     const slots = this.#slots
+    if (slots === undefined) return this.#find(id)
+    const hash = hashOf(id, this.#seed)
     let slot = hash & this.#mask
     for (let probe = 0; probe < MAX_PROBES; probe += 1) {
       const entry = slots[slot * 2 + 1] as number
@@ -73,8 +85,9 @@ export class StepIndex {
    */
   addIfAbsent(id: string, index: number): number | undefined {
     if (this.#fallback !== undefined) return this.#addToMap(id, index)
-    const hash = hashOf(id, this.#seed)
     const slots = this.#slots
+    if (slots === undefined) return this.#addToList(id, index)
+    const hash = hashOf(id, this.#seed)
     let slot = hash & this.#mask
     for (let probe = 0; probe < MAX_PROBES; probe += 1) {
       const entry = slots[slot * 2 + 1] as number
@@ -88,6 +101,25 @@ export class StepIndex {
     }
     this.#useMap()
     return this.#addToMap(id, index)
+  }
+
+  /** The position of `id` in the list, or -1. */
+  #find(id: string): number {
+    for (let position = 0; position < this.#count; position += 1)
+      if (this.#ids[position] === id) return position
+    return -1
+  }
+
+  /** {@link addIfAbsent} on the list; past {@link LINEAR_IDS} ids, the index becomes a Map. */
+  #addToList(id: string, index: number): number | undefined {
+    const position = this.#find(id)
+    if (position >= 0) return this.#indices[position]
+    if (this.#count >= LINEAR_IDS) {
+      this.#useMap()
+      return this.#addToMap(id, index)
+    }
+    this.#append(id, index)
+    return undefined
   }
 
   #addToMap(id: string, index: number): number | undefined {

@@ -11,7 +11,7 @@ import { linkSteps } from './link-steps.js'
 import type { PlanLinks } from './plan-links.js'
 import { readPlanSteps } from './read-plan-steps.js'
 import { readStep, type StepReading } from './read-step.js'
-import { StepIndex } from './step-index.js'
+import { LINEAR_IDS, StepIndex } from './step-index.js'
 import { stepPath } from './step-path.js'
 import { StepTable } from './step-table.js'
 
@@ -57,13 +57,15 @@ function readOwnedSteps(reading: StepReading, steps: unknown[]): void {
  * arguments, dependencies), the graph (cycles, depth, fan-out) and untrusted data flow.
  * Reports every issue, in plan order; compiles only a plan without any. An `owned` plan (parsed
  * by the compiler, held by nothing else) is taken apart as it is read: its argument objects are
- * frozen into the compiled plan in place of copies.
+ * frozen into the compiled plan in place of copies. Step ids are indexed in a list up to
+ * `linearUpTo` steps, in a table beyond (the same results; tests compare both).
  */
 export function validatePlan(
   policy: ResolvedPolicy,
   checkCommand: CommandCheck,
   plan: unknown,
   owned = false,
+  linearUpTo = LINEAR_IDS,
 ): PlanValidationResult {
   const issues: PlanIssue[] = []
   const budgets = policy.policy.budgets
@@ -71,7 +73,7 @@ export function validatePlan(
   if (found === undefined) return { success: false, issues }
   const { steps, base } = found
   const table = new StepTable(steps.length)
-  const ids = new StepIndex(steps.length)
+  const ids = new StepIndex(steps.length, linearUpTo)
   if (owned) readOwnedSteps({ table, base, issues, ids }, steps as unknown[])
   else readSteps({ table, base, issues, ids }, steps)
   const links = linkSteps({ policy, checkCommand, table, ids, base, issues, owned })
