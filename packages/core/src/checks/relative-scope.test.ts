@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { PathDenial, PathScope } from '../types/path-scope.js'
-import { checkPathSlowly, findPathDenial, isWithin } from './path-scope.js'
+import { checkPathSlowly, findPathDenial, isWithin, resolvePath } from './path-scope.js'
 import { isWithinRelative, relativeScope } from './relative-scope.js'
 
 /** The slow reference's verdict: undefined when allowed. */
@@ -42,10 +42,13 @@ const piece = fc.oneof(
 const values = fc.array(piece, { maxLength: 8 }).map((parts) => parts.join(''))
 
 describe('findPathDenial', () => {
-  it('should give the slow reference verdict and issue on any path and any scope', () => {
+  it('should give the slow reference verdict and issue on any path and any scope (as resolvePath)', () => {
     fc.assert(
       fc.property(values, scopes, fc.constantFrom('read', 'write'), (value, scope, access) => {
         expect(findPathDenial(value, scope, access)).toEqual(slowDenial(value, scope, access))
+        expect(resolvePath(value, scope, access)).toEqual(
+          checkPathSlowly(value, scope, access, scope.roots[0]),
+        )
       }),
       { numRuns: 5000 },
     )
