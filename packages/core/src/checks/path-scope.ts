@@ -2,6 +2,7 @@ import type { PathAccess, PathCheckResult, PathDenial, PathScope } from '../type
 import { posix } from '../util/posix-path.js'
 import { hasUnsafeCharacter } from '../util/unsafe-characters.js'
 import { findEncodedTraversal, findNormalizedSeparator } from './find-encoded-traversal.js'
+import { isUnderAny, relativeScope } from './relative-scope.js'
 
 /** Longest accepted path, in characters (Linux's PATH_MAX). */
 export const MAX_PATH_LENGTH = 4096
@@ -49,6 +50,14 @@ function isPlainPath(value: string): boolean {
 // The last root found plain and absolute, so that relative plain paths resolve by concatenation.
 let plainRoot: string | undefined
 
+/** True for `/`, or an absolute root that {@link isPlainPath} accepts. */
+function isPlainRoot(root: string): boolean {
+  if (root === plainRoot) return true
+  if (root !== '/' && (root.charCodeAt(0) !== SLASH || !isPlainPath(root))) return false
+  plainRoot = root
+  return true
+}
+
 function denial(code: PathDenial['code'], message: string, hint: string): PathDenial {
   return { code, message, hint }
 }
@@ -90,14 +99,37 @@ export function resolvePath(
       if (!isInsideRoots(scope, value)) return outside(value, value, scope, first)
       return checkListed(value, scope, access)
     }
-    if (first !== plainRoot) {
-      if (first !== '/' && (first.charCodeAt(0) !== SLASH || !isPlainPath(first)))
-        return checkPathSlowly(value, scope, access, first)
-      plainRoot = first
-    }
+    if (!isPlainRoot(first)) return checkPathSlowly(value, scope, access, first)
     return checkListed(first === '/' ? `/${value}` : `${first}/${value}`, scope, access)
   }
   return checkPathSlowly(value, scope, access, first)
+}
+
+/**
+ * {@link resolvePath} when only the verdict is needed: undefined for an allowed path, else the
+ * same denial. A plain relative path is checked against the scope as seen from its first root
+ * (see {@link relativeScope}), without building the resolved path.
+ */
+export function findPathDenial(
+  value: unknown,
+  scope: PathScope,
+  access: PathAccess = 'read',
+): PathDenial | undefined {
+  const first = scope.roots[0]
+  if (
+    typeof value === 'string' &&
+    first !== undefined &&
+    value.length <= MAX_PATH_LENGTH &&
+    value.charCodeAt(0) !== SLASH &&
+    isPlainPath(value) &&
+    isPlainRoot(first)
+  ) {
+    const view = relativeScope(scope, first)
+    if (!isUnderAny(view.deny, value) && (access !== 'write' || !isUnderAny(view.readOnly, value)))
+      return undefined
+  }
+  const resolved = resolvePath(value, scope, access)
+  return typeof resolved === 'string' ? undefined : resolved
 }
 
 /**

@@ -7,6 +7,7 @@ import { isCatalogProgram } from './catalog-programs.js'
 import { interpreterRuleIssues } from './check-interpreter-rule.js'
 import { createProgramCheckContext } from './check-program.js'
 import { commandIssue } from './command-issue.js'
+import { CommandResultCache } from './command-result-cache.js'
 import { evaluateCommand } from './evaluate-command.js'
 import { loadBashLanguage } from './load-bash-language.js'
 import { programName } from './program-catalog.js'
@@ -31,6 +32,7 @@ export interface CommandChecker {
   readonly warnings: readonly PlanIssue[]
 }
 
+// Command results kept at most (two generations of half as many).
 const CACHE_SIZE = 512
 
 /**
@@ -62,24 +64,15 @@ export async function createCommandChecker(
   )
   if (policyIssues.length > 0) throw new PolicyError(policyIssues)
   const evaluation = { parser, maxLength: policy.maxLength, context }
-  const cache = new Map<string, CommandCheckResult>()
+  const cache = new CommandResultCache<CommandCheckResult>(CACHE_SIZE / 2)
   return {
     warnings: unmodelledWarnings(context.allow),
     check(command: unknown): CommandCheckResult {
       if (typeof command !== 'string') return evaluateCommand(evaluation, command)
       const cached = cache.get(command)
-      if (cached !== undefined) {
-        // Refresh the entry so the least recently used one is evicted first.
-        cache.delete(command)
-        cache.set(command, cached)
-        return cached
-      }
+      if (cached !== undefined) return cached
       const result = freeze(evaluateCommand(evaluation, command))
       cache.set(command, result)
-      if (cache.size > CACHE_SIZE) {
-        const oldest = cache.keys().next()
-        if (oldest.done !== true) cache.delete(oldest.value)
-      }
       return result
     },
   }

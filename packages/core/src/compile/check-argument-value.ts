@@ -1,4 +1,4 @@
-import { describe, resolvePath } from '../checks/path-scope.js'
+import { describe, findPathDenial } from '../checks/path-scope.js'
 import { createIssue } from '../issues/create-issue.js'
 import { policyPattern } from '../policy/policy-pattern.js'
 import type { ArgSpec } from '../schema/policy-schema.js'
@@ -85,10 +85,10 @@ function checkPathArgument(
   key: Key,
   walk: ArgumentWalk,
 ): JsonValue | undefined {
-  const resolved = resolvePath(value, walk.scope, spec.access)
-  if (typeof resolved === 'string') return value as string
+  const denied = findPathDenial(value, walk.scope, spec.access)
+  if (denied === undefined) return value as string
   walk.issues.push(
-    createIssue(resolved.code, resolved.message, [...parent, key], resolved.hint, walk.stepId),
+    createIssue(denied.code, denied.message, [...parent, key], denied.hint, walk.stepId),
   )
   return undefined
 }

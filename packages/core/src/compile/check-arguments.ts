@@ -159,9 +159,9 @@ function reportMissing(
   walk: ArgumentWalk,
 ): void {
   for (const name in declared) {
-    if (!Object.hasOwn(declared, name)) continue
+    if (!Object.hasOwn(declared, name) || Object.hasOwn(args, name)) continue
     const spec = declared[name] as ArgSpec
-    if (spec.required !== false && !Object.hasOwn(args, name)) {
+    if (spec.required !== false) {
       walk.issues.push(
         createIssue(
           'missing_argument',
