@@ -25,7 +25,7 @@ import { type Row, round, roundSpread, type Spread, spreadOf } from './measure.t
 // An AI SDK run is short (≈ 0.3 ms): more and longer batches keep a collection or a busy
 // neighbour from deciding its row.
 const LANGCHAIN = { runs: 100, batches: 11 }
-const AI_SDK = { runs: 200, batches: 21 }
+const AI_SDK = { runs: 200, batches: 41 }
 // unmeasured batches first, so both sides are measured once the JIT has compiled them
 const WARMUP_BATCHES = 3
 
