@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { analyzeGraph } from './analyze-graph.js'
+import { analyzeGraph, forwardDependencies, orderDependencies } from './analyze-graph.js'
 
 describe('analyzeGraph', () => {
   it('should group nodes by level in index order and order them level by level', () => {
@@ -43,5 +43,53 @@ describe('analyzeGraph', () => {
         expect(graph.levels.flat()).toEqual(graph.order)
       }),
     )
+  })
+})
+
+/** Dependency lists as the compressed form `orderDependencies` reads. */
+function compressed(dependencies: readonly (readonly number[])[]): [Int32Array, number[]] {
+  const start = new Int32Array(dependencies.length + 1)
+  const target: number[] = []
+  dependencies.forEach((deps, node) => {
+    target.push(...deps)
+    start[node + 1] = target.length
+  })
+  return [start, target]
+}
+
+describe('forwardDependencies', () => {
+  it('should analyze a graph of edges to earlier nodes as orderDependencies does', () => {
+    const graph = fc
+      .integer({ min: 0, max: 40 })
+      .chain((size) =>
+        fc.tuple(
+          ...Array.from({ length: size }, () =>
+            fc.uniqueArray(fc.integer({ min: 0, max: size - 1 }), { maxLength: 3 }),
+          ),
+        ),
+      )
+    fc.assert(
+      fc.property(graph, (raw) => {
+        const dependencies = raw.map((deps, node) => deps.filter((dep) => dep !== node))
+        const [start, target] = compressed(dependencies)
+        const forward = forwardDependencies(start, target)
+        const backward = dependencies.some((deps, node) => deps.some((dep) => dep > node))
+        if (backward) expect(forward).toBeUndefined()
+        else expect(forward).toEqual(orderDependencies(start, target))
+      }),
+    )
+  })
+
+  it('should leave a graph with a later, self or cyclic dependency to orderDependencies', () => {
+    expect(forwardDependencies(...compressed([[1], []]))).toBeUndefined()
+    expect(forwardDependencies(...compressed([[1], [0]]))).toBeUndefined()
+    expect(forwardDependencies(...compressed([[], [1]]))).toBeUndefined()
+    expect(forwardDependencies(...compressed([[], [0], [0, 1]]))).toEqual({
+      order: [0, 1, 2],
+      level: Int32Array.from([0, 1, 2]),
+      levels: [[0], [1], [2]],
+      criticalPathLength: 3,
+      cycles: [],
+    })
   })
 })

@@ -36,9 +36,39 @@ export function analyzeDependencies(
   dependencyStart: ArrayLike<number>,
   dependencyTarget: ArrayLike<number>,
 ): GraphAnalysis {
-  return dependencyTarget.length === 0
-    ? independentNodes(dependencyStart.length - 1)
-    : orderDependencies(dependencyStart, dependencyTarget)
+  if (dependencyTarget.length === 0) return independentNodes(dependencyStart.length - 1)
+  return (
+    forwardDependencies(dependencyStart, dependencyTarget) ??
+    orderDependencies(dependencyStart, dependencyTarget)
+  )
+}
+
+/**
+ * {@link orderDependencies} in one pass for a graph whose every edge points to an earlier node
+ * (a plan whose steps depend only on steps before them: acyclic by construction, and each
+ * node's level is known once its dependencies' are); undefined at the first edge that does not.
+ */
+export function forwardDependencies(
+  dependencyStart: ArrayLike<number>,
+  dependencyTarget: ArrayLike<number>,
+): GraphAnalysis | undefined {
+  const count = dependencyStart.length - 1
+  const level = new Int32Array(count)
+  let maxLevel = -1
+  for (let node = 0; node < count; node += 1) {
+    const end = dependencyStart[node + 1] as number
+    let nodeLevel = 0
+    for (let edge = dependencyStart[node] as number; edge < end; edge += 1) {
+      const dep = dependencyTarget[edge] as number
+      if (dep >= node) return undefined
+      const above = (level[dep] as number) + 1
+      if (above > nodeLevel) nodeLevel = above
+    }
+    level[node] = nodeLevel
+    if (nodeLevel > maxLevel) maxLevel = nodeLevel
+  }
+  const { levels, order } = groupByLevel(level, maxLevel + 1)
+  return { order, level, levels, criticalPathLength: maxLevel + 1, cycles: [] }
 }
 
 /**

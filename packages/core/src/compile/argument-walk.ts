@@ -23,6 +23,8 @@ export type Key = string | number
 /** Step ids to step indices (a Map will do). */
 export interface StepIdLookup {
   get(id: string): number | undefined
+  /** When given, `get(text.slice(0, length))` without the cut. */
+  getPrefix?(text: string, length: number): number | undefined
 }
 
 /** Frozen reference paths and fields shared by the steps of one plan (see `ReferenceParts`). */

@@ -44,6 +44,14 @@ function sortedCopy(record: JsonObject): JsonObject {
   return sorted
 }
 
+/** `{ [second]: …, [first]: … }`: the sorted copy of an object whose only keys are `first`, `second`. */
+function swappedPair(record: JsonObject, first: string, second: string): JsonObject {
+  const sorted: JsonObject = {}
+  sorted[second] = record[second] as JsonValue
+  sorted[first] = record[first] as JsonValue
+  return sorted
+}
+
 /**
  * Checks one call's arguments against a tool's declaration: undeclared, missing and
  * mistyped arguments, paths, commands, references. Reports every problem.
@@ -131,7 +139,9 @@ function adoptDeclared(
   base: Path,
   walk: ArgumentWalk,
 ): JsonObject {
+  let first: string | undefined
   let previous: string | undefined
+  let count = 0
   let sorted = true
   let clean = true
   for (const name in args) {
@@ -145,11 +155,17 @@ function adoptDeclared(
     const value = checkArgumentValue(declared[name] as ArgSpec, given, base, name, TOP, 0, walk)
     if (value === undefined) clean = false
     else if (value !== given) args[name] = value
-    if (previous !== undefined && byName(previous, name) >= 0) sorted = false
+    if (previous === undefined) first = name
+    else if (byName(previous, name) >= 0) sorted = false
     previous = name
+    count += 1
   }
   if (!clean) return {}
-  return sorted ? (args as JsonObject) : sortedCopy(args as JsonObject)
+  if (sorted) return args as JsonObject
+  // Two keys out of order (`{ file, content }`): the sorted copy is the pair swapped.
+  return count === 2 && first !== undefined && previous !== undefined
+    ? swappedPair(args as JsonObject, first, previous)
+    : sortedCopy(args as JsonObject)
 }
 
 function reportMissing(

@@ -62,22 +62,26 @@ export function checkReference(
     const message = `Reference ${JSON.stringify(target)} is malformed.`
     return refuse(walk, 'invalid_reference', message, [...parent, key], HINT)
   }
-  const targetId = dot === -1 ? target : target.slice(0, dot)
-  if (targetId === walk.stepId) {
-    const message = `Step ${JSON.stringify(walk.stepId)} refers to its own output.`
+  const idLength = dot === -1 ? target.length : dot
+  const selfId = walk.stepId
+  if (selfId !== undefined && selfId.length === idLength && target.startsWith(selfId)) {
+    const message = `Step ${JSON.stringify(selfId)} refers to its own output.`
     const hint = 'A step can only read the output of another, earlier step.'
     return refuse(walk, 'self_dependency', message, [...parent, key], hint)
   }
-  const targetIndex = walk.stepIds.get(targetId)
+  const targetIndex =
+    walk.stepIds.getPrefix === undefined
+      ? walk.stepIds.get(target.slice(0, idLength))
+      : walk.stepIds.getPrefix(target, idLength)
   if (targetIndex === undefined) {
-    const message = `Reference to unknown step ${JSON.stringify(targetId)}.`
+    const message = `Reference to unknown step ${JSON.stringify(target.slice(0, idLength))}.`
     return refuse(walk, 'invalid_reference', message, [...parent, key], HINT)
   }
   const path =
     walk.parts === undefined
       ? Object.freeze(argParent.length === 0 ? [key] : [...argParent, key])
       : walk.parts.path(argParent, key)
-  const stepId = walk.stepIdAt?.[targetIndex] ?? targetId
+  const stepId = walk.stepIdAt?.[targetIndex] ?? target.slice(0, idLength)
   walk.references.push(Object.freeze({ path, stepId, field }))
   walk.referenceTargets?.push(targetIndex)
   // An owned reference is `{ "$ref": <string> }` and nothing else: frozen, it is its own copy.

@@ -58,4 +58,32 @@ describe('StepIndex', () => {
     expect(index.get(`${'a'}b`)).toBe(7)
     expect(index.get('ba')).toBeUndefined()
   })
+
+  it('should look up an id at the start of a longer text as get does the cut id', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.string({ maxLength: 6 }), { maxLength: 60 }),
+        fc.string({ maxLength: 8 }),
+        fc.string({ maxLength: 8 }),
+        fc.nat(20),
+        (ids, head, tail, linearUpTo) => {
+          const index = new StepIndex(ids.length, linearUpTo)
+          for (const [position, id] of ids.entries()) index.addIfAbsent(id, position * 3)
+          for (const id of [...ids, head]) {
+            const text = `${id}${tail}`
+            expect(index.getPrefix(text, id.length)).toBe(index.get(id))
+          }
+        },
+      ),
+    )
+  })
+
+  it('should find an id by its prefix once colliding ids made it a Map', () => {
+    const index = new StepIndex(4)
+    for (let position = 0; position < 100; position += 1)
+      index.addIfAbsent(`step_${position}`, position)
+    expect(index.getPrefix('step_42.output.text', 7)).toBe(42)
+    expect(index.getPrefix('step_420.output', 8)).toBeUndefined()
+    expect(index.getPrefix('step_4', 6)).toBe(4)
+  })
 })

@@ -5,10 +5,13 @@ const MAX_PROBES = 32
 /** Up to this many ids, an index is a plain list searched in order: cheaper than a table to build. */
 export const LINEAR_IDS = 8
 
-/** Seeded FNV-1a over UTF-16 code units, with a final mix so that close ids spread apart. */
-function hashOf(id: string, seed: number): number {
+/**
+ * Seeded FNV-1a over the first `length` UTF-16 code units of `id`, with a final mix so that
+ * close ids spread apart.
+ */
+function hashOf(id: string, seed: number, length = id.length): number {
   let hash = seed
-  for (let index = 0; index < id.length; index += 1)
+  for (let index = 0; index < length; index += 1)
     hash = Math.imul(hash ^ id.charCodeAt(index), 0x01000193)
   hash ^= hash >>> 16
   hash = Math.imul(hash, 0x85ebca6b)
@@ -77,6 +80,28 @@ export class StepIndex {
       slot = (slot + 1) & this.#mask
     }
     return this.#useMap().get(id) ?? -1
+  }
+
+  /**
+   * {@link get} of `text.slice(0, length)`, without cutting that id out of `text`: a `$ref`
+   * target `<id>.output.<field>` is looked up in place.
+   */
+  getPrefix(text: string, length: number): number | undefined {
+    const slots = this.#slots
+    if (length === text.length || slots === undefined || this.#fallback !== undefined)
+      return this.get(length === text.length ? text : text.slice(0, length))
+    const hash = hashOf(text, this.#seed, length)
+    let slot = hash & this.#mask
+    for (let probe = 0; probe < MAX_PROBES; probe += 1) {
+      const entry = slots[slot * 2 + 1] as number
+      if (entry === 0) return undefined
+      if (slots[slot * 2] === hash) {
+        const id = this.#ids[entry - 1] as string
+        if (id.length === length && text.startsWith(id)) return this.#indices[entry - 1]
+      }
+      slot = (slot + 1) & this.#mask
+    }
+    return this.get(text.slice(0, length))
   }
 
   /**

@@ -32,6 +32,22 @@ describe('parsePlanText', () => {
 })
 
 describe('PlanCompiler.validateText', () => {
+  it('should give arguments in sorted key order, whatever the order in the text', async () => {
+    const optional = { type: 'string', required: false } as const
+    const sorting = await createPlanCompiler({
+      version: 1,
+      workspace: { roots: ['/srv/repo'] },
+      tools: { t: { args: { a: optional, b: optional, c: optional } } },
+    })
+    for (const args of ['{"b":"1","a":"2"}', '{"c":"1","a":"2","b":"3"}', '{"c":"1","b":"2"}']) {
+      const text = `{"steps":[{"id":"s","tool":"t","args":${args}}]}`
+      const result = sorting.validateText(text)
+      const keys = result.success ? Object.keys(result.plan.steps[0]?.args ?? {}) : []
+      expect(keys).toEqual(Object.keys(JSON.parse(args)).sort())
+      expect(JSON.stringify(result)).toBe(JSON.stringify(sorting.validate(JSON.parse(text))))
+    }
+  })
+
   it('should compile the seed plans exactly as validate(JSON.parse(text)) does', () => {
     for (const name of ['seed-plan-1.json', 'seed-plan-2.json', 'seed-plan-3.json']) {
       const text = fixtureText(name)
