@@ -13,6 +13,7 @@ import { collectSandboxed } from './run-sandboxed.js'
 import { createSandboxConfig, type SandboxConfig, type SandboxOptions } from './sandbox-config.js'
 import { SandboxError } from './sandbox-error.js'
 import { type SandboxedChild, type SandboxSpawnOptions, spawnSandboxed } from './spawn-sandboxed.js'
+import { warnOnce } from './warn-once.js'
 
 /** Options of one `run`. */
 export interface SandboxRunOptions extends SandboxSpawnOptions {
@@ -107,19 +108,15 @@ export function checkSandbox(
   }
 }
 
-let warned = false
-
 function spawnUnsandboxed(
   config: SandboxConfig,
   argv: readonly string[],
   options: SandboxSpawnOptions,
 ): SandboxedChild {
-  if (!warned) {
-    warned = true
-    process.emitWarning("@plan/sandbox runs commands WITHOUT an OS sandbox (sandbox: 'none').", {
-      code: 'PLAN_SANDBOX_NONE',
-    })
-  }
+  warnOnce(
+    'PLAN_SANDBOX_NONE',
+    "@plan/sandbox runs commands WITHOUT an OS sandbox (sandbox: 'none').",
+  )
   const [program, ...rest] = argv
   if (program === undefined)
     throw new SandboxError({ code: 'invalid_arguments', message: 'argv is empty.', path: ['argv'] })

@@ -7,6 +7,7 @@ import { type NetworkProxy, startNetworkProxy } from './network-proxy.js'
 import type { SandboxConfig } from './sandbox-config.js'
 import { SandboxError } from './sandbox-error.js'
 import { isSeccompArch, seccompFilter } from './seccomp-filter.js'
+import { warnOnce } from './warn-once.js'
 
 /** How one sandboxed process starts. */
 export interface SandboxSpawnOptions {
@@ -29,34 +30,26 @@ const FORWARD = [
   'exec "$@"',
 ].join('\n')
 
-let warnedUserns = false
-let warnedSeccomp = false
 // The child's descriptor bubblewrap reads the seccomp program from.
 const SECCOMP_FD = 3
 
 /** The seccomp program for this machine, or undefined (warned once) where none can be built. */
 function machineFilter(): Buffer | undefined {
   if (isSeccompArch(process.arch)) return seccompFilter(process.arch)
-  if (!warnedSeccomp) {
-    warnedSeccomp = true
-    process.emitWarning(
-      `@plan/sandbox has no seccomp filter for ${process.arch}: sandboxed commands can make any system call.`,
-      { code: 'PLAN_SANDBOX_SECCOMP' },
-    )
-  }
+  warnOnce(
+    'PLAN_SANDBOX_SECCOMP',
+    `@plan/sandbox has no seccomp filter for ${process.arch}: sandboxed commands can make any system call.`,
+  )
   return undefined
 }
 
 /** Whether to pass `--disable-userns`; warns once when this bubblewrap is too old for it. */
 function disablesUserns(bwrap: string): boolean {
   if (bubblewrapFeatures(bwrap).disableUserns) return true
-  if (!warnedUserns) {
-    warnedUserns = true
-    process.emitWarning(
-      `${bwrap} has no --disable-userns (bubblewrap 0.8 or later): sandboxed commands can create user namespaces of their own.`,
-      { code: 'PLAN_SANDBOX_USERNS' },
-    )
-  }
+  warnOnce(
+    'PLAN_SANDBOX_USERNS',
+    `${bwrap} has no --disable-userns (bubblewrap 0.8 or later): sandboxed commands can create user namespaces of their own.`,
+  )
   return false
 }
 
