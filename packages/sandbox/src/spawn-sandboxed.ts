@@ -33,9 +33,16 @@ const FORWARD = [
 // The child's descriptor bubblewrap reads the seccomp program from.
 const SECCOMP_FD = 3
 
+// Built at the first sandboxed command, then handed to every later one.
+let builtFilter: Buffer | undefined
+
 /** The seccomp program for this machine, or undefined (warned once) where none can be built. */
 function machineFilter(): Buffer | undefined {
-  if (isSeccompArch(process.arch)) return seccompFilter(process.arch)
+  if (builtFilter !== undefined) return builtFilter
+  if (isSeccompArch(process.arch)) {
+    builtFilter = seccompFilter(process.arch)
+    return builtFilter
+  }
   warnOnce(
     'PLAN_SANDBOX_SECCOMP',
     `@plan/sandbox has no seccomp filter for ${process.arch}: sandboxed commands can make any system call.`,
