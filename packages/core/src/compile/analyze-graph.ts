@@ -36,7 +36,6 @@ export function analyzeDependencies(
   dependencyStart: ArrayLike<number>,
   dependencyTarget: ArrayLike<number>,
 ): GraphAnalysis {
-  if (dependencyTarget.length === 0) return independentNodes(dependencyStart.length - 1)
   return (
     forwardDependencies(dependencyStart, dependencyTarget) ??
     orderDependencies(dependencyStart, dependencyTarget)
@@ -69,22 +68,6 @@ export function forwardDependencies(
   }
   const { levels, order } = groupByLevel(level, maxLevel + 1)
   return { order, level, levels, criticalPathLength: maxLevel + 1, cycles: [] }
-}
-
-/**
- * The analysis of `count` nodes without any edge (e.g. a turn's batch of calls), as
- * {@link orderDependencies} finds it: all on level 0, in index order.
- */
-export function independentNodes(count: number): GraphAnalysis {
-  const order: number[] = new Array(count)
-  for (let node = 0; node < count; node += 1) order[node] = node
-  return {
-    order,
-    level: new Int32Array(count),
-    levels: count === 0 ? [] : [order.slice()],
-    criticalPathLength: count === 0 ? 0 : 1,
-    cycles: [],
-  }
 }
 
 /** {@link analyzeDependencies} for any graph: Kahn's algorithm, then Tarjan's on what is left. */
@@ -167,6 +150,12 @@ export function orderDependencies(
  * a counting sort, which keeps index order inside a level.
  */
 function groupByLevel(level: Int32Array, count: number): { levels: number[][]; order: number[] } {
+  // One level or none (e.g. a turn's batch of calls without dependencies): index order.
+  if (count <= 1) {
+    const order: number[] = new Array(level.length)
+    for (let node = 0; node < level.length; node += 1) order[node] = node
+    return { levels: count === 0 ? [] : [order.slice()], order }
+  }
   const sizes = new Int32Array(count)
   for (let node = 0; node < level.length; node += 1) {
     const group = level[node] as number
