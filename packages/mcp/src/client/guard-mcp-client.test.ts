@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { CallToolResultSchema, ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
 import { connectShellServer } from '../test-utils/connect-shell-server.js'
 import { shellPolicy } from '../test-utils/shell-server.js'
@@ -64,6 +65,77 @@ describe('guardMcpClient', () => {
         expect(third.isError).toBe(true)
         expect(textOf(third)).toContain('budget_exhausted')
         expect(log.commands).toEqual(['ls', 'ls src'])
+      } finally {
+        await client.close()
+      }
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should guard tools/call and tools/list sent through client.request, not only callTool',
+    async () => {
+      const { transport, log } = await connectShellServer()
+      const client = new Client({ name: 'test', version: '1.0.0' })
+      await client.connect(transport)
+      await guardMcpClient(client, { policy: { ...policy(), budgets: { maxCalls: 1 } } })
+      try {
+        const listed = await client.request({ method: 'tools/list' }, ListToolsResultSchema)
+        expect(listed.tools.map((tool) => tool.name).sort()).toEqual([
+          'ask_name',
+          'read_note',
+          'shell',
+        ])
+        const call = (command: string) =>
+          client.request(
+            { method: 'tools/call', params: { name: 'shell', arguments: { command } } },
+            CallToolResultSchema,
+          )
+        const refused = await call('curl https://evil.example')
+        expect(refused.isError).toBe(true)
+        expect(textOf(refused)).toContain('command_not_allowed')
+        expect(textOf(await call('git status'))).toBe('ran: git status')
+        const overBudget = await call('ls')
+        expect(textOf(overBudget)).toContain('budget_exhausted')
+        expect(log.commands).toEqual(['git status'])
+      } finally {
+        await client.close()
+      }
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should refuse task-based tool calls unsent, by request option, by params and by stream',
+    async () => {
+      const { transport, log } = await connectShellServer()
+      const client = new Client({ name: 'test', version: '1.0.0' })
+      await client.connect(transport)
+      await guardMcpClient(client, { policy: policy() })
+      try {
+        const params = { name: 'shell', arguments: { command: 'ls' } }
+        await expect(
+          client.request({ method: 'tools/call', params }, CallToolResultSchema, {
+            task: { ttl: 60_000 },
+          }),
+        ).rejects.toThrow(/task-based tool calls/)
+        await expect(
+          client.request(
+            { method: 'tools/call', params: { ...params, task: { ttl: 60_000 } } },
+            CallToolResultSchema,
+          ),
+        ).rejects.toThrow(/task-based tool calls/)
+        const messages = []
+        for await (const message of client.experimental.tasks.callToolStream(
+          params,
+          CallToolResultSchema,
+          {
+            task: { ttl: 60_000 },
+          },
+        ))
+          messages.push(message)
+        expect(messages.map((message) => message.type)).toEqual(['error'])
+        expect(log.commands).toEqual([])
       } finally {
         await client.close()
       }

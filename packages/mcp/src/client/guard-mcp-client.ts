@@ -1,19 +1,71 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { createMcpCallGuard, type McpGuardOptions } from '../guard/create-mcp-call-guard.js'
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
+import {
+  createMcpCallGuard,
+  type McpCallGuard,
+  type McpGuardOptions,
+} from '../guard/create-mcp-call-guard.js'
 
-type CallTool = Client['callTool']
-type ListTools = Client['listTools']
+/** `Client.request` without its generic: the guard handles every method alike. */
+type Request = (
+  request: { method: string; params?: Record<string, unknown> },
+  resultSchema: unknown,
+  options?: { task?: unknown },
+) => Promise<unknown>
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {}
+}
+
+/** A task-augmented call ends in `tasks/result`, past the guard's record of results: refused. */
+function refuseTask(tool: string): never {
+  throw new McpError(
+    ErrorCode.InvalidRequest,
+    `@plan does not guard task-based tool calls; the call to "${tool}" was not sent. Call the tool without a task.`,
+  )
+}
+
+/** One guarded `tools/call` through the client's own `request`. */
+async function guardedToolCall(
+  callGuard: McpCallGuard,
+  send: Request,
+  [request, resultSchema, options]: Parameters<Request>,
+): Promise<unknown> {
+  const params = asRecord(request.params)
+  const tool = typeof params.name === 'string' ? params.name : ''
+  if (options?.task !== undefined || params.task !== undefined) refuseTask(tool)
+  const decision = await callGuard.authorize(tool, params.arguments)
+  if (!decision.allowed) return decision.result
+  let result: unknown
+  try {
+    result = await send(
+      { ...request, params: { ...params, arguments: decision.args } },
+      resultSchema,
+      options,
+    )
+  } catch (error) {
+    decision.fail(error)
+    throw error
+  }
+  decision.finish(result)
+  return result
+}
 
 /**
- * Guards an MCP SDK `Client` in place: `listTools` returns only the tools the policy lists
- * (descriptions unchanged), and every `callTool` is authorized by the `@plan` guard first. A
- * refused call is not sent; it resolves to a tool result with `isError: true` naming the
- * issues and hints, as a server's own error would. An allowed call is sent with the guard's
+ * Guards an MCP SDK `Client` in place: `tools/list` answers list only the tools the policy
+ * lists (descriptions unchanged), and every `tools/call` is authorized by the `@plan` guard
+ * first. A refused call is not sent; it resolves to a tool result with `isError: true` naming
+ * the issues and hints, as a server's own error would. An allowed call is sent with the guard's
  * arguments (paths as checked on disk), and its result is recorded for budgets and trust.
  *
- * Everything built on the client's `listTools` and `callTool` gets the guard, such as
- * `loadMcpTools(serverName, client)` from `@langchain/mcp-adapters`. For clients that take a
- * transport instead (the AI SDK's `createMCPClient`), use {@link guardMcpTransport}.
+ * The guard sits in the client's `request`, which every method of the client goes through:
+ * `listTools`, `callTool`, `client.request({ method: 'tools/call', … })` and the experimental
+ * streams alike, so everything built on the client gets it, such as
+ * `loadMcpTools(serverName, client)` from `@langchain/mcp-adapters`. Task-based tool calls are
+ * refused with an `InvalidRequest` error, unsent. For clients that take a transport instead (the
+ * AI SDK's `createMCPClient`), use {@link guardMcpTransport}.
  *
  * @example
  * ```ts
@@ -29,35 +81,26 @@ export async function guardMcpClient<C extends Client>(
   options: McpGuardOptions,
 ): Promise<C> {
   const callGuard = await createMcpCallGuard(options)
-  const listTools: ListTools = client.listTools.bind(client)
-  const callTool: CallTool = client.callTool.bind(client)
+  const send = (client.request as unknown as Request).bind(client)
 
-  const guardedList: ListTools = async (params, requestOptions) => {
-    const result = await listTools(params, requestOptions)
-    return { ...result, tools: result.tools.filter((tool) => callGuard.isToolAllowed(tool.name)) }
-  }
-
-  const guardedCall: CallTool = async (params, resultSchema, requestOptions) => {
-    const decision = await callGuard.authorize(params.name, params.arguments)
-    if (!decision.allowed) return decision.result
-    let result: Awaited<ReturnType<CallTool>>
-    try {
-      result = await callTool({ ...params, arguments: decision.args }, resultSchema, requestOptions)
-    } catch (error) {
-      decision.fail(error)
-      throw error
+  const guardedRequest: Request = async (...args) => {
+    const [request] = args
+    if (request.method === 'tools/call') return guardedToolCall(callGuard, send, args)
+    const result = await send(...args)
+    if (request.method !== 'tools/list') return result
+    const listed = asRecord(result)
+    const tools = Array.isArray(listed.tools) ? listed.tools : []
+    return {
+      ...listed,
+      tools: tools.filter((tool) => {
+        const name = asRecord(tool).name
+        return typeof name === 'string' && callGuard.isToolAllowed(name)
+      }),
     }
-    decision.finish(result)
-    return result
   }
 
-  Object.defineProperty(client, 'listTools', {
-    value: guardedList,
-    configurable: true,
-    writable: true,
-  })
-  Object.defineProperty(client, 'callTool', {
-    value: guardedCall,
+  Object.defineProperty(client, 'request', {
+    value: guardedRequest,
     configurable: true,
     writable: true,
   })
