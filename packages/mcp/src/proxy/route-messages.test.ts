@@ -63,6 +63,24 @@ describe('MessageRouter', () => {
     expect(client.sent.at(-1)?.[1]).toBeUndefined()
   })
 
+  it('should refuse a task-based tool call with an error, unsent', async () => {
+    const { client, server, router } = await setup()
+    router.fromClient({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'shell', arguments: { command: 'ls' }, task: { ttl: 60_000 } },
+    })
+    expect(server.sent).toEqual([])
+    expect(client.sent.map(([message]) => message)).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        error: { code: -32600, message: expect.stringContaining('task-based tool calls') },
+      },
+    ])
+  })
+
   it('should filter tools/list results and leave other results alone', async () => {
     const { client, router } = await setup()
     router.fromClient({ jsonrpc: '2.0', id: 1, method: 'tools/list' })

@@ -12,6 +12,8 @@ import type { AllowedMcpCall, McpCallGuard } from '../guard/create-mcp-call-guar
 
 /** JSON-RPC "internal error": the wrapped server could not be reached. */
 const INTERNAL_ERROR = -32603
+/** JSON-RPC "invalid request": a task-based tool call, which the guard does not follow. */
+const INVALID_REQUEST = -32600
 
 function keyOf(id: RequestId): string {
   return `${typeof id}:${String(id)}`
@@ -53,7 +55,8 @@ export class MessageRouter {
   /** A message from the client. */
   fromClient(message: JSONRPCMessage): void {
     if (isJSONRPCRequest(message) && message.method === 'tools/call') {
-      void this.call(message)
+      if (asRecord(message.params).task === undefined) void this.call(message)
+      else this.refuseTask(message)
       return
     }
     if (isJSONRPCRequest(message)) this.trackProgress(message)
@@ -129,6 +132,21 @@ export class MessageRouter {
       this.untrackProgress(requestId)
       call.fail(new Error('The client cancelled the call.'))
     }
+  }
+
+  /**
+   * A task-augmented call's output comes back later through `tasks/result`, past the record of
+   * results that budgets and trust labels rely on: it is refused, unsent.
+   */
+  private refuseTask(request: JSONRPCRequest): void {
+    const name = asRecord(request.params).name
+    const tool = typeof name === 'string' ? name : ''
+    const message = `@plan does not guard task-based tool calls; the call to "${tool}" was not sent. Call the tool without a task.`
+    this.forward(this.client, {
+      jsonrpc: '2.0',
+      id: request.id,
+      error: { code: INVALID_REQUEST, message },
+    })
   }
 
   private async call(request: JSONRPCRequest): Promise<void> {
