@@ -5,6 +5,7 @@ import {
   type McpCallGuard,
   type McpGuardOptions,
 } from '../guard/create-mcp-call-guard.js'
+import { taskRefusalText } from '../guard/denial-result.js'
 
 /** `Client.request` without its generic: the guard handles every method alike. */
 type Request = (
@@ -21,10 +22,7 @@ function asRecord(value: unknown): Record<string, unknown> {
 
 /** A task-augmented call ends in `tasks/result`, past the guard's record of results: refused. */
 function refuseTask(tool: string): never {
-  throw new McpError(
-    ErrorCode.InvalidRequest,
-    `@plan does not guard task-based tool calls; the call to "${tool}" was not sent. Call the tool without a task.`,
-  )
+  throw new McpError(ErrorCode.InvalidRequest, taskRefusalText(tool))
 }
 
 /** One guarded `tools/call` through the client's own `request`. */

@@ -27,3 +27,11 @@ export function denialResult(
 ): DenialResult {
   return { content: [{ type: 'text', text: denialText(tool, issues, allowed) }], isError: true }
 }
+
+/**
+ * Why a task-based tool call (`tools/call` with a `task`) is refused unsent: its result would
+ * come back through `tasks/result`, past the record of results that budgets and trust rely on.
+ */
+export function taskRefusalText(tool: string): string {
+  return `@plan does not guard task-based tool calls; the call to "${tool}" was not sent. Call the tool without a task.`
+}

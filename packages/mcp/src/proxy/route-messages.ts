@@ -9,6 +9,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { AllowedMcpCall, McpCallGuard } from '../guard/create-mcp-call-guard.js'
+import { taskRefusalText } from '../guard/denial-result.js'
 
 /** JSON-RPC "internal error": the wrapped server could not be reached. */
 const INTERNAL_ERROR = -32603
@@ -141,7 +142,7 @@ export class MessageRouter {
   private refuseTask(request: JSONRPCRequest): void {
     const name = asRecord(request.params).name
     const tool = typeof name === 'string' ? name : ''
-    const message = `@plan does not guard task-based tool calls; the call to "${tool}" was not sent. Call the tool without a task.`
+    const message = taskRefusalText(tool)
     this.forward(this.client, {
       jsonrpc: '2.0',
       id: request.id,
