@@ -81,6 +81,30 @@ describe('MessageRouter', () => {
     ])
   })
 
+  it('should forward no tools/call that is not a well-formed request', async () => {
+    const guard = await createMcpCallGuard({ policy: shellPolicy(tmpdir()) })
+    const client = recorder()
+    const server = recorder()
+    const errors: Error[] = []
+    const router = new MessageRouter(guard, client, server, (error) => errors.push(error))
+    const params = { name: 'shell', arguments: { command: 'ls' } }
+    const malformed = [
+      { jsonrpc: '2.0', method: 'tools/call', params },
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params, extra: true },
+      { jsonrpc: '1.0', id: 5, method: 'tools/call', params },
+    ]
+    for (const message of malformed) router.fromClient(message as unknown as JSONRPCMessage)
+    expect(server.sent).toEqual([])
+    expect(errors).toHaveLength(3)
+    expect(client.sent.map(([message]) => message)).toEqual(
+      [4, 5].map((id) => ({
+        jsonrpc: '2.0',
+        id,
+        error: { code: -32600, message: expect.stringContaining('not a valid JSON-RPC request') },
+      })),
+    )
+  })
+
   it('should filter tools/list results and leave other results alone', async () => {
     const { client, router } = await setup()
     router.fromClient({ jsonrpc: '2.0', id: 1, method: 'tools/list' })

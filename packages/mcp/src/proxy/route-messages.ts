@@ -13,7 +13,7 @@ import { taskRefusalText } from '../guard/denial-result.js'
 
 /** JSON-RPC "internal error": the wrapped server could not be reached. */
 const INTERNAL_ERROR = -32603
-/** JSON-RPC "invalid request": a task-based tool call, which the guard does not follow. */
+/** JSON-RPC "invalid request": a malformed or task-based tool call, which the guard does not pass. */
 const INVALID_REQUEST = -32600
 
 function keyOf(id: RequestId): string {
@@ -55,8 +55,9 @@ export class MessageRouter {
 
   /** A message from the client. */
   fromClient(message: JSONRPCMessage): void {
-    if (isJSONRPCRequest(message) && message.method === 'tools/call') {
-      if (asRecord(message.params).task === undefined) void this.call(message)
+    if (asRecord(message).method === 'tools/call') {
+      if (!isJSONRPCRequest(message)) this.refuseMalformed(message)
+      else if (asRecord(message.params).task === undefined) void this.call(message)
       else this.refuseTask(message)
       return
     }
@@ -133,6 +134,22 @@ export class MessageRouter {
       this.untrackProgress(requestId)
       call.fail(new Error('The client cancelled the call.'))
     }
+  }
+
+  /**
+   * A `tools/call` that is not a well-formed request (a notification, extra members) is never
+   * forwarded, whatever the server would make of it; with an id, the client is told why.
+   */
+  private refuseMalformed(message: JSONRPCMessage): void {
+    const text = 'A tools/call message that is not a valid JSON-RPC request was not sent.'
+    this.onError(new Error(text))
+    const id = asRecord(message).id
+    if (isRequestId(id))
+      this.forward(this.client, {
+        jsonrpc: '2.0',
+        id,
+        error: { code: INVALID_REQUEST, message: text },
+      })
   }
 
   /**
