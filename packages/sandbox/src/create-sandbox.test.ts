@@ -356,6 +356,7 @@ describeSandbox('createSandbox', () => {
         keyctl: `${DENIED_SYSCALLS.keyctl?.[arch]},9999,0,0,0`,
         name_to_handle_at: `${DENIED_SYSCALLS.name_to_handle_at?.[arch]},-1,0,0,0,0`,
         io_uring_setup: `${DENIED_SYSCALLS.io_uring_setup?.[arch]},1,0`,
+        pidfd_getfd: `${DENIED_SYSCALLS.pidfd_getfd?.[arch]},-1,0,0`,
       }
       const script =
         'for (@ARGV) { my ($n, @a) = split /,/; $! = 0; my $r = syscall($n, @a); print $r < 0 ? 0 + $! : "ok", "\\n" }'

@@ -10,6 +10,7 @@ export const DENIED_SYSCALLS: Readonly<Record<string, { x64: number; arm64: numb
     ptrace: { x64: 101, arm64: 117 },
     process_vm_readv: { x64: 310, arm64: 270 },
     process_vm_writev: { x64: 311, arm64: 271 },
+    pidfd_getfd: { x64: 438, arm64: 438 },
     kexec_load: { x64: 246, arm64: 104 },
     kexec_file_load: { x64: 320, arm64: 294 },
     init_module: { x64: 175, arm64: 105 },
