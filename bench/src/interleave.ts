@@ -1,0 +1,52 @@
+import { performance } from 'node:perf_hooks'
+import { type Spread, spreadOf } from './measure.ts'
+
+/** One measured run (an agent run, a `generateText` call). */
+export type Run = () => Promise<unknown>
+
+/** Runs per timed batch and batches per measurement; each batch is one sample. */
+export interface BatchPlan {
+  readonly runs: number
+  readonly batches: number
+}
+
+/** A spread that keeps its samples, one per round, in the order they were taken. */
+export interface Sampled extends Spread {
+  readonly samples: readonly number[]
+}
+
+// unmeasured batches first, so every function is measured once the JIT has compiled it
+const WARMUP_BATCHES = 3
+
+async function batchTime(fn: Run, runs: number): Promise<number> {
+  const start = performance.now()
+  for (let index = 0; index < runs; index += 1) await fn()
+  return (performance.now() - start) / runs
+}
+
+/** A {@link Sampled} of some samples (at least one). */
+export function sampled(samples: readonly number[]): Sampled {
+  return { ...spreadOf(samples), samples }
+}
+
+/**
+ * Time per run of each function, in batches taken in turn (one batch of each, then again), so
+ * a measurement and its baseline see the same load on a shared machine; every other round takes
+ * them in reverse order, so none always follows the same one.
+ */
+export async function perRunInterleaved(fns: readonly Run[], plan: BatchPlan): Promise<Sampled[]> {
+  const samples: number[][] = fns.map(() => [])
+  const order = [...fns.keys()]
+  for (let batch = 0; batch < WARMUP_BATCHES + plan.batches; batch += 1) {
+    for (const index of batch % 2 === 0 ? order : order.toReversed()) {
+      const time = await batchTime(fns[index] as Run, plan.runs)
+      if (batch >= WARMUP_BATCHES) samples[index]?.push(time)
+    }
+  }
+  return samples.map(sampled)
+}
+
+/** Differences round by round (each round times the value and its baseline one after the other). */
+export function pairedDifferences(value: Sampled, baseline: Sampled): number[] {
+  return value.samples.map((time, index) => time - (baseline.samples[index] ?? 0))
+}
