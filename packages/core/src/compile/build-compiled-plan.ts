@@ -1,32 +1,8 @@
 import type { CompiledPlan, CompiledStep, StepReference } from '../types/compiled-plan.js'
-import { sortSmall } from '../util/sort-small.js'
 import type { GraphAnalysis } from './analyze-graph.js'
 import { PlanHasher } from './plan-hasher.js'
 import type { PlanLinks } from './plan-links.js'
 import type { StepTable } from './step-table.js'
-
-/**
- * A step's dependencies as hashed: explicit and implied by references alike, without
- * duplicates, sorted — so writing an implied dependency out does not change the hash.
- */
-export function hashedDependencies(raw: readonly string[]): readonly string[] {
-  let ascending = true
-  for (let index = 1; index < raw.length && ascending; index += 1)
-    ascending = (raw[index - 1] as string) < (raw[index] as string)
-  if (ascending) return raw
-  // Sorted by code unit, as Array.prototype.sort compares strings, then duplicates dropped.
-  const sorted = sortSmall([...raw])
-  let kept = 1
-  for (let index = 1; index < sorted.length; index += 1) {
-    const id = sorted[index] as string
-    if (id !== sorted[kept - 1]) {
-      sorted[kept] = id
-      kept += 1
-    }
-  }
-  if (kept < sorted.length) sorted.length = kept
-  return sorted
-}
 
 /** The ids of `nodes`, in an array of exactly their number. */
 function idsOf(ids: readonly string[], nodes: readonly number[]): string[] {
@@ -53,7 +29,7 @@ function compiledSteps(
     const references = links.references[node] as readonly StepReference[]
     const level = graph.level[node] as number
     steps[node] = Object.freeze({ id, index, tool, args, dependsOn, references, level })
-    hasher.add(args, hashedDependencies(dependsOn), id, tool)
+    hasher.add(args, dependsOn, id, tool)
   }
   return steps
 }

@@ -4,9 +4,37 @@ import { createSha256, type IncrementalSha256 } from '../util/portable-crypto.js
 /** One step as it enters the plan hash; keys in sorted order. */
 export interface HashedStep {
   args: CompiledStep['args']
-  dependsOn: readonly string[]
+  dependsOn: string[]
   id: string
   tool: string
+}
+
+/**
+ * Writes `ids` into `into` (over what it held) sorted by code unit, as `Array.prototype.sort`
+ * compares strings, without duplicates: a step's dependencies as hashed, so writing an implied
+ * dependency out does not change the hash. `into` is a plain array of the hasher's own: a frozen
+ * one would take JSON.stringify's slow path.
+ */
+export function hashedDependenciesInto(ids: readonly string[], into: string[]): string[] {
+  if (ids.length > 8) return replaceWith(into, [...new Set(ids)].sort())
+  let kept = 0
+  for (let index = 0; index < ids.length; index += 1) {
+    const id = ids[index] as string
+    let slot = kept
+    while (slot > 0 && (into[slot - 1] as string) > id) slot -= 1
+    if (slot > 0 && into[slot - 1] === id) continue
+    for (let move = kept; move > slot; move -= 1) into[move] = into[move - 1] as string
+    into[slot] = id
+    kept += 1
+  }
+  if (into.length > kept) into.length = kept
+  return into
+}
+
+function replaceWith(into: string[], ids: readonly string[]): string[] {
+  for (let index = 0; index < ids.length; index += 1) into[index] = ids[index] as string
+  if (into.length > ids.length) into.length = ids.length
+  return into
 }
 
 // Steps stringified at a time: the hash never needs the whole plan's text in memory at once, and
@@ -27,14 +55,15 @@ export class PlanHasher {
   #empty = true
   #digest: string | undefined
 
-  /** Adds the next step; `dependsOn` as hashed (see `hashedDependencies`). */
+  /** Adds the next step; its dependencies are hashed sorted, without duplicates. */
   add(args: CompiledStep['args'], dependsOn: readonly string[], id: string, tool: string): void {
     const count = this.#count
     const step = this.#pending[count]
-    if (step === undefined) this.#pending.push({ args, dependsOn, id, tool })
+    if (step === undefined)
+      this.#pending.push({ args, dependsOn: hashedDependenciesInto(dependsOn, []), id, tool })
     else {
       step.args = args
-      step.dependsOn = dependsOn
+      hashedDependenciesInto(dependsOn, step.dependsOn)
       step.id = id
       step.tool = tool
     }
