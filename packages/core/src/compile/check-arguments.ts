@@ -4,6 +4,7 @@ import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
 import type { StepReference } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { hasOwnKey } from '../util/has-own-key.js'
 import { isPlainObject } from '../util/is-plain-object.js'
 import { sortSmall } from '../util/sort-small.js'
 import {
@@ -113,7 +114,7 @@ function copyDeclared(
   let previous: string | undefined
   let sorted = true
   for (const name in args) {
-    if (!Object.hasOwn(args, name)) continue
+    if (!hasOwnKey(args, name)) continue
     if (!Object.hasOwn(declared, name) || FORBIDDEN_KEYS.has(name)) {
       reportUndeclared(declared, name, base, walk)
       continue
@@ -145,7 +146,7 @@ function adoptDeclared(
   let sorted = true
   let clean = true
   for (const name in args) {
-    if (!Object.hasOwn(args, name)) continue
+    if (!hasOwnKey(args, name)) continue
     if (!Object.hasOwn(declared, name) || FORBIDDEN_KEYS.has(name)) {
       reportUndeclared(declared, name, base, walk)
       clean = false
@@ -175,7 +176,7 @@ function reportMissing(
   walk: ArgumentWalk,
 ): void {
   for (const name in declared) {
-    if (!Object.hasOwn(declared, name) || Object.hasOwn(args, name)) continue
+    if (!hasOwnKey(declared, name) || Object.hasOwn(args, name)) continue
     const spec = declared[name] as ArgSpec
     if (spec.required !== false) {
       walk.issues.push(

@@ -1,6 +1,7 @@
 import { createIssue } from '../issues/create-issue.js'
 import type { JsonValue } from '../types/json-value.js'
 import type { IssueCode } from '../types/plan-issue.js'
+import { hasOwnKey } from '../util/has-own-key.js'
 import { isPlainObject } from '../util/is-plain-object.js'
 import type { ArgumentWalk, Key, Path } from './argument-walk.js'
 import { freezeField, referenceField } from './reference-parts.js'
@@ -16,7 +17,7 @@ export function isReference(value: unknown): value is { $ref: unknown } {
 /** True when an object has exactly one own enumerable key (as `Object.keys(value).length === 1`). */
 function hasOneKey(value: object): boolean {
   let count = 0
-  for (const key in value) if (Object.hasOwn(value, key)) count += 1
+  for (const key in value) if (hasOwnKey(value, key)) count += 1
   return count === 1
 }
 
