@@ -15,6 +15,18 @@ export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([
   'prototype',
 ])
 
+/** `FORBIDDEN_KEYS.has(key)` as a switch: every declared argument of every step is tested. */
+export function isForbiddenKey(key: string): boolean {
+  switch (key) {
+    case '__proto__':
+    case 'constructor':
+    case 'prototype':
+      return true
+    default:
+      return false
+  }
+}
+
 /** A JSON path inside a plan or a call. */
 export type Path = (string | number)[]
 /** One segment of a {@link Path}. */

@@ -10,7 +10,7 @@ import { sortSmall } from '../util/sort-small.js'
 import {
   type ArgumentContext,
   type ArgumentWalk,
-  FORBIDDEN_KEYS,
+  isForbiddenKey,
   type Path,
 } from './argument-walk.js'
 import { checkArgumentValue } from './check-argument-value.js'
@@ -115,7 +115,7 @@ function copyDeclared(
   let sorted = true
   for (const name in args) {
     if (!hasOwnKey(args, name)) continue
-    if (!Object.hasOwn(declared, name) || FORBIDDEN_KEYS.has(name)) {
+    if (!Object.hasOwn(declared, name) || isForbiddenKey(name)) {
       reportUndeclared(declared, name, base, walk)
       continue
     }
@@ -147,7 +147,7 @@ function adoptDeclared(
   let clean = true
   for (const name in args) {
     if (!hasOwnKey(args, name)) continue
-    if (!Object.hasOwn(declared, name) || FORBIDDEN_KEYS.has(name)) {
+    if (!Object.hasOwn(declared, name) || isForbiddenKey(name)) {
       reportUndeclared(declared, name, base, walk)
       clean = false
       continue
