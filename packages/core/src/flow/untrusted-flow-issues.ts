@@ -118,8 +118,9 @@ export function untrustedFlowIssues(input: IndexedFlow): PlanIssue[] {
     const tool = tools[node]
     if (tool !== lastTool) {
       lastTool = tool
-      lastRole = roles.get(tool) ?? roleOf(policy, tool)
-      roles.set(tool, lastRole)
+      const known = roles.get(tool)
+      lastRole = known ?? roleOf(policy, tool)
+      if (known === undefined) roles.set(tool, lastRole)
     }
     if (lastRole === IS_SOURCE) from[node] = SOURCE
     const first = referenceStart[node] as number
