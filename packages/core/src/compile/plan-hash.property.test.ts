@@ -115,3 +115,24 @@ describe('CompiledPlan.hash (properties)', () => {
     )
   })
 })
+
+describe('plan hash with a polluted prototype', () => {
+  it('should not let a toJSON on Object.prototype or Array.prototype decide the hash', () => {
+    const plans = ['a.txt', 'b.txt'].map((file) =>
+      compiler.validate({ steps: [{ id: 'read', tool: 'view_file', args: { file } }] }),
+    )
+    const clean = plans.map((result) => (result.success ? referenceHash(result.plan) : ''))
+    expect(clean[0]).not.toBe(clean[1])
+    for (const prototype of [Object.prototype, Array.prototype]) {
+      const fresh = ['a.txt', 'b.txt'].map((file) =>
+        compiler.validate({ steps: [{ id: 'read', tool: 'view_file', args: { file } }] }),
+      )
+      Object.defineProperty(prototype, 'toJSON', { value: () => 'same', configurable: true })
+      try {
+        expect(fresh.map((result) => (result.success ? result.plan.hash : ''))).toEqual(clean)
+      } finally {
+        delete (prototype as { toJSON?: unknown }).toJSON
+      }
+    }
+  })
+})

@@ -1,4 +1,5 @@
 import type { CompiledStep } from '../types/compiled-plan.js'
+import { canonicalJson, prototypesHaveToJson } from '../util/canonical-json.js'
 import { createSha256, type IncrementalSha256 } from '../util/portable-crypto.js'
 
 /** One step as it enters the plan hash; keys in sorted order. */
@@ -84,7 +85,8 @@ export class PlanHasher {
     if (this.#count === 0) return
     const pending =
       this.#count === this.#pending.length ? this.#pending : this.#pending.slice(0, this.#count)
-    const text = JSON.stringify(pending)
+    // A `toJSON` on a built-in prototype would let JSON.stringify write what it returns.
+    const text = prototypesHaveToJson() ? canonicalJson(pending) : JSON.stringify(pending)
     const hash = this.#sha()
     if (!this.#empty) hash.update(',')
     hash.update(text.slice(1, -1))

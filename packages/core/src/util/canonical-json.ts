@@ -119,7 +119,7 @@ function inCanonicalOrder(value: unknown, depth: number): boolean {
 }
 
 /** JSON.stringify would call a `toJSON` put on a built-in prototype; the canonical text must not. */
-function prototypesHaveToJson(): boolean {
+export function prototypesHaveToJson(): boolean {
   return 'toJSON' in Object.prototype || 'toJSON' in Array.prototype
 }
 
