@@ -1,10 +1,13 @@
 // Copies the Bash grammar and the tree-sitter runtime (both WebAssembly, both MIT) with their
 // licenses from devDependencies into vendor/, which is published with the package: installing
 // @plan/core then runs no install script, builds nothing and carries no debug builds or C sources.
+// The grammar's lexer is split into small functions on the way (outline-wasm-functions.mjs), so
+// that V8's optimising compile of it takes megabytes instead of half a GiB.
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { outlineLargeFunctions } from './outline-wasm-functions.mjs'
 
 const require = createRequire(import.meta.url)
 const target = join(dirname(fileURLToPath(import.meta.url)), '..', 'vendor')
@@ -12,7 +15,9 @@ const bash = dirname(require.resolve('tree-sitter-bash/package.json'))
 const runtime = dirname(require.resolve('web-tree-sitter/tree-sitter.wasm'))
 
 mkdirSync(target, { recursive: true })
-copyFileSync(join(bash, 'tree-sitter-bash.wasm'), join(target, 'tree-sitter-bash.wasm'))
+const grammar = outlineLargeFunctions(readFileSync(join(bash, 'tree-sitter-bash.wasm')))
+if (grammar.outlined === 0) throw new Error('The Bash grammar has no switch cases left to outline.')
+writeFileSync(join(target, 'tree-sitter-bash.wasm'), grammar.bytes)
 copyFileSync(join(bash, 'LICENSE'), join(target, 'LICENSE.tree-sitter-bash'))
 copyFileSync(join(runtime, 'tree-sitter.wasm'), join(target, 'tree-sitter.wasm'))
 copyFileSync(join(runtime, 'LICENSE'), join(target, 'LICENSE.web-tree-sitter'))

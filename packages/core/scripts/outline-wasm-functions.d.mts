@@ -1,0 +1,11 @@
+/**
+ * Returns a copy of a WebAssembly module in which every function larger than 64 KB has the
+ * cases of its switches moved into functions of their own, and how many were moved.
+ */
+export function outlineLargeFunctions(input: Uint8Array): {
+  readonly bytes: Uint8Array
+  readonly outlined: number
+}
+
+/** The size in bytes of each function body the module defines, in order. */
+export function functionSizes(input: Uint8Array): number[]
