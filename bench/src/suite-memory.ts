@@ -6,14 +6,10 @@ import { type Row, round, spreadFields, spreadOf } from './measure.ts'
 const run = promisify(execFile)
 const child = fileURLToPath(new URL('./memory-child.ts', import.meta.url))
 
-async function peak(
-  mode: 'parse' | 'compile' | 'text',
-  size: number,
-  flags: readonly string[] = [],
-): Promise<number> {
+async function peak(mode: 'parse' | 'compile' | 'text', size: number): Promise<number> {
   const { stdout } = await run(
     process.execPath,
-    ['--max-old-space-size=16384', ...flags, child, mode, String(size)],
+    ['--max-old-space-size=16384', child, mode, String(size)],
     { maxBuffer: 1 << 20 },
   )
   const result = JSON.parse(stdout) as { maxRssKb: number; approved: boolean }
@@ -23,18 +19,6 @@ async function peak(
 
 // Child processes per mode and size, taking turns: peak RSS moves with what else the machine does.
 const RUNS = 3
-
-// Without it, V8 recompiles the largest function of the Bash grammar's WebAssembly (about 160 kB)
-// with TurboFan, in the background, soon after a process first checks a command: that compile
-// alone peaks near 0.7 GB whatever the plan's size, and a child that lives long enough counts it.
-const LIFTOFF_ONLY = ['--liftoff-only']
-
-/** The note on peaks of processes that run WebAssembly with Liftoff only, baseline included. */
-function liftoffNote(compiles: readonly number[], parses: readonly number[]): string {
-  const compile = spreadOf(compiles).median
-  const parse = spreadOf(parses).median
-  return `; with --liftoff-only in both (no TurboFan compile of the Bash grammar's WebAssembly): ${round(compile)} vs ${round(parse)} MiB, ${round((compile - parse) / 1024)} GiB above`
-}
 
 /**
  * How far the median peak is above the parse baseline's, against the 1 GiB target at 1M steps;
@@ -57,26 +41,20 @@ export async function memorySuite(): Promise<Row[]> {
     const compiles: number[] = []
     // The text path at the target's size only: each run of 1M steps takes seconds.
     const texts: number[] = []
-    const liftoffParses: number[] = []
-    const liftoffCompiles: number[] = []
     for (let run = 0; run < RUNS; run += 1) {
       parses.push(await peak('parse', size))
       compiles.push(await peak('compile', size))
       if (size >= 1_000_000) texts.push(await peak('text', size))
-      liftoffParses.push(await peak('parse', size, LIFTOFF_ONLY))
-      liftoffCompiles.push(await peak('compile', size, LIFTOFF_ONLY))
     }
     const fields = spreadFields(spreadOf(compiles), spreadOf(parses))
     const text = texts.length === 0 ? undefined : spreadOf(texts).median
-    const baseline = aboveBaseline(size, fields.value, fields.baselineValue ?? 0, text)
     rows.push({
       suite: 'memory',
       case: `peak RSS, compile ${size.toLocaleString('en')} steps (raised maxSteps)`,
       unit: 'MiB',
       baseline: 'peak RSS generating + JSON.parse of the same plan',
       ...fields,
-      ...baseline,
-      note: `${baseline.note}${liftoffNote(liftoffCompiles, liftoffParses)}`,
+      ...aboveBaseline(size, fields.value, fields.baselineValue ?? 0, text),
     })
   }
   return rows
