@@ -162,6 +162,39 @@ describe('createMcpGuardHttpHandler', () => {
     TIMEOUT,
   )
 
+  it(
+    'should answer 503 to a new session past maxSessions, and open one once a session closes',
+    async () => {
+      const { port, url, handler } = await serve(() => ({
+        policy: shellPolicy(tmpdir()),
+        server: shellServerTransport,
+        maxSessions: 1,
+      }))
+      const first = await connect(url)
+      expect(handler.sessions).toBe(1)
+      expect(await post(port, {}, initializeRequest())).toBe(503)
+      await expect(connect(url)).rejects.toThrow()
+      expect(handler.sessions).toBe(1)
+      await (first.transport as StreamableHTTPClientTransport).terminateSession()
+      await expect.poll(() => handler.sessions).toBe(0)
+      const second = await connect(url)
+      expect((await second.listTools()).tools.length).toBeGreaterThan(0)
+    },
+    TIMEOUT,
+  )
+
+  it('should refuse to start with a maxSessions that is not a positive whole number', async () => {
+    for (const maxSessions of [0, -1, 1.5, Number.NaN]) {
+      await expect(
+        createMcpGuardHttpHandler({
+          policy: shellPolicy(tmpdir()),
+          server: shellServerTransport,
+          maxSessions,
+        }),
+      ).rejects.toThrow(/maxSessions must be a whole number/)
+    }
+  })
+
   it('should refuse to start with a bearer token shorter than 32 characters', async () => {
     await expect(
       createMcpGuardHttpHandler({

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
-import { type AdapterOptions, resolveCompiler } from '@plan/core'
+import { type AdapterOptions, PlanError, resolveCompiler } from '@plan/core'
 import type { McpDecisionEvent, McpGuardSettings } from '../guard/create-mcp-call-guard.js'
 import { bearerTokenCheck } from './bearer-token.js'
 import {
@@ -14,6 +14,8 @@ import {
 
 /** Largest request body read to open a session, in bytes. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024
+/** Sessions open at once by default: each has a server process of its own. */
+const DEFAULT_MAX_SESSIONS = 64
 
 /**
  * Options for {@link createMcpGuardHttpHandler}: the adapter options, the guard's settings
@@ -38,6 +40,11 @@ export interface McpHttpEndpoint {
    * address can open a session.
    */
   readonly bearerToken?: string
+  /**
+   * Sessions open at once (each starts a server); a new session past it gets 503 until one
+   * closes. Default 64.
+   */
+  readonly maxSessions?: number
   /** Transport errors. Default: ignored. */
   readonly onError?: (error: Error) => void
 }
@@ -83,6 +90,16 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   }
 }
 
+/** The session limit; a `PlanError` (`invalid_configuration`) for one that is not a count. */
+function maxSessionsOf(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_SESSIONS
+  if (Number.isSafeInteger(value) && value >= 1) return value
+  throw new PlanError(
+    `maxSessions must be a whole number of at least 1, not ${String(value)}; leave it out for ${DEFAULT_MAX_SESSIONS}.`,
+    { code: 'invalid_configuration' },
+  )
+}
+
 /**
  * An HTTP request handler that serves MCP over Streamable HTTP with the `@plan` guard in front
  * of the wrapped server. Each session (each `initialize`) gets its own proxy, its own guard
@@ -103,6 +120,7 @@ export async function createMcpGuardHttpHandler(
 ): Promise<McpGuardHttpHandler> {
   const authorized =
     options.bearerToken === undefined ? undefined : bearerTokenCheck(options.bearerToken)
+  const maxSessions = maxSessionsOf(options.maxSessions)
   const compiler = await resolveCompiler(options, 'The MCP guard')
   const sessions = new Map<string, Session>()
   const pending = new Set<McpGuardProxy>()
@@ -162,6 +180,10 @@ export async function createMcpGuardHttpHandler(
     }
     if (request.method !== 'POST') {
       reply(response, 400, 'Bad Request: no session id')
+      return
+    }
+    if (sessions.size + pending.size >= maxSessions) {
+      reply(response, 503, `Service Unavailable: ${maxSessions} sessions are open; close one first`)
       return
     }
     await open(request, response)
