@@ -183,6 +183,23 @@ describe('createMcpGuardHttpHandler', () => {
     TIMEOUT,
   )
 
+  it(
+    'should close the server of an initialize the transport refused, so it takes no session',
+    async () => {
+      const { port, url, handler } = await serve(() => ({
+        policy: shellPolicy(tmpdir()),
+        server: shellServerTransport,
+        maxSessions: 1,
+      }))
+      // Streamable HTTP needs both JSON and event streams accepted: 406, no session.
+      expect(await post(port, { accept: 'application/json' }, initializeRequest())).toBe(406)
+      expect(handler.sessions).toBe(0)
+      const client = await connect(url)
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0)
+    },
+    TIMEOUT,
+  )
+
   it('should refuse to start with a maxSessions that is not a positive whole number', async () => {
     for (const maxSessions of [0, -1, 1.5, Number.NaN]) {
       await expect(

@@ -155,6 +155,8 @@ export async function createMcpGuardHttpHandler(
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId)
     })
     await transport.handleRequest(request, response, body)
+    // Refused by the transport (headers, content type): no session will ever use this server.
+    if (transport.sessionId === undefined) await proxy.close()
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
