@@ -184,6 +184,58 @@ describe('createMcpGuardHttpHandler', () => {
   )
 
   it(
+    'should close the least recently used idle session to open a new one past maxSessions',
+    async () => {
+      const { port, url, handler } = await serve(() => ({
+        policy: shellPolicy(tmpdir()),
+        server: shellServerTransport,
+        maxSessions: 2,
+      }))
+      // Two clients that initialized and went away without ending their sessions.
+      expect(await post(port, {}, initializeRequest())).toBe(200)
+      expect(await post(port, {}, initializeRequest())).toBe(200)
+      expect(handler.sessions).toBe(2)
+      const live = await connect(url)
+      expect(handler.sessions).toBe(2)
+      // The live client keeps its event stream open: it is never the one closed.
+      const next = await connect(url)
+      expect((await live.listTools()).tools.length).toBeGreaterThan(0)
+      expect((await next.listTools()).tools.length).toBeGreaterThan(0)
+      expect(handler.sessions).toBe(2)
+      expect(await post(port, {}, initializeRequest())).toBe(503)
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should keep to maxSessions when many sessions start at the same time',
+    async () => {
+      // Each server takes a moment to start, so the sessions' starts overlap.
+      const slowServer = () => {
+        const transport = shellServerTransport()
+        const start = transport.start.bind(transport)
+        transport.start = async () => {
+          await new Promise((resolve) => setTimeout(resolve, 100))
+          await start()
+        }
+        return transport
+      }
+      const { port, handler } = await serve(() => ({
+        policy: shellPolicy(tmpdir()),
+        server: slowServer,
+        maxSessions: 2,
+      }))
+      const statuses = await Promise.all(
+        Array.from({ length: 8 }, () => post(port, {}, initializeRequest())),
+      )
+      expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(2)
+      expect(statuses.every((status) => status === 200 || status === 503)).toBe(true)
+      expect(handler.sessions).toBeLessThanOrEqual(2)
+    },
+    TIMEOUT,
+  )
+
+  it(
     'should close the server of an initialize the transport refused, so it takes no session',
     async () => {
       const { port, url, handler } = await serve(() => ({

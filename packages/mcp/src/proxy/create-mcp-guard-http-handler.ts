@@ -11,6 +11,7 @@ import {
   type McpGuardProxy,
   type McpServerCommand,
 } from './create-mcp-guard-proxy.js'
+import { type SessionSlot, SessionTable } from './http-sessions.js'
 
 /** Largest request body read to open a session, in bytes. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -41,8 +42,9 @@ export interface McpHttpEndpoint {
    */
   readonly bearerToken?: string
   /**
-   * Sessions open at once (each starts a server); a new session past it gets 503 until one
-   * closes. Default 64.
+   * Sessions open at once (each starts a server). A new session past it closes the session
+   * least recently used that has no request open (its client gets 404 and starts again), or
+   * gets 503 when every session is busy. Default 64.
    */
   readonly maxSessions?: number
   /** Transport errors. Default: ignored. */
@@ -57,11 +59,6 @@ export interface McpGuardHttpHandler {
   readonly sessions: number
   /** Closes every session and stops their servers. */
   close(): Promise<void>
-}
-
-interface Session {
-  readonly transport: StreamableHTTPServerTransport
-  readonly proxy: McpGuardProxy
 }
 
 function reply(
@@ -122,10 +119,13 @@ export async function createMcpGuardHttpHandler(
     options.bearerToken === undefined ? undefined : bearerTokenCheck(options.bearerToken)
   const maxSessions = maxSessionsOf(options.maxSessions)
   const compiler = await resolveCompiler(options, 'The MCP guard')
-  const sessions = new Map<string, Session>()
-  const pending = new Set<McpGuardProxy>()
+  const sessions = new SessionTable(maxSessions)
 
-  async function open(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async function open(
+    request: IncomingMessage,
+    response: ServerResponse,
+    slot: SessionSlot,
+  ): Promise<void> {
     const body = await readJson(request)
     if (!isInitializeRequest(body)) {
       reply(response, 400, 'Bad Request: no valid session id; a session starts with initialize')
@@ -133,10 +133,7 @@ export async function createMcpGuardHttpHandler(
     }
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, proxy })
-        pending.delete(proxy)
-      },
+      onsessioninitialized: (id) => sessions.opened(id, transport, proxy),
     })
     let proxy: McpGuardProxy
     try {
@@ -149,11 +146,7 @@ export async function createMcpGuardHttpHandler(
       reply(response, 502, 'The MCP server could not be started')
       return
     }
-    pending.add(proxy)
-    void proxy.closed.then(() => {
-      pending.delete(proxy)
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId)
-    })
+    sessions.opening(slot, transport, proxy)
     await transport.handleRequest(request, response, body)
     // Refused by the transport (headers, content type): no session will ever use this server.
     if (transport.sessionId === undefined) await proxy.close()
@@ -175,20 +168,23 @@ export async function createMcpGuardHttpHandler(
     }
     const id = request.headers['mcp-session-id']
     if (typeof id === 'string') {
-      const session = sessions.get(id)
-      if (session === undefined) reply(response, 404, 'Session not found')
-      else await session.transport.handleRequest(request, response)
+      if (!(await sessions.serve(id, request, response))) reply(response, 404, 'Session not found')
       return
     }
     if (request.method !== 'POST') {
       reply(response, 400, 'Bad Request: no session id')
       return
     }
-    if (sessions.size + pending.size >= maxSessions) {
+    const slot = await sessions.reserve()
+    if (slot === undefined) {
       reply(response, 503, `Service Unavailable: ${maxSessions} sessions are open; close one first`)
       return
     }
-    await open(request, response)
+    try {
+      await open(request, response, slot)
+    } finally {
+      slot.release()
+    }
   }
 
   return {
@@ -196,9 +192,6 @@ export async function createMcpGuardHttpHandler(
     get sessions() {
       return sessions.size
     },
-    close: async () => {
-      const proxies = [...pending, ...[...sessions.values()].map((session) => session.proxy)]
-      await Promise.allSettled(proxies.map((proxy) => proxy.close()))
-    },
+    close: () => sessions.closeAll(),
   }
 }
