@@ -8,24 +8,6 @@ import type { PlanIssue } from '../types/plan-issue.js'
 export const MAX_ARGUMENT_DEPTH = 64
 /** Longest string argument accepted when the policy sets no `maxLength`. */
 export const DEFAULT_MAX_STRING_LENGTH = 100_000
-/** Keys refused anywhere inside arguments, because they can reach an object's prototype. */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([
-  '__proto__',
-  'constructor',
-  'prototype',
-])
-
-/** `FORBIDDEN_KEYS.has(key)` as a switch: every declared argument of every step is tested. */
-export function isForbiddenKey(key: string): boolean {
-  switch (key) {
-    case '__proto__':
-    case 'constructor':
-    case 'prototype':
-      return true
-    default:
-      return false
-  }
-}
 
 /** A JSON path inside a plan or a call. */
 export type Path = (string | number)[]

@@ -4,15 +4,11 @@ import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
 import type { StepReference } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { isForbiddenKey } from '../util/forbidden-key.js'
 import { hasOwnKey } from '../util/has-own-key.js'
 import { isPlainObject } from '../util/is-plain-object.js'
 import { sortSmall } from '../util/sort-small.js'
-import {
-  type ArgumentContext,
-  type ArgumentWalk,
-  isForbiddenKey,
-  type Path,
-} from './argument-walk.js'
+import type { ArgumentContext, ArgumentWalk, Path } from './argument-walk.js'
 import { checkArgumentValue } from './check-argument-value.js'
 
 /** The checked arguments: a clean copy, its references, and every issue. */

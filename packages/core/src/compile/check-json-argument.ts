@@ -1,9 +1,9 @@
 import { describe } from '../checks/path-scope.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
+import { isForbiddenKey } from '../util/forbidden-key.js'
 import { isPlainObject } from '../util/is-plain-object.js'
 import {
   type ArgumentWalk,
-  FORBIDDEN_KEYS,
   fail,
   type Key,
   MAX_ARGUMENT_DEPTH,
@@ -107,7 +107,7 @@ function checkJsonObject(
   const argPath = [...argParent, key]
   const out: JsonObject = {}
   for (const name of Object.keys(value).sort()) {
-    if (FORBIDDEN_KEYS.has(name)) {
+    if (isForbiddenKey(name)) {
       const message = `Key ${JSON.stringify(name)} is not accepted.`
       return fail(walk, parent, key, message, 'Rename the key; prototype keys are refused.')
     }

@@ -1,4 +1,5 @@
-import { FORBIDDEN_KEYS, type Key, type SharedReferenceParts } from './argument-walk.js'
+import { isForbiddenKey } from '../util/forbidden-key.js'
+import type { Key, SharedReferenceParts } from './argument-walk.js'
 
 const MAX_REFERENCE_FIELDS = 32
 const NO_FIELD: readonly string[] = Object.freeze([])
@@ -24,7 +25,7 @@ function splitFields(text: string): string[] | undefined {
   if (parts.length > MAX_REFERENCE_FIELDS) return undefined
   for (let index = 0; index < parts.length; index += 1) {
     const part = parts[index] as string
-    if (part === '' || FORBIDDEN_KEYS.has(part)) return undefined
+    if (part === '' || isForbiddenKey(part)) return undefined
   }
   return parts
 }

@@ -1,4 +1,5 @@
 import type { Policy } from '../schema/policy-schema.js'
+import { isForbiddenKey } from '../util/forbidden-key.js'
 
 // A zod-free reading of the common, valid policy, so that a compiler starts without loading zod.
 // It accepts a subset of what `policySchema` accepts and returns exactly what `policySchema.parse`
@@ -27,7 +28,6 @@ type Rule =
 type Field = { readonly rule: Rule; readonly fallback?: () => unknown; readonly required?: true }
 
 const FAIL = Symbol('fail')
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
 const text = (min?: number, max?: number): Rule => ({ kind: 'string', min, max })
 const int = (min: number | undefined, max?: number, above?: number): Rule => ({
@@ -231,7 +231,7 @@ function read(rule: Rule, value: unknown): unknown {
       if (!isRecord(value)) return FAIL
       const out: Record<string, unknown> = {}
       for (const [key, entry] of Object.entries(value)) {
-        if (key.length === 0 || FORBIDDEN_KEYS.has(key)) return FAIL
+        if (key.length === 0 || isForbiddenKey(key)) return FAIL
         const parsed = read(rule.values, entry)
         if (parsed === FAIL) return FAIL
         out[key] = parsed
