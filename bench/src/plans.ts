@@ -18,6 +18,16 @@ export const benchPolicy = {
   commands: { allow: ['git', 'npm', 'pytest', 'ls', 'cat', 'grep'] },
 }
 
+/** The policy of the framework rows: one `echo` tool, in the workspace `root`. */
+export function echoPolicy(root: string) {
+  return {
+    version: 1 as const,
+    workspace: { roots: [root] },
+    tools: { echo: { args: { text: { type: 'string' as const } } } },
+    budgets: { maxCalls: 1000 },
+  }
+}
+
 const COMMANDS = [
   'npm test',
   'pytest -q tests/test_auth.py',

@@ -13,6 +13,7 @@ import { z } from 'zod'
 import { AI_SDK_ARMS } from './ai-sdk-runs.ts'
 import { pairedDifferences, perRunInterleaved, type Sampled, sampled } from './interleave.ts'
 import { type Row, round, roundSpread, spreadOf } from './measure.ts'
+import { echoPolicy } from './plans.ts'
 
 const execFileAsync = promisify(execFile)
 const aiSdkChild = fileURLToPath(new URL('./ai-sdk-child.ts', import.meta.url))
@@ -158,12 +159,7 @@ export async function frameworksSuite(): Promise<Row[]> {
   const root = await mkdtemp(join(tmpdir(), 'plan-bench-'))
   await writeFile(join(root, 'README.md'), '# bench\n')
   try {
-    const compiler = await createPlanCompiler({
-      version: 1,
-      workspace: { roots: [root] },
-      tools: { echo: { args: { text: { type: 'string' } } } },
-      budgets: { maxCalls: 1000 },
-    })
+    const compiler = await createPlanCompiler(echoPolicy(root))
     return [...(await langchainRows(compiler)), ...(await aiSdkRows(root))]
   } finally {
     await rm(root, { recursive: true, force: true })
