@@ -6,6 +6,7 @@ import {
   type McpGuardOptions,
 } from '../guard/create-mcp-call-guard.js'
 import { taskRefusalText } from '../guard/denial-result.js'
+import { allowedToolList, asRecord } from '../guard/message-fields.js'
 
 /** `Client.request` without its generic: the guard handles every method alike. */
 type Request = (
@@ -13,12 +14,6 @@ type Request = (
   resultSchema: unknown,
   options?: { task?: unknown },
 ) => Promise<unknown>
-
-function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {}
-}
 
 /** A task-augmented call ends in `tasks/result`, past the guard's record of results: refused. */
 function refuseTask(tool: string): never {
@@ -85,16 +80,7 @@ export async function guardMcpClient<C extends Client>(
     const [request] = args
     if (request.method === 'tools/call') return guardedToolCall(callGuard, send, args)
     const result = await send(...args)
-    if (request.method !== 'tools/list') return result
-    const listed = asRecord(result)
-    const tools = Array.isArray(listed.tools) ? listed.tools : []
-    return {
-      ...listed,
-      tools: tools.filter((tool) => {
-        const name = asRecord(tool).name
-        return typeof name === 'string' && callGuard.isToolAllowed(name)
-      }),
-    }
+    return request.method === 'tools/list' ? allowedToolList(result, callGuard) : result
   }
 
   Object.defineProperty(client, 'request', {

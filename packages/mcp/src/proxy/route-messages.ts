@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import type { AllowedMcpCall, McpCallGuard } from '../guard/create-mcp-call-guard.js'
 import { taskRefusalText } from '../guard/denial-result.js'
+import { allowedToolList, asRecord } from '../guard/message-fields.js'
 
 /** JSON-RPC "internal error": the wrapped server could not be reached. */
 const INTERNAL_ERROR = -32603
@@ -22,12 +23,6 @@ function keyOf(id: RequestId): string {
 
 function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || typeof value === 'number'
-}
-
-function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {}
 }
 
 /**
@@ -82,7 +77,10 @@ export class MessageRouter {
       this.untrackProgress(message.id)
       const key = message.id === undefined ? undefined : keyOf(message.id)
       if (key !== undefined && this.lists.delete(key) && isJSONRPCResultResponse(message)) {
-        this.forward(this.client, { ...message, result: this.filterTools(message.result) })
+        this.forward(this.client, {
+          ...message,
+          result: allowedToolList(message.result, this.guard),
+        })
         return
       }
       const call = key === undefined ? undefined : this.calls.get(key)
@@ -99,17 +97,6 @@ export class MessageRouter {
   serverClosed(): void {
     for (const call of this.calls.values()) call.fail(new Error('The MCP server closed.'))
     this.calls.clear()
-  }
-
-  private filterTools(result: Record<string, unknown>): Record<string, unknown> {
-    const tools = Array.isArray(result.tools) ? result.tools : []
-    return {
-      ...result,
-      tools: tools.filter((tool) => {
-        const name = asRecord(tool).name
-        return typeof name === 'string' && this.guard.isToolAllowed(name)
-      }),
-    }
   }
 
   private trackProgress(request: JSONRPCRequest): void {
