@@ -22,7 +22,17 @@ describe('stepsFromToolCalls', () => {
       { toolCallId: 'x'.repeat(300), toolName: 'd', input: {} },
     ])
 
-    expect(steps.map((step) => step.id)).toEqual(['call-1', 'same', 'same-2', 'call-4'])
+    expect(steps.map((step) => step.id)).toEqual(['call_1', 'same', 'call_3', 'call_4'])
+  })
+
+  it('should keep a later call its own id when an earlier call would fall back to it', () => {
+    const steps = stepsFromToolCalls([
+      { toolCallId: 'bad id', toolName: 'a', input: {} },
+      { toolCallId: 'call_1', toolName: 'b', input: {} },
+      { toolCallId: 'call_1', toolName: 'c', input: {} },
+    ])
+
+    expect(steps.map((step) => step.id)).toEqual(['call_1_2', 'call_1', 'call_3'])
   })
 
   it('should keep the input unchanged, so the compiler judges it', () => {

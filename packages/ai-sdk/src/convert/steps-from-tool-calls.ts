@@ -1,3 +1,5 @@
+import { stepsFromToolCalls as stepsFromCalls } from '@plan/core'
+
 /** The part of an AI SDK tool call that becomes a plan step. */
 export interface ToolCallLike {
   readonly toolCallId: string
@@ -13,13 +15,12 @@ export interface ToolCallStep {
   readonly args: unknown
 }
 
-const stepIdPattern = /^[A-Za-z0-9_-]{1,128}$/
-
 /**
  * Converts a model's tool calls (`result.toolCalls`, `step.toolCalls`) into plan steps with
- * no dependencies, one per call, in order. The step id is the tool call id when it is a
- * valid step id (letters, digits, `_`, `-`; at most 128), else `call-<n>`; duplicates get a
- * numeric suffix.
+ * no dependencies, one per call, in order, with `@plan/core`'s `stepsFromToolCalls` (the same
+ * in every adapter): the step id is the tool call id when it is a valid step id (letters,
+ * digits, `_`, `-`; at most 128) not taken by an earlier call, else `call_<n>` (`n` the call's
+ * position from 1), made unique against every call's own id.
  *
  * @example
  * ```ts
@@ -28,15 +29,7 @@ const stepIdPattern = /^[A-Za-z0-9_-]{1,128}$/
  * ```
  */
 export function stepsFromToolCalls(toolCalls: readonly ToolCallLike[]): ToolCallStep[] {
-  const used = new Set<string>()
-  return toolCalls.map((call, index) => {
-    const base =
-      typeof call.toolCallId === 'string' && stepIdPattern.test(call.toolCallId)
-        ? call.toolCallId
-        : `call-${index + 1}`
-    let id = base
-    for (let suffix = 2; used.has(id); suffix += 1) id = `${base.slice(0, 120)}-${suffix}`
-    used.add(id)
-    return { id, tool: call.toolName, args: call.input }
-  })
+  return stepsFromCalls(
+    toolCalls.map((call) => ({ id: call.toolCallId, tool: call.toolName, args: call.input })),
+  )
 }
