@@ -96,6 +96,7 @@ export type {
   DeclassifySchema,
   Policy,
   PolicyInput,
+  SandboxLimitsPolicy,
   SandboxPolicy,
   SharedBudget,
   ToolOutput,

@@ -15,6 +15,7 @@ export {
   budgetsSchema,
   declassifySchema,
   policySchema,
+  sandboxLimitsSchema,
   sandboxPolicySchema,
   sharedBudgetSchema,
   toolOutputSchema,

@@ -47,6 +47,40 @@ describe('resolvePolicy', () => {
       true,
     )
   })
+
+  it('should accept sandbox resource limits as positive integers', () => {
+    const limits = {
+      cpuSeconds: 30,
+      fileSizeBytes: 1 << 30,
+      openFiles: 256,
+      processes: 64,
+      memoryBytes: 2 ** 31,
+    }
+    expect(resolvePolicy({ ...minimal, sandbox: { limits } }).policy.sandbox?.limits).toEqual(
+      limits,
+    )
+    expect(resolvePolicy({ ...minimal, sandbox: {} }).policy.sandbox?.limits).toBeUndefined()
+  })
+
+  it.each([
+    [{ cpuSeconds: 0 }, 'cpuSeconds'],
+    [{ openFiles: -1 }, 'openFiles'],
+    [{ fileSizeBytes: 1.5 }, 'fileSizeBytes'],
+    [{ memoryBytes: '1G' }, 'memoryBytes'],
+    [{ processes: 2 ** 53 }, 'processes'],
+    [{ stackBytes: 1 }, ''],
+  ])('should reject the sandbox limits %j at sandbox.limits.%s', (limits, field) => {
+    let caught: unknown
+    try {
+      resolvePolicy({ ...minimal, sandbox: { limits } })
+    } catch (error) {
+      caught = error
+    }
+    expect(PolicyError.isInstance(caught)).toBe(true)
+    const [issue] = (caught as PolicyError).issues
+    expect(issue).toMatchObject({ code: 'invalid_policy', hint: expect.any(String) })
+    expect(issue?.path).toEqual(['sandbox', 'limits', ...(field === '' ? [] : [field])])
+  })
 })
 
 describe('loadPolicy', () => {

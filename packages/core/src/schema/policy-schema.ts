@@ -289,6 +289,29 @@ export const workspaceSchema = z.strictObject({
   deny: z.array(z.string().min(1)).default([]),
 })
 
+const limit = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
+
+/**
+ * Resource limits of a sandboxed command (`setrlimit`), each applied to every process of it.
+ * `@plan/sandbox` sets `fileSizeBytes` and `openFiles` by default; code may lower a limit set
+ * here, never raise it.
+ */
+export const sandboxLimitsSchema = z.strictObject({
+  /** CPU seconds of each process (`RLIMIT_CPU`): SIGXCPU at the limit, SIGKILL a second later. */
+  cpuSeconds: limit.optional(),
+  /** Largest file a process may write, in bytes (`RLIMIT_FSIZE`): SIGXFSZ or EFBIG past it. */
+  fileSizeBytes: limit.optional(),
+  /** Most open files of each process (`RLIMIT_NOFILE`). */
+  openFiles: limit.optional(),
+  /**
+   * Most processes and threads of the user the sandbox runs as, counted across the whole host
+   * (`RLIMIT_NPROC`); cannot be enforced for root, where the sandbox refuses to start.
+   */
+  processes: limit.optional(),
+  /** Most private writable memory of each process, in bytes (`RLIMIT_DATA`). */
+  memoryBytes: limit.optional(),
+})
+
 /** The OS sandbox that commands run in (`@plan/sandbox`). */
 export const sandboxPolicySchema = z.strictObject({
   network: z
@@ -305,6 +328,8 @@ export const sandboxPolicySchema = z.strictObject({
    * sandbox's own short list (`PATH`, `LANG`, `TERM`, …). Never put secrets here.
    */
   env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
+  /** Resource limits of every sandboxed command; see {@link sandboxLimitsSchema}. */
+  limits: sandboxLimitsSchema.optional(),
 })
 
 /** A policy: the only place where permissions live. */
@@ -358,6 +383,7 @@ export type Budgets = z.output<typeof budgetsSchema>
 export type SharedBudget = z.output<typeof sharedBudgetSchema>
 export type Workspace = z.output<typeof workspaceSchema>
 export type SandboxPolicy = z.output<typeof sandboxPolicySchema>
+export type SandboxLimitsPolicy = z.output<typeof sandboxLimitsSchema>
 /** A policy as written (defaults not yet applied). */
 export type PolicyInput = z.input<typeof policySchema>
 /** A parsed policy with defaults applied. */
