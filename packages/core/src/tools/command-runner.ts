@@ -1,10 +1,10 @@
 /** One access the OS sandbox refused, as far as the platform reports it. */
 export interface CommandViolation {
-  /** What was refused. */
-  readonly kind: 'read' | 'write' | 'network' | 'other'
+  /** What was refused; `limit` is a resource limit the command reached. */
+  readonly kind: 'read' | 'write' | 'network' | 'limit' | 'other'
   /** The line of the program's output that reports it. */
   readonly message: string
-  /** The path or host refused, when the report names one. */
+  /** The path or host refused, or the name of the limit reached, when known. */
   readonly target?: string
 }
 
