@@ -12,7 +12,12 @@ import { findProgram } from './find-program.js'
 import { collectSandboxed } from './run-sandboxed.js'
 import { createSandboxConfig, type SandboxConfig, type SandboxOptions } from './sandbox-config.js'
 import { SandboxError } from './sandbox-error.js'
-import { type SandboxedChild, type SandboxSpawnOptions, spawnSandboxed } from './spawn-sandboxed.js'
+import {
+  type SandboxedChild,
+  type SandboxPrograms,
+  type SandboxSpawnOptions,
+  spawnSandboxed,
+} from './spawn-sandboxed.js'
 import { warnOnce } from './warn-once.js'
 
 /** Options of one `run`. */
@@ -44,8 +49,11 @@ function isCompiler(value: unknown): value is PlanCompiler {
   return typeof value === 'object' && value !== null && 'compile' in value && 'policy' in value
 }
 
-/** Finds bubblewrap (and socat when hosts are listed), or throws what is missing and how to install it. */
-function locate(config: SandboxConfig, options: SandboxOptions): string {
+/**
+ * Finds bubblewrap and prlimit (and socat when hosts are listed), or throws what is missing
+ * and how to install it.
+ */
+function locate(config: SandboxConfig, options: SandboxOptions): SandboxPrograms {
   if (process.platform !== 'linux') {
     throw new SandboxError({
       code: 'sandbox_unavailable',
@@ -59,26 +67,28 @@ function locate(config: SandboxConfig, options: SandboxOptions): string {
   const bwrap = wanted.includes('/')
     ? findProgram(posix.basename(wanted), posix.dirname(wanted))
     : findProgram(wanted, searchPath)
+  const prlimit = findProgram('prlimit', searchPath)
   const missing = [
     ...(bwrap === undefined ? [`bubblewrap (${wanted})`] : []),
+    ...(prlimit === undefined ? ['prlimit (util-linux, sets the resource limits)'] : []),
     ...(config.network.allow.length > 0 && findProgram('socat', config.env.PATH ?? '') === undefined
       ? ['socat']
       : []),
   ]
-  if (bwrap === undefined || missing.length > 0) {
+  if (bwrap === undefined || prlimit === undefined || missing.length > 0) {
     throw new SandboxError({
       code: 'sandbox_unavailable',
       message: `The sandbox cannot start: ${missing.join(' and ')} not found.`,
       path: [],
-      hint: "Install it: apt-get install -y bubblewrap socat (Debian, Ubuntu), dnf install -y bubblewrap socat (Fedora). Only sandbox: 'none' runs commands without it.",
+      hint: "Install it: apt-get install -y bubblewrap socat util-linux (Debian, Ubuntu), dnf install -y bubblewrap socat util-linux (Fedora). Only sandbox: 'none' runs commands without it.",
     })
   }
-  return bwrap
+  return { bwrap, prlimit }
 }
 
 /** Whether the sandbox can start here: the programs it needs, or why it cannot. */
 export type SandboxAvailability =
-  | { readonly available: true; readonly bwrap: string }
+  | { readonly available: true; readonly bwrap: string; readonly prlimit: string }
   | { readonly available: false; readonly issue: PlanIssue }
 
 /**
@@ -101,7 +111,7 @@ export function checkSandbox(
 ): SandboxAvailability {
   const resolved = isCompiler(policy) ? policy.policy : resolvePolicy(policy)
   try {
-    return { available: true, bwrap: locate(createSandboxConfig(resolved, options), options) }
+    return { available: true, ...locate(createSandboxConfig(resolved, options), options) }
   } catch (error) {
     if (!SandboxError.isInstance(error)) throw error
     return { available: false, issue: error.issues[0] as PlanIssue }
@@ -127,7 +137,7 @@ function spawnUnsandboxed(
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
   })
-  return { child, proxy: undefined }
+  return { child, proxy: undefined, limits: {} }
 }
 
 /**
@@ -152,11 +162,11 @@ export function createSandbox(
 ): Sandbox {
   const resolved = isCompiler(policy) ? policy.policy : resolvePolicy(policy)
   const config = createSandboxConfig(resolved, options)
-  let bwrap: string | undefined
+  let programs: SandboxPrograms | undefined
   const start = (argv: readonly string[], spawnOptions: SandboxSpawnOptions): SandboxedChild => {
     if (config.kind === 'none') return spawnUnsandboxed(config, argv, spawnOptions)
-    bwrap ??= locate(config, options)
-    return spawnSandboxed(bwrap, config, argv, spawnOptions)
+    programs ??= locate(config, options)
+    return spawnSandboxed(programs, config, argv, spawnOptions)
   }
   return {
     config,

@@ -1,5 +1,6 @@
 import type { CommandRunResult } from '@plan/core'
 import { collectProcess, type ProcessOutcome } from '@plan/core/node'
+import { limitViolations } from './limit-violations.js'
 import { SandboxError } from './sandbox-error.js'
 import type { SandboxedChild } from './spawn-sandboxed.js'
 import { violationsFromStderr } from './stderr-violations.js'
@@ -35,21 +36,35 @@ export async function collectSandboxed(
     )
   }
   const { stderr } = outcome
-  // A program that is not found is the command's result; any other bwrap error means no sandbox.
-  if (
-    outcome.exitCode === 1 &&
-    stderr.startsWith('bwrap: ') &&
-    !stderr.startsWith('bwrap: execvp ')
-  ) {
-    throw new SandboxError({
-      code: 'sandbox_failed',
-      message: `The sandbox could not be set up: ${stderr.trim().slice(0, 500)}`,
-      path: [],
-      hint: 'Check that unprivileged user namespaces are enabled (sysctl kernel.unprivileged_userns_clone=1) and that bubblewrap works: bwrap --ro-bind / / true',
-    })
-  }
+  failedSetup(outcome.exitCode, stderr, started)
   return {
     ...outcome,
-    violations: [...(proxy?.violations ?? []), ...violationsFromStderr(stderr)],
+    violations: [
+      ...(proxy?.violations ?? []),
+      ...violationsFromStderr(stderr),
+      ...limitViolations(outcome.exitCode, stderr, started.limits),
+    ],
   }
+}
+
+/**
+ * Throws when prlimit (exit code 1, or 126/127 when it cannot start bubblewrap) or bubblewrap
+ * (exit code 1) reported an error of its own: nothing ran. A program that is not found is the
+ * command's result.
+ */
+function failedSetup(exitCode: number | null, stderr: string, started: SandboxedChild): void {
+  const own =
+    (stderr.startsWith('prlimit: ') && (exitCode === 1 || exitCode === 126 || exitCode === 127)) ||
+    (exitCode === 1 && stderr.startsWith('bwrap: ') && !stderr.startsWith('bwrap: execvp '))
+  if (!own) return
+  const forkRefused =
+    started.limits.processes !== undefined && /Resource temporarily unavailable/.test(stderr)
+  throw new SandboxError({
+    code: 'sandbox_failed',
+    message: `The sandbox could not be set up: ${stderr.trim().slice(0, 500)}`,
+    path: forkRefused ? ['limits', 'processes'] : [],
+    hint: forkRefused
+      ? `The processes limit (${started.limits.processes}) counts every process and thread of this user on the host, and the user already has that many: raise it.`
+      : 'Check that unprivileged user namespaces are enabled (sysctl kernel.unprivileged_userns_clone=1) and that bubblewrap works: bwrap --ro-bind / / true',
+  })
 }

@@ -3,6 +3,7 @@ import { posix } from 'node:path'
 import { isWithin, type ResolvedPolicy } from '@plan/core'
 import { realOrSelf, safeSearchPath } from '@plan/core/node'
 import { credentialPaths } from './credential-paths.js'
+import { checkLimits, effectiveLimits, type SandboxLimits } from './sandbox-limits.js'
 
 /** Options of {@link createSandbox}. */
 export interface SandboxOptions {
@@ -27,6 +28,11 @@ export interface SandboxOptions {
   readonly timeoutMs?: number
   /** Default cap of `run`'s stdout and stderr, each, in bytes. Default 1 MiB. */
   readonly maxOutputBytes?: number
+  /**
+   * Resource limits of every command, over the defaults (`fileSizeBytes` 1 GiB, `openFiles`
+   * 4096); a limit the policy's `sandbox.limits` sets can only be lowered here.
+   */
+  readonly limits?: SandboxLimits
 }
 
 /** What the sandbox lets a command do, derived from the policy. */
@@ -48,6 +54,10 @@ export interface SandboxConfig {
   readonly home: string
   /** TMPDIR inside the sandbox: a fresh empty folder, private to the command. */
   readonly tmp: string
+  /** Resource limits of every command: the defaults, the policy's and the options' together. */
+  readonly limits: SandboxLimits
+  /** The policy's `sandbox.limits`: ceilings that a run's own limits cannot raise. */
+  readonly policyLimits: SandboxLimits
 }
 
 /** Host folders that hold programs and libraries, visible read-only to every command. */
@@ -92,6 +102,8 @@ export function createSandboxConfig(
     const value = process.env[name]
     if (value !== undefined && name !== 'PATH') env[name] = value
   }
+  checkLimits(options.limits, ['limits'])
+  const policyLimits = policy.policy.sandbox?.limits ?? {}
   return Object.freeze({
     kind: options.sandbox ?? 'bubblewrap',
     writable: roots,
@@ -102,5 +114,7 @@ export function createSandboxConfig(
     env: { ...env, ...options.env },
     home: '/tmp/.plan-sandbox/home',
     tmp: '/tmp/.plan-sandbox/tmp',
+    limits: Object.freeze(effectiveLimits(policyLimits, options.limits, undefined)),
+    policyLimits,
   })
 }

@@ -4,8 +4,15 @@ import type { Writable } from 'node:stream'
 import { bubblewrapArgs, PROXY_SOCKET } from './bubblewrap-args.js'
 import { bubblewrapFeatures } from './bubblewrap-features.js'
 import { type NetworkProxy, startNetworkProxy } from './network-proxy.js'
+import { processLimitEnforced } from './process-limit-probe.js'
 import type { SandboxConfig } from './sandbox-config.js'
 import { SandboxError } from './sandbox-error.js'
+import {
+  checkLimits,
+  effectiveLimits,
+  prlimitOptions,
+  type SandboxLimits,
+} from './sandbox-limits.js'
 import { isSeccompArch, seccompFilter } from './seccomp-filter.js'
 import { warnOnce } from './warn-once.js'
 
@@ -15,12 +22,24 @@ export interface SandboxSpawnOptions {
   readonly cwd?: string
   /** Variables set for this command, after the sandbox's allow-listed environment. */
   readonly env?: Readonly<Record<string, string>>
+  /**
+   * Resource limits of this command, over the sandbox's; a limit the policy sets can only be
+   * lowered. Ignored with `sandbox: 'none'`.
+   */
+  readonly limits?: SandboxLimits
 }
 
-/** A started process with the proxy (if any) that serves it. */
+/** A started process with the proxy (if any) that serves it and the limits it runs under. */
 export interface SandboxedChild {
   readonly child: ChildProcessWithoutNullStreams
   readonly proxy: NetworkProxy | undefined
+  readonly limits: SandboxLimits
+}
+
+/** The programs a sandboxed command starts through: `prlimit` execs `bwrap`. */
+export interface SandboxPrograms {
+  readonly bwrap: string
+  readonly prlimit: string
 }
 
 /** Inside the sandbox, forward 127.0.0.1:3128 to the proxy socket, wait for it, then exec. */
@@ -60,13 +79,41 @@ function disablesUserns(bwrap: string): boolean {
   return false
 }
 
-/** Starts bubblewrap with piped stdio, and hands it the seccomp program on its own pipe. */
+/** The limits of one command, refused when the kernel would not enforce them. */
+function commandLimits(
+  programs: SandboxPrograms,
+  config: SandboxConfig,
+  options: SandboxSpawnOptions,
+): SandboxLimits {
+  checkLimits(options.limits, ['limits'])
+  const limits = effectiveLimits(config.policyLimits, config.limits, options.limits)
+  if (
+    limits.processes !== undefined &&
+    !processLimitEnforced(programs.prlimit, process.env.PATH ?? '/usr/bin:/bin')
+  ) {
+    throw new SandboxError({
+      code: 'sandbox_unavailable',
+      message:
+        'The processes limit cannot be enforced for this user: the kernel does not count the processes of root (uid 0 of the host) or of a process with CAP_SYS_RESOURCE.',
+      path: ['limits', 'processes'],
+      hint: 'Run the agent as an ordinary (ideally dedicated) user, or drop the processes limit and rely on the timeout.',
+    })
+  }
+  return limits
+}
+
+/**
+ * Starts bubblewrap under `prlimit` (the limits then hold for bubblewrap and everything it
+ * starts) with piped stdio, and hands it the seccomp program on its own pipe.
+ */
 function startBubblewrap(
-  bwrap: string,
+  programs: SandboxPrograms,
+  limits: SandboxLimits,
   args: readonly string[],
   filter: Buffer | undefined,
 ): ChildProcessWithoutNullStreams {
-  const child = spawn(bwrap, args, {
+  const wrapped = [...prlimitOptions(limits), '--', programs.bwrap, ...args]
+  const child = spawn(programs.prlimit, wrapped, {
     env: {},
     shell: false,
     detached: true,
@@ -82,7 +129,7 @@ function startBubblewrap(
 
 /** Starts `argv` under bubblewrap with piped stdio, the proxy started first when hosts are listed. */
 export function spawnSandboxed(
-  bwrap: string,
+  programs: SandboxPrograms,
   config: SandboxConfig,
   argv: readonly string[],
   options: SandboxSpawnOptions,
@@ -104,6 +151,7 @@ export function spawnSandboxed(
       { cause: error },
     )
   }
+  const limits = commandLimits(programs, config, options)
   const proxy =
     config.network.allow.length > 0 ? startNetworkProxy(config.network.allow) : undefined
   const command = proxy === undefined ? argv : ['/bin/sh', '-c', FORWARD, 'sh', ...argv]
@@ -114,13 +162,13 @@ export function spawnSandboxed(
       cwd,
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(proxy === undefined ? {} : { proxySocket: proxy.socket }),
-      disableUserns: disablesUserns(bwrap),
+      disableUserns: disablesUserns(programs.bwrap),
       ...(filter === undefined ? {} : { seccompFd: SECCOMP_FD }),
     })
-    const child = startBubblewrap(bwrap, args, filter)
+    const child = startBubblewrap(programs, limits, args, filter)
     child.on('close', () => proxy?.close())
     child.on('error', () => proxy?.close())
-    return { child, proxy }
+    return { child, proxy, limits }
   } catch (error) {
     proxy?.close()
     throw error

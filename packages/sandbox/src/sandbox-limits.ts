@@ -1,0 +1,136 @@
+import { readFileSync } from 'node:fs'
+import { SandboxError } from './sandbox-error.js'
+
+/**
+ * Resource limits of a sandboxed command (`setrlimit`). Each holds for every process of the
+ * command on its own (a tree of ten processes may use ten times `cpuSeconds`), except
+ * `processes`, which counts per user.
+ */
+export interface SandboxLimits {
+  /** CPU seconds of each process (`RLIMIT_CPU`): SIGXCPU at the limit, SIGKILL a second later. */
+  readonly cpuSeconds?: number
+  /** Largest file a process may write, in bytes (`RLIMIT_FSIZE`): SIGXFSZ, or EFBIG past it. */
+  readonly fileSizeBytes?: number
+  /** Most open files of each process (`RLIMIT_NOFILE`): EMFILE past it. */
+  readonly openFiles?: number
+  /**
+   * Most processes and threads of the user the sandbox runs as, counted across the whole host
+   * (`RLIMIT_NPROC`): `fork` fails with EAGAIN past it. Root is exempt, so as root the sandbox
+   * refuses to start with it.
+   */
+  readonly processes?: number
+  /** Most private writable memory of each process, in bytes (`RLIMIT_DATA`): ENOMEM past it. */
+  readonly memoryBytes?: number
+}
+
+/** Names of the limits, in the order they are applied. */
+export const LIMIT_NAMES = [
+  'cpuSeconds',
+  'fileSizeBytes',
+  'openFiles',
+  'processes',
+  'memoryBytes',
+] as const satisfies readonly (keyof SandboxLimits)[]
+
+/** Limits every sandboxed command gets unless the policy or the caller sets them. */
+export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
+  fileSizeBytes: 1024 ** 3,
+  openFiles: 4096,
+})
+
+type LimitName = (typeof LIMIT_NAMES)[number]
+
+// The rows of /proc/self/limits and the prlimit options of each limit.
+const RESOURCES: Readonly<Record<LimitName, { readonly row: string; readonly option: string }>> = {
+  cpuSeconds: { row: 'Max cpu time', option: '--cpu' },
+  fileSizeBytes: { row: 'Max file size', option: '--fsize' },
+  openFiles: { row: 'Max open files', option: '--nofile' },
+  processes: { row: 'Max processes', option: '--nproc' },
+  memoryBytes: { row: 'Max data size', option: '--data' },
+}
+
+/** Throws `invalid_configuration` unless `limits` holds only known names with positive integers. */
+export function checkLimits(limits: unknown, path: readonly (string | number)[]): void {
+  if (limits === undefined) return
+  if (typeof limits !== 'object' || limits === null || Array.isArray(limits)) {
+    throw new SandboxError({
+      code: 'invalid_configuration',
+      message: 'The sandbox limits are not an object.',
+      path: [...path],
+    })
+  }
+  for (const [name, value] of Object.entries(limits)) {
+    if (!(LIMIT_NAMES as readonly string[]).includes(name)) {
+      throw new SandboxError({
+        code: 'invalid_configuration',
+        message: `Unknown sandbox limit ${JSON.stringify(name)}.`,
+        path: [...path, name],
+        hint: `The limits are ${LIMIT_NAMES.join(', ')}.`,
+      })
+    }
+    if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) > 0)) {
+      throw new SandboxError({
+        code: 'invalid_configuration',
+        message: `The sandbox limit ${name} must be a positive integer, not ${String(value)}.`,
+        path: [...path, name],
+      })
+    }
+  }
+}
+
+/**
+ * The limits one command runs under. The policy's limits are ceilings: the caller's (`run`
+ * over `createSandbox`) replace a default or a missing limit, and may lower, never raise, one
+ * the policy sets.
+ */
+export function effectiveLimits(
+  policy: SandboxLimits | undefined,
+  options: SandboxLimits | undefined,
+  run: SandboxLimits | undefined,
+): SandboxLimits {
+  const limits: { -readonly [K in LimitName]?: number } = {}
+  for (const name of LIMIT_NAMES) {
+    const ceiling = policy?.[name]
+    const asked = run?.[name] ?? options?.[name]
+    const value =
+      ceiling === undefined ? (asked ?? DEFAULT_LIMITS[name]) : Math.min(ceiling, asked ?? ceiling)
+    if (value !== undefined) limits[name] = value
+  }
+  return limits
+}
+
+/** The hard limits of this process by limit name, from `/proc/self/limits`; none where unlimited. */
+function hardLimits(): Partial<Record<LimitName, number>> {
+  let text: string
+  try {
+    text = readFileSync('/proc/self/limits', 'utf8')
+  } catch {
+    return {}
+  }
+  const found: Partial<Record<LimitName, number>> = {}
+  for (const name of LIMIT_NAMES) {
+    const line = text.split('\n').find((row) => row.startsWith(RESOURCES[name].row))
+    const hard = line?.slice(RESOURCES[name].row.length).trim().split(/\s+/)[1]
+    if (hard !== undefined && /^\d+$/.test(hard)) found[name] = Number(hard)
+  }
+  return found
+}
+
+/**
+ * The `prlimit` options that apply `limits` (soft and hard alike, so a command cannot raise
+ * them), each capped at this process's own hard limit, which no child can exceed anyway.
+ * The CPU hard limit is a second above the soft one: SIGXCPU first, then SIGKILL.
+ */
+export function prlimitOptions(limits: SandboxLimits): string[] {
+  const hard = hardLimits()
+  const options: string[] = []
+  for (const name of LIMIT_NAMES) {
+    const value = limits[name]
+    if (value === undefined) continue
+    const cap = hard[name] ?? Number.POSITIVE_INFINITY
+    const soft = Math.min(value, cap)
+    const ceiling = name === 'cpuSeconds' ? Math.min(value + 1, cap) : soft
+    options.push(`${RESOURCES[name].option}=${soft}:${ceiling}`)
+  }
+  return options
+}
