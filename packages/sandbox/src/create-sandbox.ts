@@ -145,13 +145,15 @@ function spawnUnsandboxed(
  * write only inside the workspace roots, never under `readOnly` or `deny`; cannot read `deny`
  * paths, the host's credential stores, or anything of the host outside its system folders;
  * reach no network unless `sandbox.network.allow` lists hosts; and start with a private HOME
- * and TMPDIR and an allow-listed environment. It fails closed: when bubblewrap is missing or
- * cannot start, `run` rejects and `spawn` throws a {@link SandboxError}; only
+ * and TMPDIR and an allow-listed environment; and run under resource limits (the policy's
+ * `sandbox.limits`, `options.limits`, a run's `limits`; 1 GiB per file and 4096 open files by
+ * default). It fails closed: when bubblewrap or prlimit is missing or cannot start, or a limit
+ * cannot be enforced, `run` rejects and `spawn` throws a {@link SandboxError}; only
  * `sandbox: 'none'` runs without it.
  *
  * @example
  * ```ts
- * const sandbox = createSandbox(compiler)
+ * const sandbox = createSandbox(compiler, { limits: { cpuSeconds: 60 } })
  * const { exitCode, stdout, violations } = await sandbox.run(['git', 'status'])
  * const server = sandbox.spawn(['node', 'mcp-server.js'], { cwd: '/srv/repo' })
  * ```

@@ -94,7 +94,7 @@ function commandLimits(
     throw new SandboxError({
       code: 'sandbox_unavailable',
       message:
-        'The processes limit cannot be enforced for this user: the kernel does not count the processes of root (uid 0 of the host) or of a process with CAP_SYS_RESOURCE.',
+        'The processes limit cannot be enforced here: the kernel does not count the processes of root (uid 0 of the host) or of a process with CAP_SYS_RESOURCE, or the check (coreutils timeout under prlimit) could not run.',
       path: ['limits', 'processes'],
       hint: 'Run the agent as an ordinary (ideally dedicated) user, or drop the processes limit and rely on the timeout.',
     })
