@@ -82,4 +82,10 @@ describe('bubblewrapArgs', () => {
       '--disable-userns',
     )
   })
+
+  it('should size the private /tmp only when asked', () => {
+    const sized = bubblewrapArgs(configFor(), { argv: ['true'], cwd: root, tmpBytes: 4096 })
+    expect(sized.join(' ')).toContain('--size 4096 --tmpfs /tmp')
+    expect(bubblewrapArgs(configFor(), { argv: ['true'], cwd: root })).not.toContain('--size')
+  })
 })

@@ -20,6 +20,8 @@ export interface SandboxLaunch {
   readonly disableUserns?: boolean
   /** A file descriptor bubblewrap reads a seccomp program from (`--seccomp`), if any. */
   readonly seccompFd?: number
+  /** Size of the private `/tmp` in bytes (`--size`, bubblewrap 0.7+); the kernel's default if absent. */
+  readonly tmpBytes?: number
 }
 
 /** Where the proxy socket appears inside the sandbox. */
@@ -109,7 +111,9 @@ export function bubblewrapArgs(config: SandboxConfig, launch: SandboxLaunch): st
   if (launch.disableUserns === true) args.push('--disable-userns')
   args.push('--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--unshare-net')
   args.push('--cap-drop', 'ALL', '--clearenv')
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp')
+  args.push('--proc', '/proc', '--dev', '/dev')
+  if (launch.tmpBytes !== undefined) args.push('--size', String(launch.tmpBytes))
+  args.push('--tmpfs', '/tmp')
   for (const folder of config.readable) mountReadable(folder, args)
   for (const root of config.writable) args.push('--bind', root, root)
   const visible = [...config.readable.map((folder) => inspect(folder)?.real ?? folder)]

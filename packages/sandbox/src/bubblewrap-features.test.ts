@@ -26,9 +26,9 @@ describe('bubblewrapFeatures', () => {
   it('should find --disable-userns in the help of bubblewrap 0.8 and later', async () => {
     const bwrap = await fakeBwrap(
       'bwrap-0.8',
-      '    --unshare-user               Create new user namespace\n    --disable-userns             Disable further use of user namespaces inside sandbox\n    --assert-userns-disabled     Fail unless further use of user namespace inside sandbox is disabled',
+      '    --unshare-user               Create new user namespace\n    --disable-userns             Disable further use of user namespaces inside sandbox\n    --assert-userns-disabled     Fail unless further use of user namespace inside sandbox is disabled\n    --size BYTES                 Set size of next argument (only for --tmpfs)',
     )
-    expect(bubblewrapFeatures(bwrap)).toEqual({ disableUserns: true })
+    expect(bubblewrapFeatures(bwrap)).toEqual({ disableUserns: true, tmpfsSize: true })
   })
 
   it('should not take a flag that is only mentioned, or an older help, for the feature', async () => {
@@ -40,7 +40,7 @@ describe('bubblewrapFeatures', () => {
       'bwrap-mention',
       '    --assert-userns-disabled     Fail unless --disable-userns was given',
     )
-    expect(bubblewrapFeatures(older).disableUserns).toBe(false)
+    expect(bubblewrapFeatures(older)).toEqual({ disableUserns: false, tmpfsSize: false })
     expect(bubblewrapFeatures(mentioned).disableUserns).toBe(false)
   })
 

@@ -4,6 +4,8 @@ import { spawnSync } from 'node:child_process'
 export interface BubblewrapFeatures {
   /** `--disable-userns` (bubblewrap 0.8 and later): no new user namespace inside the sandbox. */
   readonly disableUserns: boolean
+  /** `--size` (bubblewrap 0.7 and later): the size of a tmpfs. */
+  readonly tmpfsSize: boolean
 }
 
 const known = new Map<string, BubblewrapFeatures>()
@@ -17,7 +19,10 @@ export function bubblewrapFeatures(bwrap: string): BubblewrapFeatures {
   if (cached !== undefined) return cached
   const help = spawnSync(bwrap, ['--help'], { encoding: 'utf8', env: {}, timeout: 10_000 })
   const text = `${help.stdout ?? ''}${help.stderr ?? ''}`
-  const features = Object.freeze({ disableUserns: /^\s*--disable-userns\b/m.test(text) })
+  const features = Object.freeze({
+    disableUserns: /^\s*--disable-userns\b/m.test(text),
+    tmpfsSize: /^\s*--size\b/m.test(text),
+  })
   known.set(bwrap, features)
   return features
 }

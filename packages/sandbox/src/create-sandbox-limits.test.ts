@@ -147,6 +147,20 @@ describeSandbox('createSandbox limits', () => {
   )
 
   it(
+    'should cap the private /tmp (HOME and TMPDIR) at its size limit',
+    async () => {
+      const result = await sandboxFor({ sandbox: { limits: { tmpBytes: 1 << 20 } } }).run(
+        ['sh', '-c', 'head -c 2000000 /dev/zero > "$TMPDIR/big"; wc -c < "$TMPDIR/big"'],
+        RUN,
+      )
+      expect(Number(result.stdout.trim())).toBeLessThanOrEqual(1 << 20)
+      expect(result.stderr).toMatch(/No space left on device/)
+      expect(limitTargets(result)).toEqual(['tmpBytes'])
+    },
+    TIMEOUT,
+  )
+
+  it(
     'should apply the default limits to every command, and limits to a spawned process',
     async () => {
       const result = await sandboxFor().run(['sh', '-c', 'ulimit -f; ulimit -n; ulimit -t'], RUN)

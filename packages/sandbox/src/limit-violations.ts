@@ -17,6 +17,7 @@ const REPORTS: Readonly<Record<LimitName, RegExp>> = {
   processes:
     /Cannot fork|fork: (?:retry: )?Resource temporarily unavailable|fork system call failed/i,
   memoryBytes: /Cannot allocate memory|ENOMEM|MemoryError|out of memory/i,
+  tmpBytes: /No space left on device|ENOSPC/i,
 }
 
 const UNITS: Readonly<Record<LimitName, string>> = {
@@ -25,6 +26,7 @@ const UNITS: Readonly<Record<LimitName, string>> = {
   openFiles: 'open files per process',
   processes: 'processes of the user',
   memoryBytes: 'bytes of memory per process',
+  tmpBytes: 'bytes in /tmp',
 }
 
 function reached(name: LimitName, limits: SandboxLimits, how: string): CommandViolation {

@@ -65,6 +65,7 @@ describe('prlimitOptions', () => {
         openFiles: 64,
         processes: 50,
         memoryBytes: 1 << 30,
+        tmpBytes: 4096,
       }),
     ).toEqual([
       '--cpu=2:3',
@@ -108,6 +109,9 @@ describe('limitViolations', () => {
       'openFiles',
     ])
     expect(limitViolations(152, 'CPU time limit exceeded', {})).toEqual([])
+    expect(
+      limitViolations(1, 'head: error writing: No space left on device', { tmpBytes: 1 }),
+    ).toEqual([expect.objectContaining({ kind: 'limit', target: 'tmpBytes' })])
     expect(limitViolations(0, 'all good\n', limits)).toEqual([])
   })
 })

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs'
 import { SandboxError } from './sandbox-error.js'
 
 /**
- * Resource limits of a sandboxed command (`setrlimit`). Each holds for every process of the
- * command on its own (a tree of ten processes may use ten times `cpuSeconds`), except
- * `processes`, which counts per user.
+ * Resource limits of a sandboxed command: `setrlimit` limits, each holding for every process of
+ * the command on its own (a tree of ten processes may use ten times `cpuSeconds`) except
+ * `processes`, which counts per user; and the size of its private `/tmp`.
  */
 export interface SandboxLimits {
   /** CPU seconds of each process (`RLIMIT_CPU`): SIGXCPU at the limit, SIGKILL a second later. */
@@ -21,6 +21,11 @@ export interface SandboxLimits {
   readonly processes?: number
   /** Most private writable memory of each process, in bytes (`RLIMIT_DATA`): ENOMEM past it. */
   readonly memoryBytes?: number
+  /**
+   * Size of the command's private `/tmp` (its HOME and TMPDIR), which is held in memory, in
+   * bytes: ENOSPC past it. Default the kernel's, half of the host's memory.
+   */
+  readonly tmpBytes?: number
 }
 
 /** Names of the limits, in the order they are applied. */
@@ -30,6 +35,7 @@ export const LIMIT_NAMES = [
   'openFiles',
   'processes',
   'memoryBytes',
+  'tmpBytes',
 ] as const satisfies readonly (keyof SandboxLimits)[]
 
 /** Limits every sandboxed command gets unless the policy or the caller sets them. */
@@ -40,8 +46,10 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
 
 type LimitName = (typeof LIMIT_NAMES)[number]
 
-// The rows of /proc/self/limits and the prlimit options of each limit.
-const RESOURCES: Readonly<Record<LimitName, { readonly row: string; readonly option: string }>> = {
+// The rows of /proc/self/limits and the prlimit options of each rlimit.
+const RESOURCES: Readonly<
+  Partial<Record<LimitName, { readonly row: string; readonly option: string }>>
+> = {
   cpuSeconds: { row: 'Max cpu time', option: '--cpu' },
   fileSizeBytes: { row: 'Max file size', option: '--fsize' },
   openFiles: { row: 'Max open files', option: '--nofile' },
@@ -109,8 +117,10 @@ function hardLimits(): Partial<Record<LimitName, number>> {
   }
   const found: Partial<Record<LimitName, number>> = {}
   for (const name of LIMIT_NAMES) {
-    const line = text.split('\n').find((row) => row.startsWith(RESOURCES[name].row))
-    const hard = line?.slice(RESOURCES[name].row.length).trim().split(/\s+/)[1]
+    const row = RESOURCES[name]?.row
+    if (row === undefined) continue
+    const line = text.split('\n').find((candidate) => candidate.startsWith(row))
+    const hard = line?.slice(row.length).trim().split(/\s+/)[1]
     if (hard !== undefined && /^\d+$/.test(hard)) found[name] = Number(hard)
   }
   return found
@@ -126,11 +136,12 @@ export function prlimitOptions(limits: SandboxLimits): string[] {
   const options: string[] = []
   for (const name of LIMIT_NAMES) {
     const value = limits[name]
-    if (value === undefined) continue
+    const option = RESOURCES[name]?.option
+    if (value === undefined || option === undefined) continue
     const cap = hard[name] ?? Number.POSITIVE_INFINITY
     const soft = Math.min(value, cap)
     const ceiling = name === 'cpuSeconds' ? Math.min(value + 1, cap) : soft
-    options.push(`${RESOURCES[name].option}=${soft}:${ceiling}`)
+    options.push(`${option}=${soft}:${ceiling}`)
   }
   return options
 }

@@ -99,6 +99,14 @@ function commandLimits(
       hint: 'Run the agent as an ordinary (ideally dedicated) user, or drop the processes limit and rely on the timeout.',
     })
   }
+  if (limits.tmpBytes !== undefined && !bubblewrapFeatures(programs.bwrap).tmpfsSize) {
+    throw new SandboxError({
+      code: 'sandbox_unavailable',
+      message: `${programs.bwrap} cannot size a tmpfs (--size, bubblewrap 0.7 or later), so the tmpBytes limit cannot be set.`,
+      path: ['limits', 'tmpBytes'],
+      hint: 'Install bubblewrap 0.7 or later, or drop the tmpBytes limit.',
+    })
+  }
   return limits
 }
 
@@ -164,6 +172,7 @@ export function spawnSandboxed(
       ...(proxy === undefined ? {} : { proxySocket: proxy.socket }),
       disableUserns: disablesUserns(programs.bwrap),
       ...(filter === undefined ? {} : { seccompFd: SECCOMP_FD }),
+      ...(limits.tmpBytes === undefined ? {} : { tmpBytes: limits.tmpBytes }),
     })
     const child = startBubblewrap(programs, limits, args, filter)
     child.on('close', () => proxy?.close())

@@ -55,6 +55,7 @@ describe('resolvePolicy', () => {
       openFiles: 256,
       processes: 64,
       memoryBytes: 2 ** 31,
+      tmpBytes: 1 << 28,
     }
     expect(resolvePolicy({ ...minimal, sandbox: { limits } }).policy.sandbox?.limits).toEqual(
       limits,

@@ -292,7 +292,8 @@ export const workspaceSchema = z.strictObject({
 const limit = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
 
 /**
- * Resource limits of a sandboxed command (`setrlimit`), each applied to every process of it.
+ * Resource limits of a sandboxed command: `setrlimit` limits, each applied to every process of
+ * it, and the size of its private `/tmp`.
  * `@plan/sandbox` sets `fileSizeBytes` and `openFiles` by default; code may lower a limit set
  * here, never raise it.
  */
@@ -310,6 +311,8 @@ export const sandboxLimitsSchema = z.strictObject({
   processes: limit.optional(),
   /** Most private writable memory of each process, in bytes (`RLIMIT_DATA`). */
   memoryBytes: limit.optional(),
+  /** Size of the sandbox's private `/tmp` (HOME and TMPDIR), held in memory, in bytes. */
+  tmpBytes: limit.optional(),
 })
 
 /** The OS sandbox that commands run in (`@plan/sandbox`). */
