@@ -165,6 +165,16 @@ describeSandbox('createSandbox limits', () => {
     async () => {
       const result = await sandboxFor().run(['sh', '-c', 'ulimit -f; ulimit -n; ulimit -t'], RUN)
       expect(result.stdout).toBe(`${1024 ** 3 / 512}\n4096\nunlimited\n`)
+      // Soft and hard limits are alike: a command cannot raise them.
+      const raise = await sandboxFor().run(
+        [
+          'sh',
+          '-c',
+          'ulimit -n 8192 2>/dev/null || echo refused; ulimit -f unlimited 2>/dev/null || echo refused; ulimit -n',
+        ],
+        RUN,
+      )
+      expect(raise.stdout).toBe('refused\nrefused\n4096\n')
       const child = createSandbox(policyFor(fixture.root), {
         hostHome: fixture.home,
         limits: { cpuSeconds: 7 },
