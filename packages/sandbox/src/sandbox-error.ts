@@ -4,8 +4,9 @@ const marker = Symbol.for('@plan/sandbox.error')
 
 /**
  * Thrown when a command cannot run inside the sandbox: the sandbox program is missing, the
- * system cannot create it, or the request is outside the policy. Its issue code is
- * `sandbox_unavailable` or `sandbox_failed`; nothing ran.
+ * system cannot create it or enforce a limit, or the request is invalid or outside the policy.
+ * Its issue code is `sandbox_unavailable` or `sandbox_failed` (or, for a refused request,
+ * `invalid_configuration`, `invalid_arguments` or a `path_` code); nothing ran.
  */
 export class SandboxError extends PlanError {
   constructor(issue: PlanIssue, options: { cause?: unknown } = {}) {
