@@ -163,6 +163,8 @@ async function runAuthorized(
   } catch (error) {
     if (isGraphBubbleUp(error)) {
       run.guard.release(result.stepId)
+      // A paused call runs again when the run resumes: the store must not hold it as started.
+      await finishDurableCall(config.store, run.id, toSaved(savedRunState(run)))
       throw error
     }
     // Answered as LangChain answers a throwing tool without middleware.
