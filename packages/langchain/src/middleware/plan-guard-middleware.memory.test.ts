@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { queryObjects } from 'node:v8'
 import { AIMessage, HumanMessage } from '@langchain/core/messages'
 import { fakeModel } from '@langchain/core/testing'
-import { Command, interrupt, MemorySaver } from '@langchain/langgraph'
+import { Command, interrupt, MemorySaver, StateGraph, StateSchema } from '@langchain/langgraph'
 import { PlanError } from '@plan/core'
 import {
   type AgentMiddleware,
@@ -263,6 +263,39 @@ describe('planGuardMiddleware', () => {
       }
       // The run went on in memory: it knows the read that finished before the pause.
       expect(saved._planGuardState.guard.status).toMatchObject({ read: 'done', ask: 'done' })
+    })
+
+    it('should keep at most maxLiveRuns runs in one invocation that runs the agent again and again', async () => {
+      const guard = planGuardMiddleware({ policy: workspace.policy(), maxLiveRuns: 2 })
+      const registry = registryOf(guard)
+      const watcher = runWatcher(registry)
+      const held: number[] = []
+      const counter = createMiddleware({
+        name: 'HeldRuns',
+        wrapModelCall: async (request, handler) => {
+          const response = await handler(request)
+          held.push(registry.heldBy(invocationOf(request.runtime)).length)
+          return response
+        },
+      })
+      // An outer graph whose one node runs the agent five times: every run shares its invocation.
+      const outer = new StateGraph(new StateSchema({ runs: z.number() }))
+        .addNode('work', async () => {
+          for (let index = 0; index < RUNS; index += 1) {
+            await createAgent({
+              model: fakeModel().respondWithTools([{ ...readme, id: `read${index}` }]),
+              tools: workspace.tools,
+              middleware: [endAfterModel, watcher.middleware, counter, guard],
+            }).invoke({ messages: [new HumanMessage('Read.')] })
+          }
+          return { runs: RUNS }
+        })
+        .addEdge('__start__', 'work')
+        .compile()
+      await outer.invoke({ runs: 0 })
+      expect(held).toEqual([1, 2, 2, 2, 2])
+      expect(watcher.seen()).toBe(RUNS)
+      expect(await watcher.alive()).toBe(0)
     })
 
     it('should refuse a maxLiveRuns that is not a whole number of at least 1', () => {
