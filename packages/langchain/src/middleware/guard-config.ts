@@ -11,6 +11,17 @@ import type { PlanGuardExitBehavior, PlanGuardMiddlewareOptions } from './plan-g
 import { RunRegistry } from './run-registry.js'
 
 const EXIT_BEHAVIORS: readonly PlanGuardExitBehavior[] = ['continue', 'error', 'end']
+const DEFAULT_MAX_LIVE_RUNS = 10_000
+
+/** The limit on runs in memory; a `PlanError` (`invalid_configuration`) for one that is not a count. */
+function maxLiveRunsOf(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_LIVE_RUNS
+  if (Number.isSafeInteger(value) && value >= 1) return value
+  throw new PlanError(
+    `maxLiveRuns must be a whole number of at least 1, not ${String(value)}; leave it out for ${DEFAULT_MAX_LIVE_RUNS}.`,
+    { code: 'invalid_configuration' },
+  )
+}
 
 /** The middleware's options with their defaults, and the runs it serves. */
 export interface GuardConfig {
@@ -42,6 +53,7 @@ export function guardConfig(options: PlanGuardMiddlewareOptions): GuardConfig {
       { code: 'invalid_configuration' },
     )
   }
+  const maxLiveRuns = maxLiveRunsOf(options.maxLiveRuns)
   const { onDecision } = options
   const planMode = options.plan !== undefined
   return {
@@ -59,6 +71,7 @@ export function guardConfig(options: PlanGuardMiddlewareOptions): GuardConfig {
       setup: lazyGuardSetup(options, 'planGuardMiddleware'),
       store: options.store,
       checkPathsOnDisk: options.checkPathsOnDisk ?? true,
+      maxLiveRuns,
     }),
     startsAtModelCall:
       exitBehavior !== 'error' && !(planMode && options.extractionModel !== undefined),

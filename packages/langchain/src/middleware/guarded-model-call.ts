@@ -72,9 +72,10 @@ function finishTurn(
   response: AIMessage,
 ): AIMessage | Command {
   run.turn += 1
+  const invocation = invocationOf(request.runtime)
   // A structured response travels as it came; it ends the run.
   if (!AIMessage.isInstance(response)) {
-    config.runs.forget(run.id)
+    config.runs.forget(run.id, invocation)
     return response
   }
   keepEarlierMessage(request, response)
@@ -93,7 +94,9 @@ function finishTurn(
         }
   // A turn without calls is the run's last (its saved state restores it if the agent goes on);
   // under `error`, afterAgent drops it.
-  if ((ends || calls.length === 0) && config.exitBehavior !== 'error') config.runs.forget(run.id)
+  if ((ends || calls.length === 0) && config.exitBehavior !== 'error') {
+    config.runs.forget(run.id, invocation)
+  }
   return update === undefined ? response : new Command({ update })
 }
 
@@ -108,11 +111,12 @@ export async function guardedModelCall(
   request: Request,
   handler: Handler,
 ): Promise<AIMessage | Command> {
+  const invocation = invocationOf(request.runtime)
   let run: RunContext
   try {
     run = config.startsAtModelCall
-      ? await config.runs.forModelCall(request.state, invocationOf(request.runtime))
-      : await config.runs.find(request.state)
+      ? await config.runs.forModelCall(request.state, invocation)
+      : await config.runs.find(request.state, invocation)
   } catch (error) {
     // LangChain would wrap a throw here: the state's reducer throws it.
     if (!PlanError.isInstance(error)) throw error
@@ -129,7 +133,7 @@ export async function guardedModelCall(
   // The run is over: answer for the model, so the agent ends.
   if (run.exit !== undefined) {
     run.turn += 1
-    config.runs.forget(run.id)
+    config.runs.forget(run.id, invocation)
     return new AIMessage(endText(run.exit.issues))
   }
   return finishTurn(config, run, request, await handler(guardedRequest(config, run, request)))

@@ -1,5 +1,5 @@
 import { ToolMessage } from '@langchain/core/messages'
-import type { Command } from '@langchain/langgraph'
+import { type Command, isGraphInterrupt } from '@langchain/langgraph'
 import {
   type AuthorizeResult,
   authorizeInterrupted,
@@ -163,6 +163,8 @@ async function runAuthorized(
   } catch (error) {
     if (isGraphBubbleUp(error)) {
       run.guard.release(result.stepId)
+      // A paused call runs again when the run resumes: the store must not hold it as started.
+      await finishDurableCall(config.store, run.id, toSaved(savedRunState(run)))
       throw error
     }
     // Answered as LangChain answers a throwing tool without middleware.
@@ -210,7 +212,14 @@ export async function guardedToolCall(
     config.runs.refuse(request.state, error, config.startsAtModelCall ? invocation : undefined)
     return refusedMessage(request.toolCall, error)
   }
-  const response = await answer(config, run, request, handler)
+  let response: Answer
+  try {
+    response = await answer(config, run, request, handler)
+  } catch (error) {
+    // Paused here, the run's checkpoint misses what the step's other calls did: keep it.
+    if (isGraphInterrupt(error)) config.runs.pause(run)
+    throw error
+  }
   // Every answer, denial or result, writes the guard's state; the freshest write wins.
   const state = savedRunState(run)
   await finishDurableCall(config.store, run.id, toSaved(state))

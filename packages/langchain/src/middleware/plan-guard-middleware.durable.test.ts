@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { AIMessage, HumanMessage } from '@langchain/core/messages'
 import { fakeModel } from '@langchain/core/testing'
+import { Command, interrupt, MemorySaver } from '@langchain/langgraph'
 import { createMemoryGuardStore, type GuardStore, type PlanGuardState } from '@plan/core'
 import { createAgent, tool } from 'langchain'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -59,6 +60,35 @@ describe('planGuardMiddleware', () => {
       const final = (await memory.load(runId))?.state as PlanGuardRunState
       expect(Object.values(final.guard.status)).toEqual(['done'])
       expect(final.revision).toBeGreaterThan(saves[0]?.revision ?? Number.POSITIVE_INFINITY)
+    })
+
+    it('should run a call again when a run that its tool paused is resumed', async () => {
+      const store = createMemoryGuardStore()
+      const checkpointer = new MemorySaver()
+      const config = { configurable: { thread_id: randomUUID() } }
+      const asking = tool(
+        async ({ command }) => `ran ${command}: ${String(interrupt({ command }))}`,
+        { name: 'run_command', description: 'Run.', schema: z.object({ command: z.string() }) },
+      )
+      // Each invocation has its own middleware, as another process would.
+      const agentWith = (model: ReturnType<typeof fakeModel>) =>
+        createAgent({
+          model,
+          tools: [asking],
+          checkpointer,
+          middleware: [planGuardMiddleware({ policy: workspace.policy(), store })],
+        })
+      await agentWith(fakeModel().respondWithTools([callLs])).invoke(
+        { messages: [new HumanMessage('List.')] },
+        config,
+      )
+      const result = await agentWith(fakeModel().respond(new AIMessage('Done.'))).invoke(
+        new Command({ resume: 'approved' }),
+        config,
+      )
+      const answer = toolMessages(result.messages).get('c1')
+      expect(answer?.status).not.toBe('error')
+      expect(answer?.text).toBe('ran ls: approved')
     })
 
     it('should deny calls past a shared budget across runs, and every such call without a store', async () => {

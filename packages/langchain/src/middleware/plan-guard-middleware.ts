@@ -5,18 +5,24 @@ import type { LangChainToolCall } from '../convert/steps-from-tool-calls.js'
 import { type GuardConfig, guardConfig } from './guard-config.js'
 import { guardedModelCall } from './guarded-model-call.js'
 import { guardedToolCall } from './guarded-tool-call.js'
+import { invocationOf } from './invocation.js'
 import { modelStepsWith } from './model-steps.js'
 import type { PlanGuardMiddlewareOptions } from './plan-guard-options.js'
 import { type PlanGuardFields, planGuardStateSchema } from './plan-guard-state.js'
 import { type RunContext, savedRunState, setExit, stopIssue } from './run-context.js'
+import { recordRunRegistry } from './run-registry-of.js'
 import { endTurnMessages } from './tool-answers.js'
 
 export type { PlanGuardExitBehavior, PlanGuardMiddlewareOptions } from './plan-guard-options.js'
 
 /** The run of the state; a refused state is thrown here, outside LangChain's wrapping. */
-async function findOrThrow(config: GuardConfig, state: PlanGuardFields): Promise<RunContext> {
+async function findOrThrow(
+  config: GuardConfig,
+  state: PlanGuardFields,
+  invocation: object | undefined,
+): Promise<RunContext> {
   try {
-    return await config.runs.find(state)
+    return await config.runs.find(state, invocation)
   } catch (error) {
     config.runs.takeRefusal(state)
     throw error
@@ -27,12 +33,13 @@ async function findOrThrow(config: GuardConfig, state: PlanGuardFields): Promise
  * Registered under `exitBehavior: 'error'` or with an extraction model in plan mode: throws the
  * reason a run ends before the model is called, and runs the plan's model steps.
  */
-async function beforeModel(config: GuardConfig, state: PlanGuardFields) {
-  const run = await findOrThrow(config, state)
+async function beforeModel(config: GuardConfig, state: PlanGuardFields, runtime: unknown) {
+  const invocation = invocationOf(runtime)
+  const run = await findOrThrow(config, state, invocation)
   const stop = stopIssue(run)
   if (stop !== undefined) setExit(run, [stop])
   if (run.exit !== undefined && config.exitBehavior === 'error') {
-    config.runs.forget(run.id)
+    config.runs.forget(run.id, invocation)
     throw run.exit.error
   }
   if (config.planMode && config.extractionModel !== undefined && run.exit === undefined) {
@@ -52,8 +59,9 @@ async function beforeModel(config: GuardConfig, state: PlanGuardFields) {
 async function afterModel(
   config: GuardConfig,
   state: PlanGuardFields & { readonly messages: readonly unknown[] },
+  runtime: unknown,
 ) {
-  const run = await config.runs.find(state)
+  const run = await config.runs.find(state, invocationOf(runtime))
   const last = state.messages.at(-1)
   const calls: readonly LangChainToolCall[] =
     last !== undefined && AIMessage.isInstance(last) ? (last.tool_calls ?? []) : []
@@ -69,24 +77,25 @@ async function afterModel(
  * starts a run with its own guard. A refusal a tool call met at this state is thrown here,
  * outside LangChain's wrapping.
  */
-async function beforeAgent(config: GuardConfig, state: PlanGuardFields) {
+async function beforeAgent(config: GuardConfig, state: PlanGuardFields, runtime: unknown) {
   const refusal = config.runs.takeRefusal(state)
   if (refusal !== undefined) throw refusal
-  const run = await config.runs.start()
+  const run = await config.runs.start(invocationOf(runtime))
   return { _planGuardRunId: run.id, _planGuardState: savedRunState(run) }
 }
 
 /** Registered under `exitBehavior: 'error'`: drops the run from memory and throws its exit. */
-async function afterAgent(config: GuardConfig, state: PlanGuardFields) {
+async function afterAgent(config: GuardConfig, state: PlanGuardFields, runtime: unknown) {
+  const invocation = invocationOf(runtime)
   const id = state._planGuardRunId
   const refusal = config.runs.takeRefusal(state)
   if (refusal !== undefined) throw refusal
   // A run resumed right here still ends as its saved state says (an "error" exit throws).
   const run =
-    id === undefined || (!config.runs.has(id) && state._planGuardState === undefined)
+    id === undefined || (!config.runs.has(id, invocation) && state._planGuardState === undefined)
       ? undefined
-      : await config.runs.find(state)
-  if (id !== undefined) config.runs.forget(id)
+      : await config.runs.find(state, invocation)
+  if (id !== undefined) config.runs.forget(id, invocation)
   if (run?.exit !== undefined && config.exitBehavior === 'error') throw run.exit.error
   return undefined
 }
@@ -128,26 +137,41 @@ export function planGuardMiddleware(
   const config = guardConfig(options)
   const throwsOnExit = config.exitBehavior === 'error'
   const runsModelSteps = config.planMode && config.extractionModel !== undefined
-  return createMiddleware({
+  const middleware = createMiddleware({
     name: config.name,
     stateSchema: planGuardStateSchema,
     ...(config.startsAtModelCall
       ? {}
-      : { beforeAgent: (state: PlanGuardFields) => beforeAgent(config, state) }),
+      : {
+          beforeAgent: (state: PlanGuardFields, runtime: unknown) =>
+            beforeAgent(config, state, runtime),
+        }),
     ...(throwsOnExit || runsModelSteps
-      ? { beforeModel: (state: PlanGuardFields) => beforeModel(config, state) }
+      ? {
+          beforeModel: (state: PlanGuardFields, runtime: unknown) =>
+            beforeModel(config, state, runtime),
+        }
       : {}),
     wrapModelCall: (request, handler) => guardedModelCall(config, request, handler),
     ...(throwsOnExit
       ? {
           afterModel: {
             canJumpTo: ['end' as const],
-            hook: (state: PlanGuardFields & { readonly messages: readonly unknown[] }) =>
-              afterModel(config, state),
+            hook: (
+              state: PlanGuardFields & { readonly messages: readonly unknown[] },
+              runtime: unknown,
+            ) => afterModel(config, state, runtime),
           },
         }
       : {}),
     wrapToolCall: (request, handler) => guardedToolCall(config, request, handler),
-    ...(throwsOnExit ? { afterAgent: (state: PlanGuardFields) => afterAgent(config, state) } : {}),
+    ...(throwsOnExit
+      ? {
+          afterAgent: (state: PlanGuardFields, runtime: unknown) =>
+            afterAgent(config, state, runtime),
+        }
+      : {}),
   })
+  recordRunRegistry(middleware, config.runs)
+  return middleware
 }

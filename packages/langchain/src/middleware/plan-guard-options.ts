@@ -57,4 +57,11 @@ export interface PlanGuardSettings {
    * unless the policy marks its tool `idempotent`.
    */
   readonly retryInterrupted?: RetryInterrupted
+  /**
+   * The most runs one agent invocation keeps in memory (an agent run again and again inside one
+   * long-lived graph); beyond it the oldest is dropped, and restored from its saved state if it
+   * comes back. A run leaves memory with its invocation, however the invocation ends. Default
+   * 10 000.
+   */
+  readonly maxLiveRuns?: number
 }

@@ -7,9 +7,6 @@ import { restoreRun } from './restore-run.js'
 import { newRun, type RunContext } from './run-context.js'
 import { startsNewRun } from './run-start.js'
 
-/** Runs whose end never came (a crash) are dropped beyond this many. */
-const MAX_LIVE_RUNS = 10_000
-
 /**
  * Where a refusal waits to be thrown: the run and the last message of the state that met it.
  * The node that throws it sees that same state; a later invocation (new input) never does.
@@ -25,9 +22,10 @@ function savedRevision(written: unknown, id: string): number | undefined {
   return runId === id && typeof revision === 'number' ? revision : undefined
 }
 
-function keep<V>(map: Map<string, V>, key: string, value: V): void {
+/** Sets `key` as the newest entry of `map`, dropping the oldest beyond `limit` entries. */
+function keep<V>(map: Map<string, V>, key: string, value: V, limit: number): void {
   map.delete(key)
-  if (map.size >= MAX_LIVE_RUNS) {
+  if (map.size >= limit) {
     const oldest = map.keys().next().value
     if (oldest !== undefined) map.delete(oldest)
   }
@@ -37,9 +35,21 @@ function keep<V>(map: Map<string, V>, key: string, value: V): void {
 /**
  * The runs one middleware instance serves, in memory, by run id; a run this process does not
  * know (or knows in an older state) is restored from the state saved in the agent state.
+ * A run is held by the invocation it serves (LangGraph's per-invocation `runtime.writer`), so
+ * it leaves memory with that invocation however the invocation ends (an answer, a jump to the
+ * end, a `returnDirect` tool, an error, an interrupt); an invocation that comes back to it
+ * (a resume) restores it from its saved state.
  */
 export class RunRegistry {
-  readonly #runs = new Map<string, RunContext>()
+  /** The runs of each live invocation, oldest first. */
+  readonly #held = new WeakMap<object, Map<string, RunContext>>()
+  /** The runs met without an invocation (a runtime that carries no writer), oldest first. */
+  readonly #unheld = new Map<string, RunContext>()
+  /**
+   * Runs paused inside their tools step, oldest first, until an invocation resumes them: the
+   * checkpoint does not yet hold what the other calls of that step did.
+   */
+  readonly #paused = new Map<string, RunContext>()
   /** Runs whose saved state was refused, until a hook node throws the error. */
   readonly #refusals = new Map<string, PlanError>()
   /** The run each live invocation serves, and the invocations refused. */
@@ -48,38 +58,41 @@ export class RunRegistry {
   readonly #setup: () => Promise<GuardSetup>
   readonly #store: GuardStore | undefined
   readonly #checkPathsOnDisk: boolean
+  readonly #maxLiveRuns: number
 
   constructor(options: {
     readonly setup: () => Promise<GuardSetup>
     readonly store: GuardStore | undefined
     readonly checkPathsOnDisk: boolean
+    readonly maxLiveRuns: number
   }) {
     this.#setup = options.setup
     this.#store = options.store
     this.#checkPathsOnDisk = options.checkPathsOnDisk
+    this.#maxLiveRuns = options.maxLiveRuns
   }
 
-  /** A new run with its own guard. */
-  async start(): Promise<RunContext> {
+  /** A new run with its own guard, held by `invocation`. */
+  async start(invocation: object | undefined): Promise<RunContext> {
     const { compiler, plan } = await this.#setup()
     const guard = createPlanGuard(plan, { compiler, checkPathsOnDisk: this.#checkPathsOnDisk })
-    return this.#remember(newRun(randomUUID(), guard, compiler))
+    return this.#remember(invocation, newRun(randomUUID(), guard, compiler))
   }
 
-  /** True when the run `id` is in memory. */
-  has(id: string): boolean {
-    return this.#runs.has(id)
+  /** True when `invocation` holds the run `id` in memory, or the run waits to be resumed. */
+  has(id: string, invocation: object | undefined): boolean {
+    return (this.#runsOf(invocation)?.has(id) ?? false) || this.#paused.has(id)
   }
 
   /**
-   * The run the state belongs to: the in-memory one, unless the state saved for it is newer (the
-   * run went on in another process); otherwise restored from the saved state; otherwise a
-   * `PlanError` (fail closed). The run is then the one `invocation` serves.
+   * The run the state belongs to: the one `invocation` holds, unless the state saved for it is
+   * newer (the run went on in another process); otherwise restored from the saved state;
+   * otherwise a `PlanError` (fail closed). The run is then the one `invocation` serves.
    */
-  async find(state: PlanGuardFields, invocation?: object): Promise<RunContext> {
+  async find(state: PlanGuardFields, invocation: object | undefined): Promise<RunContext> {
     const id = state._planGuardRunId
     const written: unknown = state._planGuardState
-    const known = id === undefined ? undefined : this.#current(id, written)
+    const known = id === undefined ? undefined : this.#current(id, written, invocation)
     if (known !== undefined) return this.#enter(invocation, known)
     if (id === undefined || written === undefined || written === null) {
       throw new PlanError(
@@ -92,8 +105,8 @@ export class RunRegistry {
     // Synchronous from here on: the parallel calls of one turn restore the run once.
     return this.#enter(
       invocation,
-      this.#current(id, written) ??
-        this.#remember(restoreRun(id, freshest, setup, this.#checkPathsOnDisk)),
+      this.#current(id, written, invocation) ??
+        this.#remember(invocation, restoreRun(id, freshest, setup, this.#checkPathsOnDisk)),
     )
   }
 
@@ -108,13 +121,19 @@ export class RunRegistry {
     const id = state._planGuardRunId
     const same =
       invocation !== undefined && id !== undefined && this.#invocations.get(invocation) === id
-    if (startsNewRun(state, same)) return this.#enter(invocation, await this.start())
+    if (startsNewRun(state, same)) return this.#enter(invocation, await this.start(invocation))
     return this.find(state, invocation)
   }
 
-  /** Drops the run from memory (its saved state still restores it). */
-  forget(id: string): void {
-    this.#runs.delete(id)
+  /** Drops the run from the memory of `invocation` (its saved state still restores it). */
+  forget(id: string, invocation: object | undefined): void {
+    this.#runsOf(invocation)?.delete(id)
+    this.#paused.delete(id)
+  }
+
+  /** Keeps a run that an interrupt paused inside its tools step until it is resumed. */
+  pause(run: RunContext): void {
+    keep(this.#paused, run.id, run, this.#maxLiveRuns)
   }
 
   /**
@@ -122,7 +141,7 @@ export class RunRegistry {
    * `invocation` to throw when one is given, otherwise for a hook node to throw.
    */
   refuse(state: PlanGuardFields, error: PlanError, invocation?: object): void {
-    if (invocation === undefined) keep(this.#refusals, refusalKey(state), error)
+    if (invocation === undefined) keep(this.#refusals, refusalKey(state), error, this.#maxLiveRuns)
     else this.#refusedInvocations.set(invocation, error)
   }
 
@@ -134,12 +153,34 @@ export class RunRegistry {
     return error
   }
 
-  /** The in-memory run `id`, unless the saved state is newer than it. */
-  #current(id: string, written: unknown): RunContext | undefined {
-    const run = this.#runs.get(id)
+  /** The runs `invocation` holds, oldest first (for tests). */
+  heldBy(invocation: object | undefined): readonly RunContext[] {
+    return [...(this.#runsOf(invocation)?.values() ?? [])]
+  }
+
+  /** How many runs and refusals are held outside any invocation (for tests). */
+  unheldCount(): number {
+    return this.#unheld.size + this.#paused.size + this.#refusals.size
+  }
+
+  #runsOf(invocation: object | undefined): Map<string, RunContext> | undefined {
+    return invocation === undefined ? this.#unheld : this.#held.get(invocation)
+  }
+
+  /** The run `id` that `invocation` holds or resumes, unless the saved state is newer. */
+  #current(id: string, written: unknown, invocation: object | undefined): RunContext | undefined {
+    const run = this.#runsOf(invocation)?.get(id) ?? this.#resume(id, invocation)
     if (run === undefined) return undefined
     const revision = savedRevision(written, id)
     return revision !== undefined && revision > run.revision ? undefined : run
+  }
+
+  /** The paused run `id`, now held by `invocation`. */
+  #resume(id: string, invocation: object | undefined): RunContext | undefined {
+    const run = this.#paused.get(id)
+    if (run === undefined) return undefined
+    this.#paused.delete(id)
+    return this.#remember(invocation, run)
   }
 
   /** Records that `invocation` is served by `run`. */
@@ -148,9 +189,14 @@ export class RunRegistry {
     return run
   }
 
-  /** Keeps a run in memory; runs whose end never came (a crash) are dropped first. */
-  #remember(run: RunContext): RunContext {
-    keep(this.#runs, run.id, run)
+  /** Keeps a run in the memory of `invocation`; beyond `maxLiveRuns`, the oldest is dropped. */
+  #remember(invocation: object | undefined, run: RunContext): RunContext {
+    let runs = this.#runsOf(invocation)
+    if (runs === undefined) {
+      runs = new Map()
+      if (invocation !== undefined) this.#held.set(invocation, runs)
+    }
+    keep(runs, run.id, run, this.#maxLiveRuns)
     return run
   }
 }
