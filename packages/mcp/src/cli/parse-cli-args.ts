@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util'
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util'
 
 /** `plan-mcp --policy … -- <server command>`: run the proxy. */
 export interface ProxyCommand {
@@ -48,80 +48,103 @@ export const USAGE = `Usage:
   plan-mcp init [--output <policy.json>] [--root <dir>] [--force] -- <server command> [args…]
       Lists the server's tools and writes a starting policy for you to narrow.`
 
+/** The flags of `plan-mcp init`. */
+const INIT_OPTIONS = {
+  output: { type: 'string', short: 'o' },
+  root: { type: 'string' },
+  force: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsOptionsConfig
+
+/** The flags of the proxy (`plan-mcp --policy …`). */
+const PROXY_OPTIONS = {
+  policy: { type: 'string' },
+  plan: { type: 'string' },
+  audit: { type: 'string' },
+  sandbox: { type: 'boolean' },
+  'sandbox-read': { type: 'string', multiple: true },
+  url: { type: 'string' },
+  listen: { type: 'string' },
+  host: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsOptionsConfig
+
+type Values = Readonly<Record<string, unknown>>
+
+/**
+ * Rules between the proxy's flags, in the order they are checked: each gives the message of a
+ * usage error, or undefined when it holds.
+ */
+const PROXY_RULES: readonly ((values: Values, server: readonly string[]) => string | undefined)[] =
+  [
+    (values, server) =>
+      values.url !== undefined && server.length > 0
+        ? 'give either --url or a server command after --, not both'
+        : undefined,
+    (values) =>
+      values.url !== undefined && values.sandbox === true
+        ? '--sandbox starts the server command in a sandbox; it cannot apply to --url'
+        : undefined,
+    (values) =>
+      values['sandbox-read'] !== undefined && values.sandbox !== true
+        ? '--sandbox-read names folders the sandboxed server may read; add --sandbox'
+        : undefined,
+    (values, server) =>
+      server.length === 0 && values.url === undefined
+        ? 'missing the server command after --'
+        : undefined,
+  ]
+
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined
 }
 
-function failure(message: string): ParsedCli {
+function failure(message: string): ParsedCli & { success: false } {
   return { success: false, message }
 }
 
-/** Parses `plan-mcp`'s arguments; everything after the first `--` is the server's argv. */
-export function parseCliArgs(argv: readonly string[]): ParsedCli {
-  const separator = argv.indexOf('--')
-  const own = separator < 0 ? [...argv] : argv.slice(0, separator)
-  const server = separator < 0 ? [] : argv.slice(separator + 1)
-  const isInit = own[0] === 'init'
-  let values: Record<string, unknown>
-  let positionals: string[]
+/** The port of `--listen`, or why it is not one. */
+function portOf(listen: string | undefined): { value: number | undefined } | { message: string } {
+  if (listen === undefined) return { value: undefined }
+  const port = Number(listen)
+  return Number.isInteger(port) && port >= 0 && port <= 65535
+    ? { value: port }
+    : { message: `--listen ${JSON.stringify(listen)} is not a port (0 to 65535)` }
+}
+
+/** `parseArgs` over `args` with `options`, or its complaint as a failure. */
+function readFlags(
+  args: string[],
+  options: ParseArgsOptionsConfig,
+): { values: Values; positionals: string[] } | ParsedCli {
   try {
-    ;({ values, positionals } = parseArgs({
-      args: isInit ? own.slice(1) : own,
-      strict: true,
-      allowPositionals: true,
-      options: isInit
-        ? {
-            output: { type: 'string', short: 'o' },
-            root: { type: 'string' },
-            force: { type: 'boolean' },
-            help: { type: 'boolean', short: 'h' },
-          }
-        : {
-            policy: { type: 'string' },
-            plan: { type: 'string' },
-            audit: { type: 'string' },
-            sandbox: { type: 'boolean' },
-            'sandbox-read': { type: 'string', multiple: true },
-            url: { type: 'string' },
-            listen: { type: 'string' },
-            host: { type: 'string' },
-            help: { type: 'boolean', short: 'h' },
-          },
-    }))
+    return parseArgs({ args, strict: true, allowPositionals: true, options })
   } catch (error) {
     return failure((error as Error).message)
   }
-  if (values.help === true) return { success: true, command: { kind: 'help' } }
-  if (positionals.length > 0)
-    return failure(
-      `unexpected argument ${JSON.stringify(positionals[0])}; put the server command after --`,
-    )
-  const url = text(values.url)
-  if (url !== undefined && server.length > 0)
-    return failure('give either --url or a server command after --, not both')
-  if (url !== undefined && values.sandbox === true)
-    return failure('--sandbox starts the server command in a sandbox; it cannot apply to --url')
-  const sandboxRead = (values['sandbox-read'] as string[] | undefined) ?? []
-  if (sandboxRead.length > 0 && values.sandbox !== true)
-    return failure('--sandbox-read names folders the sandboxed server may read; add --sandbox')
-  if (server.length === 0 && (isInit || url === undefined))
-    return failure('missing the server command after --')
-  if (isInit) {
-    return {
-      success: true,
-      command: {
-        kind: 'init',
-        output: text(values.output) ?? 'plan-mcp.policy.json',
-        root: text(values.root) ?? '.',
-        force: values.force === true,
-        server,
-      },
-    }
+}
+
+function initCommand(values: Values, server: readonly string[]): ParsedCli {
+  if (server.length === 0) return failure('missing the server command after --')
+  return {
+    success: true,
+    command: {
+      kind: 'init',
+      output: text(values.output) ?? 'plan-mcp.policy.json',
+      root: text(values.root) ?? '.',
+      force: values.force === true,
+      server,
+    },
   }
-  const listen = text(values.listen)
-  const port = listen === undefined ? undefined : Number(listen)
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535))
-    return failure(`--listen ${JSON.stringify(listen)} is not a port (0 to 65535)`)
+}
+
+function proxyCommand(values: Values, server: readonly string[]): ParsedCli {
+  for (const rule of PROXY_RULES) {
+    const message = rule(values, server)
+    if (message !== undefined) return failure(message)
+  }
+  const port = portOf(text(values.listen))
+  if ('message' in port) return failure(port.message)
   if (typeof values.policy !== 'string')
     return failure(
       'missing --policy <policy.json> (run `plan-mcp init -- <server command>` to write one)',
@@ -134,11 +157,28 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
       plan: text(values.plan),
       audit: text(values.audit),
       sandbox: values.sandbox === true,
-      sandboxRead,
+      sandboxRead: (values['sandbox-read'] as string[] | undefined) ?? [],
       server,
-      url,
-      listen: port,
+      url: text(values.url),
+      listen: port.value,
       host: text(values.host) ?? '127.0.0.1',
     },
   }
+}
+
+/** Parses `plan-mcp`'s arguments; everything after the first `--` is the server's argv. */
+export function parseCliArgs(argv: readonly string[]): ParsedCli {
+  const separator = argv.indexOf('--')
+  const own = separator < 0 ? [...argv] : argv.slice(0, separator)
+  const server = separator < 0 ? [] : argv.slice(separator + 1)
+  const isInit = own[0] === 'init'
+  const read = isInit ? readFlags(own.slice(1), INIT_OPTIONS) : readFlags(own, PROXY_OPTIONS)
+  if ('success' in read) return read
+  const { values, positionals } = read
+  if (values.help === true) return { success: true, command: { kind: 'help' } }
+  if (positionals.length > 0)
+    return failure(
+      `unexpected argument ${JSON.stringify(positionals[0])}; put the server command after --`,
+    )
+  return isInit ? initCommand(values, server) : proxyCommand(values, server)
 }
