@@ -31,6 +31,7 @@ describe('parseCliArgs', () => {
         url: undefined,
         listen: undefined,
         host: '127.0.0.1',
+        maxSessions: undefined,
       },
     })
   })
@@ -53,6 +54,20 @@ describe('parseCliArgs', () => {
     expect(parsed).toMatchObject({ success: true, command: { listen: 0, host: '::1' } })
   })
 
+  it('should read --max-sessions with --listen', () => {
+    const parsed = parseCliArgs([
+      '--policy',
+      'p.json',
+      '--listen',
+      '0',
+      '--max-sessions',
+      '8',
+      '--',
+      's',
+    ])
+    expect(parsed).toMatchObject({ success: true, command: { listen: 0, maxSessions: 8 } })
+  })
+
   it('should take --url instead of a server command', () => {
     const parsed = parseCliArgs(['--policy', 'p.json', '--url', 'https://host/mcp'])
     expect(parsed).toMatchObject({
@@ -72,6 +87,15 @@ describe('parseCliArgs', () => {
     [['init', '--url', 'https://h/mcp'], 'Unknown option'],
     [['--policy', 'p.json', '--listen', '99999', '--', 'server'], 'not a port'],
     [['--policy', 'p.json', '--listen', 'http', '--', 'server'], 'not a port'],
+    ...['0', '-1', '1.5', '1e3', '0x10', ' 8', '', 'many', '9007199254740993'].map(
+      (count): [string[], string] => [
+        ['--policy', 'p.json', '--listen', '0', `--max-sessions=${count}`, '--', 'server'],
+        `--max-sessions ${JSON.stringify(count)} is not a whole number of at least 1`,
+      ],
+    ),
+    [['--policy', 'p.json', '--listen', '0', '--max-sessions', '--', 'server'], 'argument missing'],
+    [['--policy', 'p.json', '--listen', '0', '--max-sessions', '-1', '--', 'server'], 'ambiguous'],
+    [['--policy', 'p.json', '--max-sessions', '8', '--', 'server'], 'add --listen'],
   ])('should refuse %j', (argv, message) => {
     const parsed = parseCliArgs(argv)
     expect(parsed.success).toBe(false)

@@ -17,6 +17,8 @@ export interface ProxyCommand {
   readonly listen: number | undefined
   /** The address to listen on. Default `127.0.0.1`. */
   readonly host: string
+  /** With `listen`: sessions open at once (the HTTP handler's `maxSessions`). */
+  readonly maxSessions: number | undefined
 }
 
 /** `plan-mcp init [--output file] [--root dir] [--force] -- <server command>`. */
@@ -41,8 +43,9 @@ export const USAGE = `Usage:
       with --sandbox the server itself runs in an OS sandbox built from the policy.
   plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] --url <https://host/mcp>
       Guards a server reached over Streamable HTTP; the client still speaks stdio.
-  plan-mcp --policy <policy.json> --listen <port> [--host 127.0.0.1] [… as above]
-      Serves clients over Streamable HTTP at http://<host>:<port>/mcp, one server per session;
+  plan-mcp --policy <policy.json> --listen <port> [--host 127.0.0.1] [--max-sessions <n>] [… as above]
+      Serves clients over Streamable HTTP at http://<host>:<port>/mcp, one server per session,
+      at most --max-sessions at once (default 64);
       with PLAN_MCP_TOKEN set, every request must send Authorization: Bearer <token>
       (required for a --host beyond loopback).
   plan-mcp init [--output <policy.json>] [--root <dir>] [--force] -- <server command> [args…]
@@ -66,10 +69,14 @@ const PROXY_OPTIONS = {
   url: { type: 'string' },
   listen: { type: 'string' },
   host: { type: 'string' },
+  'max-sessions': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsOptionsConfig
 
 type Values = Readonly<Record<string, unknown>>
+
+/** The proxy flags that only mean something with `--listen`. */
+const LISTEN_ONLY = ['max-sessions'] as const
 
 /**
  * Rules between the proxy's flags, in the order they are checked: each gives the message of a
@@ -93,6 +100,12 @@ const PROXY_RULES: readonly ((values: Values, server: readonly string[]) => stri
       server.length === 0 && values.url === undefined
         ? 'missing the server command after --'
         : undefined,
+    (values) => {
+      const flag = LISTEN_ONLY.find((name) => values[name] !== undefined)
+      return flag !== undefined && values.listen === undefined
+        ? `--${flag} applies to the sessions of --listen; add --listen <port>`
+        : undefined
+    },
   ]
 
 function text(value: unknown): string | undefined {
@@ -103,6 +116,13 @@ function failure(message: string): ParsedCli & { success: false } {
   return { success: false, message }
 }
 
+/** A whole number written in decimal digits only (no sign, exponent, hex or blanks). */
+function wholeNumber(value: string): number | undefined {
+  if (!/^[0-9]+$/.test(value)) return undefined
+  const number = Number(value)
+  return Number.isSafeInteger(number) ? number : undefined
+}
+
 /** The port of `--listen`, or why it is not one. */
 function portOf(listen: string | undefined): { value: number | undefined } | { message: string } {
   if (listen === undefined) return { value: undefined }
@@ -110,6 +130,17 @@ function portOf(listen: string | undefined): { value: number | undefined } | { m
   return Number.isInteger(port) && port >= 0 && port <= 65535
     ? { value: port }
     : { message: `--listen ${JSON.stringify(listen)} is not a port (0 to 65535)` }
+}
+
+/** The value of `--max-sessions`, or why it is not a count of sessions. */
+function maxSessionsOf(
+  raw: string | undefined,
+): { value: number | undefined } | { message: string } {
+  if (raw === undefined) return { value: undefined }
+  const count = wholeNumber(raw)
+  return count !== undefined && count >= 1
+    ? { value: count }
+    : { message: `--max-sessions ${JSON.stringify(raw)} is not a whole number of at least 1` }
 }
 
 /** `parseArgs` over `args` with `options`, or its complaint as a failure. */
@@ -145,6 +176,8 @@ function proxyCommand(values: Values, server: readonly string[]): ParsedCli {
   }
   const port = portOf(text(values.listen))
   if ('message' in port) return failure(port.message)
+  const maxSessions = maxSessionsOf(text(values['max-sessions']))
+  if ('message' in maxSessions) return failure(maxSessions.message)
   if (typeof values.policy !== 'string')
     return failure(
       'missing --policy <policy.json> (run `plan-mcp init -- <server command>` to write one)',
@@ -162,6 +195,7 @@ function proxyCommand(values: Values, server: readonly string[]): ParsedCli {
       url: text(values.url),
       listen: port.value,
       host: text(values.host) ?? '127.0.0.1',
+      maxSessions: maxSessions.value,
     },
   }
 }

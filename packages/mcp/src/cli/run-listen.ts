@@ -69,6 +69,7 @@ export async function runListen(
     server: setup.server,
     ...(hosts === undefined ? {} : { allowedHosts: hosts }),
     ...(auth.token === undefined ? {} : { bearerToken: auth.token }),
+    ...(command.maxSessions === undefined ? {} : { maxSessions: command.maxSessions }),
   })
   const shown = command.host.includes(':') ? `[${command.host}]` : command.host
   io.stderr.write(`plan-mcp: listening on http://${shown}:${port}/mcp\n`)

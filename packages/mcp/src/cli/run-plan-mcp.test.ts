@@ -311,4 +311,48 @@ describe('runPlanMcp', () => {
     },
     TIMEOUT,
   )
+
+  it(
+    'should hold --listen to --max-sessions, and refuse a count that is not one with exit code 2',
+    async () => {
+      const policyFile = join(workspace.base, 'listen-policy.json')
+      await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
+      const server = [process.execPath, filesystemServerScript, workspace.root]
+      const wrong = bufferIo(workspace.base)
+      const zero = ['--policy', policyFile, '--listen', '0', '--max-sessions', '0', '--']
+      expect(await runPlanMcp([...zero, ...server], wrong)).toBe(2)
+      expect(wrong.err()).toContain('--max-sessions "0" is not a whole number of at least 1')
+      const controller = new AbortController()
+      const io = { ...bufferIo(workspace.base), signal: controller.signal }
+      const argv = ['--policy', policyFile, '--listen', '0', '--max-sessions', '1', '--']
+      const exited = runPlanMcp([...argv, ...server], io)
+      await expect.poll(() => io.err(), { timeout: TIMEOUT }).toMatch(/listening on http:\/\/\S+/)
+      const url = new URL(/listening on (http:\/\/\S+)/.exec(io.err())?.[1] ?? '')
+      const post = (headers: Record<string, string> = {}) =>
+        fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...headers,
+          },
+          body: JSON.stringify(initializeRequest()),
+        })
+      try {
+        // Clients that initialize and leave: the second closes the first to stay within one.
+        const first = await post()
+        await first.text()
+        const id = first.headers.get('mcp-session-id') ?? ''
+        expect(id).not.toBe('')
+        const second = await post()
+        await second.text()
+        expect(second.status).toBe(200)
+        expect((await post({ 'mcp-session-id': id })).status).toBe(404)
+      } finally {
+        controller.abort()
+      }
+      expect(await exited).toBe(0)
+    },
+    TIMEOUT,
+  )
 })
