@@ -97,6 +97,46 @@ function maxSessionsOf(value: number | undefined): number {
   )
 }
 
+/** What every session of one handler shares. */
+interface Endpoint {
+  readonly options: McpGuardHttpHandlerOptions
+  readonly compiler: Awaited<ReturnType<typeof resolveCompiler>>
+  readonly sessions: SessionTable
+}
+
+/** Opens a session for an `initialize` request in `slot`: its transport, proxy and server. */
+async function openSession(
+  { options, compiler, sessions }: Endpoint,
+  request: IncomingMessage,
+  response: ServerResponse,
+  slot: SessionSlot,
+): Promise<void> {
+  const body = await readJson(request)
+  if (!isInitializeRequest(body)) {
+    reply(response, 400, 'Bad Request: no valid session id; a session starts with initialize')
+    return
+  }
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    onsessioninitialized: (id) => sessions.opened(id, transport, proxy),
+  })
+  let proxy: McpGuardProxy
+  try {
+    const server = typeof options.server === 'function' ? options.server() : options.server
+    // Every session shares the compiler made once, in place of the policy.
+    const guard = { ...options, policy: undefined, compiler }
+    proxy = await createMcpGuardProxy({ ...guard, client: transport, server })
+  } catch (error) {
+    options.onError?.(error instanceof Error ? error : new Error(String(error)))
+    reply(response, 502, 'The MCP server could not be started')
+    return
+  }
+  sessions.opening(slot, transport, proxy)
+  await transport.handleRequest(request, response, body)
+  // Refused by the transport (headers, content type): no session will ever use this server.
+  if (transport.sessionId === undefined) await proxy.close()
+}
+
 /**
  * An HTTP request handler that serves MCP over Streamable HTTP with the `@plan` guard in front
  * of the wrapped server. Each session (each `initialize`) gets its own proxy, its own guard
@@ -120,37 +160,7 @@ export async function createMcpGuardHttpHandler(
   const maxSessions = maxSessionsOf(options.maxSessions)
   const compiler = await resolveCompiler(options, 'The MCP guard')
   const sessions = new SessionTable(maxSessions)
-
-  async function open(
-    request: IncomingMessage,
-    response: ServerResponse,
-    slot: SessionSlot,
-  ): Promise<void> {
-    const body = await readJson(request)
-    if (!isInitializeRequest(body)) {
-      reply(response, 400, 'Bad Request: no valid session id; a session starts with initialize')
-      return
-    }
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => sessions.opened(id, transport, proxy),
-    })
-    let proxy: McpGuardProxy
-    try {
-      const server = typeof options.server === 'function' ? options.server() : options.server
-      // Every session shares the compiler made once above, in place of the policy.
-      const guard = { ...options, policy: undefined, compiler }
-      proxy = await createMcpGuardProxy({ ...guard, client: transport, server })
-    } catch (error) {
-      options.onError?.(error instanceof Error ? error : new Error(String(error)))
-      reply(response, 502, 'The MCP server could not be started')
-      return
-    }
-    sessions.opening(slot, transport, proxy)
-    await transport.handleRequest(request, response, body)
-    // Refused by the transport (headers, content type): no session will ever use this server.
-    if (transport.sessionId === undefined) await proxy.close()
-  }
+  const endpoint: Endpoint = { options, compiler, sessions }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (
@@ -181,7 +191,7 @@ export async function createMcpGuardHttpHandler(
       return
     }
     try {
-      await open(request, response, slot)
+      await openSession(endpoint, request, response, slot)
     } finally {
       slot.release()
     }
