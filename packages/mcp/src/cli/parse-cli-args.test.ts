@@ -32,6 +32,7 @@ describe('parseCliArgs', () => {
         listen: undefined,
         host: '127.0.0.1',
         maxSessions: undefined,
+        sessionIdle: undefined,
       },
     })
   })
@@ -68,6 +69,22 @@ describe('parseCliArgs', () => {
     expect(parsed).toMatchObject({ success: true, command: { listen: 0, maxSessions: 8 } })
   })
 
+  it('should read --session-idle in seconds with --listen, 0 for never', () => {
+    for (const seconds of ['0', '90', '2147483']) {
+      const parsed = parseCliArgs([
+        '--policy',
+        'p.json',
+        '--listen',
+        '0',
+        '--session-idle',
+        seconds,
+        '--',
+        's',
+      ])
+      expect(parsed).toMatchObject({ success: true, command: { sessionIdle: Number(seconds) } })
+    }
+  })
+
   it('should take --url instead of a server command', () => {
     const parsed = parseCliArgs(['--policy', 'p.json', '--url', 'https://host/mcp'])
     expect(parsed).toMatchObject({
@@ -96,6 +113,16 @@ describe('parseCliArgs', () => {
     [['--policy', 'p.json', '--listen', '0', '--max-sessions', '--', 'server'], 'argument missing'],
     [['--policy', 'p.json', '--listen', '0', '--max-sessions', '-1', '--', 'server'], 'ambiguous'],
     [['--policy', 'p.json', '--max-sessions', '8', '--', 'server'], 'add --listen'],
+    ...['-1', '1.5', '2147484', '1e3', '', 'never', 'Infinity'].map(
+      (seconds): [string[], string] => [
+        ['--policy', 'p.json', '--listen', '0', `--session-idle=${seconds}`, '--', 'server'],
+        `--session-idle ${JSON.stringify(seconds)} is not a whole number of seconds from 0 to 2147483`,
+      ],
+    ),
+    [
+      ['--policy', 'p.json', '--session-idle', '60', '--', 'server'],
+      '--session-idle applies to the sessions of --listen',
+    ],
   ])('should refuse %j', (argv, message) => {
     const parsed = parseCliArgs(argv)
     expect(parsed.success).toBe(false)

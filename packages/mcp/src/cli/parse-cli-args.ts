@@ -19,6 +19,8 @@ export interface ProxyCommand {
   readonly host: string
   /** With `listen`: sessions open at once (the HTTP handler's `maxSessions`). */
   readonly maxSessions: number | undefined
+  /** With `listen`: seconds a session may stay idle before it is closed; 0: never. */
+  readonly sessionIdle: number | undefined
 }
 
 /** `plan-mcp init [--output file] [--root dir] [--force] -- <server command>`. */
@@ -43,9 +45,10 @@ export const USAGE = `Usage:
       with --sandbox the server itself runs in an OS sandbox built from the policy.
   plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] --url <https://host/mcp>
       Guards a server reached over Streamable HTTP; the client still speaks stdio.
-  plan-mcp --policy <policy.json> --listen <port> [--host 127.0.0.1] [--max-sessions <n>] [… as above]
+  plan-mcp --policy <policy.json> --listen <port> [--host 127.0.0.1] [--max-sessions <n>] [--session-idle <seconds>] [… as above]
       Serves clients over Streamable HTTP at http://<host>:<port>/mcp, one server per session,
-      at most --max-sessions at once (default 64);
+      at most --max-sessions at once (default 64), each closed after --session-idle seconds
+      with no request or event stream open (default 1800; 0: never);
       with PLAN_MCP_TOKEN set, every request must send Authorization: Bearer <token>
       (required for a --host beyond loopback).
   plan-mcp init [--output <policy.json>] [--root <dir>] [--force] -- <server command> [args…]
@@ -70,13 +73,18 @@ const PROXY_OPTIONS = {
   listen: { type: 'string' },
   host: { type: 'string' },
   'max-sessions': { type: 'string' },
+  'session-idle': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsOptionsConfig
 
 type Values = Readonly<Record<string, unknown>>
 
-/** The proxy flags that only mean something with `--listen`. */
-const LISTEN_ONLY = ['max-sessions'] as const
+/** The proxy flags that take a whole number, with its bounds: all only for `--listen`. */
+const LISTEN_COUNTS = {
+  'max-sessions': { min: 1, max: Number.MAX_SAFE_INTEGER, what: 'a whole number of at least 1' },
+  // The longest delay a Node timer keeps is 2**31 - 1 milliseconds.
+  'session-idle': { min: 0, max: 2_147_483, what: 'a whole number of seconds from 0 to 2147483' },
+} as const
 
 /**
  * Rules between the proxy's flags, in the order they are checked: each gives the message of a
@@ -101,7 +109,7 @@ const PROXY_RULES: readonly ((values: Values, server: readonly string[]) => stri
         ? 'missing the server command after --'
         : undefined,
     (values) => {
-      const flag = LISTEN_ONLY.find((name) => values[name] !== undefined)
+      const flag = Object.keys(LISTEN_COUNTS).find((name) => values[name] !== undefined)
       return flag !== undefined && values.listen === undefined
         ? `--${flag} applies to the sessions of --listen; add --listen <port>`
         : undefined
@@ -132,15 +140,18 @@ function portOf(listen: string | undefined): { value: number | undefined } | { m
     : { message: `--listen ${JSON.stringify(listen)} is not a port (0 to 65535)` }
 }
 
-/** The value of `--max-sessions`, or why it is not a count of sessions. */
-function maxSessionsOf(
-  raw: string | undefined,
+/** The value of a flag of {@link LISTEN_COUNTS}, or why it is not one. */
+function countOf(
+  values: Values,
+  flag: keyof typeof LISTEN_COUNTS,
 ): { value: number | undefined } | { message: string } {
+  const raw = text(values[flag])
   if (raw === undefined) return { value: undefined }
+  const { min, max, what } = LISTEN_COUNTS[flag]
   const count = wholeNumber(raw)
-  return count !== undefined && count >= 1
+  return count !== undefined && count >= min && count <= max
     ? { value: count }
-    : { message: `--max-sessions ${JSON.stringify(raw)} is not a whole number of at least 1` }
+    : { message: `--${flag} ${JSON.stringify(raw)} is not ${what}` }
 }
 
 /** `parseArgs` over `args` with `options`, or its complaint as a failure. */
@@ -176,8 +187,10 @@ function proxyCommand(values: Values, server: readonly string[]): ParsedCli {
   }
   const port = portOf(text(values.listen))
   if ('message' in port) return failure(port.message)
-  const maxSessions = maxSessionsOf(text(values['max-sessions']))
+  const maxSessions = countOf(values, 'max-sessions')
   if ('message' in maxSessions) return failure(maxSessions.message)
+  const sessionIdle = countOf(values, 'session-idle')
+  if ('message' in sessionIdle) return failure(sessionIdle.message)
   if (typeof values.policy !== 'string')
     return failure(
       'missing --policy <policy.json> (run `plan-mcp init -- <server command>` to write one)',
@@ -196,6 +209,7 @@ function proxyCommand(values: Values, server: readonly string[]): ParsedCli {
       listen: port.value,
       host: text(values.host) ?? '127.0.0.1',
       maxSessions: maxSessions.value,
+      sessionIdle: sessionIdle.value,
     },
   }
 }

@@ -70,6 +70,7 @@ export async function runListen(
     ...(hosts === undefined ? {} : { allowedHosts: hosts }),
     ...(auth.token === undefined ? {} : { bearerToken: auth.token }),
     ...(command.maxSessions === undefined ? {} : { maxSessions: command.maxSessions }),
+    ...(command.sessionIdle === undefined ? {} : { sessionIdleMs: command.sessionIdle * 1000 }),
   })
   const shown = command.host.includes(':') ? `[${command.host}]` : command.host
   io.stderr.write(`plan-mcp: listening on http://${shown}:${port}/mcp\n`)

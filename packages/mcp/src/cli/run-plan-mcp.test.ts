@@ -355,4 +355,52 @@ describe('runPlanMcp', () => {
     },
     TIMEOUT,
   )
+
+  it(
+    'should close a --listen session idle for --session-idle seconds, with its server',
+    async () => {
+      const policyFile = join(workspace.base, 'listen-policy.json')
+      await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
+      const pidFile = join(workspace.base, 'idle-server.pid')
+      // The server writes its process id where the test can watch it, then becomes the server.
+      const script = `echo $$ > '${pidFile}' && exec '${process.execPath}' '${filesystemServerScript}' '${workspace.root}'`
+      const controller = new AbortController()
+      const io = { ...bufferIo(workspace.base), signal: controller.signal }
+      const argv = ['--policy', policyFile, '--listen', '0', '--session-idle', '1', '--']
+      const exited = runPlanMcp([...argv, 'sh', '-c', script], io)
+      await expect.poll(() => io.err(), { timeout: TIMEOUT }).toMatch(/listening on http:\/\/\S+/)
+      const url = new URL(/listening on (http:\/\/\S+)/.exec(io.err())?.[1] ?? '')
+      const post = (message: unknown, headers: Record<string, string> = {}) =>
+        fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...headers,
+          },
+          body: JSON.stringify(message),
+        })
+      try {
+        const opened = await post(initializeRequest())
+        await opened.text()
+        const id = opened.headers.get('mcp-session-id') ?? ''
+        const pid = Number(await readFile(pidFile, 'utf8'))
+        const running = () => {
+          try {
+            return process.kill(pid, 0)
+          } catch {
+            return false
+          }
+        }
+        // Watched from outside: a request in the session would keep it from going idle.
+        await expect.poll(running, { timeout: TIMEOUT, interval: 100 }).toBe(false)
+        const ping = { jsonrpc: '2.0', id: 2, method: 'ping' }
+        expect((await post(ping, { 'mcp-session-id': id })).status).toBe(404)
+      } finally {
+        controller.abort()
+      }
+      expect(await exited).toBe(0)
+    },
+    TIMEOUT,
+  )
 })
