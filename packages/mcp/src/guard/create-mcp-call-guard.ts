@@ -5,6 +5,7 @@ import {
   allowedText,
   authorizeInterrupted,
   type CallDecisionEvent,
+  type CompiledPlan,
   createPlanGuard,
   type GuardStore,
   isCompiledPlan,
@@ -112,6 +113,29 @@ function isErrorResult(result: unknown): boolean {
   )
 }
 
+/** The approved plan compiled, if there is one; throws for a plan the policy rejects. */
+function compiledPlan(options: McpGuardOptions, compiler: PlanCompiler): CompiledPlan | undefined {
+  if (options.plan === undefined) return undefined
+  return isCompiledPlan(options.plan) ? options.plan : compiler.compile(options.plan)
+}
+
+/** The plan guard of one session: over `compiled`, if any, from `state`, if any. */
+function sessionGuard(
+  compiled: CompiledPlan | undefined,
+  options: McpGuardOptions,
+  compiler: PlanCompiler,
+  state: PlanGuardState | undefined,
+): PlanGuard {
+  return createPlanGuard(compiled, {
+    compiler,
+    ...(state === undefined ? {} : { state }),
+    ...(options.checkPathsOnDisk === undefined
+      ? {}
+      : { checkPathsOnDisk: options.checkPathsOnDisk }),
+    ...(options.audit === undefined ? {} : { audit: options.audit }),
+  })
+}
+
 /**
  * Creates the guard of one MCP session. In per-call mode each `tools/call` is compiled as a
  * one-step plan (`submitPlan(…, 'turn')`), so the policy's argument checks, budgets, loop
@@ -128,22 +152,10 @@ function isErrorResult(result: unknown): boolean {
  */
 export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpCallGuard> {
   const compiler = await resolveCompiler(options, 'The MCP guard')
-  const compiled =
-    options.plan === undefined
-      ? undefined
-      : isCompiledPlan(options.plan)
-        ? options.plan
-        : compiler.compile(options.plan)
+  const compiled = compiledPlan(options, compiler)
   const durable: DurableSession = await createDurableSession(options)
   const state = options.state ?? durable.restored
-  const guard = createPlanGuard(compiled, {
-    compiler,
-    ...(state === undefined ? {} : { state }),
-    ...(options.checkPathsOnDisk === undefined
-      ? {}
-      : { checkPathsOnDisk: options.checkPathsOnDisk }),
-    ...(options.audit === undefined ? {} : { audit: options.audit }),
-  })
+  const guard = sessionGuard(compiled, options, compiler, state)
   const restoredPlanMode = state?.plan != null && state.mode !== 'turn'
   const mode = options.plan !== undefined || restoredPlanMode ? 'plan' : 'call'
   // step ids stay unique across a resumed run: a reused id with the same call would count as done
