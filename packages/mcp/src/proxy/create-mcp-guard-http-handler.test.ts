@@ -274,6 +274,16 @@ describe('createMcpGuardHttpHandler', () => {
     }
   })
 
+  it('should refuse to start with a resources setting that makes no sense', async () => {
+    await expect(
+      createMcpGuardHttpHandler({
+        policy: shellPolicy(tmpdir()),
+        server: shellServerTransport,
+        resourceSchemes: ['https'],
+      }),
+    ).rejects.toMatchObject({ code: 'invalid_configuration' })
+  })
+
   it('should refuse to start with a bearer token shorter than 32 characters', async () => {
     await expect(
       createMcpGuardHttpHandler({

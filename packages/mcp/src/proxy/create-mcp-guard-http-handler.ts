@@ -5,6 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import { type AdapterOptions, PlanError, resolveCompiler } from '@plan/core'
 import type { McpDecisionEvent, McpGuardSettings } from '../guard/create-mcp-call-guard.js'
+import { createResourceCheck } from '../guard/resource-check.js'
 import { bearerTokenCheck } from './bearer-token.js'
 import {
   createMcpGuardProxy,
@@ -190,6 +191,12 @@ export async function createHttpHandler(
   const maxSessions = maxSessionsOf(options.maxSessions)
   const idle = { ms: sessionIdleMsOf(options.sessionIdleMs), start: startTimer }
   const compiler = await resolveCompiler(options, 'The MCP guard')
+  // A resources setting that makes no sense stops the handler, not each session it opens.
+  createResourceCheck(compiler, {
+    mode: options.resources ?? 'pass',
+    schemes: options.resourceSchemes,
+    onDisk: false,
+  })
   const sessions = new SessionTable(maxSessions, idle)
   const endpoint: Endpoint = { options, compiler, sessions }
 
