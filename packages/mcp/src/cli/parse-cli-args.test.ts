@@ -33,6 +33,8 @@ describe('parseCliArgs', () => {
         host: '127.0.0.1',
         maxSessions: undefined,
         sessionIdle: undefined,
+        resources: 'pass',
+        resourceSchemes: [],
       },
     })
   })
@@ -85,6 +87,25 @@ describe('parseCliArgs', () => {
     }
   })
 
+  it('should read --resources workspace with each --resource-scheme', () => {
+    const parsed = parseCliArgs([
+      '--policy',
+      'p.json',
+      '--resources',
+      'workspace',
+      '--resource-scheme',
+      'https',
+      '--resource-scheme',
+      'note',
+      '--',
+      's',
+    ])
+    expect(parsed).toMatchObject({
+      success: true,
+      command: { resources: 'workspace', resourceSchemes: ['https', 'note'] },
+    })
+  })
+
   it('should take --url instead of a server command', () => {
     const parsed = parseCliArgs(['--policy', 'p.json', '--url', 'https://host/mcp'])
     expect(parsed).toMatchObject({
@@ -119,6 +140,15 @@ describe('parseCliArgs', () => {
         `--session-idle ${JSON.stringify(seconds)} is not a whole number of seconds from 0 to 2147483`,
       ],
     ),
+    [['--policy', 'p.json', '--resources', 'all', '--', 'server'], 'neither pass nor workspace'],
+    [
+      ['--policy', 'p.json', '--resource-scheme', 'https', '--', 'server'],
+      'add --resources workspace',
+    ],
+    [
+      ['--policy', 'p.json', '--resources', 'pass', '--resource-scheme', 'https', '--', 'server'],
+      'add --resources workspace',
+    ],
     [
       ['--policy', 'p.json', '--session-idle', '60', '--', 'server'],
       '--session-idle applies to the sessions of --listen',

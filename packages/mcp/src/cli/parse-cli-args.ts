@@ -1,4 +1,5 @@
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util'
+import type { McpResourcesMode } from '../guard/resource-check.js'
 
 /** `plan-mcp --policy … -- <server command>`: run the proxy. */
 export interface ProxyCommand {
@@ -21,6 +22,10 @@ export interface ProxyCommand {
   readonly maxSessions: number | undefined
   /** With `listen`: seconds a session may stay idle before it is closed; 0: never. */
   readonly sessionIdle: number | undefined
+  /** Whether `resources/read` is held to the workspace (`workspace`) or passed (`pass`). */
+  readonly resources: McpResourcesMode
+  /** With `resources: 'workspace'`: URI schemes passed unchecked besides `file:`. */
+  readonly resourceSchemes: readonly string[]
 }
 
 /** `plan-mcp init [--output file] [--root dir] [--force] -- <server command>`. */
@@ -40,9 +45,11 @@ export type ParsedCli =
 
 /** The usage text. */
 export const USAGE = `Usage:
-  plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] [--sandbox [--sandbox-read <dir>]…] -- <server command> [args…]
+  plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] [--sandbox [--sandbox-read <dir>]…] [--resources workspace [--resource-scheme <scheme>]…] -- <server command> [args…]
       Runs the MCP server behind the @plan guard, speaking MCP over stdio on both sides;
-      with --sandbox the server itself runs in an OS sandbox built from the policy.
+      with --sandbox the server itself runs in an OS sandbox built from the policy;
+      with --resources workspace, resources/read of a file: URI must name a path tools may
+      read, and other schemes are refused unless a --resource-scheme names them.
   plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] --url <https://host/mcp>
       Guards a server reached over Streamable HTTP; the client still speaks stdio.
   plan-mcp --policy <policy.json> --listen <port> [--host 127.0.0.1] [--max-sessions <n>] [--session-idle <seconds>] [… as above]
@@ -74,6 +81,8 @@ const PROXY_OPTIONS = {
   host: { type: 'string' },
   'max-sessions': { type: 'string' },
   'session-idle': { type: 'string' },
+  resources: { type: 'string' },
+  'resource-scheme': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsOptionsConfig
 
@@ -107,6 +116,16 @@ const PROXY_RULES: readonly ((values: Values, server: readonly string[]) => stri
     (values, server) =>
       server.length === 0 && values.url === undefined
         ? 'missing the server command after --'
+        : undefined,
+    (values) =>
+      values.resources !== undefined &&
+      values.resources !== 'pass' &&
+      values.resources !== 'workspace'
+        ? `--resources ${JSON.stringify(values.resources)} is neither pass nor workspace`
+        : undefined,
+    (values) =>
+      values['resource-scheme'] !== undefined && values.resources !== 'workspace'
+        ? '--resource-scheme names schemes --resources workspace lets through; add --resources workspace'
         : undefined,
     (values) => {
       const flag = Object.keys(LISTEN_COUNTS).find((name) => values[name] !== undefined)
@@ -210,6 +229,8 @@ function proxyCommand(values: Values, server: readonly string[]): ParsedCli {
       host: text(values.host) ?? '127.0.0.1',
       maxSessions: maxSessions.value,
       sessionIdle: sessionIdle.value,
+      resources: values.resources === 'workspace' ? 'workspace' : 'pass',
+      resourceSchemes: (values['resource-scheme'] as string[] | undefined) ?? [],
     },
   }
 }

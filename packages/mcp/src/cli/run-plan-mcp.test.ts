@@ -26,6 +26,9 @@ import { runPlanMcp } from './run-plan-mcp.js'
 const TIMEOUT = 60_000
 const bin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url))
 const probeServerScript = fileURLToPath(new URL('../test-utils/probe-server.mjs', import.meta.url))
+const fileResourceScript = fileURLToPath(
+  new URL('../test-utils/file-resource-server.mjs', import.meta.url),
+)
 // The sandboxed server sees only system folders and the workspace: its own code must be named.
 const codeFolders = [
   fileURLToPath(new URL('../..', import.meta.url)),
@@ -403,4 +406,53 @@ describe('runPlanMcp', () => {
     },
     TIMEOUT,
   )
+
+  it(
+    'should hold resources/read to the workspace with --resources workspace',
+    async () => {
+      const policyFile = join(workspace.base, 'listen-policy.json')
+      await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
+      const controller = new AbortController()
+      const io = { ...bufferIo(workspace.base), signal: controller.signal }
+      const argv = ['--policy', policyFile, '--listen', '0', '--resources', 'workspace', '--']
+      const exited = runPlanMcp([...argv, process.execPath, fileResourceScript], io)
+      await expect.poll(() => io.err(), { timeout: TIMEOUT }).toMatch(/listening on http:\/\/\S+/)
+      const url = new URL(/listening on (http:\/\/\S+)/.exec(io.err())?.[1] ?? '')
+      const client = new Client({ name: 'http-resources-test', version: '1.0.0' })
+      try {
+        await client.connect(new StreamableHTTPClientTransport(url))
+        const readme = `file://${workspace.root}/README.md`
+        const read = await client.readResource({ uri: readme })
+        expect(read.contents).toEqual([{ uri: readme, text: '# Hello from the workspace\n' }])
+        const outside = `file://${workspace.root}/%2e%2e/outside/secret.txt`
+        await expect(client.readResource({ uri: outside })).rejects.toMatchObject({
+          code: -32602,
+          message: expect.stringContaining('path_invalid at uri'),
+        })
+        await client.close()
+      } finally {
+        controller.abort()
+      }
+      expect(await exited).toBe(0)
+    },
+    TIMEOUT,
+  )
+
+  it('should stop with exit code 2 for a --resource-scheme that is not a scheme, not listening on', async () => {
+    const policyFile = join(workspace.base, 'listen-policy.json')
+    await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
+    const io = bufferIo(workspace.base)
+    const flags = ['--resources', 'workspace', '--resource-scheme', 'https:']
+    const argv = ['--policy', policyFile, '--listen', '0', ...flags, '--', 'true']
+    expect(await runPlanMcp(argv, io)).toBe(2)
+    expect(io.err()).toContain('not a URI scheme')
+    const stdio = bufferIo(workspace.base)
+    expect(
+      await runPlanMcp(
+        argv.filter((_, index) => index !== 2 && index !== 3),
+        stdio,
+      ),
+    ).toBe(2)
+    expect(stdio.err()).toContain('not a URI scheme')
+  })
 })
