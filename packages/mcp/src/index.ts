@@ -12,6 +12,11 @@ export type {
 export { createMcpCallGuard } from './guard/create-mcp-call-guard.js'
 export type { DenialResult } from './guard/denial-result.js'
 export { denialResult, denialText } from './guard/denial-result.js'
+export type {
+  McpResourcesMode,
+  ResourceCheck,
+  ResourceRefusal,
+} from './guard/resource-check.js'
 export type { ListedTool, PolicyFromToolsOptions } from './init/policy-from-tools.js'
 export { policyFromTools } from './init/policy-from-tools.js'
 export { ChildProcessTransport } from './proxy/child-process-transport.js'

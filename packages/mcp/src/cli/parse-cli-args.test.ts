@@ -31,6 +31,10 @@ describe('parseCliArgs', () => {
         url: undefined,
         listen: undefined,
         host: '127.0.0.1',
+        maxSessions: undefined,
+        sessionIdle: undefined,
+        resources: 'pass',
+        resourceSchemes: [],
       },
     })
   })
@@ -53,6 +57,55 @@ describe('parseCliArgs', () => {
     expect(parsed).toMatchObject({ success: true, command: { listen: 0, host: '::1' } })
   })
 
+  it('should read --max-sessions with --listen', () => {
+    const parsed = parseCliArgs([
+      '--policy',
+      'p.json',
+      '--listen',
+      '0',
+      '--max-sessions',
+      '8',
+      '--',
+      's',
+    ])
+    expect(parsed).toMatchObject({ success: true, command: { listen: 0, maxSessions: 8 } })
+  })
+
+  it('should read --session-idle in seconds with --listen, 0 for never', () => {
+    for (const seconds of ['0', '90', '2147483']) {
+      const parsed = parseCliArgs([
+        '--policy',
+        'p.json',
+        '--listen',
+        '0',
+        '--session-idle',
+        seconds,
+        '--',
+        's',
+      ])
+      expect(parsed).toMatchObject({ success: true, command: { sessionIdle: Number(seconds) } })
+    }
+  })
+
+  it('should read --resources workspace with each --resource-scheme', () => {
+    const parsed = parseCliArgs([
+      '--policy',
+      'p.json',
+      '--resources',
+      'workspace',
+      '--resource-scheme',
+      'https',
+      '--resource-scheme',
+      'note',
+      '--',
+      's',
+    ])
+    expect(parsed).toMatchObject({
+      success: true,
+      command: { resources: 'workspace', resourceSchemes: ['https', 'note'] },
+    })
+  })
+
   it('should take --url instead of a server command', () => {
     const parsed = parseCliArgs(['--policy', 'p.json', '--url', 'https://host/mcp'])
     expect(parsed).toMatchObject({
@@ -72,6 +125,34 @@ describe('parseCliArgs', () => {
     [['init', '--url', 'https://h/mcp'], 'Unknown option'],
     [['--policy', 'p.json', '--listen', '99999', '--', 'server'], 'not a port'],
     [['--policy', 'p.json', '--listen', 'http', '--', 'server'], 'not a port'],
+    ...['0', '-1', '1.5', '1e3', '0x10', ' 8', '', 'many', '9007199254740993'].map(
+      (count): [string[], string] => [
+        ['--policy', 'p.json', '--listen', '0', `--max-sessions=${count}`, '--', 'server'],
+        `--max-sessions ${JSON.stringify(count)} is not a whole number of at least 1`,
+      ],
+    ),
+    [['--policy', 'p.json', '--listen', '0', '--max-sessions', '--', 'server'], 'argument missing'],
+    [['--policy', 'p.json', '--listen', '0', '--max-sessions', '-1', '--', 'server'], 'ambiguous'],
+    [['--policy', 'p.json', '--max-sessions', '8', '--', 'server'], 'add --listen'],
+    ...['-1', '1.5', '2147484', '1e3', '', 'never', 'Infinity'].map(
+      (seconds): [string[], string] => [
+        ['--policy', 'p.json', '--listen', '0', `--session-idle=${seconds}`, '--', 'server'],
+        `--session-idle ${JSON.stringify(seconds)} is not a whole number of seconds from 0 to 2147483`,
+      ],
+    ),
+    [['--policy', 'p.json', '--resources', 'all', '--', 'server'], 'neither pass nor workspace'],
+    [
+      ['--policy', 'p.json', '--resource-scheme', 'https', '--', 'server'],
+      'add --resources workspace',
+    ],
+    [
+      ['--policy', 'p.json', '--resources', 'pass', '--resource-scheme', 'https', '--', 'server'],
+      'add --resources workspace',
+    ],
+    [
+      ['--policy', 'p.json', '--session-idle', '60', '--', 'server'],
+      '--session-idle applies to the sessions of --listen',
+    ],
   ])('should refuse %j', (argv, message) => {
     const parsed = parseCliArgs(argv)
     expect(parsed.success).toBe(false)

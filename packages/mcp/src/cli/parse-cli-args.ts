@@ -1,4 +1,5 @@
-import { parseArgs } from 'node:util'
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util'
+import type { McpResourcesMode } from '../guard/resource-check.js'
 
 /** `plan-mcp --policy … -- <server command>`: run the proxy. */
 export interface ProxyCommand {
@@ -17,6 +18,14 @@ export interface ProxyCommand {
   readonly listen: number | undefined
   /** The address to listen on. Default `127.0.0.1`. */
   readonly host: string
+  /** With `listen`: sessions open at once (the HTTP handler's `maxSessions`). */
+  readonly maxSessions: number | undefined
+  /** With `listen`: seconds a session may stay idle before it is closed; 0: never. */
+  readonly sessionIdle: number | undefined
+  /** Whether `resources/read` is held to the workspace (`workspace`) or passed (`pass`). */
+  readonly resources: McpResourcesMode
+  /** With `resources: 'workspace'`: URI schemes passed unchecked besides `file:`. */
+  readonly resourceSchemes: readonly string[]
 }
 
 /** `plan-mcp init [--output file] [--root dir] [--force] -- <server command>`. */
@@ -36,92 +45,171 @@ export type ParsedCli =
 
 /** The usage text. */
 export const USAGE = `Usage:
-  plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] [--sandbox [--sandbox-read <dir>]…] -- <server command> [args…]
+  plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] [--sandbox [--sandbox-read <dir>]…] [--resources workspace [--resource-scheme <scheme>]…] -- <server command> [args…]
       Runs the MCP server behind the @plan guard, speaking MCP over stdio on both sides;
-      with --sandbox the server itself runs in an OS sandbox built from the policy.
+      with --sandbox the server itself runs in an OS sandbox built from the policy;
+      with --resources workspace, resources/read of a file: URI must name a path tools may
+      read, and other schemes are refused unless a --resource-scheme names them.
   plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] --url <https://host/mcp>
       Guards a server reached over Streamable HTTP; the client still speaks stdio.
-  plan-mcp --policy <policy.json> --listen <port> [--host 127.0.0.1] [… as above]
-      Serves clients over Streamable HTTP at http://<host>:<port>/mcp, one server per session;
+  plan-mcp --policy <policy.json> --listen <port> [--host 127.0.0.1] [--max-sessions <n>] [--session-idle <seconds>] [… as above]
+      Serves clients over Streamable HTTP at http://<host>:<port>/mcp, one server per session,
+      at most --max-sessions at once (default 64), each closed after --session-idle seconds
+      with no request or event stream open (default 1800; 0: never);
       with PLAN_MCP_TOKEN set, every request must send Authorization: Bearer <token>
       (required for a --host beyond loopback).
   plan-mcp init [--output <policy.json>] [--root <dir>] [--force] -- <server command> [args…]
       Lists the server's tools and writes a starting policy for you to narrow.`
 
+/** The flags of `plan-mcp init`. */
+const INIT_OPTIONS = {
+  output: { type: 'string', short: 'o' },
+  root: { type: 'string' },
+  force: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsOptionsConfig
+
+/** The flags of the proxy (`plan-mcp --policy …`). */
+const PROXY_OPTIONS = {
+  policy: { type: 'string' },
+  plan: { type: 'string' },
+  audit: { type: 'string' },
+  sandbox: { type: 'boolean' },
+  'sandbox-read': { type: 'string', multiple: true },
+  url: { type: 'string' },
+  listen: { type: 'string' },
+  host: { type: 'string' },
+  'max-sessions': { type: 'string' },
+  'session-idle': { type: 'string' },
+  resources: { type: 'string' },
+  'resource-scheme': { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsOptionsConfig
+
+type Values = Readonly<Record<string, unknown>>
+
+/** The proxy flags that take a whole number, with its bounds: all only for `--listen`. */
+const LISTEN_COUNTS = {
+  'max-sessions': { min: 1, max: Number.MAX_SAFE_INTEGER, what: 'a whole number of at least 1' },
+  // The longest delay a Node timer keeps is 2**31 - 1 milliseconds.
+  'session-idle': { min: 0, max: 2_147_483, what: 'a whole number of seconds from 0 to 2147483' },
+} as const
+
+/**
+ * Rules between the proxy's flags, in the order they are checked: each gives the message of a
+ * usage error, or undefined when it holds.
+ */
+const PROXY_RULES: readonly ((values: Values, server: readonly string[]) => string | undefined)[] =
+  [
+    (values, server) =>
+      values.url !== undefined && server.length > 0
+        ? 'give either --url or a server command after --, not both'
+        : undefined,
+    (values) =>
+      values.url !== undefined && values.sandbox === true
+        ? '--sandbox starts the server command in a sandbox; it cannot apply to --url'
+        : undefined,
+    (values) =>
+      values['sandbox-read'] !== undefined && values.sandbox !== true
+        ? '--sandbox-read names folders the sandboxed server may read; add --sandbox'
+        : undefined,
+    (values, server) =>
+      server.length === 0 && values.url === undefined
+        ? 'missing the server command after --'
+        : undefined,
+    (values) =>
+      values.resources !== undefined &&
+      values.resources !== 'pass' &&
+      values.resources !== 'workspace'
+        ? `--resources ${JSON.stringify(values.resources)} is neither pass nor workspace`
+        : undefined,
+    (values) =>
+      values['resource-scheme'] !== undefined && values.resources !== 'workspace'
+        ? '--resource-scheme names schemes --resources workspace lets through; add --resources workspace'
+        : undefined,
+    (values) => {
+      const flag = Object.keys(LISTEN_COUNTS).find((name) => values[name] !== undefined)
+      return flag !== undefined && values.listen === undefined
+        ? `--${flag} applies to the sessions of --listen; add --listen <port>`
+        : undefined
+    },
+  ]
+
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined
 }
 
-function failure(message: string): ParsedCli {
+function failure(message: string): ParsedCli & { success: false } {
   return { success: false, message }
 }
 
-/** Parses `plan-mcp`'s arguments; everything after the first `--` is the server's argv. */
-export function parseCliArgs(argv: readonly string[]): ParsedCli {
-  const separator = argv.indexOf('--')
-  const own = separator < 0 ? [...argv] : argv.slice(0, separator)
-  const server = separator < 0 ? [] : argv.slice(separator + 1)
-  const isInit = own[0] === 'init'
-  let values: Record<string, unknown>
-  let positionals: string[]
+/** A whole number written in decimal digits only (no sign, exponent, hex or blanks). */
+function wholeNumber(value: string): number | undefined {
+  if (!/^[0-9]+$/.test(value)) return undefined
+  const number = Number(value)
+  return Number.isSafeInteger(number) ? number : undefined
+}
+
+/** The port of `--listen`, or why it is not one. */
+function portOf(listen: string | undefined): { value: number | undefined } | { message: string } {
+  if (listen === undefined) return { value: undefined }
+  const port = Number(listen)
+  return Number.isInteger(port) && port >= 0 && port <= 65535
+    ? { value: port }
+    : { message: `--listen ${JSON.stringify(listen)} is not a port (0 to 65535)` }
+}
+
+/** The value of a flag of {@link LISTEN_COUNTS}, or why it is not one. */
+function countOf(
+  values: Values,
+  flag: keyof typeof LISTEN_COUNTS,
+): { value: number | undefined } | { message: string } {
+  const raw = text(values[flag])
+  if (raw === undefined) return { value: undefined }
+  const { min, max, what } = LISTEN_COUNTS[flag]
+  const count = wholeNumber(raw)
+  return count !== undefined && count >= min && count <= max
+    ? { value: count }
+    : { message: `--${flag} ${JSON.stringify(raw)} is not ${what}` }
+}
+
+/** `parseArgs` over `args` with `options`, or its complaint as a failure. */
+function readFlags(
+  args: string[],
+  options: ParseArgsOptionsConfig,
+): { values: Values; positionals: string[] } | ParsedCli {
   try {
-    ;({ values, positionals } = parseArgs({
-      args: isInit ? own.slice(1) : own,
-      strict: true,
-      allowPositionals: true,
-      options: isInit
-        ? {
-            output: { type: 'string', short: 'o' },
-            root: { type: 'string' },
-            force: { type: 'boolean' },
-            help: { type: 'boolean', short: 'h' },
-          }
-        : {
-            policy: { type: 'string' },
-            plan: { type: 'string' },
-            audit: { type: 'string' },
-            sandbox: { type: 'boolean' },
-            'sandbox-read': { type: 'string', multiple: true },
-            url: { type: 'string' },
-            listen: { type: 'string' },
-            host: { type: 'string' },
-            help: { type: 'boolean', short: 'h' },
-          },
-    }))
+    return parseArgs({ args, strict: true, allowPositionals: true, options })
   } catch (error) {
     return failure((error as Error).message)
   }
-  if (values.help === true) return { success: true, command: { kind: 'help' } }
-  if (positionals.length > 0)
-    return failure(
-      `unexpected argument ${JSON.stringify(positionals[0])}; put the server command after --`,
-    )
-  const url = text(values.url)
-  if (url !== undefined && server.length > 0)
-    return failure('give either --url or a server command after --, not both')
-  if (url !== undefined && values.sandbox === true)
-    return failure('--sandbox starts the server command in a sandbox; it cannot apply to --url')
-  const sandboxRead = (values['sandbox-read'] as string[] | undefined) ?? []
-  if (sandboxRead.length > 0 && values.sandbox !== true)
-    return failure('--sandbox-read names folders the sandboxed server may read; add --sandbox')
-  if (server.length === 0 && (isInit || url === undefined))
-    return failure('missing the server command after --')
-  if (isInit) {
-    return {
-      success: true,
-      command: {
-        kind: 'init',
-        output: text(values.output) ?? 'plan-mcp.policy.json',
-        root: text(values.root) ?? '.',
-        force: values.force === true,
-        server,
-      },
-    }
+}
+
+function initCommand(values: Values, server: readonly string[]): ParsedCli {
+  if (server.length === 0) return failure('missing the server command after --')
+  return {
+    success: true,
+    command: {
+      kind: 'init',
+      output: text(values.output) ?? 'plan-mcp.policy.json',
+      root: text(values.root) ?? '.',
+      force: values.force === true,
+      server,
+    },
   }
-  const listen = text(values.listen)
-  const port = listen === undefined ? undefined : Number(listen)
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535))
-    return failure(`--listen ${JSON.stringify(listen)} is not a port (0 to 65535)`)
+}
+
+function proxyCommand(values: Values, server: readonly string[]): ParsedCli {
+  for (const rule of PROXY_RULES) {
+    const message = rule(values, server)
+    if (message !== undefined) return failure(message)
+  }
+  const port = portOf(text(values.listen))
+  if ('message' in port) return failure(port.message)
+  const maxSessions = countOf(values, 'max-sessions')
+  if ('message' in maxSessions) return failure(maxSessions.message)
+  const sessionIdle = countOf(values, 'session-idle')
+  if ('message' in sessionIdle) return failure(sessionIdle.message)
   if (typeof values.policy !== 'string')
     return failure(
       'missing --policy <policy.json> (run `plan-mcp init -- <server command>` to write one)',
@@ -134,11 +222,32 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
       plan: text(values.plan),
       audit: text(values.audit),
       sandbox: values.sandbox === true,
-      sandboxRead,
+      sandboxRead: (values['sandbox-read'] as string[] | undefined) ?? [],
       server,
-      url,
-      listen: port,
+      url: text(values.url),
+      listen: port.value,
       host: text(values.host) ?? '127.0.0.1',
+      maxSessions: maxSessions.value,
+      sessionIdle: sessionIdle.value,
+      resources: values.resources === 'workspace' ? 'workspace' : 'pass',
+      resourceSchemes: (values['resource-scheme'] as string[] | undefined) ?? [],
     },
   }
+}
+
+/** Parses `plan-mcp`'s arguments; everything after the first `--` is the server's argv. */
+export function parseCliArgs(argv: readonly string[]): ParsedCli {
+  const separator = argv.indexOf('--')
+  const own = separator < 0 ? [...argv] : argv.slice(0, separator)
+  const server = separator < 0 ? [] : argv.slice(separator + 1)
+  const isInit = own[0] === 'init'
+  const read = isInit ? readFlags(own.slice(1), INIT_OPTIONS) : readFlags(own, PROXY_OPTIONS)
+  if ('success' in read) return read
+  const { values, positionals } = read
+  if (values.help === true) return { success: true, command: { kind: 'help' } }
+  if (positionals.length > 0)
+    return failure(
+      `unexpected argument ${JSON.stringify(positionals[0])}; put the server command after --`,
+    )
+  return isInit ? initCommand(values, server) : proxyCommand(values, server)
 }

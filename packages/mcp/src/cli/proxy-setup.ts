@@ -79,6 +79,8 @@ export async function loadProxySetup(command: ProxyCommand, io: PlanMcpIo): Prom
       policy,
       ...(plan === undefined ? {} : { plan }),
       ...(audit === undefined ? {} : { audit }),
+      resources: command.resources,
+      ...(command.resourceSchemes.length === 0 ? {} : { resourceSchemes: command.resourceSchemes }),
       onError: (error) => io.stderr.write(`plan-mcp: ${error.message}\n`),
       onDecision: (event) => {
         if (!event.allowed)

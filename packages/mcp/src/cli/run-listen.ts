@@ -64,12 +64,20 @@ export async function runListen(
   })
   const { port } = http.address() as AddressInfo
   const hosts = allowedHosts(command.host, port)
-  handler = await createMcpGuardHttpHandler({
-    ...setup.guard,
-    server: setup.server,
-    ...(hosts === undefined ? {} : { allowedHosts: hosts }),
-    ...(auth.token === undefined ? {} : { bearerToken: auth.token }),
-  })
+  try {
+    handler = await createMcpGuardHttpHandler({
+      ...setup.guard,
+      server: setup.server,
+      ...(hosts === undefined ? {} : { allowedHosts: hosts }),
+      ...(auth.token === undefined ? {} : { bearerToken: auth.token }),
+      ...(command.maxSessions === undefined ? {} : { maxSessions: command.maxSessions }),
+      ...(command.sessionIdle === undefined ? {} : { sessionIdleMs: command.sessionIdle * 1000 }),
+    })
+  } catch (error) {
+    // Nothing will serve the port: stop listening, so the process can end with the error.
+    await new Promise((resolve) => http.close(resolve))
+    throw error
+  }
   const shown = command.host.includes(':') ? `[${command.host}]` : command.host
   io.stderr.write(`plan-mcp: listening on http://${shown}:${port}/mcp\n`)
   await new Promise<void>((resolve) => {

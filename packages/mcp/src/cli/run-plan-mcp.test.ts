@@ -26,6 +26,9 @@ import { runPlanMcp } from './run-plan-mcp.js'
 const TIMEOUT = 60_000
 const bin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url))
 const probeServerScript = fileURLToPath(new URL('../test-utils/probe-server.mjs', import.meta.url))
+const fileResourceScript = fileURLToPath(
+  new URL('../test-utils/file-resource-server.mjs', import.meta.url),
+)
 // The sandboxed server sees only system folders and the workspace: its own code must be named.
 const codeFolders = [
   fileURLToPath(new URL('../..', import.meta.url)),
@@ -311,4 +314,145 @@ describe('runPlanMcp', () => {
     },
     TIMEOUT,
   )
+
+  it(
+    'should hold --listen to --max-sessions, and refuse a count that is not one with exit code 2',
+    async () => {
+      const policyFile = join(workspace.base, 'listen-policy.json')
+      await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
+      const server = [process.execPath, filesystemServerScript, workspace.root]
+      const wrong = bufferIo(workspace.base)
+      const zero = ['--policy', policyFile, '--listen', '0', '--max-sessions', '0', '--']
+      expect(await runPlanMcp([...zero, ...server], wrong)).toBe(2)
+      expect(wrong.err()).toContain('--max-sessions "0" is not a whole number of at least 1')
+      const controller = new AbortController()
+      const io = { ...bufferIo(workspace.base), signal: controller.signal }
+      const argv = ['--policy', policyFile, '--listen', '0', '--max-sessions', '1', '--']
+      const exited = runPlanMcp([...argv, ...server], io)
+      await expect.poll(() => io.err(), { timeout: TIMEOUT }).toMatch(/listening on http:\/\/\S+/)
+      const url = new URL(/listening on (http:\/\/\S+)/.exec(io.err())?.[1] ?? '')
+      const post = (headers: Record<string, string> = {}) =>
+        fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...headers,
+          },
+          body: JSON.stringify(initializeRequest()),
+        })
+      try {
+        // Clients that initialize and leave: the second closes the first to stay within one.
+        const first = await post()
+        await first.text()
+        const id = first.headers.get('mcp-session-id') ?? ''
+        expect(id).not.toBe('')
+        const second = await post()
+        await second.text()
+        expect(second.status).toBe(200)
+        expect((await post({ 'mcp-session-id': id })).status).toBe(404)
+      } finally {
+        controller.abort()
+      }
+      expect(await exited).toBe(0)
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should close a --listen session idle for --session-idle seconds, with its server',
+    async () => {
+      const policyFile = join(workspace.base, 'listen-policy.json')
+      await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
+      const pidFile = join(workspace.base, 'idle-server.pid')
+      // The server writes its process id where the test can watch it, then becomes the server.
+      const script = `echo $$ > '${pidFile}' && exec '${process.execPath}' '${filesystemServerScript}' '${workspace.root}'`
+      const controller = new AbortController()
+      const io = { ...bufferIo(workspace.base), signal: controller.signal }
+      const argv = ['--policy', policyFile, '--listen', '0', '--session-idle', '1', '--']
+      const exited = runPlanMcp([...argv, 'sh', '-c', script], io)
+      await expect.poll(() => io.err(), { timeout: TIMEOUT }).toMatch(/listening on http:\/\/\S+/)
+      const url = new URL(/listening on (http:\/\/\S+)/.exec(io.err())?.[1] ?? '')
+      const post = (message: unknown, headers: Record<string, string> = {}) =>
+        fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...headers,
+          },
+          body: JSON.stringify(message),
+        })
+      try {
+        const opened = await post(initializeRequest())
+        await opened.text()
+        const id = opened.headers.get('mcp-session-id') ?? ''
+        const pid = Number(await readFile(pidFile, 'utf8'))
+        const running = () => {
+          try {
+            return process.kill(pid, 0)
+          } catch {
+            return false
+          }
+        }
+        // Watched from outside: a request in the session would keep it from going idle.
+        await expect.poll(running, { timeout: TIMEOUT, interval: 100 }).toBe(false)
+        const ping = { jsonrpc: '2.0', id: 2, method: 'ping' }
+        expect((await post(ping, { 'mcp-session-id': id })).status).toBe(404)
+      } finally {
+        controller.abort()
+      }
+      expect(await exited).toBe(0)
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should hold resources/read to the workspace with --resources workspace',
+    async () => {
+      const policyFile = join(workspace.base, 'listen-policy.json')
+      await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
+      const controller = new AbortController()
+      const io = { ...bufferIo(workspace.base), signal: controller.signal }
+      const argv = ['--policy', policyFile, '--listen', '0', '--resources', 'workspace', '--']
+      const exited = runPlanMcp([...argv, process.execPath, fileResourceScript], io)
+      await expect.poll(() => io.err(), { timeout: TIMEOUT }).toMatch(/listening on http:\/\/\S+/)
+      const url = new URL(/listening on (http:\/\/\S+)/.exec(io.err())?.[1] ?? '')
+      const client = new Client({ name: 'http-resources-test', version: '1.0.0' })
+      try {
+        await client.connect(new StreamableHTTPClientTransport(url))
+        const readme = `file://${workspace.root}/README.md`
+        const read = await client.readResource({ uri: readme })
+        expect(read.contents).toEqual([{ uri: readme, text: '# Hello from the workspace\n' }])
+        const outside = `file://${workspace.root}/%2e%2e/outside/secret.txt`
+        await expect(client.readResource({ uri: outside })).rejects.toMatchObject({
+          code: -32602,
+          message: expect.stringContaining('path_invalid at uri'),
+        })
+        await client.close()
+      } finally {
+        controller.abort()
+      }
+      expect(await exited).toBe(0)
+    },
+    TIMEOUT,
+  )
+
+  it('should stop with exit code 2 for a --resource-scheme that is not a scheme, not listening on', async () => {
+    const policyFile = join(workspace.base, 'listen-policy.json')
+    await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
+    const io = bufferIo(workspace.base)
+    const flags = ['--resources', 'workspace', '--resource-scheme', 'https:']
+    const argv = ['--policy', policyFile, '--listen', '0', ...flags, '--', 'true']
+    expect(await runPlanMcp(argv, io)).toBe(2)
+    expect(io.err()).toContain('not a URI scheme')
+    const stdio = bufferIo(workspace.base)
+    expect(
+      await runPlanMcp(
+        argv.filter((_, index) => index !== 2 && index !== 3),
+        stdio,
+      ),
+    ).toBe(2)
+    expect(stdio.err()).toContain('not a URI scheme')
+  })
 })

@@ -6,7 +6,7 @@ import {
   type McpGuardOptions,
 } from '../guard/create-mcp-call-guard.js'
 import { taskRefusalText } from '../guard/denial-result.js'
-import { allowedToolList, asRecord } from '../guard/message-fields.js'
+import { allowedToolList, asRecord, RESOURCE_METHODS } from '../guard/message-fields.js'
 
 /** `Client.request` without its generic: the guard handles every method alike. */
 type Request = (
@@ -79,6 +79,11 @@ export async function guardMcpClient<C extends Client>(
   const guardedRequest: Request = async (...args) => {
     const [request] = args
     if (request.method === 'tools/call') return guardedToolCall(callGuard, send, args)
+    if (callGuard.checkResource !== undefined && RESOURCE_METHODS.has(request.method)) {
+      const refusal = await callGuard.checkResource(asRecord(request.params).uri)
+      if (refusal !== undefined)
+        throw new McpError(ErrorCode.InvalidParams, refusal.message, { issues: refusal.issues })
+    }
     const result = await send(...args)
     return request.method === 'tools/list' ? allowedToolList(result, callGuard) : result
   }

@@ -5,6 +5,7 @@ import {
   allowedText,
   authorizeInterrupted,
   type CallDecisionEvent,
+  type CompiledPlan,
   createPlanGuard,
   type GuardStore,
   isCompiledPlan,
@@ -20,6 +21,7 @@ import {
 } from '@plan/core'
 import { type DenialResult, denialResult } from './denial-result.js'
 import { createDurableSession, type DurableSession } from './durable-session.js'
+import { createResourceCheck, type McpResourcesMode, type ResourceCheck } from './resource-check.js'
 
 /**
  * Options shared by the proxy and the client guard: the options every `@plan` adapter takes
@@ -48,6 +50,16 @@ export interface McpGuardSettings {
   readonly keys?: RunKeys
   /** Asked when a call a crash interrupted comes again; true forwards it again (ask a human). */
   readonly retryInterrupted?: RetryInterrupted
+  /**
+   * `resources/read` and `resources/subscribe`: `'pass'` (default) forwards them unchecked, as
+   * the application, not the model, picks resources; `'workspace'` holds them to the path rule
+   * of the tools: a `file:` URI must name a path that tools may read (inside the workspace,
+   * outside `deny`, symbolic links resolved on disk), and other schemes are refused unless
+   * `resourceSchemes` lists them. A refused request gets a JSON-RPC error naming the issues.
+   */
+  readonly resources?: McpResourcesMode
+  /** With `resources: 'workspace'`: URI schemes passed unchecked besides `file:`, e.g. `['https']`. */
+  readonly resourceSchemes?: readonly string[]
 }
 
 /**
@@ -87,6 +99,11 @@ export interface McpCallGuard {
   isToolAllowed(name: string): boolean
   /** Authorizes one `tools/call`; never throws. `callId` is reported in the decision event. */
   authorize(tool: string, args: unknown, callId?: string): Promise<AllowedMcpCall | RefusedMcpCall>
+  /**
+   * With `resources: 'workspace'`, checks the `uri` of a `resources/read` or
+   * `resources/subscribe`: the refusal, or undefined when it may go. Absent in `'pass'` mode.
+   */
+  readonly checkResource: ResourceCheck | undefined
 }
 
 /** Issues of a one-step turn, located at the call (`args.path`) rather than the plan. */
@@ -112,6 +129,29 @@ function isErrorResult(result: unknown): boolean {
   )
 }
 
+/** The approved plan compiled, if there is one; throws for a plan the policy rejects. */
+function compiledPlan(options: McpGuardOptions, compiler: PlanCompiler): CompiledPlan | undefined {
+  if (options.plan === undefined) return undefined
+  return isCompiledPlan(options.plan) ? options.plan : compiler.compile(options.plan)
+}
+
+/** The plan guard of one session: over `compiled`, if any, from `state`, if any. */
+function sessionGuard(
+  compiled: CompiledPlan | undefined,
+  options: McpGuardOptions,
+  compiler: PlanCompiler,
+  state: PlanGuardState | undefined,
+): PlanGuard {
+  return createPlanGuard(compiled, {
+    compiler,
+    ...(state === undefined ? {} : { state }),
+    ...(options.checkPathsOnDisk === undefined
+      ? {}
+      : { checkPathsOnDisk: options.checkPathsOnDisk }),
+    ...(options.audit === undefined ? {} : { audit: options.audit }),
+  })
+}
+
 /**
  * Creates the guard of one MCP session. In per-call mode each `tools/call` is compiled as a
  * one-step plan (`submitPlan(…, 'turn')`), so the policy's argument checks, budgets, loop
@@ -128,22 +168,15 @@ function isErrorResult(result: unknown): boolean {
  */
 export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpCallGuard> {
   const compiler = await resolveCompiler(options, 'The MCP guard')
-  const compiled =
-    options.plan === undefined
-      ? undefined
-      : isCompiledPlan(options.plan)
-        ? options.plan
-        : compiler.compile(options.plan)
+  const checkResource = createResourceCheck(compiler, {
+    mode: options.resources ?? 'pass',
+    schemes: options.resourceSchemes,
+    onDisk: options.checkPathsOnDisk !== false,
+  })
+  const compiled = compiledPlan(options, compiler)
   const durable: DurableSession = await createDurableSession(options)
   const state = options.state ?? durable.restored
-  const guard = createPlanGuard(compiled, {
-    compiler,
-    ...(state === undefined ? {} : { state }),
-    ...(options.checkPathsOnDisk === undefined
-      ? {}
-      : { checkPathsOnDisk: options.checkPathsOnDisk }),
-    ...(options.audit === undefined ? {} : { audit: options.audit }),
-  })
+  const guard = sessionGuard(compiled, options, compiler, state)
   const restoredPlanMode = state?.plan != null && state.mode !== 'turn'
   const mode = options.plan !== undefined || restoredPlanMode ? 'plan' : 'call'
   // step ids stay unique across a resumed run: a reused id with the same call would count as done
@@ -227,5 +260,6 @@ export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpC
     mode,
     isToolAllowed: (name) => compiler.policy.tools.has(name),
     authorize,
+    checkResource,
   }
 }

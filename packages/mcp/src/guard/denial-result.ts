@@ -1,4 +1,5 @@
-import { type PlanIssue, refusalText } from '@plan/core'
+import { formatIssues, type PlanIssue, refusalText } from '@plan/core'
+import { shownUri } from './resource-target.js'
 
 /** The tool result a refused call is answered with: the issues and hints, as text for the model. */
 export interface DenialResult {
@@ -34,4 +35,16 @@ export function denialResult(
  */
 export function taskRefusalText(tool: string): string {
   return `@plan does not guard task-based tool calls; the call to "${tool}" was not sent. Call the tool without a task.`
+}
+
+/**
+ * The message of the JSON-RPC error a refused `resources/read` or `resources/subscribe` gets:
+ * the issues and hints, and what may be read instead, worded like a tool call's refusal.
+ */
+export function resourceRefusalText(
+  uri: string,
+  issues: readonly PlanIssue[],
+  allowed: string,
+): string {
+  return `@plan denied the resource ${shownUri(uri)}; it was not read.\n${formatIssues(issues)}\n${allowed}`
 }

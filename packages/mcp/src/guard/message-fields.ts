@@ -1,5 +1,11 @@
 import type { McpCallGuard } from './create-mcp-call-guard.js'
 
+/** The requests whose `uri` the guard checks with `resources: 'workspace'`. */
+export const RESOURCE_METHODS: ReadonlySet<string> = new Set([
+  'resources/read',
+  'resources/subscribe',
+])
+
 /** A JSON-RPC member as a record to read fields from; `{}` for anything that is not an object. */
 export function asRecord(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -8,6 +8,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { shellServerTransport } from '../test-utils/connect-shell-server.js'
 import { initializeRequest } from '../test-utils/initialize-request.js'
+import { manualTimers } from '../test-utils/manual-timers.js'
 import { shellPolicy } from '../test-utils/shell-server.js'
 import { textOf } from '../test-utils/text-of.js'
 import {
@@ -16,10 +17,13 @@ import {
   filesystemServerScript,
 } from '../test-utils/workspace.js'
 import {
+  createHttpHandler,
   createMcpGuardHttpHandler,
   type McpGuardHttpHandler,
   type McpGuardHttpHandlerOptions,
 } from './create-mcp-guard-http-handler.js'
+import type { StartTimer } from './idle-timer.js'
+import { type SpawnServer, spawnServerProcess } from './spawn-server.js'
 
 const TIMEOUT = 60_000
 const cleanups: (() => Promise<unknown>)[] = []
@@ -28,12 +32,18 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-async function serve(optionsFor: (port: number) => McpGuardHttpHandlerOptions) {
+async function serve(
+  optionsFor: (port: number) => McpGuardHttpHandlerOptions,
+  startTimer?: StartTimer,
+) {
   let handler: McpGuardHttpHandler | undefined
   const http: Server = createServer((request, response) => void handler?.handle(request, response))
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
   const { port } = http.address() as AddressInfo
-  const ready = await createMcpGuardHttpHandler(optionsFor(port))
+  const options = optionsFor(port)
+  const ready = await (startTimer === undefined
+    ? createMcpGuardHttpHandler(options)
+    : createHttpHandler(options, startTimer))
   handler = ready
   cleanups.push(async () => {
     await ready.close()
@@ -264,6 +274,16 @@ describe('createMcpGuardHttpHandler', () => {
     }
   })
 
+  it('should refuse to start with a resources setting that makes no sense', async () => {
+    await expect(
+      createMcpGuardHttpHandler({
+        policy: shellPolicy(tmpdir()),
+        server: shellServerTransport,
+        resourceSchemes: ['https'],
+      }),
+    ).rejects.toMatchObject({ code: 'invalid_configuration' })
+  })
+
   it('should refuse to start with a bearer token shorter than 32 characters', async () => {
     await expect(
       createMcpGuardHttpHandler({
@@ -272,5 +292,186 @@ describe('createMcpGuardHttpHandler', () => {
         bearerToken: 'short',
       }),
     ).rejects.toMatchObject({ code: 'invalid_configuration' })
+  })
+})
+
+/** A raw request in a session (or opening one), its response read to the end unless streamed. */
+async function send(
+  url: URL,
+  message: unknown,
+  options: { session?: string; method?: string; signal?: AbortSignal } = {},
+): Promise<Response> {
+  const response = await fetch(url, {
+    method: options.method ?? 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(options.session === undefined ? {} : { 'mcp-session-id': options.session }),
+    },
+    ...(message === undefined ? {} : { body: JSON.stringify(message) }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  })
+  if (options.signal === undefined) await response.text()
+  return response
+}
+
+/** A session opened with a raw `initialize`, as by a client that then goes away. */
+async function openRawSession(url: URL): Promise<string> {
+  const response = await send(url, initializeRequest())
+  expect(response.status).toBe(200)
+  return response.headers.get('mcp-session-id') ?? ''
+}
+
+describe('createMcpGuardHttpHandler (sessionIdleMs)', () => {
+  it(
+    'should close a session idle for sessionIdleMs with its server process, then answer 404',
+    async () => {
+      const workspace = await createTestWorkspace()
+      cleanups.push(() => workspace.remove())
+      const children: ReturnType<SpawnServer>[] = []
+      const spawn: SpawnServer = (argv, options) => {
+        const child = spawnServerProcess(argv, options)
+        children.push(child)
+        return child
+      }
+      const timers = manualTimers()
+      const { url, handler } = await serve(
+        () => ({
+          policy: filesystemPolicy(workspace.root),
+          server: { command: [process.execPath, filesystemServerScript, workspace.root], spawn },
+          sessionIdleMs: 1000,
+        }),
+        timers.start,
+      )
+      const id = await openRawSession(url)
+      await expect.poll(() => timers.pending).toBe(1)
+      timers.advance(999)
+      expect(handler.sessions).toBe(1)
+      timers.advance(1)
+      expect(handler.sessions).toBe(0)
+      const [child] = children
+      await expect.poll(() => child?.exitCode !== null || child?.signalCode !== null).toBe(true)
+      expect(
+        (await send(url, { jsonrpc: '2.0', id: 2, method: 'ping' }, { session: id })).status,
+      ).toBe(404)
+      expect(timers.pending).toBe(0)
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should keep a session while an event stream or a request is open, and count idleness from when the last one closed',
+    async () => {
+      const timers = manualTimers()
+      const { url, handler } = await serve(
+        () => ({
+          policy: shellPolicy(tmpdir()),
+          server: shellServerTransport,
+          sessionIdleMs: 1000,
+        }),
+        timers.start,
+      )
+      const id = await openRawSession(url)
+      await send(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { session: id })
+      await expect.poll(() => timers.pending).toBe(1)
+      timers.advance(600)
+      const stream = new AbortController()
+      const events = await send(url, undefined, {
+        session: id,
+        method: 'GET',
+        signal: stream.signal,
+      })
+      expect(events.status).toBe(200)
+      expect(timers.pending).toBe(0)
+      const call = new AbortController()
+      const slow = {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'slow', arguments: {} },
+      }
+      const answer = await send(url, slow, { session: id, signal: call.signal })
+      expect(answer.status).toBe(200)
+      stream.abort()
+      timers.advance(10_000)
+      expect(handler.sessions).toBe(1)
+      call.abort()
+      await expect.poll(() => timers.pending).toBe(1)
+      timers.advance(999)
+      expect(handler.sessions).toBe(1)
+      timers.advance(1)
+      expect(handler.sessions).toBe(0)
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should close the session of a real client that left without ending it',
+    async () => {
+      const timers = manualTimers()
+      const { url, handler } = await serve(
+        () => ({
+          policy: shellPolicy(tmpdir()),
+          server: shellServerTransport,
+          sessionIdleMs: 1000,
+        }),
+        timers.start,
+      )
+      const client = new Client({ name: 'idle-test', version: '1.0.0' })
+      const transport = new StreamableHTTPClientTransport(url)
+      await client.connect(transport)
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0)
+      const id = transport.sessionId ?? ''
+      await client.close()
+      await expect.poll(() => timers.pending).toBe(1)
+      timers.advance(1000)
+      expect(handler.sessions).toBe(0)
+      expect(
+        (await send(url, { jsonrpc: '2.0', id: 2, method: 'ping' }, { session: id })).status,
+      ).toBe(404)
+    },
+    TIMEOUT,
+  )
+
+  it('should never close an idle session with sessionIdleMs 0 or Infinity', async () => {
+    for (const sessionIdleMs of [0, Number.POSITIVE_INFINITY]) {
+      const timers = manualTimers()
+      const { url, handler } = await serve(
+        () => ({ policy: shellPolicy(tmpdir()), server: shellServerTransport, sessionIdleMs }),
+        timers.start,
+      )
+      await openRawSession(url)
+      expect(timers.pending).toBe(0)
+      timers.advance(2 ** 31)
+      expect(handler.sessions).toBe(1)
+    }
+  })
+
+  it('should stop every idle timer on close', async () => {
+    const timers = manualTimers()
+    const { url, handler } = await serve(
+      () => ({ policy: shellPolicy(tmpdir()), server: shellServerTransport, sessionIdleMs: 1000 }),
+      timers.start,
+    )
+    await openRawSession(url)
+    await openRawSession(url)
+    await expect.poll(() => timers.pending).toBe(2)
+    await handler.close()
+    expect(timers.pending).toBe(0)
+  })
+
+  it('should refuse to start with a sessionIdleMs that is not a delay', async () => {
+    for (const sessionIdleMs of [-1, Number.NaN, 2 ** 31, Number.NEGATIVE_INFINITY]) {
+      await expect(
+        createMcpGuardHttpHandler({
+          policy: shellPolicy(tmpdir()),
+          server: shellServerTransport,
+          sessionIdleMs,
+        }),
+      ).rejects.toMatchObject({
+        code: 'invalid_configuration',
+        message: expect.stringContaining('sessionIdleMs must be a number of milliseconds'),
+      })
+    }
   })
 })

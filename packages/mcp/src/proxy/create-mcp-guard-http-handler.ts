@@ -5,6 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import { type AdapterOptions, PlanError, resolveCompiler } from '@plan/core'
 import type { McpDecisionEvent, McpGuardSettings } from '../guard/create-mcp-call-guard.js'
+import { createResourceCheck } from '../guard/resource-check.js'
 import { bearerTokenCheck } from './bearer-token.js'
 import {
   createMcpGuardProxy,
@@ -12,11 +13,16 @@ import {
   type McpServerCommand,
 } from './create-mcp-guard-proxy.js'
 import { type SessionSlot, SessionTable } from './http-sessions.js'
+import { type StartTimer, startUnrefTimer } from './idle-timer.js'
 
 /** Largest request body read to open a session, in bytes. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024
 /** Sessions open at once by default: each has a server process of its own. */
 const DEFAULT_MAX_SESSIONS = 64
+/** How long a session may stay idle by default: half an hour, in milliseconds. */
+const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000
+/** The longest delay a Node timer keeps (about 24.8 days); longer ones fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 /**
  * Options for {@link createMcpGuardHttpHandler}: the adapter options, the guard's settings
@@ -47,6 +53,12 @@ export interface McpHttpEndpoint {
    * gets 503 when every session is busy. Default 64.
    */
   readonly maxSessions?: number
+  /**
+   * Milliseconds a session may go with no request and no event stream open before it is
+   * closed with its server (its client then gets 404 and starts again). `0` or `Infinity`:
+   * never. Default 30 minutes.
+   */
+  readonly sessionIdleMs?: number
   /** Transport errors. Default: ignored. */
   readonly onError?: (error: Error) => void
 }
@@ -97,6 +109,57 @@ function maxSessionsOf(value: number | undefined): number {
   )
 }
 
+/** The idle limit in milliseconds (`Infinity`: none); a `PlanError` for one that is not. */
+function sessionIdleMsOf(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_SESSION_IDLE_MS
+  if (value === 0 || value === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY
+  if (value > 0 && value <= MAX_TIMER_MS) return value
+  throw new PlanError(
+    `sessionIdleMs must be a number of milliseconds from 0 (never) to ${MAX_TIMER_MS}, or Infinity (never), not ${String(value)}; leave it out for 30 minutes.`,
+    { code: 'invalid_configuration' },
+  )
+}
+
+/** What every session of one handler shares. */
+interface Endpoint {
+  readonly options: McpGuardHttpHandlerOptions
+  readonly compiler: Awaited<ReturnType<typeof resolveCompiler>>
+  readonly sessions: SessionTable
+}
+
+/** Opens a session for an `initialize` request in `slot`: its transport, proxy and server. */
+async function openSession(
+  { options, compiler, sessions }: Endpoint,
+  request: IncomingMessage,
+  response: ServerResponse,
+  slot: SessionSlot,
+): Promise<void> {
+  const body = await readJson(request)
+  if (!isInitializeRequest(body)) {
+    reply(response, 400, 'Bad Request: no valid session id; a session starts with initialize')
+    return
+  }
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    onsessioninitialized: (id) => sessions.opened(id, transport, proxy, response),
+  })
+  let proxy: McpGuardProxy
+  try {
+    const server = typeof options.server === 'function' ? options.server() : options.server
+    // Every session shares the compiler made once, in place of the policy.
+    const guard = { ...options, policy: undefined, compiler }
+    proxy = await createMcpGuardProxy({ ...guard, client: transport, server })
+  } catch (error) {
+    options.onError?.(error instanceof Error ? error : new Error(String(error)))
+    reply(response, 502, 'The MCP server could not be started')
+    return
+  }
+  sessions.opening(slot, transport, proxy)
+  await transport.handleRequest(request, response, body)
+  // Refused by the transport (headers, content type): no session will ever use this server.
+  if (transport.sessionId === undefined) await proxy.close()
+}
+
 /**
  * An HTTP request handler that serves MCP over Streamable HTTP with the `@plan` guard in front
  * of the wrapped server. Each session (each `initialize`) gets its own proxy, its own guard
@@ -112,45 +175,30 @@ function maxSessionsOf(value: number | undefined): number {
  * createServer((request, response) => void handler.handle(request, response)).listen(8808, '127.0.0.1')
  * ```
  */
-export async function createMcpGuardHttpHandler(
+export function createMcpGuardHttpHandler(
   options: McpGuardHttpHandlerOptions,
+): Promise<McpGuardHttpHandler> {
+  return createHttpHandler(options, startUnrefTimer)
+}
+
+/** {@link createMcpGuardHttpHandler} with the timer that measures idle sessions. */
+export async function createHttpHandler(
+  options: McpGuardHttpHandlerOptions,
+  startTimer: StartTimer,
 ): Promise<McpGuardHttpHandler> {
   const authorized =
     options.bearerToken === undefined ? undefined : bearerTokenCheck(options.bearerToken)
   const maxSessions = maxSessionsOf(options.maxSessions)
+  const idle = { ms: sessionIdleMsOf(options.sessionIdleMs), start: startTimer }
   const compiler = await resolveCompiler(options, 'The MCP guard')
-  const sessions = new SessionTable(maxSessions)
-
-  async function open(
-    request: IncomingMessage,
-    response: ServerResponse,
-    slot: SessionSlot,
-  ): Promise<void> {
-    const body = await readJson(request)
-    if (!isInitializeRequest(body)) {
-      reply(response, 400, 'Bad Request: no valid session id; a session starts with initialize')
-      return
-    }
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => sessions.opened(id, transport, proxy),
-    })
-    let proxy: McpGuardProxy
-    try {
-      const server = typeof options.server === 'function' ? options.server() : options.server
-      // Every session shares the compiler made once above, in place of the policy.
-      const guard = { ...options, policy: undefined, compiler }
-      proxy = await createMcpGuardProxy({ ...guard, client: transport, server })
-    } catch (error) {
-      options.onError?.(error instanceof Error ? error : new Error(String(error)))
-      reply(response, 502, 'The MCP server could not be started')
-      return
-    }
-    sessions.opening(slot, transport, proxy)
-    await transport.handleRequest(request, response, body)
-    // Refused by the transport (headers, content type): no session will ever use this server.
-    if (transport.sessionId === undefined) await proxy.close()
-  }
+  // A resources setting that makes no sense stops the handler, not each session it opens.
+  createResourceCheck(compiler, {
+    mode: options.resources ?? 'pass',
+    schemes: options.resourceSchemes,
+    onDisk: false,
+  })
+  const sessions = new SessionTable(maxSessions, idle)
+  const endpoint: Endpoint = { options, compiler, sessions }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (
@@ -181,7 +229,7 @@ export async function createMcpGuardHttpHandler(
       return
     }
     try {
-      await open(request, response, slot)
+      await openSession(endpoint, request, response, slot)
     } finally {
       slot.release()
     }

@@ -1,14 +1,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { McpGuardProxy } from './create-mcp-guard-proxy.js'
+import type { StartTimer } from './idle-timer.js'
 
 interface Session {
+  readonly id: string
   readonly transport: StreamableHTTPServerTransport
   readonly proxy: McpGuardProxy
   /** Requests of the session not yet answered, open event streams included. */
   active: number
   /** When the session last had a request open, as a count of requests the table has seen. */
   lastUsed: number
+  /** Cancels the timer that closes the session once idle; set while no request is open. */
+  cancelIdle: (() => void) | undefined
+}
+
+/** How long a session may stay idle, and the timer that measures it. */
+export interface IdleLimit {
+  /** Milliseconds with no request and no event stream open; `Infinity`: no limit. */
+  readonly ms: number
+  readonly start: StartTimer
 }
 
 /** A place for one new session, held from before its `initialize` is read until it opens. */
@@ -20,7 +31,8 @@ export interface SessionSlot {
 /**
  * The sessions of an HTTP endpoint, each with its own proxy and server, at most `limit` at
  * once counting those still opening. Past the limit, the session least recently used with no
- * request open (a client that went away without ending its session) is closed to make room.
+ * request open (a client that went away without ending its session) is closed to make room;
+ * a session with no request open for `idle.ms` is closed too.
  */
 export class SessionTable {
   readonly #sessions = new Map<string, Session>()
@@ -30,7 +42,10 @@ export class SessionTable {
   #reserved = 0
   #requestsSeen = 0
 
-  constructor(readonly limit: number) {}
+  constructor(
+    readonly limit: number,
+    readonly idle: IdleLimit,
+  ) {}
 
   /** Sessions open (initialized). */
   get size(): number {
@@ -43,26 +58,39 @@ export class SessionTable {
     this.#opening.add(proxy)
     void proxy.closed.then(() => {
       this.#opening.delete(proxy)
-      if (transport.sessionId !== undefined) this.#sessions.delete(transport.sessionId)
+      const session = this.#sessions.get(transport.sessionId ?? '')
+      if (session?.proxy === proxy) this.#remove(session)
     })
   }
 
-  /** The proxy's `initialize` gave the session its id. */
-  opened(id: string, transport: StreamableHTTPServerTransport, proxy: McpGuardProxy): void {
+  /**
+   * The proxy's `initialize` gave the session its id; `response`, the answer to that
+   * `initialize`, is still open.
+   */
+  opened(
+    id: string,
+    transport: StreamableHTTPServerTransport,
+    proxy: McpGuardProxy,
+    response: ServerResponse,
+  ): void {
     this.#opening.delete(proxy)
-    this.#sessions.set(id, { transport, proxy, active: 0, lastUsed: this.#tick() })
+    const session: Session = {
+      id,
+      transport,
+      proxy,
+      active: 0,
+      lastUsed: 0,
+      cancelIdle: undefined,
+    }
+    this.#sessions.set(id, session)
+    this.#track(session, response)
   }
 
   /** Hands a request to its session's transport; false when there is no such session. */
   async serve(id: string, request: IncomingMessage, response: ServerResponse): Promise<boolean> {
     const session = this.#sessions.get(id)
     if (session === undefined) return false
-    session.active += 1
-    session.lastUsed = this.#tick()
-    response.once('close', () => {
-      session.active -= 1
-      session.lastUsed = this.#tick()
-    })
+    this.#track(session, response)
     await session.transport.handleRequest(request, response)
     return true
   }
@@ -80,7 +108,7 @@ export class SessionTable {
         idlest = session
     }
     if (idlest === undefined) return undefined
-    if (idlest.transport.sessionId !== undefined) this.#sessions.delete(idlest.transport.sessionId)
+    this.#remove(idlest)
     const slot = this.#slot()
     await idlest.proxy.close()
     return slot
@@ -88,8 +116,41 @@ export class SessionTable {
 
   /** Closes every session, opening or open, and stops their servers. */
   async closeAll(): Promise<void> {
-    const proxies = [...this.#opening, ...[...this.#sessions.values()].map((item) => item.proxy)]
+    const sessions = [...this.#sessions.values()]
+    for (const session of sessions) this.#remove(session)
+    const proxies = [...this.#opening, ...sessions.map((session) => session.proxy)]
     await Promise.allSettled(proxies.map((proxy) => proxy.close()))
+  }
+
+  /** Counts `response` as open in `session` until it closes; the idle timer runs meanwhile. */
+  #track(session: Session, response: ServerResponse): void {
+    session.active += 1
+    session.lastUsed = this.#tick()
+    session.cancelIdle?.()
+    session.cancelIdle = undefined
+    response.once('close', () => {
+      session.active -= 1
+      session.lastUsed = this.#tick()
+      if (session.active === 0 && this.#sessions.get(session.id) === session)
+        this.#startIdle(session)
+    })
+  }
+
+  #startIdle(session: Session): void {
+    if (this.idle.ms === Number.POSITIVE_INFINITY) return
+    session.cancelIdle = this.idle.start(() => {
+      session.cancelIdle = undefined
+      if (session.active > 0 || this.#sessions.get(session.id) !== session) return
+      this.#remove(session)
+      void session.proxy.close()
+    }, this.idle.ms)
+  }
+
+  /** Takes the session out of the table (new requests with its id get 404) and stops its timer. */
+  #remove(session: Session): void {
+    if (this.#sessions.get(session.id) === session) this.#sessions.delete(session.id)
+    session.cancelIdle?.()
+    session.cancelIdle = undefined
   }
 
   #count(): number {

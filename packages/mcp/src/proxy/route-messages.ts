@@ -10,12 +10,15 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import type { AllowedMcpCall, McpCallGuard } from '../guard/create-mcp-call-guard.js'
 import { taskRefusalText } from '../guard/denial-result.js'
-import { allowedToolList, asRecord } from '../guard/message-fields.js'
+import { allowedToolList, asRecord, RESOURCE_METHODS } from '../guard/message-fields.js'
+import type { ResourceCheck, ResourceRefusal } from '../guard/resource-check.js'
 
 /** JSON-RPC "internal error": the wrapped server could not be reached. */
 const INTERNAL_ERROR = -32603
 /** JSON-RPC "invalid request": a malformed or task-based tool call, which the guard does not pass. */
 const INVALID_REQUEST = -32600
+/** JSON-RPC "invalid params": a resource the policy does not let the client read. */
+const INVALID_PARAMS = -32602
 
 function keyOf(id: RequestId): string {
   return `${typeof id}:${String(id)}`
@@ -27,9 +30,10 @@ function isRequestId(value: unknown): value is RequestId {
 
 /**
  * Routes JSON-RPC messages between the client side and the server side of the proxy. Only
- * `tools/list` results (filtered) and `tools/call` requests (guarded) are touched; every other
- * message — resources, prompts, notifications, progress, cancellation, server-to-client
- * requests — is forwarded as it is, ids unchanged.
+ * `tools/list` results (filtered), `tools/call` requests (guarded) and, with `resources:
+ * 'workspace'`, `resources/read` and `resources/subscribe` requests (checked) are touched; every
+ * other message — resources otherwise, prompts, notifications, progress, cancellation,
+ * server-to-client requests — is forwarded as it is, ids unchanged.
  */
 export class MessageRouter {
   /** `tools/list` requests forwarded, by client request id. */
@@ -50,10 +54,17 @@ export class MessageRouter {
 
   /** A message from the client. */
   fromClient(message: JSONRPCMessage): void {
-    if (asRecord(message).method === 'tools/call') {
-      if (!isJSONRPCRequest(message)) this.refuseMalformed(message)
+    const method = asRecord(message).method
+    if (method === 'tools/call') {
+      if (!isJSONRPCRequest(message)) this.refuseMalformed(message, method)
       else if (asRecord(message.params).task === undefined) void this.call(message)
       else this.refuseTask(message)
+      return
+    }
+    const checkResource = this.guard.checkResource
+    if (checkResource !== undefined && typeof method === 'string' && RESOURCE_METHODS.has(method)) {
+      if (!isJSONRPCRequest(message)) this.refuseMalformed(message, method)
+      else void this.resource(message, checkResource)
       return
     }
     if (isJSONRPCRequest(message)) this.trackProgress(message)
@@ -124,11 +135,12 @@ export class MessageRouter {
   }
 
   /**
-   * A `tools/call` that is not a well-formed request (a notification, extra members) is never
-   * forwarded, whatever the server would make of it; with an id, the client is told why.
+   * A guarded method's message that is not a well-formed request (a notification, extra
+   * members) is never forwarded, whatever the server would make of it; with an id, the client
+   * is told why.
    */
-  private refuseMalformed(message: JSONRPCMessage): void {
-    const text = 'A tools/call message that is not a valid JSON-RPC request was not sent.'
+  private refuseMalformed(message: JSONRPCMessage, method: string): void {
+    const text = `A ${method} message that is not a valid JSON-RPC request was not sent.`
     this.onError(new Error(text))
     const id = asRecord(message).id
     if (isRequestId(id))
@@ -186,6 +198,31 @@ export class MessageRouter {
         id: request.id,
         error: { code: INTERNAL_ERROR, message: text },
       })
+    })
+  }
+
+  /** A resource request: forwarded once its URI passes the check, else answered with an error. */
+  private async resource(request: JSONRPCRequest, check: ResourceCheck): Promise<void> {
+    const key = keyOf(request.id)
+    this.authorizing.set(key, false)
+    let refusal: ResourceRefusal | undefined
+    try {
+      refusal = await check(asRecord(request.params).uri)
+    } catch (error) {
+      refusal = { issues: [], message: `@plan could not check the resource: ${String(error)}` }
+    }
+    const cancelled = this.authorizing.get(key) === true
+    this.authorizing.delete(key)
+    if (cancelled) return
+    if (refusal === undefined) {
+      this.trackProgress(request)
+      this.forward(this.server, request)
+      return
+    }
+    this.forward(this.client, {
+      jsonrpc: '2.0',
+      id: request.id,
+      error: { code: INVALID_PARAMS, message: refusal.message, data: { issues: refusal.issues } },
     })
   }
 
