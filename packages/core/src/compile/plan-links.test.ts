@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { StepReference } from '../types/compiled-plan.js'
 import { PlanLinks } from './plan-links.js'
@@ -33,9 +34,9 @@ describe('PlanLinks', () => {
     expect(links.dependsOn).toEqual([[], [], ['b', 'a']])
     expect(Object.isFrozen(links.dependsOn[2])).toBe(true)
     expect([...links.dependencyStart]).toEqual([0, 0, 0, 2])
-    expect(links.dependencyTarget).toEqual([1, 0])
+    expect([...links.dependencyTarget]).toEqual([1, 0])
     expect([...links.referenceStart]).toEqual([0, 0, 0, 2])
-    expect(links.referenceTarget).toEqual([0, 1])
+    expect([...links.referenceTarget]).toEqual([0, 1])
     expect(links.references[2]?.map((entry) => entry.stepId)).toEqual(['a', 'b'])
   })
 })
@@ -54,7 +55,9 @@ describe('PlanLinks.addDependency', () => {
     links.addReferences(29, [], [])
     links.close(29, 's29', undefined)
     expect(links.dependsOn[29]).toEqual(ids.slice(0, 29).reverse())
-    expect(links.dependencyTarget).toEqual(Array.from({ length: 29 }, (_, index) => 28 - index))
+    expect([...links.dependencyTarget]).toEqual(
+      Array.from({ length: 29 }, (_, index) => 28 - index),
+    )
   })
 })
 
@@ -74,5 +77,40 @@ describe('PlanLinks.close', () => {
     expect(links.dependsOn).toEqual([[], ['a'], ['a'], ['b']])
     expect(links.dependsOn[2]).toBe(links.dependsOn[1])
     expect(Object.isFrozen(links.dependsOn[1])).toBe(true)
+  })
+})
+
+describe('PlanLinks (properties)', () => {
+  it('should link each node to its dependencies, then its references, each once and in first-seen order', () => {
+    const nodeArb = fc.record({
+      dependencies: fc.array(fc.nat(40), { maxLength: 20 }),
+      references: fc.array(fc.nat(40), { maxLength: 6 }),
+    })
+    fc.assert(
+      fc.property(fc.array(nodeArb, { minLength: 1, maxLength: 40 }), (nodes) => {
+        const ids = nodes.map((_, index) => `s${index}`)
+        const links = new PlanLinks(tableOf(ids))
+        const expected: number[][] = []
+        for (const [node, draft] of nodes.entries()) {
+          const dependencies = draft.dependencies.map((pick) => pick % nodes.length)
+          const targets = draft.references.map((pick) => pick % nodes.length)
+          for (const dependency of dependencies)
+            links.addDependency(node, dependency, ids[dependency] as string)
+          const references = targets.map((target) => reference(ids[target] as string))
+          links.addReferences(node, references, targets)
+          links.close(node, ids[node] as string, undefined)
+          expected.push([...new Set([...dependencies, ...targets])])
+        }
+        const start = links.dependencyStart
+        for (const [node, edges] of expected.entries()) {
+          const linked = [...links.dependencyTarget.subarray(start[node], start[node + 1])]
+          expect(linked).toEqual(edges)
+          expect(links.dependsOn[node]).toEqual(edges.map((edge) => ids[edge]))
+        }
+        expect([...links.referenceTarget]).toEqual(
+          nodes.flatMap((draft) => draft.references.map((pick) => pick % nodes.length)),
+        )
+      }),
+    )
   })
 })

@@ -3,6 +3,8 @@ import type { CompiledStep, StepReference } from '../types/compiled-plan.js'
 import type { StepTable } from './step-table.js'
 
 const NONE: readonly StepReference[] = Object.freeze([])
+// A node's edges are checked for a duplicate by scanning them up to this many, by stamps beyond.
+const SCAN_EDGES = 8
 const NO_IDS: readonly string[] = Object.freeze([])
 const NO_ARGS: CompiledStep['args'] = Object.freeze({})
 
@@ -34,6 +36,13 @@ function numberNodes(inGraph: Uint8Array, nodeOf: Int32Array, rowOf: Int32Array)
   }
 }
 
+/** A copy of `column` with twice the room. */
+function grown(column: Int32Array): Int32Array {
+  const wider = new Int32Array(column.length * 2 + 8)
+  wider.set(column)
+  return wider
+}
+
 /**
  * The graph of a plan's steps, one column per field and one entry per graph node (a step with
  * a well-formed, unique id) in plan order; dependencies and references in compressed form:
@@ -51,12 +60,16 @@ export class PlanLinks {
   /** Explicit dependencies, then those implied by references; without duplicates. */
   readonly dependsOn: (readonly string[])[]
   readonly dependencyStart: Int32Array
-  readonly dependencyTarget: number[] = []
   readonly referenceStart: Int32Array
-  readonly referenceTarget: number[] = []
-  // The node being linked: its dependency ids so far, and a stamp per node instead of a Set.
+  // Edges and reference targets in typed columns with room to spare, `#edges` and
+  // `#referenceCount` of them used.
+  #dependencyTarget: Int32Array
+  #edges = 0
+  #referenceTarget: Int32Array
+  #referenceCount = 0
+  // The node being linked: its dependency ids so far; past SCAN_EDGES of them, a stamp per node.
   readonly #names: string[] = []
-  readonly #stamp: Int32Array
+  #stamp: Int32Array | undefined
   // The frozen `[id]` of each node, shared by the nodes that depend on it alone.
   readonly #only: (readonly string[] | undefined)[]
   #count = 0
@@ -74,8 +87,19 @@ export class PlanLinks {
     this.dependsOn = new Array(nodes)
     this.dependencyStart = new Int32Array(nodes + 1)
     this.referenceStart = new Int32Array(nodes + 1)
-    this.#stamp = new Int32Array(nodes)
+    this.#dependencyTarget = new Int32Array(table.dependencyIds.length + (nodes >>> 1) + 8)
+    this.#referenceTarget = new Int32Array((nodes >>> 2) + 8)
     this.#only = new Array(nodes)
+  }
+
+  /** Node `n` depends on `dependencyTarget[dependencyStart[n] .. dependencyStart[n + 1])`. */
+  get dependencyTarget(): Int32Array {
+    return this.#dependencyTarget.subarray(0, this.#edges)
+  }
+
+  /** Node `n`'s references read `referenceTarget[referenceStart[n] .. referenceStart[n + 1])`. */
+  get referenceTarget(): Int32Array {
+    return this.#referenceTarget.subarray(0, this.#referenceCount)
   }
 
   /** Number of graph nodes. */
@@ -85,11 +109,39 @@ export class PlanLinks {
 
   /** Adds an edge from `node` (the one being linked) to `dependency`, once. */
   addDependency(node: number, dependency: number, id: string): void {
-    if (dependency < 0 || this.#stamp[dependency] === node + 1) return
-    this.#stamp[dependency] = node + 1
-    this.dependencyTarget.push(dependency)
+    if (dependency < 0 || this.#linked(node, dependency)) return
+    const edge = this.#edges
+    if (edge === this.#dependencyTarget.length)
+      this.#dependencyTarget = grown(this.#dependencyTarget)
+    this.#dependencyTarget[edge] = dependency
+    this.#edges = edge + 1
     this.#names[this.#count] = id
     this.#count += 1
+  }
+
+  /**
+   * Whether `node` already has an edge to `dependency`: its few edges so far are scanned (they
+   * are at hand), and past {@link SCAN_EDGES} of them a stamp per node tells.
+   */
+  #linked(node: number, dependency: number): boolean {
+    const count = this.#count
+    const end = this.#edges
+    const targets = this.#dependencyTarget
+    if (count < SCAN_EDGES) {
+      for (let edge = end - count; edge < end; edge += 1)
+        if (targets[edge] === dependency) return true
+      if (count < SCAN_EDGES - 1) return false
+      // The edge about to be added is the last one scanned for: stamp them all from here on.
+      this.#stamp ??= new Int32Array(this.size)
+      for (let edge = end - count; edge < end; edge += 1)
+        this.#stamp[targets[edge] as number] = node + 1
+      this.#stamp[dependency] = node + 1
+      return false
+    }
+    const stamp = this.#stamp as Int32Array
+    if (stamp[dependency] === node + 1) return true
+    stamp[dependency] = node + 1
+    return false
   }
 
   /**
@@ -103,21 +155,25 @@ export class PlanLinks {
     from = 0,
   ) {
     const end = references.length
-    this.referenceStart[node] = this.referenceTarget.length
+    this.referenceStart[node] = this.#referenceCount
     for (let position = from; position < end; position += 1) {
       const reference = references[position] as StepReference
       const target = this.nodeOf[targets[position] as number] as number
-      this.referenceTarget.push(target)
+      const slot = this.#referenceCount
+      if (slot === this.#referenceTarget.length)
+        this.#referenceTarget = grown(this.#referenceTarget)
+      this.#referenceTarget[slot] = target
+      this.#referenceCount = slot + 1
       this.addDependency(node, target, reference.stepId)
     }
-    this.referenceStart[node + 1] = this.referenceTarget.length
+    this.referenceStart[node + 1] = this.#referenceCount
     this.references[node] = end === from ? NONE : Object.freeze(references.slice(from, end))
   }
 
   /** Closes `node`, whose dependencies and references were added. */
   close(node: number, id: string, tool: ToolPolicy | undefined, args?: CompiledStep['args']) {
     const count = this.#count
-    this.dependencyStart[node + 1] = this.dependencyTarget.length
+    this.dependencyStart[node + 1] = this.#edges
     this.ids[node] = id
     this.tools[node] = tool
     this.args[node] = args ?? NO_ARGS
@@ -132,7 +188,7 @@ export class PlanLinks {
 
   /** The frozen dependencies of a node that depends on one node only (the last edge added). */
   #onlyDependency(): readonly string[] {
-    const target = this.dependencyTarget[this.dependencyTarget.length - 1] as number
+    const target = this.#dependencyTarget[this.#edges - 1] as number
     let only = this.#only[target]
     if (only === undefined) {
       only = Object.freeze([this.#names[0] as string])
