@@ -81,35 +81,62 @@ describe('PlanLinks.close', () => {
 })
 
 describe('PlanLinks (properties)', () => {
+  const nodeArb = fc.record({
+    inGraph: fc.oneof({ weight: 9, arbitrary: fc.constant(true) }, fc.constant(false)),
+    // Mostly a few edges (so nodes share a lone dependency), sometimes more than are scanned.
+    dependencies: fc.oneof(
+      { weight: 3, arbitrary: fc.array(fc.nat(8), { maxLength: 2 }) },
+      { weight: 1, arbitrary: fc.array(fc.nat(40), { maxLength: 20 }) },
+    ),
+    references: fc.array(fc.nat(40), { maxLength: 3 }),
+  })
+
   it('should link each node to its dependencies, then its references, each once and in first-seen order', () => {
-    const nodeArb = fc.record({
-      dependencies: fc.array(fc.nat(40), { maxLength: 20 }),
-      references: fc.array(fc.nat(40), { maxLength: 6 }),
-    })
     fc.assert(
-      fc.property(fc.array(nodeArb, { minLength: 1, maxLength: 40 }), (nodes) => {
-        const ids = nodes.map((_, index) => `s${index}`)
-        const links = new PlanLinks(tableOf(ids))
+      fc.property(fc.array(nodeArb, { minLength: 1, maxLength: 40 }), (drafts) => {
+        const rows = drafts.map((draft, row) => (draft.inGraph ? `s${row}` : undefined))
+        const links = new PlanLinks(tableOf(rows))
+        const ids = rows.filter((id) => id !== undefined)
         const expected: number[][] = []
-        for (const [node, draft] of nodes.entries()) {
-          const dependencies = draft.dependencies.map((pick) => pick % nodes.length)
-          const targets = draft.references.map((pick) => pick % nodes.length)
+        const referenced: number[] = []
+        const args: object[] = []
+        let node = 0
+        for (const draft of drafts) {
+          if (!draft.inGraph) continue
+          const size = ids.length
+          const dependencies = draft.dependencies.map((pick) => pick % size)
+          const targets = draft.references.map((pick) => pick % size)
           for (const dependency of dependencies)
             links.addDependency(node, dependency, ids[dependency] as string)
           const references = targets.map((target) => reference(ids[target] as string))
-          links.addReferences(node, references, targets)
-          links.close(node, ids[node] as string, undefined)
+          links.addReferences(
+            node,
+            references,
+            targets.map((target) => links.rowOf[target] as number),
+          )
+          args.push({ node })
+          links.close(node, ids[node] as string, undefined, args[node] as never)
           expected.push([...new Set([...dependencies, ...targets])])
+          referenced.push(...targets)
+          node += 1
         }
         const start = links.dependencyStart
+        const shared = new Map<number, readonly string[]>()
         for (const [node, edges] of expected.entries()) {
           const linked = [...links.dependencyTarget.subarray(start[node], start[node + 1])]
           expect(linked).toEqual(edges)
           expect(links.dependsOn[node]).toEqual(edges.map((edge) => ids[edge]))
+          expect(links.ids[node]).toBe(ids[node])
+          expect(links.args[node]).toBe(args[node])
+          if (edges.length !== 1) continue
+          // Nodes that depend on one node alone share the first such node's frozen list.
+          const only = edges[0] as number
+          expect(links.dependsOn[node]).toBe(shared.get(only) ?? links.dependsOn[node])
+          if (!shared.has(only)) shared.set(only, links.dependsOn[node] as readonly string[])
         }
-        expect([...links.referenceTarget]).toEqual(
-          nodes.flatMap((draft) => draft.references.map((pick) => pick % nodes.length)),
-        )
+        expect([...links.referenceTarget]).toEqual(referenced)
+        expect(links.ids.length).toBe(ids.length)
+        expect(links.args.length).toBe(ids.length)
       }),
     )
   })

@@ -70,8 +70,8 @@ export class PlanLinks {
   // The node being linked: its dependency ids so far; past SCAN_EDGES of them, a stamp per node.
   readonly #names: string[] = []
   #stamp: Int32Array | undefined
-  // The frozen `[id]` of each node, shared by the nodes that depend on it alone.
-  readonly #only: (readonly string[] | undefined)[]
+  // For each node, 1 + the node whose frozen `[id]` of it the nodes that depend on it alone share.
+  readonly #only: Int32Array
   #count = 0
 
   constructor(table: StepTable) {
@@ -80,16 +80,19 @@ export class PlanLinks {
     this.rowOf = new Int32Array(nodes)
     numberNodes(table.inGraph, this.nodeOf, this.rowOf)
     // Exact size up front: arrays grown by push keep spare room, which adds up over a large plan.
-    this.ids = new Array(nodes)
+    // With every step in the graph, node n is row n: ids and arguments fill the table's own
+    // columns (each row is read before its node is closed).
+    const rows = nodes === table.size
+    this.ids = rows ? (table.ids as string[]) : new Array(nodes)
     this.tools = new Array(nodes)
-    this.args = new Array(nodes)
+    this.args = rows ? (table.args as CompiledStep['args'][]) : new Array(nodes)
     this.references = new Array(nodes)
     this.dependsOn = new Array(nodes)
     this.dependencyStart = new Int32Array(nodes + 1)
     this.referenceStart = new Int32Array(nodes + 1)
-    this.#dependencyTarget = new Int32Array(table.dependencyIds.length + (nodes >>> 1) + 8)
+    this.#dependencyTarget = new Int32Array(table.dependencyCount + (nodes >>> 1) + 8)
     this.#referenceTarget = new Int32Array((nodes >>> 2) + 8)
-    this.#only = new Array(nodes)
+    this.#only = new Int32Array(nodes)
   }
 
   /** Node `n` depends on `dependencyTarget[dependencyStart[n] .. dependencyStart[n + 1])`. */
@@ -181,19 +184,17 @@ export class PlanLinks {
       count === 0
         ? NO_IDS
         : count === 1
-          ? this.#onlyDependency()
+          ? this.#onlyDependency(node)
           : Object.freeze(head(this.#names, count))
     this.#count = 0
   }
 
-  /** The frozen dependencies of a node that depends on one node only (the last edge added). */
-  #onlyDependency(): readonly string[] {
+  /** The frozen dependencies of `node`, which depends on one node only (the last edge added). */
+  #onlyDependency(node: number): readonly string[] {
     const target = this.#dependencyTarget[this.#edges - 1] as number
-    let only = this.#only[target]
-    if (only === undefined) {
-      only = Object.freeze([this.#names[0] as string])
-      this.#only[target] = only
-    }
-    return only
+    const owner = this.#only[target] as number
+    if (owner > 0) return this.dependsOn[owner - 1] as readonly string[]
+    this.#only[target] = node + 1
+    return Object.freeze([this.#names[0] as string])
   }
 }
