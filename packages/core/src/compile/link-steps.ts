@@ -28,21 +28,28 @@ export interface LinkInput {
   readonly owned?: boolean
 }
 
+const NO_TARGETS = new Int32Array(0)
+
 type MutableWalk = { -readonly [K in keyof ArgumentWalk]: ArgumentWalk[K] }
 
 /**
  * Reports a `depends_on` entry that names no step or the step itself, and adds the others as
- * edges of `node`.
+ * edges of `node`; `targetNodes[slot]` is the node `table.dependencyIds[slot]` names, or -1.
  */
-function linkDependencies(input: LinkInput, links: PlanLinks, index: number, node: number) {
+function linkDependencies(
+  input: LinkInput,
+  links: PlanLinks,
+  index: number,
+  node: number,
+  targetNodes: Int32Array,
+) {
   const { table, ids, base, issues } = input
   const stepId = table.ids[index] as string
   const first = table.dependencyStart[index] as number
   const end = table.dependencyStart[index + 1] as number
   for (let slot = first; slot < end; slot += 1) {
     const target = table.dependencyIds[slot] as string
-    // Ids enter the index in plan order, as steps become graph nodes: the position is the node.
-    const targetNode = ids.position(target)
+    const targetNode = targetNodes[slot] as number
     if (targetNode >= 0 && target !== stepId) {
       links.addDependency(node, targetNode, target)
       continue
@@ -87,6 +94,11 @@ export function linkSteps(input: LinkInput): PlanLinks {
     parts: new ReferenceParts(),
     owned: input.owned === true,
   }
+  // Every dependency id looked up at once. Ids enter the index in plan order, as steps become
+  // graph nodes: an id's position in it is its node.
+  const targetNodes =
+    table.dependencyCount === 0 ? NO_TARGETS : new Int32Array(table.dependencyCount)
+  input.ids.positions(table.dependencyIds, table.dependencyCount, targetNodes)
   // Shared by every step: checkArgumentsInto copies it into the paths of the issues it reports.
   const argsBase: Path = [...base, 0, 'args']
   for (let index = 0; index < table.size; index += 1) {
@@ -106,7 +118,7 @@ export function linkSteps(input: LinkInput): PlanLinks {
     }
     const node = links.nodeOf[index] as number
     if (node < 0) continue
-    linkDependencies(input, links, index, node)
+    linkDependencies(input, links, index, node, targetNodes)
     // Unknown and self references were reported (and left out) by the argument check.
     links.addReferences(node, references, targets, firstReference)
     links.close(node, stepId as string, toolPolicy, args)

@@ -77,7 +77,34 @@ export class StepIndex {
     if (this.#fallback !== undefined) return this.#fallback.get(id) ?? -1
     const slots = this.#slots
     if (slots === undefined) return this.#find(id)
-    const hash = hashOf(id, this.#seed)
+    const found = this.#probe(slots, id, hashOf(id, this.#seed))
+    return found === -2 ? (this.#useMap().get(id) ?? -1) : found
+  }
+
+  /**
+   * {@link position} of each of `keys[0 .. count)`, into `out`: all hashes first, then all
+   * probes, so the memory that many lookups touch is fetched side by side instead of one
+   * lookup after another.
+   */
+  positions(keys: readonly string[], count: number, out: Int32Array): void {
+    const slots = this.#slots
+    if (slots === undefined || this.#fallback !== undefined) {
+      for (let index = 0; index < count; index += 1)
+        out[index] = this.position(keys[index] as string)
+      return
+    }
+    const seed = this.#seed
+    for (let index = 0; index < count; index += 1) out[index] = hashOf(keys[index] as string, seed)
+    // An id in the table sits within MAX_PROBES slots of its own (else it went to the Map):
+    // a lookup that runs out of probes is a miss.
+    for (let index = 0; index < count; index += 1) {
+      const found = this.#probe(slots, keys[index] as string, out[index] as number)
+      out[index] = found < 0 ? -1 : found
+    }
+  }
+
+  /** The position of `id`, whose hash is `hash`, in the table: -1 when absent, -2 after too many probes. */
+  #probe(slots: Int32Array, id: string, hash: number): number {
     const entryMask = this.#entryMask
     let slot = hash & this.#mask
     for (let probe = 0; probe < MAX_PROBES; probe += 1) {
@@ -87,7 +114,7 @@ export class StepIndex {
       if (((value ^ hash) & ~entryMask) === 0 && this.#ids[entry - 1] === id) return entry - 1
       slot = (slot + 1) & this.#mask
     }
-    return this.#useMap().get(id) ?? -1
+    return -2
   }
 
   /**
