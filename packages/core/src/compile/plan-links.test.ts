@@ -128,6 +128,7 @@ describe('PlanLinks (properties)', () => {
           expect(links.dependsOn[node]).toEqual(edges.map((edge) => ids[edge]))
           expect(links.ids[node]).toBe(ids[node])
           expect(links.args[node]).toBe(args[node])
+          expect(Object.isFrozen(links.references[node])).toBe(true)
           if (edges.length !== 1) continue
           // Nodes that depend on one node alone share the first such node's frozen list.
           const only = edges[0] as number
@@ -135,6 +136,9 @@ describe('PlanLinks (properties)', () => {
           if (!shared.has(only)) shared.set(only, links.dependsOn[node] as readonly string[])
         }
         expect([...links.referenceTarget]).toEqual(referenced)
+        expect(links.references.flatMap((own) => own.map((entry) => entry.stepId))).toEqual(
+          referenced.map((target) => ids[target]),
+        )
         expect(links.ids.length).toBe(ids.length)
         expect(links.args.length).toBe(ids.length)
       }),

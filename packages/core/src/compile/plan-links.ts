@@ -8,11 +8,11 @@ const SCAN_EDGES = 8
 const NO_IDS: readonly string[] = Object.freeze([])
 const NO_ARGS: CompiledStep['args'] = Object.freeze({})
 
-/** A new array of `items[0, count)`; literals for the usual one or two keep it exact-size. */
-function head<T>(items: readonly T[], count: number): T[] {
-  if (count === 1) return [items[0] as T]
-  if (count === 2) return [items[0] as T, items[1] as T]
-  return items.slice(0, count)
+/** A new array of `items[from, from + count)`; literals for the usual one or two keep it exact-size. */
+function head<T>(items: readonly T[], count: number, from = 0): T[] {
+  if (count === 1) return [items[from] as T]
+  if (count === 2) return [items[from] as T, items[from + 1] as T]
+  return items.slice(from, from + count)
 }
 
 // The loops below are functions of their own: a long loop in the constructor would be compiled
@@ -170,7 +170,7 @@ export class PlanLinks {
       this.addDependency(node, target, reference.stepId)
     }
     this.referenceStart[node + 1] = this.#referenceCount
-    this.references[node] = end === from ? NONE : Object.freeze(references.slice(from, end))
+    this.references[node] = end === from ? NONE : Object.freeze(head(references, end - from, from))
   }
 
   /** Closes `node`, whose dependencies and references were added. */
