@@ -36,9 +36,11 @@ function numberNodes(inGraph: Uint8Array, nodeOf: Int32Array, rowOf: Int32Array)
   }
 }
 
-/** A copy of `column` with twice the room. */
-function grown(column: Int32Array): Int32Array {
-  const wider = new Int32Array(column.length * 2 + 8)
+const NO_TARGETS: Int32Array = new Int32Array(0)
+
+/** A copy of `column` with room for twice as many, and for at least `least`. */
+function grown(column: Int32Array, least: number): Int32Array {
+  const wider = new Int32Array(Math.max(column.length * 2, least))
   wider.set(column)
   return wider
 }
@@ -61,17 +63,19 @@ export class PlanLinks {
   readonly dependsOn: (readonly string[])[]
   readonly dependencyStart: Int32Array
   readonly referenceStart: Int32Array
-  // Edges and reference targets in typed columns with room to spare, `#edges` and
-  // `#referenceCount` of them used.
-  #dependencyTarget: Int32Array
+  // Edges and reference targets in typed columns with room to spare (made at the first entry,
+  // for about as many as the plan has), `#edges` and `#referenceCount` of them used.
+  #dependencyTarget: Int32Array = NO_TARGETS
   #edges = 0
-  #referenceTarget: Int32Array
+  readonly #edgeRoom: number
+  #referenceTarget: Int32Array = NO_TARGETS
   #referenceCount = 0
   // The node being linked: its dependency ids so far; past SCAN_EDGES of them, a stamp per node.
   readonly #names: string[] = []
   #stamp: Int32Array | undefined
-  // For each node, 1 + the node whose frozen `[id]` of it the nodes that depend on it alone share.
-  readonly #only: Int32Array
+  // For each node, 1 + the node whose frozen `[id]` of it the nodes that depend on it alone
+  // share; made when a node first depends on one node alone.
+  #only: Int32Array | undefined
   #count = 0
 
   constructor(table: StepTable) {
@@ -90,19 +94,33 @@ export class PlanLinks {
     this.dependsOn = new Array(nodes)
     this.dependencyStart = new Int32Array(nodes + 1)
     this.referenceStart = new Int32Array(nodes + 1)
-    this.#dependencyTarget = new Int32Array(table.dependencyCount + (nodes >>> 1) + 8)
-    this.#referenceTarget = new Int32Array((nodes >>> 2) + 8)
-    this.#only = new Int32Array(nodes)
+    this.#edgeRoom = table.dependencyCount + (nodes >>> 1) + 8
   }
 
-  /** Node `n` depends on `dependencyTarget[dependencyStart[n] .. dependencyStart[n + 1])`. */
+  /**
+   * Node `n` depends on `dependencyTarget[dependencyStart[n] .. dependencyStart[n + 1])`; the
+   * column may be longer than its {@link edgeCount} entries.
+   */
   get dependencyTarget(): Int32Array {
-    return this.#dependencyTarget.subarray(0, this.#edges)
+    return this.#dependencyTarget
   }
 
-  /** Node `n`'s references read `referenceTarget[referenceStart[n] .. referenceStart[n + 1])`. */
+  /** Number of edges. */
+  get edgeCount(): number {
+    return this.#edges
+  }
+
+  /**
+   * Node `n`'s references read `referenceTarget[referenceStart[n] .. referenceStart[n + 1])`;
+   * the column may be longer than its {@link referenceCount} entries.
+   */
   get referenceTarget(): Int32Array {
-    return this.#referenceTarget.subarray(0, this.#referenceCount)
+    return this.#referenceTarget
+  }
+
+  /** Number of references. */
+  get referenceCount(): number {
+    return this.#referenceCount
   }
 
   /** Number of graph nodes. */
@@ -115,7 +133,7 @@ export class PlanLinks {
     if (dependency < 0 || this.#linked(node, dependency)) return
     const edge = this.#edges
     if (edge === this.#dependencyTarget.length)
-      this.#dependencyTarget = grown(this.#dependencyTarget)
+      this.#dependencyTarget = grown(this.#dependencyTarget, this.#edgeRoom)
     this.#dependencyTarget[edge] = dependency
     this.#edges = edge + 1
     this.#names[this.#count] = id
@@ -164,7 +182,7 @@ export class PlanLinks {
       const target = this.nodeOf[targets[position] as number] as number
       const slot = this.#referenceCount
       if (slot === this.#referenceTarget.length)
-        this.#referenceTarget = grown(this.#referenceTarget)
+        this.#referenceTarget = grown(this.#referenceTarget, (this.size >>> 2) + 8)
       this.#referenceTarget[slot] = target
       this.#referenceCount = slot + 1
       this.addDependency(node, target, reference.stepId)
@@ -192,6 +210,7 @@ export class PlanLinks {
   /** The frozen dependencies of `node`, which depends on one node only (the last edge added). */
   #onlyDependency(node: number): readonly string[] {
     const target = this.#dependencyTarget[this.#edges - 1] as number
+    this.#only ??= new Int32Array(this.size)
     const owner = this.#only[target] as number
     if (owner > 0) return this.dependsOn[owner - 1] as readonly string[]
     this.#only[target] = node + 1

@@ -37,14 +37,14 @@ export class StepIndex {
   readonly #seed: number
   // Every id and its step index, by position (the order they were added); sized up front.
   readonly #ids: string[]
-  #indices: Int32Array
+  readonly #indices: number[]
   #count = 0
   #fallback: Map<string, number> | undefined
 
   /** An index for up to `capacity` ids; a list while `capacity <= linearUpTo`. */
   constructor(capacity: number, linearUpTo = LINEAR_IDS) {
     this.#ids = new Array(capacity)
-    this.#indices = new Int32Array(capacity)
+    this.#indices = new Array(capacity)
     if (capacity <= linearUpTo) {
       this.#slots = undefined
       this.#mask = 0
@@ -197,18 +197,10 @@ export class StepIndex {
   /** Records `id` at the next position and returns that position. */
   #append(id: string, index: number): number {
     const position = this.#count
-    if (position === this.#indices.length) this.#grow()
     this.#ids[position] = id
     this.#indices[position] = index
     this.#count = position + 1
     return position
-  }
-
-  /** Doubles the room for step indices, for an index given more ids than it was sized for. */
-  #grow(): void {
-    const indices = new Int32Array(Math.max(8, this.#indices.length * 2))
-    indices.set(this.#indices)
-    this.#indices = indices
   }
 
   /** The ids, in the order they were added. */
