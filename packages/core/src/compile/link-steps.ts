@@ -28,20 +28,22 @@ export interface LinkInput {
   readonly owned?: boolean
 }
 
-const NO_TARGETS = new Int32Array(0)
+// From this many dependency ids on, they are looked up in one batch.
+const BATCH_LOOKUPS = 64
 
 type MutableWalk = { -readonly [K in keyof ArgumentWalk]: ArgumentWalk[K] }
 
 /**
  * Reports a `depends_on` entry that names no step or the step itself, and adds the others as
- * edges of `node`; `targetNodes[slot]` is the node `table.dependencyIds[slot]` names, or -1.
+ * edges of `node`; `targetNodes[slot]`, when given, is the node `table.dependencyIds[slot]`
+ * names, or -1.
  */
 function linkDependencies(
   input: LinkInput,
   links: PlanLinks,
   index: number,
   node: number,
-  targetNodes: Int32Array,
+  targetNodes: Int32Array | undefined,
 ) {
   const { table, ids, base, issues } = input
   const stepId = table.ids[index] as string
@@ -49,7 +51,8 @@ function linkDependencies(
   const end = table.dependencyStart[index + 1] as number
   for (let slot = first; slot < end; slot += 1) {
     const target = table.dependencyIds[slot] as string
-    const targetNode = targetNodes[slot] as number
+    const targetNode =
+      targetNodes === undefined ? ids.position(target) : (targetNodes[slot] as number)
     if (targetNode >= 0 && target !== stepId) {
       links.addDependency(node, targetNode, target)
       continue
@@ -94,11 +97,11 @@ export function linkSteps(input: LinkInput): PlanLinks {
     parts: new ReferenceParts(),
     owned: input.owned === true,
   }
-  // Every dependency id looked up at once. Ids enter the index in plan order, as steps become
-  // graph nodes: an id's position in it is its node.
-  const targetNodes =
-    table.dependencyCount === 0 ? NO_TARGETS : new Int32Array(table.dependencyCount)
-  input.ids.positions(table.dependencyIds, table.dependencyCount, targetNodes)
+  // Ids enter the index in plan order, as steps become graph nodes: an id's position in it is
+  // its node. A large plan's dependency ids are all looked up at once, before linking.
+  const count = table.dependencyCount
+  const targetNodes = count < BATCH_LOOKUPS ? undefined : new Int32Array(count)
+  if (targetNodes !== undefined) input.ids.positions(table.dependencyIds, count, targetNodes)
   // Shared by every step: checkArgumentsInto copies it into the paths of the issues it reports.
   const argsBase: Path = [...base, 0, 'args']
   for (let index = 0; index < table.size; index += 1) {

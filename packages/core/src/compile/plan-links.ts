@@ -75,7 +75,7 @@ export class PlanLinks {
   #stamp: Int32Array | undefined
   // For each node, 1 + the node whose frozen `[id]` of it the nodes that depend on it alone
   // share; made when a node first depends on one node alone.
-  #only: Int32Array | undefined
+  #only: number[] | undefined
   #count = 0
 
   constructor(table: StepTable) {
@@ -210,9 +210,9 @@ export class PlanLinks {
   /** The frozen dependencies of `node`, which depends on one node only (the last edge added). */
   #onlyDependency(node: number): readonly string[] {
     const target = this.#dependencyTarget[this.#edges - 1] as number
-    this.#only ??= new Int32Array(this.size)
-    const owner = this.#only[target] as number
-    if (owner > 0) return this.dependsOn[owner - 1] as readonly string[]
+    this.#only ??= new Array(this.size)
+    const owner = this.#only[target]
+    if (owner !== undefined) return this.dependsOn[owner - 1] as readonly string[]
     this.#only[target] = node + 1
     return Object.freeze([this.#names[0] as string])
   }
