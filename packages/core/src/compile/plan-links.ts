@@ -73,8 +73,8 @@ export class PlanLinks {
   // The node being linked: its dependency ids so far; past SCAN_EDGES of them, a stamp per node.
   readonly #names: string[] = []
   #stamp: Int32Array | undefined
-  // For each node, 1 + the node whose frozen `[id]` of it the nodes that depend on it alone
-  // share; made when a node first depends on one node alone.
+  // Per node, 1 + the first node that depended on it alone: later such nodes share that node's
+  // frozen `[id]`. Made at first use.
   #only: number[] | undefined
   #count = 0
 
