@@ -42,10 +42,10 @@ function depthIssue(
 
 function fanOutIssues(links: PlanLinks, base: Path, maxFanOut: number, issues: PlanIssue[]) {
   // Without edges every fan-out is 0, within any budget (the schema's maxFanOut is positive).
-  if (links.dependencyTarget.length === 0 && maxFanOut >= 0) return
+  if (links.edgeCount === 0 && maxFanOut >= 0) return
   const fanOut = new Int32Array(links.size)
   const targets = links.dependencyTarget
-  for (let edge = 0; edge < targets.length; edge += 1) {
+  for (let edge = 0; edge < links.edgeCount; edge += 1) {
     const dependency = targets[edge] as number
     fanOut[dependency] = (fanOut[dependency] as number) + 1
   }

@@ -28,21 +28,31 @@ export interface LinkInput {
   readonly owned?: boolean
 }
 
+// From this many dependency ids on, they are looked up in one batch.
+const BATCH_LOOKUPS = 64
+
 type MutableWalk = { -readonly [K in keyof ArgumentWalk]: ArgumentWalk[K] }
 
 /**
  * Reports a `depends_on` entry that names no step or the step itself, and adds the others as
- * edges of `node`.
+ * edges of `node`; `targetNodes[slot]`, when given, is the node `table.dependencyIds[slot]`
+ * names, or -1.
  */
-function linkDependencies(input: LinkInput, links: PlanLinks, index: number, node: number) {
+function linkDependencies(
+  input: LinkInput,
+  links: PlanLinks,
+  index: number,
+  node: number,
+  targetNodes: Int32Array | undefined,
+) {
   const { table, ids, base, issues } = input
   const stepId = table.ids[index] as string
   const first = table.dependencyStart[index] as number
   const end = table.dependencyStart[index + 1] as number
   for (let slot = first; slot < end; slot += 1) {
     const target = table.dependencyIds[slot] as string
-    // Ids enter the index in plan order, as steps become graph nodes: the position is the node.
-    const targetNode = ids.position(target)
+    const targetNode =
+      targetNodes === undefined ? ids.position(target) : (targetNodes[slot] as number)
     if (targetNode >= 0 && target !== stepId) {
       links.addDependency(node, targetNode, target)
       continue
@@ -87,6 +97,11 @@ export function linkSteps(input: LinkInput): PlanLinks {
     parts: new ReferenceParts(),
     owned: input.owned === true,
   }
+  // Ids enter the index in plan order, as steps become graph nodes: an id's position in it is
+  // its node. A large plan's dependency ids are all looked up at once, before linking.
+  const count = table.dependencyCount
+  const targetNodes = count < BATCH_LOOKUPS ? undefined : new Int32Array(count)
+  if (targetNodes !== undefined) input.ids.positions(table.dependencyIds, count, targetNodes)
   // Shared by every step: checkArgumentsInto copies it into the paths of the issues it reports.
   const argsBase: Path = [...base, 0, 'args']
   for (let index = 0; index < table.size; index += 1) {
@@ -106,7 +121,7 @@ export function linkSteps(input: LinkInput): PlanLinks {
     }
     const node = links.nodeOf[index] as number
     if (node < 0) continue
-    linkDependencies(input, links, index, node)
+    linkDependencies(input, links, index, node, targetNodes)
     // Unknown and self references were reported (and left out) by the argument check.
     links.addReferences(node, references, targets, firstReference)
     links.close(node, stepId as string, toolPolicy, args)

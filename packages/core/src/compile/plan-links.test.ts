@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { StepReference } from '../types/compiled-plan.js'
 import { PlanLinks } from './plan-links.js'
@@ -33,9 +34,9 @@ describe('PlanLinks', () => {
     expect(links.dependsOn).toEqual([[], [], ['b', 'a']])
     expect(Object.isFrozen(links.dependsOn[2])).toBe(true)
     expect([...links.dependencyStart]).toEqual([0, 0, 0, 2])
-    expect(links.dependencyTarget).toEqual([1, 0])
+    expect([...links.dependencyTarget.subarray(0, links.edgeCount)]).toEqual([1, 0])
     expect([...links.referenceStart]).toEqual([0, 0, 0, 2])
-    expect(links.referenceTarget).toEqual([0, 1])
+    expect([...links.referenceTarget.subarray(0, links.referenceCount)]).toEqual([0, 1])
     expect(links.references[2]?.map((entry) => entry.stepId)).toEqual(['a', 'b'])
   })
 })
@@ -54,7 +55,9 @@ describe('PlanLinks.addDependency', () => {
     links.addReferences(29, [], [])
     links.close(29, 's29', undefined)
     expect(links.dependsOn[29]).toEqual(ids.slice(0, 29).reverse())
-    expect(links.dependencyTarget).toEqual(Array.from({ length: 29 }, (_, index) => 28 - index))
+    expect([...links.dependencyTarget.subarray(0, links.edgeCount)]).toEqual(
+      Array.from({ length: 29 }, (_, index) => 28 - index),
+    )
   })
 })
 
@@ -74,5 +77,71 @@ describe('PlanLinks.close', () => {
     expect(links.dependsOn).toEqual([[], ['a'], ['a'], ['b']])
     expect(links.dependsOn[2]).toBe(links.dependsOn[1])
     expect(Object.isFrozen(links.dependsOn[1])).toBe(true)
+  })
+})
+
+describe('PlanLinks (properties)', () => {
+  const nodeArb = fc.record({
+    inGraph: fc.oneof({ weight: 9, arbitrary: fc.constant(true) }, fc.constant(false)),
+    // Mostly a few edges (so nodes share a lone dependency), sometimes more than are scanned.
+    dependencies: fc.oneof(
+      { weight: 3, arbitrary: fc.array(fc.nat(8), { maxLength: 2 }) },
+      { weight: 1, arbitrary: fc.array(fc.nat(40), { maxLength: 20 }) },
+    ),
+    references: fc.array(fc.nat(40), { maxLength: 3 }),
+  })
+
+  it('should link each node to its dependencies, then its references, each once and in first-seen order', () => {
+    fc.assert(
+      fc.property(fc.array(nodeArb, { minLength: 1, maxLength: 40 }), (drafts) => {
+        const rows = drafts.map((draft, row) => (draft.inGraph ? `s${row}` : undefined))
+        const links = new PlanLinks(tableOf(rows))
+        const ids = rows.filter((id) => id !== undefined)
+        const expected: number[][] = []
+        const referenced: number[] = []
+        const args: object[] = []
+        let node = 0
+        for (const draft of drafts) {
+          if (!draft.inGraph) continue
+          const size = ids.length
+          const dependencies = draft.dependencies.map((pick) => pick % size)
+          const targets = draft.references.map((pick) => pick % size)
+          for (const dependency of dependencies)
+            links.addDependency(node, dependency, ids[dependency] as string)
+          const references = targets.map((target) => reference(ids[target] as string))
+          links.addReferences(
+            node,
+            references,
+            targets.map((target) => links.rowOf[target] as number),
+          )
+          args.push({ node })
+          links.close(node, ids[node] as string, undefined, args[node] as never)
+          expected.push([...new Set([...dependencies, ...targets])])
+          referenced.push(...targets)
+          node += 1
+        }
+        const start = links.dependencyStart
+        const shared = new Map<number, readonly string[]>()
+        for (const [node, edges] of expected.entries()) {
+          const linked = [...links.dependencyTarget.subarray(start[node], start[node + 1])]
+          expect(linked).toEqual(edges)
+          expect(links.dependsOn[node]).toEqual(edges.map((edge) => ids[edge]))
+          expect(links.ids[node]).toBe(ids[node])
+          expect(links.args[node]).toBe(args[node])
+          expect(Object.isFrozen(links.references[node])).toBe(true)
+          if (edges.length !== 1) continue
+          // Nodes that depend on one node alone share the first such node's frozen list.
+          const only = edges[0] as number
+          expect(links.dependsOn[node]).toBe(shared.get(only) ?? links.dependsOn[node])
+          if (!shared.has(only)) shared.set(only, links.dependsOn[node] as readonly string[])
+        }
+        expect([...links.referenceTarget.subarray(0, links.referenceCount)]).toEqual(referenced)
+        expect(links.references.flatMap((own) => own.map((entry) => entry.stepId))).toEqual(
+          referenced.map((target) => ids[target]),
+        )
+        expect(links.ids.length).toBe(ids.length)
+        expect(links.args.length).toBe(ids.length)
+      }),
+    )
   })
 })

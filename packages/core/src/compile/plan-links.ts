@@ -3,14 +3,16 @@ import type { CompiledStep, StepReference } from '../types/compiled-plan.js'
 import type { StepTable } from './step-table.js'
 
 const NONE: readonly StepReference[] = Object.freeze([])
+// A node's edges are checked for a duplicate by scanning them up to this many, by stamps beyond.
+const SCAN_EDGES = 8
 const NO_IDS: readonly string[] = Object.freeze([])
 const NO_ARGS: CompiledStep['args'] = Object.freeze({})
 
-/** A new array of `items[0, count)`; literals for the usual one or two keep it exact-size. */
-function head<T>(items: readonly T[], count: number): T[] {
-  if (count === 1) return [items[0] as T]
-  if (count === 2) return [items[0] as T, items[1] as T]
-  return items.slice(0, count)
+/** A new array of `items[from, from + count)`; literals for the usual one or two keep it exact-size. */
+function head<T>(items: readonly T[], count: number, from = 0): T[] {
+  if (count === 1) return [items[from] as T]
+  if (count === 2) return [items[from] as T, items[from + 1] as T]
+  return items.slice(from, from + count)
 }
 
 // The loops below are functions of their own: a long loop in the constructor would be compiled
@@ -34,6 +36,15 @@ function numberNodes(inGraph: Uint8Array, nodeOf: Int32Array, rowOf: Int32Array)
   }
 }
 
+const NO_TARGETS: Int32Array = new Int32Array(0)
+
+/** A copy of `column` with room for twice as many, and for at least `least`. */
+function grown(column: Int32Array, least: number): Int32Array {
+  const wider = new Int32Array(Math.max(column.length * 2, least))
+  wider.set(column)
+  return wider
+}
+
 /**
  * The graph of a plan's steps, one column per field and one entry per graph node (a step with
  * a well-formed, unique id) in plan order; dependencies and references in compressed form:
@@ -51,14 +62,20 @@ export class PlanLinks {
   /** Explicit dependencies, then those implied by references; without duplicates. */
   readonly dependsOn: (readonly string[])[]
   readonly dependencyStart: Int32Array
-  readonly dependencyTarget: number[] = []
   readonly referenceStart: Int32Array
-  readonly referenceTarget: number[] = []
-  // The node being linked: its dependency ids so far, and a stamp per node instead of a Set.
+  // Edges and reference targets in typed columns with room to spare (made at the first entry,
+  // for about as many as the plan has), `#edges` and `#referenceCount` of them used.
+  #dependencyTarget: Int32Array = NO_TARGETS
+  #edges = 0
+  readonly #edgeRoom: number
+  #referenceTarget: Int32Array = NO_TARGETS
+  #referenceCount = 0
+  // The node being linked: its dependency ids so far; past SCAN_EDGES of them, a stamp per node.
   readonly #names: string[] = []
-  readonly #stamp: Int32Array
-  // The frozen `[id]` of each node, shared by the nodes that depend on it alone.
-  readonly #only: (readonly string[] | undefined)[]
+  #stamp: Int32Array | undefined
+  // Per node, 1 + the first node that depended on it alone: later such nodes share that node's
+  // frozen `[id]`. Made at first use.
+  #only: number[] | undefined
   #count = 0
 
   constructor(table: StepTable) {
@@ -67,15 +84,43 @@ export class PlanLinks {
     this.rowOf = new Int32Array(nodes)
     numberNodes(table.inGraph, this.nodeOf, this.rowOf)
     // Exact size up front: arrays grown by push keep spare room, which adds up over a large plan.
-    this.ids = new Array(nodes)
+    // With every step in the graph, node n is row n: ids and arguments fill the table's own
+    // columns (each row is read before its node is closed).
+    const rows = nodes === table.size
+    this.ids = rows ? (table.ids as string[]) : new Array(nodes)
     this.tools = new Array(nodes)
-    this.args = new Array(nodes)
+    this.args = rows ? (table.args as CompiledStep['args'][]) : new Array(nodes)
     this.references = new Array(nodes)
     this.dependsOn = new Array(nodes)
     this.dependencyStart = new Int32Array(nodes + 1)
     this.referenceStart = new Int32Array(nodes + 1)
-    this.#stamp = new Int32Array(nodes)
-    this.#only = new Array(nodes)
+    this.#edgeRoom = table.dependencyCount + (nodes >>> 1) + 8
+  }
+
+  /**
+   * Node `n` depends on `dependencyTarget[dependencyStart[n] .. dependencyStart[n + 1])`; the
+   * column may be longer than its {@link edgeCount} entries.
+   */
+  get dependencyTarget(): Int32Array {
+    return this.#dependencyTarget
+  }
+
+  /** Number of edges. */
+  get edgeCount(): number {
+    return this.#edges
+  }
+
+  /**
+   * Node `n`'s references read `referenceTarget[referenceStart[n] .. referenceStart[n + 1])`;
+   * the column may be longer than its {@link referenceCount} entries.
+   */
+  get referenceTarget(): Int32Array {
+    return this.#referenceTarget
+  }
+
+  /** Number of references. */
+  get referenceCount(): number {
+    return this.#referenceCount
   }
 
   /** Number of graph nodes. */
@@ -85,11 +130,39 @@ export class PlanLinks {
 
   /** Adds an edge from `node` (the one being linked) to `dependency`, once. */
   addDependency(node: number, dependency: number, id: string): void {
-    if (dependency < 0 || this.#stamp[dependency] === node + 1) return
-    this.#stamp[dependency] = node + 1
-    this.dependencyTarget.push(dependency)
+    if (dependency < 0 || this.#linked(node, dependency)) return
+    const edge = this.#edges
+    if (edge === this.#dependencyTarget.length)
+      this.#dependencyTarget = grown(this.#dependencyTarget, this.#edgeRoom)
+    this.#dependencyTarget[edge] = dependency
+    this.#edges = edge + 1
     this.#names[this.#count] = id
     this.#count += 1
+  }
+
+  /**
+   * Whether `node` already has an edge to `dependency`: its few edges so far are scanned (they
+   * are at hand), and past {@link SCAN_EDGES} of them a stamp per node tells.
+   */
+  #linked(node: number, dependency: number): boolean {
+    const count = this.#count
+    const end = this.#edges
+    const targets = this.#dependencyTarget
+    if (count < SCAN_EDGES) {
+      for (let edge = end - count; edge < end; edge += 1)
+        if (targets[edge] === dependency) return true
+      if (count < SCAN_EDGES - 1) return false
+      // The edge about to be added is the last one scanned for: stamp them all from here on.
+      this.#stamp ??= new Int32Array(this.size)
+      for (let edge = end - count; edge < end; edge += 1)
+        this.#stamp[targets[edge] as number] = node + 1
+      this.#stamp[dependency] = node + 1
+      return false
+    }
+    const stamp = this.#stamp as Int32Array
+    if (stamp[dependency] === node + 1) return true
+    stamp[dependency] = node + 1
+    return false
   }
 
   /**
@@ -103,21 +176,25 @@ export class PlanLinks {
     from = 0,
   ) {
     const end = references.length
-    this.referenceStart[node] = this.referenceTarget.length
+    this.referenceStart[node] = this.#referenceCount
     for (let position = from; position < end; position += 1) {
       const reference = references[position] as StepReference
       const target = this.nodeOf[targets[position] as number] as number
-      this.referenceTarget.push(target)
+      const slot = this.#referenceCount
+      if (slot === this.#referenceTarget.length)
+        this.#referenceTarget = grown(this.#referenceTarget, (this.size >>> 2) + 8)
+      this.#referenceTarget[slot] = target
+      this.#referenceCount = slot + 1
       this.addDependency(node, target, reference.stepId)
     }
-    this.referenceStart[node + 1] = this.referenceTarget.length
-    this.references[node] = end === from ? NONE : Object.freeze(references.slice(from, end))
+    this.referenceStart[node + 1] = this.#referenceCount
+    this.references[node] = end === from ? NONE : Object.freeze(head(references, end - from, from))
   }
 
   /** Closes `node`, whose dependencies and references were added. */
   close(node: number, id: string, tool: ToolPolicy | undefined, args?: CompiledStep['args']) {
     const count = this.#count
-    this.dependencyStart[node + 1] = this.dependencyTarget.length
+    this.dependencyStart[node + 1] = this.#edges
     this.ids[node] = id
     this.tools[node] = tool
     this.args[node] = args ?? NO_ARGS
@@ -125,19 +202,18 @@ export class PlanLinks {
       count === 0
         ? NO_IDS
         : count === 1
-          ? this.#onlyDependency()
+          ? this.#onlyDependency(node)
           : Object.freeze(head(this.#names, count))
     this.#count = 0
   }
 
-  /** The frozen dependencies of a node that depends on one node only (the last edge added). */
-  #onlyDependency(): readonly string[] {
-    const target = this.dependencyTarget[this.dependencyTarget.length - 1] as number
-    let only = this.#only[target]
-    if (only === undefined) {
-      only = Object.freeze([this.#names[0] as string])
-      this.#only[target] = only
-    }
-    return only
+  /** The frozen dependencies of `node`, which depends on one node only (the last edge added). */
+  #onlyDependency(node: number): readonly string[] {
+    const target = this.#dependencyTarget[this.#edges - 1] as number
+    this.#only ??= new Array(this.size)
+    const owner = this.#only[target]
+    if (owner !== undefined) return this.dependsOn[owner - 1] as readonly string[]
+    this.#only[target] = node + 1
+    return Object.freeze([this.#names[0] as string])
   }
 }

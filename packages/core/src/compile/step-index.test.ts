@@ -26,6 +26,54 @@ describe('StepIndex', () => {
     )
   })
 
+  it('should answer as a Map of first indices, whatever size it was given', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constantFrom('s1', 's2', 'a', ''), fc.string({ maxLength: 5 })), {
+          maxLength: 300,
+        }),
+        fc.nat(400),
+        fc.nat(12),
+        (ids, capacity, linearUpTo) => {
+          const index = new StepIndex(capacity, linearUpTo)
+          const reference = new Map<string, number>()
+          for (const [position, id] of ids.entries()) {
+            expect(index.addIfAbsent(id, position)).toBe(reference.get(id))
+            if (!reference.has(id)) reference.set(id, position)
+          }
+          for (const id of [...ids, 'zz', 's3']) {
+            expect(index.get(id)).toBe(reference.get(id))
+            expect(index.getPrefix(`${id}.output`, id.length)).toBe(reference.get(id))
+          }
+          expect([...index.keys()]).toEqual([...reference.keys()])
+          expect(index.size).toBe(reference.size)
+        },
+      ),
+    )
+  })
+
+  it('should look up many ids at once as position does each', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ maxLength: 3 }), { maxLength: 120 }),
+        fc.array(fc.string({ maxLength: 3 }), { maxLength: 60 }),
+        fc.nat(60),
+        (ids, others, capacity) => {
+          const index = new StepIndex(capacity)
+          const first = new Map<string, number>()
+          for (const [position, id] of ids.entries()) {
+            index.addIfAbsent(id, position)
+            if (!first.has(id)) first.set(id, first.size)
+          }
+          const keys = [...others, ...ids, ...others]
+          const out = new Int32Array(keys.length + 1).fill(7)
+          index.positions(keys, keys.length, out)
+          expect([...out]).toEqual([...keys.map((key) => first.get(key) ?? -1), 7])
+        },
+      ),
+    )
+  })
+
   it('should stay exact when it holds more ids than it was sized for', () => {
     const index = new StepIndex(4)
     for (let position = 0; position < 5_000; position += 1)

@@ -22,15 +22,18 @@ function hashOf(id: string, seed: number, length = id.length): number {
 
 /**
  * Step ids to the index of the first step that has each, for one plan: an open-addressing table
- * in typed arrays, so that a large plan's lookups touch one small slot each instead of a Map's
+ * in a typed array, so that a large plan's lookups touch one small slot each instead of a Map's
  * buckets and entries. Falls back to a Map if ids collide too often. An index sized for at most
  * {@link LINEAR_IDS} ids (a turn's few calls) is a list searched in order until it outgrows
  * that, then a Map: the same answers.
  */
 export class StepIndex {
-  // Two entries per slot: the id's hash, and its position + 1 (0 for an empty slot); none for a list.
+  // One entry per slot: the id's position + 1 in the low bits (0 for an empty slot), the high
+  // bits of its hash above them, so that most other ids are told apart without reading them.
   readonly #slots: Int32Array | undefined
   readonly #mask: number
+  // The bits of a slot that hold the position + 1; the others hold the hash.
+  readonly #entryMask: number
   readonly #seed: number
   // Every id and its step index, by position (the order they were added); sized up front.
   readonly #ids: string[]
@@ -45,13 +48,16 @@ export class StepIndex {
     if (capacity <= linearUpTo) {
       this.#slots = undefined
       this.#mask = 0
+      this.#entryMask = 0
       this.#seed = 0
       return
     }
     let size = 4
     while (size < capacity * 2) size *= 2
-    this.#slots = new Int32Array(size * 2)
+    this.#slots = new Int32Array(size)
     this.#mask = size - 1
+    // A table of `size` slots holds at most `size` ids: positions + 1 up to `size` fit in 2 * size - 1.
+    this.#entryMask = size * 2 - 1
     this.#seed = (Math.random() * 0x100000000) | 0
   }
 
@@ -63,7 +69,7 @@ export class StepIndex {
   /** The step index of `id`, or undefined. */
   get(id: string): number | undefined {
     const position = this.position(id)
-    return position < 0 ? undefined : this.#indices[position]
+    return position < 0 ? undefined : (this.#indices[position] as number)
   }
 
   /** The position of `id` in the order the ids were added, or -1. */
@@ -71,15 +77,44 @@ export class StepIndex {
     if (this.#fallback !== undefined) return this.#fallback.get(id) ?? -1
     const slots = this.#slots
     if (slots === undefined) return this.#find(id)
-    const hash = hashOf(id, this.#seed)
+    const found = this.#probe(slots, id, hashOf(id, this.#seed))
+    return found === -2 ? (this.#useMap().get(id) ?? -1) : found
+  }
+
+  /**
+   * {@link position} of each of `keys[0 .. count)`, into `out`: all hashes first, then all
+   * probes, so the memory that many lookups touch is fetched side by side instead of one
+   * lookup after another.
+   */
+  positions(keys: readonly string[], count: number, out: Int32Array): void {
+    const slots = this.#slots
+    if (slots === undefined || this.#fallback !== undefined) {
+      for (let index = 0; index < count; index += 1)
+        out[index] = this.position(keys[index] as string)
+      return
+    }
+    const seed = this.#seed
+    for (let index = 0; index < count; index += 1) out[index] = hashOf(keys[index] as string, seed)
+    // An id in the table sits within MAX_PROBES slots of its own (else it went to the Map):
+    // a lookup that runs out of probes is a miss.
+    for (let index = 0; index < count; index += 1) {
+      const found = this.#probe(slots, keys[index] as string, out[index] as number)
+      out[index] = found < 0 ? -1 : found
+    }
+  }
+
+  /** The position of `id`, whose hash is `hash`, in the table: -1 when absent, -2 after too many probes. */
+  #probe(slots: Int32Array, id: string, hash: number): number {
+    const entryMask = this.#entryMask
     let slot = hash & this.#mask
     for (let probe = 0; probe < MAX_PROBES; probe += 1) {
-      const entry = slots[slot * 2 + 1] as number
+      const value = slots[slot] as number
+      const entry = value & entryMask
       if (entry === 0) return -1
-      if (slots[slot * 2] === hash && this.#ids[entry - 1] === id) return entry - 1
+      if (((value ^ hash) & ~entryMask) === 0 && this.#ids[entry - 1] === id) return entry - 1
       slot = (slot + 1) & this.#mask
     }
-    return this.#useMap().get(id) ?? -1
+    return -2
   }
 
   /**
@@ -91,13 +126,15 @@ export class StepIndex {
     if (length === text.length || slots === undefined || this.#fallback !== undefined)
       return this.get(length === text.length ? text : text.slice(0, length))
     const hash = hashOf(text, this.#seed, length)
+    const entryMask = this.#entryMask
     let slot = hash & this.#mask
     for (let probe = 0; probe < MAX_PROBES; probe += 1) {
-      const entry = slots[slot * 2 + 1] as number
+      const value = slots[slot] as number
+      const entry = value & entryMask
       if (entry === 0) return undefined
-      if (slots[slot * 2] === hash) {
+      if (((value ^ hash) & ~entryMask) === 0) {
         const id = this.#ids[entry - 1] as string
-        if (id.length === length && text.startsWith(id)) return this.#indices[entry - 1]
+        if (id.length === length && text.startsWith(id)) return this.#indices[entry - 1] as number
       }
       slot = (slot + 1) & this.#mask
     }
@@ -113,15 +150,17 @@ export class StepIndex {
     const slots = this.#slots
     if (slots === undefined) return this.#addToList(id, index)
     const hash = hashOf(id, this.#seed)
+    const entryMask = this.#entryMask
     let slot = hash & this.#mask
     for (let probe = 0; probe < MAX_PROBES; probe += 1) {
-      const entry = slots[slot * 2 + 1] as number
+      const value = slots[slot] as number
+      const entry = value & entryMask
       if (entry === 0) {
-        slots[slot * 2] = hash
-        slots[slot * 2 + 1] = this.#append(id, index) + 1
+        slots[slot] = (hash & ~entryMask) | (this.#append(id, index) + 1)
         return undefined
       }
-      if (slots[slot * 2] === hash && this.#ids[entry - 1] === id) return this.#indices[entry - 1]
+      if (((value ^ hash) & ~entryMask) === 0 && this.#ids[entry - 1] === id)
+        return this.#indices[entry - 1] as number
       slot = (slot + 1) & this.#mask
     }
     this.#useMap()
@@ -138,7 +177,7 @@ export class StepIndex {
   /** {@link addIfAbsent} on the list; past {@link LINEAR_IDS} ids, the index becomes a Map. */
   #addToList(id: string, index: number): number | undefined {
     const position = this.#find(id)
-    if (position >= 0) return this.#indices[position]
+    if (position >= 0) return this.#indices[position] as number
     if (this.#count >= LINEAR_IDS) {
       this.#useMap()
       return this.#addToMap(id, index)
@@ -150,7 +189,7 @@ export class StepIndex {
   #addToMap(id: string, index: number): number | undefined {
     const map = this.#fallback as Map<string, number>
     const first = map.get(id)
-    if (first !== undefined) return this.#indices[first]
+    if (first !== undefined) return this.#indices[first] as number
     map.set(id, this.#append(id, index))
     return undefined
   }

@@ -9,21 +9,24 @@ export class StepTable {
   readonly args: unknown[]
   /**
    * The ids in every step's `depends_on` (or `dependsOn`), strings only, end to end: row `r`'s
-   * are `dependencyIds[dependencyStart[r] .. dependencyStart[r + 1])`.
+   * are `dependencyIds[dependencyStart[r] .. dependencyStart[r + 1])`. Room for a few more
+   * than one per step up front; {@link dependencyCount} of them are used.
    */
-  readonly dependencyIds: string[] = []
+  readonly dependencyIds: string[]
   readonly dependencyStart: Int32Array
   /** 1 where the dependencies were spelled `dependsOn`. */
   readonly camel: Uint8Array
   /** 1 for a step in the graph: a well-formed id, seen for the first time. */
   readonly inGraph: Uint8Array
   #rows = 0
+  #dependencies = 0
 
   /** A table for `size` steps. */
   constructor(size: number) {
     this.ids = new Array(size)
     this.tools = new Array(size)
     this.args = new Array(size)
+    this.dependencyIds = new Array(size + (size >>> 2))
     this.dependencyStart = new Int32Array(size + 1)
     this.camel = new Uint8Array(size)
     this.inGraph = new Uint8Array(size)
@@ -34,9 +37,15 @@ export class StepTable {
     return this.#rows
   }
 
+  /** Number of dependency ids read. */
+  get dependencyCount(): number {
+    return this.#dependencies
+  }
+
   /** Appends a dependency id to the row being read (the next one {@link add} closes). */
   addDependency(id: string): void {
-    this.dependencyIds.push(id)
+    this.dependencyIds[this.#dependencies] = id
+    this.#dependencies += 1
   }
 
   /** Closes the next row, with the dependencies added since the previous one. */
@@ -52,7 +61,7 @@ export class StepTable {
     this.ids[row] = id
     this.tools[row] = tool
     this.args[row] = args
-    this.dependencyStart[row + 1] = this.dependencyIds.length
+    this.dependencyStart[row + 1] = this.#dependencies
     if (camel) this.camel[row] = 1
     if (inGraph) this.inGraph[row] = 1
   }

@@ -80,7 +80,7 @@ export function validatePlan(
   const graph = analyzeDependencies(links.dependencyStart, links.dependencyTarget)
   reportGraphIssues(graph, links, budgets, base, issues)
   // Labels travel only along references: a plan without any has no flow to check.
-  if (graph.cycles.length === 0 && links.referenceTarget.length > 0)
+  if (graph.cycles.length === 0 && links.referenceCount > 0)
     reportUntrustedFlow(policy, graph, links, base, issues)
   if (issues.length > 0) return { success: false, issues }
   return { success: true, plan: buildCompiledPlan(table, links, graph), issues: [] }

@@ -95,10 +95,42 @@ function untrustedFlowIssue(
 }
 
 /**
+ * Whether any reference of a step with a known tool, naming a step, sits where the tool refuses
+ * untrusted data: without one, no label can reach a sink. One pass in step order.
+ */
+function hasSinkReference(input: IndexedFlow): boolean {
+  const { references: referencesOf, tools, referenceStart, referenceTarget } = input
+  // Whether the last (tool, path) pair refuses untrusted data: references share path arrays.
+  let lastTool: ToolPolicy | undefined
+  let lastPath: StepReference['path'] | undefined
+  let refuses = false
+  for (let node = 0; node < referenceStart.length - 1; node += 1) {
+    const first = referenceStart[node] as number
+    const end = referenceStart[node + 1] as number
+    const tool = tools[node]
+    if (first === end || tool === undefined) continue
+    const references = referencesOf[node] as readonly StepReference[]
+    for (let slot = first; slot < end; slot += 1) {
+      if ((referenceTarget[slot] as number) < 0) continue
+      const path = (references[slot - first] as StepReference).path
+      if (tool !== lastTool || path !== lastPath) {
+        lastTool = tool
+        lastPath = path
+        refuses = pathRefusesUntrusted(tool, path)
+      }
+      if (refuses) return true
+    }
+  }
+  return false
+}
+
+/**
  * The propagation behind `checkUntrustedFlow`: labels travel along `$ref` edges in
- * topological order. Linear in steps + references.
+ * topological order. Linear in steps + references; a plan without a reference into an
+ * argument that refuses untrusted data has nothing to report and is not propagated.
  */
 export function untrustedFlowIssues(input: IndexedFlow): PlanIssue[] {
+  if (!hasSinkReference(input)) return []
   const { policy, ids, references: referencesOf, order, tools } = input
   const { referenceStart, referenceTarget } = input
   const origins: Origins = { from: new Int32Array(ids.length), reference: new Array(ids.length) }
