@@ -109,10 +109,10 @@ const compiledStep = fc
     args: fc.dictionary(awkwardKey, argValue.value, { maxKeys: 5 }),
     dependsOn: fc.array(stepId, { maxLength: 12 }),
   })
-  .map(({ id, tool, args, dependsOn }, index = 0) =>
+  .map(({ id, tool, args, dependsOn }) =>
     Object.freeze({
       id,
-      index,
+      index: 0,
       tool,
       args: compiledArgs(args),
       dependsOn: Object.freeze(dependsOn),
