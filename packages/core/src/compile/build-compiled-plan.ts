@@ -12,13 +12,8 @@ function idsOf(ids: readonly string[], nodes: readonly number[]): string[] {
   return out
 }
 
-/** Each node's compiled step (deep-frozen), fed to `hasher` in node order. */
-function compiledSteps(
-  table: StepTable,
-  links: PlanLinks,
-  graph: GraphAnalysis,
-  hasher: PlanHasher,
-): CompiledStep[] {
+/** Each node's compiled step (deep-frozen), in node order. */
+function compiledSteps(table: StepTable, links: PlanLinks, graph: GraphAnalysis): CompiledStep[] {
   const steps: CompiledStep[] = new Array(links.size)
   for (let node = 0; node < links.size; node += 1) {
     const index = links.rowOf[node] as number
@@ -29,7 +24,6 @@ function compiledSteps(
     const references = links.references[node] as readonly StepReference[]
     const level = graph.level[node] as number
     steps[node] = Object.freeze({ id, index, tool, args, dependsOn, references, level })
-    hasher.add(args, dependsOn, id, tool)
   }
   return steps
 }
@@ -43,8 +37,7 @@ export function buildCompiledPlan(
   links: PlanLinks,
   graph: GraphAnalysis,
 ): CompiledPlan {
-  const hasher = new PlanHasher()
-  const steps = compiledSteps(table, links, graph, hasher)
+  const steps = compiledSteps(table, links, graph)
   const levels: (readonly string[])[] = new Array(graph.levels.length)
   for (let level = 0; level < graph.levels.length; level += 1)
     levels[level] = Object.freeze(idsOf(links.ids, graph.levels[level] as number[]))
@@ -54,7 +47,7 @@ export function buildCompiledPlan(
     levels: Object.freeze(levels),
   }
   // `hash` is an enumerable getter, hashed when first read: many per-turn plans never are.
-  Object.defineProperty(plan, HASHER, { value: hasher })
+  Object.defineProperty(plan, HASHER, { value: new PlanHasher(plan.steps) })
   Object.defineProperty(plan, 'hash', HASH)
   plan.criticalPathLength = graph.criticalPathLength
   return Object.freeze(plan) as CompiledPlan

@@ -111,7 +111,7 @@ function copyDeclared(
   let sorted = true
   for (const name in args) {
     if (!hasOwnKey(args, name)) continue
-    if (!Object.hasOwn(declared, name) || isForbiddenKey(name)) {
+    if (!hasOwnKey(declared, name) || isForbiddenKey(name)) {
       reportUndeclared(declared, name, base, walk)
       continue
     }
@@ -143,7 +143,7 @@ function adoptDeclared(
   let clean = true
   for (const name in args) {
     if (!hasOwnKey(args, name)) continue
-    if (!Object.hasOwn(declared, name) || isForbiddenKey(name)) {
+    if (!hasOwnKey(declared, name) || isForbiddenKey(name)) {
       reportUndeclared(declared, name, base, walk)
       clean = false
       continue
@@ -172,7 +172,7 @@ function reportMissing(
   walk: ArgumentWalk,
 ): void {
   for (const name in declared) {
-    if (!hasOwnKey(declared, name) || Object.hasOwn(args, name)) continue
+    if (!hasOwnKey(declared, name) || hasOwnKey(args, name)) continue
     const spec = declared[name] as ArgSpec
     if (spec.required !== false) {
       walk.issues.push(

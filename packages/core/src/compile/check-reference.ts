@@ -11,7 +11,7 @@ const HINT =
 
 /** True for `{ "$ref": … }`: an object whose only key is `$ref`. */
 export function isReference(value: unknown): value is { $ref: unknown } {
-  return isPlainObject(value) && Object.hasOwn(value, '$ref')
+  return isPlainObject(value) && hasOwnKey(value, '$ref')
 }
 
 /** True when an object has exactly one own enumerable key (as `Object.keys(value).length === 1`). */

@@ -1,6 +1,6 @@
 import type { CompiledStep } from '../types/compiled-plan.js'
 import { canonicalJson, prototypesHaveToJson } from '../util/canonical-json.js'
-import { createSha256, type IncrementalSha256 } from '../util/portable-crypto.js'
+import { createSha256 } from '../util/portable-crypto.js'
 
 /** One step as it enters the plan hash; keys in sorted order. */
 export interface HashedStep {
@@ -42,60 +42,62 @@ function replaceWith(into: string[], ids: readonly string[]): string[] {
 // a text of this size (tens of kB) is cheaper to build than a larger one.
 const CHUNK = 512
 
-/**
- * SHA-256 of `{"steps":[…],"version":1}`, the canonical JSON of a compiled plan, fed to the
- * hash a chunk of steps at a time. Keys in sorted order make each step's literal canonical as
- * it stands (arguments are copied in sorted key order when they are checked).
- */
-export class PlanHasher {
-  // Started at the first flush: a plan whose hash is never read never starts one.
-  #hash: IncrementalSha256 | undefined
-  // One chunk of step literals, refilled for every chunk: no object per step to collect.
-  readonly #pending: HashedStep[] = []
-  #count = 0
-  #empty = true
-  #digest: string | undefined
-
-  /** Adds the next step; its dependencies are hashed sorted, without duplicates. */
-  add(args: CompiledStep['args'], dependsOn: readonly string[], id: string, tool: string): void {
-    const count = this.#count
-    const step = this.#pending[count]
+/** The step literals of `steps[start]` up to `end` (excluded) in `pending`, refilled in place. */
+function fillPending(
+  steps: readonly CompiledStep[],
+  start: number,
+  end: number,
+  pending: HashedStep[],
+): HashedStep[] {
+  for (let index = start; index < end; index += 1) {
+    const { args, dependsOn, id, tool } = steps[index] as CompiledStep
+    const step = pending[index - start]
     if (step === undefined)
-      this.#pending.push({ args, dependsOn: hashedDependenciesInto(dependsOn, []), id, tool })
+      pending.push({ args, dependsOn: hashedDependenciesInto(dependsOn, []), id, tool })
     else {
       step.args = args
       hashedDependenciesInto(dependsOn, step.dependsOn)
       step.id = id
       step.tool = tool
     }
-    this.#count = count + 1
-    if (count + 1 === CHUNK) this.#flush()
+  }
+  if (pending.length > end - start) pending.length = end - start
+  return pending
+}
+
+/**
+ * SHA-256 of `{"steps":[…],"version":1}`, the canonical JSON of a compiled plan, computed at the
+ * first {@link PlanHasher.digest} from the plan's own (frozen) steps, a chunk of steps at a
+ * time: a plan whose hash is never read is never hashed. Keys in sorted order make each step's
+ * literal canonical as it stands (arguments are copied in sorted key order when they are
+ * checked); dependencies are hashed sorted, without duplicates.
+ */
+export class PlanHasher {
+  readonly #steps: readonly CompiledStep[]
+  #digest: string | undefined
+
+  constructor(steps: readonly CompiledStep[]) {
+    this.#steps = steps
   }
 
-  /** The hex digest, computed at the first call; no step can be added afterwards. */
+  /** The hex digest, computed at the first call. */
   digest(): string {
-    if (this.#digest !== undefined) return this.#digest
-    this.#flush()
-    this.#digest = this.#sha().update('],"version":1}').digestHex()
-    this.#pending.length = 0
+    this.#digest ??= this.#compute()
     return this.#digest
   }
 
-  #flush(): void {
-    if (this.#count === 0) return
-    const pending =
-      this.#count === this.#pending.length ? this.#pending : this.#pending.slice(0, this.#count)
-    // A `toJSON` on a built-in prototype would let JSON.stringify write what it returns.
-    const text = prototypesHaveToJson() ? canonicalJson(pending) : JSON.stringify(pending)
-    const hash = this.#sha()
-    if (!this.#empty) hash.update(',')
-    hash.update(text.slice(1, -1))
-    this.#empty = false
-    this.#count = 0
-  }
-
-  #sha(): IncrementalSha256 {
-    this.#hash ??= createSha256().update('{"steps":[')
-    return this.#hash
+  #compute(): string {
+    const steps = this.#steps
+    const hash = createSha256().update('{"steps":[')
+    // One chunk of step literals, refilled for every chunk: no object per step to collect.
+    const pending: HashedStep[] = []
+    for (let start = 0; start < steps.length; start += CHUNK) {
+      fillPending(steps, start, Math.min(start + CHUNK, steps.length), pending)
+      // A `toJSON` on a built-in prototype would let JSON.stringify write what it returns.
+      const text = prototypesHaveToJson() ? canonicalJson(pending) : JSON.stringify(pending)
+      if (start > 0) hash.update(',')
+      hash.update(text.slice(1, -1))
+    }
+    return hash.update('],"version":1}').digestHex()
   }
 }
