@@ -2,6 +2,7 @@ import { describe } from '../checks/path-scope.js'
 import { createIssue } from '../issues/create-issue.js'
 import { MAX_STEP_ID_LENGTH, matchesStepIdPattern } from '../schema/step-id.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { hasOwnKey } from '../util/has-own-key.js'
 import { isPlainObject } from '../util/is-plain-object.js'
 import type { Path } from './argument-walk.js'
 import type { StepIndex } from './step-index.js'
@@ -41,7 +42,7 @@ function idProblem(
   rawId: unknown,
   index: number,
 ): [string, string, boolean] | undefined {
-  if (!Object.hasOwn(raw, 'id'))
+  if (!hasOwnKey(raw, 'id'))
     return [
       `Step ${index} has no id.`,
       `Give every step a unique string id, e.g. "step_${index + 1}".`,
@@ -82,7 +83,7 @@ function readStepId(reading: StepReading, raw: Step, index: number): string | un
 
 function checkStepKeys(reading: StepReading, raw: Step, index: number, id?: string): void {
   for (const key in raw) {
-    if (!isStepKey(key) && Object.hasOwn(raw, key)) {
+    if (!isStepKey(key) && hasOwnKey(raw, key)) {
       reading.issues.push(
         createIssue(
           'invalid_plan',
@@ -140,9 +141,9 @@ function checkStepDescription(reading: StepReading, raw: Step, index: number, id
  */
 function readStepDependencies(reading: StepReading, raw: Step, index: number, id?: string) {
   const { base, issues, table } = reading
-  const hasSnake = Object.hasOwn(raw, 'depends_on')
+  const hasSnake = hasOwnKey(raw, 'depends_on')
   const key = hasSnake ? 'depends_on' : 'dependsOn'
-  if (hasSnake && Object.hasOwn(raw, 'dependsOn')) {
+  if (hasSnake && hasOwnKey(raw, 'dependsOn')) {
     const path = stepPath(base, index, 'dependsOn')
     const message = 'Step has both "depends_on" and "dependsOn".'
     issues.push(createIssue('invalid_plan', message, path, 'Use one of them.', id))
