@@ -17,6 +17,11 @@ export interface StepReading {
   readonly issues: PlanIssue[]
   /** Each well-formed id, with the index of the first step that has it. */
   readonly ids: StepIndex
+  /**
+   * True when the steps are what `JSON.parse` returned (every object an array or plain); set to
+   * false at a step whose `args` it inherits (from a polluted prototype), which JSON.parse did not make.
+   */
+  parsed?: boolean
 }
 
 type Step = Record<string, unknown>
@@ -183,7 +188,7 @@ function readStepDependencies(reading: StepReading, raw: Step, index: number, id
  * shape; a well-formed id seen for the first time goes into `ids`.
  */
 export function readStep(reading: StepReading, raw: unknown, index: number): void {
-  if (!isPlainObject(raw)) {
+  if (!isPlainObject(raw, reading.parsed === true)) {
     reading.issues.push(
       createIssue(
         'invalid_plan',
@@ -201,5 +206,8 @@ export function readStep(reading: StepReading, raw: unknown, index: number): voi
   const tool = readStepTool(reading, raw, index, id)
   checkStepDescription(reading, raw, index, id)
   const camel = readStepDependencies(reading, raw, index, id)
-  reading.table.add(id, tool, raw.args, camel, inGraph)
+  const args = raw.args
+  if (reading.parsed === true && args !== undefined && !hasOwnKey(raw, 'args'))
+    reading.parsed = false
+  reading.table.add(id, tool, args, camel, inGraph)
 }
