@@ -60,6 +60,11 @@ export interface ArgumentWalk extends ArgumentContext {
    * objects are frozen in place instead of copied.
    */
   readonly owned?: boolean
+  /**
+   * True when every argument object is what `JSON.parse` made (an array or plain), so that no
+   * prototype need be read.
+   */
+  readonly parsed?: boolean
 }
 
 /**

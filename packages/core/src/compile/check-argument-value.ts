@@ -151,7 +151,8 @@ export function checkArgumentValue(
   depth: number,
   walk: ArgumentWalk,
 ): JsonValue | undefined {
-  if (isReference(value)) return checkReference(value, parent, key, argParent, walk)
+  if (isReference(value, walk.parsed === true))
+    return checkReference(value, parent, key, argParent, walk)
   switch (spec.type) {
     case 'string':
       return checkString(spec, value, parent, key, walk)

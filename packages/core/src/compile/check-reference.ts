@@ -9,9 +9,12 @@ import { freezeField, referenceField } from './reference-parts.js'
 const HINT =
   'Write { "$ref": "<stepId>" } or { "$ref": "<stepId>.output.<field>" } naming an earlier step.'
 
-/** True for `{ "$ref": … }`: an object whose only key is `$ref`. */
-export function isReference(value: unknown): value is { $ref: unknown } {
-  return isPlainObject(value) && hasOwnKey(value, '$ref')
+/**
+ * True for `{ "$ref": … }`: a plain object with an own `$ref` key (checked further by
+ * {@link checkReference}); `parsed` when the value came from `JSON.parse`.
+ */
+export function isReference(value: unknown, parsed = false): value is { $ref: unknown } {
+  return isPlainObject(value, parsed) && hasOwnKey(value, '$ref')
 }
 
 /** True when an object has exactly one own enumerable key (as `Object.keys(value).length === 1`). */

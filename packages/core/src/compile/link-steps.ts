@@ -26,6 +26,8 @@ export interface LinkInput {
   readonly issues: PlanIssue[]
   /** True when the compiler parsed the plan itself: arguments are frozen in place, not copied. */
   readonly owned?: boolean
+  /** True when every step's arguments are its own, as `JSON.parse` made them. */
+  readonly parsed?: boolean
 }
 
 // From this many dependency ids on, they are looked up in one batch.
@@ -96,6 +98,7 @@ export function linkSteps(input: LinkInput): PlanLinks {
     referenceTargets: targets,
     parts: new ReferenceParts(),
     owned: input.owned === true,
+    parsed: input.parsed === true,
   }
   // Ids enter the index in plan order, as steps become graph nodes: an id's position in it is
   // its node. A large plan's dependency ids are all looked up at once, before linking.

@@ -2,6 +2,7 @@ import { describe } from '../checks/path-scope.js'
 import { createIssue } from '../issues/create-issue.js'
 import { MAX_STEP_ID_LENGTH, matchesStepIdPattern } from '../schema/step-id.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { hasOwnKey } from '../util/has-own-key.js'
 import { isPlainObject } from '../util/is-plain-object.js'
 import type { Path } from './argument-walk.js'
 import type { StepIndex } from './step-index.js'
@@ -16,6 +17,11 @@ export interface StepReading {
   readonly issues: PlanIssue[]
   /** Each well-formed id, with the index of the first step that has it. */
   readonly ids: StepIndex
+  /**
+   * True when the steps are what `JSON.parse` returned (every object an array or plain); set to
+   * false at a step whose `args` it inherits (from a polluted prototype), which JSON.parse did not make.
+   */
+  parsed?: boolean
 }
 
 type Step = Record<string, unknown>
@@ -41,7 +47,7 @@ function idProblem(
   rawId: unknown,
   index: number,
 ): [string, string, boolean] | undefined {
-  if (!Object.hasOwn(raw, 'id'))
+  if (!hasOwnKey(raw, 'id'))
     return [
       `Step ${index} has no id.`,
       `Give every step a unique string id, e.g. "step_${index + 1}".`,
@@ -82,7 +88,7 @@ function readStepId(reading: StepReading, raw: Step, index: number): string | un
 
 function checkStepKeys(reading: StepReading, raw: Step, index: number, id?: string): void {
   for (const key in raw) {
-    if (!isStepKey(key) && Object.hasOwn(raw, key)) {
+    if (!isStepKey(key) && hasOwnKey(raw, key)) {
       reading.issues.push(
         createIssue(
           'invalid_plan',
@@ -140,9 +146,9 @@ function checkStepDescription(reading: StepReading, raw: Step, index: number, id
  */
 function readStepDependencies(reading: StepReading, raw: Step, index: number, id?: string) {
   const { base, issues, table } = reading
-  const hasSnake = Object.hasOwn(raw, 'depends_on')
+  const hasSnake = hasOwnKey(raw, 'depends_on')
   const key = hasSnake ? 'depends_on' : 'dependsOn'
-  if (hasSnake && Object.hasOwn(raw, 'dependsOn')) {
+  if (hasSnake && hasOwnKey(raw, 'dependsOn')) {
     const path = stepPath(base, index, 'dependsOn')
     const message = 'Step has both "depends_on" and "dependsOn".'
     issues.push(createIssue('invalid_plan', message, path, 'Use one of them.', id))
@@ -182,7 +188,7 @@ function readStepDependencies(reading: StepReading, raw: Step, index: number, id
  * shape; a well-formed id seen for the first time goes into `ids`.
  */
 export function readStep(reading: StepReading, raw: unknown, index: number): void {
-  if (!isPlainObject(raw)) {
+  if (!isPlainObject(raw, reading.parsed === true)) {
     reading.issues.push(
       createIssue(
         'invalid_plan',
@@ -200,5 +206,8 @@ export function readStep(reading: StepReading, raw: unknown, index: number): voi
   const tool = readStepTool(reading, raw, index, id)
   checkStepDescription(reading, raw, index, id)
   const camel = readStepDependencies(reading, raw, index, id)
-  reading.table.add(id, tool, raw.args, camel, inGraph)
+  const args = raw.args
+  if (reading.parsed === true && args !== undefined && !hasOwnKey(raw, 'args'))
+    reading.parsed = false
+  reading.table.add(id, tool, args, camel, inGraph)
 }

@@ -74,9 +74,11 @@ export function validatePlan(
   const { steps, base } = found
   const table = new StepTable(steps.length)
   const ids = new StepIndex(steps.length, linearUpTo)
-  if (owned) readOwnedSteps({ table, base, issues, ids }, steps as unknown[])
-  else readSteps({ table, base, issues, ids }, steps)
-  const links = linkSteps({ policy, checkCommand, table, ids, base, issues, owned })
+  const reading: StepReading = { table, base, issues, ids, parsed: owned }
+  if (owned) readOwnedSteps(reading, steps as unknown[])
+  else readSteps(reading, steps)
+  const parsed = reading.parsed === true
+  const links = linkSteps({ policy, checkCommand, table, ids, base, issues, owned, parsed })
   const graph = analyzeDependencies(links.dependencyStart, links.dependencyTarget)
   reportGraphIssues(graph, links, budgets, base, issues)
   // Labels travel only along references: a plan without any has no flow to check.

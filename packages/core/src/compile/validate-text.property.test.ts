@@ -100,6 +100,16 @@ const stepText = fc
     return `{${parts.join(',')}}`
   })
 
+/** A step that is no object: validateText must refuse it as validate does. */
+const oddStepText = fc.constantFrom(
+  'null',
+  '[]',
+  '[{"id":"s0","tool":"echo"}]',
+  '"s0"',
+  '7',
+  'true',
+)
+
 const safeString = fc.stringMatching(/^[a-z ]{0,12}$/)
 const safeJson = fc.jsonValue({ maxDepth: 2 }).filter((entry) => JSON.stringify(entry).length < 200)
 
@@ -151,7 +161,10 @@ const goodSteps = fc
 /** Plan texts, sometimes broken: cut short or with a stray character. */
 const planText = fc
   .tuple(
-    fc.oneof(goodSteps, fc.array(stepText, { minLength: 1, maxLength: 6 })),
+    fc.oneof(
+      goodSteps,
+      fc.array(fc.oneof(stepText, stepText, stepText, oddStepText), { minLength: 1, maxLength: 6 }),
+    ),
     fc.boolean(),
     fc.nat(20),
   )

@@ -88,4 +88,36 @@ describe('PlanCompiler.validateText', () => {
     ])
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
+
+  it('should judge args inherited from a polluted prototype as validate does', async () => {
+    const echo = await createPlanCompiler({
+      version: 1,
+      workspace: { roots: ['/srv/repo'] },
+      tools: {
+        echo: { args: { text: { type: 'string', required: false }, data: { type: 'json' } } },
+      },
+    })
+    class Args {
+      text = 'x'
+    }
+    const reference = Object.assign(new Args(), { $ref: 's0' })
+    const inherited = [
+      new Args(),
+      new Map(),
+      { text: reference, data: {} },
+      { data: { nested: new Args() } },
+      { data: [reference] },
+    ]
+    const text = '{"steps":[{"id":"s0","tool":"echo","args":{"data":1}},{"id":"s1","tool":"echo"}]}'
+    for (const args of inherited) {
+      Object.defineProperty(Object.prototype, 'args', { value: args, configurable: true })
+      try {
+        const expected = echo.validate(JSON.parse(text))
+        expect(expected.success).toBe(false)
+        expect(JSON.stringify(echo.validateText(text))).toBe(JSON.stringify(expected))
+      } finally {
+        delete (Object.prototype as { args?: unknown }).args
+      }
+    }
+  })
 })
