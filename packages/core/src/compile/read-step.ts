@@ -17,14 +17,19 @@ export interface StepReading {
   readonly issues: PlanIssue[]
   /** Each well-formed id, with the index of the first step that has it. */
   readonly ids: StepIndex
-  /**
-   * True when the steps are what `JSON.parse` returned (every object an array or plain); set to
-   * false at a step whose `args` it inherits (from a polluted prototype), which JSON.parse did not make.
-   */
-  parsed?: boolean
+  /** True when the steps are what `JSON.parse` returned (every object an array or plain). */
+  readonly parsed?: boolean
 }
 
 type Step = Record<string, unknown>
+
+/**
+ * The step's own `key`, never one inherited (from a polluted `Object.prototype`): a step
+ * without a tool or arguments of its own is judged as written.
+ */
+function own(raw: Step, key: string): unknown {
+  return hasOwnKey(raw, key) ? raw[key] : undefined
+}
 
 /** The keys a step may have (a switch: no hashing of every key of every step). */
 function isStepKey(key: string): boolean {
@@ -119,7 +124,7 @@ function registerStepId(reading: StepReading, id: string, index: number): boolea
 }
 
 function readStepTool(reading: StepReading, raw: Step, index: number, id?: string) {
-  const rawTool = raw.tool
+  const rawTool = own(raw, 'tool')
   if (typeof rawTool === 'string' && rawTool.length > 0) return rawTool
   const message =
     rawTool === undefined
@@ -133,7 +138,8 @@ function readStepTool(reading: StepReading, raw: Step, index: number, id?: strin
 }
 
 function checkStepDescription(reading: StepReading, raw: Step, index: number, id?: string): void {
-  if (typeof raw.description === 'undefined' || typeof raw.description === 'string') return
+  const description = own(raw, 'description')
+  if (description === undefined || typeof description === 'string') return
   const path = stepPath(reading.base, index, 'description')
   reading.issues.push(
     createIssue('invalid_plan', 'Step description must be a string.', path, undefined, id),
@@ -153,7 +159,7 @@ function readStepDependencies(reading: StepReading, raw: Step, index: number, id
     const message = 'Step has both "depends_on" and "dependsOn".'
     issues.push(createIssue('invalid_plan', message, path, 'Use one of them.', id))
   }
-  const deps = hasSnake ? raw.depends_on : raw.dependsOn
+  const deps = hasSnake ? raw.depends_on : own(raw, 'dependsOn')
   if (deps === undefined || deps === null) return !hasSnake
   if (!Array.isArray(deps)) {
     const message = `"${key}" must be an array of step ids, got ${describe(deps)}.`
@@ -206,8 +212,5 @@ export function readStep(reading: StepReading, raw: unknown, index: number): voi
   const tool = readStepTool(reading, raw, index, id)
   checkStepDescription(reading, raw, index, id)
   const camel = readStepDependencies(reading, raw, index, id)
-  const args = raw.args
-  if (reading.parsed === true && args !== undefined && !hasOwnKey(raw, 'args'))
-    reading.parsed = false
-  reading.table.add(id, tool, args, camel, inGraph)
+  reading.table.add(id, tool, own(raw, 'args'), camel, inGraph)
 }

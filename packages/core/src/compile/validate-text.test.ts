@@ -115,9 +115,36 @@ describe('PlanCompiler.validateText', () => {
         const expected = echo.validate(JSON.parse(text))
         expect(expected.success).toBe(false)
         expect(JSON.stringify(echo.validateText(text))).toBe(JSON.stringify(expected))
+        expect(Object.isFrozen(args)).toBe(false)
       } finally {
         delete (Object.prototype as { args?: unknown }).args
       }
+    }
+  })
+
+  it.each([
+    ['tool', 'echo'],
+    ['args', { text: 'x' }],
+    ['dependsOn', ['s9']],
+    ['description', 42],
+  ])('should read only a step own %s, never one a polluted prototype holds', async (key, value) => {
+    const echo = await createPlanCompiler({
+      version: 1,
+      workspace: { roots: ['/srv/repo'] },
+      tools: { echo: { args: { text: { type: 'string', required: false } } } },
+    })
+    const text = '{"steps":[{"id":"s0","tool":"echo","args":{}},{"id":"s1"}]}'
+    const clean = [echo.validateText(text), echo.validate(JSON.parse(text))]
+    Object.defineProperty(Object.prototype, key, { value, configurable: true })
+    try {
+      const polluted = [echo.validateText(text), echo.validate(JSON.parse(text))]
+
+      expect(JSON.stringify(polluted)).toBe(JSON.stringify(clean))
+      expect(polluted[0]?.issues.map((issue) => issue.message)).toContain('Step has no tool.')
+      // A polluted object is the caller's: the compiler never freezes it.
+      expect(typeof value !== 'object' || !Object.isFrozen(value)).toBe(true)
+    } finally {
+      delete (Object.prototype as Record<string, unknown>)[key]
     }
   })
 })
