@@ -6,22 +6,13 @@ import {
   type RetryInterrupted,
   type RunKeys,
 } from '@plan/core'
+import { countOption } from '@plan/core/internal'
 import { lazyGuardSetup } from './guard-setup.js'
 import type { PlanGuardExitBehavior, PlanGuardMiddlewareOptions } from './plan-guard-options.js'
 import { RunRegistry } from './run-registry.js'
 
 const EXIT_BEHAVIORS: readonly PlanGuardExitBehavior[] = ['continue', 'error', 'end']
 const DEFAULT_MAX_LIVE_RUNS = 10_000
-
-/** The limit on runs in memory; a `PlanError` (`invalid_configuration`) for one that is not a count. */
-function maxLiveRunsOf(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_MAX_LIVE_RUNS
-  if (Number.isSafeInteger(value) && value >= 1) return value
-  throw new PlanError(
-    `maxLiveRuns must be a whole number of at least 1, not ${String(value)}; leave it out for ${DEFAULT_MAX_LIVE_RUNS}.`,
-    { code: 'invalid_configuration' },
-  )
-}
 
 /** The middleware's options with their defaults, and the runs it serves. */
 export interface GuardConfig {
@@ -53,7 +44,7 @@ export function guardConfig(options: PlanGuardMiddlewareOptions): GuardConfig {
       { code: 'invalid_configuration' },
     )
   }
-  const maxLiveRuns = maxLiveRunsOf(options.maxLiveRuns)
+  const maxLiveRuns = countOption('maxLiveRuns', options.maxLiveRuns, DEFAULT_MAX_LIVE_RUNS)
   const { onDecision } = options
   const planMode = options.plan !== undefined
   return {

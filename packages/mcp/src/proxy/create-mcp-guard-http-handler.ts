@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import { type AdapterOptions, PlanError, resolveCompiler } from '@plan/core'
+import { countOption } from '@plan/core/internal'
 import type { McpDecisionEvent, McpGuardSettings } from '../guard/create-mcp-call-guard.js'
 import { createResourceCheck } from '../guard/resource-check.js'
 import { bearerTokenCheck } from './bearer-token.js'
@@ -99,16 +100,6 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   }
 }
 
-/** The session limit; a `PlanError` (`invalid_configuration`) for one that is not a count. */
-function maxSessionsOf(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_MAX_SESSIONS
-  if (Number.isSafeInteger(value) && value >= 1) return value
-  throw new PlanError(
-    `maxSessions must be a whole number of at least 1, not ${String(value)}; leave it out for ${DEFAULT_MAX_SESSIONS}.`,
-    { code: 'invalid_configuration' },
-  )
-}
-
 /** The idle limit in milliseconds (`Infinity`: none); a `PlanError` for one that is not. */
 function sessionIdleMsOf(value: number | undefined): number {
   if (value === undefined) return DEFAULT_SESSION_IDLE_MS
@@ -188,7 +179,7 @@ export async function createHttpHandler(
 ): Promise<McpGuardHttpHandler> {
   const authorized =
     options.bearerToken === undefined ? undefined : bearerTokenCheck(options.bearerToken)
-  const maxSessions = maxSessionsOf(options.maxSessions)
+  const maxSessions = countOption('maxSessions', options.maxSessions, DEFAULT_MAX_SESSIONS)
   const idle = { ms: sessionIdleMsOf(options.sessionIdleMs), start: startTimer }
   const compiler = await resolveCompiler(options, 'The MCP guard')
   // A resources setting that makes no sense stops the handler, not each session it opens.

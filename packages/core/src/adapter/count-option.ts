@@ -1,0 +1,14 @@
+import { PlanError } from '../errors/plan-error.js'
+
+/**
+ * An option that counts something (sessions, runs): `fallback` when left out, the value when it
+ * is a whole number of at least 1, else a `PlanError` (`invalid_configuration`) naming it.
+ */
+export function countOption(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback
+  if (Number.isSafeInteger(value) && (value as number) >= 1) return value as number
+  throw new PlanError(
+    `${name} must be a whole number of at least 1, not ${String(value)}; leave it out for ${fallback}.`,
+    { code: 'invalid_configuration' },
+  )
+}
