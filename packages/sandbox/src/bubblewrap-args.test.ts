@@ -88,4 +88,13 @@ describe('bubblewrapArgs', () => {
     expect(sized.join(' ')).toContain('--size 4096 --tmpfs /tmp')
     expect(bubblewrapArgs(configFor(), { argv: ['true'], cwd: root })).not.toContain('--size')
   })
+
+  it('should ask for the JSON status on its descriptor, before the command, only when asked', () => {
+    const asked = bubblewrapArgs(configFor(), { argv: ['true'], cwd: root, statusFd: 4 })
+    expect(asked[asked.indexOf('--json-status-fd') + 1]).toBe('4')
+    expect(asked.indexOf('--json-status-fd')).toBeLessThan(asked.indexOf('--'))
+    expect(bubblewrapArgs(configFor(), { argv: ['true'], cwd: root })).not.toContain(
+      '--json-status-fd',
+    )
+  })
 })

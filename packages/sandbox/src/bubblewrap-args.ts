@@ -20,6 +20,8 @@ export interface SandboxLaunch {
   readonly disableUserns?: boolean
   /** A file descriptor bubblewrap reads a seccomp program from (`--seccomp`), if any. */
   readonly seccompFd?: number
+  /** A file descriptor bubblewrap writes its JSON status to (`--json-status-fd`), if any. */
+  readonly statusFd?: number
   /** Size of the private `/tmp` in bytes (`--size`, bubblewrap 0.7+); the kernel's default if absent. */
   readonly tmpBytes?: number
 }
@@ -132,6 +134,7 @@ export function bubblewrapArgs(config: SandboxConfig, launch: SandboxLaunch): st
   args.push('--dir', config.home, '--dir', config.tmp)
   if (launch.proxySocket !== undefined) args.push('--ro-bind', launch.proxySocket, PROXY_SOCKET)
   if (launch.seccompFd !== undefined) args.push('--seccomp', String(launch.seccompFd))
+  if (launch.statusFd !== undefined) args.push('--json-status-fd', String(launch.statusFd))
   for (const [name, value] of Object.entries(environment(config, launch)))
     args.push('--setenv', name, value)
   args.push('--chdir', launch.cwd, '--', ...launch.argv)

@@ -28,7 +28,11 @@ describe('bubblewrapFeatures', () => {
       'bwrap-0.8',
       '    --unshare-user               Create new user namespace\n    --disable-userns             Disable further use of user namespaces inside sandbox\n    --assert-userns-disabled     Fail unless further use of user namespace inside sandbox is disabled\n    --size BYTES                 Set size of next argument (only for --tmpfs)',
     )
-    expect(bubblewrapFeatures(bwrap)).toEqual({ disableUserns: true, tmpfsSize: true })
+    expect(bubblewrapFeatures(bwrap)).toEqual({
+      disableUserns: true,
+      tmpfsSize: true,
+      jsonStatus: false,
+    })
   })
 
   it('should not take a flag that is only mentioned, or an older help, for the feature', async () => {
@@ -40,8 +44,20 @@ describe('bubblewrapFeatures', () => {
       'bwrap-mention',
       '    --assert-userns-disabled     Fail unless --disable-userns was given',
     )
-    expect(bubblewrapFeatures(older)).toEqual({ disableUserns: false, tmpfsSize: false })
+    expect(bubblewrapFeatures(older)).toEqual({
+      disableUserns: false,
+      tmpfsSize: false,
+      jsonStatus: false,
+    })
     expect(bubblewrapFeatures(mentioned).disableUserns).toBe(false)
+  })
+
+  it('should find --json-status-fd in the help of bubblewrap 0.3.2 and later', async () => {
+    const bwrap = await fakeBwrap(
+      'bwrap-status',
+      '    --info-fd FD                 Write information about the running container to FD\n    --json-status-fd FD          Write container status to FD as multiple JSON documents',
+    )
+    expect(bubblewrapFeatures(bwrap).jsonStatus).toBe(true)
   })
 
   it('should report no feature for a program that cannot run', () => {

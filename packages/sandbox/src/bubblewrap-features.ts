@@ -6,6 +6,11 @@ export interface BubblewrapFeatures {
   readonly disableUserns: boolean
   /** `--size` (bubblewrap 0.7 and later): the size of a tmpfs. */
   readonly tmpfsSize: boolean
+  /**
+   * `--json-status-fd`: reports on its own descriptor the exit code of a command that started,
+   * and nothing when the sandbox failed before it.
+   */
+  readonly jsonStatus: boolean
 }
 
 const known = new Map<string, BubblewrapFeatures>()
@@ -22,6 +27,7 @@ export function bubblewrapFeatures(bwrap: string): BubblewrapFeatures {
   const features = Object.freeze({
     disableUserns: /^\s*--disable-userns\b/m.test(text),
     tmpfsSize: /^\s*--size\b/m.test(text),
+    jsonStatus: /^\s*--json-status-fd\b/m.test(text),
   })
   known.set(bwrap, features)
   return features
