@@ -50,9 +50,10 @@ export async function collectSandboxed(
 /**
  * Throws when prlimit (exit code 1, or 126/127 when it cannot start bubblewrap) or bubblewrap
  * (exit code 1) reported an error of its own: nothing ran. A program that is not found is the
- * command's result.
+ * command's result, and so is anything a command that bubblewrap reports as run printed.
  */
 function failedSetup(exitCode: number | null, stderr: string, started: SandboxedChild): void {
+  if (started.commandRan?.() === true) return
   const own =
     (stderr.startsWith('prlimit: ') && (exitCode === 1 || exitCode === 126 || exitCode === 127)) ||
     (exitCode === 1 && stderr.startsWith('bwrap: ') && !stderr.startsWith('bwrap: execvp '))

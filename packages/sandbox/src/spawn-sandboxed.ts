@@ -1,8 +1,9 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { type ChildProcessWithoutNullStreams, type IOType, spawn } from 'node:child_process'
 import { realpathSync } from 'node:fs'
-import type { Writable } from 'node:stream'
+import type { Readable, Writable } from 'node:stream'
 import { bubblewrapArgs, PROXY_SOCKET } from './bubblewrap-args.js'
 import { bubblewrapFeatures } from './bubblewrap-features.js'
+import { watchStatus } from './bubblewrap-status.js'
 import { type NetworkProxy, startNetworkProxy } from './network-proxy.js'
 import { processLimitEnforced } from './process-limit-probe.js'
 import type { SandboxConfig } from './sandbox-config.js'
@@ -34,6 +35,12 @@ export interface SandboxedChild {
   readonly child: ChildProcessWithoutNullStreams
   readonly proxy: NetworkProxy | undefined
   readonly limits: SandboxLimits
+  /**
+   * After the process closed: whether bubblewrap reported that the command itself ran, read
+   * from a descriptor the command cannot write to. Absent without such a report (a bubblewrap
+   * without `--json-status-fd`, or no sandbox).
+   */
+  readonly commandRan?: () => boolean
 }
 
 /** The programs a sandboxed command starts through: `prlimit` execs `bwrap`. */
@@ -51,6 +58,8 @@ const FORWARD = [
 
 // The child's descriptor bubblewrap reads the seccomp program from.
 const SECCOMP_FD = 3
+// The descriptor bubblewrap writes its JSON status to.
+const STATUS_FD = 4
 
 // Built at the first sandboxed command, then handed to every later one.
 let builtFilter: Buffer | undefined
@@ -112,26 +121,31 @@ function commandLimits(
 
 /**
  * Starts bubblewrap under `prlimit` (the limits then hold for bubblewrap and everything it
- * starts) with piped stdio, and hands it the seccomp program on its own pipe.
+ * starts) with piped stdio, hands it the seccomp program on its own pipe and, when asked,
+ * takes its status on another.
  */
 function startBubblewrap(
   programs: SandboxPrograms,
   limits: SandboxLimits,
   args: readonly string[],
-  filter: Buffer | undefined,
+  pipes: { readonly filter: Buffer | undefined; readonly status: boolean },
 ): ChildProcessWithoutNullStreams {
   const wrapped = [...prlimitOptions(limits), '--', programs.bwrap, ...args]
+  const stdio: IOType[] = ['pipe', 'pipe', 'pipe']
+  if (pipes.filter !== undefined || pipes.status)
+    stdio.push(pipes.filter === undefined ? 'ignore' : 'pipe')
+  if (pipes.status) stdio.push('pipe')
   const child = spawn(programs.prlimit, wrapped, {
     env: {},
     shell: false,
     detached: true,
-    stdio: filter === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', 'pipe'],
+    stdio,
     windowsHide: true,
   }) as ChildProcessWithoutNullStreams
-  const program = child.stdio[SECCOMP_FD] as Writable | undefined
+  const program = child.stdio[SECCOMP_FD] as Writable | null | undefined
   // A bubblewrap that fails before reading it closes the pipe: its exit says why.
   program?.on('error', () => {})
-  program?.end(filter)
+  program?.end(pipes.filter)
   return child
 }
 
@@ -164,6 +178,7 @@ export function spawnSandboxed(
     config.network.allow.length > 0 ? startNetworkProxy(config.network.allow) : undefined
   const command = proxy === undefined ? argv : ['/bin/sh', '-c', FORWARD, 'sh', ...argv]
   const filter = machineFilter()
+  const status = bubblewrapFeatures(programs.bwrap).jsonStatus
   try {
     const args = bubblewrapArgs(config, {
       argv: command,
@@ -172,12 +187,15 @@ export function spawnSandboxed(
       ...(proxy === undefined ? {} : { proxySocket: proxy.socket }),
       disableUserns: disablesUserns(programs.bwrap),
       ...(filter === undefined ? {} : { seccompFd: SECCOMP_FD }),
+      ...(status ? { statusFd: STATUS_FD } : {}),
       ...(limits.tmpBytes === undefined ? {} : { tmpBytes: limits.tmpBytes }),
     })
-    const child = startBubblewrap(programs, limits, args, filter)
+    const child = startBubblewrap(programs, limits, args, { filter, status })
     child.on('close', () => proxy?.close())
     child.on('error', () => proxy?.close())
-    return { child, proxy, limits }
+    const reader = child.stdio[STATUS_FD] as Readable | null | undefined
+    if (!reader) return { child, proxy, limits }
+    return { child, proxy, limits, commandRan: watchStatus(reader) }
   } catch (error) {
     proxy?.close()
     throw error
