@@ -33,6 +33,7 @@ describe('parseCliArgs', () => {
         host: '127.0.0.1',
         maxSessions: undefined,
         sessionIdle: undefined,
+        keepalive: undefined,
         resources: 'pass',
         resourceSchemes: [],
       },
@@ -84,6 +85,16 @@ describe('parseCliArgs', () => {
         's',
       ])
       expect(parsed).toMatchObject({ success: true, command: { sessionIdle: Number(seconds) } })
+    }
+  })
+
+  it('should read --keepalive in seconds with --listen, 0 for none', () => {
+    for (const seconds of ['0', '15', '2147483']) {
+      const argv = ['--policy', 'p.json', '--listen', '0', '--keepalive', seconds, '--', 's']
+      expect(parseCliArgs(argv)).toMatchObject({
+        success: true,
+        command: { keepalive: Number(seconds) },
+      })
     }
   })
 
@@ -140,6 +151,14 @@ describe('parseCliArgs', () => {
         `--session-idle ${JSON.stringify(seconds)} is not a whole number of seconds from 0 to 2147483`,
       ],
     ),
+    ...['-1', '1.5', '2147484', 'never'].map((seconds): [string[], string] => [
+      ['--policy', 'p.json', '--listen', '0', `--keepalive=${seconds}`, '--', 'server'],
+      `--keepalive ${JSON.stringify(seconds)} is not a whole number of seconds from 0 to 2147483`,
+    ]),
+    [
+      ['--policy', 'p.json', '--keepalive', '15', '--', 'server'],
+      '--keepalive applies to the sessions of --listen',
+    ],
     [['--policy', 'p.json', '--resources', 'all', '--', 'server'], 'neither pass nor workspace'],
     [
       ['--policy', 'p.json', '--resource-scheme', 'https', '--', 'server'],

@@ -22,6 +22,8 @@ export interface ProxyCommand {
   readonly maxSessions: number | undefined
   /** With `listen`: seconds a session may stay idle before it is closed; 0: never. */
   readonly sessionIdle: number | undefined
+  /** With `listen`: seconds between keepalive comments on open event streams; 0: none. */
+  readonly keepalive: number | undefined
   /** Whether `resources/read` is held to the workspace (`workspace`) or passed (`pass`). */
   readonly resources: McpResourcesMode
   /** With `resources: 'workspace'`: URI schemes passed unchecked besides `file:`. */
@@ -52,10 +54,12 @@ export const USAGE = `Usage:
       read, and other schemes are refused unless a --resource-scheme names them.
   plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] --url <https://host/mcp>
       Guards a server reached over Streamable HTTP; the client still speaks stdio.
-  plan-mcp --policy <policy.json> --listen <port> [--host 127.0.0.1] [--max-sessions <n>] [--session-idle <seconds>] [… as above]
+  plan-mcp --policy <policy.json> --listen <port> [--host 127.0.0.1] [--max-sessions <n>] [--session-idle <seconds>] [--keepalive <seconds>] [… as above]
       Serves clients over Streamable HTTP at http://<host>:<port>/mcp, one server per session,
       at most --max-sessions at once (default 64), each closed after --session-idle seconds
-      with no request or event stream open (default 1800; 0: never);
+      with no request or event stream open (default 1800; 0: never); open event streams get a
+      keepalive comment every --keepalive seconds (default 15; 0: none), so a client that
+      vanished without closing its connection is noticed;
       with PLAN_MCP_TOKEN set, every request must send Authorization: Bearer <token>
       (required for a --host beyond loopback).
   plan-mcp init [--output <policy.json>] [--root <dir>] [--force] -- <server command> [args…]
@@ -81,6 +85,7 @@ const PROXY_OPTIONS = {
   host: { type: 'string' },
   'max-sessions': { type: 'string' },
   'session-idle': { type: 'string' },
+  keepalive: { type: 'string' },
   resources: { type: 'string' },
   'resource-scheme': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
@@ -93,6 +98,7 @@ const LISTEN_COUNTS = {
   'max-sessions': { min: 1, max: Number.MAX_SAFE_INTEGER, what: 'a whole number of at least 1' },
   // The longest delay a Node timer keeps is 2**31 - 1 milliseconds.
   'session-idle': { min: 0, max: 2_147_483, what: 'a whole number of seconds from 0 to 2147483' },
+  keepalive: { min: 0, max: 2_147_483, what: 'a whole number of seconds from 0 to 2147483' },
 } as const
 
 /**
@@ -210,6 +216,8 @@ function proxyCommand(values: Values, server: readonly string[]): ParsedCli {
   if ('message' in maxSessions) return failure(maxSessions.message)
   const sessionIdle = countOf(values, 'session-idle')
   if ('message' in sessionIdle) return failure(sessionIdle.message)
+  const keepalive = countOf(values, 'keepalive')
+  if ('message' in keepalive) return failure(keepalive.message)
   if (typeof values.policy !== 'string')
     return failure(
       'missing --policy <policy.json> (run `plan-mcp init -- <server command>` to write one)',
@@ -229,6 +237,7 @@ function proxyCommand(values: Values, server: readonly string[]): ParsedCli {
       host: text(values.host) ?? '127.0.0.1',
       maxSessions: maxSessions.value,
       sessionIdle: sessionIdle.value,
+      keepalive: keepalive.value,
       resources: values.resources === 'workspace' ? 'workspace' : 'pass',
       resourceSchemes: (values['resource-scheme'] as string[] | undefined) ?? [],
     },

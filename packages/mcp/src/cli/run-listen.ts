@@ -72,6 +72,7 @@ export async function runListen(
       ...(auth.token === undefined ? {} : { bearerToken: auth.token }),
       ...(command.maxSessions === undefined ? {} : { maxSessions: command.maxSessions }),
       ...(command.sessionIdle === undefined ? {} : { sessionIdleMs: command.sessionIdle * 1000 }),
+      ...(command.keepalive === undefined ? {} : { keepAliveMs: command.keepalive * 1000 }),
     })
   } catch (error) {
     // Nothing will serve the port: stop listening, so the process can end with the error.

@@ -408,6 +408,49 @@ describe('runPlanMcp', () => {
   )
 
   it(
+    'should write a keepalive comment every --keepalive seconds on a --listen event stream',
+    async () => {
+      const policyFile = join(workspace.base, 'listen-policy.json')
+      await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
+      const controller = new AbortController()
+      const io = { ...bufferIo(workspace.base), signal: controller.signal }
+      const argv = ['--policy', policyFile, '--listen', '0', '--keepalive', '1', '--']
+      const exited = runPlanMcp(
+        [...argv, process.execPath, filesystemServerScript, workspace.root],
+        io,
+      )
+      await expect.poll(() => io.err(), { timeout: TIMEOUT }).toMatch(/listening on http:\/\/\S+/)
+      const url = new URL(/listening on (http:\/\/\S+)/.exec(io.err())?.[1] ?? '')
+      const stream = new AbortController()
+      try {
+        const headers = {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        }
+        const body = JSON.stringify(initializeRequest())
+        const opened = await fetch(url, { method: 'POST', headers, body })
+        await opened.text()
+        const session = { ...headers, 'mcp-session-id': opened.headers.get('mcp-session-id') ?? '' }
+        const events = await fetch(url, { headers: session, signal: stream.signal })
+        expect(events.status).toBe(200)
+        const reader = events.body?.pipeThrough(new TextDecoderStream()).getReader()
+        let text = ''
+        while (reader !== undefined && !text.includes(': keepalive\n\n')) {
+          const { value, done } = await reader.read()
+          if (done) break
+          text += value
+        }
+        expect(text).toBe(': keepalive\n\n')
+      } finally {
+        stream.abort()
+        controller.abort()
+      }
+      expect(await exited).toBe(0)
+    },
+    TIMEOUT,
+  )
+
+  it(
     'should hold resources/read to the workspace with --resources workspace',
     async () => {
       const policyFile = join(workspace.base, 'listen-policy.json')

@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -471,6 +471,129 @@ describe('createMcpGuardHttpHandler (sessionIdleMs)', () => {
       ).rejects.toMatchObject({
         code: 'invalid_configuration',
         message: expect.stringContaining('sessionIdleMs must be a number of milliseconds'),
+      })
+    }
+  })
+})
+
+/** A raw GET event stream in session `id`: its status, the text received so far, its socket. */
+function openEventStream(port: number, id: string) {
+  return new Promise<{ status: number; text: () => string; socket: Socket }>((resolve, reject) => {
+    const request = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'GET',
+        headers: { accept: 'text/event-stream', 'mcp-session-id': id },
+      },
+      (response) => {
+        let text = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => {
+          text += chunk
+        })
+        response.on('error', () => {})
+        resolve({ status: response.statusCode ?? 0, text: () => text, socket: request.socket })
+      },
+    )
+    request.on('error', reject)
+    request.end()
+  })
+}
+
+/** A `fetch` that counts the keepalive comments in the event streams it receives. */
+function countingKeepalives(): { fetch: typeof fetch; readonly seen: number } {
+  let seen = 0
+  const counting: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init)
+    const type = response.headers.get('content-type') ?? ''
+    if (!type.startsWith('text/event-stream') || response.body === null) return response
+    const decoder = new TextDecoder()
+    const body = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          seen += decoder.decode(chunk, { stream: true }).split(': keepalive\n\n').length - 1
+          controller.enqueue(chunk)
+        },
+      }),
+    )
+    const { status, statusText, headers } = response
+    return new Response(body, { status, statusText, headers })
+  }
+  return {
+    fetch: counting,
+    get seen() {
+      return seen
+    },
+  }
+}
+
+describe('createMcpGuardHttpHandler (keepAliveMs)', () => {
+  it(
+    'should write keepalive comments on an open event stream, and close the session once its connection breaks',
+    async () => {
+      const timers = manualTimers()
+      const { url, port, handler } = await serve(
+        () => ({
+          policy: shellPolicy(tmpdir()),
+          server: shellServerTransport,
+          sessionIdleMs: 1000,
+          keepAliveMs: 1,
+        }),
+        timers.start,
+      )
+      const id = await openRawSession(url)
+      await send(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { session: id })
+      const stream = await openEventStream(port, id)
+      expect(stream.status).toBe(200)
+      expect(timers.pending).toBe(0)
+      await expect.poll(() => stream.text()).toContain(': keepalive\n\n')
+      expect(stream.text()).toMatch(/^(: keepalive\n\n)+$/)
+      // A reset, as the operating system reports a peer that stopped acknowledging writes.
+      stream.socket.resetAndDestroy()
+      await expect.poll(() => timers.pending).toBe(1)
+      timers.advance(1000)
+      expect(handler.sessions).toBe(0)
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should keep a real client working while keepalive comments reach it',
+    async () => {
+      const { url } = await serve(() => ({
+        policy: shellPolicy(tmpdir()),
+        server: shellServerTransport,
+        keepAliveMs: 1,
+      }))
+      const keepalives = countingKeepalives()
+      const errors: Error[] = []
+      const client = new Client({ name: 'keepalive-test', version: '1.0.0' })
+      client.onerror = (error) => errors.push(error)
+      await client.connect(new StreamableHTTPClientTransport(url, { fetch: keepalives.fetch }))
+      cleanups.push(() => client.close())
+      await expect.poll(() => keepalives.seen).toBeGreaterThan(2)
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0)
+      expect(await client.ping()).toEqual({})
+      expect(errors).toEqual([])
+    },
+    TIMEOUT,
+  )
+
+  it('should refuse to start with a keepAliveMs that is not a delay', async () => {
+    for (const keepAliveMs of [-1, Number.NaN, 2 ** 31, Number.NEGATIVE_INFINITY]) {
+      await expect(
+        createMcpGuardHttpHandler({
+          policy: shellPolicy(tmpdir()),
+          server: shellServerTransport,
+          keepAliveMs,
+        }),
+      ).rejects.toMatchObject({
+        code: 'invalid_configuration',
+        message: expect.stringContaining(
+          'keepAliveMs must be a number of milliseconds from 0 (never) to 2147483647, or Infinity (never), not',
+        ),
       })
     }
   })

@@ -20,8 +20,10 @@ import { type StartTimer, startUnrefTimer } from './idle-timer.js'
 const MAX_BODY_BYTES = 4 * 1024 * 1024
 /** Sessions open at once by default: each has a server process of its own. */
 const DEFAULT_MAX_SESSIONS = 64
-/** How long a session may stay idle by default: half an hour, in milliseconds. */
-const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000
+/** How long a session may stay idle by default. */
+const DEFAULT_SESSION_IDLE: DelayDefault = { ms: 30 * 60 * 1000, text: '30 minutes' }
+/** How often an open event stream gets a keepalive comment by default. */
+const DEFAULT_KEEP_ALIVE: DelayDefault = { ms: 15 * 1000, text: '15 seconds' }
 /** The longest delay a Node timer keeps (about 24.8 days); longer ones fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1
 
@@ -60,6 +62,14 @@ export interface McpHttpEndpoint {
    * never. Default 30 minutes.
    */
   readonly sessionIdleMs?: number
+  /**
+   * Milliseconds between the `: keepalive` comment lines written on each open event stream
+   * (clients ignore them). A client gone without closing its connection then makes a write
+   * fail once the operating system gives up on it (minutes; about 15 with Linux defaults), the
+   * stream closes, and `sessionIdleMs` starts counting. Proxies that drop quiet connections
+   * keep the stream too. `0` or `Infinity`: none. Default 15 seconds.
+   */
+  readonly keepAliveMs?: number
   /** Transport errors. Default: ignored. */
   readonly onError?: (error: Error) => void
 }
@@ -100,13 +110,22 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   }
 }
 
-/** The idle limit in milliseconds (`Infinity`: none); a `PlanError` for one that is not. */
-function sessionIdleMsOf(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_SESSION_IDLE_MS
+/** A delay option's default, in milliseconds and in words. */
+interface DelayDefault {
+  readonly ms: number
+  readonly text: string
+}
+
+/**
+ * A delay option in milliseconds (`Infinity` for `0` or `Infinity`: never), the default when
+ * absent; a `PlanError` for one that is not a delay.
+ */
+function delayOption(name: string, value: number | undefined, fallback: DelayDefault): number {
+  if (value === undefined) return fallback.ms
   if (value === 0 || value === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY
   if (value > 0 && value <= MAX_TIMER_MS) return value
   throw new PlanError(
-    `sessionIdleMs must be a number of milliseconds from 0 (never) to ${MAX_TIMER_MS}, or Infinity (never), not ${String(value)}; leave it out for 30 minutes.`,
+    `${name} must be a number of milliseconds from 0 (never) to ${MAX_TIMER_MS}, or Infinity (never), not ${String(value)}; leave it out for ${fallback.text}.`,
     { code: 'invalid_configuration' },
   )
 }
@@ -116,11 +135,13 @@ interface Endpoint {
   readonly options: McpGuardHttpHandlerOptions
   readonly compiler: Awaited<ReturnType<typeof resolveCompiler>>
   readonly sessions: SessionTable
+  /** Milliseconds between keepalive comments on event streams; `Infinity`: none. */
+  readonly keepAliveMs: number
 }
 
 /** Opens a session for an `initialize` request in `slot`: its transport, proxy and server. */
 async function openSession(
-  { options, compiler, sessions }: Endpoint,
+  { options, compiler, sessions, keepAliveMs }: Endpoint,
   request: IncomingMessage,
   response: ServerResponse,
   slot: SessionSlot,
@@ -132,6 +153,8 @@ async function openSession(
   }
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
+    // The transport takes 0 for none.
+    keepAliveMs: keepAliveMs === Number.POSITIVE_INFINITY ? 0 : keepAliveMs,
     onsessioninitialized: (id) => sessions.opened(id, transport, proxy, response),
   })
   let proxy: McpGuardProxy
@@ -180,7 +203,9 @@ export async function createHttpHandler(
   const authorized =
     options.bearerToken === undefined ? undefined : bearerTokenCheck(options.bearerToken)
   const maxSessions = countOption('maxSessions', options.maxSessions, DEFAULT_MAX_SESSIONS)
-  const idle = { ms: sessionIdleMsOf(options.sessionIdleMs), start: startTimer }
+  const idleMs = delayOption('sessionIdleMs', options.sessionIdleMs, DEFAULT_SESSION_IDLE)
+  const idle = { ms: idleMs, start: startTimer }
+  const keepAliveMs = delayOption('keepAliveMs', options.keepAliveMs, DEFAULT_KEEP_ALIVE)
   const compiler = await resolveCompiler(options, 'The MCP guard')
   // A resources setting that makes no sense stops the handler, not each session it opens.
   createResourceCheck(compiler, {
@@ -189,7 +214,7 @@ export async function createHttpHandler(
     onDisk: false,
   })
   const sessions = new SessionTable(maxSessions, idle)
-  const endpoint: Endpoint = { options, compiler, sessions }
+  const endpoint: Endpoint = { options, compiler, sessions, keepAliveMs }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (
