@@ -494,7 +494,7 @@ function openEventStream(port: number, id: string) {
           text += chunk
         })
         response.on('error', () => {})
-        resolve({ status: response.statusCode ?? 0, text: () => text, socket: request.socket })
+        resolve({ status: response.statusCode ?? 0, text: () => text, socket: response.socket })
       },
     )
     request.on('error', reject)
