@@ -51,6 +51,30 @@ describe('runPlanMcp', () => {
     await workspace?.remove()
   })
 
+  /**
+   * Starts `plan-mcp --policy <filesystem policy> --listen 0 <flags> -- <server>` and resolves
+   * once it listens, with its URL; abort `controller` to stop it, then await `exited`.
+   */
+  async function listen(
+    flags: readonly string[],
+    server: readonly string[],
+    env?: NodeJS.ProcessEnv,
+  ) {
+    const policyFile = join(workspace.base, 'listen-policy.json')
+    await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
+    const controller = new AbortController()
+    const io = {
+      ...bufferIo(workspace.base),
+      ...(env === undefined ? {} : { env }),
+      signal: controller.signal,
+    }
+    const argv = ['--policy', policyFile, '--listen', '0', ...flags, '--', ...server]
+    const exited = runPlanMcp(argv, io)
+    await expect.poll(() => io.err(), { timeout: TIMEOUT }).toMatch(/listening on http:\/\/\S+/)
+    const url = new URL(/listening on (http:\/\/\S+)/.exec(io.err())?.[1] ?? '')
+    return { url, io, controller, exited, policyFile }
+  }
+
   it(
     'should run the built plan-mcp bin in front of the filesystem server, with an audit log',
     async () => {
@@ -281,20 +305,13 @@ describe('runPlanMcp', () => {
   it(
     'should require the PLAN_MCP_TOKEN bearer token from every --listen client when it is set',
     async () => {
-      const policyFile = join(workspace.base, 'listen-policy.json')
-      await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
       const token = 'b1d2'.repeat(8)
-      const controller = new AbortController()
-      const io = {
-        ...bufferIo(workspace.base),
-        env: { ...process.env, PLAN_MCP_TOKEN: token },
-        signal: controller.signal,
-      }
-      const argv = ['--policy', policyFile, '--listen', '0', '--']
-      const server = [process.execPath, filesystemServerScript, workspace.root]
-      const exited = runPlanMcp([...argv, ...server], io)
-      await expect.poll(() => io.err(), { timeout: TIMEOUT }).toMatch(/listening on http:\/\/\S+/)
-      const url = new URL(/listening on (http:\/\/\S+)/.exec(io.err())?.[1] ?? '')
+      const env = { ...process.env, PLAN_MCP_TOKEN: token }
+      const { url, controller, exited } = await listen(
+        [],
+        [process.execPath, filesystemServerScript, workspace.root],
+        env,
+      )
       const refused = await fetch(url, { method: 'POST', body: '{}' })
       expect(refused.status).toBe(401)
       const client = new Client({ name: 'http-token-test', version: '1.0.0' })
@@ -325,12 +342,7 @@ describe('runPlanMcp', () => {
       const zero = ['--policy', policyFile, '--listen', '0', '--max-sessions', '0', '--']
       expect(await runPlanMcp([...zero, ...server], wrong)).toBe(2)
       expect(wrong.err()).toContain('--max-sessions "0" is not a whole number of at least 1')
-      const controller = new AbortController()
-      const io = { ...bufferIo(workspace.base), signal: controller.signal }
-      const argv = ['--policy', policyFile, '--listen', '0', '--max-sessions', '1', '--']
-      const exited = runPlanMcp([...argv, ...server], io)
-      await expect.poll(() => io.err(), { timeout: TIMEOUT }).toMatch(/listening on http:\/\/\S+/)
-      const url = new URL(/listening on (http:\/\/\S+)/.exec(io.err())?.[1] ?? '')
+      const { url, controller, exited } = await listen(['--max-sessions', '1'], server)
       const post = (headers: Record<string, string> = {}) =>
         fetch(url, {
           method: 'POST',
@@ -362,17 +374,11 @@ describe('runPlanMcp', () => {
   it(
     'should close a --listen session idle for --session-idle seconds, with its server',
     async () => {
-      const policyFile = join(workspace.base, 'listen-policy.json')
-      await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
       const pidFile = join(workspace.base, 'idle-server.pid')
       // The server writes its process id where the test can watch it, then becomes the server.
       const script = `echo $$ > '${pidFile}' && exec '${process.execPath}' '${filesystemServerScript}' '${workspace.root}'`
-      const controller = new AbortController()
-      const io = { ...bufferIo(workspace.base), signal: controller.signal }
-      const argv = ['--policy', policyFile, '--listen', '0', '--session-idle', '1', '--']
-      const exited = runPlanMcp([...argv, 'sh', '-c', script], io)
-      await expect.poll(() => io.err(), { timeout: TIMEOUT }).toMatch(/listening on http:\/\/\S+/)
-      const url = new URL(/listening on (http:\/\/\S+)/.exec(io.err())?.[1] ?? '')
+      const idle = ['--session-idle', '1']
+      const { url, controller, exited } = await listen(idle, ['sh', '-c', script])
       const post = (message: unknown, headers: Record<string, string> = {}) =>
         fetch(url, {
           method: 'POST',
@@ -410,17 +416,10 @@ describe('runPlanMcp', () => {
   it(
     'should write a keepalive comment every --keepalive seconds on a --listen event stream',
     async () => {
-      const policyFile = join(workspace.base, 'listen-policy.json')
-      await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
-      const controller = new AbortController()
-      const io = { ...bufferIo(workspace.base), signal: controller.signal }
-      const argv = ['--policy', policyFile, '--listen', '0', '--keepalive', '1', '--']
-      const exited = runPlanMcp(
-        [...argv, process.execPath, filesystemServerScript, workspace.root],
-        io,
+      const { url, controller, exited } = await listen(
+        ['--keepalive', '1'],
+        [process.execPath, filesystemServerScript, workspace.root],
       )
-      await expect.poll(() => io.err(), { timeout: TIMEOUT }).toMatch(/listening on http:\/\/\S+/)
-      const url = new URL(/listening on (http:\/\/\S+)/.exec(io.err())?.[1] ?? '')
       const stream = new AbortController()
       try {
         const headers = {
@@ -453,14 +452,11 @@ describe('runPlanMcp', () => {
   it(
     'should hold resources/read to the workspace with --resources workspace',
     async () => {
-      const policyFile = join(workspace.base, 'listen-policy.json')
-      await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
-      const controller = new AbortController()
-      const io = { ...bufferIo(workspace.base), signal: controller.signal }
-      const argv = ['--policy', policyFile, '--listen', '0', '--resources', 'workspace', '--']
-      const exited = runPlanMcp([...argv, process.execPath, fileResourceScript], io)
-      await expect.poll(() => io.err(), { timeout: TIMEOUT }).toMatch(/listening on http:\/\/\S+/)
-      const url = new URL(/listening on (http:\/\/\S+)/.exec(io.err())?.[1] ?? '')
+      const resources = ['--resources', 'workspace']
+      const { url, controller, exited } = await listen(resources, [
+        process.execPath,
+        fileResourceScript,
+      ])
       const client = new Client({ name: 'http-resources-test', version: '1.0.0' })
       try {
         await client.connect(new StreamableHTTPClientTransport(url))
