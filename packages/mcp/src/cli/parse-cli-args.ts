@@ -1,5 +1,6 @@
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util'
 import type { McpResourcesMode } from '../guard/resource-check.js'
+import { MAX_TIMER_MS } from '../proxy/idle-timer.js'
 
 /** `plan-mcp --policy … -- <server command>`: run the proxy. */
 export interface ProxyCommand {
@@ -93,12 +94,19 @@ const PROXY_OPTIONS = {
 
 type Values = Readonly<Record<string, unknown>>
 
+/** A delay in whole seconds, up to the longest a Node timer keeps. */
+const MAX_DELAY_SECONDS = Math.floor(MAX_TIMER_MS / 1000)
+const DELAY_SECONDS = {
+  min: 0,
+  max: MAX_DELAY_SECONDS,
+  what: `a whole number of seconds from 0 to ${MAX_DELAY_SECONDS}`,
+}
+
 /** The proxy flags that take a whole number, with its bounds: all only for `--listen`. */
 const LISTEN_COUNTS = {
   'max-sessions': { min: 1, max: Number.MAX_SAFE_INTEGER, what: 'a whole number of at least 1' },
-  // The longest delay a Node timer keeps is 2**31 - 1 milliseconds.
-  'session-idle': { min: 0, max: 2_147_483, what: 'a whole number of seconds from 0 to 2147483' },
-  keepalive: { min: 0, max: 2_147_483, what: 'a whole number of seconds from 0 to 2147483' },
+  'session-idle': DELAY_SECONDS,
+  keepalive: DELAY_SECONDS,
 } as const
 
 /**

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
-import { type AdapterOptions, PlanError, resolveCompiler } from '@plan/core'
+import { type AdapterOptions, type PlanCompiler, PlanError, resolveCompiler } from '@plan/core'
 import { countOption } from '@plan/core/internal'
 import type { McpDecisionEvent, McpGuardSettings } from '../guard/create-mcp-call-guard.js'
 import { createResourceCheck } from '../guard/resource-check.js'
@@ -14,7 +14,7 @@ import {
   type McpServerCommand,
 } from './create-mcp-guard-proxy.js'
 import { type SessionSlot, SessionTable } from './http-sessions.js'
-import { type StartTimer, startUnrefTimer } from './idle-timer.js'
+import { MAX_TIMER_MS, type StartTimer, startUnrefTimer } from './idle-timer.js'
 
 /** Largest request body read to open a session, in bytes. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -24,8 +24,6 @@ const DEFAULT_MAX_SESSIONS = 64
 const DEFAULT_SESSION_IDLE: DelayDefault = { ms: 30 * 60 * 1000, text: '30 minutes' }
 /** How often an open event stream gets a keepalive comment by default. */
 const DEFAULT_KEEP_ALIVE: DelayDefault = { ms: 15 * 1000, text: '15 seconds' }
-/** The longest delay a Node timer keeps (about 24.8 days); longer ones fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1
 
 /**
  * Options for {@link createMcpGuardHttpHandler}: the adapter options, the guard's settings
@@ -133,7 +131,7 @@ function delayOption(name: string, value: number | undefined, fallback: DelayDef
 /** What every session of one handler shares. */
 interface Endpoint {
   readonly options: McpGuardHttpHandlerOptions
-  readonly compiler: Awaited<ReturnType<typeof resolveCompiler>>
+  readonly compiler: PlanCompiler
   readonly sessions: SessionTable
   /** Milliseconds between keepalive comments on event streams; `Infinity`: none. */
   readonly keepAliveMs: number

@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
+  ErrorCode,
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
   isJSONRPCRequest,
@@ -12,13 +13,6 @@ import type { AllowedMcpCall, McpCallGuard } from '../guard/create-mcp-call-guar
 import { taskRefusalText } from '../guard/denial-result.js'
 import { allowedToolList, asRecord, RESOURCE_METHODS } from '../guard/message-fields.js'
 import type { ResourceCheck, ResourceRefusal } from '../guard/resource-check.js'
-
-/** JSON-RPC "internal error": the wrapped server could not be reached. */
-const INTERNAL_ERROR = -32603
-/** JSON-RPC "invalid request": a malformed or task-based tool call, which the guard does not pass. */
-const INVALID_REQUEST = -32600
-/** JSON-RPC "invalid params": a resource the policy does not let the client read. */
-const INVALID_PARAMS = -32602
 
 function keyOf(id: RequestId): string {
   return `${typeof id}:${String(id)}`
@@ -147,7 +141,7 @@ export class MessageRouter {
       this.forward(this.client, {
         jsonrpc: '2.0',
         id,
-        error: { code: INVALID_REQUEST, message: text },
+        error: { code: ErrorCode.InvalidRequest, message: text },
       })
   }
 
@@ -162,7 +156,7 @@ export class MessageRouter {
     this.forward(this.client, {
       jsonrpc: '2.0',
       id: request.id,
-      error: { code: INVALID_REQUEST, message },
+      error: { code: ErrorCode.InvalidRequest, message },
     })
   }
 
@@ -196,7 +190,7 @@ export class MessageRouter {
       this.forward(this.client, {
         jsonrpc: '2.0',
         id: request.id,
-        error: { code: INTERNAL_ERROR, message: text },
+        error: { code: ErrorCode.InternalError, message: text },
       })
     })
   }
@@ -222,7 +216,11 @@ export class MessageRouter {
     this.forward(this.client, {
       jsonrpc: '2.0',
       id: request.id,
-      error: { code: INVALID_PARAMS, message: refusal.message, data: { issues: refusal.issues } },
+      error: {
+        code: ErrorCode.InvalidParams,
+        message: refusal.message,
+        data: { issues: refusal.issues },
+      },
     })
   }
 
