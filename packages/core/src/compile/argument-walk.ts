@@ -56,15 +56,11 @@ export interface ArgumentWalk extends ArgumentContext {
   /** When given, frozen reference paths and fields shared by every step of a plan. */
   readonly parts?: SharedReferenceParts
   /**
-   * True when the compiler parsed the arguments itself and nothing else holds them: checked
-   * objects are frozen in place instead of copied.
+   * True when the compiler parsed the arguments itself (`JSON.parse`) and nothing else holds
+   * them: checked objects are frozen in place instead of copied, and every object is an array
+   * or plain, so that no prototype need be read.
    */
   readonly owned?: boolean
-  /**
-   * True when every argument object is what `JSON.parse` made (an array or plain), so that no
-   * prototype need be read.
-   */
-  readonly parsed?: boolean
 }
 
 /**

@@ -151,7 +151,7 @@ export function checkArgumentValue(
   depth: number,
   walk: ArgumentWalk,
 ): JsonValue | undefined {
-  if (isReference(value, walk.parsed === true))
+  if (isReference(value, walk.owned === true))
     return checkReference(value, parent, key, argParent, walk)
   switch (spec.type) {
     case 'string':

@@ -77,7 +77,7 @@ export function checkArgumentsInto(
 ): JsonObject {
   const declared = tool.args
   const given = args === undefined || args === null ? {} : args
-  if (!isPlainObject(given, walk.parsed === true)) {
+  if (!isPlainObject(given, walk.owned === true)) {
     const message = `Arguments must be an object, got ${describe(given)}.`
     walk.issues.push(
       createIssue('invalid_arguments', message, [...base], declaredHint(declared), walk.stepId),

@@ -60,9 +60,9 @@ function checkJson(
     budget.bytes -= value.length + 2
   } else if (Array.isArray(value)) {
     return checkJsonArray(value, parent, key, argParent, depth, walk, budget)
-  } else if (isReference(value, walk.parsed === true)) {
+  } else if (isReference(value, walk.owned === true)) {
     return checkReference(value, parent, key, argParent, walk)
-  } else if (isPlainObject(value, walk.parsed === true)) {
+  } else if (isPlainObject(value, walk.owned === true)) {
     return checkJsonObject(value, parent, key, argParent, depth, walk, budget)
   } else {
     return fail(walk, parent, key, `Expected a JSON value, got ${describe(value)}.`)

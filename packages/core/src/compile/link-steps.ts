@@ -24,10 +24,11 @@ export interface LinkInput {
   /** The path of the steps array inside the plan. */
   readonly base: Path
   readonly issues: PlanIssue[]
-  /** True when the compiler parsed the plan itself: arguments are frozen in place, not copied. */
+  /**
+   * True when the compiler parsed the plan itself (`JSON.parse`): arguments are frozen in place,
+   * not copied, and their objects are plain or arrays.
+   */
   readonly owned?: boolean
-  /** True when every step's arguments are its own, as `JSON.parse` made them. */
-  readonly parsed?: boolean
 }
 
 // From this many dependency ids on, they are looked up in one batch.
@@ -98,7 +99,6 @@ export function linkSteps(input: LinkInput): PlanLinks {
     referenceTargets: targets,
     parts: new ReferenceParts(),
     owned: input.owned === true,
-    parsed: input.parsed === true,
   }
   // Ids enter the index in plan order, as steps become graph nodes: an id's position in it is
   // its node. A large plan's dependency ids are all looked up at once, before linking.

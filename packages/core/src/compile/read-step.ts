@@ -17,8 +17,8 @@ export interface StepReading {
   readonly issues: PlanIssue[]
   /** Each well-formed id, with the index of the first step that has it. */
   readonly ids: StepIndex
-  /** True when the steps are what `JSON.parse` returned (every object an array or plain). */
-  readonly parsed?: boolean
+  /** True when the steps are what the compiler's `JSON.parse` returned (every object an array or plain). */
+  readonly owned?: boolean
 }
 
 type Step = Record<string, unknown>
@@ -194,7 +194,7 @@ function readStepDependencies(reading: StepReading, raw: Step, index: number, id
  * shape; a well-formed id seen for the first time goes into `ids`.
  */
 export function readStep(reading: StepReading, raw: unknown, index: number): void {
-  if (!isPlainObject(raw, reading.parsed === true)) {
+  if (!isPlainObject(raw, reading.owned === true)) {
     reading.issues.push(
       createIssue(
         'invalid_plan',

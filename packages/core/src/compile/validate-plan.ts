@@ -74,11 +74,10 @@ export function validatePlan(
   const { steps, base } = found
   const table = new StepTable(steps.length)
   const ids = new StepIndex(steps.length, linearUpTo)
-  const reading: StepReading = { table, base, issues, ids, parsed: owned }
+  const reading: StepReading = { table, base, issues, ids, owned }
   if (owned) readOwnedSteps(reading, steps as unknown[])
   else readSteps(reading, steps)
-  const parsed = reading.parsed === true
-  const links = linkSteps({ policy, checkCommand, table, ids, base, issues, owned, parsed })
+  const links = linkSteps({ policy, checkCommand, table, ids, base, issues, owned })
   const graph = analyzeDependencies(links.dependencyStart, links.dependencyTarget)
   reportGraphIssues(graph, links, budgets, base, issues)
   // Labels travel only along references: a plan without any has no flow to check.
