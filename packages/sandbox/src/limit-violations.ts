@@ -1,7 +1,5 @@
 import type { CommandViolation } from '@plan/core'
-import { LIMIT_NAMES, type SandboxLimits } from './sandbox-limits.js'
-
-type LimitName = (typeof LIMIT_NAMES)[number]
+import { LIMIT_NAMES, type LimitName, type SandboxLimits } from './sandbox-limits.js'
 
 // bubblewrap exits with 128 + the signal that killed the command.
 const EXIT_CODES: Partial<Record<number, readonly [LimitName, string]>> = {

@@ -44,7 +44,8 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   openFiles: 4096,
 })
 
-type LimitName = (typeof LIMIT_NAMES)[number]
+/** The name of one limit. */
+export type LimitName = (typeof LIMIT_NAMES)[number]
 
 // The rows of /proc/self/limits and the prlimit options of each rlimit.
 const RESOURCES: Readonly<
@@ -107,11 +108,20 @@ export function effectiveLimits(
   return limits
 }
 
+// Read once: a process can only lower its hard limits, and a cached one above that makes
+// prlimit fail (a sandbox failure), never run a command with more than it may have.
+let hardLimitsRead: Partial<Record<LimitName, number>> | undefined
+
 /** The hard limits of this process by limit name, from `/proc/self/limits`; none where unlimited. */
 function hardLimits(): Partial<Record<LimitName, number>> {
-  let text: string
+  hardLimitsRead ??= readHardLimits()
+  return hardLimitsRead
+}
+
+function readHardLimits(): Partial<Record<LimitName, number>> {
+  let lines: string[]
   try {
-    text = readFileSync('/proc/self/limits', 'utf8')
+    lines = readFileSync('/proc/self/limits', 'utf8').split('\n')
   } catch {
     return {}
   }
@@ -119,7 +129,7 @@ function hardLimits(): Partial<Record<LimitName, number>> {
   for (const name of LIMIT_NAMES) {
     const row = RESOURCES[name]?.row
     if (row === undefined) continue
-    const line = text.split('\n').find((candidate) => candidate.startsWith(row))
+    const line = lines.find((candidate) => candidate.startsWith(row))
     const hard = line?.slice(row.length).trim().split(/\s+/)[1]
     if (hard !== undefined && /^\d+$/.test(hard)) found[name] = Number(hard)
   }
