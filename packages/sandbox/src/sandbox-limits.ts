@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { sandboxLimitsSchema } from '@plan/core/schemas'
 import { SandboxError } from './sandbox-error.js'
 
 /**
@@ -36,7 +37,7 @@ export const LIMIT_NAMES = [
   'processes',
   'memoryBytes',
   'tmpBytes',
-] as const satisfies readonly (keyof SandboxLimits)[]
+] as const satisfies readonly (keyof SandboxLimits & keyof typeof sandboxLimitsSchema.shape)[]
 
 /** Limits every sandboxed command gets unless the policy or the caller sets them. */
 export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
@@ -61,30 +62,27 @@ const RESOURCES: Readonly<
 /** Throws `invalid_configuration` unless `limits` holds only known names with positive integers. */
 export function checkLimits(limits: unknown, path: readonly (string | number)[]): void {
   if (limits === undefined) return
-  if (typeof limits !== 'object' || limits === null || Array.isArray(limits)) {
-    throw new SandboxError({
+  // The policy's own schema: the limits a caller passes are held to the same rule.
+  const checked = sandboxLimitsSchema.safeParse(limits)
+  if (checked.success) return
+  const issue = checked.error.issues[0]
+  const fail = (message: string, at: readonly (string | number)[], hint?: string) =>
+    new SandboxError({
       code: 'invalid_configuration',
-      message: 'The sandbox limits are not an object.',
-      path: [...path],
+      message,
+      path: [...path, ...at],
+      ...(hint === undefined ? {} : { hint }),
     })
-  }
-  for (const [name, value] of Object.entries(limits)) {
-    if (!(LIMIT_NAMES as readonly string[]).includes(name)) {
-      throw new SandboxError({
-        code: 'invalid_configuration',
-        message: `Unknown sandbox limit ${JSON.stringify(name)}.`,
-        path: [...path, name],
-        hint: `The limits are ${LIMIT_NAMES.join(', ')}.`,
-      })
-    }
-    if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) > 0)) {
-      throw new SandboxError({
-        code: 'invalid_configuration',
-        message: `The sandbox limit ${name} must be a positive integer, not ${String(value)}.`,
-        path: [...path, name],
-      })
-    }
-  }
+  const name = issue?.code === 'unrecognized_keys' ? issue.keys[0] : issue?.path[0]
+  if (typeof name !== 'string') throw fail('The sandbox limits are not an object.', [])
+  if (issue?.code === 'unrecognized_keys')
+    throw fail(
+      `Unknown sandbox limit ${JSON.stringify(name)}.`,
+      [name],
+      `The limits are ${LIMIT_NAMES.join(', ')}.`,
+    )
+  const value = (limits as Record<string, unknown>)[name]
+  throw fail(`The sandbox limit ${name} must be a positive integer, not ${String(value)}.`, [name])
 }
 
 /**
