@@ -2,6 +2,7 @@ import type { Policy } from '../schema/policy-schema.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { PlanGuard, ResolveArgsResult } from '../types/plan-guard.js'
 import { authorizeCall, releaseStep } from './authorize-call.js'
+import { authorizeResource, completeResource } from './authorize-resource.js'
 import type { GuardParts } from './guard-parts.js'
 import { snapshotGuard } from './guard-snapshot.js'
 import { interruptedCallIssue } from './interrupted-call.js'
@@ -25,6 +26,8 @@ function methodsOf(
     complete: (stepId, output) => completeStep(parts, stepId, output),
     fail: (stepId, error) => failStep(parts, stepId, error),
     release: (stepId) => releaseStep(parts, stepId),
+    authorizeResource: (request) => authorizeResource(parts, request),
+    completeResource: (uri, output) => completeResource(parts, uri, output),
     resolveArgs,
     readySteps: () => run.readySteps(),
     readyTools: () => run.readyTools(),
@@ -53,6 +56,8 @@ export class GuardHandle implements PlanGuard {
   readonly complete: PlanGuard['complete']
   readonly fail: PlanGuard['fail']
   readonly release: PlanGuard['release']
+  readonly authorizeResource: PlanGuard['authorizeResource']
+  readonly completeResource: PlanGuard['completeResource']
   readonly resolveArgs: PlanGuard['resolveArgs']
   readonly readySteps: PlanGuard['readySteps']
   readonly readyTools: PlanGuard['readyTools']
@@ -72,6 +77,8 @@ export class GuardHandle implements PlanGuard {
     this.complete = methods.complete
     this.fail = methods.fail
     this.release = methods.release
+    this.authorizeResource = methods.authorizeResource
+    this.completeResource = methods.completeResource
     this.resolveArgs = methods.resolveArgs
     this.readySteps = methods.readySteps
     this.readyTools = methods.readyTools
