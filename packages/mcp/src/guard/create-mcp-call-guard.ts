@@ -62,6 +62,8 @@ export interface McpGuardSettings {
    * of the tools: a `file:` URI must name a path that tools may read (inside the workspace,
    * outside `deny`, symbolic links resolved on disk), and other schemes are refused unless
    * `resourceSchemes` lists them. A refused request gets a JSON-RPC error naming the issues.
+   * Each decision is audited, a read counts as a call against `budgets.maxCalls`, and what it
+   * returns is labelled for trust as a tool's output is.
    */
   readonly resources?: McpResourcesMode
   /** With `resources: 'workspace'`: URI schemes passed unchecked besides `file:`, e.g. `['https']`. */
