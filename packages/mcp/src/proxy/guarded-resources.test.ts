@@ -195,9 +195,13 @@ describe.each([
         expect((await client.callTool(write)).isError).toBeFalsy()
         await expect(client.readResource({ uri: readme })).rejects.toMatchObject({
           code: -32602,
-          message: expect.stringContaining('budget_exhausted'),
+          message: expect.not.stringContaining('Allowed:'),
           data: { issues: [expect.objectContaining({ code: 'budget_exhausted' })] },
         })
+        await expect(
+          client.subscribeResource({ uri: readme }),
+          'a stopped run refuses subscriptions too',
+        ).rejects.toMatchObject({ message: expect.stringContaining('budget_exhausted') })
         const refused = await client.callTool({ ...write, arguments: { ...write.arguments } })
         expect(refused.isError).toBe(true)
         expect(log.reads).toEqual([join(workspace.root, 'README.md')])
