@@ -128,6 +128,8 @@ export type {
   PlanGuardOptions,
   PlanGuardState,
   ResolveArgsResult,
+  ResourceAuthorizeResult,
+  ResourceRequest,
   StepStatus,
   SubmitKind,
   SubmitOptions,

@@ -2,6 +2,11 @@ export { guardMcpClient } from './client/guard-mcp-client.js'
 export type { GuardedMcpTransport } from './client/guard-mcp-transport.js'
 export { guardMcpTransport } from './client/guard-mcp-transport.js'
 export type {
+  AllowedMcpResource,
+  AuthorizeMcpResource,
+  RefusedMcpResource,
+} from './guard/authorize-mcp-resource.js'
+export type {
   AllowedMcpCall,
   McpCallGuard,
   McpDecisionEvent,

@@ -37,6 +37,12 @@ export interface UntrustedFlowTracker {
   check(step: CompiledStep, args: JsonObject, paste?: boolean): FlowCheck
   /** Labels a finished step's output; `output` is its JSON value, or undefined if it has none. */
   record(step: CompiledStep, output: JsonValue | undefined, tainted: boolean): TrustLabel
+  /**
+   * Labels content that reached the model outside any step (a resource read) as the output of
+   * a tool that declares no trust; `source` names it in a refusal and has a space, so it is
+   * never taken for a step id (`resource file:///…`).
+   */
+  recordContent(source: string, output: JsonValue | undefined): TrustLabel
   /** The label of a finished step's output. */
   label(stepId: string): TrustLabel | undefined
   /** What the run has combined so far: untrusted context, sensitive data, actions. */
@@ -58,6 +64,13 @@ function collectTexts(value: JsonValue, out: string[], depth = 0): void {
       collectTexts(value[key] as JsonValue, out, depth + 1)
     }
   }
+}
+
+/** Indexes the text of one untrusted output; one that is not JSON saturates the index. */
+function indexOutput(index: UntrustedTextIndex, origin: string, output: JsonValue | undefined) {
+  const texts: string[] = []
+  if (output !== undefined) collectTexts(output, texts)
+  index.add(origin, texts, output !== undefined)
 }
 
 interface Leaf {
@@ -90,6 +103,12 @@ function collectLeaves(
       collectLeaves(undefined, value[key] as JsonValue, [...path, key], refusing, out, depth + 1)
     }
   }
+}
+
+/** How a refusal names where copied text came from (a step id has no spaces, a content source does). */
+function originName(origin: string): string {
+  if (origin === '*') return 'an untrusted output'
+  return origin.includes(' ') ? origin : outputName(origin)
 }
 
 function issueFor(step: CompiledStep, path: ArgumentPath, flow: string[], pasted: boolean) {
@@ -159,7 +178,7 @@ export function createUntrustedFlowTracker(
           if (origin === undefined) continue
           tainted = true
           if (leaf.refuses) {
-            const source = origin.stepId === '*' ? 'an untrusted output' : outputName(origin.stepId)
+            const source = originName(origin.stepId)
             issues.push(issueFor(step, leaf.path, [source, argumentName(step.id, leaf.path)], true))
           }
         }
@@ -182,12 +201,13 @@ export function createUntrustedFlowTracker(
       else untrusted = tainted || toolOutputIsUntrusted(policy.policy, tool)
       const label: TrustLabel = untrusted ? 'untrusted' : 'trusted'
       labels.set(step.id, label)
-      if (untrusted) {
-        const texts: string[] = []
-        if (output !== undefined) collectTexts(output, texts)
-        index.add(step.id, texts, output !== undefined)
-      }
+      if (untrusted) indexOutput(index, step.id, output)
       return label
+    },
+    recordContent(source, output) {
+      if (policy.policy.trust.defaultOutput === 'trusted') return 'trusted'
+      indexOutput(index, source, output)
+      return 'untrusted'
     },
     taintState() {
       return { untrusted: index.size > 0, sensitive, acted }

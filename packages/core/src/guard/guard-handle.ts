@@ -1,15 +1,20 @@
 import type { Policy } from '../schema/policy-schema.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
-import type { PlanGuard, ResolveArgsResult } from '../types/plan-guard.js'
+import type {
+  PlanGuard,
+  ResolveArgsResult,
+  ResourceAuthorizeResult,
+  ResourceRequest,
+} from '../types/plan-guard.js'
 import { authorizeCall, releaseStep } from './authorize-call.js'
+import { authorizeResource, completeResource } from './authorize-resource.js'
 import type { GuardParts } from './guard-parts.js'
 import { snapshotGuard } from './guard-snapshot.js'
 import { interruptedCallIssue } from './interrupted-call.js'
-import type { RunState } from './run-state.js'
 import { completeStep, failStep } from './step-results.js'
 import { submitPlan } from './submit-plan.js'
 
-type GuardMethods = Omit<PlanGuard, 'policy' | 'plan'>
+type GuardMethods = Omit<PlanGuard, 'policy' | 'plan' | 'authorizeResource' | 'completeResource'>
 
 /**
  * The methods of one guard, made in one object literal. (Closures stored one by one into a new
@@ -46,6 +51,8 @@ function methodsOf(
  * passed around detached), and `plan` read live. `plan` is a getter of the class, not of an
  * object literal: a getter made per object gives each guard a hidden class of its own, held
  * in old space, which keeps every guard (and all it holds) alive until a full collection.
+ * The resource methods, which only some adapters call, are on the prototype (call them on the
+ * guard), so a guard does not carry two more closures for them.
  */
 export class GuardHandle implements PlanGuard {
   readonly policy: Policy
@@ -61,12 +68,12 @@ export class GuardHandle implements PlanGuard {
   readonly interruptedCalls: PlanGuard['interruptedCalls']
   readonly submitPlan: PlanGuard['submitPlan']
   readonly snapshot: PlanGuard['snapshot']
-  readonly #run: RunState
+  readonly #parts: GuardParts
 
   /** @param resolveArgs the arguments a ready step must be called with */
   constructor(parts: GuardParts, resolveArgs: (stepId: string) => ResolveArgsResult) {
     const methods = methodsOf(parts, resolveArgs)
-    this.#run = parts.run
+    this.#parts = parts
     this.policy = parts.compiler.policy.policy
     this.authorize = methods.authorize
     this.complete = methods.complete
@@ -84,6 +91,14 @@ export class GuardHandle implements PlanGuard {
 
   /** The current approved plan, or undefined before the first plan in per-turn mode. */
   get plan(): CompiledPlan | undefined {
-    return this.#run.plan
+    return this.#parts.run.plan
+  }
+
+  authorizeResource(request: ResourceRequest): ResourceAuthorizeResult {
+    return authorizeResource(this.#parts, request)
+  }
+
+  completeResource(uri: string, output: unknown): void {
+    completeResource(this.#parts, uri, output)
   }
 }

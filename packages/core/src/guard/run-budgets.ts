@@ -130,6 +130,27 @@ export class RunBudgets {
     return undefined
   }
 
+  /**
+   * Why one more resource read exceeds `maxCalls` (a read counts as a call), stopping the run
+   * as a call past it does; otherwise the read is counted. Repeats are not counted: a client
+   * reads a subscribed resource again each time it changes.
+   */
+  countRead(): PlanIssue | undefined {
+    const { budgets, counters } = this
+    if (budgets.maxCalls !== undefined && counters.calls >= budgets.maxCalls) {
+      return this.stop(
+        createIssue(
+          'budget_exhausted',
+          `The run has made its ${budgets.maxCalls} allowed calls (tool calls and resource reads).`,
+          [],
+          'Stop calling tools and reading resources, and report what was done.',
+        ),
+      )
+    }
+    counters.calls += 1
+    return undefined
+  }
+
   /** Counts a call that starts. Identical calls count only while nothing else happened between. */
   countCall(tool: string, key: string): void {
     const { counters } = this

@@ -42,6 +42,31 @@ export type AuditEvent =
       readonly outputHash: string | null
       readonly trust: TrustLabel
     }
+  /**
+   * A resource request an adapter checked (MCP `resources/read` or `resources/subscribe`) was
+   * allowed; `path` is the real path its `file:` URI names, as checked.
+   */
+  | {
+      readonly type: 'resource_allowed'
+      readonly method: string
+      readonly uri: string
+      readonly path: string | null
+    }
+  /** A resource request was refused; `uri` is null when it was not a string. */
+  | {
+      readonly type: 'resource_denied'
+      readonly method: string
+      readonly uri: string | null
+      readonly path: string | null
+      readonly issues: readonly PlanIssue[]
+    }
+  /** A resource's content reached the model; `trust` is the label it carries from now on. */
+  | {
+      readonly type: 'resource_completed'
+      readonly uri: string
+      readonly outputHash: string | null
+      readonly trust: TrustLabel
+    }
   /** A step failed. */
   | { readonly type: 'step_failed'; readonly stepId: string; readonly error: string }
   /** A running step went back to ready (a retry). */

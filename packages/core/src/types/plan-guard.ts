@@ -43,6 +43,34 @@ export type AuthorizeResult =
       readonly issues: readonly PlanIssue[]
     }
 
+/**
+ * A request for a resource (MCP `resources/read`, `resources/subscribe`) that an adapter has
+ * checked itself: the guard refuses it when the adapter found issues or the run has stopped,
+ * counts a read against `budgets.maxCalls`, and audits the decision.
+ */
+export interface ResourceRequest {
+  /** The request's method, e.g. `resources/read`, as written to the audit log. */
+  readonly method: string
+  /** The resource's URI as requested; a value that is not a string is audited as null. */
+  readonly uri: unknown
+  /** The path a `file:` URI names: the real path checked when it was allowed. */
+  readonly path?: string
+  /** What the adapter's own check found wrong; any issue refuses the request. */
+  readonly issues?: readonly PlanIssue[]
+  /** True when the request returns the resource's content: it counts as a call. */
+  readonly reads: boolean
+}
+
+/** The guard's answer to a resource request. */
+export type ResourceAuthorizeResult =
+  | { readonly allowed: true }
+  | {
+      readonly allowed: false
+      /** Why the request was refused (the first problem). */
+      readonly issue: PlanIssue
+      readonly issues: readonly PlanIssue[]
+    }
+
 /** How a plan reaches the guard after the first one. */
 export type SubmitKind =
   /** A new plan from a planner after a rejection or failure; counts against `maxReplans`. */
@@ -146,6 +174,18 @@ export interface PlanGuard {
    * `fail`. Interrupted calls of tools the policy marks `idempotent` are released on restore.
    */
   interruptedCalls(): readonly InterruptedCall[]
+  /**
+   * Decides about a resource request the adapter checked: refused when the adapter found
+   * issues or the run has stopped, or, for a read, past `budgets.maxCalls` (reads count as
+   * calls). Every decision is audited; a refusal counts as a denial. Never throws.
+   */
+  authorizeResource(request: ResourceRequest): ResourceAuthorizeResult
+  /**
+   * Records the content an allowed resource read returned (or the error text that came back
+   * instead), labelled as the output of a tool that declares no trust (`trust.defaultOutput`),
+   * so text copied from untrusted content into a command or a write path is refused.
+   */
+  completeResource(uri: string, output: unknown): void
   /** Why the run was stopped (an exhausted budget, a loop), if it was. */
   stopReason(): PlanIssue | undefined
   /** Compiles and installs a new plan (a re-plan, or one turn's calls in per-turn mode). */

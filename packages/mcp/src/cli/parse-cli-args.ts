@@ -52,7 +52,8 @@ export const USAGE = `Usage:
       Runs the MCP server behind the @plan guard, speaking MCP over stdio on both sides;
       with --sandbox the server itself runs in an OS sandbox built from the policy;
       with --resources workspace, resources/read of a file: URI must name a path tools may
-      read, and other schemes are refused unless a --resource-scheme names them.
+      read, and other schemes are refused unless a --resource-scheme names them; reads are
+      audited and counted against the policy's budgets.maxCalls, as tool calls are.
   plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] --url <https://host/mcp>
       Guards a server reached over Streamable HTTP; the client still speaks stdio.
   plan-mcp --policy <policy.json> --listen <port> [--host 127.0.0.1] [--max-sessions <n>] [--session-idle <seconds>] [--keepalive <seconds>] [… as above]

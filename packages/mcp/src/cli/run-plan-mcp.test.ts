@@ -450,9 +450,10 @@ describe('runPlanMcp', () => {
   )
 
   it(
-    'should hold resources/read to the workspace with --resources workspace',
+    'should hold resources/read to the workspace with --resources workspace, audited',
     async () => {
-      const resources = ['--resources', 'workspace']
+      const auditFile = join(workspace.base, 'listen-resources-audit.jsonl')
+      const resources = ['--resources', 'workspace', '--audit', auditFile]
       const { url, controller, exited } = await listen(resources, [
         process.execPath,
         fileResourceScript,
@@ -473,6 +474,17 @@ describe('runPlanMcp', () => {
         controller.abort()
       }
       expect(await exited).toBe(0)
+      const log = await readFile(auditFile, 'utf8')
+      expect(verifyAuditLog(log).valid).toBe(true)
+      const events = log
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).event)
+      expect(events.map((event) => [event.type, event.uri])).toEqual([
+        ['resource_allowed', `file://${workspace.root}/README.md`],
+        ['resource_completed', `file://${workspace.root}/README.md`],
+        ['resource_denied', `file://${workspace.root}/%2e%2e/outside/secret.txt`],
+      ])
     },
     TIMEOUT,
   )

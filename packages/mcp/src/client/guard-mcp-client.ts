@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
+import type { AuthorizeMcpResource } from '../guard/authorize-mcp-resource.js'
 import {
   createMcpCallGuard,
   type McpCallGuard,
@@ -46,6 +47,27 @@ async function guardedToolCall(
   return result
 }
 
+/** One guarded `resources/read` or `resources/subscribe` through the client's own `request`. */
+async function guardedResource(
+  authorize: AuthorizeMcpResource,
+  send: Request,
+  args: Parameters<Request>,
+): Promise<unknown> {
+  const [request] = args
+  const decision = await authorize(request.method, asRecord(request.params).uri)
+  if (!decision.allowed)
+    throw new McpError(ErrorCode.InvalidParams, decision.message, { issues: decision.issues })
+  let result: unknown
+  try {
+    result = await send(...args)
+  } catch (error) {
+    decision.fail(error)
+    throw error
+  }
+  decision.finish(result)
+  return result
+}
+
 /**
  * Guards an MCP SDK `Client` in place: `tools/list` answers list only the tools the policy
  * lists (descriptions unchanged), and every `tools/call` is authorized by the `@plan` guard
@@ -79,11 +101,9 @@ export async function guardMcpClient<C extends Client>(
   const guardedRequest: Request = async (...args) => {
     const [request] = args
     if (request.method === 'tools/call') return guardedToolCall(callGuard, send, args)
-    if (callGuard.checkResource !== undefined && RESOURCE_METHODS.has(request.method)) {
-      const refusal = await callGuard.checkResource(asRecord(request.params).uri)
-      if (refusal !== undefined)
-        throw new McpError(ErrorCode.InvalidParams, refusal.message, { issues: refusal.issues })
-    }
+    const authorize = callGuard.authorizeResource
+    if (authorize !== undefined && RESOURCE_METHODS.has(request.method))
+      return guardedResource(authorize, send, args)
     const result = await send(...args)
     return request.method === 'tools/list' ? allowedToolList(result, callGuard) : result
   }

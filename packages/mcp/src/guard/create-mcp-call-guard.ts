@@ -19,9 +19,15 @@ import {
   type RunKeys,
   resolveCompiler,
 } from '@plan/core'
+import { type AuthorizeMcpResource, createResourceAuthorizer } from './authorize-mcp-resource.js'
 import { type DenialResult, denialResult } from './denial-result.js'
 import { createDurableSession, type DurableSession } from './durable-session.js'
-import { createResourceCheck, type McpResourcesMode, type ResourceCheck } from './resource-check.js'
+import {
+  createResourceInspector,
+  type McpResourcesMode,
+  type ResourceCheck,
+  resourceCheckOf,
+} from './resource-check.js'
 
 /**
  * Options shared by the proxy and the client guard: the options every `@plan` adapter takes
@@ -56,6 +62,8 @@ export interface McpGuardSettings {
    * of the tools: a `file:` URI must name a path that tools may read (inside the workspace,
    * outside `deny`, symbolic links resolved on disk), and other schemes are refused unless
    * `resourceSchemes` lists them. A refused request gets a JSON-RPC error naming the issues.
+   * Each decision is audited, a read counts as a call against `budgets.maxCalls`, and what it
+   * returns is labelled for trust as a tool's output is.
    */
   readonly resources?: McpResourcesMode
   /** With `resources: 'workspace'`: URI schemes passed unchecked besides `file:`, e.g. `['https']`. */
@@ -104,6 +112,13 @@ export interface McpCallGuard {
    * `resources/subscribe`: the refusal, or undefined when it may go. Absent in `'pass'` mode.
    */
   readonly checkResource: ResourceCheck | undefined
+  /**
+   * With `resources: 'workspace'`, decides about a `resources/read` or `resources/subscribe` as
+   * {@link checkResource} does, then through the run: refused once the run has stopped, a read
+   * counted against `budgets.maxCalls`, every decision audited, a read's content labelled for
+   * trust once `finish` reports it. Absent in `'pass'` mode.
+   */
+  readonly authorizeResource: AuthorizeMcpResource | undefined
 }
 
 /** Issues of a one-step turn, located at the call (`args.path`) rather than the plan. */
@@ -168,7 +183,7 @@ function sessionGuard(
  */
 export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpCallGuard> {
   const compiler = await resolveCompiler(options, 'The MCP guard')
-  const checkResource = createResourceCheck(compiler, {
+  const inspector = createResourceInspector(compiler, {
     mode: options.resources ?? 'pass',
     schemes: options.resourceSchemes,
     onDisk: options.checkPathsOnDisk !== false,
@@ -260,6 +275,8 @@ export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpC
     mode,
     isToolAllowed: (name) => compiler.policy.tools.has(name),
     authorize,
-    checkResource,
+    checkResource: resourceCheckOf(inspector),
+    authorizeResource:
+      inspector === undefined ? undefined : createResourceAuthorizer(guard, inspector, durable),
   }
 }

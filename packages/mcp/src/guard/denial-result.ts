@@ -46,5 +46,6 @@ export function resourceRefusalText(
   issues: readonly PlanIssue[],
   allowed: string,
 ): string {
-  return `@plan denied the resource ${shownUri(uri)}; it was not read.\n${formatIssues(issues)}\n${allowed}`
+  const refused = `@plan denied the resource ${shownUri(uri)}; it was not read.\n${formatIssues(issues)}`
+  return allowed === '' ? refused : `${refused}\n${allowed}`
 }

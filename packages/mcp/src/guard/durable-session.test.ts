@@ -51,6 +51,32 @@ describe('createMcpCallGuard with a guard store', () => {
     }
   })
 
+  it('should save a counted resource read before it is sent, and refuse it when the store fails', async () => {
+    const store = createMemoryGuardStore()
+    const options = { policy: policy(), resources: 'workspace' as const, store, runId: 'run-r' }
+    const first = await createMcpCallGuard(options)
+    const read = await first.authorizeResource?.('resources/read', `file://${root}/a.txt`)
+    expect(read?.allowed).toBe(true)
+    expect((await store.load('run-r'))?.state).toMatchObject({ calls: 1 })
+    const resumed = await createMcpCallGuard(options)
+    expect(resumed.guard.snapshot().calls).toBe(1)
+    const failing: GuardStore = {
+      ...store,
+      load: async () => undefined,
+      save: async () => {
+        throw new Error('store down')
+      },
+    }
+    const broken = await createMcpCallGuard({ ...options, store: failing })
+    const refused = await broken.authorizeResource?.('resources/read', `file://${root}/a.txt`)
+    expect(refused?.allowed ? 'allowed' : refused?.issues[0]?.code).toBe('store_failed')
+    const subscribed = await broken.authorizeResource?.(
+      'resources/subscribe',
+      `file://${root}/a.txt`,
+    )
+    expect(subscribed?.allowed).toBe(true)
+  })
+
   it('should deny calls past a shared budget, and refuse a store without a runId', async () => {
     const store = createMemoryGuardStore()
     const shared = {

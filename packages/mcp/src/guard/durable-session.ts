@@ -6,6 +6,7 @@ import {
   type PlanGuard,
   type PlanGuardState,
   type PlanIssue,
+  type ResourceAuthorizeResult,
   type RunKeys,
   startDurableCall,
 } from '@plan/core'
@@ -16,6 +17,8 @@ export interface DurableSession {
   readonly restored: PlanGuardState | undefined
   /** Before a call is forwarded: shared budgets, then the state saved; a refusal releases the step. */
   start(guard: PlanGuard, tool: string, allowed: AuthorizeResult): Promise<AuthorizeResult>
+  /** Before a resource read is sent: the state saved with the read counted; a failure refuses it. */
+  save(guard: PlanGuard): Promise<ResourceAuthorizeResult>
   /** After a call ended: the state saved, in the background (a failure keeps the state before). */
   finish(guard: PlanGuard): void
 }
@@ -67,6 +70,21 @@ export async function createDurableSession(options: DurableOptions): Promise<Dur
       if (issues.length === 0) return allowed
       guard.release(allowed.stepId)
       return { allowed: false, issue: issues[0] as PlanIssue, issues }
+    },
+    async save(guard) {
+      if (store === undefined) return { allowed: true }
+      try {
+        await store.save(runId as string, next(guard))
+        return { allowed: true }
+      } catch (error) {
+        const issue: PlanIssue = {
+          code: 'store_failed',
+          message: `The guard store could not record the read before it was sent (${error instanceof Error ? error.message : String(error)}); it was not sent.`,
+          path: [],
+          hint: 'Try again once the store is reachable.',
+        }
+        return { allowed: false, issue, issues: [issue] }
+      }
     },
     finish(guard) {
       if (store !== undefined) void finishDurableCall(store, runId as string, next(guard))

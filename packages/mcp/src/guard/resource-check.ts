@@ -38,29 +38,51 @@ function schemesOf(mode: McpResourcesMode, schemes: readonly string[] | undefine
   return names
 }
 
-/** The issue of a resource URI, located at the request's `uri`. */
-async function uriIssue(
+/** What a resource URI names after the check: the path (the real one, once allowed) and any issue. */
+export interface ResourceInspection {
+  readonly path?: string
+  readonly issue?: PlanIssue
+}
+
+/** The issue of a resource URI, located at the request's `uri`, and the path it names. */
+async function inspectUri(
   uri: unknown,
   compiler: PlanCompiler,
   onDisk: boolean,
   schemes: ReadonlySet<string>,
-): Promise<PlanIssue | undefined> {
+): Promise<ResourceInspection> {
   const target = resourceTarget(uri)
   if (target.kind === 'invalid')
-    return { code: 'path_invalid', message: target.message, hint: target.hint, path: ['uri'] }
-  if (target.kind === 'scheme') {
-    if (schemes.has(target.scheme)) return undefined
     return {
-      code: 'path_not_allowed',
-      message: `The resource URI ${shownUri(uri as string)} is not a file: URI, and ${target.scheme}: is not among the schemes allowed.`,
-      hint: 'Read files of the workspace as file:///<absolute path>.',
-      path: ['uri'],
+      issue: { code: 'path_invalid', message: target.message, hint: target.hint, path: ['uri'] },
+    }
+  if (target.kind === 'scheme') {
+    if (schemes.has(target.scheme)) return {}
+    return {
+      issue: {
+        code: 'path_not_allowed',
+        message: `The resource URI ${shownUri(uri as string)} is not a file: URI, and ${target.scheme}: is not among the schemes allowed.`,
+        hint: 'Read files of the workspace as file:///<absolute path>.',
+        path: ['uri'],
+      },
     }
   }
-  const checked = onDisk
-    ? await compiler.checkPathOnDisk(target.path, 'read')
-    : compiler.checkPath(target.path, 'read')
-  return checked.allowed ? undefined : { ...checked.issue, path: ['uri'] }
+  if (!onDisk) {
+    const checked = compiler.checkPath(target.path, 'read')
+    if (!checked.allowed) return { path: target.path, issue: { ...checked.issue, path: ['uri'] } }
+    return { path: target.path }
+  }
+  const checked = await compiler.checkPathOnDisk(target.path, 'read')
+  if (!checked.allowed) return { path: target.path, issue: { ...checked.issue, path: ['uri'] } }
+  return { path: checked.resolved }
+}
+
+/** The check of resource requests in `'workspace'` mode, in two parts. */
+export interface ResourceInspector {
+  /** What the URI names and, if it may not be read, why. */
+  inspect(uri: unknown): Promise<ResourceInspection>
+  /** The refusal of `uri` for `issues`; `allowed` false leaves out what may be read instead. */
+  refusal(uri: unknown, issues: readonly PlanIssue[], allowed?: boolean): ResourceRefusal
 }
 
 /**
@@ -68,23 +90,43 @@ async function uriIssue(
  * `file:` URI must name a path that tools may read — inside the workspace, outside `deny`, and
  * (with `onDisk`) with symbolic links resolved — and any other scheme must be in `schemes`.
  */
-export function createResourceCheck(
+export function createResourceInspector(
   compiler: PlanCompiler,
   options: {
     readonly mode: McpResourcesMode
     readonly schemes: readonly string[] | undefined
     readonly onDisk: boolean
   },
-): ResourceCheck | undefined {
+): ResourceInspector | undefined {
   const schemes = schemesOf(options.mode, options.schemes)
   if (options.mode === 'pass') return undefined
   const roots = compiler.policy.scope.roots.join(', ')
   const others = [...schemes].map((scheme) => `${scheme}:`).join(', ')
-  const allowed = `Allowed: file: URIs of paths inside ${roots}${others === '' ? '' : `; ${others} URIs`}.`
-  return async (uri) => {
-    const issue = await uriIssue(uri, compiler, options.onDisk, schemes)
-    if (issue === undefined) return undefined
-    const shown = typeof uri === 'string' ? uri : String(uri)
-    return { issues: [issue], message: resourceRefusalText(shown, [issue], allowed) }
+  const allowedText = `Allowed: file: URIs of paths inside ${roots}${others === '' ? '' : `; ${others} URIs`}.`
+  return {
+    inspect: (uri) => inspectUri(uri, compiler, options.onDisk, schemes),
+    refusal(uri, issues, allowed = true) {
+      const shown = typeof uri === 'string' ? uri : String(uri)
+      return { issues, message: resourceRefusalText(shown, issues, allowed ? allowedText : '') }
+    },
   }
+}
+
+/** The inspector as one function: the refusal, or undefined when the URI may go. */
+export function resourceCheckOf(
+  inspector: ResourceInspector | undefined,
+): ResourceCheck | undefined {
+  if (inspector === undefined) return undefined
+  return async (uri) => {
+    const { issue } = await inspector.inspect(uri)
+    return issue === undefined ? undefined : inspector.refusal(uri, [issue])
+  }
+}
+
+/** {@link createResourceInspector} as one function (see {@link resourceCheckOf}). */
+export function createResourceCheck(
+  compiler: PlanCompiler,
+  options: Parameters<typeof createResourceInspector>[1],
+): ResourceCheck | undefined {
+  return resourceCheckOf(createResourceInspector(compiler, options))
 }

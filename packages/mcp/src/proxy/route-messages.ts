@@ -9,10 +9,10 @@ import {
   type JSONRPCRequest,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js'
+import type { AuthorizeMcpResource } from '../guard/authorize-mcp-resource.js'
 import type { AllowedMcpCall, McpCallGuard } from '../guard/create-mcp-call-guard.js'
 import { taskRefusalText } from '../guard/denial-result.js'
 import { allowedToolList, asRecord, RESOURCE_METHODS } from '../guard/message-fields.js'
-import type { ResourceCheck, ResourceRefusal } from '../guard/resource-check.js'
 
 function keyOf(id: RequestId): string {
   return `${typeof id}:${String(id)}`
@@ -32,8 +32,8 @@ function isRequestId(value: unknown): value is RequestId {
 export class MessageRouter {
   /** `tools/list` requests forwarded, by client request id. */
   private readonly lists = new Set<string>()
-  /** Allowed calls forwarded and not yet answered, by client request id. */
-  private readonly calls = new Map<string, AllowedMcpCall>()
+  /** Allowed calls and resource requests forwarded and not yet answered, by client request id. */
+  private readonly calls = new Map<string, Pick<AllowedMcpCall, 'finish' | 'fail'>>()
   /** Calls being authorized; true once the client cancelled it. */
   private readonly authorizing = new Map<string, boolean>()
   /** Client requests waiting for the server, by progress token, so progress can name its request. */
@@ -55,10 +55,10 @@ export class MessageRouter {
       else this.refuseTask(message)
       return
     }
-    const checkResource = this.guard.checkResource
-    if (checkResource !== undefined && typeof method === 'string' && RESOURCE_METHODS.has(method)) {
+    const authorize = this.guard.authorizeResource
+    if (authorize !== undefined && typeof method === 'string' && RESOURCE_METHODS.has(method)) {
       if (!isJSONRPCRequest(message)) this.refuseMalformed(message, method)
-      else void this.resource(message, checkResource)
+      else void this.resource(message, authorize)
       return
     }
     if (isJSONRPCRequest(message)) this.trackProgress(message)
@@ -195,32 +195,38 @@ export class MessageRouter {
     })
   }
 
-  /** A resource request: forwarded once its URI passes the check, else answered with an error. */
-  private async resource(request: JSONRPCRequest, check: ResourceCheck): Promise<void> {
+  /**
+   * A resource request: forwarded once the guard allows it (the URI checked, the run's budgets),
+   * its answer then reported to the guard; else answered with an error naming the issues.
+   */
+  private async resource(request: JSONRPCRequest, authorize: AuthorizeMcpResource): Promise<void> {
     const key = keyOf(request.id)
     this.authorizing.set(key, false)
-    let refusal: ResourceRefusal | undefined
-    try {
-      refusal = await check(asRecord(request.params).uri)
-    } catch (error) {
-      refusal = { issues: [], message: `@plan could not check the resource: ${String(error)}` }
-    }
+    const decision = await authorize(request.method, asRecord(request.params).uri)
     const cancelled = this.authorizing.get(key) === true
     this.authorizing.delete(key)
-    if (cancelled) return
-    if (refusal === undefined) {
-      this.trackProgress(request)
-      this.forward(this.server, request)
+    if (cancelled) {
+      if (decision.allowed) decision.fail(new Error('The client cancelled the request.'))
       return
     }
-    this.forward(this.client, {
-      jsonrpc: '2.0',
-      id: request.id,
-      error: {
-        code: ErrorCode.InvalidParams,
-        message: refusal.message,
-        data: { issues: refusal.issues },
-      },
+    if (!decision.allowed) {
+      this.forward(this.client, {
+        jsonrpc: '2.0',
+        id: request.id,
+        error: {
+          code: ErrorCode.InvalidParams,
+          message: decision.message,
+          data: { issues: decision.issues },
+        },
+      })
+      return
+    }
+    this.calls.set(key, decision)
+    this.trackProgress(request)
+    this.server.send(request).catch((error: unknown) => {
+      this.calls.delete(key)
+      decision.fail(error)
+      this.onError(error instanceof Error ? error : new Error(String(error)))
     })
   }
 

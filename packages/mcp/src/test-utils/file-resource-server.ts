@@ -2,22 +2,24 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { z } from 'zod'
 
-/** The paths a {@link connectFileResourceServer} server read. */
+/** The paths a {@link connectFileResourceServer} server read, and the writes it was asked for. */
 export interface FileResourceLog {
   readonly reads: string[]
+  readonly writes: string[]
 }
 
 /**
  * A server that reads whatever `file:` URI it is asked for, with no checks of its own (the
  * SDK parses the URI as a WHATWG URL), lists `listed` beside a file outside any workspace,
- * and serves `note://today`.
+ * serves `note://today`, and has a `write_file` tool that records the path it is given.
  */
 function createFileResourceServer(listed: readonly string[]): {
   server: McpServer
   log: FileResourceLog
 } {
-  const log: FileResourceLog = { reads: [] }
+  const log: FileResourceLog = { reads: [], writes: [] }
   const server = new McpServer({ name: 'file-resources', version: '1.0.0' })
   const files = new ResourceTemplate('file://{+path}', {
     list: async () => ({
@@ -32,6 +34,14 @@ function createFileResourceServer(listed: readonly string[]): {
   server.registerResource('note', 'note://today', {}, async (uri) => ({
     contents: [{ uri: uri.href, text: 'a note' }],
   }))
+  server.registerTool(
+    'write_file',
+    { description: 'Write a file', inputSchema: { path: z.string(), content: z.string() } },
+    async ({ path }) => {
+      log.writes.push(path)
+      return { content: [{ type: 'text', text: `wrote ${path}` }] }
+    },
+  )
   return { server, log }
 }
 

@@ -1,0 +1,85 @@
+import { createIssue } from '../issues/create-issue.js'
+import type { ResourceAuthorizeResult, ResourceRequest } from '../types/plan-guard.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import { canonicalJson, sha256 } from '../util/canonical-json.js'
+import { outputToJson } from '../util/json-copy.js'
+import { auditFailedIssue } from './guard-audit.js'
+import type { GuardParts } from './guard-parts.js'
+import { MAX_OUTPUT_BYTES } from './step-results.js'
+
+function refused(issues: readonly PlanIssue[]): ResourceAuthorizeResult {
+  return { allowed: false, issue: issues[0] as PlanIssue, issues }
+}
+
+/** The request's fields as audited: its method and URI as strings, or null. */
+function auditedFields(request: Partial<ResourceRequest>) {
+  return {
+    method: typeof request.method === 'string' ? request.method : '',
+    uri: typeof request.uri === 'string' ? request.uri : null,
+    path: typeof request.path === 'string' ? request.path : null,
+  }
+}
+
+/** Everything before the audit: the stop, the adapter's issues, then (for a read) the budget. */
+function decideResource(
+  parts: GuardParts,
+  request: Partial<ResourceRequest>,
+): ResourceAuthorizeResult {
+  const halt = parts.budgets.stopReason()
+  if (halt !== undefined) return refused([halt])
+  const issues = Array.isArray(request.issues) ? request.issues : []
+  if (issues.length > 0) return refused(issues)
+  if (typeof request.uri !== 'string')
+    return refused([
+      createIssue(
+        'path_invalid',
+        'The resource URI must be a string.',
+        ['uri'],
+        'Name the resource by its URI.',
+      ),
+    ])
+  const exhausted = request.reads === true ? parts.budgets.countRead() : undefined
+  return exhausted === undefined ? { allowed: true } : refused([exhausted])
+}
+
+/**
+ * `PlanGuard.authorizeResource`: decides, writes the decision to the audit log (a read the log
+ * cannot show is refused and stops the run) and counts a refusal as a denial.
+ */
+export function authorizeResource(
+  parts: GuardParts,
+  request: ResourceRequest,
+): ResourceAuthorizeResult {
+  const read: Partial<ResourceRequest> =
+    typeof request === 'object' && request !== null ? request : {}
+  const result = decideResource(parts, read)
+  const { method, uri, path } = auditedFields(read)
+  const { audit, budgets } = parts
+  if (result.allowed) {
+    if (!audit.enabled || uri === null) return result
+    if (audit.write({ type: 'resource_allowed', method, uri, path })) return result
+    const failure = auditFailedIssue()
+    // Not through stop(): the sink that failed would be asked to record the stop.
+    budgets.stopped ??= failure
+    return refused([failure])
+  }
+  parts.record({ type: 'resource_denied', method, uri, path, issues: result.issues })
+  const key = `resource:${method}:${uri === null ? '' : sha256(uri)}`
+  const halted = budgets.countDenial(key)
+  return halted === undefined ? result : refused([...result.issues, halted])
+}
+
+/** `PlanGuard.completeResource`: labels what a read returned, as a step's output is, and audits it. */
+export function completeResource(parts: GuardParts, uri: string, output: unknown): void {
+  const json = outputToJson(output, MAX_OUTPUT_BYTES)
+  const value = json.ok ? json.value : undefined
+  const trust = parts.flow.recordContent(`resource ${String(uri)}`, value)
+  if (!parts.audit.enabled) return
+  let outputHash: string | null = null
+  try {
+    outputHash = value === undefined ? null : sha256(canonicalJson(value))
+  } catch {
+    outputHash = null
+  }
+  parts.record({ type: 'resource_completed', uri: String(uri), outputHash, trust })
+}
