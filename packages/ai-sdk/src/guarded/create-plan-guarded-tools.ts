@@ -205,6 +205,8 @@ async function loadState(
   try {
     saved = await store.load(runId)
   } catch (error) {
+    // A store that refuses the state (a signed store: `signature_invalid`) says why itself.
+    if (PlanError.isInstance(error)) throw error
     const message = `The guard store could not be read (${error instanceof Error ? error.message : String(error)}).`
     throw new PlanError(message, {
       issues: [{ code: 'store_failed', message, path: [] }],
