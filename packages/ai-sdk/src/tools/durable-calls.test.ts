@@ -125,6 +125,53 @@ describe('guardTools with a store', () => {
     expect(PlanError.isInstance(refusal) ? refusal.code : refusal).toBe('signature_invalid')
   })
 
+  it('should deny a call, unstarted, when the signed state was edited after the run resumed', async () => {
+    const rows = new Map<string, SavedRunState>()
+    const table: GuardStore = {
+      ...createMemoryGuardStore(),
+      load: async (runId) => structuredClone(rows.get(runId)),
+      save: async (runId, saved) => {
+        rows.set(runId, structuredClone(saved))
+      },
+    }
+    const store = createSignedGuardStore(table, { keys: ['k'.repeat(32)] })
+    const policy = testPolicy(createTestWorkspace().root)
+    const twoSteps = [
+      ...plan,
+      { id: 'status', tool: 'run_command', args: { command: 'git status' } },
+    ]
+    const run = { policy, plan: twoSteps, store, runId: 'run-1' }
+    const first = recordingTools(async () => undefined)
+    await generateText({
+      model: scriptedModel([callLs]),
+      tools: (await createPlanGuardedTools({ ...run, tools: first.tools })).tools,
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    })
+    const second = recordingTools(async () => undefined)
+    const codes: string[] = []
+    const resumed = await createPlanGuardedTools({
+      ...run,
+      tools: second.tools,
+      onDecision: (event) => codes.push(event.allowed ? 'allowed' : String(event.issues[0]?.code)),
+    })
+    const row = rows.get('run-1') as { state: { state: PlanGuardState } }
+    row.state.state = { ...row.state.state, calls: 0 }
+    const callStatus = {
+      calls: [{ id: 'c2', tool: 'run_command', input: { command: 'git status' } }],
+    }
+    await generateText({
+      model: scriptedModel([callStatus]),
+      tools: resumed.tools,
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    })
+    expect(first.started).toEqual(['ls'])
+    expect(second.started).toEqual([])
+    expect(codes).toEqual(['signature_invalid'])
+    expect(resumed.guard.snapshot().status).toEqual({ ls: 'done', status: 'pending' })
+  })
+
   it('should deny calls past a shared budget, and every such call without a store', async () => {
     const root = createTestWorkspace().root
     const policy: PolicyInput = {
