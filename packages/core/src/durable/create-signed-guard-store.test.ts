@@ -68,10 +68,10 @@ describe('createSignedGuardStore', () => {
     const key = randomBytes(32)
     await createSignedGuardStore(table, { keys: [key] }).save('run-1', {
       revision: 1,
-      state: { b: [1, 'x'], a: null },
+      state: { b: [1, 'x'], a: null, 10: 'ten', 2: 'two', gone: undefined },
     })
     const text =
-      '@plan/guard-state/v1\n{"revision":1,"runId":"run-1","state":{"a":null,"b":[1,"x"]}}'
+      '@plan/guard-state/v1\n{"revision":1,"runId":"run-1","state":{"2":"two","10":"ten","a":null,"b":[1,"x"]}}'
     const expected = `v1.${createHmac('sha256', key).update(text).digest('hex')}`
     expect(signatureIn(table, 'run-1')).toBe(expected)
   })
