@@ -51,6 +51,7 @@ export interface AiSdkGuardOptions<TOOLS extends ToolSet> {
   /**
    * A guard store (`@plan/postgres`): the run's state is written before every call starts and
    * after it ends, and, without `state`, the run resumes from the state saved under `runId`.
+   * `createSignedGuardStore` of `@plan/core` wraps it so that a state edited in the store is refused.
    */
   readonly store?: GuardToolsOptions['store']
   /** The run's id in `store`. */
