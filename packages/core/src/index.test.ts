@@ -19,6 +19,7 @@ const MAIN_ENTRY = [
   'createModelStepTools',
   'createPlanCompiler',
   'createPlanGuard',
+  'createSignedGuardStore',
   'definePlan',
   'definePolicy',
   'executePlan',

@@ -37,6 +37,8 @@ export { isCompiledPlan } from './compile/is-compiled-plan.js'
 export type { RetryInterrupted } from './durable/authorize-interrupted.js'
 export { authorizeInterrupted } from './durable/authorize-interrupted.js'
 export { createMemoryGuardStore } from './durable/create-memory-guard-store.js'
+export type { SignedGuardStoreOptions } from './durable/create-signed-guard-store.js'
+export { createSignedGuardStore } from './durable/create-signed-guard-store.js'
 export type {
   BudgetReservation,
   GuardStore,

@@ -71,7 +71,7 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
     adapter: Adapter,
     idempotent: boolean,
     maxCalls: number,
-    store = true,
+    store: boolean | 'signed' = true,
     beforeResume: (prefix: string) => Promise<void> = async () => undefined,
     retry = false,
     perTurn = false,
@@ -160,6 +160,30 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
       expect(starts).toEqual(['a'])
       expect(refusal?.planError).toBe(true)
       expect(refusal?.codes).toEqual(['plan_tampered'])
+    })
+  }
+
+  for (const adapter of ['langchain', 'ai-sdk'] as const) {
+    it(`should resume from a signed store, and refuse a state whose progress was reset in it (${adapter})`, {
+      timeout: 120_000,
+    }, async () => {
+      const resumed = await crashAndResume(adapter, false, 1, 'signed')
+      expect(resumed.starts).toEqual(['a'])
+      expect(resumed.decisions[0]?.codes).toContain('interrupted_call')
+      await rm(join(dir, 'starts.log'))
+      // What a forger would write: the started call as never counted and still to do.
+      const reset = async (prefix: string) => {
+        const client = new pg.Client({ connectionString: url })
+        await client.connect()
+        const result = await client.query(
+          `UPDATE ${prefix}guard_runs SET state = replace(replace(state, '"calls":1', '"calls":0'), '"running"', '"pending"') WHERE state LIKE '%"calls":1%'`,
+        )
+        await client.end()
+        expect(result.rowCount).toBe(1)
+      }
+      const { refusal, starts } = await crashAndResume(adapter, false, 1, 'signed', reset)
+      expect(starts).toEqual(['a'])
+      expect(refusal).toEqual({ planError: true, codes: ['signature_invalid'] })
     })
   }
 

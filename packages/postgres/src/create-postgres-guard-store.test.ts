@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { createSignedGuardStore, type PlanError } from '@plan/core'
+import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPostgresGuardStore, type PostgresGuardStore } from './create-postgres-guard-store.js'
 import { postgresTestUrl, uniquePrefix } from './test-utils/postgres-url.js'
@@ -28,6 +30,44 @@ describe.skipIf(url === undefined)('createPostgresGuardStore', () => {
     await store.save('run-1', { revision: 1, state: { stale: true } })
     expect(await store.load('run-1')).toEqual({ revision: 2, state })
     expect(await store.load('run-2')).toBeUndefined()
+  })
+
+  it('should keep states signed through createSignedGuardStore, and refuse a row edited in SQL', async () => {
+    const prefix = uniquePrefix()
+    const store = createSignedGuardStore(newStore(prefix), { keys: ['k'.repeat(32)] })
+    const state = { key: 'echo\u0000{"text":"a"}', calls: 1, status: { a: 'running' } }
+    await store.save('run-1', { revision: 2, state })
+    expect(await store.load('run-1')).toEqual({ revision: 2, state })
+    const client = new pg.Client({ connectionString: url as string })
+    await client.connect()
+    const runs = `${prefix}guard_runs`
+    const original = (await client.query(`SELECT revision, state FROM ${runs}`)).rows[0]
+    const edits = [
+      `UPDATE ${runs} SET state = replace(state, '"calls":1', '"calls":0')`,
+      `UPDATE ${runs} SET revision = 3`,
+      `UPDATE ${runs} SET state = regexp_replace(state, '"v1\\.[0-9a-f]', '"v1.x')`,
+      `UPDATE ${runs} SET state = '{"calls":0,"status":{}}'`,
+    ]
+    const codes: string[] = []
+    for (const edit of edits) {
+      await client.query(edit)
+      codes.push(
+        await store.load('run-1').then(String, (error: unknown) => (error as PlanError).code),
+      )
+      await client.query(`UPDATE ${runs} SET revision = $1, state = $2`, [
+        original.revision,
+        original.state,
+      ])
+    }
+    await client.query(
+      `INSERT INTO ${runs} (run_id, revision, state) SELECT 'run-2', revision, state FROM ${runs}`,
+    )
+    codes.push(
+      await store.load('run-2').then(String, (error: unknown) => (error as PlanError).code),
+    )
+    await client.end()
+    expect(codes).toEqual(Array(5).fill('signature_invalid'))
+    expect(await store.load('run-1')).toEqual({ revision: 2, state })
   })
 
   it('should count all reservations of a call or none', async () => {

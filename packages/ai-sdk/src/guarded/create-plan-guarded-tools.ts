@@ -51,6 +51,7 @@ export interface AiSdkGuardOptions<TOOLS extends ToolSet> {
   /**
    * A guard store (`@plan/postgres`): the run's state is written before every call starts and
    * after it ends, and, without `state`, the run resumes from the state saved under `runId`.
+   * `createSignedGuardStore` of `@plan/core` wraps it so that a state edited in the store is refused.
    */
   readonly store?: GuardToolsOptions['store']
   /** The run's id in `store`. */
@@ -205,6 +206,8 @@ async function loadState(
   try {
     saved = await store.load(runId)
   } catch (error) {
+    // A store that refuses the state (a signed store: `signature_invalid`) says why itself.
+    if (PlanError.isInstance(error)) throw error
     const message = `The guard store could not be read (${error instanceof Error ? error.message : String(error)}).`
     throw new PlanError(message, {
       issues: [{ code: 'store_failed', message, path: [] }],

@@ -1,4 +1,12 @@
-import { createMemoryGuardStore, type PlanGuardState, type PolicyInput } from '@plan/core'
+import {
+  createMemoryGuardStore,
+  createSignedGuardStore,
+  type GuardStore,
+  PlanError,
+  type PlanGuardState,
+  type PolicyInput,
+  type SavedRunState,
+} from '@plan/core'
 import { generateText, stepCountIs, tool } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -85,6 +93,83 @@ describe('guardTools with a store', () => {
       if (!retry) expect(promptOf(model, 1)).toContain('interrupted_call')
       expect(resumed.guard.snapshot().calls).toBe(retry ? 2 : 1)
     }
+  })
+
+  it('should resume a run from a signed store, and refuse to resume it once its row was edited', async () => {
+    // The store's table, which anyone with write access to the database can edit.
+    const rows = new Map<string, SavedRunState>()
+    const table: GuardStore = {
+      ...createMemoryGuardStore(),
+      load: async (runId) => structuredClone(rows.get(runId)),
+      save: async (runId, saved) => {
+        rows.set(runId, structuredClone(saved))
+      },
+    }
+    const store = createSignedGuardStore(table, { keys: ['k'.repeat(32)] })
+    const run = { policy: testPolicy(createTestWorkspace().root), plan, store, runId: 'run-1' }
+    const first = recordingTools(async () => undefined)
+    const firstTools = await createPlanGuardedTools({ ...run, tools: first.tools })
+    await generateText({
+      model: scriptedModel([callLs]),
+      tools: firstTools.tools,
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    })
+    expect(first.started).toEqual(['ls'])
+    const resume = () =>
+      createPlanGuardedTools({ ...run, tools: recordingTools(async () => undefined).tools })
+    expect((await resume()).guard.snapshot().status).toEqual({ ls: 'done' })
+    const row = rows.get('run-1') as { state: { state: PlanGuardState } }
+    row.state.state = { ...row.state.state, status: { ls: 'pending' }, calls: 0 }
+    const refusal = await resume().catch((error: unknown) => error)
+    expect(PlanError.isInstance(refusal) ? refusal.code : refusal).toBe('signature_invalid')
+  })
+
+  it('should deny a call, unstarted, when the signed state was edited after the run resumed', async () => {
+    const rows = new Map<string, SavedRunState>()
+    const table: GuardStore = {
+      ...createMemoryGuardStore(),
+      load: async (runId) => structuredClone(rows.get(runId)),
+      save: async (runId, saved) => {
+        rows.set(runId, structuredClone(saved))
+      },
+    }
+    const store = createSignedGuardStore(table, { keys: ['k'.repeat(32)] })
+    const policy = testPolicy(createTestWorkspace().root)
+    const twoSteps = [
+      ...plan,
+      { id: 'status', tool: 'run_command', args: { command: 'git status' } },
+    ]
+    const run = { policy, plan: twoSteps, store, runId: 'run-1' }
+    const first = recordingTools(async () => undefined)
+    await generateText({
+      model: scriptedModel([callLs]),
+      tools: (await createPlanGuardedTools({ ...run, tools: first.tools })).tools,
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    })
+    const second = recordingTools(async () => undefined)
+    const codes: string[] = []
+    const resumed = await createPlanGuardedTools({
+      ...run,
+      tools: second.tools,
+      onDecision: (event) => codes.push(event.allowed ? 'allowed' : String(event.issues[0]?.code)),
+    })
+    const row = rows.get('run-1') as { state: { state: PlanGuardState } }
+    row.state.state = { ...row.state.state, calls: 0 }
+    const callStatus = {
+      calls: [{ id: 'c2', tool: 'run_command', input: { command: 'git status' } }],
+    }
+    await generateText({
+      model: scriptedModel([callStatus]),
+      tools: resumed.tools,
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    })
+    expect(first.started).toEqual(['ls'])
+    expect(second.started).toEqual([])
+    expect(codes).toEqual(['signature_invalid'])
+    expect(resumed.guard.snapshot().status).toEqual({ ls: 'done', status: 'pending' })
   })
 
   it('should deny calls past a shared budget, and every such call without a store', async () => {

@@ -1,6 +1,7 @@
 import {
   finishDurableCall,
   type GuardStore,
+  PlanError,
   type PlanGuard,
   type PlanIssue,
   type RunKeys,
@@ -56,7 +57,12 @@ export async function beginDurableCall(
   if (run.store !== undefined) {
     try {
       saved = await nextSaved(guard, run)
-    } catch {
+    } catch (error) {
+      // A store that refuses the saved state (a signed store: `signature_invalid`) says why itself.
+      if (PlanError.isInstance(error)) {
+        guard.release(stepId)
+        return error.issues.map((issue) => ({ ...issue, stepId }))
+      }
       saved = undefined
     }
   }

@@ -29,6 +29,7 @@ export interface GuardToolsOptions {
    * Where the guard's state is written before every tool call starts (write-ahead) and after it
    * ends, and where shared budgets are counted (`@plan/postgres`). Needs `runId`. Resume a run
    * with `createPlanGuard(plan, { compiler, state: (await store.load(runId))?.state })`.
+   * `createSignedGuardStore` of `@plan/core` wraps it so that a state edited in the store is refused.
    */
   readonly store?: GuardStore
   /** The run's id in `store`. */

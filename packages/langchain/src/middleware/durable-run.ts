@@ -11,7 +11,8 @@ function revisionOf(value: unknown): number {
 /**
  * The freshest saved state of a run: the one in the agent state (the checkpoint) or the one in
  * the guard store, which is written before every tool call starts and so may be newer.
- * Throws `PlanError` (fail closed) when the store cannot be read.
+ * Throws `PlanError` (fail closed) when the store cannot be read (`store_failed`), or the
+ * store's own `PlanError` when it refuses the state.
  */
 export async function freshestRunState(
   store: GuardStore | undefined,
@@ -23,6 +24,8 @@ export async function freshestRunState(
   try {
     stored = await store.load(runId)
   } catch (error) {
+    // A store that refuses the state (a signed store: `signature_invalid`) says why itself.
+    if (PlanError.isInstance(error)) throw error
     const message = `The guard store could not be read (${error instanceof Error ? error.message : String(error)}); no tool call can be authorized.`
     throw new PlanError(message, {
       issues: [{ code: 'store_failed', message, path: [] }],

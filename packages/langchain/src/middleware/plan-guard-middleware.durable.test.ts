@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto'
 import { AIMessage, HumanMessage } from '@langchain/core/messages'
 import { fakeModel } from '@langchain/core/testing'
 import { Command, interrupt, MemorySaver } from '@langchain/langgraph'
-import { createMemoryGuardStore, type GuardStore, type PlanGuardState } from '@plan/core'
+import {
+  createMemoryGuardStore,
+  createSignedGuardStore,
+  type GuardStore,
+  PlanError,
+  type PlanGuardState,
+  type SavedRunState,
+} from '@plan/core'
 import { createAgent, tool } from 'langchain'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -89,6 +96,55 @@ describe('planGuardMiddleware', () => {
       const answer = toolMessages(result.messages).get('c1')
       expect(answer?.status).not.toBe('error')
       expect(answer?.text).toBe('ran ls: approved')
+    })
+
+    it('should resume a run from a signed store, and refuse to resume it once its row was edited', async () => {
+      // The store's table, which anyone with write access to the database can edit.
+      const rows = new Map<string, SavedRunState>()
+      const table: GuardStore = {
+        ...createMemoryGuardStore(),
+        load: async (runId) => structuredClone(rows.get(runId)),
+        save: async (runId, saved) => {
+          rows.set(runId, structuredClone(saved))
+        },
+      }
+      const store = createSignedGuardStore(table, { keys: ['k'.repeat(32)] })
+      const checkpointer = new MemorySaver()
+      const starts: string[] = []
+      const asking = tool(
+        async ({ command }) => {
+          starts.push(command)
+          return `ran ${command}: ${String(interrupt({ command }))}`
+        },
+        { name: 'run_command', description: 'Run.', schema: z.object({ command: z.string() }) },
+      )
+      const agentWith = (model: ReturnType<typeof fakeModel>) =>
+        createAgent({
+          model,
+          tools: [asking],
+          checkpointer,
+          middleware: [planGuardMiddleware({ policy: workspace.policy(), store })],
+        })
+      const pauseAndResume = async (tamper: (row: SavedRunState) => void) => {
+        const config = { configurable: { thread_id: randomUUID() } }
+        await agentWith(fakeModel().respondWithTools([callLs])).invoke(
+          { messages: [new HumanMessage('List.')] },
+          config,
+        )
+        const [runId, row] = [...rows].at(-1) ?? []
+        if (runId === undefined || row === undefined) throw new Error('nothing was saved')
+        tamper(row)
+        return agentWith(fakeModel().respond(new AIMessage('Done.')))
+          .invoke(new Command({ resume: 'approved' }), config)
+          .then((result) => toolMessages(result.messages).get('c1')?.text)
+          .catch((error: unknown) => (PlanError.isInstance(error) ? error.code : String(error)))
+      }
+      expect(await pauseAndResume(() => undefined)).toBe('ran ls: approved')
+      const resetCount = (row: SavedRunState) => {
+        ;(row.state as { state: { guard: { calls: number } } }).state.guard.calls = 0
+      }
+      expect(await pauseAndResume(resetCount)).toBe('signature_invalid')
+      expect(starts).toEqual(['ls', 'ls', 'ls'])
     })
 
     it('should deny calls past a shared budget across runs, and every such call without a store', async () => {

@@ -47,6 +47,7 @@ export interface PlanGuardSettings {
    * ends, and where shared budgets are counted (`@plan/postgres`). Without it the state lives
    * only in the agent state, which the checkpointer saves after the tools ran: a crash during
    * a call then loses the call from the count.
+   * `createSignedGuardStore` of `@plan/core` wraps it so that a state edited in the store is refused.
    */
   readonly store?: GuardStore
   /** The run's keys for the policy's shared budgets, e.g. `{ tenant: 'acme' }`. */

@@ -48,7 +48,8 @@ export interface McpGuardSettings {
   /**
    * A guard store (`@plan/postgres`) and the run's id in it: the guard's state is written before
    * every call is forwarded and after it ends, shared budgets are counted there, and, without
-   * `state`, the run resumes from the state saved under `runId`.
+   * `state`, the run resumes from the state saved under `runId`. `createSignedGuardStore` of
+   * `@plan/core` wraps it so that a state edited in the store is refused.
    */
   readonly store?: GuardStore
   readonly runId?: string

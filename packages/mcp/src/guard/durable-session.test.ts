@@ -1,7 +1,13 @@
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createMemoryGuardStore, type GuardStore, type PlanGuardState } from '@plan/core'
+import {
+  createMemoryGuardStore,
+  createSignedGuardStore,
+  type GuardStore,
+  PlanError,
+  type PlanGuardState,
+} from '@plan/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMcpCallGuard } from './create-mcp-call-guard.js'
 
@@ -96,5 +102,24 @@ describe('createMcpCallGuard with a guard store', () => {
     }
     expect(outcomes).toEqual(['allowed', 'budget_exhausted'])
     await expect(createMcpCallGuard({ policy: policy(), store })).rejects.toThrow(/runId/)
+  })
+
+  it('should resume from a signed store, and refuse a state edited in the store it wraps', async () => {
+    const memory = createMemoryGuardStore()
+    const store = createSignedGuardStore(memory, { keys: ['k'.repeat(32)] })
+    const first = await createMcpCallGuard({ policy: policy(), store, runId: 'run-1' })
+    expect((await first.authorize('read', { path: 'a.txt' })).allowed).toBe(true)
+    const resumed = await createMcpCallGuard({ policy: policy(), store, runId: 'run-1' })
+    expect(resumed.guard.snapshot().calls).toBe(1)
+    const row = await memory.load('run-1')
+    const signed = row?.state as { signature: string; state: PlanGuardState }
+    await memory.save('run-1', {
+      revision: (row?.revision ?? 0) + 1,
+      state: { ...signed, state: { ...signed.state, calls: 0, status: {} } },
+    })
+    const refusal = await createMcpCallGuard({ policy: policy(), store, runId: 'run-1' }).catch(
+      (error: unknown) => error,
+    )
+    expect(PlanError.isInstance(refusal) ? refusal.code : refusal).toBe('signature_invalid')
   })
 })

@@ -44,6 +44,8 @@ export async function createDurableSession(options: DurableOptions): Promise<Dur
     try {
       saved = await store.load(runId as string)
     } catch (error) {
+      // A store that refuses the state (a signed store: `signature_invalid`) says why itself.
+      if (PlanError.isInstance(error)) throw error
       const message = `The guard store could not be read (${error instanceof Error ? error.message : String(error)}).`
       throw new PlanError(message, { code: 'store_failed', cause: error })
     }

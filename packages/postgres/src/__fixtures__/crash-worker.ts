@@ -8,7 +8,13 @@ import { fakeModel } from '@langchain/core/testing'
 import { Command, interrupt } from '@langchain/langgraph'
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres'
 import { createPlanGuardedTools } from '@plan/ai-sdk'
-import { type InterruptedCall, PlanError, type PlanIssue, type PolicyInput } from '@plan/core'
+import {
+  createSignedGuardStore,
+  type InterruptedCall,
+  PlanError,
+  type PlanIssue,
+  type PolicyInput,
+} from '@plan/core'
 import { planGuardMiddleware } from '@plan/langchain'
 import { createPostgresGuardStore } from '@plan/postgres'
 import { tool as aiTool, generateText, stepCountIs } from 'ai'
@@ -24,8 +30,11 @@ interface WorkerOptions {
   readonly dir: string
   readonly idempotent: boolean
   readonly maxCalls: number
-  /** False: the LangChain run keeps its guard state only in the checkpoint. */
-  readonly store: boolean
+  /**
+   * False: the LangChain run keeps its guard state only in the checkpoint. `signed`: the store
+   * is wrapped by `createSignedGuardStore`.
+   */
+  readonly store: boolean | 'signed'
   /** True: a human approves running an interrupted call again. */
   readonly retry: boolean
   /** LangChain: the interrupted call is put to a human through LangGraph's `interrupt()`, who approves it. */
@@ -58,10 +67,14 @@ const policy: PolicyInput = {
   },
   budgets: { maxCalls: options.maxCalls },
 }
-const store = createPostgresGuardStore({
+const postgres = createPostgresGuardStore({
   connectionString: options.url,
   tablePrefix: options.prefix,
 })
+const store =
+  options.store === 'signed'
+    ? createSignedGuardStore(postgres, { keys: ['crash-worker-state-key'.padEnd(32, '.')] })
+    : postgres
 
 async function runLangChain(): Promise<void> {
   const checkpointer = PostgresSaver.fromConnString(options.url)
@@ -180,5 +193,5 @@ try {
   if (!PlanError.isInstance(error)) throw error
   refusal = { planError: true, codes: error.issues.map((issue) => issue.code) }
 }
-await store.close()
+await postgres.close()
 process.stdout.write(`${JSON.stringify({ decisions, refusal, reviews })}\n`)
