@@ -127,6 +127,7 @@ export type {
   PlanGuard,
   PlanGuardOptions,
   PlanGuardState,
+  ReleaseOptions,
   ResolveArgsResult,
   StepStatus,
   SubmitKind,
