@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { HumanMessage } from '@langchain/core/messages'
 import { Command, interrupt, MemorySaver } from '@langchain/langgraph'
-import {
-  createMemoryGuardStore,
-  type GuardStore,
-  type PolicyInput,
-  type ReserveResult,
-} from '@plan/core'
+import { createMemoryGuardStore, type GuardStore, type PolicyInput } from '@plan/core'
 import { createAgent, createMiddleware, tool } from 'langchain'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -56,19 +51,12 @@ function askingShell(asks: number) {
   return { runCommand, starts }
 }
 
-/** A memory store that remembers what its last refused reservation had used. */
-function watchedStore(): { store: GuardStore; refused: () => ReserveResult | undefined } {
-  const memory = createMemoryGuardStore()
-  let refused: ReserveResult | undefined
-  const store: GuardStore = {
-    ...memory,
-    reserve: async (reservations) => {
-      const result = await memory.reserve(reservations)
-      if (!result.reserved) refused = result
-      return result
-    },
-  }
-  return { store, refused: () => refused }
+/** Calls counted against the shared budget `shell` of `acme` (asked with room for none). */
+async function sharedUsed(store: GuardStore): Promise<number> {
+  const result = await store.reserve([
+    { budget: 'shell', key: 'acme', windowStart: 0, maxCalls: 0 },
+  ])
+  return result.reserved ? Number.NaN : result.used
 }
 
 /** How a run is limited, the script after its first call, and the call the limit refuses. */
@@ -137,9 +125,16 @@ describe('planGuardMiddleware', () => {
   describe('a tool that interrupts itself', () => {
     for (const [name, scenario] of Object.entries(scenarios)) {
       for (const asks of [1, 3]) {
-        for (const processes of ['one process', 'a new process for each resume'] as const) {
+        for (const processes of [
+          'one process',
+          'a new process for each resume',
+          'a new process for each resume, without a store',
+        ] as const) {
+          const withStore = !processes.endsWith('without a store')
+          // A shared budget needs a store.
+          if (!withStore && name === 'a shared budget') continue
           it(`should count a call paused ${asks} time(s) once against ${name}, in ${processes}`, async () => {
-            const { store, refused } = watchedStore()
+            const store = createMemoryGuardStore()
             const { runCommand, starts } = askingShell(asks)
             const checkpointer = new MemorySaver()
             const model = scriptedModel([shell('ls', 'c1'), ...scenario.script, { text: 'Done.' }])
@@ -152,7 +147,7 @@ describe('planGuardMiddleware', () => {
                 middleware: [
                   planGuardMiddleware({
                     policy: scenario.policy(workspace.policy()),
-                    store,
+                    ...(withStore ? { store } : {}),
                     keys: { tenant: 'acme' },
                   }),
                 ],
@@ -172,10 +167,52 @@ describe('planGuardMiddleware', () => {
             const answer = toolMessages(result.messages).get(scenario.refused.id)
             expect(answer?.text).toContain(scenario.refused.code)
             expect(saved.guard.calls).toBe(scenario.counted ?? scenario.ran.length)
-            if (name === 'a shared budget') expect(refused()).toMatchObject({ used: 3 })
+            if (name === 'a shared budget') expect(await sharedUsed(store)).toBe(3)
           })
         }
       }
+    }
+
+    for (const processes of ['one process', 'a new process for each resume'] as const) {
+      it(`should count a paused call and a parallel call of its turn once each, in ${processes}`, async () => {
+        const store = createMemoryGuardStore()
+        const { runCommand } = askingShell(2)
+        const checkpointer = new MemorySaver()
+        const model = scriptedModel([
+          { calls: [...shell('ls', 'c1').calls, ...shell('echo a', 'c2').calls] },
+          shell('git status', 'c3'),
+          shell('echo b', 'c4'),
+          { text: 'Done.' },
+        ])
+        const policy = {
+          ...workspace.policy(),
+          budgets: {
+            maxCalls: 3,
+            shared: { shell: { per: 'tenant', tools: ['run_command'], maxCalls: 3 } },
+          },
+        }
+        const agentOf = () =>
+          createAgent({
+            model,
+            tools: [runCommand],
+            checkpointer,
+            middleware: [planGuardMiddleware({ policy, store, keys: { tenant: 'acme' } })],
+          })
+        const shared = agentOf()
+        const { result, saved } = await runResuming(() =>
+          processes === 'one process' ? shared : agentOf(),
+        )
+        expectEveryCallAnswered(result.messages)
+        expect([...workspace.ran].sort()).toEqual([
+          'run_command:echo a',
+          'run_command:git status',
+          'run_command:ls',
+        ])
+        expect(toolMessages(result.messages).get('c4')?.text).toContain('budget_exhausted')
+        expect(saved.guard.calls).toBe(3)
+        // The run's own budget refused the fourth call before the store was asked.
+        expect(await sharedUsed(store)).toBe(3)
+      })
     }
 
     it('should count a paused call that is never resumed once', async () => {
