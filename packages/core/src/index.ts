@@ -129,6 +129,7 @@ export type {
   PlanGuard,
   PlanGuardOptions,
   PlanGuardState,
+  ReleaseOptions,
   ResolveArgsResult,
   ResourceAuthorizeResult,
   ResourceRequest,

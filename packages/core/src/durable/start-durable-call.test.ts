@@ -3,7 +3,11 @@ import { type PolicyInput, policySchema } from '../schema/policy-schema.js'
 import { createMemoryGuardStore } from './create-memory-guard-store.js'
 import type { GuardStore } from './guard-store.js'
 import { sharedBudgetReservations } from './shared-budget-reservations.js'
-import { finishDurableCall, startDurableCall } from './start-durable-call.js'
+import {
+  finishDurableCall,
+  type StartDurableCallOptions,
+  startDurableCall,
+} from './start-durable-call.js'
 
 function policyWith(shared: NonNullable<PolicyInput['budgets']>['shared']) {
   return policySchema.parse({
@@ -18,7 +22,12 @@ const perTenant = policyWith({
   shell: { per: 'tenant', tools: ['run_command'], maxCalls: 2, windowSeconds: 3600 },
 })
 
-function start(store: GuardStore | undefined, tool = 'run_command', tenant = 'acme') {
+function start(
+  store: GuardStore | undefined,
+  tool = 'run_command',
+  tenant = 'acme',
+  extra: Partial<StartDurableCallOptions> = {},
+) {
   return startDurableCall({
     store,
     runId: 'run-1',
@@ -28,6 +37,7 @@ function start(store: GuardStore | undefined, tool = 'run_command', tenant = 'ac
     keys: { tenant },
     saved: () => ({ revision: 1, state: { step: 'running' } }),
     now: () => 7_200_000 + 5_000,
+    ...extra,
   })
 }
 
@@ -65,6 +75,18 @@ describe('startDurableCall', () => {
     expect((await start(store))[0]?.code).toBe('budget_exhausted')
     expect(await start(store, 'run_command', 'globex')).toEqual([])
     expect(await start(store, 'echo')).toEqual([])
+  })
+
+  it('should take no shared budget again for a call that resumes a paused one, and still save', async () => {
+    const store = createMemoryGuardStore()
+    expect(await start(store)).toEqual([])
+    const again = { revision: 2, state: { step: 'running again' } }
+    expect(
+      await start(store, 'run_command', 'acme', { resumed: true, saved: () => again }),
+    ).toEqual([])
+    expect(await store.load('run-1')).toEqual(again)
+    expect(await start(store)).toEqual([])
+    expect((await start(store))[0]?.code).toBe('budget_exhausted')
   })
 
   it('should deny a call whose state cannot be saved (store_failed)', async () => {

@@ -133,6 +133,15 @@ export const GUARD_STATE_JSON_SCHEMA: JsonSchema = {
       enum: ['plan', 'turn'],
     },
     flow: {},
+    paused: {
+      type: 'object',
+      propertyNames: {
+        type: 'string',
+      },
+      additionalProperties: {
+        type: 'string',
+      },
+    },
   },
   required: [
     'version',

@@ -49,6 +49,11 @@ export const guardStateSchema = z
      * (from an older version) is restored fail-closed: every output counts as untrusted.
      */
     flow: checkedLater(z.unknown()).optional(),
+    /**
+     * Ready steps whose call paused (its tool interrupted the run), with the call id whose
+     * resumption is not counted again (`release` with `pausedCallId`). Absent when none is.
+     */
+    paused: z.record(z.string(), z.string()).optional(),
   })
   .readonly()
 

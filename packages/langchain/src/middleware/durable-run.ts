@@ -8,9 +8,38 @@ function revisionOf(value: unknown): number {
   return typeof revision === 'number' ? revision : -1
 }
 
+/** The paused calls (`guard.paused`) of a saved run state, when it has any. */
+function pausedOf(value: unknown): Readonly<Record<string, unknown>> | undefined {
+  const guard = isRecord(value) ? value.guard : undefined
+  const paused = isRecord(guard) ? guard.paused : undefined
+  return isRecord(paused) ? paused : undefined
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * `state` with only the paused calls the store's state holds too: a resumed call takes no
+ * shared budget again, so only the store, which counted it, can say that it paused.
+ */
+function vouchedByStore(state: unknown, stored: unknown): unknown {
+  const paused = pausedOf(state)
+  if (paused === undefined || !isRecord(state) || !isRecord(state.guard)) return state
+  const known = pausedOf(stored)
+  const kept = Object.entries(paused).filter(
+    ([stepId, callId]) =>
+      known !== undefined && Object.hasOwn(known, stepId) && known[stepId] === callId,
+  )
+  const guard = Object.fromEntries(Object.entries(state.guard).filter(([key]) => key !== 'paused'))
+  if (kept.length > 0) guard.paused = Object.fromEntries(kept)
+  return { ...state, guard }
+}
+
 /**
  * The freshest saved state of a run: the one in the agent state (the checkpoint) or the one in
- * the guard store, which is written before every tool call starts and so may be newer.
+ * the guard store, which is written before every tool call starts and so may be newer. Of
+ * the agent state's paused calls, only those the store also holds are kept.
  * Throws `PlanError` (fail closed) when the store cannot be read (`store_failed`), or the
  * store's own `PlanError` when it refuses the state.
  */
@@ -32,8 +61,10 @@ export async function freshestRunState(
       cause: error,
     })
   }
-  if (stored === undefined) return written
-  return revisionOf(stored.state) > revisionOf(written) ? stored.state : written
+  if (stored === undefined) return vouchedByStore(written, undefined)
+  return revisionOf(stored.state) > revisionOf(written)
+    ? stored.state
+    : vouchedByStore(written, stored.state)
 }
 
 /** A run state as the store keeps it. */
