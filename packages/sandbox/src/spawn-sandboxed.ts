@@ -56,10 +56,9 @@ const FORWARD = [
   'exec "$@"',
 ].join('\n')
 
-// The child's descriptor bubblewrap reads the seccomp program from.
+// bubblewrap reads the seccomp program, when there is one, from the child's descriptor 3 and
+// writes its JSON status to the next: no slot is left 'ignore', which passes on what the host holds there.
 const SECCOMP_FD = 3
-// The descriptor bubblewrap writes its JSON status to.
-const STATUS_FD = 4
 
 // Built at the first sandboxed command, then handed to every later one.
 let builtFilter: Buffer | undefined
@@ -122,7 +121,7 @@ function commandLimits(
 /**
  * Starts bubblewrap under `prlimit` (the limits then hold for bubblewrap and everything it
  * starts) with piped stdio, hands it the seccomp program on its own pipe and, when asked,
- * takes its status on another.
+ * takes its status on the next.
  */
 function startBubblewrap(
   programs: SandboxPrograms,
@@ -130,11 +129,10 @@ function startBubblewrap(
   args: readonly string[],
   pipes: { readonly filter: Buffer | undefined; readonly status: boolean },
 ): ChildProcessWithoutNullStreams {
-  const wrapped = [...prlimitOptions(limits), '--', programs.bwrap, ...args]
   const stdio: IOType[] = ['pipe', 'pipe', 'pipe']
-  if (pipes.filter !== undefined || pipes.status)
-    stdio.push(pipes.filter === undefined ? 'ignore' : 'pipe')
+  if (pipes.filter !== undefined) stdio.push('pipe')
   if (pipes.status) stdio.push('pipe')
+  const wrapped = [...prlimitOptions(limits), '--', programs.bwrap, ...args]
   const child = spawn(programs.prlimit, wrapped, {
     env: {},
     shell: false,
@@ -142,10 +140,11 @@ function startBubblewrap(
     stdio,
     windowsHide: true,
   }) as ChildProcessWithoutNullStreams
-  const program = child.stdio[SECCOMP_FD] as Writable | null | undefined
+  if (pipes.filter === undefined) return child
+  const seccomp = child.stdio[SECCOMP_FD] as Writable
   // A bubblewrap that fails before reading it closes the pipe: its exit says why.
-  program?.on('error', () => {})
-  program?.end(pipes.filter)
+  seccomp.on('error', () => {})
+  seccomp.end(pipes.filter)
   return child
 }
 
@@ -179,6 +178,7 @@ export function spawnSandboxed(
   const command = proxy === undefined ? argv : ['/bin/sh', '-c', FORWARD, 'sh', ...argv]
   const filter = machineFilter()
   const status = bubblewrapFeatures(programs.bwrap).jsonStatus
+  const statusFd = filter === undefined ? SECCOMP_FD : SECCOMP_FD + 1
   try {
     const args = bubblewrapArgs(config, {
       argv: command,
@@ -187,15 +187,14 @@ export function spawnSandboxed(
       ...(proxy === undefined ? {} : { proxySocket: proxy.socket }),
       disableUserns: disablesUserns(programs.bwrap),
       ...(filter === undefined ? {} : { seccompFd: SECCOMP_FD }),
-      ...(status ? { statusFd: STATUS_FD } : {}),
+      ...(status ? { statusFd } : {}),
       ...(limits.tmpBytes === undefined ? {} : { tmpBytes: limits.tmpBytes }),
     })
     const child = startBubblewrap(programs, limits, args, { filter, status })
     child.on('close', () => proxy?.close())
     child.on('error', () => proxy?.close())
-    const reader = child.stdio[STATUS_FD] as Readable | null | undefined
-    if (!reader) return { child, proxy, limits }
-    return { child, proxy, limits, commandRan: watchStatus(reader) }
+    if (!status) return { child, proxy, limits }
+    return { child, proxy, limits, commandRan: watchStatus(child.stdio[statusFd] as Readable) }
   } catch (error) {
     proxy?.close()
     throw error
