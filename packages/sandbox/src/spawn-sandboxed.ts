@@ -4,6 +4,7 @@ import type { Readable, Writable } from 'node:stream'
 import { bubblewrapArgs, PROXY_SOCKET } from './bubblewrap-args.js'
 import { bubblewrapFeatures } from './bubblewrap-features.js'
 import { watchStatus } from './bubblewrap-status.js'
+import { withoutInheritedDescriptors } from './descriptor-closer.js'
 import { type NetworkProxy, startNetworkProxy } from './network-proxy.js'
 import { processLimitEnforced } from './process-limit-probe.js'
 import type { SandboxConfig } from './sandbox-config.js'
@@ -43,10 +44,14 @@ export interface SandboxedChild {
   readonly commandRan?: () => boolean
 }
 
-/** The programs a sandboxed command starts through: `prlimit` execs `bwrap`. */
+/**
+ * The programs a sandboxed command starts through: `prlimit` execs `bwrap`; `bash`, when found,
+ * comes first to close the descriptors this process would otherwise pass on.
+ */
 export interface SandboxPrograms {
   readonly bwrap: string
   readonly prlimit: string
+  readonly bash?: string
 }
 
 /** Inside the sandbox, forward 127.0.0.1:3128 to the proxy socket, wait for it, then exec. */
@@ -120,8 +125,8 @@ function commandLimits(
 
 /**
  * Starts bubblewrap under `prlimit` (the limits then hold for bubblewrap and everything it
- * starts) with piped stdio, hands it the seccomp program on its own pipe and, when asked,
- * takes its status on the next.
+ * starts) with piped stdio and no other descriptor, hands it the seccomp program on its own pipe
+ * and, when asked, takes its status on the next.
  */
 function startBubblewrap(
   programs: SandboxPrograms,
@@ -132,8 +137,12 @@ function startBubblewrap(
   const stdio: IOType[] = ['pipe', 'pipe', 'pipe']
   if (pipes.filter !== undefined) stdio.push('pipe')
   if (pipes.status) stdio.push('pipe')
-  const wrapped = [...prlimitOptions(limits), '--', programs.bwrap, ...args]
-  const child = spawn(programs.prlimit, wrapped, {
+  const [program, ...wrapped] = withoutInheritedDescriptors(
+    [programs.prlimit, ...prlimitOptions(limits), '--', programs.bwrap, ...args],
+    stdio.length,
+    programs.bash,
+  )
+  const child = spawn(program, wrapped, {
     env: {},
     shell: false,
     detached: true,
