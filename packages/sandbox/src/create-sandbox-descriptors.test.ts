@@ -89,6 +89,7 @@ describeSandbox('createSandbox and the descriptors of the host process', () => {
     clean = false,
   ): Promise<HostReport> {
     const body = JSON.stringify({
+      env: process.env,
       root: fixture.root,
       home: fixture.home,
       hostPath: request.hostPath ?? process.env.PATH ?? '',
@@ -195,6 +196,28 @@ describeSandbox('createSandbox and the descriptors of the host process', () => {
           }),
         },
       ])
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should start a command alike whether or not the host holds descriptors to close',
+    async () => {
+      const commands = [
+        ['env'],
+        ['sh', '-c', 'pwd; ulimit -a; echo $$; exit 3'],
+        ['bash', '-c', LIST],
+        ['sh', '-c', 'echo "bwrap: fake" >&2; exit 1'],
+        ['plan-no-such-program'],
+      ]
+      const clean = await runHost({ commands }, [], true)
+      const file = openSync(join(fixture.outside, 'secret.txt'), 'r')
+      const closed = await runHost({ commands }, [file])
+      expect(clean.inherited).toEqual([])
+      expect(closed.inherited).toContain(FILE_FD)
+      expect(closed.results).toEqual(clean.results)
+      expect(clean.results[0]).toMatchObject({ exitCode: 0 })
+      expect(clean.results[1]).toMatchObject({ exitCode: 3 })
     },
     TIMEOUT,
   )

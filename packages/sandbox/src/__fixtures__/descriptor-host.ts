@@ -16,6 +16,8 @@ registerHooks({
 })
 
 interface Request {
+  /** The environment of the host process (it may start with none). */
+  readonly env: Readonly<Record<string, string>>
   readonly root: string
   readonly home: string
   /** PATH of the host process, where bwrap, prlimit and bash are looked up. */
@@ -26,7 +28,7 @@ interface Request {
 }
 
 const request = JSON.parse(process.argv[2] ?? '{}') as Request
-process.env.PATH = request.hostPath
+Object.assign(process.env, request.env, { PATH: request.hostPath })
 const { createSandbox } = await import('../create-sandbox.js')
 const { closesOnExec, openDescriptors } = await import('../inherited-descriptors.js')
 const { SandboxError } = await import('../sandbox-error.js')
