@@ -23,7 +23,7 @@ export const CLOSE_DESCRIPTORS = [
   'exec -c "$@"',
 ].join('\n')
 
-// Past this many descriptors, closing them all in bash costs less than reading each one's flags.
+// Reading this many descriptors' flags (6-7 µs each) costs about what starting through bash does.
 const INSPECT_AT_MOST = 128
 
 /**
