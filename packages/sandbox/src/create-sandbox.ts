@@ -51,7 +51,7 @@ function isCompiler(value: unknown): value is PlanCompiler {
 
 /**
  * Finds bubblewrap and prlimit (and socat when hosts are listed), or throws what is missing
- * and how to install it.
+ * and how to install it; and bash, needed only to close inherited descriptors.
  */
 function locate(config: SandboxConfig, options: SandboxOptions): SandboxPrograms {
   if (process.platform !== 'linux') {
@@ -83,7 +83,8 @@ function locate(config: SandboxConfig, options: SandboxOptions): SandboxPrograms
       hint: "Install it: apt-get install -y bubblewrap socat util-linux (Debian, Ubuntu), dnf install -y bubblewrap socat util-linux (Fedora). Only sandbox: 'none' runs commands without it.",
     })
   }
-  return { bwrap, prlimit }
+  const bash = findProgram('bash', searchPath)
+  return bash === undefined ? { bwrap, prlimit } : { bwrap, prlimit, bash }
 }
 
 /** Whether the sandbox can start here: the programs it needs, or why it cannot. */
@@ -111,7 +112,8 @@ export function checkSandbox(
 ): SandboxAvailability {
   const resolved = isCompiler(policy) ? policy.policy : resolvePolicy(policy)
   try {
-    return { available: true, ...locate(createSandboxConfig(resolved, options), options) }
+    const { bwrap, prlimit } = locate(createSandboxConfig(resolved, options), options)
+    return { available: true, bwrap, prlimit }
   } catch (error) {
     if (!SandboxError.isInstance(error)) throw error
     return { available: false, issue: error.issues[0] as PlanIssue }

@@ -1,5 +1,6 @@
 import type { CommandRunResult } from '@plan/core'
 import { collectProcess, type ProcessOutcome } from '@plan/core/node'
+import { CLOSER_FAILED, CLOSER_NAME } from './descriptor-closer.js'
 import { limitViolations } from './limit-violations.js'
 import { SandboxError } from './sandbox-error.js'
 import type { SandboxedChild } from './spawn-sandboxed.js'
@@ -48,14 +49,17 @@ export async function collectSandboxed(
 }
 
 /**
- * Throws when prlimit (exit code 1, or 126/127 when it cannot start bubblewrap) or bubblewrap
- * (exit code 1) reported an error of its own: nothing ran. A program that is not found is the
- * command's result, and so is anything a command that bubblewrap reports as run printed.
+ * Throws when the descriptor closer (exit code 125, or 126/127 when it cannot start prlimit),
+ * prlimit (exit code 1, or 126/127 when it cannot start bubblewrap) or bubblewrap (exit code 1)
+ * reported an error of its own: nothing ran. A program that is not found is the command's
+ * result, and so is anything a command that bubblewrap reports as run printed.
  */
 function failedSetup(exitCode: number | null, stderr: string, started: SandboxedChild): void {
   if (started.commandRan?.() === true) return
+  const cannotStart = exitCode === 126 || exitCode === 127
   const own =
-    (stderr.startsWith('prlimit: ') && (exitCode === 1 || exitCode === 126 || exitCode === 127)) ||
+    (stderr.startsWith(`${CLOSER_NAME}: `) && (exitCode === CLOSER_FAILED || cannotStart)) ||
+    (stderr.startsWith('prlimit: ') && (exitCode === 1 || cannotStart)) ||
     (exitCode === 1 && stderr.startsWith('bwrap: ') && !stderr.startsWith('bwrap: execvp '))
   if (!own) return
   const forkRefused =

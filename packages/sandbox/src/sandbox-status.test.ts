@@ -53,13 +53,15 @@ describeSandbox('createSandbox and what bubblewrap reports', () => {
     )
 
   it(
-    "should return a command's own bwrap: or prlimit: message and exit code as its result",
+    "should return a command's own bwrap:, prlimit: or plan-sandbox: message and exit code as its result",
     async () => {
       const sandbox = createSandbox(policyFor(fixture.root), { hostHome: fixture.home })
       for (const program of ['bwrap', 'prlimit']) {
         const result = await sandbox.run(['sh', '-c', `echo "${program}: fake" >&2; exit 1`])
         expect(result).toMatchObject({ exitCode: 1, stderr: `${program}: fake\n` })
       }
+      const closer = await sandbox.run(['sh', '-c', 'echo "plan-sandbox: fake" >&2; exit 125'])
+      expect(closer).toMatchObject({ exitCode: 125, stderr: 'plan-sandbox: fake\n' })
     },
     TIMEOUT,
   )

@@ -4,6 +4,7 @@ import type { Readable, Writable } from 'node:stream'
 import { bubblewrapArgs, PROXY_SOCKET } from './bubblewrap-args.js'
 import { bubblewrapFeatures } from './bubblewrap-features.js'
 import { watchStatus } from './bubblewrap-status.js'
+import { withoutInheritedDescriptors } from './descriptor-closer.js'
 import { type NetworkProxy, startNetworkProxy } from './network-proxy.js'
 import { processLimitEnforced } from './process-limit-probe.js'
 import type { SandboxConfig } from './sandbox-config.js'
@@ -43,10 +44,14 @@ export interface SandboxedChild {
   readonly commandRan?: () => boolean
 }
 
-/** The programs a sandboxed command starts through: `prlimit` execs `bwrap`. */
+/**
+ * The programs a sandboxed command starts through: `prlimit` execs `bwrap`; `bash`, when found,
+ * comes first to close the descriptors this process would otherwise pass on.
+ */
 export interface SandboxPrograms {
   readonly bwrap: string
   readonly prlimit: string
+  readonly bash?: string
 }
 
 /** Inside the sandbox, forward 127.0.0.1:3128 to the proxy socket, wait for it, then exec. */
@@ -56,10 +61,9 @@ const FORWARD = [
   'exec "$@"',
 ].join('\n')
 
-// The child's descriptor bubblewrap reads the seccomp program from.
+// bubblewrap reads the seccomp program, when there is one, from the child's descriptor 3 and
+// writes its JSON status to the next: no slot is left 'ignore', which passes on what the host holds there.
 const SECCOMP_FD = 3
-// The descriptor bubblewrap writes its JSON status to.
-const STATUS_FD = 4
 
 // Built at the first sandboxed command, then handed to every later one.
 let builtFilter: Buffer | undefined
@@ -121,8 +125,8 @@ function commandLimits(
 
 /**
  * Starts bubblewrap under `prlimit` (the limits then hold for bubblewrap and everything it
- * starts) with piped stdio, hands it the seccomp program on its own pipe and, when asked,
- * takes its status on another.
+ * starts) with piped stdio and no other descriptor, hands it the seccomp program on its own pipe
+ * and, when asked, takes its status on the next.
  */
 function startBubblewrap(
   programs: SandboxPrograms,
@@ -130,22 +134,26 @@ function startBubblewrap(
   args: readonly string[],
   pipes: { readonly filter: Buffer | undefined; readonly status: boolean },
 ): ChildProcessWithoutNullStreams {
-  const wrapped = [...prlimitOptions(limits), '--', programs.bwrap, ...args]
   const stdio: IOType[] = ['pipe', 'pipe', 'pipe']
-  if (pipes.filter !== undefined || pipes.status)
-    stdio.push(pipes.filter === undefined ? 'ignore' : 'pipe')
+  if (pipes.filter !== undefined) stdio.push('pipe')
   if (pipes.status) stdio.push('pipe')
-  const child = spawn(programs.prlimit, wrapped, {
+  const [program, ...wrapped] = withoutInheritedDescriptors(
+    [programs.prlimit, ...prlimitOptions(limits), '--', programs.bwrap, ...args],
+    stdio.length,
+    programs.bash,
+  )
+  const child = spawn(program, wrapped, {
     env: {},
     shell: false,
     detached: true,
     stdio,
     windowsHide: true,
   }) as ChildProcessWithoutNullStreams
-  const program = child.stdio[SECCOMP_FD] as Writable | null | undefined
+  if (pipes.filter === undefined) return child
+  const seccomp = child.stdio[SECCOMP_FD] as Writable
   // A bubblewrap that fails before reading it closes the pipe: its exit says why.
-  program?.on('error', () => {})
-  program?.end(pipes.filter)
+  seccomp.on('error', () => {})
+  seccomp.end(pipes.filter)
   return child
 }
 
@@ -179,6 +187,7 @@ export function spawnSandboxed(
   const command = proxy === undefined ? argv : ['/bin/sh', '-c', FORWARD, 'sh', ...argv]
   const filter = machineFilter()
   const status = bubblewrapFeatures(programs.bwrap).jsonStatus
+  const statusFd = filter === undefined ? SECCOMP_FD : SECCOMP_FD + 1
   try {
     const args = bubblewrapArgs(config, {
       argv: command,
@@ -187,15 +196,14 @@ export function spawnSandboxed(
       ...(proxy === undefined ? {} : { proxySocket: proxy.socket }),
       disableUserns: disablesUserns(programs.bwrap),
       ...(filter === undefined ? {} : { seccompFd: SECCOMP_FD }),
-      ...(status ? { statusFd: STATUS_FD } : {}),
+      ...(status ? { statusFd } : {}),
       ...(limits.tmpBytes === undefined ? {} : { tmpBytes: limits.tmpBytes }),
     })
     const child = startBubblewrap(programs, limits, args, { filter, status })
     child.on('close', () => proxy?.close())
     child.on('error', () => proxy?.close())
-    const reader = child.stdio[STATUS_FD] as Readable | null | undefined
-    if (!reader) return { child, proxy, limits }
-    return { child, proxy, limits, commandRan: watchStatus(reader) }
+    if (!status) return { child, proxy, limits }
+    return { child, proxy, limits, commandRan: watchStatus(child.stdio[statusFd] as Readable) }
   } catch (error) {
     proxy?.close()
     throw error
