@@ -1,4 +1,5 @@
 import { type GuardStore, PlanError, type SavedRunState } from '@plan/core'
+import { type RunContext, savedRunState } from './run-context.js'
 import type { PlanGuardRunState } from './run-state.js'
 
 /** The revision of a saved run state, or -1 when it has none. */
@@ -6,6 +7,10 @@ function revisionOf(value: unknown): number {
   if (typeof value !== 'object' || value === null) return -1
   const revision = (value as { revision?: unknown }).revision
   return typeof revision === 'number' ? revision : -1
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
 }
 
 /**
@@ -26,7 +31,7 @@ export async function freshestRunState(
   } catch (error) {
     // A store that refuses the state (a signed store: `signature_invalid`) says why itself.
     if (PlanError.isInstance(error)) throw error
-    const message = `The guard store could not be read (${error instanceof Error ? error.message : String(error)}); no tool call can be authorized.`
+    const message = `The guard store could not be read (${describe(error)}); no tool call can be authorized.`
     throw new PlanError(message, {
       issues: [{ code: 'store_failed', message, path: [] }],
       cause: error,
@@ -39,4 +44,52 @@ export async function freshestRunState(
 /** A run state as the store keeps it. */
 export function toSaved(state: PlanGuardRunState): SavedRunState {
   return { revision: state.revision, state }
+}
+
+/**
+ * The run's state under its next revision, saved to the store (when there is one) before it
+ * is written into the agent state. Throws `PlanError` with `store_failed` (fail closed) when
+ * the store cannot save it.
+ */
+export async function storedRunState(
+  store: GuardStore | undefined,
+  run: RunContext,
+): Promise<PlanGuardRunState> {
+  const state = savedRunState(run)
+  if (store === undefined) return state
+  try {
+    await store.save(run.id, toSaved(state))
+  } catch (error) {
+    if (PlanError.isInstance(error)) throw error
+    const message = `The guard store could not save the run's state (${describe(error)}); the run cannot go on.`
+    throw new PlanError(message, {
+      issues: [
+        {
+          code: 'store_failed',
+          message,
+          path: [],
+          hint: 'Check that the guard store is reachable.',
+        },
+      ],
+      cause: error,
+    })
+  }
+  return state
+}
+
+/**
+ * The run's state after a call ended, saved to the store first; undefined when the store
+ * could not save it. The agent state then keeps its older state and the store the one written
+ * before the call started, so a resume treats the call as interrupted (never as not run).
+ */
+export async function finishedRunState(
+  store: GuardStore | undefined,
+  run: RunContext,
+): Promise<PlanGuardRunState | undefined> {
+  try {
+    return await storedRunState(store, run)
+  } catch (error) {
+    if (store === undefined) throw error
+    return undefined
+  }
 }
