@@ -13,11 +13,28 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
+/** A checkpoint copy that the store does not vouch for: `state_corrupt`, never resumed. */
+function unvouched(runId: string, why: string): PlanError {
+  const message = `The agent state holds a @plan guard state for the run ${JSON.stringify(runId)} that ${why}; it was not written by this middleware, and no tool call can be authorized.`
+  return new PlanError(message, {
+    issues: [
+      {
+        code: 'state_corrupt',
+        message,
+        path: ['_planGuardState'],
+        hint: 'With a guard store, the store holds every state the middleware writes: resume the run only from a checkpoint it wrote, or start a new run.',
+      },
+    ],
+  })
+}
+
 /**
- * The freshest saved state of a run: the one in the agent state (the checkpoint) or the one in
- * the guard store, which is written before every tool call starts and so may be newer.
- * Throws `PlanError` (fail closed) when the store cannot be read (`store_failed`), or the
- * store's own `PlanError` when it refuses the state.
+ * The state a run resumes from. Without a store, the one in the agent state (the checkpoint).
+ * With a store, the store's: every state the middleware writes into the agent state is saved
+ * there first, so the checkpoint can never legitimately be ahead of it. Throws `PlanError`
+ * (fail closed) when the store cannot be read (`store_failed`), with the store's own
+ * `PlanError` when it refuses its state (a signed store: `signature_invalid`), and with
+ * `state_corrupt` when the store has no state for the run or an older one than the agent state.
  */
 export async function freshestRunState(
   store: GuardStore | undefined,
@@ -29,7 +46,6 @@ export async function freshestRunState(
   try {
     stored = await store.load(runId)
   } catch (error) {
-    // A store that refuses the state (a signed store: `signature_invalid`) says why itself.
     if (PlanError.isInstance(error)) throw error
     const message = `The guard store could not be read (${describe(error)}); no tool call can be authorized.`
     throw new PlanError(message, {
@@ -37,8 +53,11 @@ export async function freshestRunState(
       cause: error,
     })
   }
-  if (stored === undefined) return written
-  return revisionOf(stored.state) > revisionOf(written) ? stored.state : written
+  if (stored === undefined) throw unvouched(runId, 'the guard store has never saved')
+  if (revisionOf(written) > revisionOf(stored.state)) {
+    throw unvouched(runId, 'is newer than the one the guard store saved')
+  }
+  return stored.state
 }
 
 /** A run state as the store keeps it. */
