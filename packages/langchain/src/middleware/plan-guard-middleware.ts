@@ -113,7 +113,8 @@ async function afterAgent(config: GuardConfig, state: PlanGuardFields, runtime: 
  * Each agent invocation gets its own guard, so budgets and loop detection span one run. The
  * guard's state is kept in the agent state (`_planGuardState`), so a checkpointed run resumed
  * in another process, or by a new instance of this middleware, goes on with the same budgets,
- * step statuses and loop counts; a saved state that does not check out fails closed.
+ * step statuses and loop counts; a saved state that does not check out fails closed. With a
+ * `store`, every such state is saved there first and a run resumes from the store's copy.
  * Only the hooks a configuration needs become graph nodes (each costs LangGraph a step): none
  * under `exitBehavior` `'continue'` or `'end'`, where a run starts at its first model call;
  * `beforeAgent`, `beforeModel`, `afterModel` and `afterAgent` under `exitBehavior: 'error'`;
