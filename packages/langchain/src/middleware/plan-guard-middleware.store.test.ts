@@ -86,7 +86,9 @@ async function outcome(invocation: Promise<{ messages: BaseMessage[] }>) {
   try {
     const result = await invocation
     expectEveryCallAnswered(result.messages)
-    return Object.fromEntries([...toolMessages(result.messages)].map(([id, m]) => [id, m.text]))
+    return Object.fromEntries(
+      [...toolMessages(result.messages)].map(([id, message]) => [id, message.text]),
+    )
   } catch (error) {
     if (PlanError.isInstance(error)) return error.code
     throw error
@@ -118,7 +120,7 @@ function reset(values: Values): PlanGuardRunState {
   const state = structuredClone(values._planGuardState) as PlanGuardRunState
   const guard = state.guard as unknown as Record<string, unknown>
   guard.calls = 0
-  guard.perTool = {}
+  guard.callsPerTool = {}
   guard.status = Object.fromEntries(
     Object.keys(guard.status as object).map((id) => [id, 'pending']),
   )
