@@ -72,7 +72,7 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
     idempotent: boolean,
     maxCalls: number,
     store: boolean | 'signed' = true,
-    beforeResume: (prefix: string) => Promise<void> = async () => undefined,
+    beforeResume: (prefix: string, threadId: string) => Promise<void> = async () => undefined,
     retry = false,
     perTurn = false,
     review = false,
@@ -97,7 +97,7 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
     first.child.kill('SIGKILL')
     expect(await killed).toContain('SIGKILL')
     await rm(join(dir, 'hang'))
-    await beforeResume(options.prefix)
+    await beforeResume(options.prefix, options.runId)
     const output = await start(options).output
     const result = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as WorkerResult
     const starts = (await readFile(join(dir, 'starts.log'), 'utf8')).trim().split('\n')
@@ -184,6 +184,28 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
       const { refusal, starts } = await crashAndResume(adapter, false, 1, 'signed', reset)
       expect(starts).toEqual(['a'])
       expect(refusal).toEqual({ planError: true, codes: ['signature_invalid'] })
+    })
+  }
+
+  for (const store of [true, 'signed'] as const) {
+    it(`should refuse a guard state forged in the checkpoint instead of resuming from it (langchain, ${store === true ? 'store' : 'signed store'})`, {
+      timeout: 120_000,
+    }, async () => {
+      // What a forger with write access to the checkpointer's tables would write: a state newer
+      // than the store's, which took it over before the store was the run's source of truth.
+      const forge = async (_prefix: string, threadId: string) => {
+        const client = new pg.Client({ connectionString: url })
+        await client.connect()
+        const result = await client.query(
+          `UPDATE checkpoint_blobs SET blob = convert_to(replace(convert_from(blob, 'UTF8'), '"revision":1,', '"revision":99,'), 'UTF8') WHERE thread_id = $1 AND channel = '_planGuardState'`,
+          [threadId],
+        )
+        await client.end()
+        expect(result.rowCount).toBeGreaterThan(0)
+      }
+      const { refusal, starts } = await crashAndResume('langchain', false, 1, store, forge)
+      expect(starts).toEqual(['a'])
+      expect(refusal).toEqual({ planError: true, codes: ['state_corrupt'] })
     })
   }
 

@@ -1,4 +1,4 @@
-import { createMemoryGuardStore } from '@plan/core'
+import { createMemoryGuardStore, PlanError } from '@plan/core'
 import { describe, expect, it } from 'vitest'
 import { freshestRunState } from './durable-run.js'
 
@@ -7,24 +7,33 @@ function stateOf(revision: number, paused?: Record<string, string>) {
   return { runId: 'run', revision, guard: { calls: 1, ...(paused ? { paused } : {}) } }
 }
 
+/** The code of the `PlanError` that `action` rejects with. */
+async function codeOf(action: () => Promise<unknown>): Promise<string | undefined> {
+  try {
+    await action()
+  } catch (error) {
+    return PlanError.isInstance(error) ? error.code : `not a PlanError: ${String(error)}`
+  }
+  return undefined
+}
+
 describe('freshestRunState', () => {
-  it('should take the store state when it is newer, else the agent state', async () => {
+  it("should take the store's state whenever the store has one, and the agent state without a store", async () => {
     const store = createMemoryGuardStore()
     await store.save('run', { revision: 5, state: stateOf(5, { a: 'c1' }) })
     expect(await freshestRunState(store, 'run', stateOf(4))).toEqual(stateOf(5, { a: 'c1' }))
-    const written = stateOf(6)
-    expect(await freshestRunState(store, 'run', written)).toBe(written)
-    expect(await freshestRunState(undefined, 'run', written)).toBe(written)
+    // The same revision with other paused calls: only the store's are taken.
+    const forged = stateOf(5, { a: 'c1', b: 'c2' })
+    expect(await freshestRunState(store, 'run', forged)).toEqual(stateOf(5, { a: 'c1' }))
+    expect(await freshestRunState(undefined, 'run', forged)).toBe(forged)
   })
 
-  it('should keep only the paused calls of the agent state that the store holds too', async () => {
+  it('should refuse an agent state newer than the store, or for a run the store has none of', async () => {
     const store = createMemoryGuardStore()
-    const written = stateOf(6, { a: 'c1', b: 'c2', c: 'c3' })
-    // No state in the store: no paused call is vouched for.
-    expect(await freshestRunState(store, 'run', written)).toEqual(stateOf(6))
-    await store.save('run', { revision: 5, state: stateOf(5, { a: 'c1', b: 'other' }) })
-    expect(await freshestRunState(store, 'run', written)).toEqual(stateOf(6, { a: 'c1' }))
-    // Without a store there is no shared budget to skip, and the agent state is all there is.
-    expect(await freshestRunState(undefined, 'run', written)).toBe(written)
+    expect(await codeOf(() => freshestRunState(store, 'run', stateOf(6, { a: 'c1' })))).toBe(
+      'state_corrupt',
+    )
+    await store.save('run', { revision: 5, state: stateOf(5) })
+    expect(await codeOf(() => freshestRunState(store, 'run', stateOf(6)))).toBe('state_corrupt')
   })
 })

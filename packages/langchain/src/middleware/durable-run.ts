@@ -1,4 +1,5 @@
 import { type GuardStore, PlanError, type SavedRunState } from '@plan/core'
+import { type RunContext, savedRunState } from './run-context.js'
 import type { PlanGuardRunState } from './run-state.js'
 
 /** The revision of a saved run state, or -1 when it has none. */
@@ -8,40 +9,32 @@ function revisionOf(value: unknown): number {
   return typeof revision === 'number' ? revision : -1
 }
 
-/** The paused calls (`guard.paused`) of a saved run state, when it has any. */
-function pausedOf(value: unknown): Readonly<Record<string, unknown>> | undefined {
-  const guard = isRecord(value) ? value.guard : undefined
-  const paused = isRecord(guard) ? guard.paused : undefined
-  return isRecord(paused) ? paused : undefined
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-/**
- * `state` with only the paused calls the store's state holds too: a resumed call takes no
- * shared budget again, so only the store, which counted it, can say that it paused.
- */
-function vouchedByStore(state: unknown, stored: unknown): unknown {
-  const paused = pausedOf(state)
-  if (paused === undefined || !isRecord(state) || !isRecord(state.guard)) return state
-  const known = pausedOf(stored)
-  const kept = Object.entries(paused).filter(
-    ([stepId, callId]) =>
-      known !== undefined && Object.hasOwn(known, stepId) && known[stepId] === callId,
-  )
-  const guard = Object.fromEntries(Object.entries(state.guard).filter(([key]) => key !== 'paused'))
-  if (kept.length > 0) guard.paused = Object.fromEntries(kept)
-  return { ...state, guard }
+/** A checkpoint copy that the store does not vouch for: `state_corrupt`, never resumed. */
+function unvouched(runId: string, why: string): PlanError {
+  const message = `The agent state holds a @plan guard state for the run ${JSON.stringify(runId)} that ${why}; it was not written by this middleware, and no tool call can be authorized.`
+  return new PlanError(message, {
+    issues: [
+      {
+        code: 'state_corrupt',
+        message,
+        path: ['_planGuardState'],
+        hint: 'With a guard store, the store holds every state the middleware writes: resume the run only from a checkpoint it wrote, or start a new run.',
+      },
+    ],
+  })
 }
 
 /**
- * The freshest saved state of a run: the one in the agent state (the checkpoint) or the one in
- * the guard store, which is written before every tool call starts and so may be newer. Of
- * the agent state's paused calls, only those the store also holds are kept.
- * Throws `PlanError` (fail closed) when the store cannot be read (`store_failed`), or the
- * store's own `PlanError` when it refuses the state.
+ * The state a run resumes from. Without a store, the one in the agent state (the checkpoint).
+ * With a store, the store's: every state the middleware writes into the agent state is saved
+ * there first, so the checkpoint can never legitimately be ahead of it. Throws `PlanError`
+ * (fail closed) when the store cannot be read (`store_failed`), with the store's own
+ * `PlanError` when it refuses its state (a signed store: `signature_invalid`), and with
+ * `state_corrupt` when the store has no state for the run or an older one than the agent state.
  */
 export async function freshestRunState(
   store: GuardStore | undefined,
@@ -53,21 +46,69 @@ export async function freshestRunState(
   try {
     stored = await store.load(runId)
   } catch (error) {
-    // A store that refuses the state (a signed store: `signature_invalid`) says why itself.
     if (PlanError.isInstance(error)) throw error
-    const message = `The guard store could not be read (${error instanceof Error ? error.message : String(error)}); no tool call can be authorized.`
+    const message = `The guard store could not be read (${describe(error)}); no tool call can be authorized.`
     throw new PlanError(message, {
       issues: [{ code: 'store_failed', message, path: [] }],
       cause: error,
     })
   }
-  if (stored === undefined) return vouchedByStore(written, undefined)
-  return revisionOf(stored.state) > revisionOf(written)
-    ? stored.state
-    : vouchedByStore(written, stored.state)
+  if (stored === undefined) throw unvouched(runId, 'the guard store has never saved')
+  if (revisionOf(written) > revisionOf(stored.state)) {
+    throw unvouched(runId, 'is newer than the one the guard store saved')
+  }
+  return stored.state
 }
 
 /** A run state as the store keeps it. */
 export function toSaved(state: PlanGuardRunState): SavedRunState {
   return { revision: state.revision, state }
+}
+
+/**
+ * The run's state under its next revision, saved to the store (when there is one) before it
+ * is written into the agent state. Throws `PlanError` with `store_failed` (fail closed) when
+ * the store cannot save it.
+ */
+export async function storedRunState(
+  store: GuardStore | undefined,
+  run: RunContext,
+): Promise<PlanGuardRunState> {
+  const state = savedRunState(run)
+  if (store === undefined) return state
+  try {
+    await store.save(run.id, toSaved(state))
+  } catch (error) {
+    if (PlanError.isInstance(error)) throw error
+    const message = `The guard store could not save the run's state (${describe(error)}); the run cannot go on.`
+    throw new PlanError(message, {
+      issues: [
+        {
+          code: 'store_failed',
+          message,
+          path: [],
+          hint: 'Check that the guard store is reachable.',
+        },
+      ],
+      cause: error,
+    })
+  }
+  return state
+}
+
+/**
+ * The run's state after a call ended, saved to the store first; undefined when the store
+ * could not save it. The agent state then keeps its older state and the store the one written
+ * before the call started, so a resume treats the call as interrupted (never as not run).
+ */
+export async function finishedRunState(
+  store: GuardStore | undefined,
+  run: RunContext,
+): Promise<PlanGuardRunState | undefined> {
+  try {
+    return await storedRunState(store, run)
+  } catch (error) {
+    if (store === undefined) throw error
+    return undefined
+  }
 }

@@ -3,12 +3,13 @@ import { AIMessage, SystemMessage } from '@langchain/core/messages'
 import { Command } from '@langchain/langgraph'
 import { allowedText, PlanError } from '@plan/core'
 import type { LangChainToolCall } from '../convert/steps-from-tool-calls.js'
+import { storedRunState } from './durable-run.js'
 import type { GuardConfig } from './guard-config.js'
 import { endText, lastWordText } from './guard-messages.js'
 import { toolName } from './guarded-tool-call.js'
 import { invocationOf } from './invocation.js'
 import type { GuardModelHandler, GuardModelRequest } from './plan-guard-state.js'
-import { type RunContext, savedRunState, setExit, stopIssue } from './run-context.js'
+import { type RunContext, setExit, stopIssue } from './run-context.js'
 import { refusalUpdate } from './run-refusal.js'
 import { endTurnMessages } from './tool-answers.js'
 
@@ -62,15 +63,16 @@ function keepEarlierMessage(request: Request, response: AIMessage): void {
  * A model answer is a new turn. When the run can run nothing more, its calls are answered
  * here and the run ends (under `error`, the `afterModel` hook does this and throws). The answer
  * comes back as a `Command` that also writes the run's state (and, for a run started here, its
- * id), unless the turn changed nothing in a written run but its turn count: a run neither
- * stopped nor ending, whose next write carries the count.
+ * id), saved to the store first, unless the turn changed nothing in a written run but its turn
+ * count: a run neither stopped nor ending, whose next write carries the count. Throws
+ * `PlanError` when the store cannot save the state.
  */
-function finishTurn(
+async function finishTurn(
   config: GuardConfig,
   run: RunContext,
   request: Request,
   response: AIMessage,
-): AIMessage | Command {
+): Promise<AIMessage | Command> {
   run.turn += 1
   const invocation = invocationOf(request.runtime)
   // A structured response travels as it came; it ends the run.
@@ -84,13 +86,14 @@ function finishTurn(
   const issues = run.exit?.issues ?? (stop === undefined ? undefined : [stop])
   const ends = calls.length > 0 && issues !== undefined && config.exitBehavior !== 'error'
   const unwritten = run.revision === 0
+  const messages = ends && issues !== undefined ? endTurnMessages(config, run, calls, issues) : []
   const update =
     issues === undefined && !unwritten
       ? undefined
       : {
-          ...(ends ? { messages: endTurnMessages(config, run, calls, issues) } : {}),
+          ...(ends ? { messages } : {}),
           ...(unwritten ? { _planGuardRunId: run.id } : {}),
-          _planGuardState: savedRunState(run),
+          _planGuardState: await storedRunState(config.store, run),
         }
   // A turn without calls is the run's last (its saved state restores it if the agent goes on);
   // under `error`, afterAgent drops it.
@@ -98,6 +101,22 @@ function finishTurn(
     config.runs.forget(run.id, invocation)
   }
   return update === undefined ? response : new Command({ update })
+}
+
+/** `finishTurn`; a state the store cannot save ends the invocation with its `PlanError`. */
+async function finishOrRefuse(
+  config: GuardConfig,
+  run: RunContext,
+  request: Request,
+  response: AIMessage,
+): Promise<AIMessage | Command> {
+  try {
+    return await finishTurn(config, run, request, response)
+  } catch (error) {
+    if (!PlanError.isInstance(error)) throw error
+    config.runs.forget(run.id, invocationOf(request.runtime))
+    return refusalUpdate(error)
+  }
 }
 
 /**
@@ -128,7 +147,7 @@ export async function guardedModelCall(
   if (run.exit !== undefined && !run.told && stop !== undefined) {
     run.told = true
     const lastWord = withSystemText({ ...request, tools: [] }, lastWordText(run.exit.issues))
-    return finishTurn(config, run, request, await handler(lastWord))
+    return finishOrRefuse(config, run, request, await handler(lastWord))
   }
   // The run is over: answer for the model, so the agent ends.
   if (run.exit !== undefined) {
@@ -136,5 +155,5 @@ export async function guardedModelCall(
     config.runs.forget(run.id, invocation)
     return new AIMessage(endText(run.exit.issues))
   }
-  return finishTurn(config, run, request, await handler(guardedRequest(config, run, request)))
+  return finishOrRefuse(config, run, request, await handler(guardedRequest(config, run, request)))
 }

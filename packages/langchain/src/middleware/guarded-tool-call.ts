@@ -10,7 +10,7 @@ import {
 } from '@plan/core'
 import type { LangChainToolCall } from '../convert/steps-from-tool-calls.js'
 import { askHuman, mayAskHuman } from './ask-human.js'
-import { toSaved } from './durable-run.js'
+import { finishedRunState, toSaved } from './durable-run.js'
 import type { GuardConfig } from './guard-config.js'
 import { invocationOf } from './invocation.js'
 import type { GuardToolHandler, GuardToolRequest } from './plan-guard-state.js'
@@ -223,8 +223,6 @@ export async function guardedToolCall(
     if (isGraphInterrupt(error)) config.runs.pause(run)
     throw error
   }
-  // Every answer, denial or result, writes the guard's state; the freshest write wins.
-  const state = savedRunState(run)
-  await finishDurableCall(config.store, run.id, toSaved(state))
-  return withRunState(response, state)
+  // Every answer, denial or result, writes the guard's state (saved to the store first).
+  return withRunState(response, await finishedRunState(config.store, run))
 }

@@ -2,6 +2,7 @@ import { AIMessage } from '@langchain/core/messages'
 import { runReadyModelSteps } from '@plan/core'
 import { type AgentMiddleware, createMiddleware } from 'langchain'
 import type { LangChainToolCall } from '../convert/steps-from-tool-calls.js'
+import { storedRunState } from './durable-run.js'
 import { type GuardConfig, guardConfig } from './guard-config.js'
 import { guardedModelCall } from './guarded-model-call.js'
 import { guardedToolCall } from './guarded-tool-call.js'
@@ -9,7 +10,7 @@ import { invocationOf } from './invocation.js'
 import { modelStepsWith } from './model-steps.js'
 import type { PlanGuardMiddlewareOptions } from './plan-guard-options.js'
 import { type PlanGuardFields, planGuardStateSchema } from './plan-guard-state.js'
-import { type RunContext, savedRunState, setExit, stopIssue } from './run-context.js'
+import { type RunContext, setExit, stopIssue } from './run-context.js'
 import { recordRunRegistry } from './run-registry-of.js'
 import { endTurnMessages } from './tool-answers.js'
 
@@ -47,7 +48,7 @@ async function beforeModel(config: GuardConfig, state: PlanGuardFields, runtime:
       run.guard,
       modelStepsWith(config.extractionModel, run.compiler),
     )
-    if (ran > 0) return { _planGuardState: savedRunState(run) }
+    if (ran > 0) return { _planGuardState: await storedRunState(config.store, run) }
   }
   return undefined
 }
@@ -69,7 +70,8 @@ async function afterModel(
   const issues = run.exit?.issues ?? (stop === undefined ? undefined : [stop])
   if (calls.length === 0 || issues === undefined) return undefined
   const messages = endTurnMessages(config, run, calls, issues)
-  return { messages, jumpTo: 'end' as const, _planGuardState: savedRunState(run) }
+  const saved = await storedRunState(config.store, run)
+  return { messages, jumpTo: 'end' as const, _planGuardState: saved }
 }
 
 /**
@@ -81,7 +83,7 @@ async function beforeAgent(config: GuardConfig, state: PlanGuardFields, runtime:
   const refusal = config.runs.takeRefusal(state)
   if (refusal !== undefined) throw refusal
   const run = await config.runs.start(invocationOf(runtime))
-  return { _planGuardRunId: run.id, _planGuardState: savedRunState(run) }
+  return { _planGuardRunId: run.id, _planGuardState: await storedRunState(config.store, run) }
 }
 
 /** Registered under `exitBehavior: 'error'`: drops the run from memory and throws its exit. */
@@ -111,7 +113,8 @@ async function afterAgent(config: GuardConfig, state: PlanGuardFields, runtime: 
  * Each agent invocation gets its own guard, so budgets and loop detection span one run. The
  * guard's state is kept in the agent state (`_planGuardState`), so a checkpointed run resumed
  * in another process, or by a new instance of this middleware, goes on with the same budgets,
- * step statuses and loop counts; a saved state that does not check out fails closed.
+ * step statuses and loop counts; a saved state that does not check out fails closed. With a
+ * `store`, every such state is saved there first and a run resumes from the store's copy.
  * Only the hooks a configuration needs become graph nodes (each costs LangGraph a step): none
  * under `exitBehavior` `'continue'` or `'end'`, where a run starts at its first model call;
  * `beforeAgent`, `beforeModel`, `afterModel` and `afterAgent` under `exitBehavior: 'error'`;

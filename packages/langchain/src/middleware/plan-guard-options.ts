@@ -46,7 +46,9 @@ export interface PlanGuardSettings {
    * Where the run's state is written before every tool call starts (write-ahead) and after it
    * ends, and where shared budgets are counted (`@plan/postgres`). Without it the state lives
    * only in the agent state, which the checkpointer saves after the tools ran: a crash during
-   * a call then loses the call from the count.
+   * a call then loses the call from the count. With it, the store is the run's source of truth:
+   * every state written into the agent state is saved there first, a run resumes from the
+   * store's state, and a checkpoint state the store did not save is refused (`state_corrupt`).
    * `createSignedGuardStore` of `@plan/core` wraps it so that a state edited in the store is refused.
    */
   readonly store?: GuardStore

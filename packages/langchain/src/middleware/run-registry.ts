@@ -86,8 +86,9 @@ export class RunRegistry {
 
   /**
    * The run the state belongs to: the one `invocation` holds, unless the state saved for it is
-   * newer (the run went on in another process); otherwise restored from the saved state;
-   * otherwise a `PlanError` (fail closed). The run is then the one `invocation` serves.
+   * newer (the run went on in another process); otherwise restored from the saved state (with
+   * a store, the store's: see `freshestRunState`); otherwise a `PlanError` (fail closed). The
+   * run is then the one `invocation` serves.
    */
   async find(state: PlanGuardFields, invocation: object | undefined): Promise<RunContext> {
     const id = state._planGuardRunId

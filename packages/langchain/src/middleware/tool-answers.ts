@@ -99,30 +99,41 @@ export function outputOf(message: ToolMessage): unknown {
   return content
 }
 
-/** A tool's own `Command` update without the guard's keys, plus the run's state. */
-function mergedUpdate(update: unknown, state: PlanGuardRunState): unknown {
+/** A tool's own `Command` update without the guard's keys, plus the run's state when given. */
+function mergedUpdate(update: unknown, state: PlanGuardRunState | undefined): unknown {
+  const own: readonly [string, unknown][] = state === undefined ? [] : [['_planGuardState', state]]
   if (Array.isArray(update)) {
     return [
       ...update.filter(
         (entry: unknown) =>
           !(Array.isArray(entry) && typeof entry[0] === 'string' && PRIVATE_KEYS.has(entry[0])),
       ),
-      ['_planGuardState', state],
+      ...own,
     ]
   }
   if (typeof update === 'object' && update !== null) {
     const kept = Object.entries(update).filter(([key]) => !PRIVATE_KEYS.has(key))
-    return { ...Object.fromEntries(kept), _planGuardState: state }
+    return Object.fromEntries([...kept, ...own])
   }
-  if (update === undefined || update === null) return { _planGuardState: state }
-  // A root value (a graph without channels): left as it is.
+  if ((update === undefined || update === null) && state !== undefined) {
+    return { _planGuardState: state }
+  }
+  // A root value (a graph without channels), or nothing to write: left as it is.
   return undefined
 }
 
-/** A tool's answer as a `Command` that also writes the run's state. */
-export function withRunState(response: ToolMessage | Command, state: PlanGuardRunState): Command {
+/**
+ * A tool's answer as a `Command` that also writes the run's state; without a state (the store
+ * could not save it), the answer as it is, minus any write of the guard's keys.
+ */
+export function withRunState(
+  response: ToolMessage | Command,
+  state: PlanGuardRunState | undefined,
+): ToolMessage | Command {
   if (ToolMessage.isInstance(response)) {
-    return new Command({ update: { messages: [response], _planGuardState: state } })
+    return state === undefined
+      ? response
+      : new Command({ update: { messages: [response], _planGuardState: state } })
   }
   // An update for a parent graph cannot carry this graph's state; the next write will.
   if (response.graph === Command.PARENT) return response
