@@ -12,6 +12,7 @@ import {
   type ArgumentPath,
   argumentName,
   outputName,
+  outsideContentIsTrusted,
   pathRefusesUntrusted,
   refusesUntrusted,
   toolOutputIsUntrusted,
@@ -38,9 +39,9 @@ export interface UntrustedFlowTracker {
   /** Labels a finished step's output; `output` is its JSON value, or undefined if it has none. */
   record(step: CompiledStep, output: JsonValue | undefined, tainted: boolean): TrustLabel
   /**
-   * Labels content that reached the model outside any step (a resource read) as the output of
-   * a tool that declares no trust; `source` names it in a refusal and has a space, so it is
-   * never taken for a step id (`resource file:///…`).
+   * Labels content that reached the model outside any step (a resource read): untrusted unless
+   * the policy trusts every tool's output as it comes; `source` names it in a refusal and has a
+   * space, so it is never taken for a step id (`resource file:///…`).
    */
   recordContent(source: string, output: JsonValue | undefined): TrustLabel
   /** The label of a finished step's output. */
@@ -205,7 +206,7 @@ export function createUntrustedFlowTracker(
       return label
     },
     recordContent(source, output) {
-      if (policy.policy.trust.defaultOutput === 'trusted') return 'trusted'
+      if (outsideContentIsTrusted(policy.policy, policy.tools.values())) return 'trusted'
       indexOutput(index, source, output)
       return 'untrusted'
     },

@@ -41,6 +41,21 @@ export function toolOutputIsUntrusted(policy: Policy, tool: ToolPolicy): boolean
   return (tool.output?.trust ?? policy.trust.defaultOutput) === 'untrusted'
 }
 
+/**
+ * Whether content that reached the model outside any step (a resource read) may be trusted:
+ * only when the policy trusts the output of every tool as it comes. A policy that distrusts
+ * one tool's output (a file reader, a fetch) may be distrusting the very data a resource holds.
+ */
+export function outsideContentIsTrusted(policy: Policy, tools: Iterable<ToolPolicy>): boolean {
+  if (policy.trust.defaultOutput !== 'trusted') return false
+  for (const tool of tools) {
+    const output = tool.output
+    if (toolOutputIsUntrusted(policy, tool) || output?.extract === true) return false
+    if (output?.declassify !== undefined) return false
+  }
+  return true
+}
+
 /** Whether a tool's output is re-validated at run time, and trusted when it matches. */
 export function toolDeclassifies(tool: ToolPolicy): boolean {
   return tool.output?.declassify !== undefined || tool.output?.extract === true

@@ -8,6 +8,7 @@ import {
   createTestCompiler,
   createTestWorkspace,
   type TestWorkspace,
+  testTools,
 } from './__fixtures__/test-workspace.js'
 import { createPlanGuard } from './create-plan-guard.js'
 
@@ -176,4 +177,28 @@ describe('PlanGuard.completeResource', () => {
     const result = await guard.authorize({ tool: 'run_command', args: { command }, stepId: 'a' })
     expect(result.allowed).toBe(true)
   })
+
+  it.each([
+    ['declares its output untrusted', { output: { trust: 'untrusted' } }],
+    ['extracts from untrusted output', { output: { extract: true } }],
+  ] as const)(
+    'should label it untrusted when the policy trusts outputs but one tool %s',
+    async (_, declared) => {
+      const compiler = await createTestCompiler(workspace.root, {
+        trust: { defaultOutput: 'trusted' },
+        tools: {
+          ...testTools,
+          view_file: { ...testTools.view_file, ...declared },
+        } as PolicyInput['tools'],
+      })
+      const audit = createMemoryAuditSink()
+      const guard = createPlanGuard(undefined, { compiler, audit })
+      guard.completeResource('note://x', contents('note://x'))
+      expect(audit.events[0]).toMatchObject({ type: 'resource_completed', trust: 'untrusted' })
+      const command = 'echo pwned-by-the-resource'
+      guard.submitPlan({ steps: [{ id: 'a', tool: 'run_command', args: { command } }] }, 'turn')
+      const result = await guard.authorize({ tool: 'run_command', args: { command }, stepId: 'a' })
+      expect(result).toMatchObject({ allowed: false, issue: { code: 'untrusted_flow' } })
+    },
+  )
 })

@@ -199,8 +199,8 @@ export interface PlanGuard {
   authorizeResource(request: ResourceRequest): ResourceAuthorizeResult
   /**
    * Records the content an allowed resource read returned (or the error text that came back
-   * instead), labelled as the output of a tool that declares no trust (`trust.defaultOutput`),
-   * so text copied from untrusted content into a command or a write path is refused.
+   * instead), labelled untrusted unless the policy trusts every tool's output as it comes, so
+   * text copied from untrusted content into a command or a write path is refused.
    */
   completeResource(uri: string, output: unknown): void
   /** Why the run was stopped (an exhausted budget, a loop), if it was. */
