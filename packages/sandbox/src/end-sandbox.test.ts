@@ -13,14 +13,14 @@ import {
 
 const TIMEOUT = 60_000
 
-/** The command lines (arguments split) of the processes whose command line holds `marker`. */
+/** The processes with `marker` as one of their arguments, with those arguments. */
 function processesWith(marker: string): Array<{ pid: number; argv: string[] }> {
   const found: Array<{ pid: number; argv: string[] }> = []
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue
     try {
       const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0')
-      if (argv.some((arg) => arg.includes(marker))) found.push({ pid: Number(entry), argv })
+      if (argv.includes(marker)) found.push({ pid: Number(entry), argv })
     } catch {
       // Exited while listed.
     }
