@@ -21,8 +21,14 @@ function parentInStat(stat: string): number | undefined {
 
 /** Direct children of `pid` by scanning every process, for kernels without the children files. */
 export function scanForChildren(pid: number): number[] {
+  let entries: string[]
+  try {
+    entries = readdirSync('/proc')
+  } catch {
+    return []
+  }
   const found: number[] = []
-  for (const entry of readdirSync('/proc')) {
+  for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue
     try {
       if (parentInStat(readFileSync(`/proc/${entry}/stat`, 'utf8')) === pid) found.push(+entry)
@@ -67,10 +73,14 @@ export function endSandbox(child: ChildProcess): void {
   if (pid === undefined) return
   // Once Node has reaped it, the pid may belong to another process: its group only.
   const running = child.exitCode === null && child.signalCode === null
-  if (running && send(-pid, 'SIGSTOP')) {
-    for (const inner of childrenOf(pid)) send(inner, 'SIGKILL')
+  try {
+    if (running && send(-pid, 'SIGSTOP')) {
+      for (const inner of childrenOf(pid)) send(inner, 'SIGKILL')
+    }
+  } finally {
+    // Never leave the group stopped.
+    send(-pid, 'SIGKILL')
   }
-  send(-pid, 'SIGKILL')
 }
 
 // Signals whose default action does not end bubblewrap: passed on to it alone, as given.
