@@ -2,9 +2,9 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { chmod, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest'
 import { checkSandbox, createSandbox } from './create-sandbox.js'
-import { childrenOf, scanForChildren } from './end-sandbox.js'
+import { childrenOf, endSandbox, scanForChildren } from './end-sandbox.js'
 import {
   createSandboxFixture,
   describeSandbox,
@@ -73,6 +73,26 @@ describe('childrenOf', () => {
     const pid = Number(execFileSync('sh', ['-c', 'echo $$'], { encoding: 'utf8' }).trim())
     expect(childrenOf(pid)).toEqual([])
   })
+})
+
+describe('endSandbox', () => {
+  it.skipIf(process.platform !== 'linux')(
+    'should kill a child that left the process group, which killing the group alone misses',
+    async () => {
+      const marker = `1000.${process.pid}${Math.floor(Math.random() * 1e6)}`
+      onTestFinished(() => killAllWith(marker))
+      const child = spawn('sh', ['-c', `setsid sleep ${marker} & wait`], {
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      await until(() => processesWith(marker).some(({ argv }) => argv[0] === 'sleep'))
+      endSandbox(child)
+      await closed(child)
+      expect(child.signalCode).toBe('SIGKILL')
+      expect(processesWith(marker)).toEqual([])
+    },
+    TIMEOUT,
+  )
 })
 
 describeSandbox('endSandbox', () => {
