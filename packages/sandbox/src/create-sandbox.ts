@@ -39,7 +39,12 @@ export type SandboxRunResult = CommandRunResult
 export interface Sandbox {
   /** Runs `argv` (no shell) inside the sandbox and collects its output. */
   run(argv: readonly string[], options?: SandboxRunOptions): Promise<SandboxRunResult>
-  /** Starts `argv` inside the sandbox with piped stdio, e.g. a local MCP server. */
+  /**
+   * Starts `argv` inside the sandbox with piped stdio, e.g. a local MCP server. Under bubblewrap
+   * its `kill()` kills every process of the sandbox, unless the signal is one bubblewrap survives
+   * (0, SIGCHLD, SIGCONT, SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU, SIGURG, SIGWINCH): that one reaches
+   * bubblewrap alone.
+   */
   spawn(argv: readonly string[], options?: SandboxSpawnOptions): ChildProcessWithoutNullStreams
   /** What the sandbox allows, derived from the policy. */
   readonly config: SandboxConfig

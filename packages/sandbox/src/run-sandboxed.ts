@@ -22,10 +22,9 @@ export async function collectSandboxed(
   limits: SandboxRunLimits,
 ): Promise<CommandRunResult> {
   const { child, proxy } = started
-  // bubblewrap leads its own process group; the sandbox dies with it (--die-with-parent).
   let outcome: ProcessOutcome
   try {
-    outcome = await collectProcess(child, limits)
+    outcome = await collectProcess(child, started.end ? { ...limits, kill: started.end } : limits)
   } catch (error) {
     throw new SandboxError(
       {

@@ -5,6 +5,7 @@ import { bubblewrapArgs, PROXY_SOCKET } from './bubblewrap-args.js'
 import { bubblewrapFeatures } from './bubblewrap-features.js'
 import { watchStatus } from './bubblewrap-status.js'
 import { withoutInheritedDescriptors } from './descriptor-closer.js'
+import { endSandbox, killsWholeSandbox } from './end-sandbox.js'
 import { type NetworkProxy, startNetworkProxy } from './network-proxy.js'
 import { processLimitEnforced } from './process-limit-probe.js'
 import type { SandboxConfig } from './sandbox-config.js'
@@ -42,6 +43,8 @@ export interface SandboxedChild {
    * without `--json-status-fd`, or no sandbox).
    */
   readonly commandRan?: () => boolean
+  /** Kills the process and everything it started; without it, its process group is killed. */
+  readonly end?: () => void
 }
 
 /**
@@ -200,10 +203,13 @@ export function spawnSandboxed(
       ...(limits.tmpBytes === undefined ? {} : { tmpBytes: limits.tmpBytes }),
     })
     const child = startBubblewrap(programs, limits, args, { filter, status })
+    killsWholeSandbox(child)
     child.on('close', () => proxy?.close())
     child.on('error', () => proxy?.close())
-    if (!status) return { child, proxy, limits }
-    return { child, proxy, limits, commandRan: watchStatus(child.stdio[statusFd] as Readable) }
+    const end = () => endSandbox(child)
+    if (!status) return { child, proxy, limits, end }
+    const commandRan = watchStatus(child.stdio[statusFd] as Readable)
+    return { child, proxy, limits, end, commandRan }
   } catch (error) {
     proxy?.close()
     throw error

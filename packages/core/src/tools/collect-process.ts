@@ -8,6 +8,11 @@ export interface ProcessLimits {
   /** Written to a piped stdin, which is then closed (at once, without it). */
   readonly stdin?: string | Uint8Array
   readonly signal?: AbortSignal
+  /**
+   * Ends the process and everything it started, on timeout, abort and overflow. Default: SIGKILL
+   * to its process group.
+   */
+  readonly kill?: () => void
 }
 
 /** How a process ended, with its capped output. */
@@ -22,9 +27,9 @@ export interface ProcessOutcome {
 
 /**
  * Waits for a process that leads its own process group (spawned `detached`, stdout and stderr
- * piped), keeping at most `maxOutputBytes` of each stream. The whole group is killed on timeout,
- * on abort, on overflow and when the process exits (nothing it started outlives it). Rejects
- * when the process cannot start.
+ * piped), keeping at most `maxOutputBytes` of each stream. The whole group is killed (or
+ * `limits.kill` called) on timeout, on abort and on overflow, and the group is killed when the
+ * process exits (nothing it started outlives it). Rejects when the process cannot start.
  */
 export function collectProcess(
   child: ChildProcess,
@@ -42,6 +47,7 @@ export function collectProcess(
         // The group is already gone.
       }
     }
+    const kill = limits.kill ?? killGroup
     const collect = (key: 'out' | 'err') => (chunk: Buffer) => {
       const room = limits.maxOutputBytes - size[key]
       if (room <= 0) return
@@ -49,7 +55,7 @@ export function collectProcess(
         chunks[key].push(chunk.subarray(0, room))
         size[key] = limits.maxOutputBytes
         truncated = true
-        killGroup()
+        kill()
         return
       }
       chunks[key].push(chunk)
@@ -63,10 +69,10 @@ export function collectProcess(
     }
     const timer = setTimeout(() => {
       timedOut = true
-      killGroup()
+      kill()
     }, limits.timeoutMs)
-    const onAbort = () => killGroup()
-    if (limits.signal?.aborted) killGroup()
+    const onAbort = () => kill()
+    if (limits.signal?.aborted) kill()
     limits.signal?.addEventListener('abort', onAbort, { once: true })
     const done = () => {
       clearTimeout(timer)

@@ -1,0 +1,120 @@
+import type { ChildProcess } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { constants } from 'node:os'
+
+function send(target: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(target, signal)
+    return true
+  } catch {
+    // Already gone.
+    return false
+  }
+}
+
+/** The parent pid in a /proc/<pid>/stat line, read after the command name, which may hold spaces. */
+function parentInStat(stat: string): number | undefined {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  const parent = Number(fields[1])
+  return Number.isInteger(parent) ? parent : undefined
+}
+
+/** Direct children of `pid` by scanning every process, for kernels without the children files. */
+export function scanForChildren(pid: number): number[] {
+  let entries: string[]
+  try {
+    entries = readdirSync('/proc')
+  } catch {
+    return []
+  }
+  const found: number[] = []
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (parentInStat(readFileSync(`/proc/${entry}/stat`, 'utf8')) === pid) found.push(+entry)
+    } catch {
+      // Exited while listed.
+    }
+  }
+  return found
+}
+
+/** The direct children of `pid` (of each of its threads), or none when it is gone. */
+export function childrenOf(pid: number): number[] {
+  let threads: string[]
+  try {
+    threads = readdirSync(`/proc/${pid}/task`)
+  } catch {
+    return []
+  }
+  const found: number[] = []
+  for (const thread of threads) {
+    let listed: string
+    try {
+      listed = readFileSync(`/proc/${pid}/task/${thread}/children`, 'utf8')
+    } catch {
+      return scanForChildren(pid)
+    }
+    for (const child of listed.split(' ')) if (child.length > 0) found.push(Number(child))
+  }
+  return found
+}
+
+/**
+ * Kills a sandbox started by {@link spawnSandboxed} and everything in it, whenever it is called.
+ * bubblewrap's sandbox process (pid 1 of the sandbox's PID namespace, a direct child of the
+ * process we started) leaves our process group (`--new-session`) before it sets its
+ * parent-death signal (`--die-with-parent`), so killing the group alone can miss it. The group
+ * is stopped first: bubblewrap can then neither start nor reap a child, so the children listed
+ * are all there are and their pids cannot be reused. Killing pid 1 kills its whole namespace.
+ */
+export function endSandbox(child: ChildProcess): void {
+  const pid = child.pid
+  if (pid === undefined) return
+  // Once Node has reaped it, the pid may belong to another process: its group only.
+  const running = child.exitCode === null && child.signalCode === null
+  try {
+    if (running && send(-pid, 'SIGSTOP')) {
+      for (const inner of childrenOf(pid)) send(inner, 'SIGKILL')
+    }
+  } finally {
+    // Never leave the group stopped.
+    send(-pid, 'SIGKILL')
+  }
+}
+
+// Signals whose default action does not end bubblewrap: passed on to it alone, as given.
+const SURVIVED = new Set<string>([
+  'SIGCHLD',
+  'SIGCONT',
+  'SIGSTOP',
+  'SIGTSTP',
+  'SIGTTIN',
+  'SIGTTOU',
+  'SIGURG',
+  'SIGWINCH',
+])
+
+function signalName(signal: NodeJS.Signals | number | undefined): string | number {
+  if (signal === undefined) return 'SIGTERM'
+  if (typeof signal === 'string') return signal
+  const named = Object.entries(constants.signals).find(([, number]) => number === signal)
+  return named?.[0] ?? signal
+}
+
+/**
+ * Makes `child.kill(signal)` end the whole sandbox when the signal would end bubblewrap, as
+ * `--die-with-parent` intends but cannot guarantee while bubblewrap sets the sandbox up.
+ */
+export function killsWholeSandbox(child: ChildProcess): void {
+  const signalLeader = child.kill.bind(child)
+  child.kill = (signal?: NodeJS.Signals | number): boolean => {
+    const name = signalName(signal)
+    if (typeof name !== 'string' || !(name in constants.signals) || SURVIVED.has(name))
+      return signalLeader(signal)
+    const running = child.exitCode === null && child.signalCode === null
+    endSandbox(child)
+    if (running) signalLeader('SIGKILL')
+    return running
+  }
+}
