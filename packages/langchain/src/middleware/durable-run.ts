@@ -49,7 +49,14 @@ export async function freshestRunState(
     if (PlanError.isInstance(error)) throw error
     const message = `The guard store could not be read (${describe(error)}); no tool call can be authorized.`
     throw new PlanError(message, {
-      issues: [{ code: 'store_failed', message, path: [] }],
+      issues: [
+        {
+          code: 'store_failed',
+          message,
+          path: [],
+          hint: 'Check that the guard store is reachable, then resume the run again.',
+        },
+      ],
       cause: error,
     })
   }
