@@ -10,7 +10,7 @@ import {
 } from '@plan/core'
 import type { LangChainToolCall } from '../convert/steps-from-tool-calls.js'
 import { askHuman, mayAskHuman } from './ask-human.js'
-import { finishedRunState, toSaved } from './durable-run.js'
+import { finishedRunState, runStore, toSaved } from './durable-run.js'
 import type { GuardConfig } from './guard-config.js'
 import { invocationOf } from './invocation.js'
 import type { GuardToolHandler, GuardToolRequest } from './plan-guard-state.js'
@@ -145,7 +145,7 @@ async function runAuthorized(
 ): Promise<Answer> {
   const call = request.toolCall
   const blocked = await startDurableCall({
-    store: config.store,
+    store: runStore(config.store, run),
     runId: run.id,
     policy: run.compiler.policy.policy,
     tool: call.name,
@@ -182,7 +182,7 @@ async function runAuthorized(
       const paused = isGraphInterrupt(error) && call.id !== undefined
       run.guard.release(result.stepId, paused ? { pausedCallId: call.id } : undefined)
       // A paused call runs again when the run resumes: the store must not hold it as started.
-      await finishDurableCall(config.store, run.id, toSaved(savedRunState(run)))
+      await finishDurableCall(runStore(config.store, run), run.id, toSaved(savedRunState(run)))
       throw error
     }
     // Answered as LangChain answers a throwing tool without middleware.

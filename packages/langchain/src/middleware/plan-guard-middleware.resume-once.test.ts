@@ -6,6 +6,7 @@ import { createAgent, tool } from 'langchain'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createTestWorkspace, scriptedModel, type TestWorkspace } from '../test/index.js'
+import { reversingStore } from '../test-utils/reversing-store.js'
 import { planGuardMiddleware } from './plan-guard-middleware.js'
 
 let workspace: TestWorkspace
@@ -113,6 +114,57 @@ describe('planGuardMiddleware: a paused call resumes once', () => {
       const answer = replayed.messages.filter(ToolMessage.isInstance).at(-1)
       expect(answer?.content).toContain('step_already_done')
       expect(await sharedUsed(store)).toBe(1)
+    }, 60_000)
+  }
+
+  for (const processes of ['one process', 'a new process']) {
+    it(`should resume every paused call of one turn once, in ${processes}, with a store whose writes land out of order`, async () => {
+      const memory = createMemoryGuardStore()
+      const store = reversingStore(memory)
+      const ran: string[] = []
+      const runCommand = tool(
+        async ({ command }) => {
+          const answer = interrupt({ command })
+          ran.push(command)
+          return `ran ${command} ${String(answer)}`
+        },
+        { name: 'run_command', description: 'Run.', schema: z.object({ command: z.string() }) },
+      )
+      const commands = ['ls', 'git status', 'echo a']
+      const model = scriptedModel([
+        {
+          calls: commands.map((command, index) => ({
+            id: `c${index + 1}`,
+            tool: 'run_command',
+            args: { command },
+          })),
+        },
+        { text: 'Done.' },
+      ])
+      const checkpointer = new MemorySaver()
+      const policy = {
+        ...workspace.policy(),
+        budgets: { shared: { shell: { per: 'tenant', tools: ['run_command'], maxCalls: 3 } } },
+      }
+      const agent = () =>
+        createAgent({
+          model,
+          tools: [runCommand],
+          checkpointer,
+          middleware: [planGuardMiddleware({ policy, store, keys: { tenant: 'acme' } })],
+        })
+      const config = { configurable: { thread_id: randomUUID() } }
+      const first = agent()
+      const paused = await first.invoke({ messages: [new HumanMessage('Look.')] }, config)
+      const asked = (paused.__interrupt__ ?? []) as { id: string }[]
+      expect(asked).toHaveLength(3)
+      const resume = Object.fromEntries(asked.map((question) => [question.id, 'yes']))
+      const resumer = processes === 'one process' ? first : agent()
+      const result = await resumer.invoke(new Command({ resume }), config)
+      expect([...ran].sort()).toEqual([...commands].sort())
+      const answers = result.messages.filter(ToolMessage.isInstance).map((message) => message.text)
+      expect(answers.sort()).toEqual(commands.map((command) => `ran ${command} yes`).sort())
+      expect(await sharedUsed(memory)).toBe(3)
     }, 60_000)
   }
 
