@@ -90,6 +90,55 @@ describe.skipIf(url === undefined)('a paused LangChain call resumed through Post
     return { ran, agent, used, config: { configurable: { thread_id: randomUUID() } } }
   }
 
+  it('should resume every paused call of one turn once in a new process, its saves on a pool', {
+    timeout: 60_000,
+  }, async () => {
+    const prefix = uniquePrefix()
+    const ran: string[] = []
+    const runCommand = tool(
+      async ({ command }) => {
+        const answer = interrupt({ command })
+        ran.push(command)
+        return `ran ${command} ${String(answer)}`
+      },
+      { name: 'run_command', description: 'Run.', schema: z.object({ command: z.string() }) },
+    )
+    const commands = ['ls', 'git status', 'echo a', 'echo b', 'git log']
+    const model = scriptedModel([
+      {
+        calls: commands.map((command, index) => ({
+          id: `c${index + 1}`,
+          tool: 'run_command',
+          args: { command },
+        })),
+      },
+      { text: 'Done.' },
+    ])
+    const checkpointer = new MemorySaver()
+    const policy = {
+      ...workspace.policy(),
+      budgets: { shared: { shell: { per: 'tenant', tools: ['run_command'], maxCalls: 5 } } },
+    }
+    const agent = () =>
+      createAgent({
+        model,
+        tools: [runCommand],
+        checkpointer,
+        middleware: [
+          planGuardMiddleware({ policy, store: storeOf(prefix, false), keys: { tenant: 'acme' } }),
+        ],
+      })
+    const config = { configurable: { thread_id: randomUUID() } }
+    const paused = await agent().invoke({ messages: [new HumanMessage('Look.')] }, config)
+    const asked = (paused.__interrupt__ ?? []) as { id: string }[]
+    expect(asked).toHaveLength(commands.length)
+    const resume = Object.fromEntries(asked.map((question) => [question.id, 'yes']))
+    const result = await agent().invoke(new Command({ resume }), config)
+    expect([...ran].sort()).toEqual([...commands].sort())
+    const answers = result.messages.filter(ToolMessage.isInstance).map((message) => message.text)
+    expect(answers.sort()).toEqual(commands.map((command) => `ran ${command} yes`).sort())
+  })
+
   for (const signed of [false, true]) {
     const name = signed ? 'a signed store' : 'a store'
     it(`should run a paused call once when two processes resume it at once, with ${name}`, {
