@@ -1,0 +1,54 @@
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js'
+import type { AllowedMcpCall } from '../guard/create-mcp-call-guard.js'
+
+/** How an allowed guarded request reports its answer to the guard. */
+export type GuardedAnswer = Pick<AllowedMcpCall, 'finish' | 'fail'>
+
+/**
+ * A client request the router has taken and the server has not answered: sent on as it is
+ * (`tools/list` answers filtered), being authorized (`cancelled` once the client cancelled it),
+ * guarded and sent, or guarded, sent and cancelled (its answer, already recorded, is dropped).
+ */
+export type InFlight =
+  | { readonly kind: 'forwarded' | 'list' | 'cancelled' }
+  | { readonly kind: 'authorizing'; cancelled: boolean }
+  | { readonly kind: 'guarded'; readonly answer: GuardedAnswer }
+
+/**
+ * The client's requests in flight, by id as JSON-RPC compares ids: the number 7 and the string
+ * "7" are two ids (as the SDK's server side keys them).
+ */
+export class RequestsInFlight {
+  private readonly requests = new Map<string, InFlight>()
+
+  private static keyOf(id: RequestId): string {
+    return `${typeof id}:${String(id)}`
+  }
+
+  get(id: RequestId): InFlight | undefined {
+    return this.requests.get(RequestsInFlight.keyOf(id))
+  }
+
+  has(id: RequestId): boolean {
+    return this.requests.has(RequestsInFlight.keyOf(id))
+  }
+
+  set(id: RequestId, request: InFlight): void {
+    this.requests.set(RequestsInFlight.keyOf(id), request)
+  }
+
+  delete(id: RequestId): void {
+    this.requests.delete(RequestsInFlight.keyOf(id))
+  }
+
+  /** Takes out the requests the server will never answer now, leaving those being authorized. */
+  takeSent(): InFlight[] {
+    const sent: InFlight[] = []
+    for (const [key, request] of this.requests) {
+      if (request.kind === 'authorizing') continue
+      sent.push(request)
+      this.requests.delete(key)
+    }
+    return sent
+  }
+}
