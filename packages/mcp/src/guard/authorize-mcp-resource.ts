@@ -49,6 +49,7 @@ function inspectionFailure(error: unknown): PlanIssue {
   return {
     code: 'path_invalid',
     message: `@plan could not check the resource: ${errorText(error)}`,
+    hint: 'Try again; if the check keeps failing, name another file of the workspace as file:///<absolute path>.',
     path: ['uri'],
   }
 }
