@@ -10,9 +10,9 @@ export type GuardedAnswer = Pick<AllowedMcpCall, 'finish' | 'fail'>
  * guarded and sent, or guarded, sent and cancelled (its answer, already recorded, is dropped).
  */
 export type InFlight =
-  | { readonly kind: 'forwarded' | 'list' | 'cancelled' }
+  | { readonly kind: 'forwarded' | 'list' }
   | { readonly kind: 'authorizing'; cancelled: boolean }
-  | { readonly kind: 'guarded'; readonly answer: GuardedAnswer }
+  | { readonly kind: 'guarded' | 'cancelled'; readonly answer: GuardedAnswer }
 
 /**
  * The client's requests in flight, by id as JSON-RPC compares ids: the number 7 and the string

@@ -287,4 +287,37 @@ describe('MessageRouter', () => {
       expect.stringContaining('not in flight'),
     ])
   })
+
+  it('should answer a call that could not be sent, and free its id, cancelled or not', async () => {
+    const guard = await createMcpCallGuard({ policy: shellPolicy(tmpdir()) })
+    const client = recorder()
+    const calls: ((error: Error) => void)[] = []
+    const server: Transport = {
+      start: async () => {},
+      close: async () => {},
+      send: (message) =>
+        new Promise<void>((resolve, reject) => {
+          if ((message as { method?: string }).method === 'tools/call') calls.push(reject)
+          else resolve()
+        }),
+    }
+    const router = new MessageRouter(guard, client, server, () => {})
+    for (const cancelled of [false, true]) {
+      router.fromClient(call(7, 'ls'))
+      await expect.poll(() => calls.length).toBe(cancelled ? 2 : 1)
+      if (cancelled) router.fromClient(cancel(7))
+      calls.at(-1)?.(new Error('pipe closed'))
+      await new Promise((resolve) => setTimeout(resolve, 0))
+    }
+    expect(messagesOf(client)).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        error: { code: -32603, message: expect.stringContaining('pipe closed') },
+      },
+    ])
+    expect(Object.values(guard.guard.snapshot().status)).not.toContain('running')
+    router.fromClient(call(7, 'ls'))
+    await expect.poll(() => calls.length).toBe(3)
+  })
 })

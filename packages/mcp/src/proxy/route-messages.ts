@@ -151,7 +151,7 @@ export class MessageRouter {
     const request = this.inFlight.get(requestId)
     if (request?.kind === 'authorizing') request.cancelled = true
     if (request?.kind === 'guarded') {
-      this.inFlight.set(requestId, { kind: 'cancelled' })
+      this.inFlight.set(requestId, { kind: 'cancelled', answer: request.answer })
       this.untrackProgress(requestId)
       request.answer.fail(new Error('The client cancelled the call.'))
     }
@@ -275,9 +275,12 @@ export class MessageRouter {
     this.trackProgress(request)
     this.server.send(request).catch((error: unknown) => {
       const current = this.inFlight.get(request.id)
-      // cancelled: already recorded and no answer awaited; gone: the server closed and failed it
-      if (current !== undefined) this.inFlight.delete(request.id)
-      this.untrackProgress(request.id)
+      // cancelled: already recorded, no answer awaited; gone: the server closed and failed it
+      const cancelled = current?.kind === 'cancelled' && current.answer === answer
+      if (current === guarded || cancelled) {
+        this.inFlight.delete(request.id)
+        this.untrackProgress(request.id)
+      }
       if (current === guarded) answer.fail(error)
       if (current === guarded || current === undefined) unsent(error)
     })
