@@ -16,38 +16,34 @@ export type InFlight =
 
 /**
  * The client's requests in flight, by id as JSON-RPC compares ids: the number 7 and the string
- * "7" are two ids (as the SDK's server side keys them).
+ * "7" are two ids (as the SDK's server side keys them, and as a `Map` does).
  */
 export class RequestsInFlight {
-  private readonly requests = new Map<string, InFlight>()
-
-  private static keyOf(id: RequestId): string {
-    return `${typeof id}:${String(id)}`
-  }
+  private readonly requests = new Map<RequestId, InFlight>()
 
   get(id: RequestId): InFlight | undefined {
-    return this.requests.get(RequestsInFlight.keyOf(id))
+    return this.requests.get(id)
   }
 
   has(id: RequestId): boolean {
-    return this.requests.has(RequestsInFlight.keyOf(id))
+    return this.requests.has(id)
   }
 
   set(id: RequestId, request: InFlight): void {
-    this.requests.set(RequestsInFlight.keyOf(id), request)
+    this.requests.set(id, request)
   }
 
   delete(id: RequestId): void {
-    this.requests.delete(RequestsInFlight.keyOf(id))
+    this.requests.delete(id)
   }
 
   /** Takes out the requests the server will never answer now, leaving those being authorized. */
   takeSent(): InFlight[] {
     const sent: InFlight[] = []
-    for (const [key, request] of this.requests) {
+    for (const [id, request] of this.requests) {
       if (request.kind === 'authorizing') continue
       sent.push(request)
-      this.requests.delete(key)
+      this.requests.delete(id)
     }
     return sent
   }
