@@ -49,6 +49,7 @@ function inspectionFailure(error: unknown): PlanIssue {
   return {
     code: 'path_invalid',
     message: `@plan could not check the resource: ${errorText(error)}`,
+    hint: 'Try again; if the check keeps failing, name another file of the workspace as file:///<absolute path>.',
     path: ['uri'],
   }
 }
@@ -57,7 +58,8 @@ function inspectionFailure(error: unknown): PlanIssue {
  * Resource requests through the session's guard, as tool calls go: the URI is checked
  * (`inspector`), then the guard refuses it once the run has stopped, counts a read against
  * `budgets.maxCalls` and audits the decision; with a store, the counted read is saved before it
- * is sent. A read's content (or error text) is then recorded with its trust label.
+ * is sent (a read the store could not record is refused, and the store's issue recorded as its
+ * outcome). A read's content (or error text) is then recorded with its trust label.
  */
 export function createResourceAuthorizer(
   guard: PlanGuard,
@@ -79,9 +81,12 @@ export function createResourceAuthorizer(
       issues: inspection.issue === undefined ? [] : [inspection.issue],
       reads,
     })
-    if (decision.allowed && reads) decision = await durable.save(guard)
+    const counted = decision.allowed && reads
+    if (counted) decision = await durable.save(guard)
     if (!decision.allowed) {
       const stopped = guard.stopReason() !== undefined
+      // audited as allowed before the store failed: the log ends the read with the store's issue
+      if (counted) guard.completeResource(uri as string, decision.issue.message)
       return { allowed: false, ...inspector.refusal(uri, decision.issues, !stopped) }
     }
     const record = (output: unknown) => {

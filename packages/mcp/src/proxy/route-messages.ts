@@ -5,14 +5,17 @@ import {
   isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
+  type JSONRPCErrorResponse,
   type JSONRPCMessage,
   type JSONRPCRequest,
+  type JSONRPCResultResponse,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { AuthorizeMcpResource } from '../guard/authorize-mcp-resource.js'
-import type { AllowedMcpCall, McpCallGuard } from '../guard/create-mcp-call-guard.js'
+import type { McpCallGuard } from '../guard/create-mcp-call-guard.js'
 import { taskRefusalText } from '../guard/denial-result.js'
 import { allowedToolList, asRecord, RESOURCE_METHODS } from '../guard/message-fields.js'
+import { type GuardedAnswer, RequestsInFlight } from './requests-in-flight.js'
 
 function keyOf(id: RequestId): string {
   return `${typeof id}:${String(id)}`
@@ -28,14 +31,15 @@ function isRequestId(value: unknown): value is RequestId {
  * 'workspace'`, `resources/read` and `resources/subscribe` requests (checked) are touched; every
  * other message — resources otherwise, prompts, notifications, progress, cancellation,
  * server-to-client requests — is forwarded as it is, ids unchanged.
+ *
+ * Answers are matched to requests by id, so a request whose id is still in flight is refused
+ * unsent, and an answer to no request in flight is dropped. A guarded request the client
+ * cancels is recorded then as failed (the server need not answer it); its late answer is
+ * dropped, as it would reach the model past the guard's record.
  */
 export class MessageRouter {
-  /** `tools/list` requests forwarded, by client request id. */
-  private readonly lists = new Set<string>()
-  /** Allowed calls and resource requests forwarded and not yet answered, by client request id. */
-  private readonly calls = new Map<string, Pick<AllowedMcpCall, 'finish' | 'fail'>>()
-  /** Calls being authorized; true once the client cancelled it. */
-  private readonly authorizing = new Map<string, boolean>()
+  /** Client requests taken and not yet answered, by id. */
+  private readonly inFlight = new RequestsInFlight()
   /** Client requests waiting for the server, by progress token, so progress can name its request. */
   private readonly progress = new Map<string, RequestId>()
 
@@ -49,6 +53,10 @@ export class MessageRouter {
   /** A message from the client. */
   fromClient(message: JSONRPCMessage): void {
     const method = asRecord(message).method
+    if (isJSONRPCRequest(message) && this.inFlight.has(message.id)) {
+      this.refuseReusedId(message)
+      return
+    }
     if (method === 'tools/call') {
       if (!isJSONRPCRequest(message)) this.refuseMalformed(message, method)
       else if (asRecord(message.params).task === undefined) void this.call(message)
@@ -61,9 +69,11 @@ export class MessageRouter {
       else void this.resource(message, authorize)
       return
     }
-    if (isJSONRPCRequest(message)) this.trackProgress(message)
-    if (isJSONRPCRequest(message) && message.method === 'tools/list') {
-      this.lists.add(keyOf(message.id))
+    if (isJSONRPCRequest(message)) {
+      this.trackProgress(message)
+      this.inFlight.set(message.id, {
+        kind: message.method === 'tools/list' ? 'list' : 'forwarded',
+      })
     } else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
       this.cancelled(asRecord(message.params).requestId)
     }
@@ -78,30 +88,46 @@ export class MessageRouter {
       this.forward(this.client, message, related)
       return
     }
-    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
-      this.untrackProgress(message.id)
-      const key = message.id === undefined ? undefined : keyOf(message.id)
-      if (key !== undefined && this.lists.delete(key) && isJSONRPCResultResponse(message)) {
-        this.forward(this.client, {
-          ...message,
-          result: allowedToolList(message.result, this.guard),
-        })
-        return
-      }
-      const call = key === undefined ? undefined : this.calls.get(key)
-      if (key !== undefined && call !== undefined) {
-        this.calls.delete(key)
-        if (isJSONRPCResultResponse(message)) call.finish(message.result)
-        else call.fail(new Error(message.error.message))
-      }
+    if (
+      (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) &&
+      message.id !== undefined
+    ) {
+      this.answer(message, message.id)
+      return
     }
     this.forward(this.client, message)
   }
 
   /** The server is gone: calls still waiting for it will never finish. */
   serverClosed(): void {
-    for (const call of this.calls.values()) call.fail(new Error('The MCP server closed.'))
-    this.calls.clear()
+    for (const request of this.inFlight.takeSent()) {
+      if (request.kind === 'guarded') request.answer.fail(new Error('The MCP server closed.'))
+    }
+  }
+
+  /** A server's answer, sent on only when it answers a request in flight (and recorded first). */
+  private answer(message: JSONRPCResultResponse | JSONRPCErrorResponse, id: RequestId): void {
+    const request = this.inFlight.get(id)
+    if (request === undefined || request.kind === 'authorizing') {
+      this.onError(
+        new Error(
+          `An answer to request ${JSON.stringify(id)}, which is not in flight, was dropped.`,
+        ),
+      )
+      return
+    }
+    this.inFlight.delete(id)
+    this.untrackProgress(id)
+    if (request.kind === 'cancelled') return
+    if (request.kind === 'list' && isJSONRPCResultResponse(message)) {
+      this.forward(this.client, { ...message, result: allowedToolList(message.result, this.guard) })
+      return
+    }
+    if (request.kind === 'guarded') {
+      if (isJSONRPCResultResponse(message)) request.answer.finish(message.result)
+      else request.answer.fail(new Error(message.error.message))
+    }
+    this.forward(this.client, message)
   }
 
   private trackProgress(request: JSONRPCRequest): void {
@@ -116,16 +142,30 @@ export class MessageRouter {
     }
   }
 
+  /**
+   * The client gave up on a request. One being authorized is not sent; a guarded one sent is
+   * recorded as failed now and stays in flight, its late answer dropped; others are left alone.
+   */
   private cancelled(requestId: unknown): void {
     if (!isRequestId(requestId)) return
-    const key = keyOf(requestId)
-    if (this.authorizing.has(key)) this.authorizing.set(key, true)
-    const call = this.calls.get(key)
-    if (call !== undefined) {
-      this.calls.delete(key)
+    const request = this.inFlight.get(requestId)
+    if (request?.kind === 'authorizing') request.cancelled = true
+    if (request?.kind === 'guarded') {
+      this.inFlight.set(requestId, { kind: 'cancelled', answer: request.answer })
       this.untrackProgress(requestId)
-      call.fail(new Error('The client cancelled the call.'))
+      request.answer.fail(new Error('The client cancelled the call.'))
     }
+  }
+
+  /** A request whose id is still in flight: its answer could not be told apart; never sent. */
+  private refuseReusedId(request: JSONRPCRequest): void {
+    const text = `A ${request.method} request reused the id of a request in flight; it was not sent.`
+    this.onError(new Error(text))
+    this.forward(this.client, {
+      jsonrpc: '2.0',
+      id: request.id,
+      error: { code: ErrorCode.InvalidRequest, message: text },
+    })
   }
 
   /**
@@ -161,13 +201,11 @@ export class MessageRouter {
   }
 
   private async call(request: JSONRPCRequest): Promise<void> {
-    const key = keyOf(request.id)
     const params = asRecord(request.params)
     const tool = typeof params.name === 'string' ? params.name : ''
-    this.authorizing.set(key, false)
+    this.inFlight.set(request.id, { kind: 'authorizing', cancelled: false })
     const decision = await this.guard.authorize(tool, params.arguments, String(request.id))
-    const cancelled = this.authorizing.get(key) === true
-    this.authorizing.delete(key)
+    const cancelled = this.authorized(request.id)
     if (!decision.allowed) {
       if (!cancelled)
         this.forward(this.client, { jsonrpc: '2.0', id: request.id, result: decision.result })
@@ -177,15 +215,11 @@ export class MessageRouter {
       decision.fail(new Error('The client cancelled the call.'))
       return
     }
-    this.calls.set(key, decision)
-    this.trackProgress(request)
     const forwarded: JSONRPCRequest = {
       ...request,
       params: { ...params, arguments: decision.args },
     }
-    this.server.send(forwarded).catch((error: unknown) => {
-      this.calls.delete(key)
-      decision.fail(error)
+    this.sendGuarded(forwarded, decision, (error) => {
       const text = `The MCP server could not be reached: ${String(error)}`
       this.forward(this.client, {
         jsonrpc: '2.0',
@@ -200,12 +234,9 @@ export class MessageRouter {
    * its answer then reported to the guard; else answered with an error naming the issues.
    */
   private async resource(request: JSONRPCRequest, authorize: AuthorizeMcpResource): Promise<void> {
-    const key = keyOf(request.id)
-    this.authorizing.set(key, false)
+    this.inFlight.set(request.id, { kind: 'authorizing', cancelled: false })
     const decision = await authorize(request.method, asRecord(request.params).uri)
-    const cancelled = this.authorizing.get(key) === true
-    this.authorizing.delete(key)
-    if (cancelled) {
+    if (this.authorized(request.id)) {
       if (decision.allowed) decision.fail(new Error('The client cancelled the request.'))
       return
     }
@@ -221,12 +252,37 @@ export class MessageRouter {
       })
       return
     }
-    this.calls.set(key, decision)
+    this.sendGuarded(request, decision, (error) => {
+      this.onError(error instanceof Error ? error : new Error(String(error)))
+    })
+  }
+
+  /** A request's authorization is over: it leaves the in-flight list; true if it was cancelled. */
+  private authorized(id: RequestId): boolean {
+    const request = this.inFlight.get(id)
+    this.inFlight.delete(id)
+    return request?.kind === 'authorizing' && request.cancelled
+  }
+
+  /** Sends an allowed request on; its answer (or the failure to send it) goes to `answer`. */
+  private sendGuarded(
+    request: JSONRPCRequest,
+    answer: GuardedAnswer,
+    unsent: (error: unknown) => void,
+  ): void {
+    const guarded = { kind: 'guarded', answer } as const
+    this.inFlight.set(request.id, guarded)
     this.trackProgress(request)
     this.server.send(request).catch((error: unknown) => {
-      this.calls.delete(key)
-      decision.fail(error)
-      this.onError(error instanceof Error ? error : new Error(String(error)))
+      const current = this.inFlight.get(request.id)
+      // cancelled: already recorded, no answer awaited; gone: the server closed and failed it
+      const cancelled = current?.kind === 'cancelled' && current.answer === answer
+      if (current === guarded || cancelled) {
+        this.inFlight.delete(request.id)
+        this.untrackProgress(request.id)
+      }
+      if (current === guarded) answer.fail(error)
+      if (current === guarded || current === undefined) unsent(error)
     })
   }
 
