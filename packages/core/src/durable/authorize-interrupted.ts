@@ -18,7 +18,9 @@ export async function authorizeInterrupted(
   call: ToolCall,
   retry: RetryInterrupted | undefined,
 ): Promise<AuthorizeResult> {
-  const result = await guard.authorize(call)
+  // A refusal offered to `retry` (which may pause the run to ask a human) counts once per call.
+  const asked: ToolCall = retry === undefined ? call : { ...call, asksHuman: true }
+  const result = await guard.authorize(asked)
   if (result.allowed || result.issue.code !== 'interrupted_call' || retry === undefined)
     return result
   const stepId = result.issue.stepId
@@ -28,5 +30,5 @@ export async function authorizeInterrupted(
   if (guard.plan?.steps.some((step) => step.id === interrupted.stepId) === true)
     guard.release(interrupted.stepId)
   else guard.fail(interrupted.stepId, new Error('interrupted; run again as another step'))
-  return guard.authorize(call)
+  return guard.authorize(asked)
 }

@@ -298,8 +298,30 @@ function conclude(parts: GuardParts, call: ToolCall, result: AuthorizeResult): A
   const argsHash = hashOf(call?.args ?? {})
   const stepId = result.issue.stepId ?? (typeof call?.stepId === 'string' ? call.stepId : null)
   parts.record({ type: 'call_denied', tool, stepId, argsHash, issues: result.issues })
-  const halted = budgets.countDenial(
-    argsHash === null ? undefined : `call:${tool ?? ''}:${argsHash}`,
-  )
-  return halted === undefined ? result : denied([...result.issues, halted])
+  const key = argsHash === null ? undefined : `call:${tool ?? ''}:${argsHash}`
+  const askedId = askedCallId(parts, call, result.issues)
+  // A refusal put to a human comes again each time its paused node is replayed: counted once.
+  if (askedId !== undefined && key !== undefined && parts.run.asked.get(askedId) === key)
+    return result
+  const halted = budgets.countDenial(key)
+  if (halted !== undefined) return denied([...result.issues, halted])
+  if (askedId !== undefined && key !== undefined) parts.run.asked.set(askedId, key)
+  return result
+}
+
+/**
+ * The call id of a refusal that the caller puts to a human (`asksHuman`): one a human may
+ * overrule, a tainted run under `onRefuse: 'ask'` or an interrupted call.
+ */
+function askedCallId(
+  parts: GuardParts,
+  call: ToolCall,
+  issues: readonly PlanIssue[],
+): string | undefined {
+  if (call?.asksHuman !== true || call.callId === undefined || issues.length === 0) return undefined
+  const onRefuse = parts.compiler.policy.policy.trust.tainted?.onRefuse
+  const askable =
+    issues.every((issue) => issue.code === 'interrupted_call') ||
+    (onRefuse === 'ask' && issues.every((issue) => issue.code === 'tainted_run'))
+  return askable ? call.callId : undefined
 }

@@ -27,6 +27,7 @@ export function snapshotGuard(
     mode: run.mode,
     flow: flow.toJSON(),
     ...(run.paused.size > 0 ? { paused: Object.fromEntries(run.paused) } : {}),
+    ...(run.asked.size > 0 ? { asked: Object.fromEntries(run.asked) } : {}),
   }
 }
 
@@ -67,6 +68,7 @@ export function restoreGuard(
   // Only a ready step can wait for its paused call.
   for (const [stepId, callId] of Object.entries(state.paused ?? {}))
     if (run.ready.has(stepId)) run.paused.set(stepId, callId)
+  for (const [callId, key] of Object.entries(state.asked ?? {})) run.asked.set(callId, key)
   // At-least-once for idempotent tools: their interrupted calls run again (and count again).
   for (const stepId of [...run.interrupted])
     if (compiler.policy.tools.get(run.step(stepId)?.tool ?? '')?.idempotent === true)

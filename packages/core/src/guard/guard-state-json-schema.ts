@@ -142,6 +142,15 @@ export const GUARD_STATE_JSON_SCHEMA: JsonSchema = {
         type: 'string',
       },
     },
+    asked: {
+      type: 'object',
+      propertyNames: {
+        type: 'string',
+      },
+      additionalProperties: {
+        type: 'string',
+      },
+    },
   },
   required: [
     'version',

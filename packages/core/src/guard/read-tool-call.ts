@@ -46,6 +46,7 @@ export function readToolCall(input: unknown): ReadToolCall {
     const stepId = field(input, 'stepId')
     // Only `true` counts: a human allowed a call refused under trust.tainted.
     const humanApproved = field(input, 'humanApproved') === true
+    const asksHuman = field(input, 'asksHuman') === true
     if (callId !== undefined && typeof callId !== 'string')
       return refuse('A tool call id must be a string.')
     if (stepId !== undefined && typeof stepId !== 'string')
@@ -57,6 +58,7 @@ export function readToolCall(input: unknown): ReadToolCall {
     if (callId !== undefined) call.callId = callId
     if (stepId !== undefined) call.stepId = stepId
     if (humanApproved) call.humanApproved = true
+    if (asksHuman) call.asksHuman = true
     return { call }
   } catch (error) {
     return refuse(`The tool call cannot be read: ${describeThrown(error)}.`)

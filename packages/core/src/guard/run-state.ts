@@ -63,6 +63,11 @@ export class RunState {
    * started, with the call id that resumes it: that call is not counted again.
    */
   readonly paused = new Map<string, string>()
+  /**
+   * Calls whose refusal was put to a human and counted, by call id, with the denial's key: the
+   * same refusal of a replayed call is not counted again within the plan.
+   */
+  readonly asked = new Map<string, string>()
   /** Steps of every plan installed so far, to carry finished work across re-plans and turns. */
   readonly knownSteps = new Map<string, CompiledStep>()
   private stepById = new Map<string, CompiledStep>()
@@ -110,7 +115,10 @@ export class RunState {
   ): void {
     if (this.ready.size > 0) for (const stepId of [...this.ready.keys()]) this.removeReady(stepId)
     // A paused call is resumed within its plan; a new plan starts its steps afresh.
-    if (!restoring) this.paused.clear()
+    if (!restoring) {
+      this.paused.clear()
+      this.asked.clear()
+    }
     this.plan = next
     this.mode = mode
     // The first plan fills the maps made with the run; later plans start from new ones.

@@ -25,6 +25,14 @@ export interface ToolCall {
    * `onRefuse: 'ask'`. Only adapters set it, after a person said yes; every other check still runs.
    */
   readonly humanApproved?: boolean
+  /**
+   * The caller puts a refusal a human may overrule (`tainted_run` under `onRefuse: 'ask'`,
+   * `interrupted_call` offered to `retryInterrupted`) to a human by pausing the run, and the
+   * same call (this `callId`, tool and arguments) comes again when the run resumes, as a
+   * LangGraph node replayed after `interrupt()`. Such a refusal counts once against the denial
+   * budgets, however often the call is replayed within the plan. Kept in `snapshot()`.
+   */
+  readonly asksHuman?: boolean
 }
 
 /** The guard's answer to a live call. */

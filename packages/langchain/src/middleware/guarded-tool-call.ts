@@ -113,6 +113,7 @@ async function authorize(
   call: Request['toolCall'],
   stepId: string | undefined,
 ): Promise<AuthorizeResult> {
+  const onRefuse = run.compiler.policy.policy.trust.tainted?.onRefuse
   const ask = (humanApproved: boolean) =>
     authorizeInterrupted(
       run.guard,
@@ -122,11 +123,12 @@ async function authorize(
         ...(call.id === undefined ? {} : { callId: call.id }),
         ...(stepId === undefined ? {} : { stepId }),
         ...(humanApproved ? { humanApproved } : {}),
+        // The node that asks is replayed on resume: the refusal it asked about counts once.
+        ...(onRefuse === 'ask' ? { asksHuman: true } : {}),
       },
       config.retryInterrupted,
     )
   const result = await ask(false)
-  const onRefuse = run.compiler.policy.policy.trust.tainted?.onRefuse
   if (result.allowed || !mayAskHuman(result.issues, onRefuse)) return result
   const answer = askHuman(call, result.issues)
   if (answer.approved) return ask(true)

@@ -1,0 +1,108 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { authorizeInterrupted } from '../durable/authorize-interrupted.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
+import type { PlanGuard, PlanGuardState } from '../types/plan-guard.js'
+import {
+  createTestCompiler,
+  createTestWorkspace,
+  type TestWorkspace,
+} from './__fixtures__/test-workspace.js'
+import { createPlanGuard } from './create-plan-guard.js'
+
+const plan = [{ id: 'a', tool: 'echo', args: { text: 'one' } }]
+const call = { tool: 'echo', args: { text: 'one' }, callId: 'c1' }
+
+/** A JSON trip through the guard's state, as another process would restore it. */
+function saved(guard: PlanGuard): PlanGuardState {
+  return JSON.parse(JSON.stringify(guard.snapshot())) as PlanGuardState
+}
+
+/** A guard whose step `a` started before a crash: its call is an interrupted call. */
+async function interrupted(compiler: PlanCompiler): Promise<PlanGuard> {
+  const guard = createPlanGuard(compiler.compile(plan), { compiler })
+  expect((await guard.authorize(call)).allowed).toBe(true)
+  return createPlanGuard(undefined, { compiler, state: saved(guard) })
+}
+
+/** A `retryInterrupted` that pauses the run (as LangGraph's `interrupt()` throws) `pauses` times. */
+function pausing(pauses: number) {
+  let asked = 0
+  return () => {
+    asked += 1
+    if (asked <= pauses) throw new Error('paused')
+    return true
+  }
+}
+
+describe('asksHuman', () => {
+  let workspace: TestWorkspace
+  let compiler: PlanCompiler
+
+  beforeEach(async () => {
+    workspace = await createTestWorkspace()
+    compiler = await createTestCompiler(workspace.root, {
+      budgets: { maxDenials: 1 },
+    })
+  })
+
+  afterEach(async () => {
+    await workspace.cleanup()
+  })
+
+  for (const restore of [false, true]) {
+    it(`should count a refusal offered to retryInterrupted once, however often the call is replayed${restore ? ', in a restored guard' : ''}`, async () => {
+      let guard = await interrupted(compiler)
+      const retry = pausing(3)
+      for (let replay = 0; replay < 3; replay += 1) {
+        await expect(authorizeInterrupted(guard, call, retry)).rejects.toThrow('paused')
+        expect(guard.snapshot().denials).toBe(1)
+        if (restore) guard = createPlanGuard(undefined, { compiler, state: saved(guard) })
+      }
+      const result = await authorizeInterrupted(guard, call, retry)
+      expect(result.allowed).toBe(true)
+      expect(guard.snapshot()).toMatchObject({ denials: 1, calls: 2 })
+    })
+  }
+
+  it('should still count every refusal of a call that is not put to a human', async () => {
+    const guard = await interrupted(compiler)
+    expect((await guard.authorize(call)).allowed).toBe(false)
+    const again = await guard.authorize(call)
+    expect(again.allowed ? [] : again.issues.map((issue) => issue.code)).toContain(
+      'budget_exhausted',
+    )
+    expect(guard.snapshot().denials).toBe(2)
+    expect('asked' in guard.snapshot()).toBe(false)
+  })
+
+  it('should count a refusal again for another call id or other arguments', async () => {
+    const guard = await interrupted(compiler)
+    const first = await guard.authorize({ ...call, asksHuman: true })
+    expect(first.allowed).toBe(false)
+    expect(guard.snapshot().asked).toEqual({ c1: expect.any(String) })
+    const other = await guard.authorize({ ...call, callId: 'c2', asksHuman: true })
+    expect(other.allowed ? [] : other.issues.map((issue) => issue.code)).toContain(
+      'budget_exhausted',
+    )
+    expect(guard.snapshot().denials).toBe(2)
+  })
+
+  it('should count a refusal that a human may not overrule, even when asked to', async () => {
+    const guard = createPlanGuard(compiler.compile(plan), { compiler })
+    const unknown = { tool: 'echo', args: { text: 'two' }, callId: 'c1', asksHuman: true }
+    expect((await guard.authorize(unknown)).allowed).toBe(false)
+    expect((await guard.authorize(unknown)).allowed).toBe(false)
+    expect(guard.snapshot().denials).toBe(2)
+    expect('asked' in guard.snapshot()).toBe(false)
+  })
+
+  it('should forget the refusals asked about when a new plan is installed', async () => {
+    const guard = await interrupted(compiler)
+    await guard.authorize({ ...call, asksHuman: true })
+    expect(guard.snapshot().asked).toBeDefined()
+    guard.fail('a', new Error('interrupted'))
+    const replan = guard.submitPlan([{ id: 'b', tool: 'echo', args: { text: 'one' } }], 'replan')
+    expect(replan.success).toBe(true)
+    expect('asked' in guard.snapshot()).toBe(false)
+  })
+})
