@@ -70,31 +70,6 @@ describe.skipIf(url === undefined)('createPostgresGuardStore', () => {
     expect(await store.load('run-1')).toEqual({ revision: 2, state })
   })
 
-  it('should save conditionally at the expected revision once, among stores of many pools', async () => {
-    const prefix = uniquePrefix()
-    const many = Array.from({ length: 6 }, () => newStore(prefix))
-    const first = many[0] as PostgresGuardStore
-    expect(await first.saveIfRevision('run-1', { revision: 1, state: 'a' }, 0)).toBe(false)
-    expect(await first.load('run-1')).toBeUndefined()
-    await first.save('run-1', { revision: 1, state: 'a' })
-    const results = await Promise.all(
-      many.map((store, index) =>
-        store.saveIfRevision('run-1', { revision: 2, state: { by: index } }, 1),
-      ),
-    )
-    expect(results.filter(Boolean)).toHaveLength(1)
-    const winner = results.indexOf(true)
-    expect(await first.load('run-1')).toEqual({ revision: 2, state: { by: winner } })
-    expect(await first.saveIfRevision('run-1', { revision: 9, state: 'x' }, 1)).toBe(false)
-    expect(await first.saveIfRevision('run-1', { revision: 2, state: 'x' }, 2)).toBe(false)
-    expect(await first.saveIfRevision('run-1', { revision: 3, state: 'c' }, 2)).toBe(true)
-    expect(await first.load('run-1')).toEqual({ revision: 3, state: 'c' })
-    const signed = createSignedGuardStore(first, { keys: ['k'.repeat(32)] })
-    await signed.save('run-2', { revision: 1, state: 'a' })
-    expect(await signed.saveIfRevision?.('run-2', { revision: 2, state: 'b' }, 1)).toBe(true)
-    expect(await signed.load('run-2')).toEqual({ revision: 2, state: 'b' })
-  })
-
   it('should count all reservations of a call or none', async () => {
     const store = newStore()
     const shell = { budget: 'shell', key: 'acme', windowStart: 0, maxCalls: 2 }

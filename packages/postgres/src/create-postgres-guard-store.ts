@@ -21,8 +21,6 @@ export interface PostgresGuardStoreOptions {
 
 /** A {@link GuardStore} on PostgreSQL. */
 export interface PostgresGuardStore extends GuardStore {
-  /** Always present: one atomic `UPDATE`, see {@link createPostgresGuardStore}. */
-  saveIfRevision(runId: string, saved: SavedRunState, expectedRevision: number): Promise<boolean>
   /** Creates the tables when they are missing; every other method calls it first. */
   setup(): Promise<void>
   /** Ends the pool, when the store made it from a connection string. */
@@ -56,9 +54,7 @@ async function reserveOne(
  * before its call starts and committed before the tool runs), and shared budgets hold across
  * every process that uses the same database: a reservation is one conditional
  * `INSERT … ON CONFLICT DO UPDATE … WHERE used < max`, so concurrent calls can never together
- * exceed a budget. Counts are never given back. A conditional save (`saveIfRevision`, which
- * gives a resumed paused call its free pass) is one `UPDATE … WHERE revision = expected`, so
- * of concurrent resumes of the same state at most one succeeds.
+ * exceed a budget. Counts are never given back.
  *
  * @example
  * ```ts
@@ -128,16 +124,6 @@ export function createPostgresGuardStore(options: PostgresGuardStoreOptions): Po
       await setup()
       // Text, not jsonb: jsonb cannot hold \u0000, which call keys use as a separator.
       await pool.query(sql.save, [runId, saved.revision, JSON.stringify(saved.state)])
-    },
-    async saveIfRevision(
-      runId: string,
-      saved: SavedRunState,
-      expectedRevision: number,
-    ): Promise<boolean> {
-      await setup()
-      const state = JSON.stringify(saved.state)
-      const result = await pool.query(sql.saveIf, [runId, saved.revision, state, expectedRevision])
-      return result.rows.length > 0
     },
     async reserve(reservations: readonly BudgetReservation[]): Promise<ReserveResult> {
       await setup()

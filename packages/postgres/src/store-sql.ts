@@ -24,10 +24,6 @@ export function storeSql(prefix: string) {
       ON CONFLICT (run_id) DO UPDATE SET revision = EXCLUDED.revision, state = EXCLUDED.state,
         updated_at = now()
       WHERE r.revision <= EXCLUDED.revision`,
-    // One statement: a concurrent UPDATE of the row waits for this one, then sees its revision.
-    saveIf: `UPDATE ${runs} SET revision = $2, state = $3, updated_at = now()
-      WHERE run_id = $1 AND revision = $4 AND $2 > $4
-      RETURNING revision`,
     // One statement: the row lock of ON CONFLICT makes concurrent reservations take turns,
     // and the WHERE is evaluated on the latest count.
     reserve: `INSERT INTO ${budgets} AS b (budget, key, window_start, used) VALUES ($1, $2, $3, 1)

@@ -14,23 +14,6 @@ describe('createMemoryGuardStore', () => {
     expect(await store.load('other')).toBeUndefined()
   })
 
-  it('should save conditionally only at the expected revision, once among concurrent callers', async () => {
-    const store = createMemoryGuardStore()
-    const saveIf = store.saveIfRevision?.bind(store)
-    if (saveIf === undefined) throw new Error('the memory store saves conditionally')
-    expect(await saveIf('run', { revision: 1, state: 'a' }, 0)).toBe(false)
-    await store.save('run', { revision: 1, state: 'a' })
-    const results = await Promise.all(
-      ['b', 'c', 'd'].map((state) => saveIf('run', { revision: 2, state }, 1)),
-    )
-    expect(results.filter(Boolean)).toHaveLength(1)
-    expect(await saveIf('run', { revision: 2, state: 'e' }, 2)).toBe(false)
-    expect(await saveIf('run', { revision: 9, state: 'f' }, 1)).toBe(false)
-    expect((await store.load('run'))?.revision).toBe(2)
-    expect(await saveIf('run', { revision: 3, state: 'g' }, 2)).toBe(true)
-    expect(await store.load('run')).toEqual({ revision: 3, state: 'g' })
-  })
-
   it('should count calls up to maxCalls and refuse the next', async () => {
     const store = createMemoryGuardStore()
     const results = await Promise.all([1, 2, 3].map(() => store.reserve([reservation])))

@@ -29,14 +29,6 @@ export function createMemoryGuardStore(): GuardStore {
       if (current !== undefined && current.revision > saved.revision) return
       states.set(runId, structuredClone(saved))
     },
-    async saveIfRevision(runId, saved, expectedRevision) {
-      const current = states.get(runId)
-      if (current?.revision !== expectedRevision || saved.revision <= expectedRevision) {
-        return false
-      }
-      states.set(runId, structuredClone(saved))
-      return true
-    },
     async reserve(reservations): Promise<ReserveResult> {
       for (const reservation of reservations) {
         const count = used.get(budgetKey(reservation)) ?? 0

@@ -219,21 +219,6 @@ describe('createSignedGuardStore', () => {
     expect(await store.reserve([reservation])).toEqual({ reserved: false, reservation, used: 1 })
   })
 
-  it('should pass conditional saves to the store it wraps, signed, and offer none when it has none', async () => {
-    const store = createSignedGuardStore(createMemoryGuardStore(), { keys: [KEY] })
-    const saveIf = store.saveIfRevision?.bind(store)
-    if (saveIf === undefined) throw new Error('a signed memory store saves conditionally')
-    await store.save('run', { revision: 1, state })
-    const next = { ...state, calls: 3 }
-    const results = await Promise.all(
-      [1, 2].map(() => saveIf('run', { revision: 2, state: next }, 1)),
-    )
-    expect(results.filter(Boolean)).toHaveLength(1)
-    expect(await store.load('run')).toEqual({ revision: 2, state: next })
-    expect(await saveIf('run', { revision: 3, state }, 1)).toBe(false)
-    expect(createSignedGuardStore(tableStore(), { keys: [KEY] }).saveIfRevision).toBeUndefined()
-  })
-
   it('should load every JSON state it saved, and refuse it under any other run id or revision', async () => {
     const json = fc.jsonValue({ maxDepth: 4 })
     await fc.assert(

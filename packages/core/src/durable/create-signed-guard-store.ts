@@ -135,20 +135,5 @@ export function createSignedGuardStore(
       await store.save(runId, { revision: saved.revision, state: signed })
     },
     reserve: (reservations) => store.reserve(reservations),
-    ...conditionalSave(store, signingKey),
-  }
-}
-
-/** The wrapped store's `saveIfRevision`, signing the state, when it has one. */
-function conditionalSave(store: GuardStore, key: Uint8Array): Pick<GuardStore, 'saveIfRevision'> {
-  const saveIf = store.saveIfRevision?.bind(store)
-  if (saveIf === undefined) return {}
-  return {
-    saveIfRevision: (runId, saved, expectedRevision) =>
-      saveIf(
-        runId,
-        { revision: saved.revision, state: signedState(key, runId, saved) },
-        expectedRevision,
-      ),
   }
 }

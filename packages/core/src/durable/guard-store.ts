@@ -44,15 +44,6 @@ export interface GuardStore {
    */
   save(runId: string, saved: SavedRunState): Promise<void>
   /**
-   * Saves a run's state only when the stored state's revision is `expectedRevision` (and
-   * `saved.revision` is higher), atomically: of concurrent callers expecting the same revision,
-   * at most one succeeds, in any process sharing the store. Resolves to true when it saved,
-   * false when the stored revision was another (or none was stored); rejects like `save`.
-   * Optional: the adapters use it for the write-ahead of a resumed paused call, which is not
-   * counted again only when this save succeeds; without it, the resumed call is counted anew.
-   */
-  saveIfRevision?(runId: string, saved: SavedRunState, expectedRevision: number): Promise<boolean>
-  /**
    * Counts one call against every reservation, atomically: either all fit under their
    * `maxCalls` and are counted, or none is. Concurrent callers (in any process sharing the
    * store) can never together exceed a budget. Counts are never given back.

@@ -81,61 +81,12 @@ describe('startDurableCall', () => {
     const store = createMemoryGuardStore()
     expect(await start(store)).toEqual([])
     const again = { revision: 2, state: { step: 'running again' } }
-    const resume = { resumed: true, expectedRevision: 1, saved: () => again }
-    expect(await start(store, 'run_command', 'acme', resume)).toEqual([])
+    expect(
+      await start(store, 'run_command', 'acme', { resumed: true, saved: () => again }),
+    ).toEqual([])
     expect(await store.load('run-1')).toEqual(again)
     expect(await start(store)).toEqual([])
     expect((await start(store))[0]?.code).toBe('budget_exhausted')
-  })
-
-  it('should give the free resume to one of concurrent resumes of the same state, and refuse the others', async () => {
-    const store = createMemoryGuardStore()
-    const onePerTenant = policyWith({ shell: { per: 'tenant', maxCalls: 1 } })
-    const resume = (n: number) =>
-      start(store, 'run_command', 'acme', {
-        policy: onePerTenant,
-        resumed: true,
-        expectedRevision: 1,
-        saved: () => ({ revision: 2, state: { resumedBy: n } }),
-      })
-    expect(await start(store, 'run_command', 'acme', { policy: onePerTenant })).toEqual([])
-    const results = await Promise.all([1, 2, 3].map(resume))
-    expect(results.filter((issues) => issues.length === 0)).toHaveLength(1)
-    for (const issues of results.filter((found) => found.length > 0)) {
-      expect(issues).toHaveLength(1)
-      expect(issues[0]).toMatchObject({ code: 'store_failed', stepId: 's1' })
-      expect(issues[0]?.hint).toContain('Resume a paused call once')
-    }
-    const winner = results.findIndex((issues) => issues.length === 0) + 1
-    expect(await store.load('run-1')).toEqual({ revision: 2, state: { resumedBy: winner } })
-  })
-
-  it('should refuse a resume of a state the store has moved past, even with a higher revision', async () => {
-    const store = createMemoryGuardStore()
-    expect(await start(store)).toEqual([])
-    await store.save('run-1', { revision: 4, state: { step: 'done' } })
-    const stale = { resumed: true, expectedRevision: 1, saved: () => ({ revision: 9, state: 'x' }) }
-    expect((await start(store, 'run_command', 'acme', stale))[0]?.code).toBe('store_failed')
-    expect(await store.load('run-1')).toEqual({ revision: 4, state: { step: 'done' } })
-  })
-
-  it('should count a resumed call anew when the store cannot save conditionally, or no revision is given', async () => {
-    const memory = createMemoryGuardStore()
-    const plain: GuardStore = {
-      load: (runId) => memory.load(runId),
-      save: (runId, saved) => memory.save(runId, saved),
-      reserve: (reservations) => memory.reserve(reservations),
-    }
-    const again = { revision: 2, state: { step: 'running again' } }
-    expect(await start(plain)).toEqual([])
-    const resume = { resumed: true, expectedRevision: 1, saved: () => again }
-    expect(await start(plain, 'run_command', 'acme', resume)).toEqual([])
-    expect(await memory.load('run-1')).toEqual(again)
-    expect((await start(plain))[0]?.code).toBe('budget_exhausted')
-    const other = createMemoryGuardStore()
-    expect(await start(other)).toEqual([])
-    expect(await start(other, 'run_command', 'acme', { resumed: true })).toEqual([])
-    expect((await start(other))[0]?.code).toBe('budget_exhausted')
   })
 
   it('should deny a call whose state cannot be saved (store_failed)', async () => {

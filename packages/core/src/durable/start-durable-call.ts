@@ -1,7 +1,7 @@
 import { createIssue } from '../issues/create-issue.js'
 import type { Policy } from '../schema/policy-schema.js'
 import type { PlanIssue } from '../types/plan-issue.js'
-import type { GuardStore, ReserveResult, SavedRunState } from './guard-store.js'
+import type { GuardStore, SavedRunState } from './guard-store.js'
 import { type RunKeys, sharedBudgetReservations } from './shared-budget-reservations.js'
 
 /** Options of {@link startDurableCall}. */
@@ -17,17 +17,9 @@ export interface StartDurableCallOptions {
   readonly keys?: RunKeys
   /**
    * The call resumes a paused call (the guard's `resumed`): its reservations were taken when
-   * it first started, so none is taken again, provided the state is saved with the store's
-   * `saveIfRevision` at `expectedRevision`. A resume whose conditional save fails is refused
-   * (another invocation resumed the call since); without `saveIfRevision` or
-   * `expectedRevision`, the call is counted as a new one.
+   * it first started, so none is taken again; the state is still saved before it runs.
    */
   readonly resumed?: boolean
-  /**
-   * The revision of the stored state that `saved` continues: the one the run was loaded at,
-   * or last saved as by this process. Needed for a resumed call not to be counted again.
-   */
-  readonly expectedRevision?: number
   /** The run's state with this call already counted (the guard authorized it). */
   readonly saved: () => SavedRunState
   /** Clock, for tests. Defaults to `Date.now`. */
@@ -38,53 +30,13 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
-/** The issue of a full shared budget. */
-function exhausted(result: ReserveResult & { reserved: false }, stepId: string): PlanIssue {
-  const { budget, key, maxCalls, windowStart } = result.reservation
-  return createIssue(
-    'budget_exhausted',
-    `The shared budget ${JSON.stringify(budget)} of ${JSON.stringify(key)} has used its ${maxCalls} calls${windowStart === 0 ? '' : ' in this window'}.`,
-    ['budgets', 'shared', budget],
-    'Stop calling this tool and report what was done.',
-    stepId,
-  )
-}
-
-/** The issue of a resumed call whose state the store has moved past. */
-function resumedElsewhere(stepId: string): PlanIssue {
-  return createIssue(
-    'store_failed',
-    `The paused call of step ${JSON.stringify(stepId)} was resumed by another invocation since this run's state was loaded (the guard store holds a newer state); it did not run.`,
-    [],
-    "Resume a paused call once; load the run's state again to see what the other resume did.",
-    stepId,
-  )
-}
-
-/**
- * Saves the write-ahead state of a call that may not be counted: only at the stored revision
- * it continues. False when the call must be counted as a new one (the store cannot do that).
- */
-async function saveResumed(
-  store: GuardStore,
-  options: StartDurableCallOptions,
-): Promise<readonly PlanIssue[] | false> {
-  const expected = options.expectedRevision
-  if (options.resumed !== true || store.saveIfRevision === undefined || expected === undefined) {
-    return false
-  }
-  const saved = await store.saveIfRevision(options.runId, options.saved(), expected)
-  return saved ? [] : [resumedElsewhere(options.stepId)]
-}
-
 /**
  * What an adapter does between the guard's authorization of a call and the tool's start:
  * counts the call against the policy's shared budgets (unless it resumes a paused call, counted
- * when it first started, and the store saves its state at the revision it continues), then
- * saves the run's state (with the call counted and its step running) to the store. Resolves to
- * the issues that forbid the call, empty when the tool may start. A store that fails, a budget
- * that is full, a shared budget without a store or a resume that another invocation made
- * first forbids it (fail closed); nothing reserved here is ever given back.
+ * when it first started), then saves the run's state (with the
+ * call counted and its step running) to the store. Resolves to the issues that forbid the
+ * call, empty when the tool may start. A store that fails, a budget that is full or a shared
+ * budget without a store forbids it (fail closed); nothing reserved here is ever given back.
  */
 export async function startDurableCall(
   options: StartDurableCallOptions,
@@ -104,11 +56,20 @@ export async function startDurableCall(
     return [createIssue('store_failed', message, [], 'Give the adapter a guard store.', stepId)]
   }
   try {
-    const resumed = await saveResumed(store, options)
-    if (resumed !== false) return resumed
-    if (plan.reservations.length > 0) {
+    if (plan.reservations.length > 0 && options.resumed !== true) {
       const result = await store.reserve(plan.reservations)
-      if (!result.reserved) return [exhausted(result, stepId)]
+      if (!result.reserved) {
+        const { budget, key, maxCalls } = result.reservation
+        return [
+          createIssue(
+            'budget_exhausted',
+            `The shared budget ${JSON.stringify(budget)} of ${JSON.stringify(key)} has used its ${maxCalls} calls${result.reservation.windowStart === 0 ? '' : ' in this window'}.`,
+            ['budgets', 'shared', budget],
+            'Stop calling this tool and report what was done.',
+            stepId,
+          ),
+        ]
+      }
     }
     await store.save(options.runId, options.saved())
     return []

@@ -32,11 +32,7 @@ export function releaseStep(parts: GuardParts, stepId: string, pausedCallId?: st
     pausedCallId === undefined ? parts.run.release(stepId) : parts.run.pause(stepId, pausedCallId)
   if (!released) return
   parts.tainted.delete(stepId)
-  parts.record(
-    pausedCallId === undefined
-      ? { type: 'step_released', stepId }
-      : { type: 'step_released', stepId, pausedCallId },
-  )
+  parts.record({ type: 'step_released', stepId })
 }
 
 /** The call's tool and arguments as a plain JSON object, or why they are not. */
@@ -285,7 +281,6 @@ function conclude(parts: GuardParts, call: ToolCall, result: AuthorizeResult): A
       stepId: result.stepId,
       tool: tool ?? '',
       argsHash: sha256(canonicalJson(result.args)),
-      ...(result.resumed === true ? { resumed: true as const } : {}),
     }
     if (audit.write({ type: 'call_allowed', ...event })) return result
     // Nothing runs that the log does not show.

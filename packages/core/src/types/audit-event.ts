@@ -26,8 +26,6 @@ export type AuditEvent =
       readonly stepId: string
       readonly tool: string
       readonly argsHash: string
-      /** Present when the call resumes a paused call: it was not counted again. */
-      readonly resumed?: true
     }
   /** A live call was refused. */
   | {
@@ -71,11 +69,8 @@ export type AuditEvent =
     }
   /** A step failed. */
   | { readonly type: 'step_failed'; readonly stepId: string; readonly error: string }
-  /**
-   * A running step went back to ready (a retry); with `pausedCallId`, its call paused, and its
-   * resumption by that call id is not counted again.
-   */
-  | { readonly type: 'step_released'; readonly stepId: string; readonly pausedCallId?: string }
+  /** A running step went back to ready (a retry). */
+  | { readonly type: 'step_released'; readonly stepId: string }
   /** The run was stopped: an exhausted budget, a loop, a deadline, an audit failure. */
   | { readonly type: 'run_stopped'; readonly issue: PlanIssue }
   /** An executor started running a plan. */

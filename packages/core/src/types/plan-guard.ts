@@ -45,9 +45,7 @@ export type AuthorizeResult =
       readonly args: JsonObject
       /**
        * The call resumes a paused call (`release` with `pausedCallId`): it was counted when it
-       * first started, against the run's budgets and the shared ones, and is not counted again
-       * by the guard. With a store, pass it on to `startDurableCall` with the revision the
-       * guard's state was loaded at (`expectedRevision`), so that only one resume runs.
+       * first started, against the run's budgets and the shared ones, and is not counted again.
        */
       readonly resumed?: true
     }

@@ -36,15 +36,4 @@ describe('freshestRunState', () => {
     await store.save('run', { revision: 5, state: stateOf(5) })
     expect(await codeOf(() => freshestRunState(store, 'run', stateOf(6)))).toBe('state_corrupt')
   })
-
-  it('should refuse with store_failed and a hint when the store cannot be read', async () => {
-    const store = { ...createMemoryGuardStore(), load: () => Promise.reject(new Error('down')) }
-    const error = await freshestRunState(store, 'run', stateOf(1)).catch(
-      (caught: unknown) => caught,
-    )
-    expect(PlanError.isInstance(error) && error.issues[0]).toMatchObject({
-      code: 'store_failed',
-      hint: expect.stringContaining('reachable'),
-    })
-  })
 })

@@ -1,7 +1,6 @@
 import { type GuardStore, PlanError, type SavedRunState } from '@plan/core'
 import { type RunContext, savedRunState } from './run-context.js'
 import type { PlanGuardRunState } from './run-state.js'
-import { orderedStore, RunWrites } from './run-writes.js'
 
 /** The revision of a saved run state, or -1 when it has none. */
 function revisionOf(value: unknown): number {
@@ -50,14 +49,7 @@ export async function freshestRunState(
     if (PlanError.isInstance(error)) throw error
     const message = `The guard store could not be read (${describe(error)}); no tool call can be authorized.`
     throw new PlanError(message, {
-      issues: [
-        {
-          code: 'store_failed',
-          message,
-          path: [],
-          hint: 'Check that the guard store is reachable, then resume the run again.',
-        },
-      ],
+      issues: [{ code: 'store_failed', message, path: [] }],
       cause: error,
     })
   }
@@ -66,13 +58,6 @@ export async function freshestRunState(
     throw unvouched(runId, 'is newer than the one the guard store saved')
   }
   return stored.state
-}
-
-/** `store` as the run writes to it: its writes ordered around conditional saves. */
-export function runStore(store: GuardStore | undefined, run: RunContext): GuardStore | undefined {
-  if (store === undefined) return undefined
-  run.store ??= orderedStore(store, new RunWrites())
-  return run.store
 }
 
 /** A run state as the store keeps it. */
@@ -90,10 +75,9 @@ export async function storedRunState(
   run: RunContext,
 ): Promise<PlanGuardRunState> {
   const state = savedRunState(run)
-  const ordered = runStore(store, run)
-  if (ordered === undefined) return state
+  if (store === undefined) return state
   try {
-    await ordered.save(run.id, toSaved(state))
+    await store.save(run.id, toSaved(state))
   } catch (error) {
     if (PlanError.isInstance(error)) throw error
     const message = `The guard store could not save the run's state (${describe(error)}); the run cannot go on.`

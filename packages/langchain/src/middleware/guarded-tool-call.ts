@@ -10,7 +10,7 @@ import {
 } from '@plan/core'
 import type { LangChainToolCall } from '../convert/steps-from-tool-calls.js'
 import { askHuman, mayAskHuman } from './ask-human.js'
-import { finishedRunState, runStore, toSaved } from './durable-run.js'
+import { finishedRunState, toSaved } from './durable-run.js'
 import type { GuardConfig } from './guard-config.js'
 import { invocationOf } from './invocation.js'
 import type { GuardToolHandler, GuardToolRequest } from './plan-guard-state.js'
@@ -42,16 +42,6 @@ function isGraphBubbleUp(error: unknown): boolean {
     error !== null &&
     (error as { is_bubble_up?: unknown }).is_bubble_up === true
   )
-}
-
-/** A resumed call the store did not let start: the run in memory is stale. */
-class ResumeRefused extends Error {
-  readonly error: PlanError
-  constructor(issues: readonly PlanIssue[]) {
-    const message = issues[0]?.message ?? 'The resumed call could not be recorded.'
-    super(message)
-    this.error = new PlanError(message, { issues })
-  }
 }
 
 /** Answers a denied call; a stopped run always ends, otherwise `exitBehavior` decides. */
@@ -147,21 +137,16 @@ async function runAuthorized(
 ): Promise<Answer> {
   const call = request.toolCall
   const blocked = await startDurableCall({
-    store: runStore(config.store, run),
+    store: config.store,
     runId: run.id,
     policy: run.compiler.policy.policy,
     tool: call.name,
     stepId: result.stepId,
     resumed: result.resumed === true,
-    expectedRevision: run.revision,
     ...(config.keys === undefined ? {} : { keys: config.keys }),
     saved: () => toSaved(savedRunState(run)),
   })
   if (blocked.length > 0) {
-    if (result.resumed === true && blocked.some((issue) => issue.code === 'store_failed')) {
-      // The store went on without this state: the run in memory must not be written again.
-      throw new ResumeRefused(blocked)
-    }
     run.guard.release(result.stepId)
     return deny(config, run, call, blocked)
   }
@@ -184,7 +169,7 @@ async function runAuthorized(
       const paused = isGraphInterrupt(error) && call.id !== undefined
       run.guard.release(result.stepId, paused ? { pausedCallId: call.id } : undefined)
       // A paused call runs again when the run resumes: the store must not hold it as started.
-      await finishDurableCall(runStore(config.store, run), run.id, toSaved(savedRunState(run)))
+      await finishDurableCall(config.store, run.id, toSaved(savedRunState(run)))
       throw error
     }
     // Answered as LangChain answers a throwing tool without middleware.
@@ -238,16 +223,7 @@ export async function guardedToolCall(
   } catch (error) {
     // Paused here, the run's checkpoint misses what the step's other calls did: keep it.
     if (isGraphInterrupt(error)) config.runs.pause(run)
-    if (!(error instanceof ResumeRefused)) throw error
-    // Refused as a run the store does not vouch for: nothing of it is written, and it ends.
-    config.runs.forget(run.id, invocation)
-    reportDenied(config, request.toolCall, error.error.issues)
-    config.runs.refuse(
-      request.state,
-      error.error,
-      config.startsAtModelCall ? invocation : undefined,
-    )
-    return refusedMessage(request.toolCall, error.error)
+    throw error
   }
   // Every answer, denial or result, writes the guard's state (saved to the store first).
   return withRunState(response, await finishedRunState(config.store, run))

@@ -102,7 +102,7 @@ describe('planGuardMiddleware', () => {
       // The store's table, which anyone with write access to the database can edit.
       const rows = new Map<string, SavedRunState>()
       const table: GuardStore = {
-        reserve: createMemoryGuardStore().reserve,
+        ...createMemoryGuardStore(),
         load: async (runId) => structuredClone(rows.get(runId)),
         save: async (runId, saved) => {
           rows.set(runId, structuredClone(saved))

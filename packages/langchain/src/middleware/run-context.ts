@@ -1,6 +1,5 @@
 import {
   formatIssues,
-  type GuardStore,
   PlanCompilationError,
   type PlanCompiler,
   PlanError,
@@ -33,8 +32,6 @@ export interface RunContext {
   exit: PendingExit | undefined
   /** The model has had its last word after the guard stopped the run. */
   told: boolean
-  /** The guard store, with this run's writes ordered (see `runStore`); made on first use. */
-  store: GuardStore | undefined
 }
 
 /** A run that has just started. */
@@ -51,7 +48,6 @@ export function newRun(id: string, guard: PlanGuard, compiler: PlanCompiler): Ru
     rejected: new Map(),
     exit: undefined,
     told: false,
-    store: undefined,
   }
 }
 

@@ -93,7 +93,6 @@ export class RunRegistry {
   async find(state: PlanGuardFields, invocation: object | undefined): Promise<RunContext> {
     const id = state._planGuardRunId
     const written: unknown = state._planGuardState
-    if (id !== undefined) await this.#checkPaused(id, invocation)
     const known = id === undefined ? undefined : this.#current(id, written, invocation)
     if (known !== undefined) return this.#enter(invocation, known)
     if (id === undefined || written === undefined || written === null) {
@@ -175,23 +174,6 @@ export class RunRegistry {
     if (run === undefined) return undefined
     const revision = savedRevision(written, id)
     return revision !== undefined && revision > run.revision ? undefined : run
-  }
-
-  /**
-   * With a store, keeps the paused run `id` only while the store holds the state it last
-   * saved: once another invocation went on with the run (it resumed the paused call), the run
-   * is restored from the store instead, as is one whose store cannot be read now.
-   */
-  async #checkPaused(id: string, invocation: object | undefined): Promise<void> {
-    const run = this.#paused.get(id)
-    if (run === undefined || this.#store === undefined || this.#runsOf(invocation)?.has(id)) return
-    let revision: number | undefined
-    try {
-      revision = (await this.#store.load(id))?.revision
-    } catch {
-      revision = undefined
-    }
-    if (revision !== run.revision && this.#paused.get(id) === run) this.#paused.delete(id)
   }
 
   /** The paused run `id`, now held by `invocation`. */
