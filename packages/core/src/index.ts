@@ -129,7 +129,6 @@ export type {
   PlanGuard,
   PlanGuardOptions,
   PlanGuardState,
-  ReleaseOptions,
   ResolveArgsResult,
   ResourceAuthorizeResult,
   ResourceRequest,

@@ -3,11 +3,7 @@ import { type PolicyInput, policySchema } from '../schema/policy-schema.js'
 import { createMemoryGuardStore } from './create-memory-guard-store.js'
 import type { GuardStore } from './guard-store.js'
 import { sharedBudgetReservations } from './shared-budget-reservations.js'
-import {
-  finishDurableCall,
-  type StartDurableCallOptions,
-  startDurableCall,
-} from './start-durable-call.js'
+import { finishDurableCall, startDurableCall } from './start-durable-call.js'
 
 function policyWith(shared: NonNullable<PolicyInput['budgets']>['shared']) {
   return policySchema.parse({
@@ -22,12 +18,7 @@ const perTenant = policyWith({
   shell: { per: 'tenant', tools: ['run_command'], maxCalls: 2, windowSeconds: 3600 },
 })
 
-function start(
-  store: GuardStore | undefined,
-  tool = 'run_command',
-  tenant = 'acme',
-  extra: Partial<StartDurableCallOptions> = {},
-) {
+function start(store: GuardStore | undefined, tool = 'run_command', tenant = 'acme') {
   return startDurableCall({
     store,
     runId: 'run-1',
@@ -37,7 +28,6 @@ function start(
     keys: { tenant },
     saved: () => ({ revision: 1, state: { step: 'running' } }),
     now: () => 7_200_000 + 5_000,
-    ...extra,
   })
 }
 
@@ -75,18 +65,6 @@ describe('startDurableCall', () => {
     expect((await start(store))[0]?.code).toBe('budget_exhausted')
     expect(await start(store, 'run_command', 'globex')).toEqual([])
     expect(await start(store, 'echo')).toEqual([])
-  })
-
-  it('should take no shared budget again for a call that resumes a paused one, and still save', async () => {
-    const store = createMemoryGuardStore()
-    expect(await start(store)).toEqual([])
-    const again = { revision: 2, state: { step: 'running again' } }
-    expect(
-      await start(store, 'run_command', 'acme', { resumed: true, saved: () => again }),
-    ).toEqual([])
-    expect(await store.load('run-1')).toEqual(again)
-    expect(await start(store)).toEqual([])
-    expect((await start(store))[0]?.code).toBe('budget_exhausted')
   })
 
   it('should deny a call whose state cannot be saved (store_failed)', async () => {

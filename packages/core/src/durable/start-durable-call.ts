@@ -15,11 +15,6 @@ export interface StartDurableCallOptions {
   readonly stepId: string
   /** The run's keys for shared budgets (`{ tenant: 'acme' }`). */
   readonly keys?: RunKeys
-  /**
-   * The call resumes a paused call (the guard's `resumed`): its reservations were taken when
-   * it first started, so none is taken again; the state is still saved before it runs.
-   */
-  readonly resumed?: boolean
   /** The run's state with this call already counted (the guard authorized it). */
   readonly saved: () => SavedRunState
   /** Clock, for tests. Defaults to `Date.now`. */
@@ -32,8 +27,7 @@ function describe(error: unknown): string {
 
 /**
  * What an adapter does between the guard's authorization of a call and the tool's start:
- * counts the call against the policy's shared budgets (unless it resumes a paused call, counted
- * when it first started), then saves the run's state (with the
+ * counts the call against the policy's shared budgets, then saves the run's state (with the
  * call counted and its step running) to the store. Resolves to the issues that forbid the
  * call, empty when the tool may start. A store that fails, a budget that is full or a shared
  * budget without a store forbids it (fail closed); nothing reserved here is ever given back.
@@ -56,7 +50,7 @@ export async function startDurableCall(
     return [createIssue('store_failed', message, [], 'Give the adapter a guard store.', stepId)]
   }
   try {
-    if (plan.reservations.length > 0 && options.resumed !== true) {
+    if (plan.reservations.length > 0) {
       const result = await store.reserve(plan.reservations)
       if (!result.reserved) {
         const { budget, key, maxCalls } = result.reservation

@@ -23,14 +23,9 @@ export function denied(issues: readonly PlanIssue[]): AuthorizeResult {
   return { allowed: false, issue: issues[0] as PlanIssue, issues }
 }
 
-/**
- * Returns a running step to ready (a retry); the call it made still counts. With
- * `pausedCallId`, the call paused, and its resumption by that call id is not counted again.
- */
-export function releaseStep(parts: GuardParts, stepId: string, pausedCallId?: string): void {
-  const released =
-    pausedCallId === undefined ? parts.run.release(stepId) : parts.run.pause(stepId, pausedCallId)
-  if (!released) return
+/** Returns a running step to ready (a retry); the call it made still counts. */
+export function releaseStep(parts: GuardParts, stepId: string): void {
+  if (!parts.run.release(stepId)) return
   parts.tainted.delete(stepId)
   parts.record({ type: 'step_released', stepId })
 }
@@ -76,12 +71,7 @@ function selectStep(
     (run.mode === 'turn' && typeof call.callId === 'string' && run.step(call.callId) !== undefined
       ? call.callId
       : undefined)
-  if (selectedId === undefined)
-    return (
-      run.pausedStepFor(call.callId, key) ??
-      run.readyStepFor(key) ??
-      diagnoseCall(run, tool, args, key)
-    )
+  if (selectedId === undefined) return run.readyStepFor(key) ?? diagnoseCall(run, tool, args, key)
   const selected = run.step(selectedId)
   if (selected === undefined)
     return createIssue(
@@ -123,7 +113,7 @@ function interruptedCallWith(parts: GuardParts, key: string, stepId: string) {
 function reserve(
   parts: GuardParts,
   call: ToolCall,
-): { step: CompiledStep; args: JsonObject; resumed: boolean } | AuthorizeResult {
+): { step: CompiledStep; args: JsonObject } | AuthorizeResult {
   const { run, budgets, compiler, flow } = parts
   const halt = budgets.stopReason()
   if (halt !== undefined) return denied([halt])
@@ -142,11 +132,8 @@ function reserve(
   const key = callKey(tool, canonicalJson(args))
   const step = selectStep(parts, call, tool, args, key)
   if ('code' in step) return denied([step])
-  // A paused call that resumes was counted when it started; every other check runs again.
-  const resumed = run.resumes(step.id, call.callId)
   const problem =
-    interruptedCallWith(parts, key, step.id) ??
-    (resumed ? undefined : budgets.checkCall(step.tool, key, step.id))
+    interruptedCallWith(parts, key, step.id) ?? budgets.checkCall(step.tool, key, step.id)
   if (problem !== undefined) return denied([problem])
   // The step's arguments were checked when it became ready, and this call's equal them.
   const argumentIssues = run.ready.get(step.id)?.argumentIssues
@@ -162,13 +149,8 @@ function reserve(
   }
   parts.tainted.set(step.id, flowCheck.tainted)
   run.start(step.id, key)
-  if (!resumed) budgets.countCall(tool, key)
-  return { step, args, resumed }
-}
-
-/** An allowed call's result; `resumed` only when it is true. */
-function allowed(stepId: string, args: JsonObject, resumed: boolean): AuthorizeResult {
-  return resumed ? { allowed: true, stepId, args, resumed } : { allowed: true, stepId, args }
+  budgets.countCall(tool, key)
+  return { step, args }
 }
 
 /** Checks path arguments on disk and replaces each by the real path that was checked. */
@@ -211,11 +193,12 @@ async function checkOnDisk(
 function decide(parts: GuardParts, call: ToolCall): AuthorizeResult | Promise<AuthorizeResult> {
   const reserved = reserve(parts, call)
   if ('allowed' in reserved) return reserved
-  const { step, args, resumed } = reserved
+  const { step, args } = reserved
   const { specs, urls, paths } = toolFacts(parts.compiler.policy.tools.get(step.tool))
   if (urls && specs !== undefined) normalizeUrlArguments(specs, args)
-  if (!parts.checkDisk || specs === undefined || !paths) return allowed(step.id, args, resumed)
-  return decideOnDisk(parts, call, step, args, specs, resumed)
+  if (!parts.checkDisk || specs === undefined || !paths)
+    return { allowed: true, stepId: step.id, args }
+  return decideOnDisk(parts, call, step, args, specs)
 }
 
 /** The rest of {@link decide} for a call with path arguments: the checks on disk. */
@@ -225,7 +208,6 @@ async function decideOnDisk(
   step: CompiledStep,
   args: JsonObject,
   specs: Parameters<typeof pathArguments>[0],
-  resumed: boolean,
 ): Promise<AuthorizeResult> {
   const { compiler, flow } = parts
   const stepId = step.id
@@ -244,7 +226,7 @@ async function decideOnDisk(
     }
     flow.noteCall(onDisk.readsSensitive, onDisk.acts)
   }
-  return allowed(stepId, args, resumed)
+  return { allowed: true, stepId, args }
 }
 
 function hashOf(value: unknown): string | null {

@@ -29,7 +29,7 @@ function methodsOf(
     authorize: (call) => authorizeCall(parts, call),
     complete: (stepId, output) => completeStep(parts, stepId, output),
     fail: (stepId, error) => failStep(parts, stepId, error),
-    release: (stepId, options) => releaseStep(parts, stepId, options?.pausedCallId),
+    release: (stepId) => releaseStep(parts, stepId),
     resolveArgs,
     readySteps: () => run.readySteps(),
     readyTools: () => run.readyTools(),

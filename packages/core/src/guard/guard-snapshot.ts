@@ -26,7 +26,6 @@ export function snapshotGuard(
     stopped: budgets.stopped ?? null,
     mode: run.mode,
     flow: flow.toJSON(),
-    ...(run.paused.size > 0 ? { paused: Object.fromEntries(run.paused) } : {}),
     ...(run.asked.size > 0 ? { asked: Object.fromEntries(run.asked) } : {}),
   }
 }
@@ -34,8 +33,7 @@ export function snapshotGuard(
 /**
  * Loads a checked saved state into a new guard's run and budgets. The saved plan is compiled
  * again (a plan that differs from `expectedHash`, when given, is refused); steps that were
- * running are interrupted calls, except those of idempotent tools, which `release` frees;
- * paused calls of ready steps are kept.
+ * running are interrupted calls, except those of idempotent tools, which `release` frees.
  */
 export function restoreGuard(
   state: CheckedGuardState,
@@ -65,9 +63,6 @@ export function restoreGuard(
   if (plan === undefined) return
   run.install(plan, state.mode ?? 'plan', true, (stepId) => into.flow.forget(stepId))
   run.markRestored()
-  // Only a ready step can wait for its paused call.
-  for (const [stepId, callId] of Object.entries(state.paused ?? {}))
-    if (run.ready.has(stepId)) run.paused.set(stepId, callId)
   for (const [callId, key] of Object.entries(state.asked ?? {})) run.asked.set(callId, key)
   // At-least-once for idempotent tools: their interrupted calls run again (and count again).
   for (const stepId of [...run.interrupted])

@@ -133,15 +133,6 @@ export const GUARD_STATE_JSON_SCHEMA: JsonSchema = {
       enum: ['plan', 'turn'],
     },
     flow: {},
-    paused: {
-      type: 'object',
-      propertyNames: {
-        type: 'string',
-      },
-      additionalProperties: {
-        type: 'string',
-      },
-    },
     asked: {
       type: 'object',
       propertyNames: {

@@ -59,11 +59,6 @@ export class RunState {
   /** Steps restored as running: their call started in an earlier process and never ended. */
   readonly interrupted = new Set<string>()
   /**
-   * Ready steps whose call paused (its tool interrupted the run) and was counted when it
-   * started, with the call id that resumes it: that call is not counted again.
-   */
-  readonly paused = new Map<string, string>()
-  /**
    * Calls whose refusal was put to a human and counted, by call id, with the denial's key: the
    * same refusal of a replayed call is not counted again within the plan.
    */
@@ -114,11 +109,8 @@ export class RunState {
     onReset: (stepId: string) => void,
   ): void {
     if (this.ready.size > 0) for (const stepId of [...this.ready.keys()]) this.removeReady(stepId)
-    // A paused call is resumed within its plan; a new plan starts its steps afresh.
-    if (!restoring) {
-      this.paused.clear()
-      this.asked.clear()
-    }
+    // A refusal put to a human is replayed within its plan; a new plan counts afresh.
+    if (!restoring) this.asked.clear()
     this.plan = next
     this.mode = mode
     // The first plan fills the maps made with the run; later plans start from new ones.
@@ -206,32 +198,11 @@ export class RunState {
     }
   }
 
-  /** ready → running, with the call key it runs with; a paused call's resumption is used up. */
+  /** ready → running, with the call key it runs with. */
   start(stepId: string, key: string): void {
     this.status.set(stepId, 'running')
     this.removeReady(stepId)
     this.ranWith.set(stepId, key)
-    if (this.paused.size > 0) this.paused.delete(stepId)
-  }
-
-  /** The ready step whose paused call `callId` (with call key `key`) resumes, if any. */
-  pausedStepFor(callId: string | undefined, key: string): CompiledStep | undefined {
-    if (this.paused.size === 0 || callId === undefined) return undefined
-    for (const [stepId, pausedId] of this.paused)
-      if (pausedId === callId && this.ready.get(stepId)?.key === key) return this.step(stepId)
-    return undefined
-  }
-
-  /** True when the call `callId` resumes the paused call of the ready step `stepId`. */
-  resumes(stepId: string, callId: string | undefined): boolean {
-    return this.paused.size > 0 && callId !== undefined && this.paused.get(stepId) === callId
-  }
-
-  /** running → ready, the call `callId` paused: its resumption is not counted again. */
-  pause(stepId: string, callId: string): boolean {
-    if (!this.release(stepId)) return false
-    this.paused.set(stepId, callId)
-    return true
   }
 
   /** running → ready (a retry, or an interrupted call approved again); false when not running. */
@@ -277,7 +248,6 @@ export class RunState {
     const state = this.status.get(stepId)
     if (state !== 'running' && state !== 'pending') return undefined
     this.status.set(stepId, 'failed')
-    this.paused.delete(stepId)
     this.removeReady(stepId)
     this.waiting.delete(stepId)
     const stack = [...(this.dependents.get(stepId) ?? NO_IDS)]

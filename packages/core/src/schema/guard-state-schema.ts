@@ -50,11 +50,6 @@ export const guardStateSchema = z
      */
     flow: checkedLater(z.unknown()).optional(),
     /**
-     * Ready steps whose call paused (its tool interrupted the run), with the call id whose
-     * resumption is not counted again (`release` with `pausedCallId`). Absent when none is.
-     */
-    paused: z.record(z.string(), z.string()).optional(),
-    /**
      * Calls whose refusal was put to a human and counted (`asksHuman`), by call id, with the
      * key of that denial: a replay of the same call is not counted again. Absent when none is.
      */

@@ -43,11 +43,6 @@ export type AuthorizeResult =
       readonly stepId: string
       /** The arguments to run the tool with (references resolved). */
       readonly args: JsonObject
-      /**
-       * The call resumes a paused call (`release` with `pausedCallId`): it was counted when it
-       * first started, against the run's budgets and the shared ones, and is not counted again.
-       */
-      readonly resumed?: true
     }
   | {
       readonly allowed: false
@@ -123,17 +118,6 @@ export type ResolveArgsResult =
   | { readonly success: true; readonly args: JsonObject }
   | { readonly success: false; readonly issue: PlanIssue }
 
-/** Options of `release`. */
-export interface ReleaseOptions {
-  /**
-   * The id of the call, when it did not end but paused: its tool interrupted the run to wait
-   * (for a human, as LangGraph's `interrupt()` does), and the same call comes again when the
-   * run resumes. That call (this id, the step's tool and arguments) is then not counted again
-   * (`resumed` in its result); any other call of the step is. Kept in `snapshot()`.
-   */
-  readonly pausedCallId?: string
-}
-
 /** Options for {@link PlanGuard} factories. */
 export interface PlanGuardOptions {
   /** The compiler (and so the policy) every live call is re-checked with. */
@@ -177,10 +161,9 @@ export interface PlanGuard {
   fail(stepId: string, error: unknown): void
   /**
    * Returns a running step to ready without finishing it, so the same call can be authorized
-   * again (a retry). The call it made still counts against the budgets, and so does the retry,
-   * unless the call paused (`options.pausedCallId`).
+   * again (a retry). The call it made still counts against the budgets.
    */
-  release(stepId: string, options?: ReleaseOptions): void
+  release(stepId: string): void
   /**
    * The arguments a ready step must be called with: its planned arguments, references resolved.
    * They may be frozen (a step without references shares its compiled arguments): copy them

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { freshestRunState } from './durable-run.js'
 
 /** A saved run state, reduced to what `freshestRunState` reads. */
-function stateOf(revision: number, paused?: Record<string, string>) {
-  return { runId: 'run', revision, guard: { calls: 1, ...(paused ? { paused } : {}) } }
+function stateOf(revision: number, calls = 1) {
+  return { runId: 'run', revision, guard: { calls } }
 }
 
 /** The code of the `PlanError` that `action` rejects with. */
@@ -20,19 +20,17 @@ async function codeOf(action: () => Promise<unknown>): Promise<string | undefine
 describe('freshestRunState', () => {
   it("should take the store's state whenever the store has one, and the agent state without a store", async () => {
     const store = createMemoryGuardStore()
-    await store.save('run', { revision: 5, state: stateOf(5, { a: 'c1' }) })
-    expect(await freshestRunState(store, 'run', stateOf(4))).toEqual(stateOf(5, { a: 'c1' }))
-    // The same revision with other paused calls: only the store's are taken.
-    const forged = stateOf(5, { a: 'c1', b: 'c2' })
-    expect(await freshestRunState(store, 'run', forged)).toEqual(stateOf(5, { a: 'c1' }))
+    await store.save('run', { revision: 5, state: stateOf(5, 3) })
+    expect(await freshestRunState(store, 'run', stateOf(4))).toEqual(stateOf(5, 3))
+    // The same revision with other counts: only the store's are taken.
+    const forged = stateOf(5, 0)
+    expect(await freshestRunState(store, 'run', forged)).toEqual(stateOf(5, 3))
     expect(await freshestRunState(undefined, 'run', forged)).toBe(forged)
   })
 
   it('should refuse an agent state newer than the store, or for a run the store has none of', async () => {
     const store = createMemoryGuardStore()
-    expect(await codeOf(() => freshestRunState(store, 'run', stateOf(6, { a: 'c1' })))).toBe(
-      'state_corrupt',
-    )
+    expect(await codeOf(() => freshestRunState(store, 'run', stateOf(6)))).toBe('state_corrupt')
     await store.save('run', { revision: 5, state: stateOf(5) })
     expect(await codeOf(() => freshestRunState(store, 'run', stateOf(6)))).toBe('state_corrupt')
   })

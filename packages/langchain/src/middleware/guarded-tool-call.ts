@@ -142,7 +142,6 @@ async function runAuthorized(
     policy: run.compiler.policy.policy,
     tool: call.name,
     stepId: result.stepId,
-    resumed: result.resumed === true,
     ...(config.keys === undefined ? {} : { keys: config.keys }),
     saved: () => toSaved(savedRunState(run)),
   })
@@ -165,9 +164,7 @@ async function runAuthorized(
     response = await handler({ ...request, toolCall: { ...call, args: result.args } })
   } catch (error) {
     if (isGraphBubbleUp(error)) {
-      // Its tool paused the run: the same call comes again on resume, and is not counted again.
-      const paused = isGraphInterrupt(error) && call.id !== undefined
-      run.guard.release(result.stepId, paused ? { pausedCallId: call.id } : undefined)
+      run.guard.release(result.stepId)
       // A paused call runs again when the run resumes: the store must not hold it as started.
       await finishDurableCall(config.store, run.id, toSaved(savedRunState(run)))
       throw error
