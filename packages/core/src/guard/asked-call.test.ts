@@ -17,9 +17,13 @@ function saved(guard: PlanGuard): PlanGuardState {
   return JSON.parse(JSON.stringify(guard.snapshot())) as PlanGuardState
 }
 
-/** A guard whose step `a` started before a crash: its call is an interrupted call. */
-async function interrupted(compiler: PlanCompiler): Promise<PlanGuard> {
-  const guard = createPlanGuard(compiler.compile(plan), { compiler })
+/**
+ * A per-turn guard whose step `a` started before a crash: its call is an interrupted call
+ * (`plan` mode, when asked for).
+ */
+async function interrupted(compiler: PlanCompiler, mode: 'turn' | 'plan' = 'turn') {
+  const guard = createPlanGuard(mode === 'plan' ? compiler.compile(plan) : undefined, { compiler })
+  if (mode === 'turn') guard.submitPlan(plan, 'turn')
   expect((await guard.authorize(call)).allowed).toBe(true)
   return createPlanGuard(undefined, { compiler, state: saved(guard) })
 }
@@ -63,6 +67,19 @@ describe('asksHuman', () => {
       expect(guard.snapshot()).toMatchObject({ denials: 1, calls: 2 })
     })
   }
+
+  it('should count every refusal in plan mode, where one plan lasts many model turns', async () => {
+    const guard = await interrupted(compiler, 'plan')
+    const first = await guard.authorize({ ...call, asksHuman: true })
+    expect(first.allowed).toBe(false)
+    // The same call id again (a model may repeat one): counted, so the run stops.
+    const again = await guard.authorize({ ...call, asksHuman: true })
+    expect(again.allowed ? [] : again.issues.map((issue) => issue.code)).toContain(
+      'budget_exhausted',
+    )
+    expect(guard.snapshot().denials).toBe(2)
+    expect('asked' in guard.snapshot()).toBe(false)
+  })
 
   it('should still count every refusal of a call that is not put to a human', async () => {
     const guard = await interrupted(compiler)

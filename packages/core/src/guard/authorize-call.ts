@@ -288,7 +288,9 @@ function conclude(parts: GuardParts, call: ToolCall, result: AuthorizeResult): A
 
 /**
  * The call id of a refusal that the caller puts to a human (`asksHuman`): one a human may
- * overrule, a tainted run under `onRefuse: 'ask'` or an interrupted call.
+ * overrule, a tainted run under `onRefuse: 'ask'` or an interrupted call. Only in per-turn
+ * mode, where every model turn installs a new plan and so forgets the ids: a plan that lasts
+ * many turns would let a model repeat a refused call under the same id without its count.
  */
 function askedCallId(
   parts: GuardParts,
@@ -296,6 +298,7 @@ function askedCallId(
   issues: readonly PlanIssue[],
 ): string | undefined {
   if (call?.asksHuman !== true || call.callId === undefined || issues.length === 0) return undefined
+  if (parts.run.mode !== 'turn') return undefined
   const onRefuse = parts.compiler.policy.policy.trust.tainted?.onRefuse
   const askable =
     issues.every((issue) => issue.code === 'interrupted_call') ||
