@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { chmod, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { checkSandbox, createSandbox } from './create-sandbox.js'
 import { childrenOf, endSandbox, scanForChildren } from './end-sandbox.js'
 import {
@@ -156,6 +156,22 @@ describeSandbox('endSandbox', () => {
       expect(child.signalCode).toBe('SIGKILL')
       expect(processesWith(marker)).toEqual([])
       expect(child.kill()).toBe(false)
+    },
+    TIMEOUT,
+  )
+
+  it(
+    "should send no signal once bubblewrap has ended, as its pid may be another process group's",
+    async () => {
+      const policy = { version: 1 as const, workspace: { roots: [fixture.root] }, tools: {} }
+      const sandbox = createSandbox(policy, { hostHome: fixture.home })
+      const child = sandbox.spawn(['true'])
+      await closed(child)
+      const kill = vi.spyOn(process, 'kill')
+      onTestFinished(() => kill.mockRestore())
+      expect(child.kill()).toBe(false)
+      endSandbox(child)
+      expect(kill).not.toHaveBeenCalled()
     },
     TIMEOUT,
   )

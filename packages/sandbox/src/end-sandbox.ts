@@ -70,11 +70,11 @@ export function childrenOf(pid: number): number[] {
  */
 export function endSandbox(child: ChildProcess): void {
   const pid = child.pid
-  if (pid === undefined) return
-  // Once Node has reaped it, the pid may belong to another process: its group only.
-  const running = child.exitCode === null && child.signalCode === null
+  // Once Node has reaped bubblewrap, its pid (and so a group of that id) may already be another
+  // process's: nothing is sent.
+  if (pid === undefined || child.exitCode !== null || child.signalCode !== null) return
   try {
-    if (running && send(-pid, 'SIGSTOP')) {
+    if (send(-pid, 'SIGSTOP')) {
       for (const inner of childrenOf(pid)) send(inner, 'SIGKILL')
     }
   } finally {
@@ -112,9 +112,9 @@ export function killsWholeSandbox(child: ChildProcess): void {
     const name = signalName(signal)
     if (typeof name !== 'string' || !(name in constants.signals) || SURVIVED.has(name))
       return signalLeader(signal)
-    const running = child.exitCode === null && child.signalCode === null
+    if (child.exitCode !== null || child.signalCode !== null) return false
     endSandbox(child)
-    if (running) signalLeader('SIGKILL')
-    return running
+    signalLeader('SIGKILL')
+    return true
   }
 }
