@@ -261,7 +261,7 @@ describe('MessageRouter', () => {
     }
   })
 
-  it('should drop a late answer to a cancelled tool call, and forward one to a list', async () => {
+  it('should drop a late answer to any cancelled request, and free the id of an unguarded one', async () => {
     const { client, server, router } = await setup()
     router.fromClient(call(7, 'ls'))
     router.fromClient({ jsonrpc: '2.0', id: 8, method: 'prompts/list' })
@@ -270,7 +270,59 @@ describe('MessageRouter', () => {
     router.fromClient(cancel(8))
     router.fromServer({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'a' }] } })
     router.fromServer({ jsonrpc: '2.0', id: 8, result: { prompts: [] } })
+    expect(messagesOf(client)).toEqual([])
+    // A server need not answer a cancelled request: its id is not held for the session.
+    router.fromClient({ jsonrpc: '2.0', id: 8, method: 'prompts/list' })
+    router.fromServer({ jsonrpc: '2.0', id: 8, result: { prompts: [] } })
     expect(messagesOf(client)).toEqual([{ jsonrpc: '2.0', id: 8, result: { prompts: [] } }])
+  })
+
+  it('should hold nothing for unguarded requests the client cancelled', async () => {
+    const { client, server, router, errors } = await setup()
+    for (let id = 0; id < 1000; id += 1) {
+      router.fromClient({
+        jsonrpc: '2.0',
+        id,
+        method: 'ping',
+        params: { _meta: { progressToken: id } },
+      })
+      router.fromClient(cancel(id))
+    }
+    // Every id is free again, and progress for a cancelled request names none.
+    router.fromClient({ jsonrpc: '2.0', id: 5, method: 'ping' })
+    router.fromServer({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 6, progress: 1 },
+    })
+    expect(client.sent.at(-1)?.[1]).toBeUndefined()
+    expect(errors).toEqual([])
+    expect(server.sent).toHaveLength(2001)
+  })
+
+  it('should refuse a task-based resource read with an error, unsent', async () => {
+    const { workspace, client, server, router, uris } = await setupResources()
+    try {
+      router.fromClient({
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'resources/read',
+        params: { uri: uris.harmless, task: { ttl: 60_000 } },
+      })
+      expect(server.sent).toEqual([])
+      expect(messagesOf(client)).toEqual([
+        {
+          jsonrpc: '2.0',
+          id: 4,
+          error: {
+            code: -32600,
+            message: expect.stringContaining('task-augmented resources/read'),
+          },
+        },
+      ])
+    } finally {
+      await workspace.remove()
+    }
   })
 
   it('should drop an answer to no request in flight, a second answer too', async () => {

@@ -42,6 +42,8 @@ export class MessageRouter {
   private readonly inFlight = new RequestsInFlight()
   /** Client requests waiting for the server, by progress token, so progress can name its request. */
   private readonly progress = new Map<string, RequestId>()
+  /** The progress token of each request that gave one, so it is let go in one step. */
+  private readonly tokenOf = new Map<RequestId, string>()
 
   constructor(
     private readonly guard: McpCallGuard,
@@ -66,7 +68,8 @@ export class MessageRouter {
     const authorize = this.guard.authorizeResource
     if (authorize !== undefined && typeof method === 'string' && RESOURCE_METHODS.has(method)) {
       if (!isJSONRPCRequest(message)) this.refuseMalformed(message, method)
-      else void this.resource(message, authorize)
+      else if (asRecord(message.params).task === undefined) void this.resource(message, authorize)
+      else this.refuseResourceTask(message)
       return
     }
     if (isJSONRPCRequest(message)) {
@@ -132,24 +135,33 @@ export class MessageRouter {
 
   private trackProgress(request: JSONRPCRequest): void {
     const token = asRecord(asRecord(request.params)._meta).progressToken
-    if (isRequestId(token)) this.progress.set(keyOf(token), request.id)
+    if (!isRequestId(token)) return
+    this.progress.set(keyOf(token), request.id)
+    this.tokenOf.set(request.id, keyOf(token))
   }
 
   private untrackProgress(id: RequestId | undefined): void {
     if (id === undefined) return
-    for (const [token, requestId] of this.progress) {
-      if (requestId === id) this.progress.delete(token)
-    }
+    const token = this.tokenOf.get(id)
+    if (token === undefined) return
+    this.tokenOf.delete(id)
+    // A later request may have taken the same token over: it keeps it.
+    if (this.progress.get(token) === id) this.progress.delete(token)
   }
 
   /**
    * The client gave up on a request. One being authorized is not sent; a guarded one sent is
-   * recorded as failed now and stays in flight, its late answer dropped; others are left alone.
+   * recorded as failed now and stays in flight, its late answer dropped; any other leaves the
+   * list (a server need not answer a cancelled request), so a late answer to it is dropped.
    */
   private cancelled(requestId: unknown): void {
     if (!isRequestId(requestId)) return
     const request = this.inFlight.get(requestId)
     if (request?.kind === 'authorizing') request.cancelled = true
+    if (request?.kind === 'forwarded' || request?.kind === 'list') {
+      this.inFlight.delete(requestId)
+      this.untrackProgress(requestId)
+    }
     if (request?.kind === 'guarded') {
       this.inFlight.set(requestId, { kind: 'cancelled', answer: request.answer })
       this.untrackProgress(requestId)
@@ -193,6 +205,16 @@ export class MessageRouter {
     const name = asRecord(request.params).name
     const tool = typeof name === 'string' ? name : ''
     const message = taskRefusalText(tool)
+    this.forward(this.client, {
+      jsonrpc: '2.0',
+      id: request.id,
+      error: { code: ErrorCode.InvalidRequest, message },
+    })
+  }
+
+  /** A task-augmented resource request, refused unsent as a task-augmented call is. */
+  private refuseResourceTask(request: JSONRPCRequest): void {
+    const message = `A task-augmented ${request.method} request was not sent: its content would come back later through tasks/result, past the record of what resource reads returned.`
     this.forward(this.client, {
       jsonrpc: '2.0',
       id: request.id,
