@@ -137,6 +137,8 @@ export function createUntrustedFlowTracker(
   const seen = new Map<string, number>()
   let sensitive = state?.sensitive === true
   let acted = state?.acted === true
+  // Whether resource content is trusted: the policy's answer, asked at the first resource read.
+  let outsideTrusted: boolean | undefined
   const index =
     state === undefined ? new UntrustedTextIndex() : UntrustedTextIndex.fromJSON(state.text)
   if (state !== undefined) {
@@ -206,7 +208,8 @@ export function createUntrustedFlowTracker(
       return label
     },
     recordContent(source, output) {
-      if (outsideContentIsTrusted(policy.policy, policy.tools.values())) return 'trusted'
+      outsideTrusted ??= outsideContentIsTrusted(policy.policy, policy.tools.values())
+      if (outsideTrusted) return 'trusted'
       indexOutput(index, source, output)
       return 'untrusted'
     },

@@ -48,11 +48,8 @@ export function toolOutputIsUntrusted(policy: Policy, tool: ToolPolicy): boolean
  */
 export function outsideContentIsTrusted(policy: Policy, tools: Iterable<ToolPolicy>): boolean {
   if (policy.trust.defaultOutput !== 'trusted') return false
-  for (const tool of tools) {
-    const output = tool.output
-    if (toolOutputIsUntrusted(policy, tool) || output?.extract === true) return false
-    if (output?.declassify !== undefined) return false
-  }
+  for (const tool of tools)
+    if (toolOutputIsUntrusted(policy, tool) || toolDeclassifies(tool)) return false
   return true
 }
 
