@@ -6,7 +6,7 @@ import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { AuthorizeResult, ToolCall } from '../types/plan-guard.js'
 import type { PlanIssue } from '../types/plan-issue.js'
-import { canonicalJson, sha256 } from '../util/canonical-json.js'
+import { canonicalJson, hashJsonOrNull, sha256 } from '../util/canonical-json.js'
 import { copyJson, defineValue } from '../util/json-copy.js'
 import { callKey } from './call-key.js'
 import { checkSelectedStep, diagnoseCall } from './diagnose-call.js'
@@ -229,14 +229,6 @@ async function decideOnDisk(
   return { allowed: true, stepId, args }
 }
 
-function hashOf(value: unknown): string | null {
-  try {
-    return sha256(canonicalJson(value))
-  } catch {
-    return null
-  }
-}
-
 /**
  * `PlanGuard.authorize`: reads the call once, decides, writes the decision to the audit log
  * (nothing runs that the log does not show) and counts a denial.
@@ -272,7 +264,7 @@ function conclude(parts: GuardParts, call: ToolCall, result: AuthorizeResult): A
     budgets.stopped ??= failure
     return denied([failure])
   }
-  const argsHash = hashOf(call?.args ?? {})
+  const argsHash = hashJsonOrNull(call?.args ?? {})
   const stepId = result.issue.stepId ?? (typeof call?.stepId === 'string' ? call.stepId : null)
   parts.record({ type: 'call_denied', tool, stepId, argsHash, issues: result.issues })
   const key = argsHash === null ? undefined : `call:${tool ?? ''}:${argsHash}`

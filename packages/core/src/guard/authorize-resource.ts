@@ -1,7 +1,7 @@
 import { createIssue } from '../issues/create-issue.js'
 import type { ResourceAuthorizeResult, ResourceRequest } from '../types/plan-guard.js'
 import type { PlanIssue } from '../types/plan-issue.js'
-import { canonicalJson, sha256 } from '../util/canonical-json.js'
+import { hashJsonOrNull, sha256 } from '../util/canonical-json.js'
 import { outputToJson } from '../util/json-copy.js'
 import { auditFailedIssue } from './guard-audit.js'
 import type { GuardParts } from './guard-parts.js'
@@ -73,13 +73,9 @@ export function authorizeResource(
 export function completeResource(parts: GuardParts, uri: string, output: unknown): void {
   const json = outputToJson(output, MAX_OUTPUT_BYTES)
   const value = json.ok ? json.value : undefined
-  const trust = parts.flow.recordContent(`resource ${String(uri)}`, value)
+  const named = String(uri)
+  const trust = parts.flow.recordContent(`resource ${named}`, value)
   if (!parts.audit.enabled) return
-  let outputHash: string | null = null
-  try {
-    outputHash = value === undefined ? null : sha256(canonicalJson(value))
-  } catch {
-    outputHash = null
-  }
-  parts.record({ type: 'resource_completed', uri: String(uri), outputHash, trust })
+  const outputHash = value === undefined ? null : hashJsonOrNull(value)
+  parts.record({ type: 'resource_completed', uri: named, outputHash, trust })
 }

@@ -1,4 +1,4 @@
-import { canonicalJson, sha256 } from '../util/canonical-json.js'
+import { hashJsonOrNull } from '../util/canonical-json.js'
 import { freezeJson, outputToJson } from '../util/json-copy.js'
 import type { GuardParts } from './guard-parts.js'
 import { toolFacts } from './tool-facts.js'
@@ -31,14 +31,7 @@ export function completeStep(parts: GuardParts, stepId: string, output: unknown)
   if (finished !== undefined && toolFacts(parts.compiler.policy.tools.get(finished.tool)).writes)
     parts.budgets.forgetRepeats()
   if (!parts.audit.enabled) return
-  let outputHash: string | null = null
-  if (json.ok) {
-    try {
-      outputHash = sha256(canonicalJson(json.value))
-    } catch {
-      outputHash = null
-    }
-  }
+  const outputHash = json.ok ? hashJsonOrNull(json.value) : null
   parts.record({ type: 'step_completed', stepId, outputHash, trust })
 }
 
