@@ -1,9 +1,6 @@
 import { canonicalJson } from '../util/canonical-json.js'
 import { equalBytes, fromHex, hmacSha256, toHex } from '../util/portable-crypto.js'
-
-/** Prefix of every state signature this version of `@plan/core` makes. */
-const PREFIX = 'v1.'
-const SIGNATURE_PATTERN = /^v1\.[0-9a-f]{64}$/
+import { SIGNATURE_PATTERN, SIGNATURE_PREFIX } from './plan-signature-input.js'
 
 /**
  * The text a saved state's signature is an HMAC-SHA-256 of: a fixed label (so that no other
@@ -21,7 +18,7 @@ export function signGuardState(
   revision: number,
   state: unknown,
 ): string {
-  return PREFIX + toHex(hmacSha256(key, stateSignatureInput(runId, revision, state)))
+  return SIGNATURE_PREFIX + toHex(hmacSha256(key, stateSignatureInput(runId, revision, state)))
 }
 
 /** True when `signature` has the form {@link signGuardState} gives. */
@@ -41,7 +38,7 @@ export function verifyGuardState(
   state: unknown,
   signature: string,
 ): boolean {
-  const given = fromHex(signature.slice(PREFIX.length))
+  const given = fromHex(signature.slice(SIGNATURE_PREFIX.length))
   const input = stateSignatureInput(runId, revision, state)
   let valid = false
   for (const key of keys) valid = equalBytes(hmacSha256(key, input), given) || valid

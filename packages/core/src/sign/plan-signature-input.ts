@@ -4,6 +4,8 @@ import { utf8 } from '../util/portable-crypto.js'
 
 /** Prefix of every signature this version of `@plan/core` makes. */
 export const SIGNATURE_PREFIX = 'v1.'
+/** A signature's form: the prefix and a lower-case hex HMAC-SHA-256. */
+export const SIGNATURE_PATTERN = /^v1\.[0-9a-f]{64}$/
 /** Shortest accepted secret, in bytes (256 bits). */
 export const MIN_SECRET_BYTES = 32
 

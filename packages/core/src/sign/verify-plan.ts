@@ -4,6 +4,7 @@ import { equalBytes, fromHex, hmacSha256 } from '../util/portable-crypto.js'
 import {
   MIN_SECRET_BYTES,
   planSignatureInput,
+  SIGNATURE_PATTERN,
   SIGNATURE_PREFIX,
   secretBytes,
 } from './plan-signature-input.js'
@@ -12,8 +13,6 @@ import {
 export type PlanSignatureCheck =
   | { readonly valid: true }
   | { readonly valid: false; readonly issue: PlanIssue }
-
-const SIGNATURE_PATTERN = /^v1\.[0-9a-f]{64}$/
 
 function invalid(message: string, hint: string): PlanSignatureCheck {
   return { valid: false, issue: { code: 'signature_invalid', message, path: [], hint } }
