@@ -86,12 +86,11 @@ async function finishTurn(
   const issues = run.exit?.issues ?? (stop === undefined ? undefined : [stop])
   const ends = calls.length > 0 && issues !== undefined && config.exitBehavior !== 'error'
   const unwritten = run.revision === 0
-  const messages = ends && issues !== undefined ? endTurnMessages(config, run, calls, issues) : []
   const update =
     issues === undefined && !unwritten
       ? undefined
       : {
-          ...(ends ? { messages } : {}),
+          ...(ends ? { messages: endTurnMessages(config, run, calls, issues) } : {}),
           ...(unwritten ? { _planGuardRunId: run.id } : {}),
           _planGuardState: await storedRunState(config.store, run),
         }
