@@ -67,14 +67,11 @@ async function inspectUri(
       },
     }
   }
-  if (!onDisk) {
-    const checked = compiler.checkPath(target.path, 'read')
-    if (!checked.allowed) return { path: target.path, issue: { ...checked.issue, path: ['uri'] } }
-    return { path: target.path }
-  }
-  const checked = await compiler.checkPathOnDisk(target.path, 'read')
+  const checked = onDisk
+    ? await compiler.checkPathOnDisk(target.path, 'read')
+    : compiler.checkPath(target.path, 'read')
   if (!checked.allowed) return { path: target.path, issue: { ...checked.issue, path: ['uri'] } }
-  return { path: checked.resolved }
+  return { path: onDisk ? checked.resolved : target.path }
 }
 
 /** The check of resource requests in `'workspace'` mode, in two parts. */
