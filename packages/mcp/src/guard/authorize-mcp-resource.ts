@@ -1,5 +1,6 @@
 import type { PlanGuard, PlanIssue } from '@plan/core'
 import type { DurableSession } from './durable-session.js'
+import { errorText } from './message-fields.js'
 import type { ResourceInspector, ResourceRefusal } from './resource-check.js'
 
 /** An allowed `resources/read` or `resources/subscribe`: send it, then report how it ended. */
@@ -21,10 +22,6 @@ export type AuthorizeMcpResource = (
   method: string,
   uri: unknown,
 ) => Promise<AllowedMcpResource | RefusedMcpResource>
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
 
 /**
  * A read's result as recorded for trust: a content item's `uri` that repeats the URI asked for

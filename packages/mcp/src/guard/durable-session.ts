@@ -10,6 +10,7 @@ import {
   type RunKeys,
   startDurableCall,
 } from '@plan/core'
+import { errorText } from './message-fields.js'
 
 /** The guard store of one MCP session (see `McpGuardOptions.store`), or a no-op without one. */
 export interface DurableSession {
@@ -46,7 +47,7 @@ export async function createDurableSession(options: DurableOptions): Promise<Dur
     } catch (error) {
       // A store that refuses the state (a signed store: `signature_invalid`) says why itself.
       if (PlanError.isInstance(error)) throw error
-      const message = `The guard store could not be read (${error instanceof Error ? error.message : String(error)}).`
+      const message = `The guard store could not be read (${errorText(error)}).`
       throw new PlanError(message, { code: 'store_failed', cause: error })
     }
     revision = saved?.revision ?? 0
@@ -81,7 +82,7 @@ export async function createDurableSession(options: DurableOptions): Promise<Dur
       } catch (error) {
         const issue: PlanIssue = {
           code: 'store_failed',
-          message: `The guard store could not record the read before it was sent (${error instanceof Error ? error.message : String(error)}); it was not sent.`,
+          message: `The guard store could not record the read before it was sent (${errorText(error)}); it was not sent.`,
           path: [],
           hint: 'Try again once the store is reachable.',
         }
