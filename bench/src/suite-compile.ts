@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { type Row, round, roundSpread, type Spread, spreadOf } from './measure.ts'
+import { type Row, round, type Spread, spreadFields, spreadOf } from './measure.ts'
 
 const run = promisify(execFile)
 const child = fileURLToPath(new URL('./compile-child.ts', import.meta.url))
@@ -72,13 +72,9 @@ export async function compileSuite(): Promise<Row[]> {
     rows.push({
       suite: 'compile',
       case: `JSON text → compiled plan (validateText: parse + validate + compile + hash), ${size.toLocaleString('en')} steps (${round(perStep.compile * 1000)} µs/step; each arm in ${PROCESSES} processes of its own, samples of ${STEPS_PER_SAMPLE.toLocaleString('en')} steps)`,
-      value: round(text.median),
-      valueSpread: roundSpread(text),
+      ...spreadFields(text, parse),
       unit: 'ms',
       baseline: 'JSON.parse of the same text',
-      baselineValue: round(parse.median),
-      baselineSpread: roundSpread(parse),
-      ratio: round(text.median / parse.median),
       target: '≤ 3× JSON.parse (incl. the parse), flat µs/step',
       note: perStep === first ? objectPath : `${flatness(perStep, first)}; ${objectPath}`,
     })
