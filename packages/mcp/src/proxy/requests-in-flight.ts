@@ -16,10 +16,13 @@ export type InFlight =
 
 /**
  * The client's requests in flight, by id as JSON-RPC compares ids: the number 7 and the string
- * "7" are two ids (as the SDK's server side keys them, and as a `Map` does).
+ * "7" are two ids (as the SDK's server side keys them, and as a `Map` does). A request sent on
+ * with a progress token is found by it, until it leaves or changes state without one.
  */
 export class RequestsInFlight {
   private readonly requests = new Map<RequestId, InFlight>()
+  private readonly byToken = new Map<RequestId, RequestId>()
+  private readonly tokenOf = new Map<RequestId, RequestId>()
 
   get(id: RequestId): InFlight | undefined {
     return this.requests.get(id)
@@ -29,12 +32,23 @@ export class RequestsInFlight {
     return this.requests.has(id)
   }
 
-  set(id: RequestId, request: InFlight): void {
+  /** Records `id` as `request`, found by its progress `token` when one is given. */
+  set(id: RequestId, request: InFlight, token?: RequestId): void {
     this.requests.set(id, request)
+    this.dropToken(id)
+    if (token === undefined) return
+    this.byToken.set(token, id)
+    this.tokenOf.set(id, token)
   }
 
   delete(id: RequestId): void {
     this.requests.delete(id)
+    this.dropToken(id)
+  }
+
+  /** The request in flight that progress `token` belongs to. */
+  requestOf(token: RequestId): RequestId | undefined {
+    return this.byToken.get(token)
   }
 
   /** Takes out the requests the server will never answer now, leaving those being authorized. */
@@ -43,8 +57,16 @@ export class RequestsInFlight {
     for (const [id, request] of this.requests) {
       if (request.kind === 'authorizing') continue
       sent.push(request)
-      this.requests.delete(id)
+      this.delete(id)
     }
     return sent
+  }
+
+  private dropToken(id: RequestId): void {
+    const token = this.tokenOf.get(id)
+    if (token === undefined) return
+    this.tokenOf.delete(id)
+    // A later request may have taken the same token over: it keeps it.
+    if (this.byToken.get(token) === id) this.byToken.delete(token)
   }
 }

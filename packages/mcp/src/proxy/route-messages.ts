@@ -17,12 +17,14 @@ import { taskRefusalText } from '../guard/denial-result.js'
 import { allowedToolList, asRecord, RESOURCE_METHODS } from '../guard/message-fields.js'
 import { type GuardedAnswer, RequestsInFlight } from './requests-in-flight.js'
 
-function keyOf(id: RequestId): string {
-  return `${typeof id}:${String(id)}`
-}
-
 function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || typeof value === 'number'
+}
+
+/** The progress token a request asked for, if any. */
+function progressToken(request: JSONRPCRequest): RequestId | undefined {
+  const token = asRecord(asRecord(request.params)._meta).progressToken
+  return isRequestId(token) ? token : undefined
 }
 
 /**
@@ -40,10 +42,6 @@ function isRequestId(value: unknown): value is RequestId {
 export class MessageRouter {
   /** Client requests taken and not yet answered, by id. */
   private readonly inFlight = new RequestsInFlight()
-  /** Client requests waiting for the server, by progress token, so progress can name its request. */
-  private readonly progress = new Map<string, RequestId>()
-  /** The progress token of each request that gave one, so it is let go in one step. */
-  private readonly tokenOf = new Map<RequestId, string>()
 
   constructor(
     private readonly guard: McpCallGuard,
@@ -73,10 +71,8 @@ export class MessageRouter {
       return
     }
     if (isJSONRPCRequest(message)) {
-      this.trackProgress(message)
-      this.inFlight.set(message.id, {
-        kind: message.method === 'tools/list' ? 'list' : 'forwarded',
-      })
+      const kind = message.method === 'tools/list' ? 'list' : 'forwarded'
+      this.inFlight.set(message.id, { kind }, progressToken(message))
     } else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
       this.cancelled(asRecord(message.params).requestId)
     }
@@ -87,7 +83,7 @@ export class MessageRouter {
   fromServer(message: JSONRPCMessage): void {
     if (isJSONRPCNotification(message) && message.method === 'notifications/progress') {
       const token = asRecord(message.params).progressToken
-      const related = isRequestId(token) ? this.progress.get(keyOf(token)) : undefined
+      const related = isRequestId(token) ? this.inFlight.requestOf(token) : undefined
       this.forward(this.client, message, related)
       return
     }
@@ -120,7 +116,6 @@ export class MessageRouter {
       return
     }
     this.inFlight.delete(id)
-    this.untrackProgress(id)
     if (request.kind === 'cancelled') return
     if (request.kind === 'list' && isJSONRPCResultResponse(message)) {
       this.forward(this.client, { ...message, result: allowedToolList(message.result, this.guard) })
@@ -131,22 +126,6 @@ export class MessageRouter {
       else request.answer.fail(new Error(message.error.message))
     }
     this.forward(this.client, message)
-  }
-
-  private trackProgress(request: JSONRPCRequest): void {
-    const token = asRecord(asRecord(request.params)._meta).progressToken
-    if (!isRequestId(token)) return
-    this.progress.set(keyOf(token), request.id)
-    this.tokenOf.set(request.id, keyOf(token))
-  }
-
-  private untrackProgress(id: RequestId | undefined): void {
-    if (id === undefined) return
-    const token = this.tokenOf.get(id)
-    if (token === undefined) return
-    this.tokenOf.delete(id)
-    // A later request may have taken the same token over: it keeps it.
-    if (this.progress.get(token) === id) this.progress.delete(token)
   }
 
   /**
@@ -160,11 +139,9 @@ export class MessageRouter {
     if (request?.kind === 'authorizing') request.cancelled = true
     if (request?.kind === 'forwarded' || request?.kind === 'list') {
       this.inFlight.delete(requestId)
-      this.untrackProgress(requestId)
     }
     if (request?.kind === 'guarded') {
       this.inFlight.set(requestId, { kind: 'cancelled', answer: request.answer })
-      this.untrackProgress(requestId)
       request.answer.fail(new Error('The client cancelled the call.'))
     }
   }
@@ -293,15 +270,13 @@ export class MessageRouter {
     unsent: (error: unknown) => void,
   ): void {
     const guarded = { kind: 'guarded', answer } as const
-    this.inFlight.set(request.id, guarded)
-    this.trackProgress(request)
+    this.inFlight.set(request.id, guarded, progressToken(request))
     this.server.send(request).catch((error: unknown) => {
       const current = this.inFlight.get(request.id)
       // cancelled: already recorded, no answer awaited; gone: the server closed and failed it
       const cancelled = current?.kind === 'cancelled' && current.answer === answer
       if (current === guarded || cancelled) {
         this.inFlight.delete(request.id)
-        this.untrackProgress(request.id)
       }
       if (current === guarded) answer.fail(error)
       if (current === guarded || current === undefined) unsent(error)
