@@ -114,6 +114,7 @@ export function killsWholeSandbox(child: ChildProcess): void {
       return signalLeader(signal)
     if (child.exitCode !== null || child.signalCode !== null) return false
     endSandbox(child)
+    // Already killed with its group: this only marks the child `killed`, as Node's own kill does.
     signalLeader('SIGKILL')
     return true
   }
