@@ -57,7 +57,7 @@ function linkDependencies(
     const targetNode =
       targetNodes === undefined ? ids.position(target) : (targetNodes[slot] as number)
     if (targetNode >= 0 && target !== stepId) {
-      links.addDependency(node, targetNode, target)
+      links.addDependency(node, targetNode)
       continue
     }
     const path = stepPath(base, index, table.dependenciesKey(index), slot - first)

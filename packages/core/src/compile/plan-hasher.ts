@@ -42,42 +42,79 @@ function replaceWith(into: string[], ids: readonly string[]): string[] {
 // a text of this size (tens of kB) is cheaper to build than a larger one.
 const CHUNK = 512
 
-/** The step literals of `steps[start]` up to `end` (excluded) in `pending`, refilled in place. */
+/** What the hash reads of a plan: its number of steps, and each step as hashed. */
+export interface HashSource {
+  readonly size: number
+  /**
+   * Writes step `node` into `step`: its args, id, tool, and its dependencies as hashed, written
+   * into `dependencies` (an array of the hasher's own, reused) or {@link NO_DEPENDENCIES}.
+   */
+  fill(node: number, step: HashedStep, dependencies: string[]): void
+}
+
+/**
+ * The dependencies of a step that has none, as hashed. Never written to: emptying a reused array
+ * would give its room back, and the next step's dependencies would allocate it again.
+ */
+export const NO_DEPENDENCIES: string[] = []
+
+/** `ids` as hashed into `into` ({@link hashedDependenciesInto}), or {@link NO_DEPENDENCIES}. */
+export function hashedDependencies(ids: readonly string[], into: string[]): string[] {
+  return ids.length === 0 ? NO_DEPENDENCIES : hashedDependenciesInto(ids, into)
+}
+
+/**
+ * The step literals of `source`'s steps `start` up to `end` (excluded) in `pending`, refilled in
+ * place; `dependencies[i]` is the array `pending[i]`'s dependencies are written into.
+ */
 function fillPending(
-  steps: readonly CompiledStep[],
+  source: HashSource,
   start: number,
   end: number,
   pending: HashedStep[],
-): HashedStep[] {
-  for (let index = start; index < end; index += 1) {
-    const { args, dependsOn, id, tool } = steps[index] as CompiledStep
-    const step = pending[index - start]
-    if (step === undefined)
-      pending.push({ args, dependsOn: hashedDependenciesInto(dependsOn, []), id, tool })
-    else {
-      step.args = args
-      hashedDependenciesInto(dependsOn, step.dependsOn)
-      step.id = id
-      step.tool = tool
+  dependencies: string[][],
+): void {
+  for (let node = start; node < end; node += 1) {
+    let step = pending[node - start]
+    if (step === undefined) {
+      step = { args: NO_ARGS, dependsOn: NO_DEPENDENCIES, id: '', tool: '' }
+      pending.push(step)
+      dependencies.push([])
     }
+    source.fill(node, step, dependencies[node - start] as string[])
   }
   if (pending.length > end - start) pending.length = end - start
-  return pending
+}
+
+const NO_ARGS: CompiledStep['args'] = Object.freeze({})
+
+/** A {@link HashSource} over compiled step objects. */
+export function hashSourceOf(steps: readonly CompiledStep[]): HashSource {
+  return {
+    size: steps.length,
+    fill(node, step, dependencies) {
+      const { args, dependsOn, id, tool } = steps[node] as CompiledStep
+      step.args = args
+      step.dependsOn = hashedDependencies(dependsOn, dependencies)
+      step.id = id
+      step.tool = tool
+    },
+  }
 }
 
 /**
  * SHA-256 of `{"steps":[…],"version":1}`, the canonical JSON of a compiled plan, computed at the
- * first {@link PlanHasher.digest} from the plan's own (frozen) steps, a chunk of steps at a
+ * first {@link PlanHasher.digest} from the plan's steps as its source gives them, a chunk at a
  * time: a plan whose hash is never read is never hashed. Keys in sorted order make each step's
  * literal canonical as it stands (arguments are copied in sorted key order when they are
  * checked); dependencies are hashed sorted, without duplicates.
  */
 export class PlanHasher {
-  readonly #steps: readonly CompiledStep[]
+  readonly #source: HashSource
   #digest: string | undefined
 
-  constructor(steps: readonly CompiledStep[]) {
-    this.#steps = steps
+  constructor(source: HashSource) {
+    this.#source = source
   }
 
   /** The hex digest, computed at the first call. */
@@ -87,12 +124,14 @@ export class PlanHasher {
   }
 
   #compute(): string {
-    const steps = this.#steps
+    const source = this.#source
+    const size = source.size
     const hash = createSha256().update('{"steps":[')
     // One chunk of step literals, refilled for every chunk: no object per step to collect.
     const pending: HashedStep[] = []
-    for (let start = 0; start < steps.length; start += CHUNK) {
-      fillPending(steps, start, Math.min(start + CHUNK, steps.length), pending)
+    const dependencies: string[][] = []
+    for (let start = 0; start < size; start += CHUNK) {
+      fillPending(source, start, Math.min(start + CHUNK, size), pending, dependencies)
       // A `toJSON` on a built-in prototype would let JSON.stringify write what it returns.
       const text = prototypesHaveToJson() ? canonicalJson(pending) : JSON.stringify(pending)
       if (start > 0) hash.update(',')

@@ -5,7 +5,6 @@ import type { StepTable } from './step-table.js'
 const NONE: readonly StepReference[] = Object.freeze([])
 // A node's edges are checked for a duplicate by scanning them up to this many, by stamps beyond.
 const SCAN_EDGES = 8
-const NO_IDS: readonly string[] = Object.freeze([])
 const NO_ARGS: CompiledStep['args'] = Object.freeze({})
 
 /** A new array of `items[from, from + count)`; literals for the usual one or two keep it exact-size. */
@@ -59,8 +58,6 @@ export class PlanLinks {
   readonly tools: (ToolPolicy | undefined)[]
   readonly args: CompiledStep['args'][]
   readonly references: (readonly StepReference[])[]
-  /** Explicit dependencies, then those implied by references; without duplicates. */
-  readonly dependsOn: (readonly string[])[]
   readonly dependencyStart: Int32Array
   readonly referenceStart: Int32Array
   // Edges and reference targets in typed columns with room to spare (made at the first entry,
@@ -70,12 +67,9 @@ export class PlanLinks {
   readonly #edgeRoom: number
   #referenceTarget: Int32Array = NO_TARGETS
   #referenceCount = 0
-  // The node being linked: its dependency ids so far; past SCAN_EDGES of them, a stamp per node.
-  readonly #names: string[] = []
+  // The node being linked: its number of dependencies so far; past SCAN_EDGES of them, a stamp
+  // per node tells which.
   #stamp: Int32Array | undefined
-  // Per node, 1 + the first node that depended on it alone: later such nodes share that node's
-  // frozen `[id]`. Made at first use.
-  #only: number[] | undefined
   #count = 0
 
   constructor(table: StepTable) {
@@ -91,7 +85,6 @@ export class PlanLinks {
     this.tools = new Array(nodes)
     this.args = rows ? (table.args as CompiledStep['args'][]) : new Array(nodes)
     this.references = new Array(nodes)
-    this.dependsOn = new Array(nodes)
     this.dependencyStart = new Int32Array(nodes + 1)
     this.referenceStart = new Int32Array(nodes + 1)
     this.#edgeRoom = table.dependencyCount + (nodes >>> 1) + 8
@@ -128,15 +121,17 @@ export class PlanLinks {
     return this.rowOf.length
   }
 
-  /** Adds an edge from `node` (the one being linked) to `dependency`, once. */
-  addDependency(node: number, dependency: number, id: string): void {
+  /**
+   * Adds an edge from `node` (the one being linked) to `dependency`, once: explicit dependencies
+   * first, then those implied by references.
+   */
+  addDependency(node: number, dependency: number): void {
     if (dependency < 0 || this.#linked(node, dependency)) return
     const edge = this.#edges
     if (edge === this.#dependencyTarget.length)
       this.#dependencyTarget = grown(this.#dependencyTarget, this.#edgeRoom)
     this.#dependencyTarget[edge] = dependency
     this.#edges = edge + 1
-    this.#names[this.#count] = id
     this.#count += 1
   }
 
@@ -178,14 +173,13 @@ export class PlanLinks {
     const end = references.length
     this.referenceStart[node] = this.#referenceCount
     for (let position = from; position < end; position += 1) {
-      const reference = references[position] as StepReference
       const target = this.nodeOf[targets[position] as number] as number
       const slot = this.#referenceCount
       if (slot === this.#referenceTarget.length)
         this.#referenceTarget = grown(this.#referenceTarget, (this.size >>> 2) + 8)
       this.#referenceTarget[slot] = target
       this.#referenceCount = slot + 1
-      this.addDependency(node, target, reference.stepId)
+      this.addDependency(node, target)
     }
     this.referenceStart[node + 1] = this.#referenceCount
     this.references[node] = end === from ? NONE : Object.freeze(head(references, end - from, from))
@@ -193,27 +187,10 @@ export class PlanLinks {
 
   /** Closes `node`, whose dependencies and references were added. */
   close(node: number, id: string, tool: ToolPolicy | undefined, args?: CompiledStep['args']) {
-    const count = this.#count
     this.dependencyStart[node + 1] = this.#edges
     this.ids[node] = id
     this.tools[node] = tool
     this.args[node] = args ?? NO_ARGS
-    this.dependsOn[node] =
-      count === 0
-        ? NO_IDS
-        : count === 1
-          ? this.#onlyDependency(node)
-          : Object.freeze(head(this.#names, count))
     this.#count = 0
-  }
-
-  /** The frozen dependencies of `node`, which depends on one node only (the last edge added). */
-  #onlyDependency(node: number): readonly string[] {
-    const target = this.#dependencyTarget[this.#edges - 1] as number
-    this.#only ??= new Array(this.size)
-    const owner = this.#only[target]
-    if (owner !== undefined) return this.dependsOn[owner - 1] as readonly string[]
-    this.#only[target] = node + 1
-    return Object.freeze([this.#names[0] as string])
   }
 }
