@@ -13,8 +13,8 @@ const SAMPLES = 7
 // Fresh processes per arm and size, the arms taking turns: a row's spread is over their medians.
 const PROCESSES = 5
 
-type Arm = 'parse' | 'text' | 'object'
-const ARMS: readonly Arm[] = ['parse', 'text', 'object']
+type Arm = 'parse' | 'text' | 'object' | 'steps' | 'floor'
+const ARMS: readonly Arm[] = ['parse', 'text', 'object', 'steps', 'floor']
 
 /** The median milliseconds per call of one arm, in one fresh process. */
 async function armProcess(arm: Arm, size: number): Promise<number> {
@@ -35,7 +35,7 @@ async function armProcess(arm: Arm, size: number): Promise<number> {
  * in reverse order) so that all arms see the same machine.
  */
 async function armSpreads(size: number): Promise<Record<Arm, Spread>> {
-  const medians: Record<Arm, number[]> = { parse: [], text: [], object: [] }
+  const medians: Record<Arm, number[]> = { parse: [], text: [], object: [], steps: [], floor: [] }
   for (let round = 0; round < PROCESSES; round += 1) {
     for (const arm of round % 2 === 0 ? ARMS : ARMS.toReversed())
       medians[arm].push(await armProcess(arm, size))
@@ -44,16 +44,28 @@ async function armSpreads(size: number): Promise<Record<Arm, Spread>> {
     parse: spreadOf(medians.parse),
     text: spreadOf(medians.text),
     object: spreadOf(medians.object),
+    steps: spreadOf(medians.steps),
+    floor: spreadOf(medians.floor),
   }
 }
 
-type PerStep = { size: number; compile: number; parse: number }
+type PerStep = { size: number; compile: number; parse: number; floor: number }
 
-/** µs per step against the smallest plan's, for the compile and for `JSON.parse` alone. */
+/**
+ * µs per step against the smallest plan's: the compile's, the compile's beyond `JSON.parse`,
+ * `JSON.parse`'s alone, and the resolve floor's.
+ */
 function flatness(perStep: PerStep, first: PerStep): string {
   const compile = round(perStep.compile / first.compile)
+  const beyond = round((perStep.compile - perStep.parse) / (first.compile - first.parse))
   const parse = round(perStep.parse / first.parse)
-  return `µs/step ${compile}× that at ${first.size.toLocaleString('en')} steps (JSON.parse alone: ${parse}×)`
+  const floor = round(perStep.floor / first.floor)
+  return `µs/step ${compile}× that at ${first.size.toLocaleString('en')} steps (beyond the parse: ${beyond}×; JSON.parse alone: ${parse}×; resolve floor: ${floor}×)`
+}
+
+/** The resolve floor of the compile child, in µs per step and against `JSON.parse`. */
+function floorNote(floor: Spread, parse: Spread, size: number): string {
+  return `resolve floor (JSON.parse + a Map of the ids + every dependency resolved, nothing checked): ${round((floor.median / size) * 1000)} µs/step, ${round(floor.median / parse.median)}×`
 }
 
 /**
@@ -65,10 +77,16 @@ export async function compileSuite(): Promise<Row[]> {
   const rows: Row[] = []
   let first: PerStep | undefined
   for (const size of [1_000, 10_000, 100_000]) {
-    const { parse, text, object } = await armSpreads(size)
-    const perStep = { size, compile: text.median / size, parse: parse.median / size }
+    const { parse, text, object, steps, floor } = await armSpreads(size)
+    const perStep = {
+      size,
+      compile: text.median / size,
+      parse: parse.median / size,
+      floor: floor.median / size,
+    }
     first ??= perStep
-    const objectPath = `validate(JSON.parse(text)): ${round(object.median)} ms, ${round(object.median / parse.median)}×`
+    const stepsRead = `with plan.steps read (the step objects are made at the first read, as a guard or executor does): ${round(steps.median)} ms, ${round(steps.median / parse.median)}×`
+    const objectPath = `validate(JSON.parse(text)): ${round(object.median)} ms, ${round(object.median / parse.median)}×; ${stepsRead}; ${floorNote(floor, parse, size)}`
     rows.push({
       suite: 'compile',
       case: `JSON text → compiled plan (validateText: parse + validate + compile + hash), ${size.toLocaleString('en')} steps (${round(perStep.compile * 1000)} µs/step; each arm in ${PROCESSES} processes of its own, samples of ${STEPS_PER_SAMPLE.toLocaleString('en')} steps)`,
