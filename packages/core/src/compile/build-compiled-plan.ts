@@ -38,8 +38,7 @@ export function buildCompiledPlan(
   for (let level = 0; level < graph.levels.length; level += 1)
     levels[level] = Object.freeze(idsOf(links.ids, graph.levels[level] as number[]))
   const plan = {} as PlanBody
-  Object.defineProperty(plan, COLUMNS, { value: columns })
-  Object.defineProperty(plan, HASHER, { value: new PlanHasher(columns) })
+  Object.defineProperty(plan, SOURCE, { value: { columns, hasher: new PlanHasher(columns) } })
   Object.defineProperty(plan, 'steps', STEPS)
   plan.order = Object.freeze(idsOf(links.ids, graph.order))
   plan.levels = Object.freeze(levels)
@@ -51,21 +50,40 @@ export function buildCompiledPlan(
 /** A compiled plan until its keys are added, in order: `steps`, `order`, `levels`, `hash`, `criticalPathLength`. */
 type PlanBody = { -readonly [K in 'order' | 'levels' | 'criticalPathLength']: CompiledPlan[K] }
 
-const COLUMNS = Symbol('@plan/core.planColumns')
-const HASHER = Symbol('@plan/core.planHasher')
+/**
+ * What each compiled plan is made from, under a symbol: a non-enumerable, read-only own
+ * property (a WeakMap would cost every scavenge its ephemeron table, about a sixth of a small
+ * plan's compile). Whoever reaches it can read the plan's steps and hash, nothing more: the
+ * columns are private and nothing shared between plans can be written through it.
+ */
+const SOURCE = Symbol('@plan/core.planSource')
+
+interface PlanSource {
+  readonly columns: PlanColumns
+  readonly hasher: PlanHasher
+}
+
+/** The source of `plan`; a TypeError for an object that is not a compiled plan. */
+function sourceOf(plan: object): PlanSource {
+  const source = Object.hasOwn(plan, SOURCE)
+    ? (plan as { readonly [SOURCE]: PlanSource })[SOURCE]
+    : undefined
+  if (source === undefined) throw new TypeError('Not a plan compiled by @plan/core.')
+  return source
+}
 
 /** Every compiled plan's `steps`: one getter, so that plans share a hidden class. */
 const STEPS: PropertyDescriptor = {
   enumerable: true,
-  get(this: { readonly [COLUMNS]: PlanColumns }): readonly CompiledStep[] {
-    return this[COLUMNS].steps()
+  get(this: object): readonly CompiledStep[] {
+    return sourceOf(this).columns.steps()
   },
 }
 
 /** Every compiled plan's `hash`: one getter, so that plans share a hidden class. */
 const HASH: PropertyDescriptor = {
   enumerable: true,
-  get(this: { readonly [HASHER]: PlanHasher }): string {
-    return this[HASHER].digest()
+  get(this: object): string {
+    return sourceOf(this).hasher.digest()
   },
 }

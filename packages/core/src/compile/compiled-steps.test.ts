@@ -133,3 +133,87 @@ describe('CompiledPlan.steps', () => {
     expect(compiled.steps.map((step) => step.id)).toEqual(['a', 'b'])
   })
 })
+
+/** Runs `body` with an index accessor on `prototype` for indices 0 to 7: reads give `forged`, writes are dropped. */
+function withPollutedIndices(prototype: object, forged: unknown, body: () => void): void {
+  const indices = Array.from({ length: 8 }, (_, index) => String(index))
+  for (const index of indices)
+    Object.defineProperty(prototype, index, {
+      configurable: true,
+      get: () => forged,
+      set: () => {},
+    })
+  try {
+    body()
+  } finally {
+    for (const index of indices) delete (prototype as Record<string, unknown>)[index]
+  }
+}
+
+describe('CompiledPlan.steps and hash with index accessors on built-in prototypes', () => {
+  const plan = [
+    { id: 'a', tool: 'view_file', args: { file: 'a' } },
+    { id: 'b', tool: 'write_file', args: { file: 'b', content: 'x' }, depends_on: ['a'] },
+    { id: 'c', tool: 'view_file', args: { file: 'c' }, depends_on: ['a', 'b'] },
+  ]
+  const forged = Object.freeze({ id: 'b', tool: 'write_file', args: { file: '/etc/passwd' } })
+
+  it.each([
+    ['Array.prototype', Array.prototype],
+    ['Object.prototype', Object.prototype],
+  ])(
+    'should make the steps and the hash from the columns alone, with %s polluted',
+    (_name, prototype) => {
+      const expected = compiler.compile(structuredClone(plan))
+      const clean = { hash: expected.hash, steps: JSON.stringify(expected.steps) }
+      const hashedFirst = compiler.compile(structuredClone(plan))
+      const stepsFirst = compiler.compile(structuredClone(plan))
+      const other = compiler.compile([{ id: 'x', tool: 'view_file', args: { file: 'x' } }])
+      let seen: { hash: string; steps: readonly unknown[]; other: string } | undefined
+      withPollutedIndices(prototype, forged, () => {
+        const steps = stepsFirst.steps
+        seen = { hash: hashedFirst.hash, steps, other: other.hash }
+        expect(
+          steps.every((step, index) => Object.hasOwn(steps, index) && (step as unknown) !== forged),
+        ).toBe(true)
+        expect(steps.every((step) => Object.isFrozen(step))).toBe(true)
+      })
+      expect(seen?.hash).toBe(clean.hash)
+      expect(JSON.stringify(seen?.steps)).toBe(clean.steps)
+      expect(stepsFirst.hash).toBe(clean.hash)
+      expect(new PlanHasher(hashSourceOf(stepsFirst.steps)).digest()).toBe(clean.hash)
+      expect(seen?.other).not.toBe(clean.hash)
+      expect(seen?.other).toBe(
+        compiler.compile([{ id: 'x', tool: 'view_file', args: { file: 'x' } }]).hash,
+      )
+    },
+  )
+
+  it('should let nothing reachable from a plan change another plan or its own steps', () => {
+    const compiled = compiler.compile(structuredClone(plan))
+    const alone = () => compiler.compile([{ id: 'x', tool: 'view_file', args: { file: 'x' } }])
+    const before = {
+      own: compiled.hash,
+      other: alone().hash,
+      steps: JSON.stringify(compiled.steps),
+    }
+    for (const symbol of Object.getOwnPropertySymbols(compiled)) {
+      const source = (compiled as unknown as Record<symbol, Record<string, unknown>>)[symbol]
+      for (const part of Object.values(source ?? {})) {
+        const fill = (part as { fill?: (node: number, step: object) => void }).fill
+        if (fill === undefined) continue
+        // Step "a" has no dependencies: what it is given for them must not be writable.
+        const step = { dependsOn: [] as string[] }
+        fill.call(part, 0, step)
+        expect(() => (step.dependsOn as string[]).push('b')).toThrow(TypeError)
+      }
+    }
+    expect(compiled.hash).toBe(before.own)
+    expect(alone().hash).toBe(before.other)
+    expect(JSON.stringify(compiled.steps)).toBe(before.steps)
+    const steps = Object.getOwnPropertyDescriptor(compiled, 'steps')?.get
+    const hash = Object.getOwnPropertyDescriptor(compiled, 'hash')?.get
+    expect(() => steps?.call({})).toThrow(TypeError)
+    expect(() => hash?.call(Object.create(compiled))).toThrow(TypeError)
+  })
+})

@@ -1,8 +1,20 @@
 import type { CompiledStep, StepReference } from '../types/compiled-plan.js'
 import type { HashedStep, HashSource } from './plan-hasher.js'
-import { hashedDependenciesInto, NO_DEPENDENCIES } from './plan-hasher.js'
+import { NO_DEPENDENCIES, sortIdsInPlace } from './plan-hasher.js'
 
 const NO_IDS: readonly string[] = Object.freeze([])
+
+/**
+ * An array of `count` empty strings, each an own element from the start (literals for the
+ * usual few): written inside its length only, it never meets an index accessor that a
+ * polluted Array.prototype or Object.prototype may hold.
+ */
+function blankIds(count: number): string[] {
+  if (count === 1) return ['']
+  if (count === 2) return ['', '']
+  if (count === 3) return ['', '', '']
+  return Array.from({ length: count }, () => '')
+}
 
 /** What the columns are made of: one entry per graph node, in plan order. */
 export interface PlanColumnsInput {
@@ -31,8 +43,6 @@ export interface PlanColumnsInput {
 export class PlanColumns implements HashSource {
   readonly #input: PlanColumnsInput
   #steps: readonly CompiledStep[] | undefined
-  // The node's dependencies, read out of the edge columns for the hash: reused for every node.
-  readonly #dependencies: string[] = []
 
   constructor(input: PlanColumnsInput) {
     this.#input = input
@@ -43,20 +53,21 @@ export class PlanColumns implements HashSource {
     return this.#input.ids.length
   }
 
-  /** Writes `node`'s step as hashed into `step`, its dependencies into `into` (see {@link HashSource}). */
-  fill(node: number, step: HashedStep, into: string[]): void {
+  /** Writes `node`'s step as hashed into `step` (see {@link HashSource.fill}). */
+  fill(node: number, step: HashedStep): void {
     const { ids, rowOf, tools, args, dependencyStart, dependencyTarget } = this.#input
     const from = dependencyStart[node] as number
     const count = (dependencyStart[node + 1] as number) - from
     step.args = args[node] as CompiledStep['args']
     if (count === 0) step.dependsOn = NO_DEPENDENCIES
     else {
-      // Not emptied between steps: an emptied array gives its room back (see NO_DEPENDENCIES).
-      const dependencies = this.#dependencies
+      // Written only inside its own length: an index accessor on a prototype never sees it.
+      // The edges of a node are distinct, so the ids need sorting, not deduplicating.
+      let into = step.dependsOn as string[]
+      if (into.length !== count) into = blankIds(count)
       for (let edge = 0; edge < count; edge += 1)
-        dependencies[edge] = ids[dependencyTarget[from + edge] as number] as string
-      dependencies.length = count
-      step.dependsOn = hashedDependenciesInto(dependencies, into)
+        into[edge] = ids[dependencyTarget[from + edge] as number] as string
+      step.dependsOn = sortIdsInPlace(into)
     }
     step.id = ids[node] as string
     step.tool = tools[rowOf[node] as number] as string
@@ -68,42 +79,44 @@ export class PlanColumns implements HashSource {
     return this.#steps
   }
 
+  // Every array made here is filled by definition (Array.from, literals), never by assigning to
+  // a hole: an index accessor on Array.prototype or Object.prototype cannot drop or replace an
+  // element, so the steps are the columns the hash reads.
   #build(): CompiledStep[] {
-    const { ids, rowOf, tools, args, references, level } = this.#input
-    const size = ids.length
-    const steps: CompiledStep[] = new Array(size)
     // Nodes that depend on one node alone share the first such node's frozen list.
-    const only: (readonly string[] | undefined)[] = new Array(size)
-    for (let node = 0; node < size; node += 1) {
-      const index = rowOf[node] as number
-      steps[node] = Object.freeze({
-        id: ids[node] as string,
-        index,
-        tool: tools[index] as string,
-        args: args[node] as CompiledStep['args'],
-        dependsOn: this.#dependsOn(node, only),
-        references: references[node] as readonly StepReference[],
-        level: level[node] as number,
-      })
-    }
-    return steps
+    const only = new Map<number, readonly string[]>()
+    return Array.from({ length: this.size }, (_, node) => this.#step(node, only))
+  }
+
+  #step(node: number, only: Map<number, readonly string[]>): CompiledStep {
+    const { ids, rowOf, tools, args, references, level } = this.#input
+    const index = rowOf[node] as number
+    return Object.freeze({
+      id: ids[node] as string,
+      index,
+      tool: tools[index] as string,
+      args: args[node] as CompiledStep['args'],
+      dependsOn: this.#dependsOn(node, only),
+      references: references[node] as readonly StepReference[],
+      level: level[node] as number,
+    })
   }
 
   /** `node`'s dependency ids, frozen: explicit ones, then those implied by references. */
-  #dependsOn(node: number, only: (readonly string[] | undefined)[]): readonly string[] {
+  #dependsOn(node: number, only: Map<number, readonly string[]>): readonly string[] {
     const { ids, dependencyStart, dependencyTarget } = this.#input
     const from = dependencyStart[node] as number
     const end = dependencyStart[node + 1] as number
     if (end === from) return NO_IDS
     if (end - from === 1) {
       const target = dependencyTarget[from] as number
-      const shared = only[target]
+      const shared = only.get(target)
       if (shared !== undefined) return shared
       const single = Object.freeze([ids[target] as string])
-      only[target] = single
+      only.set(target, single)
       return single
     }
-    const list: string[] = new Array(end - from)
+    const list = blankIds(end - from)
     for (let edge = from; edge < end; edge += 1)
       list[edge - from] = ids[dependencyTarget[edge] as number] as string
     return Object.freeze(list)

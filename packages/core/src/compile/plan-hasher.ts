@@ -5,37 +5,39 @@ import { createSha256 } from '../util/portable-crypto.js'
 /** One step as it enters the plan hash; keys in sorted order. */
 export interface HashedStep {
   args: CompiledStep['args']
-  dependsOn: string[]
+  dependsOn: readonly string[]
   id: string
   tool: string
 }
 
 /**
- * Writes `ids` into `into` (over what it held) sorted by code unit, as `Array.prototype.sort`
- * compares strings, without duplicates: a step's dependencies as hashed, so writing an implied
- * dependency out does not change the hash. `into` is a plain array of the hasher's own: a frozen
- * one would take JSON.stringify's slow path.
+ * `ids` sorted by code unit, as `Array.prototype.sort` compares strings, without duplicates: a
+ * step's dependencies as hashed, so writing an implied dependency out does not change the hash.
  */
-export function hashedDependenciesInto(ids: readonly string[], into: string[]): string[] {
-  if (ids.length > 8) return replaceWith(into, [...new Set(ids)].sort())
-  let kept = 0
-  for (let index = 0; index < ids.length; index += 1) {
-    const id = ids[index] as string
-    let slot = kept
-    while (slot > 0 && (into[slot - 1] as string) > id) slot -= 1
-    if (slot > 0 && into[slot - 1] === id) continue
-    for (let move = kept; move > slot; move -= 1) into[move] = into[move - 1] as string
-    into[slot] = id
-    kept += 1
-  }
-  if (into.length > kept) into.length = kept
-  return into
+export function hashedDependencies(ids: readonly string[]): string[] {
+  return [...new Set(ids)].sort()
 }
 
-function replaceWith(into: string[], ids: readonly string[]): string[] {
-  for (let index = 0; index < ids.length; index += 1) into[index] = ids[index] as string
-  if (into.length > ids.length) into.length = ids.length
-  return into
+/** The dependencies of a step that has none, as hashed. */
+export const NO_DEPENDENCIES: readonly string[] = Object.freeze([])
+
+/**
+ * Sorts `ids[0 .. ids.length)` in place by code unit (as `Array.prototype.sort` compares
+ * strings); for the few dependencies a step has, without a call per comparison. `ids` must not
+ * repeat an id.
+ */
+export function sortIdsInPlace(ids: string[]): string[] {
+  if (ids.length > 8) return ids.sort()
+  for (let index = 1; index < ids.length; index += 1) {
+    const id = ids[index] as string
+    let slot = index
+    while (slot > 0 && (ids[slot - 1] as string) > id) {
+      ids[slot] = ids[slot - 1] as string
+      slot -= 1
+    }
+    ids[slot] = id
+  }
+  return ids
 }
 
 // Steps stringified at a time: the hash never needs the whole plan's text in memory at once, and
@@ -46,44 +48,11 @@ const CHUNK = 512
 export interface HashSource {
   readonly size: number
   /**
-   * Writes step `node` into `step`: its args, id, tool, and its dependencies as hashed, written
-   * into `dependencies` (an array of the hasher's own, reused) or {@link NO_DEPENDENCIES}.
+   * Writes step `node` into `step` (a literal of the hasher's own, reused): its args, id, tool,
+   * and as `dependsOn` its dependencies as hashed — in `step.dependsOn` itself when that array
+   * has exactly their number of elements and is not {@link NO_DEPENDENCIES}, else in a new one.
    */
-  fill(node: number, step: HashedStep, dependencies: string[]): void
-}
-
-/**
- * The dependencies of a step that has none, as hashed. Never written to: emptying a reused array
- * would give its room back, and the next step's dependencies would allocate it again.
- */
-export const NO_DEPENDENCIES: string[] = []
-
-/** `ids` as hashed into `into` ({@link hashedDependenciesInto}), or {@link NO_DEPENDENCIES}. */
-export function hashedDependencies(ids: readonly string[], into: string[]): string[] {
-  return ids.length === 0 ? NO_DEPENDENCIES : hashedDependenciesInto(ids, into)
-}
-
-/**
- * The step literals of `source`'s steps `start` up to `end` (excluded) in `pending`, refilled in
- * place; `dependencies[i]` is the array `pending[i]`'s dependencies are written into.
- */
-function fillPending(
-  source: HashSource,
-  start: number,
-  end: number,
-  pending: HashedStep[],
-  dependencies: string[][],
-): void {
-  for (let node = start; node < end; node += 1) {
-    let step = pending[node - start]
-    if (step === undefined) {
-      step = { args: NO_ARGS, dependsOn: NO_DEPENDENCIES, id: '', tool: '' }
-      pending.push(step)
-      dependencies.push([])
-    }
-    source.fill(node, step, dependencies[node - start] as string[])
-  }
-  if (pending.length > end - start) pending.length = end - start
+  fill(node: number, step: HashedStep): void
 }
 
 const NO_ARGS: CompiledStep['args'] = Object.freeze({})
@@ -92,14 +61,28 @@ const NO_ARGS: CompiledStep['args'] = Object.freeze({})
 export function hashSourceOf(steps: readonly CompiledStep[]): HashSource {
   return {
     size: steps.length,
-    fill(node, step, dependencies) {
+    fill(node, step) {
       const { args, dependsOn, id, tool } = steps[node] as CompiledStep
       step.args = args
-      step.dependsOn = hashedDependencies(dependsOn, dependencies)
+      step.dependsOn = dependsOn.length === 0 ? NO_DEPENDENCIES : hashedDependencies(dependsOn)
       step.id = id
       step.tool = tool
     },
   }
+}
+
+/**
+ * A chunk of step literals, refilled for every chunk: no object per step to collect. Made by
+ * definition (never by assigning to a hole), so that an index accessor on a built-in
+ * prototype cannot stand in for a step.
+ */
+function pendingSteps(size: number): HashedStep[] {
+  return Array.from({ length: size }, () => ({
+    args: NO_ARGS,
+    dependsOn: NO_DEPENDENCIES,
+    id: '',
+    tool: '',
+  }))
 }
 
 /**
@@ -127,11 +110,12 @@ export class PlanHasher {
     const source = this.#source
     const size = source.size
     const hash = createSha256().update('{"steps":[')
-    // One chunk of step literals, refilled for every chunk: no object per step to collect.
-    const pending: HashedStep[] = []
-    const dependencies: string[][] = []
+    const pending = pendingSteps(Math.min(CHUNK, size))
     for (let start = 0; start < size; start += CHUNK) {
-      fillPending(source, start, Math.min(start + CHUNK, size), pending, dependencies)
+      const count = Math.min(CHUNK, size - start)
+      if (pending.length > count) pending.length = count
+      for (let offset = 0; offset < count; offset += 1)
+        source.fill(start + offset, pending[offset] as HashedStep)
       // A `toJSON` on a built-in prototype would let JSON.stringify write what it returns.
       const text = prototypesHaveToJson() ? canonicalJson(pending) : JSON.stringify(pending)
       if (start > 0) hash.update(',')

@@ -157,11 +157,12 @@ const BUFFERED_TEXT = 1 << 16
 /**
  * An incremental SHA-256 of UTF-8 text: short text is kept and hashed in one call at the end
  * ({@link sha256Hex}); past 64 Ki units, Node's streaming hash takes over where it exists
- * (elsewhere every piece is kept and hashed together at the end; same digest either way).
+ * (elsewhere all the text is kept and hashed together at the end; same digest either way).
  */
 export function createSha256(): IncrementalSha256 {
-  let pieces: string[] = []
-  let length = 0
+  // Kept as one string, not an array of pieces: an index accessor on Array.prototype could
+  // drop a piece pushed to an array.
+  let buffered = ''
   let hash: Digest | undefined
   const incremental: IncrementalSha256 = {
     update: (text) => {
@@ -169,17 +170,16 @@ export function createSha256(): IncrementalSha256 {
         hash.update(text)
         return incremental
       }
-      pieces.push(text)
-      length += text.length
-      const crypto = length > BUFFERED_TEXT ? nodeCryptoFor<NodeCrypto>(length) : undefined
+      buffered += text
+      const crypto =
+        buffered.length > BUFFERED_TEXT ? nodeCryptoFor<NodeCrypto>(buffered.length) : undefined
       if (crypto !== undefined) {
-        hash = crypto.createHash('sha256')
-        for (const piece of pieces) hash.update(piece)
-        pieces = []
+        hash = crypto.createHash('sha256').update(buffered)
+        buffered = ''
       }
       return incremental
     },
-    digestHex: () => (hash === undefined ? sha256Hex(pieces.join('')) : hash.digest('hex')),
+    digestHex: () => (hash === undefined ? sha256Hex(buffered) : hash.digest('hex')),
   }
   return incremental
 }
