@@ -1,3 +1,4 @@
+import { pollutedPrototype } from '../errors/polluted-prototype.js'
 import type { CompiledStep, StepReference } from '../types/compiled-plan.js'
 import type { HashedStep, HashSource } from './plan-hasher.js'
 import { NO_DEPENDENCIES, sortIdsInPlace } from './plan-hasher.js'
@@ -75,50 +76,58 @@ export class PlanColumns implements HashSource {
 
   /** The frozen step objects, made at the first call and the same at every later one. */
   steps(): readonly CompiledStep[] {
-    this.#steps ??= Object.freeze(this.#build())
+    this.#steps ??= Object.freeze(buildSteps(this.#input))
     return this.#steps
   }
+}
 
-  // Every array made here is filled by definition (Array.from, literals), never by assigning to
-  // a hole: an index accessor on Array.prototype or Object.prototype cannot drop or replace an
-  // element, so the steps are the columns the hash reads.
-  #build(): CompiledStep[] {
-    // Nodes that depend on one node alone share the first such node's frozen list.
-    const only = new Map<number, readonly string[]>()
-    return Array.from({ length: this.size }, (_, node) => this.#step(node, only))
-  }
-
-  #step(node: number, only: Map<number, readonly string[]>): CompiledStep {
-    const { ids, rowOf, tools, args, references, level } = this.#input
+/**
+ * The deep-frozen step objects of `input`'s columns. Every element written to an array here is
+ * checked to be the array's own, so an index accessor on a built-in prototype cannot drop or
+ * stand in for a step or a shared dependency list (then this throws).
+ */
+function buildSteps(input: PlanColumnsInput): CompiledStep[] {
+  const { ids, rowOf, tools, args, references, level } = input
+  const size = ids.length
+  const steps: CompiledStep[] = new Array(size)
+  // 1 + the first node that depends on a node alone: later such nodes share its frozen list.
+  const owner = new Int32Array(size)
+  for (let node = 0; node < size; node += 1) {
     const index = rowOf[node] as number
-    return Object.freeze({
+    steps[node] = Object.freeze({
       id: ids[node] as string,
       index,
       tool: tools[index] as string,
       args: args[node] as CompiledStep['args'],
-      dependsOn: this.#dependsOn(node, only),
+      dependsOn: dependsOn(input, node, steps, owner),
       references: references[node] as readonly StepReference[],
       level: level[node] as number,
     })
+    if (!Object.hasOwn(steps, node)) throw pollutedPrototype()
   }
+  return steps
+}
 
-  /** `node`'s dependency ids, frozen: explicit ones, then those implied by references. */
-  #dependsOn(node: number, only: Map<number, readonly string[]>): readonly string[] {
-    const { ids, dependencyStart, dependencyTarget } = this.#input
-    const from = dependencyStart[node] as number
-    const end = dependencyStart[node + 1] as number
-    if (end === from) return NO_IDS
-    if (end - from === 1) {
-      const target = dependencyTarget[from] as number
-      const shared = only.get(target)
-      if (shared !== undefined) return shared
-      const single = Object.freeze([ids[target] as string])
-      only.set(target, single)
-      return single
-    }
-    const list = blankIds(end - from)
-    for (let edge = from; edge < end; edge += 1)
-      list[edge - from] = ids[dependencyTarget[edge] as number] as string
-    return Object.freeze(list)
+/** `node`'s dependency ids, frozen: explicit ones, then those implied by references. */
+function dependsOn(
+  input: PlanColumnsInput,
+  node: number,
+  steps: readonly CompiledStep[],
+  owner: Int32Array,
+): readonly string[] {
+  const { ids, dependencyStart, dependencyTarget } = input
+  const from = dependencyStart[node] as number
+  const end = dependencyStart[node + 1] as number
+  if (end === from) return NO_IDS
+  if (end - from === 1) {
+    const target = dependencyTarget[from] as number
+    const first = owner[target] as number
+    if (first !== 0) return (steps[first - 1] as CompiledStep).dependsOn
+    owner[target] = node + 1
+    return Object.freeze([ids[target] as string])
   }
+  const list = blankIds(end - from)
+  for (let edge = from; edge < end; edge += 1)
+    list[edge - from] = ids[dependencyTarget[edge] as number] as string
+  return Object.freeze(list)
 }

@@ -1,3 +1,4 @@
+import { pollutedPrototype } from '../errors/polluted-prototype.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import { canonicalJson, prototypesHaveToJson } from '../util/canonical-json.js'
 import { createSha256 } from '../util/portable-crypto.js'
@@ -72,17 +73,17 @@ export function hashSourceOf(steps: readonly CompiledStep[]): HashSource {
 }
 
 /**
- * A chunk of step literals, refilled for every chunk: no object per step to collect. Made by
- * definition (never by assigning to a hole), so that an index accessor on a built-in
- * prototype cannot stand in for a step.
+ * A chunk of step literals, refilled for every chunk: no object per step to collect. Each is
+ * checked to be the array's own, so an index accessor on a built-in prototype cannot stand in
+ * for a step (then this throws).
  */
 function pendingSteps(size: number): HashedStep[] {
-  return Array.from({ length: size }, () => ({
-    args: NO_ARGS,
-    dependsOn: NO_DEPENDENCIES,
-    id: '',
-    tool: '',
-  }))
+  const pending: HashedStep[] = new Array(size)
+  for (let index = 0; index < size; index += 1) {
+    pending[index] = { args: NO_ARGS, dependsOn: NO_DEPENDENCIES, id: '', tool: '' }
+    if (!Object.hasOwn(pending, index)) throw pollutedPrototype()
+  }
+  return pending
 }
 
 /**
