@@ -6,7 +6,7 @@ import {
   type McpCallGuard,
   type McpGuardOptions,
 } from '../guard/create-mcp-call-guard.js'
-import { taskRefusalText } from '../guard/denial-result.js'
+import { resourceTaskRefusalText, taskRefusalText } from '../guard/denial-result.js'
 import { allowedToolList, asRecord, RESOURCE_METHODS } from '../guard/message-fields.js'
 
 /** `Client.request` without its generic: the guard handles every method alike. */
@@ -47,14 +47,21 @@ async function guardedToolCall(
   return result
 }
 
-/** One guarded `resources/read` or `resources/subscribe` through the client's own `request`. */
+/**
+ * One guarded `resources/read` or `resources/subscribe` through the client's own `request`; a
+ * task-augmented one is refused with an `InvalidRequest` error, unsent.
+ */
 async function guardedResource(
   authorize: AuthorizeMcpResource,
   send: Request,
   args: Parameters<Request>,
 ): Promise<unknown> {
-  const [request] = args
-  const decision = await authorize(request.method, asRecord(request.params).uri)
+  const [request, , options] = args
+  const params = asRecord(request.params)
+  // Its content would come back through `tasks/result`, past the record of resource reads.
+  if (options?.task !== undefined || params.task !== undefined)
+    throw new McpError(ErrorCode.InvalidRequest, resourceTaskRefusalText(request.method))
+  const decision = await authorize(request.method, params.uri)
   if (!decision.allowed)
     throw new McpError(ErrorCode.InvalidParams, decision.message, { issues: decision.issues })
   let result: unknown
@@ -78,8 +85,9 @@ async function guardedResource(
  * The guard sits in the client's `request`, which every method of the client goes through:
  * `listTools`, `callTool`, `client.request({ method: 'tools/call', … })` and the experimental
  * streams alike, so everything built on the client gets it, such as
- * `loadMcpTools(serverName, client)` from `@langchain/mcp-adapters`. Task-based tool calls are
- * refused with an `InvalidRequest` error, unsent. For clients that take a transport instead (the
+ * `loadMcpTools(serverName, client)` from `@langchain/mcp-adapters`. Task-based tool calls, and
+ * task-augmented resource reads under `resources: 'workspace'`, are refused with an
+ * `InvalidRequest` error, unsent. For clients that take a transport instead (the
  * AI SDK's `createMCPClient`), use {@link guardMcpTransport}.
  *
  * @example

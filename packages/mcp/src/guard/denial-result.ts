@@ -37,6 +37,11 @@ export function taskRefusalText(tool: string): string {
   return `@plan does not guard task-based tool calls; the call to "${tool}" was not sent. Call the tool without a task.`
 }
 
+/** The message of the `InvalidRequest` error a task-augmented resource request gets, unsent. */
+export function resourceTaskRefusalText(method: string): string {
+  return `A task-augmented ${method} request was not sent: its content would come back later through tasks/result, past the record of what resource reads returned.`
+}
+
 /**
  * The message of the JSON-RPC error a refused `resources/read` or `resources/subscribe` gets:
  * the issues and hints, and what may be read instead, worded like a tool call's refusal.

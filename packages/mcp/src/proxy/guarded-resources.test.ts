@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { EmptyResultSchema, ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js'
 import { createMemoryAuditSink, verifyAuditLog } from '@plan/core/audit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { guardMcpClient } from '../client/guard-mcp-client.js'
@@ -239,6 +240,35 @@ describe.each([
         })
         expect(beside.isError).toBeFalsy()
         expect(log.writes).toEqual([join(workspace.root, 'src', 'own-choice.txt')])
+      } finally {
+        await close()
+      }
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should refuse task-augmented resources/read and resources/subscribe unsent, by option and by params',
+    async () => {
+      const { client, log, close } = await connect(workspace, { resources: 'workspace' })
+      try {
+        const uri = pathToFileURL(join(workspace.root, 'README.md')).href
+        const task = { ttl: 60_000 }
+        for (const method of ['resources/read', 'resources/subscribe'] as const) {
+          const schema = method === 'resources/read' ? ReadResourceResultSchema : EmptyResultSchema
+          const refused = { code: -32600, message: expect.stringContaining('task-augmented') }
+          await expect(
+            client.request({ method, params: { uri, task } }, schema),
+            method,
+          ).rejects.toMatchObject(refused)
+          await expect(
+            client.request({ method, params: { uri } }, schema, { task }),
+            method,
+          ).rejects.toMatchObject(refused)
+        }
+        expect(log.reads).toEqual([])
+        const read = await client.readResource({ uri })
+        expect(read.contents).toEqual([{ uri, text: '# Hello from the workspace\n' }])
       } finally {
         await close()
       }

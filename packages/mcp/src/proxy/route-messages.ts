@@ -13,7 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import type { AuthorizeMcpResource } from '../guard/authorize-mcp-resource.js'
 import type { McpCallGuard } from '../guard/create-mcp-call-guard.js'
-import { taskRefusalText } from '../guard/denial-result.js'
+import { resourceTaskRefusalText, taskRefusalText } from '../guard/denial-result.js'
 import { allowedToolList, asRecord, RESOURCE_METHODS } from '../guard/message-fields.js'
 import { type GuardedAnswer, RequestsInFlight } from './requests-in-flight.js'
 
@@ -191,7 +191,7 @@ export class MessageRouter {
 
   /** A task-augmented resource request, refused unsent as a task-augmented call is. */
   private refuseResourceTask(request: JSONRPCRequest): void {
-    const message = `A task-augmented ${request.method} request was not sent: its content would come back later through tasks/result, past the record of what resource reads returned.`
+    const message = resourceTaskRefusalText(request.method)
     this.forward(this.client, {
       jsonrpc: '2.0',
       id: request.id,
