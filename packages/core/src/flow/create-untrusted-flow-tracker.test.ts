@@ -49,6 +49,38 @@ describe('createUntrustedFlowTracker', () => {
     }
   })
 
+  it.each([
+    [
+      'past the first 500 characters of its message',
+      () => new Error(`${'x'.repeat(600)} ${INJECTED_PAGE.body}`),
+    ],
+    [
+      "in its fields (an MCP error's data)",
+      () => Object.assign(new Error('fetch failed'), { data: { detail: INJECTED_PAGE.body } }),
+    ],
+    ['thrown as a plain object', () => ({ reason: INJECTED_PAGE.body })],
+  ])("should deny a command pasted from a failed fetch's error, %s", async (_name, error) => {
+    const guard = createPlanGuard(undefined, options())
+    guard.submitPlan(
+      [{ id: 't1', tool: 'fetch_page', args: { url: 'https://example.com' } }],
+      'turn',
+    )
+    const fetch = await guard.authorize({
+      tool: 'fetch_page',
+      args: { url: 'https://example.com' },
+    })
+    if (fetch.allowed) guard.fail(fetch.stepId, error())
+    guard.submitPlan(
+      [{ id: 't2', tool: 'run_command', args: { command: INJECTED_COMMAND } }],
+      'turn',
+    )
+    const decision = await guard.authorize({
+      tool: 'run_command',
+      args: { command: INJECTED_COMMAND },
+    })
+    expect(codeOf(decision)).toBe('untrusted_flow')
+  })
+
   it('should catch a paste with other spacing and case', async () => {
     const guard = createPlanGuard(undefined, options())
     guard.submitPlan(
