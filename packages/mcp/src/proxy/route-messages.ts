@@ -39,6 +39,17 @@ function progressToken(request: JSONRPCRequest): RequestId | undefined {
  * cancels is recorded then as failed (the server need not answer it); its late answer is
  * dropped, as it would reach the model past the guard's record.
  */
+
+/**
+ * A server's error answer as the guard records it: everything the client is forwarded (message,
+ * code and data), so text in any of it carries the tool's trust label.
+ */
+function serverError(error: { code: number; message: string; data?: unknown }): Error {
+  const fields =
+    error.data === undefined ? { code: error.code } : { code: error.code, data: error.data }
+  return Object.assign(new Error(String(error.message)), fields)
+}
+
 export class MessageRouter {
   /** Client requests taken and not yet answered, by id. */
   private readonly inFlight = new RequestsInFlight()
@@ -123,7 +134,7 @@ export class MessageRouter {
     }
     if (request.kind === 'guarded') {
       if (isJSONRPCResultResponse(message)) request.answer.finish(message.result)
-      else request.answer.fail(new Error(message.error.message))
+      else request.answer.fail(serverError(message.error))
     }
     this.forward(this.client, message)
   }
