@@ -3,8 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { PlanError } from '../errors/plan-error.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
+import { hashSourceOf } from './__fixtures__/hash-source-of.js'
 import { createPlanCompiler } from './create-plan-compiler.js'
-import { hashSourceOf, PlanHasher } from './plan-hasher.js'
+import { PlanHasher } from './plan-hasher.js'
 
 // A compiled plan's steps are made from the compiler's columns when first read: they must be
 // the same objects at every read, deep-frozen, and hash as the plan does.

@@ -1,9 +1,8 @@
 import { pollutedPrototype } from '../errors/polluted-prototype.js'
 import type { CompiledStep, StepReference } from '../types/compiled-plan.js'
+import { sortSmall } from '../util/sort-small.js'
 import type { HashedStep, HashSource } from './plan-hasher.js'
-import { NO_DEPENDENCIES, sortIdsInPlace } from './plan-hasher.js'
-
-const NO_IDS: readonly string[] = Object.freeze([])
+import { NO_DEPENDENCIES } from './plan-hasher.js'
 
 /**
  * An array of `count` empty strings, each an own element from the start (literals for the
@@ -56,20 +55,14 @@ export class PlanColumns implements HashSource {
 
   /** Writes `node`'s step as hashed into `step` (see {@link HashSource.fill}). */
   fill(node: number, step: HashedStep): void {
-    const { ids, rowOf, tools, args, dependencyStart, dependencyTarget } = this.#input
-    const from = dependencyStart[node] as number
-    const count = (dependencyStart[node + 1] as number) - from
+    const { ids, rowOf, tools, args, dependencyStart } = this.#input
+    const count = (dependencyStart[node + 1] as number) - (dependencyStart[node] as number)
     step.args = args[node] as CompiledStep['args']
-    if (count === 0) step.dependsOn = NO_DEPENDENCIES
-    else {
-      // Written only inside its own length: an index accessor on a prototype never sees it.
-      // The edges of a node are distinct, so the ids need sorting, not deduplicating.
-      let into = step.dependsOn as string[]
-      if (into.length !== count) into = blankIds(count)
-      for (let edge = 0; edge < count; edge += 1)
-        into[edge] = ids[dependencyTarget[from + edge] as number] as string
-      step.dependsOn = sortIdsInPlace(into)
-    }
+    // The edges of a node are distinct, so the ids need sorting, not deduplicating.
+    step.dependsOn =
+      count === 0
+        ? NO_DEPENDENCIES
+        : sortSmall(dependencyIdsInto(this.#input, node, step.dependsOn as string[]))
     step.id = ids[node] as string
     step.tool = tools[rowOf[node] as number] as string
   }
@@ -118,7 +111,7 @@ function dependsOn(
   const { ids, dependencyStart, dependencyTarget } = input
   const from = dependencyStart[node] as number
   const end = dependencyStart[node + 1] as number
-  if (end === from) return NO_IDS
+  if (end === from) return NO_DEPENDENCIES
   if (end - from === 1) {
     const target = dependencyTarget[from] as number
     const first = owner[target] as number
@@ -126,8 +119,20 @@ function dependsOn(
     owner[target] = node + 1
     return Object.freeze([ids[target] as string])
   }
-  const list = blankIds(end - from)
-  for (let edge = from; edge < end; edge += 1)
-    list[edge - from] = ids[dependencyTarget[edge] as number] as string
-  return Object.freeze(list)
+  return Object.freeze(dependencyIdsInto(input, node))
+}
+
+/**
+ * The ids `node` depends on, in edge order, written into `into` when it has exactly their
+ * number of elements, else into a new array. Written only inside its own length, so an index
+ * accessor on a built-in prototype never sees a write.
+ */
+function dependencyIdsInto(input: PlanColumnsInput, node: number, into?: string[]): string[] {
+  const { ids, dependencyStart, dependencyTarget } = input
+  const from = dependencyStart[node] as number
+  const count = (dependencyStart[node + 1] as number) - from
+  const list = into !== undefined && into.length === count ? into : blankIds(count)
+  for (let edge = 0; edge < count; edge += 1)
+    list[edge] = ids[dependencyTarget[from + edge] as number] as string
+  return list
 }

@@ -3,24 +3,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import { canonicalJson } from '../util/canonical-json.js'
-import { hashSourceOf, PlanHasher, sortIdsInPlace } from './plan-hasher.js'
-
-describe('sortIdsInPlace', () => {
-  it('should sort distinct ids by code unit, in the array it is given', () => {
-    const ids = ['s2', 's10', 'S1']
-    expect(sortIdsInPlace(ids)).toBe(ids)
-    expect(ids).toEqual(['S1', 's10', 's2'])
-    expect(sortIdsInPlace([])).toEqual([])
-  })
-
-  it('should agree with the default sort on any distinct ids, few or many', () => {
-    fc.assert(
-      fc.property(fc.uniqueArray(fc.string({ maxLength: 4 }), { maxLength: 20 }), (ids) => {
-        expect(sortIdsInPlace([...ids])).toEqual([...ids].sort())
-      }),
-    )
-  })
-})
+import { hashSourceOf } from './__fixtures__/hash-source-of.js'
+import { PlanHasher } from './plan-hasher.js'
 
 /** The hash contract: SHA-256 (hex, node:crypto) of the canonical JSON of the plan's hashed form. */
 function referenceDigest(steps: readonly CompiledStep[]): string {

@@ -11,35 +11,8 @@ export interface HashedStep {
   tool: string
 }
 
-/**
- * `ids` sorted by code unit, as `Array.prototype.sort` compares strings, without duplicates: a
- * step's dependencies as hashed, so writing an implied dependency out does not change the hash.
- */
-export function hashedDependencies(ids: readonly string[]): string[] {
-  return [...new Set(ids)].sort()
-}
-
 /** The dependencies of a step that has none, as hashed. */
 export const NO_DEPENDENCIES: readonly string[] = Object.freeze([])
-
-/**
- * Sorts `ids[0 .. ids.length)` in place by code unit (as `Array.prototype.sort` compares
- * strings); for the few dependencies a step has, without a call per comparison. `ids` must not
- * repeat an id.
- */
-export function sortIdsInPlace(ids: string[]): string[] {
-  if (ids.length > 8) return ids.sort()
-  for (let index = 1; index < ids.length; index += 1) {
-    const id = ids[index] as string
-    let slot = index
-    while (slot > 0 && (ids[slot - 1] as string) > id) {
-      ids[slot] = ids[slot - 1] as string
-      slot -= 1
-    }
-    ids[slot] = id
-  }
-  return ids
-}
 
 // Steps stringified at a time: the hash never needs the whole plan's text in memory at once, and
 // a text of this size (tens of kB) is cheaper to build than a larger one.
@@ -57,20 +30,6 @@ export interface HashSource {
 }
 
 const NO_ARGS: CompiledStep['args'] = Object.freeze({})
-
-/** A {@link HashSource} over compiled step objects. */
-export function hashSourceOf(steps: readonly CompiledStep[]): HashSource {
-  return {
-    size: steps.length,
-    fill(node, step) {
-      const { args, dependsOn, id, tool } = steps[node] as CompiledStep
-      step.args = args
-      step.dependsOn = dependsOn.length === 0 ? NO_DEPENDENCIES : hashedDependencies(dependsOn)
-      step.id = id
-      step.tool = tool
-    },
-  }
-}
 
 /**
  * A chunk of step literals, refilled for every chunk: no object per step to collect. Each is

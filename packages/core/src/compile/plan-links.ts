@@ -67,10 +67,8 @@ export class PlanLinks {
   readonly #edgeRoom: number
   #referenceTarget: Int32Array = NO_TARGETS
   #referenceCount = 0
-  // The node being linked: its number of dependencies so far; past SCAN_EDGES of them, a stamp
-  // per node tells which.
+  // Past SCAN_EDGES dependencies of the node being linked, a stamp per node tells which it has.
   #stamp: Int32Array | undefined
-  #count = 0
 
   constructor(table: StepTable) {
     const nodes = countNodes(table.inGraph, table.size)
@@ -132,7 +130,6 @@ export class PlanLinks {
       this.#dependencyTarget = grown(this.#dependencyTarget, this.#edgeRoom)
     this.#dependencyTarget[edge] = dependency
     this.#edges = edge + 1
-    this.#count += 1
   }
 
   /**
@@ -140,8 +137,9 @@ export class PlanLinks {
    * are at hand), and past {@link SCAN_EDGES} of them a stamp per node tells.
    */
   #linked(node: number, dependency: number): boolean {
-    const count = this.#count
     const end = this.#edges
+    // Nodes are linked and closed in order: this node's edges start where the last one's ended.
+    const count = end - (this.dependencyStart[node] as number)
     const targets = this.#dependencyTarget
     if (count < SCAN_EDGES) {
       for (let edge = end - count; edge < end; edge += 1)
@@ -191,6 +189,5 @@ export class PlanLinks {
     this.ids[node] = id
     this.tools[node] = tool
     this.args[node] = args ?? NO_ARGS
-    this.#count = 0
   }
 }
