@@ -28,6 +28,14 @@ function progressToken(request: JSONRPCRequest): RequestId | undefined {
 }
 
 /**
+ * A server's error answer as the guard records it: everything the client is forwarded (message,
+ * code and data), so text in any of it carries the tool's trust label.
+ */
+function serverError(error: { code: number; message: string; data?: unknown }): Error {
+  return Object.assign(new Error(error.message), { code: error.code, data: error.data })
+}
+
+/**
  * Routes JSON-RPC messages between the client side and the server side of the proxy. Only
  * `tools/list` results (filtered), `tools/call` requests (guarded) and, with `resources:
  * 'workspace'`, `resources/read` and `resources/subscribe` requests (checked) are touched; every
@@ -39,16 +47,6 @@ function progressToken(request: JSONRPCRequest): RequestId | undefined {
  * cancels is recorded then as failed (the server need not answer it); its late answer is
  * dropped, as it would reach the model past the guard's record.
  */
-
-/**
- * A server's error answer as the guard records it: everything the client is forwarded (message,
- * code and data), so text in any of it carries the tool's trust label.
- */
-function serverError(error: { code: number; message: string; data?: unknown }): Error {
-  const fields =
-    error.data === undefined ? { code: error.code } : { code: error.code, data: error.data }
-  return Object.assign(new Error(String(error.message)), fields)
-}
 
 export class MessageRouter {
   /** Client requests taken and not yet answered, by id. */
