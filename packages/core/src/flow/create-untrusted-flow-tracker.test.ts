@@ -59,6 +59,10 @@ describe('createUntrustedFlowTracker', () => {
       () => Object.assign(new Error('fetch failed'), { data: { detail: INJECTED_PAGE.body } }),
     ],
     ['thrown as a plain object', () => ({ reason: INJECTED_PAGE.body })],
+    [
+      'holding fields that are not JSON (every later text is held for untrusted)',
+      () => Object.assign(new Error('fetch failed'), { data: { size: 10n } }),
+    ],
   ])("should deny a command pasted from a failed fetch's error, %s", async (_name, error) => {
     const guard = createPlanGuard(undefined, options())
     guard.submitPlan(

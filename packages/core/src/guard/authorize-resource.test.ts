@@ -202,3 +202,51 @@ describe('PlanGuard.completeResource', () => {
     },
   )
 })
+
+describe('PlanGuard.failResource', () => {
+  let workspace: TestWorkspace
+
+  beforeEach(async () => {
+    workspace = await createTestWorkspace()
+  })
+
+  afterEach(async () => {
+    await workspace.cleanup()
+  })
+
+  const command = 'echo pwned-by-the-resource'
+
+  /** Whether `command` is refused as untrusted after a read failed with `error`. */
+  async function refusedAfter(error: unknown): Promise<boolean> {
+    const compiler = await createTestCompiler(workspace.root)
+    const audit = createMemoryAuditSink()
+    const guard = createPlanGuard(undefined, { compiler, audit })
+    guard.failResource('note://x', error)
+    expect(audit.events).toMatchObject([
+      { type: 'resource_completed', uri: 'note://x', trust: 'untrusted' },
+    ])
+    guard.submitPlan({ steps: [{ id: 'a', tool: 'run_command', args: { command } }] }, 'turn')
+    const result = await guard.authorize({ tool: 'run_command', args: { command }, stepId: 'a' })
+    return !result.allowed && result.issue.code === 'untrusted_flow'
+  }
+
+  it.each([
+    ['in its message, past 500 characters', new Error(`${'x'.repeat(600)} ${PASTED}`)],
+    [
+      'in its data',
+      Object.assign(new Error('read failed'), { code: -32603, data: { detail: PASTED } }),
+    ],
+    ['thrown as a plain object', { detail: PASTED }],
+  ])("should label a failed read's error untrusted, text %s", async (_name, error) => {
+    expect(await refusedAfter(error)).toBe(true)
+  })
+
+  it('should hold every later text for untrusted when the error has fields that are not JSON', async () => {
+    const error = Object.assign(new Error('read failed'), { data: { size: 10n } })
+    expect(await refusedAfter(error)).toBe(true)
+  })
+
+  it('should not refuse text the error does not hold', async () => {
+    expect(await refusedAfter(new Error('read failed: no such file'))).toBe(false)
+  })
+})

@@ -1,11 +1,13 @@
 import { createIssue } from '../issues/create-issue.js'
+import type { JsonValue } from '../types/json-value.js'
 import type { ResourceAuthorizeResult, ResourceRequest } from '../types/plan-guard.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { hashJsonOrNull, sha256 } from '../util/canonical-json.js'
 import { outputToJson } from '../util/json-copy.js'
+import { errorOutput } from './error-output.js'
 import { auditFailedIssue } from './guard-audit.js'
 import type { GuardParts } from './guard-parts.js'
-import { MAX_OUTPUT_BYTES } from './step-results.js'
+import { MAX_OUTPUT_BYTES } from './max-output.js'
 
 function refused(issues: readonly PlanIssue[]): ResourceAuthorizeResult {
   return { allowed: false, issue: issues[0] as PlanIssue, issues }
@@ -72,7 +74,16 @@ export function authorizeResource(
 /** `PlanGuard.completeResource`: labels what a read returned, as a step's output is, and audits it. */
 export function completeResource(parts: GuardParts, uri: string, output: unknown): void {
   const json = outputToJson(output, MAX_OUTPUT_BYTES)
-  const value = json.ok ? json.value : undefined
+  recordResource(parts, uri, json.ok ? json.value : undefined)
+}
+
+/** `PlanGuard.failResource`: labels what a failed read showed instead, as a failed call's error is. */
+export function failResource(parts: GuardParts, uri: string, error: unknown): void {
+  recordResource(parts, uri, errorOutput(error))
+}
+
+/** Labels and audits what a read showed; undefined when it could not be read as JSON. */
+function recordResource(parts: GuardParts, uri: string, value: JsonValue | undefined): void {
   const named = String(uri)
   const trust = parts.flow.recordContent(`resource ${named}`, value)
   if (!parts.audit.enabled) return

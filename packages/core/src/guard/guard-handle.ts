@@ -7,14 +7,17 @@ import type {
   ResourceRequest,
 } from '../types/plan-guard.js'
 import { authorizeCall, releaseStep } from './authorize-call.js'
-import { authorizeResource, completeResource } from './authorize-resource.js'
+import { authorizeResource, completeResource, failResource } from './authorize-resource.js'
 import type { GuardParts } from './guard-parts.js'
 import { snapshotGuard } from './guard-snapshot.js'
 import { interruptedCallIssue } from './interrupted-call.js'
 import { completeStep, failStep } from './step-results.js'
 import { submitPlan } from './submit-plan.js'
 
-type GuardMethods = Omit<PlanGuard, 'policy' | 'plan' | 'authorizeResource' | 'completeResource'>
+type GuardMethods = Omit<
+  PlanGuard,
+  'policy' | 'plan' | 'authorizeResource' | 'completeResource' | 'failResource'
+>
 
 /**
  * The methods of one guard, made in one object literal. (Closures stored one by one into a new
@@ -100,5 +103,9 @@ export class GuardHandle implements PlanGuard {
 
   completeResource(uri: string, output: unknown): void {
     completeResource(this.#parts, uri, output)
+  }
+
+  failResource(uri: string, error: unknown): void {
+    failResource(this.#parts, uri, error)
   }
 }

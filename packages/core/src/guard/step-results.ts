@@ -1,11 +1,9 @@
-import type { JsonValue } from '../types/json-value.js'
 import { hashJsonOrNull } from '../util/canonical-json.js'
 import { freezeJson, outputToJson } from '../util/json-copy.js'
+import { errorOutput } from './error-output.js'
 import type { GuardParts } from './guard-parts.js'
+import { MAX_OUTPUT_BYTES } from './max-output.js'
 import { toolFacts } from './tool-facts.js'
-
-/** Largest step output the guard keeps for references, as JSON text. */
-export const MAX_OUTPUT_BYTES = 16 * 1024 * 1024
 
 function describeError(error: unknown): string {
   try {
@@ -14,31 +12,6 @@ function describeError(error: unknown): string {
   } catch {
     return 'an unprintable error'
   }
-}
-
-/**
- * What a model may be shown of a tool's error, as it enters the trust labels: the message whole
- * (an adapter shows it all, not the audit's 500 characters) and the error's own enumerable
- * fields, such as an MCP error's `data`, which a proxy forwards to the client. A thrown value
- * that is not an error is taken as an output is; undefined (as for output that is not JSON)
- * when it cannot be read.
- */
-function errorOutput(error: unknown): JsonValue | undefined {
-  let message: unknown
-  try {
-    message = typeof error === 'object' && error !== null ? (error as Error).message : undefined
-  } catch {
-    return undefined
-  }
-  const fields = outputToJson(error, MAX_OUTPUT_BYTES)
-  if (typeof message !== 'string') return fields.ok ? fields.value : undefined
-  if (message.length > MAX_OUTPUT_BYTES) return undefined
-  // Fields that are not JSON (a client's request objects) are not what a model is shown.
-  return fields.ok && isNonEmptyObject(fields.value) ? [message, fields.value] : message
-}
-
-function isNonEmptyObject(value: JsonValue): boolean {
-  return typeof value === 'object' && value !== null && Object.keys(value).length > 0
 }
 
 /** `PlanGuard.complete`: a running step is done; its output is labelled, kept and audited. */

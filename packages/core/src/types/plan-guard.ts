@@ -189,11 +189,17 @@ export interface PlanGuard {
    */
   authorizeResource(request: ResourceRequest): ResourceAuthorizeResult
   /**
-   * Records the content an allowed resource read returned (or the error text that came back
-   * instead), labelled untrusted unless the policy trusts every tool's output as it comes, so
-   * text copied from untrusted content into a command or a write path is refused.
+   * Records the content an allowed resource read returned, labelled untrusted unless the policy
+   * trusts every tool's output as it comes, so text copied from untrusted content into a command
+   * or a write path is refused.
    */
   completeResource(uri: string, output: unknown): void
+  /**
+   * Records what an allowed resource read showed when it failed: its error, labelled as a failed
+   * call's error is (the whole message and the error's own enumerable fields, such as an MCP
+   * error's `data`), so text copied from it into a command or a write path is refused too.
+   */
+  failResource(uri: string, error: unknown): void
   /** Why the run was stopped (an exhausted budget, a loop), if it was. */
   stopReason(): PlanIssue | undefined
   /** Compiles and installs a new plan (a re-plan, or one turn's calls in per-turn mode). */

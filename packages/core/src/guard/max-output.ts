@@ -1,0 +1,2 @@
+/** Largest step output the guard keeps for references, as JSON text. */
+export const MAX_OUTPUT_BYTES = 16 * 1024 * 1024
