@@ -86,15 +86,17 @@ export function createResourceAuthorizer(
       if (counted) guard.completeResource(uri as string, decision.issue.message)
       return { allowed: false, ...inspector.refusal(uri, decision.issues, !stopped) }
     }
-    const record = (output: unknown) => {
+    const end = (record: () => void) => {
       if (!reads) return
-      guard.completeResource(uri as string, output)
+      record()
       durable.finish(guard)
     }
     return {
       allowed: true,
-      finish: (result) => record(recordedContent(result, uri)),
-      fail: (error) => record(errorText(error)),
+      finish: (result) =>
+        end(() => guard.completeResource(uri as string, recordedContent(result, uri))),
+      // The error as the client is shown it (message, code and data) carries the label.
+      fail: (error) => end(() => guard.failResource(uri as string, error)),
     }
   }
 }
