@@ -60,8 +60,8 @@ describe('createUntrustedFlowTracker', () => {
     ],
     ['thrown as a plain object', () => ({ reason: INJECTED_PAGE.body })],
     [
-      'holding fields that are not JSON (every later text is held for untrusted)',
-      () => Object.assign(new Error('fetch failed'), { data: { size: 10n } }),
+      'with fields too large to keep (every later text is held for untrusted)',
+      () => Object.assign(new Error('fetch failed'), { data: 'x'.repeat(16 * 1024 * 1024 + 1) }),
     ],
   ])("should deny a command pasted from a failed fetch's error, %s", async (_name, error) => {
     const guard = createPlanGuard(undefined, options())

@@ -241,9 +241,17 @@ describe('PlanGuard.failResource', () => {
     expect(await refusedAfter(error)).toBe(true)
   })
 
-  it('should hold every later text for untrusted when the error has fields that are not JSON', async () => {
+  it("should hold every later text for untrusted when the error's fields are too large to keep", async () => {
+    const data = { padding: 'x'.repeat(16 * 1024 * 1024), detail: 'harmless' }
+    expect(await refusedAfter(Object.assign(new Error('read failed'), { data }))).toBe(true)
+  })
+
+  it("should take the message alone when the error's fields are not JSON, as no client is shown them", async () => {
     const error = Object.assign(new Error('read failed'), { data: { size: 10n } })
-    expect(await refusedAfter(error)).toBe(true)
+    expect(await refusedAfter(error)).toBe(false)
+    const cyclic: Record<string, unknown> = {}
+    cyclic.self = cyclic
+    expect(await refusedAfter(Object.assign(new Error(PASTED), { request: cyclic }))).toBe(true)
   })
 
   it('should not refuse text the error does not hold', async () => {
