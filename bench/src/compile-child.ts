@@ -1,10 +1,11 @@
 import { createPlanCompiler } from '@plan/core'
-import { benchPolicy, realisticPlan } from './plans.ts'
+import { benchPolicy, localPlan, realisticPlan } from './plans.ts'
 
 // One arm of the compile rows in a fresh process, so that each arm pays for collecting its own
 // garbage and for nothing another arm left. Arguments: arm (`parse`, `text` for validateText,
 // `object` for validate(JSON.parse(text)), `steps` for validateText with `plan.steps` read,
-// `floor` for the resolve floor below), steps, calls per sample, samples. Prints the milliseconds per call of every sample.
+// `local` for validateText of the plan with local dependencies, `floor` for the resolve floor
+// below), steps, calls per sample, samples. Prints the milliseconds per call of every sample.
 const [arm, sizeText, repeatText, samplesText] = process.argv.slice(2)
 const size = Number(sizeText)
 const repeat = Number(repeatText)
@@ -13,7 +14,7 @@ const compiler = await createPlanCompiler({
   ...benchPolicy,
   budgets: { maxSteps: 2_000_000, maxDepth: 2_000_000, maxFanOut: 2_000_000 },
 })
-const text = JSON.stringify(realisticPlan(size))
+const text = JSON.stringify(arm === 'local' ? localPlan(size) : realisticPlan(size))
 
 /** Throws when the bench plan is not approved: a rejected plan would be timed for nothing. */
 function approved(result: ReturnType<typeof compiler.validate>): void {
@@ -51,6 +52,7 @@ const calls: Record<string, () => void> = {
     if (result.success && result.plan.steps.length !== size) throw new Error('steps missing')
   },
   text: () => approved(compiler.validateText(text)),
+  local: () => approved(compiler.validateText(text)),
   object: () => approved(compiler.validate(JSON.parse(text))),
 }
 const call = calls[arm as string]

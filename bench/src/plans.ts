@@ -81,6 +81,23 @@ export function realisticPlan(size: number, seed = 1): { steps: unknown[] } {
   return { steps }
 }
 
+/**
+ * {@link realisticPlan} with every dependency and reference moved onto one of the 8 steps
+ * before: the same text size and shape, but a lookup of a step id stays near the step looking.
+ */
+export function localPlan(size: number, seed = 1): { steps: unknown[] } {
+  const { steps } = realisticPlan(size, seed) as {
+    steps: { id: string; depends_on: string[]; args: { content?: { $ref: string } } }[]
+  }
+  const near = (index: number, offset: number) =>
+    `s${Math.max(0, index - 1 - ((index * 5 + offset * 3) % 8))}`
+  for (const [index, step] of steps.entries()) {
+    step.depends_on = [...new Set(step.depends_on.map((_, offset) => near(index, offset)))]
+    if (step.args.content !== undefined) step.args.content.$ref = `${near(index, 0)}.output.text`
+  }
+  return { steps }
+}
+
 /** A random DAG as dependency lists: node i depends on up to `degree` earlier nodes. */
 export function randomDag(size: number, degree: number, seed = 7): number[][] {
   const next = random(seed)
