@@ -62,6 +62,8 @@ export type IssueCode =
   | 'signature_invalid'
   | 'interrupted_call'
   | 'store_failed'
+  // MCP: a task-augmented request, refused unsent
+  | 'task_not_guarded'
   // sandbox
   | 'sandbox_unavailable'
   | 'sandbox_failed'

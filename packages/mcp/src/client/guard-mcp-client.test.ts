@@ -120,6 +120,22 @@ describe('guardMcpClient', () => {
           }),
         ).rejects.toThrow(/task-based tool calls/)
         await expect(
+          client.request({ method: 'tools/call', params }, CallToolResultSchema, {
+            task: { ttl: 60_000 },
+          }),
+        ).rejects.toMatchObject({
+          code: -32600,
+          data: {
+            issues: [
+              expect.objectContaining({
+                code: 'task_not_guarded',
+                path: ['params', 'task'],
+                hint: 'Call the tool without a task.',
+              }),
+            ],
+          },
+        })
+        await expect(
           client.request(
             { method: 'tools/call', params: { ...params, task: { ttl: 60_000 } } },
             CallToolResultSchema,

@@ -6,7 +6,7 @@ import {
   type McpCallGuard,
   type McpGuardOptions,
 } from '../guard/create-mcp-call-guard.js'
-import { resourceTaskRefusalText, taskRefusalText } from '../guard/denial-result.js'
+import { taskRefusal } from '../guard/denial-result.js'
 import { allowedToolList, asRecord, RESOURCE_METHODS } from '../guard/message-fields.js'
 
 /** `Client.request` without its generic: the guard handles every method alike. */
@@ -16,9 +16,18 @@ type Request = (
   options?: { task?: unknown },
 ) => Promise<unknown>
 
-/** A task-augmented call ends in `tasks/result`, past the guard's record of results: refused. */
-function refuseTask(tool: string): never {
-  throw new McpError(ErrorCode.InvalidRequest, taskRefusalText(tool))
+/**
+ * A task-augmented request ends in `tasks/result`, past the guard's record of results: refused
+ * with its issue (`tool` names a call's tool).
+ */
+function refuseTask(method: string, tool?: string): never {
+  const { code, message, data } = taskRefusal(method, tool)
+  throw new McpError(code, message, data)
+}
+
+/** Whether a request is made as a task, by request option or by params. */
+function isTask(options: { task?: unknown } | undefined, params: Record<string, unknown>): boolean {
+  return options?.task !== undefined || params.task !== undefined
 }
 
 /** One guarded `tools/call` through the client's own `request`. */
@@ -29,7 +38,7 @@ async function guardedToolCall(
 ): Promise<unknown> {
   const params = asRecord(request.params)
   const tool = typeof params.name === 'string' ? params.name : ''
-  if (options?.task !== undefined || params.task !== undefined) refuseTask(tool)
+  if (isTask(options, params)) refuseTask(request.method, tool)
   const decision = await callGuard.authorize(tool, params.arguments)
   if (!decision.allowed) return decision.result
   let result: unknown
@@ -59,8 +68,7 @@ async function guardedResource(
   const [request, , options] = args
   const params = asRecord(request.params)
   // Its content would come back through `tasks/result`, past the record of resource reads.
-  if (options?.task !== undefined || params.task !== undefined)
-    throw new McpError(ErrorCode.InvalidRequest, resourceTaskRefusalText(request.method))
+  if (isTask(options, params)) refuseTask(request.method)
   const decision = await authorize(request.method, params.uri)
   if (!decision.allowed)
     throw new McpError(ErrorCode.InvalidParams, decision.message, { issues: decision.issues })

@@ -1,3 +1,4 @@
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js'
 import { formatIssues, type PlanIssue, refusalText } from '@plan/core'
 import { shownUri } from './resource-target.js'
 
@@ -29,17 +30,30 @@ export function denialResult(
   return { content: [{ type: 'text', text: denialText(tool, issues, allowed) }], isError: true }
 }
 
-/**
- * Why a task-based tool call (`tools/call` with a `task`) is refused unsent: its result would
- * come back through `tasks/result`, past the record of results that budgets and trust rely on.
- */
-export function taskRefusalText(tool: string): string {
-  return `@plan does not guard task-based tool calls; the call to "${tool}" was not sent. Call the tool without a task.`
+/** The JSON-RPC error a request made as a task gets, unsent, with its issue's code, location and hint. */
+export interface TaskRefusal {
+  readonly code: number
+  readonly message: string
+  readonly data: { readonly issues: readonly PlanIssue[] }
 }
 
-/** The message of the `InvalidRequest` error a task-augmented resource request gets, unsent. */
-export function resourceTaskRefusalText(method: string): string {
-  return `A task-augmented ${method} request was not sent: its content would come back later through tasks/result, past the record of what resource reads returned.`
+/**
+ * Why a task-augmented request (`tools/call`, `resources/read`, `resources/subscribe` with a
+ * `task`) is refused unsent: its result would come back later through `tasks/result`, past the
+ * record of results that budgets and trust labels rely on. `tool` names a call's tool.
+ */
+export function taskRefusal(method: string, tool?: string): TaskRefusal {
+  const message =
+    tool === undefined
+      ? `A task-augmented ${method} request was not sent: its content would come back later through tasks/result, past the record of what resource reads returned.`
+      : `@plan does not guard task-based tool calls; the call to "${tool}" was not sent. Call the tool without a task.`
+  const hint =
+    tool === undefined ? `Send ${method} without a task.` : 'Call the tool without a task.'
+  return {
+    code: ErrorCode.InvalidRequest,
+    message,
+    data: { issues: [{ code: 'task_not_guarded', message, path: ['params', 'task'], hint }] },
+  }
 }
 
 /**

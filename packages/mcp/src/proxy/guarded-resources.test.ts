@@ -256,7 +256,11 @@ describe.each([
         const task = { ttl: 60_000 }
         for (const method of ['resources/read', 'resources/subscribe'] as const) {
           const schema = method === 'resources/read' ? ReadResourceResultSchema : EmptyResultSchema
-          const refused = { code: -32600, message: expect.stringContaining('task-augmented') }
+          const refused = {
+            code: -32600,
+            message: expect.stringContaining('task-augmented'),
+            data: { issues: [expect.objectContaining({ code: 'task_not_guarded' })] },
+          }
           await expect(
             client.request({ method, params: { uri, task } }, schema),
             method,

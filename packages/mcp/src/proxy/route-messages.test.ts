@@ -77,6 +77,14 @@ function recordedTexts(guard: Awaited<ReturnType<typeof createMcpCallGuard>>): s
   return (guard.guard.snapshot().flow?.text.outputs ?? []).flatMap((output) => output.texts)
 }
 
+/** The issue a request made as a task is refused with. */
+const taskIssue = (hint: string) => ({
+  code: 'task_not_guarded',
+  message: expect.any(String),
+  path: ['params', 'task'],
+  hint,
+})
+
 const reusedId = (id: number | string) => ({
   jsonrpc: '2.0',
   id,
@@ -133,7 +141,11 @@ describe('MessageRouter', () => {
       {
         jsonrpc: '2.0',
         id: 3,
-        error: { code: -32600, message: expect.stringContaining('task-based tool calls') },
+        error: {
+          code: -32600,
+          message: expect.stringContaining('task-based tool calls'),
+          data: { issues: [taskIssue('Call the tool without a task.')] },
+        },
       },
     ])
   })
@@ -369,6 +381,7 @@ describe('MessageRouter', () => {
           error: {
             code: -32600,
             message: expect.stringContaining('task-augmented resources/read'),
+            data: { issues: [taskIssue('Send resources/read without a task.')] },
           },
         },
       ])

@@ -13,12 +13,18 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import type { AuthorizeMcpResource } from '../guard/authorize-mcp-resource.js'
 import type { McpCallGuard } from '../guard/create-mcp-call-guard.js'
-import { resourceTaskRefusalText, taskRefusalText } from '../guard/denial-result.js'
+import { taskRefusal } from '../guard/denial-result.js'
 import { allowedToolList, asRecord, RESOURCE_METHODS } from '../guard/message-fields.js'
 import { type GuardedAnswer, RequestsInFlight } from './requests-in-flight.js'
 
 function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || typeof value === 'number'
+}
+
+/** The tool a `tools/call` names, or '' when it names none. */
+function toolName(request: JSONRPCRequest): string {
+  const name = asRecord(request.params).name
+  return typeof name === 'string' ? name : ''
 }
 
 /** The progress token a request asked for, if any. */
@@ -69,14 +75,14 @@ export class MessageRouter {
     if (method === 'tools/call') {
       if (!isJSONRPCRequest(message)) this.refuseMalformed(message, method)
       else if (asRecord(message.params).task === undefined) void this.call(message)
-      else this.refuseTask(message)
+      else this.refuseTask(message, toolName(message))
       return
     }
     const authorize = this.guard.authorizeResource
     if (authorize !== undefined && typeof method === 'string' && RESOURCE_METHODS.has(method)) {
       if (!isJSONRPCRequest(message)) this.refuseMalformed(message, method)
       else if (asRecord(message.params).task === undefined) void this.resource(message, authorize)
-      else this.refuseResourceTask(message)
+      else this.refuseTask(message)
       return
     }
     if (isJSONRPCRequest(message)) {
@@ -184,27 +190,15 @@ export class MessageRouter {
   }
 
   /**
-   * A task-augmented call's output comes back later through `tasks/result`, past the record of
-   * results that budgets and trust labels rely on: it is refused, unsent.
+   * A task-augmented request's output comes back later through `tasks/result`, past the record
+   * of results that budgets and trust labels rely on: it is refused, unsent (`tool` names a
+   * call's tool).
    */
-  private refuseTask(request: JSONRPCRequest): void {
-    const name = asRecord(request.params).name
-    const tool = typeof name === 'string' ? name : ''
-    const message = taskRefusalText(tool)
+  private refuseTask(request: JSONRPCRequest, tool?: string): void {
     this.forward(this.client, {
       jsonrpc: '2.0',
       id: request.id,
-      error: { code: ErrorCode.InvalidRequest, message },
-    })
-  }
-
-  /** A task-augmented resource request, refused unsent as a task-augmented call is. */
-  private refuseResourceTask(request: JSONRPCRequest): void {
-    const message = resourceTaskRefusalText(request.method)
-    this.forward(this.client, {
-      jsonrpc: '2.0',
-      id: request.id,
-      error: { code: ErrorCode.InvalidRequest, message },
+      error: taskRefusal(request.method, tool),
     })
   }
 
