@@ -7,7 +7,7 @@ import {
   type McpGuardOptions,
 } from '../guard/create-mcp-call-guard.js'
 import { taskRefusal } from '../guard/denial-result.js'
-import { allowedToolList, asRecord, RESOURCE_METHODS } from '../guard/message-fields.js'
+import { allowedToolList, asRecord, RESOURCE_METHODS, toolNameOf } from '../guard/message-fields.js'
 
 /** `Client.request` without its generic: the guard handles every method alike. */
 type Request = (
@@ -37,7 +37,7 @@ async function guardedToolCall(
   [request, resultSchema, options]: Parameters<Request>,
 ): Promise<unknown> {
   const params = asRecord(request.params)
-  const tool = typeof params.name === 'string' ? params.name : ''
+  const tool = toolNameOf(params)
   if (isTask(options, params)) refuseTask(request.method, tool)
   const decision = await callGuard.authorize(tool, params.arguments)
   if (!decision.allowed) return decision.result

@@ -13,6 +13,11 @@ export function asRecord(value: unknown): Record<string, unknown> {
     : {}
 }
 
+/** The tool a `tools/call`'s params name, or '' when they name none. */
+export function toolNameOf(params: Record<string, unknown>): string {
+  return typeof params.name === 'string' ? params.name : ''
+}
+
 /** A `tools/list` result with only the tools the guard's policy lists, the rest unchanged. */
 export function allowedToolList(result: unknown, guard: McpCallGuard): Record<string, unknown> {
   const listed = asRecord(result)

@@ -14,17 +14,11 @@ import {
 import type { AuthorizeMcpResource } from '../guard/authorize-mcp-resource.js'
 import type { McpCallGuard } from '../guard/create-mcp-call-guard.js'
 import { taskRefusal } from '../guard/denial-result.js'
-import { allowedToolList, asRecord, RESOURCE_METHODS } from '../guard/message-fields.js'
+import { allowedToolList, asRecord, RESOURCE_METHODS, toolNameOf } from '../guard/message-fields.js'
 import { type GuardedAnswer, RequestsInFlight } from './requests-in-flight.js'
 
 function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || typeof value === 'number'
-}
-
-/** The tool a `tools/call` names, or '' when it names none. */
-function toolName(request: JSONRPCRequest): string {
-  const name = asRecord(request.params).name
-  return typeof name === 'string' ? name : ''
 }
 
 /** The progress token a request asked for, if any. */
@@ -75,7 +69,7 @@ export class MessageRouter {
     if (method === 'tools/call') {
       if (!isJSONRPCRequest(message)) this.refuseMalformed(message, method)
       else if (asRecord(message.params).task === undefined) void this.call(message)
-      else this.refuseTask(message, toolName(message))
+      else this.refuseTask(message, toolNameOf(asRecord(message.params)))
       return
     }
     const authorize = this.guard.authorizeResource
@@ -204,7 +198,7 @@ export class MessageRouter {
 
   private async call(request: JSONRPCRequest): Promise<void> {
     const params = asRecord(request.params)
-    const tool = typeof params.name === 'string' ? params.name : ''
+    const tool = toolNameOf(params)
     this.inFlight.set(request.id, { kind: 'authorizing', cancelled: false })
     const decision = await this.guard.authorize(tool, params.arguments, String(request.id))
     const cancelled = this.authorized(request.id)
