@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { type BaseMessage, HumanMessage } from '@langchain/core/messages'
 import { Command, interrupt, MemorySaver } from '@langchain/langgraph'
-import { createMemoryGuardStore, type GuardStore } from '@plan/core'
+import { createMemoryGuardStore } from '@plan/core'
 import { createAgent, tool } from 'langchain'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { scriptedModel } from '../test/index.js'
+import { crashingWith } from '../test-utils/crashing-with.js'
 import {
   createTestWorkspace,
   expectEveryCallAnswered,
@@ -26,32 +27,6 @@ afterEach(async () => {
 })
 
 type Result = { messages: BaseMessage[]; __interrupt__?: unknown }
-
-/** A view of the shared savers that keeps nothing written after `now()`: a killed process. */
-function crashingWith(shared: MemorySaver, store: GuardStore) {
-  let dead = false
-  const checkpointer = new MemorySaver()
-  checkpointer.storage = shared.storage
-  checkpointer.writes = shared.writes
-  const put = checkpointer.put.bind(checkpointer)
-  const putWrites = checkpointer.putWrites.bind(checkpointer)
-  checkpointer.put = async (config, checkpoint, metadata) =>
-    dead ? config : put(config, checkpoint, metadata)
-  checkpointer.putWrites = async (config, writes, taskId) =>
-    dead ? undefined : putWrites(config, writes, taskId)
-  const crashing: GuardStore = {
-    load: (runId) => store.load(runId),
-    save: async (runId, saved) => (dead ? undefined : store.save(runId, saved)),
-    reserve: (reservations) => store.reserve(reservations),
-  }
-  return {
-    checkpointer,
-    store: crashing,
-    now: () => {
-      dead = true
-    },
-  }
-}
 
 describe('planGuardMiddleware', () => {
   describe('retryInterrupted that asks a human with interrupt()', () => {
