@@ -33,6 +33,22 @@ function recordingTools(onStart: () => Promise<void>) {
   return { tools, started }
 }
 
+/**
+ * A signed store over a table of rows that the test can edit, as anyone with write access to
+ * the database could.
+ */
+function signedTable() {
+  const rows = new Map<string, SavedRunState>()
+  const table: GuardStore = {
+    ...createMemoryGuardStore(),
+    load: async (runId) => structuredClone(rows.get(runId)),
+    save: async (runId, saved) => {
+      rows.set(runId, structuredClone(saved))
+    },
+  }
+  return { rows, store: createSignedGuardStore(table, { keys: ['k'.repeat(32)] }) }
+}
+
 describe('guardTools with a store', () => {
   it('should save the state with the call counted before the tool starts', async () => {
     const store = createMemoryGuardStore()
@@ -96,16 +112,7 @@ describe('guardTools with a store', () => {
   })
 
   it('should resume a run from a signed store, and refuse to resume it once its row was edited', async () => {
-    // The store's table, which anyone with write access to the database can edit.
-    const rows = new Map<string, SavedRunState>()
-    const table: GuardStore = {
-      ...createMemoryGuardStore(),
-      load: async (runId) => structuredClone(rows.get(runId)),
-      save: async (runId, saved) => {
-        rows.set(runId, structuredClone(saved))
-      },
-    }
-    const store = createSignedGuardStore(table, { keys: ['k'.repeat(32)] })
+    const { rows, store } = signedTable()
     const run = { policy: testPolicy(createTestWorkspace().root), plan, store, runId: 'run-1' }
     const first = recordingTools(async () => undefined)
     const firstTools = await createPlanGuardedTools({ ...run, tools: first.tools })
@@ -126,15 +133,7 @@ describe('guardTools with a store', () => {
   })
 
   it('should deny a call, unstarted, when the signed state was edited after the run resumed', async () => {
-    const rows = new Map<string, SavedRunState>()
-    const table: GuardStore = {
-      ...createMemoryGuardStore(),
-      load: async (runId) => structuredClone(rows.get(runId)),
-      save: async (runId, saved) => {
-        rows.set(runId, structuredClone(saved))
-      },
-    }
-    const store = createSignedGuardStore(table, { keys: ['k'.repeat(32)] })
+    const { rows, store } = signedTable()
     const policy = testPolicy(createTestWorkspace().root)
     const twoSteps = [
       ...plan,
