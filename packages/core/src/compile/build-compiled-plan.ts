@@ -1,7 +1,6 @@
 import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
 import type { GraphAnalysis } from './analyze-graph.js'
 import { PlanColumns } from './plan-columns.js'
-import { PlanHasher } from './plan-hasher.js'
 import type { PlanLinks } from './plan-links.js'
 import type { StepTable } from './step-table.js'
 
@@ -38,7 +37,7 @@ export function buildCompiledPlan(
   for (let level = 0; level < graph.levels.length; level += 1)
     levels[level] = Object.freeze(idsOf(links.ids, graph.levels[level] as number[]))
   const plan = {} as PlanBody
-  Object.defineProperty(plan, SOURCE, { value: { columns, hasher: new PlanHasher(columns) } })
+  Object.defineProperty(plan, COLUMNS, { value: columns })
   Object.defineProperty(plan, 'steps', STEPS)
   plan.order = Object.freeze(idsOf(links.ids, graph.order))
   plan.levels = Object.freeze(levels)
@@ -56,27 +55,22 @@ type PlanBody = { -readonly [K in 'order' | 'levels' | 'criticalPathLength']: Co
  * plan's compile). Whoever reaches it can read the plan's steps and hash, nothing more: the
  * columns are private and nothing shared between plans can be written through it.
  */
-const SOURCE = Symbol('@plan/core.planSource')
+const COLUMNS = Symbol('@plan/core.planColumns')
 
-interface PlanSource {
-  readonly columns: PlanColumns
-  readonly hasher: PlanHasher
-}
-
-/** The source of `plan`; a TypeError for an object that is not a compiled plan. */
-function sourceOf(plan: object): PlanSource {
-  const source = Object.hasOwn(plan, SOURCE)
-    ? (plan as { readonly [SOURCE]: PlanSource })[SOURCE]
+/** The columns of `plan`; a TypeError for an object that is not a compiled plan. */
+function columnsOf(plan: object): PlanColumns {
+  const columns = Object.hasOwn(plan, COLUMNS)
+    ? (plan as { readonly [COLUMNS]: PlanColumns })[COLUMNS]
     : undefined
-  if (source === undefined) throw new TypeError('Not a plan compiled by @plan/core.')
-  return source
+  if (columns === undefined) throw new TypeError('Not a plan compiled by @plan/core.')
+  return columns
 }
 
 /** Every compiled plan's `steps`: one getter, so that plans share a hidden class. */
 const STEPS: PropertyDescriptor = {
   enumerable: true,
   get(this: object): readonly CompiledStep[] {
-    return sourceOf(this).columns.steps()
+    return columnsOf(this).steps()
   },
 }
 
@@ -84,6 +78,6 @@ const STEPS: PropertyDescriptor = {
 const HASH: PropertyDescriptor = {
   enumerable: true,
   get(this: object): string {
-    return sourceOf(this).hasher.digest()
+    return columnsOf(this).hash()
   },
 }

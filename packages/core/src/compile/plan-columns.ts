@@ -2,7 +2,7 @@ import { pollutedPrototype } from '../errors/polluted-prototype.js'
 import type { CompiledStep, StepReference } from '../types/compiled-plan.js'
 import { sortSmall } from '../util/sort-small.js'
 import type { HashedStep, HashSource } from './plan-hasher.js'
-import { NO_DEPENDENCIES } from './plan-hasher.js'
+import { NO_DEPENDENCIES, PlanHasher } from './plan-hasher.js'
 
 /**
  * An array of `count` empty strings, each an own element from the start (literals for the
@@ -43,6 +43,7 @@ export interface PlanColumnsInput {
 export class PlanColumns implements HashSource {
   readonly #input: PlanColumnsInput
   #steps: readonly CompiledStep[] | undefined
+  readonly #hasher = new PlanHasher(this)
 
   constructor(input: PlanColumnsInput) {
     this.#input = input
@@ -65,6 +66,11 @@ export class PlanColumns implements HashSource {
         : sortSmall(dependencyIdsInto(this.#input, node, step.dependsOn as string[]))
     step.id = ids[node] as string
     step.tool = tools[rowOf[node] as number] as string
+  }
+
+  /** The plan's hash (hex SHA-256 of its canonical JSON), computed at the first call. */
+  hash(): string {
+    return this.#hasher.digest()
   }
 
   /** The frozen step objects, made at the first call and the same at every later one. */
