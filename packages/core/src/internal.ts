@@ -3,5 +3,7 @@
 export { countOption } from './adapter/count-option.js'
 export type { GraphAnalysis } from './compile/analyze-graph.js'
 export { analyzeGraph } from './compile/analyze-graph.js'
+export { loadSavedState } from './durable/load-saved-state.js'
 export { formatPath } from './issues/format-issues.js'
 export { canonicalJson, hashJson, sha256 } from './util/canonical-json.js'
+export { errorMessage } from './util/error-message.js'

@@ -6,6 +6,7 @@ import {
   verifyGuardState,
 } from '../sign/guard-state-signature.js'
 import { MIN_SECRET_BYTES, secretBytes } from '../sign/plan-signature-input.js'
+import { errorMessage } from '../util/error-message.js'
 import type { GuardStore, SavedRunState } from './guard-store.js'
 
 /** Options of {@link createSignedGuardStore}. */
@@ -87,7 +88,7 @@ function signedState(key: Uint8Array, runId: string, saved: SavedRunState): Sign
       state: saved.state,
     }
   } catch (error) {
-    const message = `The guard state of run ${JSON.stringify(runId)} cannot be signed: it is not JSON (${error instanceof Error ? error.message : String(error)}).`
+    const message = `The guard state of run ${JSON.stringify(runId)} cannot be signed: it is not JSON (${errorMessage(error)}).`
     throw new PlanError(message, { code: 'state_corrupt', cause: error })
   }
 }

@@ -1,6 +1,7 @@
 import { createIssue } from '../issues/create-issue.js'
 import type { Policy } from '../schema/policy-schema.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { errorMessage } from '../util/error-message.js'
 import type { GuardStore, SavedRunState } from './guard-store.js'
 import { type RunKeys, sharedBudgetReservations } from './shared-budget-reservations.js'
 
@@ -19,10 +20,6 @@ export interface StartDurableCallOptions {
   readonly saved: () => SavedRunState
   /** Clock, for tests. Defaults to `Date.now`. */
   readonly now?: () => number
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }
 
 /**
@@ -71,7 +68,7 @@ export async function startDurableCall(
     return [
       createIssue(
         'store_failed',
-        `The guard store could not record the call before it ran (${describe(error)}); it did not run.`,
+        `The guard store could not record the call before it ran (${errorMessage(error)}); it did not run.`,
         [],
         'Try again once the store is reachable.',
         stepId,

@@ -10,13 +10,3 @@ export function executionIssue(
 ): PlanIssue {
   return createIssue(code, message, [], hint, stepId)
 }
-
-/** The message of whatever a tool threw, without throwing again. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message
-  try {
-    return String(error)
-  } catch {
-    return 'an unprintable error'
-  }
-}
