@@ -5,11 +5,11 @@ import {
   type DecisionEvent,
   isCompiledPlan,
   type PlanCompiler,
-  PlanError,
   type PlanGuard,
   type PlanGuardState,
   resolveCompiler,
 } from '@plan/core'
+import { loadSavedState } from '@plan/core/internal'
 import type { LanguageModel, PrepareStepFunction, StopCondition, ToolSet } from 'ai'
 import {
   type PlanToolApprovalFunction,
@@ -202,17 +202,6 @@ async function loadState(
   runId: string | undefined,
 ): Promise<PlanGuardState | undefined> {
   if (runId === undefined) return undefined
-  let saved: Awaited<ReturnType<NonNullable<GuardToolsOptions['store']>['load']>>
-  try {
-    saved = await store.load(runId)
-  } catch (error) {
-    // A store that refuses the state (a signed store: `signature_invalid`) says why itself.
-    if (PlanError.isInstance(error)) throw error
-    const message = `The guard store could not be read (${error instanceof Error ? error.message : String(error)}).`
-    throw new PlanError(message, {
-      issues: [{ code: 'store_failed', message, path: [] }],
-      cause: error,
-    })
-  }
+  const saved = await loadSavedState(store, runId)
   return saved?.state as PlanGuardState | undefined
 }

@@ -1,4 +1,5 @@
 import { type GuardStore, PlanError, type SavedRunState } from '@plan/core'
+import { errorMessage, loadSavedState } from '@plan/core/internal'
 import { type RunContext, savedRunState } from './run-context.js'
 import type { PlanGuardRunState } from './run-state.js'
 
@@ -7,10 +8,6 @@ function revisionOf(value: unknown): number {
   if (typeof value !== 'object' || value === null) return -1
   const revision = (value as { revision?: unknown }).revision
   return typeof revision === 'number' ? revision : -1
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }
 
 /** A checkpoint copy that the store does not vouch for: `state_corrupt`, never resumed. */
@@ -42,17 +39,7 @@ export async function freshestRunState(
   written: unknown,
 ): Promise<unknown> {
   if (store === undefined) return written
-  let stored: SavedRunState | undefined
-  try {
-    stored = await store.load(runId)
-  } catch (error) {
-    if (PlanError.isInstance(error)) throw error
-    const message = `The guard store could not be read (${describe(error)}); no tool call can be authorized.`
-    throw new PlanError(message, {
-      issues: [{ code: 'store_failed', message, path: [] }],
-      cause: error,
-    })
-  }
+  const stored = await loadSavedState(store, runId, '; no tool call can be authorized')
   if (stored === undefined) throw unvouched(runId, 'the guard store has never saved')
   if (revisionOf(written) > revisionOf(stored.state)) {
     throw unvouched(runId, 'is newer than the one the guard store saved')
@@ -80,7 +67,7 @@ export async function storedRunState(
     await store.save(run.id, toSaved(state))
   } catch (error) {
     if (PlanError.isInstance(error)) throw error
-    const message = `The guard store could not save the run's state (${describe(error)}); the run cannot go on.`
+    const message = `The guard store could not save the run's state (${errorMessage(error)}); the run cannot go on.`
     throw new PlanError(message, {
       issues: [
         {

@@ -1,5 +1,5 @@
 import { formatIssues, PlanError } from '@plan/core'
-import { errorText } from '../guard/message-fields.js'
+import { errorMessage } from '@plan/core/internal'
 import { parseCliArgs, USAGE } from './parse-cli-args.js'
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, type PlanMcpIo } from './plan-mcp-io.js'
 import { runInit } from './run-init.js'
@@ -34,7 +34,7 @@ export async function runPlanMcp(argv: readonly string[], io: PlanMcpIo): Promis
       io.stderr.write(`plan-mcp: ${error.message.split('\n')[0]}${issues}\n`)
       return EXIT_USAGE
     }
-    io.stderr.write(`plan-mcp: ${errorText(error)}\n`)
+    io.stderr.write(`plan-mcp: ${errorMessage(error)}\n`)
     return EXIT_FAILED
   }
 }

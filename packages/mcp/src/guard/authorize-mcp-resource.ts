@@ -1,6 +1,6 @@
 import type { PlanGuard, PlanIssue } from '@plan/core'
+import { errorMessage } from '@plan/core/internal'
 import type { DurableSession } from './durable-session.js'
-import { errorText } from './message-fields.js'
 import type { ResourceInspector, ResourceRefusal } from './resource-check.js'
 
 /** An allowed `resources/read` or `resources/subscribe`: send it, then report how it ended. */
@@ -45,7 +45,7 @@ function recordedContent(result: unknown, uri: unknown): unknown {
 function inspectionFailure(error: unknown): PlanIssue {
   return {
     code: 'path_invalid',
-    message: `@plan could not check the resource: ${errorText(error)}`,
+    message: `@plan could not check the resource: ${errorMessage(error)}`,
     hint: 'Try again; if the check keeps failing, name another file of the workspace as file:///<absolute path>.',
     path: ['uri'],
   }

@@ -10,7 +10,7 @@ import {
   type RunKeys,
   startDurableCall,
 } from '@plan/core'
-import { errorText } from './message-fields.js'
+import { errorMessage, loadSavedState } from '@plan/core/internal'
 
 /** The guard store of one MCP session (see `McpGuardOptions.store`), or a no-op without one. */
 export interface DurableSession {
@@ -41,15 +41,7 @@ export async function createDurableSession(options: DurableOptions): Promise<Dur
   let revision = 0
   let restored: PlanGuardState | undefined
   if (store !== undefined) {
-    let saved: Awaited<ReturnType<GuardStore['load']>>
-    try {
-      saved = await store.load(runId as string)
-    } catch (error) {
-      // A store that refuses the state (a signed store: `signature_invalid`) says why itself.
-      if (PlanError.isInstance(error)) throw error
-      const message = `The guard store could not be read (${errorText(error)}).`
-      throw new PlanError(message, { code: 'store_failed', cause: error })
-    }
+    const saved = await loadSavedState(store, runId as string)
     revision = saved?.revision ?? 0
     restored = saved?.state as PlanGuardState | undefined
   }
@@ -82,7 +74,7 @@ export async function createDurableSession(options: DurableOptions): Promise<Dur
       } catch (error) {
         const issue: PlanIssue = {
           code: 'store_failed',
-          message: `The guard store could not record the read before it was sent (${errorText(error)}); it was not sent.`,
+          message: `The guard store could not record the read before it was sent (${errorMessage(error)}); it was not sent.`,
           path: [],
           hint: 'Try again once the store is reachable.',
         }

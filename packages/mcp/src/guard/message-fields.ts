@@ -30,8 +30,3 @@ export function allowedToolList(result: unknown, guard: McpCallGuard): Record<st
     }),
   }
 }
-
-/** What went wrong, as text: an error's message, or the thrown value. */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
