@@ -97,17 +97,12 @@ export class RunBudgets {
   /** Why one more call of `tool` (with call key `key`, as step `stepId`) exceeds a budget. */
   checkCall(tool: string, key: string, stepId: string): PlanIssue | undefined {
     const { budgets, counters } = this
-    if (budgets.maxCalls !== undefined && counters.calls >= budgets.maxCalls) {
-      return this.stop(
-        createIssue(
-          'budget_exhausted',
-          `The run has made its ${budgets.maxCalls} allowed tool calls.`,
-          [],
-          'Stop calling tools and report what was done.',
-          stepId,
-        ),
-      )
-    }
+    const exhausted = this.#callsExhausted(
+      `The run has made its ${budgets.maxCalls} allowed tool calls.`,
+      'Stop calling tools and report what was done.',
+      stepId,
+    )
+    if (exhausted !== undefined) return exhausted
     const toolLimit = this.toolLimit(tool)
     if (toolLimit !== undefined && (counters.callsPerTool.get(tool) ?? 0) >= toolLimit) {
       return createIssue(
@@ -132,23 +127,23 @@ export class RunBudgets {
 
   /**
    * Why one more resource read exceeds `maxCalls` (a read counts as a call), stopping the run
-   * as a call past it does; otherwise the read is counted. Repeats are not counted: a client
-   * reads a subscribed resource again each time it changes.
+   * as a call past it does; otherwise the read is counted. Identical reads are not held to
+   * `maxIdenticalCalls`: a client reads a subscribed resource again each time it changes.
    */
   countRead(): PlanIssue | undefined {
-    const { budgets, counters } = this
-    if (budgets.maxCalls !== undefined && counters.calls >= budgets.maxCalls) {
-      return this.stop(
-        createIssue(
-          'budget_exhausted',
-          `The run has made its ${budgets.maxCalls} allowed calls (tool calls and resource reads).`,
-          [],
-          'Stop calling tools and reading resources, and report what was done.',
-        ),
-      )
-    }
-    counters.calls += 1
-    return undefined
+    const exhausted = this.#callsExhausted(
+      `The run has made its ${this.budgets.maxCalls} allowed calls (tool calls and resource reads).`,
+      'Stop calling tools and reading resources, and report what was done.',
+    )
+    if (exhausted === undefined) this.counters.calls += 1
+    return exhausted
+  }
+
+  /** The issue that stops the run when it has made `maxCalls` calls already, else undefined. */
+  #callsExhausted(message: string, hint: string, stepId?: string): PlanIssue | undefined {
+    const { maxCalls } = this.budgets
+    if (maxCalls === undefined || this.counters.calls < maxCalls) return undefined
+    return this.stop(createIssue('budget_exhausted', message, [], hint, stepId))
   }
 
   /** Counts a call that starts. Identical calls count only while nothing else happened between. */
