@@ -34,8 +34,9 @@ describe('parseCliArgs', () => {
         maxSessions: undefined,
         sessionIdle: undefined,
         keepalive: undefined,
-        resources: 'pass',
+        resources: undefined,
         resourceSchemes: [],
+        serverName: undefined,
       },
     })
   })

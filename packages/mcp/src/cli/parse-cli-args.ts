@@ -25,10 +25,15 @@ export interface ProxyCommand {
   readonly sessionIdle: number | undefined
   /** With `listen`: seconds between keepalive comments on open event streams; 0: none. */
   readonly keepalive: number | undefined
-  /** Whether `resources/read` is held to the workspace (`workspace`) or passed (`pass`). */
-  readonly resources: McpResourcesMode
+  /**
+   * Whether `resources/read` is held to the workspace (`workspace`) or passed (`pass`);
+   * undefined: as the policy's `mcp.resources` says.
+   */
+  readonly resources: McpResourcesMode | undefined
   /** With `resources: 'workspace'`: URI schemes passed unchecked besides `file:`. */
   readonly resourceSchemes: readonly string[]
+  /** The server's name in the policy: its tools are the policy's `<name>__<tool>` entries. */
+  readonly serverName: string | undefined
 }
 
 /** `plan-mcp init [--output file] [--root dir] [--force] -- <server command>`. */
@@ -48,12 +53,15 @@ export type ParsedCli =
 
 /** The usage text. */
 export const USAGE = `Usage:
-  plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] [--sandbox [--sandbox-read <dir>]…] [--resources workspace [--resource-scheme <scheme>]…] -- <server command> [args…]
+  plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] [--sandbox [--sandbox-read <dir>]…] [--resources workspace|pass [--resource-scheme <scheme>]…] [--server-name <name>] -- <server command> [args…]
       Runs the MCP server behind the @plan guard, speaking MCP over stdio on both sides;
       with --sandbox the server itself runs in an OS sandbox built from the policy;
-      with --resources workspace, resources/read of a file: URI must name a path tools may
-      read, and other schemes are refused unless a --resource-scheme names them; reads are
-      audited and counted against the policy's budgets.maxCalls, as tool calls are.
+      resources/read and prompts/get go through only as the policy's mcp.resources and
+      mcp.prompts list them (a file: URI must name a path tools may read); with
+      --resources workspace, file: URIs so checked and each --resource-scheme go through;
+      reads are audited and counted against budgets.maxCalls, as tool calls are;
+      a listed tool whose definition differs from its pin in the policy is withheld;
+      with --server-name, the server's tools are the policy's <name>__<tool> entries.
   plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] --url <https://host/mcp>
       Guards a server reached over Streamable HTTP; the client still speaks stdio.
   plan-mcp --policy <policy.json> --listen <port> [--host 127.0.0.1] [--max-sessions <n>] [--session-idle <seconds>] [--keepalive <seconds>] [… as above]
@@ -90,6 +98,7 @@ const PROXY_OPTIONS = {
   keepalive: { type: 'string' },
   resources: { type: 'string' },
   'resource-scheme': { type: 'string', multiple: true },
+  'server-name': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsOptionsConfig
 
@@ -247,8 +256,12 @@ function proxyCommand(values: Values, server: readonly string[]): ParsedCli {
       maxSessions: maxSessions.value,
       sessionIdle: sessionIdle.value,
       keepalive: keepalive.value,
-      resources: values.resources === 'workspace' ? 'workspace' : 'pass',
+      resources:
+        values.resources === 'workspace' || values.resources === 'pass'
+          ? values.resources
+          : undefined,
       resourceSchemes: (values['resource-scheme'] as string[] | undefined) ?? [],
+      serverName: text(values['server-name']),
     },
   }
 }

@@ -1,5 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import {
+  ErrorCode,
+  type JSONRPCMessage,
+  ListToolsResultSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js'
 import type { AuthorizeMcpResource } from '../guard/authorize-mcp-resource.js'
 import {
   createMcpCallGuard,
@@ -7,7 +13,14 @@ import {
   type McpGuardOptions,
 } from '../guard/create-mcp-call-guard.js'
 import { taskRefusal } from '../guard/denial-result.js'
-import { allowedToolList, asRecord, RESOURCE_METHODS, toolNameOf } from '../guard/message-fields.js'
+import {
+  allowedPromptList,
+  asRecord,
+  PROMPT_GET,
+  RESOURCE_METHODS,
+  toolNameOf,
+  withheldNotice,
+} from '../guard/message-fields.js'
 
 /** `Client.request` without its generic: the guard handles every method alike. */
 type Request = (
@@ -30,21 +43,41 @@ function isTask(options: { task?: unknown } | undefined, params: Record<string, 
   return options?.task !== undefined || params.task !== undefined
 }
 
-/** One guarded `tools/call` through the client's own `request`. */
+/** Every page of the server's tools, through the guard's listing (so pins are checked). */
+async function listAllTools(callGuard: McpCallGuard, send: Request, notify: Notify): Promise<void> {
+  let cursor: string | undefined
+  do {
+    const page = await send(
+      { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+      ListToolsResultSchema,
+    )
+    const { withheld } = callGuard.listTools(page)
+    if (withheld.length > 0) notify(withheldNotice(withheld))
+    const next = asRecord(page).nextCursor
+    cursor = typeof next === 'string' ? next : undefined
+  } while (cursor !== undefined)
+}
+
+/**
+ * One guarded `tools/call` through the client's own `request`; a pinned tool not listed since
+ * the server's tools changed is listed (all pages) first, so its definition is checked.
+ */
 async function guardedToolCall(
   callGuard: McpCallGuard,
   send: Request,
+  notify: Notify,
   [request, resultSchema, options]: Parameters<Request>,
 ): Promise<unknown> {
   const params = asRecord(request.params)
   const tool = toolNameOf(params)
   if (isTask(options, params)) refuseTask(request.method, tool)
+  if (callGuard.needsListing(tool)) await listAllTools(callGuard, send, notify)
   const decision = await callGuard.authorize(tool, params.arguments)
   if (!decision.allowed) return decision.result
   let result: unknown
   try {
     result = await send(
-      { ...request, params: { ...params, arguments: decision.args } },
+      { ...request, params: { ...params, name: decision.serverTool, arguments: decision.args } },
       resultSchema,
       options,
     )
@@ -52,8 +85,7 @@ async function guardedToolCall(
     decision.fail(error)
     throw error
   }
-  decision.finish(result)
-  return result
+  return decision.finish(result)
 }
 
 /**
@@ -61,26 +93,50 @@ async function guardedToolCall(
  * task-augmented one is refused with an `InvalidRequest` error, unsent.
  */
 async function guardedResource(
+  callGuard: McpCallGuard,
   authorize: AuthorizeMcpResource,
   send: Request,
-  args: Parameters<Request>,
+  [request, resultSchema, options]: Parameters<Request>,
 ): Promise<unknown> {
-  const [request, , options] = args
   const params = asRecord(request.params)
   // Its content would come back through `tasks/result`, past the record of resource reads.
   if (isTask(options, params)) refuseTask(request.method)
-  const decision = await authorize(request.method, params.uri)
+  const prompt = request.method === PROMPT_GET
+  const decision = await authorize(request.method, prompt ? params.name : params.uri)
   if (!decision.allowed)
     throw new McpError(ErrorCode.InvalidParams, decision.message, { issues: decision.issues })
+  const name = prompt ? callGuard.names.unqualify(String(params.name)) : undefined
   let result: unknown
   try {
-    result = await send(...args)
+    result = await send(
+      name === undefined ? request : { ...request, params: { ...params, name } },
+      resultSchema,
+      options,
+    )
   } catch (error) {
     decision.fail(error)
     throw error
   }
-  decision.finish(result)
-  return result
+  return decision.finish(result)
+}
+
+/** Delivers a notification to the client as if the server had sent it. */
+type Notify = (notification: { method: string; params: Record<string, unknown> }) => void
+
+/**
+ * Watches the client's transport: `notifications/tools/list_changed` makes pinned tools wait
+ * for a new listing; returns how to deliver the guard's own notices to the client's handlers
+ * (nothing is delivered before the client is connected).
+ */
+function watchTransport(client: Client, callGuard: McpCallGuard): Notify {
+  const transport: Transport | undefined = client.transport
+  const deliver = transport?.onmessage
+  if (transport === undefined || deliver === undefined) return () => {}
+  transport.onmessage = (message: JSONRPCMessage, extra) => {
+    if (asRecord(message).method === 'notifications/tools/list_changed') callGuard.toolsChanged()
+    deliver.call(transport, message, extra)
+  }
+  return (notification) => deliver.call(transport, { jsonrpc: '2.0', ...notification })
 }
 
 /**
@@ -113,15 +169,22 @@ export async function guardMcpClient<C extends Client>(
 ): Promise<C> {
   const callGuard = await createMcpCallGuard(options)
   const send = (client.request as unknown as Request).bind(client)
+  const notify = watchTransport(client, callGuard)
 
   const guardedRequest: Request = async (...args) => {
     const [request] = args
-    if (request.method === 'tools/call') return guardedToolCall(callGuard, send, args)
+    if (request.method === 'tools/call') return guardedToolCall(callGuard, send, notify, args)
+    if (request.method === PROMPT_GET)
+      return guardedResource(callGuard, (_, name) => callGuard.authorizePrompt(name), send, args)
     const authorize = callGuard.authorizeResource
     if (authorize !== undefined && RESOURCE_METHODS.has(request.method))
-      return guardedResource(authorize, send, args)
+      return guardedResource(callGuard, authorize, send, args)
     const result = await send(...args)
-    return request.method === 'tools/list' ? allowedToolList(result, callGuard) : result
+    if (request.method === 'prompts/list') return allowedPromptList(result, callGuard)
+    if (request.method !== 'tools/list') return result
+    const listed = callGuard.listTools(result)
+    if (listed.withheld.length > 0) notify(withheldNotice(listed.withheld))
+    return listed.result
   }
 
   Object.defineProperty(client, 'request', {

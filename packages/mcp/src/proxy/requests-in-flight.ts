@@ -10,7 +10,7 @@ export type GuardedAnswer = Pick<AllowedMcpCall, 'finish' | 'fail'>
  * guarded and sent, or guarded, sent and cancelled (its answer, already recorded, is dropped).
  */
 export type InFlight =
-  | { readonly kind: 'forwarded' | 'list' }
+  | { readonly kind: 'forwarded' | 'list' | 'prompts' }
   | { readonly kind: 'authorizing'; cancelled: boolean }
   | { readonly kind: 'guarded' | 'cancelled'; readonly answer: GuardedAnswer }
 

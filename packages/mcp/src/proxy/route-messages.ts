@@ -14,7 +14,14 @@ import {
 import type { AuthorizeMcpResource } from '../guard/authorize-mcp-resource.js'
 import type { McpCallGuard } from '../guard/create-mcp-call-guard.js'
 import { taskRefusal } from '../guard/denial-result.js'
-import { allowedToolList, asRecord, RESOURCE_METHODS, toolNameOf } from '../guard/message-fields.js'
+import {
+  allowedPromptList,
+  asRecord,
+  PROMPT_GET,
+  RESOURCE_METHODS,
+  toolNameOf,
+  withheldNotice,
+} from '../guard/message-fields.js'
 import { type GuardedAnswer, RequestsInFlight } from './requests-in-flight.js'
 
 function isRequestId(value: unknown): value is RequestId {
@@ -72,15 +79,20 @@ export class MessageRouter {
       else this.refuseTask(message, toolNameOf(asRecord(message.params)))
       return
     }
-    const authorize = this.guard.authorizeResource
-    if (authorize !== undefined && typeof method === 'string' && RESOURCE_METHODS.has(method)) {
+    const authorize = this.resourceAuthorizer(method)
+    if (authorize !== undefined && typeof method === 'string') {
       if (!isJSONRPCRequest(message)) this.refuseMalformed(message, method)
       else if (asRecord(message.params).task === undefined) void this.resource(message, authorize)
       else this.refuseTask(message)
       return
     }
     if (isJSONRPCRequest(message)) {
-      const kind = message.method === 'tools/list' ? 'list' : 'forwarded'
+      const kind =
+        message.method === 'tools/list'
+          ? 'list'
+          : message.method === 'prompts/list'
+            ? 'prompts'
+            : 'forwarded'
       this.inFlight.set(message.id, { kind }, progressToken(message))
     } else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
       this.cancelled(asRecord(message.params).requestId)
@@ -88,8 +100,18 @@ export class MessageRouter {
     this.forward(this.server, message)
   }
 
+  /** The guard of a resource-like request (`resources/read`, `prompts/get`), if `method` is one. */
+  private resourceAuthorizer(method: unknown): AuthorizeMcpResource | undefined {
+    if (method === PROMPT_GET) return (_method, name) => this.guard.authorizePrompt(name)
+    if (typeof method === 'string' && RESOURCE_METHODS.has(method))
+      return this.guard.authorizeResource
+    return undefined
+  }
+
   /** A message from the wrapped server. */
   fromServer(message: JSONRPCMessage): void {
+    if (isJSONRPCNotification(message) && message.method === 'notifications/tools/list_changed')
+      this.guard.toolsChanged()
     if (isJSONRPCNotification(message) && message.method === 'notifications/progress') {
       const token = asRecord(message.params).progressToken
       const related = isRequestId(token) ? this.inFlight.requestOf(token) : undefined
@@ -127,12 +149,26 @@ export class MessageRouter {
     this.inFlight.delete(id)
     if (request.kind === 'cancelled') return
     if (request.kind === 'list' && isJSONRPCResultResponse(message)) {
-      this.forward(this.client, { ...message, result: allowedToolList(message.result, this.guard) })
+      const { result, withheld } = this.guard.listTools(message.result)
+      this.forward(this.client, { ...message, result })
+      if (withheld.length > 0)
+        this.forward(this.client, { jsonrpc: '2.0', ...withheldNotice(withheld) })
+      return
+    }
+    if (request.kind === 'prompts' && isJSONRPCResultResponse(message)) {
+      this.forward(this.client, {
+        ...message,
+        result: allowedPromptList(message.result, this.guard),
+      })
       return
     }
     if (request.kind === 'guarded') {
-      if (isJSONRPCResultResponse(message)) request.answer.finish(message.result)
-      else request.answer.fail(serverError(message.error))
+      if (isJSONRPCResultResponse(message)) {
+        const result = request.answer.finish(message.result) as JSONRPCResultResponse['result']
+        this.forward(this.client, { ...message, result })
+        return
+      }
+      request.answer.fail(serverError(message.error))
     }
     this.forward(this.client, message)
   }
@@ -146,7 +182,7 @@ export class MessageRouter {
     if (!isRequestId(requestId)) return
     const request = this.inFlight.get(requestId)
     if (request?.kind === 'authorizing') request.cancelled = true
-    if (request?.kind === 'forwarded' || request?.kind === 'list') {
+    if (request?.kind === 'forwarded' || request?.kind === 'list' || request?.kind === 'prompts') {
       this.inFlight.delete(requestId)
     }
     if (request?.kind === 'guarded') {
@@ -213,7 +249,7 @@ export class MessageRouter {
     }
     const forwarded: JSONRPCRequest = {
       ...request,
-      params: { ...params, arguments: decision.args },
+      params: { ...params, name: decision.serverTool, arguments: decision.args },
     }
     this.sendGuarded(forwarded, decision, (error) => {
       const text = `The MCP server could not be reached: ${String(error)}`
@@ -231,7 +267,9 @@ export class MessageRouter {
    */
   private async resource(request: JSONRPCRequest, authorize: AuthorizeMcpResource): Promise<void> {
     this.inFlight.set(request.id, { kind: 'authorizing', cancelled: false })
-    const decision = await authorize(request.method, asRecord(request.params).uri)
+    const params = asRecord(request.params)
+    const prompt = request.method === PROMPT_GET
+    const decision = await authorize(request.method, prompt ? params.name : params.uri)
     if (this.authorized(request.id)) {
       if (decision.allowed) decision.fail(new Error('The client cancelled the request.'))
       return
@@ -248,7 +286,12 @@ export class MessageRouter {
       })
       return
     }
-    this.sendGuarded(request, decision, (error) => {
+    const name =
+      prompt && typeof params.name === 'string'
+        ? this.guard.names.unqualify(params.name)
+        : undefined
+    const sent = name === undefined ? request : { ...request, params: { ...params, name } }
+    this.sendGuarded(sent, decision, (error) => {
       this.onError(error instanceof Error ? error : new Error(String(error)))
     })
   }
