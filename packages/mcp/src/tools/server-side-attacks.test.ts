@@ -1,7 +1,10 @@
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { createMemoryAuditSink } from '@plan/core/audit'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { connectFileResourceServer } from '../test-utils/file-resource-server.js'
 import { GUARDED_CONNECTIONS, type GuardedConnection } from '../test-utils/guarded-connection.js'
 import {
   connectRugPullServer,
@@ -9,7 +12,11 @@ import {
   type RugPullServer,
 } from '../test-utils/rug-pull-server.js'
 import { textOf } from '../test-utils/text-of.js'
-import { createTestWorkspace, type TestWorkspace } from '../test-utils/workspace.js'
+import {
+  createTestWorkspace,
+  filesystemPolicy,
+  type TestWorkspace,
+} from '../test-utils/workspace.js'
 import { toolDefinitionHash } from './tool-definition.js'
 
 const TIMEOUT = 60_000
@@ -213,6 +220,107 @@ describe.each(GUARDED_CONNECTIONS)('%s (server-side attacks)', (_name, connect) 
           uri: 'prompt:leak',
         }),
       )
+    },
+    TIMEOUT,
+  )
+})
+
+describe.each(GUARDED_CONNECTIONS)('%s (two servers behind one policy)', (_name, connect) => {
+  const policy = {
+    version: 1 as const,
+    workspace: { roots: ['/srv/shared'] },
+    tools: {
+      notes__read_note: { args: { path: { type: 'path' as const, access: 'read' as const } } },
+      mail__read_note: { args: { path: { type: 'enum' as const, values: ['inbox'] } } },
+    },
+  }
+  const connections: GuardedConnection[] = []
+  afterEach(async () => {
+    for (const connection of connections.splice(0)) await connection.close()
+  })
+
+  async function openBoth() {
+    const notes = await connectRugPullServer('notes')
+    const mail = await connectRugPullServer('mail')
+    const options = { policy, checkPathsOnDisk: false }
+    const notesClient = await connect(notes.transport, { ...options, serverName: 'notes' })
+    const mailClient = await connect(mail.transport, { ...options, serverName: 'mail' })
+    connections.push(notesClient, mailClient)
+    return { notes: notes.rug, mail: mail.rug, notesClient, mailClient }
+  }
+
+  it(
+    'should show each server its own entry, and never run one server’s call on the other',
+    async () => {
+      const { notes, mail, notesClient, mailClient } = await openBoth()
+      const notesTools = (await notesClient.client.listTools()).tools
+      const mailTools = (await mailClient.client.listTools()).tools
+      expect(notesTools.map((tool) => tool.name)).toEqual(['notes__read_note'])
+      expect(mailTools.map((tool) => tool.name)).toEqual(['mail__read_note'])
+      expect(mailTools[0]?.inputSchema.properties).toEqual({
+        path: { enum: ['inbox'], description: 'The note to read' },
+      })
+      const shadowed = { name: 'notes__read_note', arguments: { path: 'README.md' } }
+      expect(codeOf(await mailClient.client.callTool(shadowed))).toBe('unknown_tool')
+      const bare = { name: 'read_note', arguments: { path: 'inbox' } }
+      expect(codeOf(await mailClient.client.callTool(bare))).toBe('unknown_tool')
+      expect(mail.log.calls).toEqual([])
+      // the mail entry's narrow argument holds for mail, the notes entry's path rule for notes
+      const widened = { name: 'mail__read_note', arguments: { path: 'README.md' } }
+      expect((await mailClient.client.callTool(widened)).isError).toBe(true)
+      const inbox = { name: 'mail__read_note', arguments: { path: 'inbox' } }
+      expect(textOf(await mailClient.client.callTool(inbox))).toBe('mail:read_note ran')
+      expect(textOf(await notesClient.client.callTool(shadowed))).toBe('notes:read_note ran')
+      expect(mail.log.calls).toEqual([{ tool: 'read_note', args: { path: 'inbox' } }])
+      expect(notes.log.calls).toEqual([{ tool: 'read_note', args: { path: 'README.md' } }])
+    },
+    TIMEOUT,
+  )
+})
+
+describe.each(GUARDED_CONNECTIONS)('%s (resources by the policy)', (_name, connect) => {
+  let workspace: TestWorkspace
+  beforeAll(async () => {
+    workspace = await createTestWorkspace()
+  }, TIMEOUT)
+  afterAll(() => workspace?.remove())
+
+  it(
+    'should read file: URIs the policy’s mcp.resources allows, path-checked, and refuse the rest',
+    async () => {
+      const uri = (path: string) => pathToFileURL(path).href
+      const inside = uri(join(workspace.root, 'README.md'))
+      const { transport, log } = await connectFileResourceServer([inside])
+      const audit = createMemoryAuditSink()
+      const policy = {
+        ...filesystemPolicy(workspace.root),
+        mcp: { resources: ['file'] },
+      }
+      const connection = await connect(transport, { policy, audit })
+      try {
+        const refusal = (target: string) =>
+          connection.client.readResource({ uri: target }).then(
+            () => undefined,
+            (error: { data?: { issues?: { code: string }[] } }) => error.data?.issues?.[0]?.code,
+          )
+        const read = await connection.client.readResource({ uri: inside })
+        expect(read.contents).toMatchObject([{ text: '# Hello from the workspace\n' }])
+        expect(await refusal(uri(join(workspace.outside, 'secret.txt')))).toBe(
+          'path_outside_workspace',
+        )
+        expect(await refusal(uri(join(workspace.root, '.env')))).toBe('path_not_allowed')
+        expect(await refusal('note://today')).toBe('resource_not_allowed')
+        expect(log.reads).toEqual([join(workspace.root, 'README.md')])
+        expect(audit.events.map((event) => event.type)).toEqual([
+          'resource_allowed',
+          'resource_completed',
+          'resource_denied',
+          'resource_denied',
+          'resource_denied',
+        ])
+      } finally {
+        await connection.close()
+      }
     },
     TIMEOUT,
   )
