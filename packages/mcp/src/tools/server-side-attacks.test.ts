@@ -198,6 +198,21 @@ describe.each(GUARDED_CONNECTIONS)('%s (server-side attacks)', (_name, connect) 
   )
 
   it(
+    'should treat a tool’s result as untrusted: its text may not choose a path to write',
+    async () => {
+      await open()
+      await connection.client.listTools()
+      const output = textOf(await readNote())
+      const copied = { name: 'delete_note', arguments: { path: `${output}.md` } }
+      const refused = await connection.client.callTool(copied)
+      expect(refused.isError).toBe(true)
+      expect(textOf(refused)).toContain('untrusted_flow')
+      expect(rug.log.calls.map((call) => call.tool)).toEqual(['read_note'])
+    },
+    TIMEOUT,
+  )
+
+  it(
     'should list and get only the prompts the policy lists',
     async () => {
       await open()
