@@ -43,10 +43,17 @@ function isTask(options: { task?: unknown } | undefined, params: Record<string, 
   return options?.task !== undefined || params.task !== undefined
 }
 
+/** Most pages of tools listed before a call: a server whose cursors never end is not followed. */
+const MAX_TOOL_PAGES = 100
+
 /** Every page of the server's tools, through the guard's listing (so pins are checked). */
 async function listAllTools(callGuard: McpCallGuard, send: Request, notify: Notify): Promise<void> {
   let cursor: string | undefined
+  const cursors = new Set<string>()
   do {
+    // a repeated cursor or too many pages: what was listed so far decides
+    if (cursor !== undefined && (cursors.has(cursor) || cursors.size >= MAX_TOOL_PAGES)) return
+    if (cursor !== undefined) cursors.add(cursor)
     const page = await send(
       { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
       ListToolsResultSchema,

@@ -214,14 +214,18 @@ function listingIssue(
 /** Reports withheld tools to the audit log and the caller; an audit that fails is reported too. */
 function reportWithheld(options: McpGuardOptions, withheld: readonly WithheldTool[]): void {
   if (withheld.length === 0) return
-  for (const tool of withheld)
-    options.audit?.write({
-      type: 'tool_withheld',
-      tool: tool.tool,
-      definitionHash: tool.definitionHash,
-      pin: tool.pin,
-      issue: tool.issue,
-    })
+  try {
+    for (const tool of withheld)
+      options.audit?.write({
+        type: 'tool_withheld',
+        tool: tool.tool,
+        definitionHash: tool.definitionHash,
+        pin: tool.pin,
+        issue: tool.issue,
+      })
+  } catch {
+    // withheld either way; a sink that fails stops the run at the guard's next write
+  }
   options.onToolWithheld?.(withheld)
 }
 
@@ -232,13 +236,17 @@ function refusedUnlisted(
   args: unknown,
   issue: PlanIssue,
 ): AuthorizeResult {
-  options.audit?.write({
-    type: 'call_denied',
-    tool,
-    stepId: null,
-    argsHash: argsHashOf(args),
-    issues: [issue],
-  })
+  try {
+    options.audit?.write({
+      type: 'call_denied',
+      tool,
+      stepId: null,
+      argsHash: argsHashOf(args),
+      issues: [issue],
+    })
+  } catch {
+    // refused either way; a sink that fails stops the run at the guard's next write
+  }
   return { allowed: false, issue, issues: [issue] }
 }
 
