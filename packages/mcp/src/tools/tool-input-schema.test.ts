@@ -30,7 +30,7 @@ describe('toolInputSchema', () => {
     expect(schema).toEqual({
       type: 'object',
       properties: {
-        name: { type: 'string', minLength: 1, maxLength: 8, pattern: '^[a-z]+$' },
+        name: { type: 'string', minLength: 1, maxLength: 8, pattern: '^(?:^[a-z]+$)$' },
         count: { type: 'integer', minimum: 0, maximum: 9 },
         ratio: { type: 'number' },
         flag: { type: 'boolean' },

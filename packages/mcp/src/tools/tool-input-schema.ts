@@ -19,7 +19,8 @@ function valueSchema(spec: ArgSpec): JsonSchemaObject {
         type: 'string',
         ...(spec.minLength === undefined ? {} : { minLength: spec.minLength }),
         ...(spec.maxLength === undefined ? {} : { maxLength: spec.maxLength }),
-        ...(spec.pattern === undefined ? {} : { pattern: spec.pattern }),
+        // JSON Schema's pattern matches anywhere; the policy's must match the whole value
+        ...(spec.pattern === undefined ? {} : { pattern: `^(?:${spec.pattern})$` }),
         ...(spec.format === 'url' ? { format: 'uri' } : {}),
       }
     case 'number':
