@@ -11,6 +11,8 @@ export type GuardedAnswer = Pick<AllowedMcpCall, 'finish' | 'fail'>
  */
 export type InFlight =
   | { readonly kind: 'forwarded' | 'list' | 'prompts' }
+  /** The proxy's own `tools/list` after `list_changed`: its answer updates the pins' record only. */
+  | { readonly kind: 'relist'; readonly pages: number }
   | { readonly kind: 'authorizing'; cancelled: boolean }
   | { readonly kind: 'guarded' | 'cancelled'; readonly answer: GuardedAnswer }
 

@@ -24,6 +24,9 @@ import {
 } from '../guard/message-fields.js'
 import { type GuardedAnswer, RequestsInFlight } from './requests-in-flight.js'
 
+/** Most pages the proxy lists of its own after `list_changed`; the client's listing does the rest. */
+const MAX_RELIST_PAGES = 100
+
 function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || typeof value === 'number'
 }
@@ -56,8 +59,10 @@ function serverError(error: { code: number; message: string; data?: unknown }): 
  */
 
 export class MessageRouter {
-  /** Client requests taken and not yet answered, by id. */
+  /** Client requests taken and not yet answered, by id (and the proxy's own listings). */
   private readonly inFlight = new RequestsInFlight()
+  /** How many listings of its own the proxy has sent: their ids are `plan-mcp:tools/list:<n>`. */
+  private relists = 0
 
   constructor(
     private readonly guard: McpCallGuard,
@@ -110,8 +115,10 @@ export class MessageRouter {
 
   /** A message from the wrapped server. */
   fromServer(message: JSONRPCMessage): void {
-    if (isJSONRPCNotification(message) && message.method === 'notifications/tools/list_changed')
+    if (isJSONRPCNotification(message) && message.method === 'notifications/tools/list_changed') {
       this.guard.toolsChanged()
+      this.relist(undefined, 0)
+    }
     if (isJSONRPCNotification(message) && message.method === 'notifications/progress') {
       const token = asRecord(message.params).progressToken
       const related = isRequestId(token) ? this.inFlight.requestOf(token) : undefined
@@ -126,6 +133,35 @@ export class MessageRouter {
       return
     }
     this.forward(this.client, message)
+  }
+
+  /**
+   * Lists the server's tools for the guard (one page, then the next, up to a bound), so that a
+   * changed tool is judged and reported without waiting for the client to list them again.
+   */
+  private relist(cursor: string | undefined, pages: number): void {
+    if (pages >= MAX_RELIST_PAGES) return
+    this.relists += 1
+    const id = `plan-mcp:tools/list:${this.relists}`
+    if (this.inFlight.has(id)) return
+    this.inFlight.set(id, { kind: 'relist', pages: pages + 1 })
+    const params = cursor === undefined ? {} : { cursor }
+    this.server
+      .send({ jsonrpc: '2.0', id, method: 'tools/list', params })
+      .catch((error: unknown) => {
+        this.inFlight.delete(id)
+        this.onError(error instanceof Error ? error : new Error(String(error)))
+      })
+  }
+
+  /** The answer to the proxy's own listing: recorded, withheld tools reported, never forwarded. */
+  private relisted(message: JSONRPCResultResponse | JSONRPCErrorResponse, pages: number): void {
+    if (!isJSONRPCResultResponse(message)) return
+    const { withheld } = this.guard.listTools(message.result)
+    if (withheld.length > 0)
+      this.forward(this.client, { jsonrpc: '2.0', ...withheldNotice(withheld) })
+    const next = asRecord(message.result).nextCursor
+    if (typeof next === 'string') this.relist(next, pages)
   }
 
   /** The server is gone: calls still waiting for it will never finish. */
@@ -148,6 +184,10 @@ export class MessageRouter {
     }
     this.inFlight.delete(id)
     if (request.kind === 'cancelled') return
+    if (request.kind === 'relist') {
+      this.relisted(message, request.pages)
+      return
+    }
     if (request.kind === 'list' && isJSONRPCResultResponse(message)) {
       const { result, withheld } = this.guard.listTools(message.result)
       this.forward(this.client, { ...message, result })

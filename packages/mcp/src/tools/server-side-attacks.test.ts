@@ -240,6 +240,44 @@ describe.each(GUARDED_CONNECTIONS)('%s (server-side attacks)', (_name, connect) 
   )
 })
 
+describe.each(GUARDED_CONNECTIONS.filter(([name]) => name !== 'guardMcpClient'))(
+  '%s (list_changed)',
+  (_name, connect) => {
+    let workspace: TestWorkspace
+    beforeAll(async () => {
+      workspace = await createTestWorkspace()
+    }, TIMEOUT)
+    afterAll(() => workspace?.remove())
+
+    it(
+      'should list the tools itself on list_changed and report a changed one before the client lists',
+      async () => {
+        const pins = await reviewedPins()
+        const { transport, rug } = await connectRugPullServer()
+        const connection = await connect(transport, { policy: notesPolicy(workspace.root, pins) })
+        try {
+          await connection.client.listTools()
+          rug.poisonDescription()
+          await expect
+            .poll(() => withheldCodes(connection.notices))
+            .toEqual({
+              read_note: 'tool_definition_changed',
+            })
+          const call = { name: 'read_note', arguments: { path: 'README.md' } }
+          expect(codeOf(await connection.client.callTool(call))).toBe('tool_definition_changed')
+          // an unchanged tool is judged again and stays callable without the client listing
+          const other = { name: 'delete_note', arguments: { path: 'notes/old.md' } }
+          expect(await connection.client.callTool(other)).not.toHaveProperty('isError', true)
+          expect(rug.log.calls.map((entry) => entry.tool)).toEqual(['delete_note'])
+        } finally {
+          await connection.close()
+        }
+      },
+      TIMEOUT,
+    )
+  },
+)
+
 describe.each(GUARDED_CONNECTIONS)('%s (two servers behind one policy)', (_name, connect) => {
   const policy = {
     version: 1 as const,
