@@ -189,7 +189,13 @@ describe('MessageRouter', () => {
         jsonrpc: '2.0',
         id: 1,
         result: {
-          tools: [{ name: 'shell', inputSchema: shell && toolInputSchema(shell) }],
+          tools: [
+            {
+              name: 'shell',
+              inputSchema: shell && toolInputSchema(shell),
+              annotations: { readOnlyHint: false, destructiveHint: true },
+            },
+          ],
           nextCursor: 'next',
         },
       },

@@ -183,8 +183,17 @@ describe.each(GUARDED_CONNECTIONS)('%s (server-side attacks)', (_name, connect) 
     'should hold a tool to the policy whatever its annotations say',
     async () => {
       await open()
-      await connection.client.listTools()
+      const { tools } = await connection.client.listTools()
       // delete_note says readOnlyHint and not destructiveHint; the policy says it writes
+      expect(tools.find((tool) => tool.name === 'delete_note')?.annotations).toEqual({
+        readOnlyHint: false,
+        destructiveHint: true,
+        openWorldHint: false,
+      })
+      expect(tools.find((tool) => tool.name === 'read_note')?.annotations).toEqual({
+        readOnlyHint: true,
+        openWorldHint: false,
+      })
       const protectedFile = { name: 'delete_note', arguments: { path: '.git/config' } }
       expect(codeOf(await connection.client.callTool(protectedFile))).toBe('path_not_allowed')
       const secret = await readNote('.env')

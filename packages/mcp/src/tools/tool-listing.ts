@@ -1,6 +1,7 @@
 import type { PlanIssue, ResolvedPolicy, ToolPolicy } from '@plan/core'
 import { asRecord } from '../guard/message-fields.js'
 import type { ServerNames } from './server-names.js'
+import { shownAnnotations } from './shown-annotations.js'
 import { pinnedDefinition, toolDefinitionHash } from './tool-definition.js'
 import { toolInputSchema } from './tool-input-schema.js'
 
@@ -110,11 +111,13 @@ export class ToolListing {
     }
     this.withheld.delete(name)
     this.shown.set(name, hash)
+    const annotations = shownAnnotations(entry, listed.annotations)
     return {
       ...listed,
       name,
       ...(entry.description === undefined ? {} : { description: entry.description }),
       inputSchema: toolInputSchema(entry, listed.inputSchema),
+      ...(annotations === undefined ? {} : { annotations }),
     }
   }
 
