@@ -17,6 +17,7 @@ import {
   allowedPromptList,
   asRecord,
   PROMPT_GET,
+  promptCompletion,
   RESOURCE_METHODS,
   toolNameOf,
   withheldNotice,
@@ -186,6 +187,14 @@ export async function guardMcpClient<C extends Client>(
     const authorize = callGuard.authorizeResource
     if (authorize !== undefined && RESOURCE_METHODS.has(request.method))
       return guardedResource(callGuard, authorize, send, args)
+    if (request.method === 'completion/complete') {
+      const completion = promptCompletion(asRecord(request.params), callGuard)
+      if ('issue' in completion)
+        throw new McpError(ErrorCode.InvalidParams, completion.issue.message, {
+          issues: [completion.issue],
+        })
+      return send({ ...request, params: completion.params }, args[1], args[2])
+    }
     const result = await send(...args)
     if (request.method === 'prompts/list') return allowedPromptList(result, callGuard)
     if (request.method !== 'tools/list') return result

@@ -1,3 +1,4 @@
+import type { PlanIssue } from '@plan/core'
 import type { WithheldTool } from '../tools/tool-listing.js'
 import type { McpCallGuard } from './create-mcp-call-guard.js'
 
@@ -61,4 +62,31 @@ export function withheldNotice(withheld: readonly WithheldTool[]): {
       },
     },
   }
+}
+
+/**
+ * A `completion/complete` about a prompt, as the server is to get it: the prompt renamed to
+ * the server's own name; or the issue when the policy's `mcp.prompts` does not list it (its
+ * argument completions are the server's text about a prompt the model may not use). Any other
+ * completion request is returned as it is.
+ */
+export function promptCompletion(
+  params: Record<string, unknown>,
+  guard: McpCallGuard,
+): { readonly params: Record<string, unknown> } | { readonly issue: PlanIssue } {
+  const ref = asRecord(params.ref)
+  if (ref.type !== 'ref/prompt') return { params }
+  const allowed = new Set(guard.compiler.policy.policy.mcp?.prompts ?? [])
+  const name = typeof ref.name === 'string' ? ref.name : ''
+  const own = guard.names.unqualify(name)
+  if (!allowed.has(name) || own === undefined)
+    return {
+      issue: {
+        code: 'prompt_not_allowed',
+        message: `The prompt ${JSON.stringify(name)} is not among the prompts the policy lists (mcp.prompts); its completions were not asked for.`,
+        hint: 'Complete only the arguments of prompts the policy lists.',
+        path: ['ref', 'name'],
+      },
+    }
+  return { params: { ...params, ref: { ...ref, name: own } } }
 }

@@ -18,6 +18,7 @@ import {
   allowedPromptList,
   asRecord,
   PROMPT_GET,
+  promptCompletion,
   RESOURCE_METHODS,
   toolNameOf,
   withheldNotice,
@@ -90,6 +91,22 @@ export class MessageRouter {
       else if (asRecord(message.params).task === undefined) void this.resource(message, authorize)
       else this.refuseTask(message)
       return
+    }
+    if (method === 'completion/complete' && isJSONRPCRequest(message)) {
+      const completion = promptCompletion(asRecord(message.params), this.guard)
+      if ('issue' in completion) {
+        this.forward(this.client, {
+          jsonrpc: '2.0',
+          id: message.id,
+          error: {
+            code: ErrorCode.InvalidParams,
+            message: completion.issue.message,
+            data: { issues: [completion.issue] },
+          },
+        })
+        return
+      }
+      message = { ...message, params: completion.params }
     }
     if (isJSONRPCRequest(message)) {
       const kind =

@@ -1,4 +1,5 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { completable } from '@modelcontextprotocol/sdk/server/completable.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 
@@ -54,10 +55,17 @@ export function createRugPullServer(name = 'notes'): RugPullServer {
     record('delete_note'),
   )
   for (const prompt of ['review', 'leak'])
-    server.registerPrompt(prompt, { description: `The ${prompt} prompt` }, async () => {
-      log.prompts.push(prompt)
-      return { messages: [{ role: 'user', content: { type: 'text', text: `${prompt} text` } }] }
-    })
+    server.registerPrompt(
+      prompt,
+      {
+        description: `The ${prompt} prompt`,
+        argsSchema: { topic: completable(z.string(), () => [`${prompt}-topic`]) },
+      },
+      async () => {
+        log.prompts.push(prompt)
+        return { messages: [{ role: 'user', content: { type: 'text', text: `${prompt} text` } }] }
+      },
+    )
   return {
     server,
     log,

@@ -227,16 +227,32 @@ describe.each(GUARDED_CONNECTIONS)('%s (server-side attacks)', (_name, connect) 
       await open()
       const { prompts } = await connection.client.listPrompts()
       expect(prompts.map((prompt) => prompt.name)).toEqual(['review'])
-      const leak = await connection.client.getPrompt({ name: 'leak' }).then(
-        () => undefined,
-        (error: { data?: { issues?: { code: string }[] } }) => error.data?.issues?.[0]?.code,
-      )
+      const leak = await connection.client
+        .getPrompt({ name: 'leak', arguments: { topic: 'x' } })
+        .then(
+          () => undefined,
+          (error: { data?: { issues?: { code: string }[] } }) => error.data?.issues?.[0]?.code,
+        )
       expect(leak).toBe('prompt_not_allowed')
-      const review = await connection.client.getPrompt({ name: 'review' })
+      const review = await connection.client.getPrompt({
+        name: 'review',
+        arguments: { topic: 'x' },
+      })
       expect(review.messages).toEqual([
         { role: 'user', content: { type: 'text', text: 'review text' } },
       ])
       expect(rug.log.prompts).toEqual(['review'])
+      const complete = (name: string) =>
+        connection.client.complete({
+          ref: { type: 'ref/prompt', name },
+          argument: { name: 'topic', value: '' },
+        })
+      expect((await complete('review')).completion.values).toEqual(['review-topic'])
+      const leaked = await complete('leak').then(
+        () => undefined,
+        (error: { data?: { issues?: { code: string }[] } }) => error.data?.issues?.[0]?.code,
+      )
+      expect(leaked).toBe('prompt_not_allowed')
       expect(audit.events).toContainEqual(
         expect.objectContaining({
           type: 'resource_denied',
