@@ -66,6 +66,17 @@ describe('ToolListing', () => {
     expect(strict.callIssue('list_notes')?.code).toBe('tool_not_pinned')
   })
 
+  it('should withhold a definition too deep to hash, pinned or not', () => {
+    let schema: Record<string, unknown> = { type: 'object' }
+    for (let depth = 0; depth < 5000; depth += 1)
+      schema = { type: 'object', properties: { a: schema } }
+    const tools = listing(false)
+    const listed = tools.list({ tools: [{ name: 'list_notes', inputSchema: schema }] })
+    expect(names(listed)).toEqual([])
+    expect(listed.withheld[0]?.issue.code).toBe('tool_definition_changed')
+    expect(tools.callIssue('list_notes')?.code).toBe('tool_definition_changed')
+  })
+
   it('should keep what else the answer holds, and drop entries without a name', () => {
     const tools = listing()
     const listed = tools.list({ tools: [{ description: 'no name' }, plain], nextCursor: 'n' })

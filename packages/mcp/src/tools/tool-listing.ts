@@ -43,6 +43,27 @@ function pinIssue(tool: string, hash: string, pin: string | undefined): PlanIssu
       }
 }
 
+/** The hash of a definition that could not be hashed (nested too deeply): it matches no pin. */
+const UNREADABLE = 'sha256:unreadable'
+
+/** A listed tool's pin, or undefined when its definition cannot be hashed. */
+function hashOf(listed: Record<string, unknown>): string | undefined {
+  try {
+    return toolDefinitionHash(listed)
+  } catch {
+    return undefined
+  }
+}
+
+function unreadableIssue(tool: string): PlanIssue {
+  return {
+    code: 'tool_definition_changed',
+    message: `The server's definition of the tool "${tool}" could not be read to compare with a pin (it is nested too deeply); it is withheld.`,
+    hint: 'Ask the server’s authors for a plainer schema, or remove the tool from the policy.',
+    path: ['tools', tool, 'pin'],
+  }
+}
+
 /**
  * What one session's server has listed of its tools, checked against the policy: which tools
  * the client may see (listed by the policy, their definitions matching their pins) and in
@@ -92,19 +113,20 @@ export class ToolListing {
     const name = this.names.qualify(listed.name)
     const entry = this.policy.tools.get(name)
     if (entry === undefined) return undefined
-    const hash = toolDefinitionHash(listed)
-    if (this.isPinChecked(entry) && entry.pin !== hash) {
+    const hash = hashOf(listed)
+    if (hash === undefined || (this.isPinChecked(entry) && entry.pin !== hash)) {
       this.shown.delete(name)
+      const shown = hash ?? UNREADABLE
       const held: WithheldTool = {
         tool: name,
-        definitionHash: hash,
+        definitionHash: shown,
         pin: entry.pin ?? null,
-        definition: pinnedDefinition(listed),
-        issue: pinIssue(name, hash, entry.pin),
+        definition: hash === undefined ? {} : pinnedDefinition(listed),
+        issue: hash === undefined ? unreadableIssue(name) : pinIssue(name, hash, entry.pin),
       }
       this.withheld.set(name, held)
-      if (!this.reported.has(`${name} ${hash}`)) {
-        this.reported.add(`${name} ${hash}`)
+      if (!this.reported.has(`${name} ${shown}`)) {
+        this.reported.add(`${name} ${shown}`)
         withheld.push(held)
       }
       return undefined
@@ -132,9 +154,10 @@ export class ToolListing {
    */
   callIssue(tool: string): PlanIssue | undefined {
     const entry = this.policy.tools.get(tool)
-    if (entry === undefined || !this.isPinChecked(entry) || this.shown.has(tool)) return undefined
+    if (entry === undefined || this.shown.has(tool)) return undefined
     const withheld = this.withheld.get(tool)
     if (withheld !== undefined) return withheld.issue
+    if (!this.isPinChecked(entry)) return undefined
     return {
       code: 'tool_not_listed',
       message: `The tool "${tool}" has not been listed with a definition matching its pin since the session began or the server's tools last changed.`,
