@@ -149,8 +149,10 @@ function watchTransport(client: Client, callGuard: McpCallGuard): Notify {
 
 /**
  * Guards an MCP SDK `Client` in place: `tools/list` answers list only the tools the policy
- * lists (descriptions unchanged), and every `tools/call` is authorized by the `@plan` guard
- * first. A refused call is not sent; it resolves to a tool result with `isError: true` naming
+ * lists whose definitions match their pins, with the policy's argument schema (a withheld tool
+ * is announced to the client's handlers as a `notifications/message`), and every `tools/call`
+ * is authorized by the `@plan` guard first; `prompts/get` and resources follow the policy's
+ * `mcp` section. A refused call is not sent; it resolves to a tool result with `isError: true` naming
  * the issues and hints, as a server's own error would. An allowed call is sent with the guard's
  * arguments (paths as checked on disk), and its result is recorded for budgets and trust.
  *

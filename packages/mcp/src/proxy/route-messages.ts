@@ -48,10 +48,12 @@ function serverError(error: { code: number; message: string; data?: unknown }): 
 
 /**
  * Routes JSON-RPC messages between the client side and the server side of the proxy. Only
- * `tools/list` results (filtered), `tools/call` requests (guarded) and, with `resources:
- * 'workspace'`, `resources/read` and `resources/subscribe` requests (checked) are touched; every
- * other message — resources otherwise, prompts, notifications, progress, cancellation,
- * server-to-client requests — is forwarded as it is, ids unchanged.
+ * `tools/list` and `prompts/list` results (filtered, pins checked), `tools/call`, `prompts/get`
+ * and prompt `completion/complete` requests (guarded), `resources/read` and
+ * `resources/subscribe` requests (checked, unless `resources: 'pass'`) are touched, and
+ * `notifications/tools/list_changed` makes the proxy list the tools again for the guard; every
+ * other message — notifications, progress, cancellation, server-to-client requests — is
+ * forwarded as it is, ids unchanged.
  *
  * Answers are matched to requests by id, so a request whose id is still in flight is refused
  * unsent, and an answer to no request in flight is dropped. A guarded request the client
