@@ -147,12 +147,12 @@ export interface McpCallGuard {
   /** Authorizes one `tools/call`; never throws. `callId` is reported in the decision event. */
   authorize(tool: string, args: unknown, callId?: string): Promise<AllowedMcpCall | RefusedMcpCall>
   /**
-   * With `resources: 'workspace'`, checks the `uri` of a `resources/read` or
+   * Unless `resources: 'pass'`, checks the `uri` of a `resources/read` or
    * `resources/subscribe`: the refusal, or undefined when it may go. Absent in `'pass'` mode.
    */
   readonly checkResource: ResourceCheck | undefined
   /**
-   * With `resources: 'workspace'`, decides about a `resources/read` or `resources/subscribe` as
+   * Unless `resources: 'pass'`, decides about a `resources/read` or `resources/subscribe` as
    * {@link checkResource} does, then through the run: refused once the run has stopped, a read
    * counted against `budgets.maxCalls`, every decision audited, a read's content labelled for
    * trust once `finish` reports it. Absent in `'pass'` mode.
