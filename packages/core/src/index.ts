@@ -96,6 +96,7 @@ export type {
   AuditPolicy,
   Budgets,
   DeclassifySchema,
+  McpPolicy,
   Policy,
   PolicyInput,
   SandboxLimitsPolicy,

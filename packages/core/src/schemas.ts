@@ -14,6 +14,7 @@ export {
   auditSchema,
   budgetsSchema,
   declassifySchema,
+  mcpPolicySchema,
   policySchema,
   sandboxLimitsSchema,
   sandboxPolicySchema,

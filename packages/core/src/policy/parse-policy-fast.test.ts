@@ -56,6 +56,7 @@ const everything = {
       },
     },
     plain: {},
+    pinned: { idempotent: true, pin: `sha256:${'0a'.repeat(32)}` },
   },
   commands: {
     allow: ['git', 'npm'],
@@ -84,9 +85,27 @@ const everything = {
   trust: { defaultOutput: 'trusted' },
   approval: { requireSignature: true },
   audit: { required: true },
+  mcp: { requirePins: true, prompts: ['review'], resources: ['file', 'note+x'] },
 }
 
 describe('parsePolicyFast', () => {
+  it.each([
+    ['a pin that is not sha256:<64 hex>', { plain: { pin: `sha256:${'A'.repeat(64)}` } }, {}],
+    ['a pin of the wrong length', { plain: { pin: 'sha256:0a' } }, {}],
+    ['a resource scheme with a colon', {}, { mcp: { resources: ['file:'] } }],
+    ['an empty prompt name', {}, { mcp: { prompts: [''] } }],
+  ])('should leave %s to policySchema, which refuses it', (_, tools, rest) => {
+    const policy = { ...minimal, tools, ...rest }
+    expect(parsePolicyFast(policy)).toBeUndefined()
+    expect(policySchema.safeParse(policy).success).toBe(false)
+  })
+
+  it('should apply the mcp defaults as policySchema does', () => {
+    const policy = { ...minimal, mcp: {} }
+    expect(parsePolicyFast(policy)).toEqual(policySchema.parse(policy))
+    expect(parsePolicyFast(policy)?.mcp).toEqual({ requirePins: false, prompts: [], resources: [] })
+  })
+
   it.each([
     ['a minimal policy (catches a default added to the schema only)', minimal],
     ['a policy using every field', everything],

@@ -9,7 +9,12 @@ import { isForbiddenKey } from '../util/forbidden-key.js'
 // only costs the fast path, never changes a result.
 
 type Rule =
-  | { readonly kind: 'string'; readonly min?: number; readonly max?: number }
+  | {
+      readonly kind: 'string'
+      readonly min?: number
+      readonly max?: number
+      readonly pattern?: RegExp
+    }
   | {
       readonly kind: 'number'
       readonly int?: boolean
@@ -30,6 +35,7 @@ type Field = { readonly rule: Rule; readonly fallback?: () => unknown; readonly 
 const FAIL = Symbol('fail')
 
 const text = (min?: number, max?: number): Rule => ({ kind: 'string', min, max })
+const matching = (pattern: RegExp): Rule => ({ kind: 'string', pattern })
 const int = (min: number | undefined, max?: number, above?: number): Rule => ({
   kind: 'number',
   int: true,
@@ -124,6 +130,8 @@ const policyRule = object({
         args: withDefault(record(argSpec), () => ({})),
         maxCalls: positive(),
         output: object({ trust: trustLevel, declassify }),
+        idempotent: boolean,
+        pin: matching(/^sha256:[0-9a-f]{64}$/),
       }),
     ),
   ),
@@ -166,6 +174,11 @@ const policyRule = object({
     () => ({}),
   ),
   audit: withDefault(object({ required: withDefault(boolean, () => false) }), () => ({})),
+  mcp: object({
+    requirePins: withDefault(boolean, () => false),
+    prompts: withDefault(array(text(1)), () => []),
+    resources: withDefault(array(matching(/^[a-z][a-z0-9+.-]*$/)), () => []),
+  }),
 })
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -209,6 +222,7 @@ function read(rule: Rule, value: unknown): unknown {
     case 'string':
       if (typeof value !== 'string') return FAIL
       if (rule.min !== undefined && value.length < rule.min) return FAIL
+      if (rule.pattern !== undefined && !rule.pattern.test(value)) return FAIL
       return rule.max !== undefined && value.length > rule.max ? FAIL : value
     case 'number':
       return readNumber(rule, value)

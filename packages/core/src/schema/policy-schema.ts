@@ -203,6 +203,31 @@ export const toolPolicySchema = z.strictObject({
    * is reported and runs again only when a human approves (at-most-once). Default false.
    */
   idempotent: z.boolean().optional(),
+  /**
+   * For a tool of an MCP server: the SHA-256 of its definition as it was reviewed (name, title,
+   * description, input and output schema, annotations, as RFC 8785 JSON), `sha256:<hex>`. A
+   * listed definition that differs is withheld from the client and its calls refused.
+   */
+  pin: z
+    .string()
+    .regex(/^sha256:[0-9a-f]{64}$/)
+    .optional(),
+})
+
+/** What an MCP guard lets through besides the policy's tools. */
+export const mcpPolicySchema = z.strictObject({
+  /**
+   * True: a tool whose entry has no `pin` is withheld, as a changed one is (`plan-mcp init`
+   * writes true). Default false: only the tools with a `pin` are checked against it.
+   */
+  requirePins: z.boolean().default(false),
+  /** Prompts `prompts/get` may fetch, by name; any other is refused. Default none. */
+  prompts: z.array(z.string().min(1)).default([]),
+  /**
+   * URI schemes `resources/read` and `resources/subscribe` may name, without the colon; a
+   * `file` URI must also name a path tools may read. Default none: every request is refused.
+   */
+  resources: z.array(z.string().regex(/^[a-z][a-z0-9+.-]*$/)).default([]),
 })
 
 /** Trust defaults for the data-flow checks. */
@@ -358,6 +383,8 @@ export const policySchema = z
     audit: auditSchema.default({ required: false }),
     /** How commands are sandboxed at run time; see `@plan/sandbox`. */
     sandbox: sandboxPolicySchema.optional(),
+    /** What the MCP guard (`@plan/mcp`) lets through besides tool calls. */
+    mcp: mcpPolicySchema.optional(),
   })
   .describe('An @plan policy')
 
@@ -379,6 +406,7 @@ export type ArgSpec =
     }
 export type ToolPolicy = z.output<typeof toolPolicySchema>
 export type ToolOutput = z.output<typeof toolOutputSchema>
+export type McpPolicy = z.output<typeof mcpPolicySchema>
 export type Trust = z.output<typeof trustSchema>
 export type Approval = z.output<typeof approvalSchema>
 export type AuditPolicy = z.output<typeof auditSchema>

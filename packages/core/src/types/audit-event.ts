@@ -67,6 +67,17 @@ export type AuditEvent =
       readonly outputHash: string | null
       readonly trust: TrustLabel
     }
+  /**
+   * An MCP server listed a tool the guard withheld from the client: its definition differs
+   * from the policy's `pin` (`pin` null: the policy has none for it).
+   */
+  | {
+      readonly type: 'tool_withheld'
+      readonly tool: string
+      readonly definitionHash: string
+      readonly pin: string | null
+      readonly issue: PlanIssue
+    }
   /** A step failed. */
   | { readonly type: 'step_failed'; readonly stepId: string; readonly error: string }
   /** A running step went back to ready (a retry). */

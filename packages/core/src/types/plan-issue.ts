@@ -64,6 +64,13 @@ export type IssueCode =
   | 'store_failed'
   // MCP: a task-augmented request, refused unsent
   | 'task_not_guarded'
+  // MCP: a tool whose listed definition differs from its pin, or that has none
+  | 'tool_definition_changed'
+  | 'tool_not_pinned'
+  | 'tool_not_listed'
+  // MCP: a prompt or a resource the policy does not list
+  | 'prompt_not_allowed'
+  | 'resource_not_allowed'
   // sandbox
   | 'sandbox_unavailable'
   | 'sandbox_failed'

@@ -34,8 +34,9 @@ describe('parseCliArgs', () => {
         maxSessions: undefined,
         sessionIdle: undefined,
         keepalive: undefined,
-        resources: 'pass',
+        resources: undefined,
         resourceSchemes: [],
+        serverName: undefined,
       },
     })
   })
@@ -48,8 +49,36 @@ describe('parseCliArgs', () => {
         output: 'plan-mcp.policy.json',
         root: '.',
         force: false,
+        serverName: undefined,
         server: ['server'],
       },
+    })
+  })
+
+  it('should read pin with its policy, server name and --write', () => {
+    expect(
+      parseCliArgs(['pin', '--policy', 'p.json', '--server-name', 'fs', '--write', '--', 's']),
+    ).toEqual({
+      success: true,
+      command: { kind: 'pin', policy: 'p.json', serverName: 'fs', write: true, server: ['s'] },
+    })
+    expect(parseCliArgs(['pin', '--', 's'])).toMatchObject({
+      success: false,
+      message: expect.stringContaining('missing --policy'),
+    })
+    expect(parseCliArgs(['pin', '--policy', 'p.json', '--sandbox', '--', 's'])).toMatchObject({
+      success: false,
+    })
+  })
+
+  it('should read --server-name for the proxy and init', () => {
+    expect(parseCliArgs(['--policy', 'p', '--server-name', 'fs', '--', 's'])).toMatchObject({
+      success: true,
+      command: { kind: 'proxy', serverName: 'fs' },
+    })
+    expect(parseCliArgs(['init', '--server-name', 'fs', '--', 's'])).toMatchObject({
+      success: true,
+      command: { kind: 'init', serverName: 'fs' },
     })
   })
 

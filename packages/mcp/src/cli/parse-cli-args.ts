@@ -25,10 +25,15 @@ export interface ProxyCommand {
   readonly sessionIdle: number | undefined
   /** With `listen`: seconds between keepalive comments on open event streams; 0: none. */
   readonly keepalive: number | undefined
-  /** Whether `resources/read` is held to the workspace (`workspace`) or passed (`pass`). */
-  readonly resources: McpResourcesMode
+  /**
+   * Whether `resources/read` is held to the workspace (`workspace`) or passed (`pass`);
+   * undefined: as the policy's `mcp.resources` says.
+   */
+  readonly resources: McpResourcesMode | undefined
   /** With `resources: 'workspace'`: URI schemes passed unchecked besides `file:`. */
   readonly resourceSchemes: readonly string[]
+  /** The server's name in the policy: its tools are the policy's `<name>__<tool>` entries. */
+  readonly serverName: string | undefined
 }
 
 /** `plan-mcp init [--output file] [--root dir] [--force] -- <server command>`. */
@@ -38,22 +43,40 @@ export interface InitCommand {
   readonly output: string
   readonly root: string
   readonly force: boolean
+  /** The server's name in the policy: entries are written as `<name>__<tool>`. */
+  readonly serverName: string | undefined
+  readonly server: readonly string[]
+}
+
+/** `plan-mcp pin --policy <file> [--server-name <name>] [--write] -- <server command>`. */
+export interface PinCommand {
+  readonly kind: 'pin'
+  readonly policy: string
+  readonly serverName: string | undefined
+  /** Record the new pins; without it, only print the diff (exit 1 when a pin differs). */
+  readonly write: boolean
   readonly server: readonly string[]
 }
 
 /** What the command line asks for, or why it cannot be understood. */
 export type ParsedCli =
-  | { readonly success: true; readonly command: ProxyCommand | InitCommand | { kind: 'help' } }
+  | {
+      readonly success: true
+      readonly command: ProxyCommand | InitCommand | PinCommand | { kind: 'help' }
+    }
   | { readonly success: false; readonly message: string }
 
 /** The usage text. */
 export const USAGE = `Usage:
-  plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] [--sandbox [--sandbox-read <dir>]…] [--resources workspace [--resource-scheme <scheme>]…] -- <server command> [args…]
+  plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] [--sandbox [--sandbox-read <dir>]…] [--resources workspace|pass [--resource-scheme <scheme>]…] [--server-name <name>] -- <server command> [args…]
       Runs the MCP server behind the @plan guard, speaking MCP over stdio on both sides;
       with --sandbox the server itself runs in an OS sandbox built from the policy;
-      with --resources workspace, resources/read of a file: URI must name a path tools may
-      read, and other schemes are refused unless a --resource-scheme names them; reads are
-      audited and counted against the policy's budgets.maxCalls, as tool calls are.
+      resources/read and prompts/get go through only as the policy's mcp.resources and
+      mcp.prompts list them (a file: URI must name a path tools may read); with
+      --resources workspace, file: URIs so checked and each --resource-scheme go through;
+      reads are audited and counted against budgets.maxCalls, as tool calls are;
+      a listed tool whose definition differs from its pin in the policy is withheld;
+      with --server-name, the server's tools are the policy's <name>__<tool> entries.
   plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] --url <https://host/mcp>
       Guards a server reached over Streamable HTTP; the client still speaks stdio.
   plan-mcp --policy <policy.json> --listen <port> [--host 127.0.0.1] [--max-sessions <n>] [--session-idle <seconds>] [--keepalive <seconds>] [… as above]
@@ -64,14 +87,27 @@ export const USAGE = `Usage:
       vanished without closing its connection is noticed;
       with PLAN_MCP_TOKEN set, every request must send Authorization: Bearer <token>
       (required for a --host beyond loopback).
-  plan-mcp init [--output <policy.json>] [--root <dir>] [--force] -- <server command> [args…]
-      Lists the server's tools and writes a starting policy for you to narrow.`
+  plan-mcp init [--output <policy.json>] [--root <dir>] [--force] [--server-name <name>] -- <server command> [args…]
+      Lists the server's tools and writes a starting policy for you to narrow, each tool
+      pinned to its definition (kept beside it in <policy>.tools.json).
+  plan-mcp pin --policy <policy.json> [--server-name <name>] [--write] -- <server command> [args…]
+      Prints the diff of each tool whose definition no longer matches its pin (exit 1 if
+      any); after you review it, --write records the new pins.`
 
 /** The flags of `plan-mcp init`. */
 const INIT_OPTIONS = {
   output: { type: 'string', short: 'o' },
   root: { type: 'string' },
   force: { type: 'boolean' },
+  'server-name': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsOptionsConfig
+
+/** The flags of `plan-mcp pin`. */
+const PIN_OPTIONS = {
+  policy: { type: 'string' },
+  'server-name': { type: 'string' },
+  write: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsOptionsConfig
 
@@ -90,6 +126,7 @@ const PROXY_OPTIONS = {
   keepalive: { type: 'string' },
   resources: { type: 'string' },
   'resource-scheme': { type: 'string', multiple: true },
+  'server-name': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsOptionsConfig
 
@@ -209,6 +246,22 @@ function initCommand(values: Values, server: readonly string[]): ParsedCli {
       output: text(values.output) ?? 'plan-mcp.policy.json',
       root: text(values.root) ?? '.',
       force: values.force === true,
+      serverName: text(values['server-name']),
+      server,
+    },
+  }
+}
+
+function pinCommand(values: Values, server: readonly string[]): ParsedCli {
+  if (server.length === 0) return failure('missing the server command after --')
+  if (typeof values.policy !== 'string') return failure('missing --policy <policy.json> to pin')
+  return {
+    success: true,
+    command: {
+      kind: 'pin',
+      policy: values.policy,
+      serverName: text(values['server-name']),
+      write: values.write === true,
       server,
     },
   }
@@ -247,8 +300,12 @@ function proxyCommand(values: Values, server: readonly string[]): ParsedCli {
       maxSessions: maxSessions.value,
       sessionIdle: sessionIdle.value,
       keepalive: keepalive.value,
-      resources: values.resources === 'workspace' ? 'workspace' : 'pass',
+      resources:
+        values.resources === 'workspace' || values.resources === 'pass'
+          ? values.resources
+          : undefined,
       resourceSchemes: (values['resource-scheme'] as string[] | undefined) ?? [],
+      serverName: text(values['server-name']),
     },
   }
 }
@@ -258,8 +315,11 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
   const separator = argv.indexOf('--')
   const own = separator < 0 ? [...argv] : argv.slice(0, separator)
   const server = separator < 0 ? [] : argv.slice(separator + 1)
-  const isInit = own[0] === 'init'
-  const read = isInit ? readFlags(own.slice(1), INIT_OPTIONS) : readFlags(own, PROXY_OPTIONS)
+  const subcommand = own[0] === 'init' || own[0] === 'pin' ? own[0] : undefined
+  const read =
+    subcommand === undefined
+      ? readFlags(own, PROXY_OPTIONS)
+      : readFlags(own.slice(1), subcommand === 'init' ? INIT_OPTIONS : PIN_OPTIONS)
   if ('success' in read) return read
   const { values, positionals } = read
   if (values.help === true) return { success: true, command: { kind: 'help' } }
@@ -267,5 +327,6 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
     return failure(
       `unexpected argument ${JSON.stringify(positionals[0])}; put the server command after --`,
     )
-  return isInit ? initCommand(values, server) : proxyCommand(values, server)
+  if (subcommand === 'init') return initCommand(values, server)
+  return subcommand === 'pin' ? pinCommand(values, server) : proxyCommand(values, server)
 }

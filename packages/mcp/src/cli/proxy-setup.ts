@@ -79,7 +79,12 @@ export async function loadProxySetup(command: ProxyCommand, io: PlanMcpIo): Prom
       policy,
       ...(plan === undefined ? {} : { plan }),
       ...(audit === undefined ? {} : { audit }),
-      resources: command.resources,
+      ...(command.resources === undefined ? {} : { resources: command.resources }),
+      ...(command.serverName === undefined ? {} : { serverName: command.serverName }),
+      onToolWithheld: (tools) => {
+        for (const tool of tools)
+          io.stderr.write(`plan-mcp: withheld ${tool.tool}\n${formatIssues([tool.issue])}\n`)
+      },
       ...(command.resourceSchemes.length === 0 ? {} : { resourceSchemes: command.resourceSchemes }),
       onError: (error) => io.stderr.write(`plan-mcp: ${error.message}\n`),
       onDecision: (event) => {

@@ -4,6 +4,7 @@ import { parseCliArgs, USAGE } from './parse-cli-args.js'
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, type PlanMcpIo } from './plan-mcp-io.js'
 import { runInit } from './run-init.js'
 import { runListen } from './run-listen.js'
+import { runPin } from './run-pin.js'
 import { runProxy } from './run-proxy.js'
 
 /**
@@ -24,6 +25,7 @@ export async function runPlanMcp(argv: readonly string[], io: PlanMcpIo): Promis
   }
   try {
     if (command.kind === 'init') return await runInit(command, io)
+    if (command.kind === 'pin') return await runPin(command, io)
     const listen = command.listen
     return listen === undefined
       ? await runProxy(command, io)

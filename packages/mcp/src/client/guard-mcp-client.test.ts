@@ -1,10 +1,18 @@
 import { tmpdir } from 'node:os'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { CallToolResultSchema, ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import {
+  CallToolRequestSchema,
+  CallToolResultSchema,
+  ListToolsRequestSchema,
+  ListToolsResultSchema,
+} from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
 import { connectShellServer } from '../test-utils/connect-shell-server.js'
 import { shellPolicy } from '../test-utils/shell-server.js'
 import { textOf } from '../test-utils/text-of.js'
+import { toolDefinitionHash } from '../tools/tool-definition.js'
 import { guardMcpClient } from './guard-mcp-client.js'
 
 const TIMEOUT = 60_000
@@ -152,6 +160,42 @@ describe('guardMcpClient', () => {
           messages.push(message)
         expect(messages.map((message) => message.type)).toEqual(['error'])
         expect(log.commands).toEqual([])
+      } finally {
+        await client.close()
+      }
+    },
+    TIMEOUT,
+  )
+})
+
+describe('guardMcpClient (pinned tools)', () => {
+  it(
+    'should list the tools itself before calling a pinned tool, and stop at a cursor that repeats',
+    async () => {
+      const tool = { name: 'echo', inputSchema: { type: 'object' as const } }
+      const server = new Server({ name: 'loop', version: '1.0.0' }, { capabilities: { tools: {} } })
+      let pages = 0
+      server.setRequestHandler(ListToolsRequestSchema, async () => {
+        pages += 1
+        return { tools: [tool], nextCursor: 'again' }
+      })
+      server.setRequestHandler(CallToolRequestSchema, async () => ({
+        content: [{ type: 'text', text: 'echoed' }],
+      }))
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+      await server.connect(serverSide)
+      const client = new Client({ name: 'test', version: '1.0.0' })
+      await client.connect(clientSide)
+      const pinned = {
+        version: 1 as const,
+        workspace: { roots: [tmpdir()] },
+        tools: { echo: { pin: toolDefinitionHash(tool) } },
+      }
+      await guardMcpClient(client, { policy: pinned })
+      try {
+        const result = await client.callTool({ name: 'echo', arguments: {} })
+        expect(textOf(result)).toBe('echoed')
+        expect(pages).toBe(2)
       } finally {
         await client.close()
       }

@@ -57,8 +57,8 @@ class GuardedTransport implements GuardedMcpTransport {
 /**
  * Wraps a client transport (stdio, Streamable HTTP, or any `Transport`) so that whatever
  * client runs over it — the MCP SDK's `Client`, the AI SDK's `createMCPClient({ transport })` —
- * sees only the tools the policy lists and has every `tools/call` authorized by the `@plan`
- * guard; refused calls are answered with `isError` tool results and never reach the server.
+ * sees only the tools the policy lists, as pinned and with the policy's argument schema, and has
+ * every `tools/call` authorized by the `@plan` guard; refused calls are answered with `isError` tool results and never reach the server.
  *
  * @example
  * ```ts

@@ -6,8 +6,11 @@ import type { ResourceInspector, ResourceRefusal } from './resource-check.js'
 /** An allowed `resources/read` or `resources/subscribe`: send it, then report how it ended. */
 export interface AllowedMcpResource {
   readonly allowed: true
-  /** Reports the server's result: a read's content is recorded with its trust label. */
-  finish(result: unknown): void
+  /**
+   * Reports the server's result, returned as it is to be forwarded: a read's content is
+   * recorded with its trust label.
+   */
+  finish(result: unknown): unknown
   /** Reports an error response (its text reached the model) or that no answer came. */
   fail(error: unknown): void
 }
@@ -70,7 +73,7 @@ export function createResourceAuthorizer(
     } catch (error) {
       inspection = { issue: inspectionFailure(error) }
     }
-    const reads = method === 'resources/read'
+    const reads = method === 'resources/read' || method === 'prompts/get'
     let decision = guard.authorizeResource({
       method,
       uri,
@@ -93,8 +96,10 @@ export function createResourceAuthorizer(
     }
     return {
       allowed: true,
-      finish: (result) =>
-        end(() => guard.completeResource(uri as string, recordedContent(result, uri))),
+      finish: (result) => {
+        end(() => guard.completeResource(uri as string, recordedContent(result, uri)))
+        return result
+      },
       // The error as the client is shown it (message, code and data) carries the label.
       fail: (error) => end(() => guard.failResource(uri as string, error)),
     }

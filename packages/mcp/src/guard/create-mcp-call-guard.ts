@@ -19,9 +19,14 @@ import {
   type RunKeys,
   resolveCompiler,
 } from '@plan/core'
+import { hashJson } from '@plan/core/internal'
+import { denyFilteredResult } from '../tools/deny-filtered-result.js'
+import { type ServerNames, serverNames } from '../tools/server-names.js'
+import { ToolListing, type ToolListResult, type WithheldTool } from '../tools/tool-listing.js'
 import { type AuthorizeMcpResource, createResourceAuthorizer } from './authorize-mcp-resource.js'
 import { type DenialResult, denialResult } from './denial-result.js'
 import { createDurableSession, type DurableSession } from './durable-session.js'
+import { createPromptInspector, promptUri } from './prompt-check.js'
 import {
   createResourceInspector,
   type McpResourcesMode,
@@ -58,17 +63,29 @@ export interface McpGuardSettings {
   /** Asked when a call a crash interrupted comes again; true forwards it again (ask a human). */
   readonly retryInterrupted?: RetryInterrupted
   /**
-   * `resources/read` and `resources/subscribe`: `'pass'` (default) forwards them unchecked, as
-   * the application, not the model, picks resources; `'workspace'` holds them to the path rule
-   * of the tools: a `file:` URI must name a path that tools may read (inside the workspace,
-   * outside `deny`, symbolic links resolved on disk), and other schemes are refused unless
-   * `resourceSchemes` lists them. A refused request gets a JSON-RPC error naming the issues.
-   * Each decision is audited, a read counts as a call against `budgets.maxCalls`, and what it
-   * returns is labelled for trust as a tool's output is.
+   * `resources/read` and `resources/subscribe`: `'policy'` (default) lets through only the URI
+   * schemes the policy's `mcp.resources` lists (none: every request is refused), a `file:` URI
+   * only when it names a path that tools may read (inside the workspace, outside `deny`,
+   * symbolic links resolved on disk); `'workspace'` lets through `file:` URIs so checked and
+   * the schemes of `resourceSchemes`; `'pass'` forwards them unchecked. A refused request gets
+   * a JSON-RPC error naming the issues. Each decision is audited, a read counts as a call
+   * against `budgets.maxCalls`, and what it returns is labelled for trust as a tool's output is.
    */
   readonly resources?: McpResourcesMode
   /** With `resources: 'workspace'`: URI schemes passed unchecked besides `file:`, e.g. `['https']`. */
   readonly resourceSchemes?: readonly string[]
+  /**
+   * The server's name when several servers share one policy: its tools and prompts are then
+   * the policy's `<server>__<name>` entries, and the client sees and calls them by those
+   * names, so one server's tool never takes another's entry. Letters, digits and inner `-`.
+   */
+  readonly serverName?: string
+  /**
+   * Told of the tools a `tools/list` answer held back from the client (each once per
+   * definition): listed by the policy, their definition differs from its `pin`, or it has none
+   * under `mcp.requirePins`. Each is also written to the audit log as a `tool_withheld` event.
+   */
+  readonly onToolWithheld?: (tools: readonly WithheldTool[]) => void
 }
 
 /**
@@ -81,13 +98,17 @@ export type McpDecisionEvent = CallDecisionEvent
 export interface AllowedMcpCall {
   readonly allowed: true
   readonly stepId: string
+  /** The tool's name as the server knows it (without the server's name). */
+  readonly serverTool: string
   /** The arguments to send to the server (paths as checked on disk). */
   readonly args: JsonObject
   /**
-   * Reports the server's `tools/call` result: its output and trust label are recorded. In plan
-   * mode an `isError` result fails the step (its dependents will not run).
+   * Reports the server's `tools/call` result and returns it as the client is to get it (a
+   * listing tool's result without the names `deny` protects): that is what is recorded, with
+   * its trust label. In plan mode an `isError` result fails the step (its dependents will not
+   * run).
    */
-  finish(result: unknown): void
+  finish(result: unknown): unknown
   /** Reports that the call did not produce a result (error response, cancellation, closed). */
   fail(error: unknown): void
 }
@@ -104,17 +125,34 @@ export interface McpCallGuard {
   readonly guard: PlanGuard
   readonly compiler: PlanCompiler
   readonly mode: 'plan' | 'call'
-  /** True when the policy lists the tool, so `tools/list` may show it. */
+  /** The names of the server's tools and prompts in the policy (see `server`). */
+  readonly names: ServerNames
+  /** True when the policy lists the tool (its name in the policy), so `tools/list` may show it. */
   isToolAllowed(name: string): boolean
+  /**
+   * One page of the server's `tools/list` answer as the client is to get it: the tools the
+   * policy allows whose definitions match their pins, with the policy's argument schema;
+   * the tools withheld are reported (`onToolWithheld`, audit) and returned too.
+   */
+  listTools(result: unknown): ToolListResult
+  /** The server sent `notifications/tools/list_changed`: pinned tools wait for a new listing. */
+  toolsChanged(): void
+  /** True when a call of `tool` waits for the server's tools to be listed again. */
+  needsListing(tool: string): boolean
+  /**
+   * Decides about a `prompts/get` of `name` (as the client names it): refused unless the
+   * policy's `mcp.prompts` lists it; counted, audited and labelled for trust as a read.
+   */
+  readonly authorizePrompt: (name: unknown) => ReturnType<AuthorizeMcpResource>
   /** Authorizes one `tools/call`; never throws. `callId` is reported in the decision event. */
   authorize(tool: string, args: unknown, callId?: string): Promise<AllowedMcpCall | RefusedMcpCall>
   /**
-   * With `resources: 'workspace'`, checks the `uri` of a `resources/read` or
+   * Unless `resources: 'pass'`, checks the `uri` of a `resources/read` or
    * `resources/subscribe`: the refusal, or undefined when it may go. Absent in `'pass'` mode.
    */
   readonly checkResource: ResourceCheck | undefined
   /**
-   * With `resources: 'workspace'`, decides about a `resources/read` or `resources/subscribe` as
+   * Unless `resources: 'pass'`, decides about a `resources/read` or `resources/subscribe` as
    * {@link checkResource} does, then through the run: refused once the run has stopped, a read
    * counted against `budgets.maxCalls`, every decision audited, a read's content labelled for
    * trust once `finish` reports it. Absent in `'pass'` mode.
@@ -143,6 +181,139 @@ function isErrorResult(result: unknown): boolean {
     result !== null &&
     (result as { isError?: unknown }).isError === true
   )
+}
+
+/** The arguments' hash as audited, or null for a value that is not JSON. */
+function argsHashOf(args: unknown): string | null {
+  try {
+    return hashJson(args ?? {})
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Why a call of `tool` (as the client names it) is refused before the plan guard sees it: a
+ * name that is not this server's, or a pinned tool whose listing did not match its pin.
+ */
+function listingIssue(
+  tool: string,
+  names: ServerNames,
+  listing: ToolListing,
+): PlanIssue | undefined {
+  if (names.unqualify(tool) === undefined)
+    return {
+      code: 'unknown_tool',
+      message: `The tool "${tool}" is not a tool of the server "${names.server}": its tools are named "${names.server}__<tool>".`,
+      hint: 'Call a tool by the name tools/list shows.',
+      path: ['name'],
+    }
+  return listing.callIssue(tool)
+}
+
+/** Reports withheld tools to the audit log and the caller; an audit that fails is reported too. */
+function reportWithheld(options: McpGuardOptions, withheld: readonly WithheldTool[]): void {
+  if (withheld.length === 0) return
+  try {
+    for (const tool of withheld)
+      options.audit?.write({
+        type: 'tool_withheld',
+        tool: tool.tool,
+        definitionHash: tool.definitionHash,
+        pin: tool.pin,
+        issue: tool.issue,
+      })
+  } catch {
+    // withheld either way; a sink that fails stops the run at the guard's next write
+  }
+  options.onToolWithheld?.(withheld)
+}
+
+/** A call refused before the plan guard saw it, audited as the guard audits its refusals. */
+function refusedUnlisted(
+  options: McpGuardOptions,
+  tool: string,
+  args: unknown,
+  issue: PlanIssue,
+): AuthorizeResult {
+  try {
+    options.audit?.write({
+      type: 'call_denied',
+      tool,
+      stepId: null,
+      argsHash: argsHashOf(args),
+      issues: [issue],
+    })
+  } catch {
+    // refused either way; a sink that fails stops the run at the guard's next write
+  }
+  return { allowed: false, issue, issues: [issue] }
+}
+
+/** What an allowed call needs of its session to report how it ended. */
+interface CallSession {
+  readonly guard: PlanGuard
+  readonly durable: DurableSession
+  readonly compiler: PlanCompiler
+  readonly mode: 'plan' | 'call'
+}
+
+/** The allowed call of `tool` (`serverTool` on the server), as the plan guard approved it. */
+function allowedCall(
+  { guard, durable, compiler, mode }: CallSession,
+  tool: string,
+  serverTool: string,
+  result: AuthorizeResult & { allowed: true },
+): AllowedMcpCall {
+  const { stepId, args } = result
+  return {
+    allowed: true,
+    stepId,
+    serverTool,
+    args,
+    finish: (answer) => {
+      const output = denyFilteredResult(serverTool, args, answer, compiler)
+      // per-call mode keeps an error's text too: the model reads it, so its trust is tracked
+      if (mode === 'plan' && isErrorResult(output))
+        guard.fail(
+          stepId,
+          new PlanError(`The "${tool}" tool returned an error.`, { code: 'step_failed' }),
+        )
+      else guard.complete(stepId, output)
+      durable.finish(guard)
+      return output
+    },
+    fail: (error) => {
+      guard.fail(stepId, error)
+      durable.finish(guard)
+    },
+  }
+}
+
+/** The members of a session's guard that deal with what the server lists. */
+function listingMembers(
+  options: McpGuardOptions,
+  { guard, durable, compiler }: CallSession,
+  listing: ToolListing,
+): Pick<McpCallGuard, 'names' | 'listTools' | 'toolsChanged' | 'needsListing' | 'authorizePrompt'> {
+  const names = listing.names
+  const authorizePrompt = createResourceAuthorizer(
+    guard,
+    createPromptInspector(compiler, names),
+    durable,
+  )
+  return {
+    names,
+    listTools: (answer) => {
+      const listed = listing.list(answer)
+      reportWithheld(options, listed.withheld)
+      return listed
+    },
+    toolsChanged: () => listing.changed(),
+    needsListing: (tool) => listing.needsListing(tool),
+    authorizePrompt: (name) =>
+      authorizePrompt('prompts/get', typeof name === 'string' ? promptUri(name) : name),
+  }
 }
 
 /** The approved plan compiled, if there is one; throws for a plan the policy rejects. */
@@ -185,10 +356,12 @@ function sessionGuard(
 export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpCallGuard> {
   const compiler = await resolveCompiler(options, 'The MCP guard')
   const inspector = createResourceInspector(compiler, {
-    mode: options.resources ?? 'pass',
+    mode: options.resources ?? 'policy',
     schemes: options.resourceSchemes,
     onDisk: options.checkPathsOnDisk !== false,
   })
+  const names = serverNames(options.serverName)
+  const listing = new ToolListing(compiler.policy, names)
   const compiled = compiledPlan(options, compiler)
   const durable: DurableSession = await createDurableSession(options)
   const state = options.state ?? durable.restored
@@ -229,13 +402,16 @@ export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpC
     callId?: string,
   ): Promise<AllowedMcpCall | RefusedMcpCall> {
     let result: AuthorizeResult
-    try {
-      result = await decide(tool, args)
-      if (result.allowed) result = await durable.start(guard, tool, result)
-    } catch (error) {
-      const issues = guardFailure(error)
-      result = { allowed: false, issue: issues[0] as PlanIssue, issues }
-    }
+    const refusal = listingIssue(tool, names, listing)
+    if (refusal !== undefined) result = refusedUnlisted(options, tool, args, refusal)
+    else
+      try {
+        result = await decide(tool, args)
+        if (result.allowed) result = await durable.start(guard, tool, result)
+      } catch (error) {
+        const issues = guardFailure(error)
+        result = { allowed: false, issue: issues[0] as PlanIssue, issues }
+      }
     const issues = result.allowed ? [] : result.issues.length > 0 ? result.issues : [result.issue]
     options.onDecision?.({
       kind: 'call',
@@ -248,26 +424,8 @@ export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpC
     })
     if (!result.allowed)
       return { allowed: false, issues, result: denialResult(tool, issues, allowedNow()) }
-    const stepId = result.stepId
-    return {
-      allowed: true,
-      stepId,
-      args: result.args,
-      finish: (output) => {
-        // per-call mode keeps an error's text too: the model reads it, so its trust is tracked
-        if (mode === 'plan' && isErrorResult(output))
-          guard.fail(
-            stepId,
-            new PlanError(`The "${tool}" tool returned an error.`, { code: 'step_failed' }),
-          )
-        else guard.complete(stepId, output)
-        durable.finish(guard)
-      },
-      fail: (error) => {
-        guard.fail(stepId, error)
-        durable.finish(guard)
-      },
-    }
+    const serverTool = names.unqualify(tool) as string
+    return allowedCall({ guard, durable, compiler, mode }, tool, serverTool, result)
   }
 
   return {
@@ -275,6 +433,7 @@ export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpC
     compiler,
     mode,
     isToolAllowed: (name) => compiler.policy.tools.has(name),
+    ...listingMembers(options, { guard, durable, compiler, mode }, listing),
     authorize,
     checkResource: resourceCheckOf(inspector),
     authorizeResource:

@@ -95,7 +95,10 @@ describe('createResourceCheck', () => {
   })
 
   it.each([
-    [{ mode: 'everything', schemes: undefined }, "resources must be 'pass' or 'workspace'"],
+    [
+      { mode: 'everything', schemes: undefined },
+      "resources must be 'policy', 'pass' or 'workspace'",
+    ],
     [{ mode: 'pass', schemes: ['https'] }, "resourceSchemes applies to resources: 'workspace'"],
     [{ mode: 'workspace', schemes: ['https:'] }, 'not a URI scheme'],
     [{ mode: 'workspace', schemes: [''] }, 'not a URI scheme'],

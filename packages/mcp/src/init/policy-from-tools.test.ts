@@ -1,9 +1,27 @@
 import { PolicyError } from '@plan/core'
 import { policySchema } from '@plan/core/schemas'
 import { describe, expect, it } from 'vitest'
+import { toolDefinitionHash } from '../tools/tool-definition.js'
 import { policyFromTools } from './policy-from-tools.js'
 
 describe('policyFromTools', () => {
+  it('should pin every tool to its listed definition and require pins', () => {
+    const tool = {
+      name: 'edit_file',
+      title: 'Edit',
+      description: 'Edit a file.',
+      inputSchema: { properties: { path: { type: 'string' } }, required: ['path'] },
+      annotations: { readOnlyHint: true, destructiveHint: false },
+    }
+    const policy = policyFromTools([tool], { root: '.', serverName: 'fs' })
+    expect(Object.keys(policy.tools)).toEqual(['fs__edit_file'])
+    expect(policy.tools.fs__edit_file?.pin).toBe(toolDefinitionHash(tool))
+    expect(policy.mcp).toEqual({ requirePins: true })
+    // the server's readOnlyHint does not make an editing tool's path a read
+    expect(policy.tools.fs__edit_file?.args).toEqual({ path: { type: 'path', access: 'write' } })
+    expect(policySchema.safeParse(policy).success).toBe(true)
+  })
+
   it('should turn path-like properties into paths, with write access for writing tools', () => {
     const policy = policyFromTools(
       [
@@ -35,6 +53,7 @@ describe('policyFromTools', () => {
     expect(policy.tools.write_file).toEqual({
       description: 'Create a new file.',
       args: { path: { type: 'path', access: 'write' }, content: { type: 'string' } },
+      pin: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
     })
     expect(policy.tools.read_multiple_files?.args).toEqual({
       paths: { type: 'array', items: { type: 'path', access: 'read' } },

@@ -207,7 +207,7 @@ export async function createHttpHandler(
   const compiler = await resolveCompiler(options, 'The MCP guard')
   // A resources setting that makes no sense stops the handler, not each session it opens.
   createResourceCheck(compiler, {
-    mode: options.resources ?? 'pass',
+    mode: options.resources ?? 'policy',
     schemes: options.resourceSchemes,
     onDisk: false,
   })

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { resolvePolicy } from '@plan/core/schemas'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { textOf } from '../test-utils/text-of.js'
 import {
@@ -11,6 +12,7 @@ import {
   filesystemServerScript,
   type TestWorkspace,
 } from '../test-utils/workspace.js'
+import { toolInputSchema } from '../tools/tool-input-schema.js'
 import { createMcpGuardProxy, type McpGuardProxy } from './create-mcp-guard-proxy.js'
 
 const TIMEOUT = 60_000
@@ -63,7 +65,7 @@ describe('createMcpGuardProxy', () => {
   }, TIMEOUT)
 
   it(
-    'should list only the tools the policy allows, with the server’s descriptions',
+    'should list only the tools the policy allows, with the policy’s argument schema',
     async () => {
       const direct = new Client({ name: 'direct', version: '1.0.0' })
       await direct.connect(
@@ -81,9 +83,22 @@ describe('createMcpGuardProxy', () => {
         'write_file',
       ])
       expect(all.length).toBeGreaterThan(listed.length)
+      const policy = resolvePolicy(filesystemPolicy(workspace.root))
       for (const tool of listed) {
-        expect(tool).toEqual(all.find((candidate) => candidate.name === tool.name))
+        const served = all.find((candidate) => candidate.name === tool.name)
+        const entry = policy.tools.get(tool.name)
+        expect(entry).toBeDefined()
+        if (entry === undefined) continue
+        expect(tool).toEqual({
+          ...served,
+          inputSchema: toolInputSchema(entry, served?.inputSchema),
+        })
       }
+      expect(listed.find((tool) => tool.name === 'read_text_file')?.inputSchema).toMatchObject({
+        properties: { path: { type: 'string', minLength: 1 } },
+        required: ['path'],
+        additionalProperties: false,
+      })
     },
     TIMEOUT,
   )

@@ -298,10 +298,31 @@ describe.each([
   )
 
   it(
-    'should pass resources/read unchecked and unaudited by default, as before',
+    'should refuse every resources/read by default, when the policy lists no resources',
     async () => {
       const audit = createMemoryAuditSink()
       const { client, log, close } = await connect(workspace, { audit })
+      try {
+        const inside = pathToFileURL(join(workspace.root, 'README.md')).href
+        const refused = await client.readResource({ uri: inside }).then(
+          () => undefined,
+          (error: { data?: { issues?: { code: string }[] } }) => error.data?.issues?.[0]?.code,
+        )
+        expect(refused).toBe('resource_not_allowed')
+        expect(log.reads).toEqual([])
+        expect(audit.events).toMatchObject([{ type: 'resource_denied', uri: inside }])
+      } finally {
+        await close()
+      }
+    },
+    TIMEOUT,
+  )
+
+  it(
+    "should pass resources/read unchecked and unaudited with resources: 'pass'",
+    async () => {
+      const audit = createMemoryAuditSink()
+      const { client, log, close } = await connect(workspace, { audit, resources: 'pass' })
       try {
         const secret = pathToFileURL(join(workspace.outside, 'secret.txt')).href
         const read = await client.readResource({ uri: secret })

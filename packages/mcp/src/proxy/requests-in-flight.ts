@@ -10,7 +10,9 @@ export type GuardedAnswer = Pick<AllowedMcpCall, 'finish' | 'fail'>
  * guarded and sent, or guarded, sent and cancelled (its answer, already recorded, is dropped).
  */
 export type InFlight =
-  | { readonly kind: 'forwarded' | 'list' }
+  | { readonly kind: 'forwarded' | 'list' | 'prompts' }
+  /** The proxy's own `tools/list` after `list_changed`: its answer updates the pins' record only. */
+  | { readonly kind: 'relist'; readonly pages: number }
   | { readonly kind: 'authorizing'; cancelled: boolean }
   | { readonly kind: 'guarded' | 'cancelled'; readonly answer: GuardedAnswer }
 

@@ -45,10 +45,12 @@ function recordingGuard(decisions: Decision[]): McpCallGuard {
     return {
       allowed: true as const,
       stepId: `call-${decisions.length}`,
+      serverTool: 'tool',
       args,
       finish: (result: unknown) => {
         decision.ends += 1
         decision.results.push(result)
+        return result
       },
       fail: () => {
         decision.ends += 1
@@ -93,7 +95,12 @@ async function play(steps: readonly Step[]) {
         params: { name: 'tool', arguments: { serial } },
       })
     else if (next.kind === 'other')
-      router.fromClient({ jsonrpc: '2.0', id: next.id, method: 'prompts/get', params: { serial } })
+      router.fromClient({
+        jsonrpc: '2.0',
+        id: next.id,
+        method: 'completion/complete',
+        params: { serial },
+      })
     else if (next.kind === 'cancel')
       router.fromClient({
         jsonrpc: '2.0',

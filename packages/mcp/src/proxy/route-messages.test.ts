@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { createMcpCallGuard } from '../guard/create-mcp-call-guard.js'
 import { shellPolicy } from '../test-utils/shell-server.js'
 import { createTestWorkspace, filesystemPolicy } from '../test-utils/workspace.js'
+import { toolInputSchema } from '../tools/tool-input-schema.js'
 import { MessageRouter } from './route-messages.js'
 
 interface Recorded extends Transport {
@@ -175,14 +176,29 @@ describe('MessageRouter', () => {
   })
 
   it('should filter tools/list results and leave other results alone', async () => {
-    const { client, router } = await setup()
+    const { client, router, guard } = await setup()
     router.fromClient({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
-    router.fromClient({ jsonrpc: '2.0', id: 2, method: 'prompts/list' })
+    router.fromClient({ jsonrpc: '2.0', id: 2, method: 'resources/templates/list' })
     const tools = [{ name: 'shell' }, { name: 'delete_everything' }]
     router.fromServer({ jsonrpc: '2.0', id: 1, result: { tools, nextCursor: 'next' } })
     router.fromServer({ jsonrpc: '2.0', id: 2, result: { tools } })
+    const shell = guard.compiler.policy.tools.get('shell')
+    expect(shell).toBeDefined()
     expect(client.sent.map(([message]) => message)).toEqual([
-      { jsonrpc: '2.0', id: 1, result: { tools: [{ name: 'shell' }], nextCursor: 'next' } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        result: {
+          tools: [
+            {
+              name: 'shell',
+              inputSchema: shell && toolInputSchema(shell),
+              annotations: { readOnlyHint: false, destructiveHint: true },
+            },
+          ],
+          nextCursor: 'next',
+        },
+      },
       { jsonrpc: '2.0', id: 2, result: { tools } },
     ])
   })

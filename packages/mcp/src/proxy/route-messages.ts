@@ -14,8 +14,19 @@ import {
 import type { AuthorizeMcpResource } from '../guard/authorize-mcp-resource.js'
 import type { McpCallGuard } from '../guard/create-mcp-call-guard.js'
 import { taskRefusal } from '../guard/denial-result.js'
-import { allowedToolList, asRecord, RESOURCE_METHODS, toolNameOf } from '../guard/message-fields.js'
+import {
+  allowedPromptList,
+  asRecord,
+  PROMPT_GET,
+  promptCompletion,
+  RESOURCE_METHODS,
+  toolNameOf,
+  withheldNotice,
+} from '../guard/message-fields.js'
 import { type GuardedAnswer, RequestsInFlight } from './requests-in-flight.js'
+
+/** Most pages the proxy lists of its own after `list_changed`; the client's listing does the rest. */
+const MAX_RELIST_PAGES = 100
 
 function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || typeof value === 'number'
@@ -37,10 +48,12 @@ function serverError(error: { code: number; message: string; data?: unknown }): 
 
 /**
  * Routes JSON-RPC messages between the client side and the server side of the proxy. Only
- * `tools/list` results (filtered), `tools/call` requests (guarded) and, with `resources:
- * 'workspace'`, `resources/read` and `resources/subscribe` requests (checked) are touched; every
- * other message — resources otherwise, prompts, notifications, progress, cancellation,
- * server-to-client requests — is forwarded as it is, ids unchanged.
+ * `tools/list` and `prompts/list` results (filtered, pins checked), `tools/call`, `prompts/get`
+ * and prompt `completion/complete` requests (guarded), `resources/read` and
+ * `resources/subscribe` requests (checked, unless `resources: 'pass'`) are touched, and
+ * `notifications/tools/list_changed` makes the proxy list the tools again for the guard; every
+ * other message — notifications, progress, cancellation, server-to-client requests — is
+ * forwarded as it is, ids unchanged.
  *
  * Answers are matched to requests by id, so a request whose id is still in flight is refused
  * unsent, and an answer to no request in flight is dropped. A guarded request the client
@@ -49,8 +62,10 @@ function serverError(error: { code: number; message: string; data?: unknown }): 
  */
 
 export class MessageRouter {
-  /** Client requests taken and not yet answered, by id. */
+  /** Client requests taken and not yet answered, by id (and the proxy's own listings). */
   private readonly inFlight = new RequestsInFlight()
+  /** How many listings of its own the proxy has sent: their ids are `plan-mcp:tools/list:<n>`. */
+  private relists = 0
 
   constructor(
     private readonly guard: McpCallGuard,
@@ -72,15 +87,36 @@ export class MessageRouter {
       else this.refuseTask(message, toolNameOf(asRecord(message.params)))
       return
     }
-    const authorize = this.guard.authorizeResource
-    if (authorize !== undefined && typeof method === 'string' && RESOURCE_METHODS.has(method)) {
+    const authorize = this.resourceAuthorizer(method)
+    if (authorize !== undefined && typeof method === 'string') {
       if (!isJSONRPCRequest(message)) this.refuseMalformed(message, method)
       else if (asRecord(message.params).task === undefined) void this.resource(message, authorize)
       else this.refuseTask(message)
       return
     }
+    if (method === 'completion/complete' && isJSONRPCRequest(message)) {
+      const completion = promptCompletion(asRecord(message.params), this.guard)
+      if ('issue' in completion) {
+        this.forward(this.client, {
+          jsonrpc: '2.0',
+          id: message.id,
+          error: {
+            code: ErrorCode.InvalidParams,
+            message: completion.issue.message,
+            data: { issues: [completion.issue] },
+          },
+        })
+        return
+      }
+      message = { ...message, params: completion.params }
+    }
     if (isJSONRPCRequest(message)) {
-      const kind = message.method === 'tools/list' ? 'list' : 'forwarded'
+      const kind =
+        message.method === 'tools/list'
+          ? 'list'
+          : message.method === 'prompts/list'
+            ? 'prompts'
+            : 'forwarded'
       this.inFlight.set(message.id, { kind }, progressToken(message))
     } else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
       this.cancelled(asRecord(message.params).requestId)
@@ -88,8 +124,20 @@ export class MessageRouter {
     this.forward(this.server, message)
   }
 
+  /** The guard of a resource-like request (`resources/read`, `prompts/get`), if `method` is one. */
+  private resourceAuthorizer(method: unknown): AuthorizeMcpResource | undefined {
+    if (method === PROMPT_GET) return (_method, name) => this.guard.authorizePrompt(name)
+    if (typeof method === 'string' && RESOURCE_METHODS.has(method))
+      return this.guard.authorizeResource
+    return undefined
+  }
+
   /** A message from the wrapped server. */
   fromServer(message: JSONRPCMessage): void {
+    if (isJSONRPCNotification(message) && message.method === 'notifications/tools/list_changed') {
+      this.guard.toolsChanged()
+      this.relist(undefined, 0)
+    }
     if (isJSONRPCNotification(message) && message.method === 'notifications/progress') {
       const token = asRecord(message.params).progressToken
       const related = isRequestId(token) ? this.inFlight.requestOf(token) : undefined
@@ -104,6 +152,35 @@ export class MessageRouter {
       return
     }
     this.forward(this.client, message)
+  }
+
+  /**
+   * Lists the server's tools for the guard (one page, then the next, up to a bound), so that a
+   * changed tool is judged and reported without waiting for the client to list them again.
+   */
+  private relist(cursor: string | undefined, pages: number): void {
+    if (pages >= MAX_RELIST_PAGES) return
+    this.relists += 1
+    const id = `plan-mcp:tools/list:${this.relists}`
+    if (this.inFlight.has(id)) return
+    this.inFlight.set(id, { kind: 'relist', pages: pages + 1 })
+    const params = cursor === undefined ? {} : { cursor }
+    this.server
+      .send({ jsonrpc: '2.0', id, method: 'tools/list', params })
+      .catch((error: unknown) => {
+        this.inFlight.delete(id)
+        this.onError(error instanceof Error ? error : new Error(String(error)))
+      })
+  }
+
+  /** The answer to the proxy's own listing: recorded, withheld tools reported, never forwarded. */
+  private relisted(message: JSONRPCResultResponse | JSONRPCErrorResponse, pages: number): void {
+    if (!isJSONRPCResultResponse(message)) return
+    const { withheld } = this.guard.listTools(message.result)
+    if (withheld.length > 0)
+      this.forward(this.client, { jsonrpc: '2.0', ...withheldNotice(withheld) })
+    const next = asRecord(message.result).nextCursor
+    if (typeof next === 'string') this.relist(next, pages)
   }
 
   /** The server is gone: calls still waiting for it will never finish. */
@@ -126,13 +203,31 @@ export class MessageRouter {
     }
     this.inFlight.delete(id)
     if (request.kind === 'cancelled') return
+    if (request.kind === 'relist') {
+      this.relisted(message, request.pages)
+      return
+    }
     if (request.kind === 'list' && isJSONRPCResultResponse(message)) {
-      this.forward(this.client, { ...message, result: allowedToolList(message.result, this.guard) })
+      const { result, withheld } = this.guard.listTools(message.result)
+      this.forward(this.client, { ...message, result })
+      if (withheld.length > 0)
+        this.forward(this.client, { jsonrpc: '2.0', ...withheldNotice(withheld) })
+      return
+    }
+    if (request.kind === 'prompts' && isJSONRPCResultResponse(message)) {
+      this.forward(this.client, {
+        ...message,
+        result: allowedPromptList(message.result, this.guard),
+      })
       return
     }
     if (request.kind === 'guarded') {
-      if (isJSONRPCResultResponse(message)) request.answer.finish(message.result)
-      else request.answer.fail(serverError(message.error))
+      if (isJSONRPCResultResponse(message)) {
+        const result = request.answer.finish(message.result) as JSONRPCResultResponse['result']
+        this.forward(this.client, { ...message, result })
+        return
+      }
+      request.answer.fail(serverError(message.error))
     }
     this.forward(this.client, message)
   }
@@ -146,7 +241,7 @@ export class MessageRouter {
     if (!isRequestId(requestId)) return
     const request = this.inFlight.get(requestId)
     if (request?.kind === 'authorizing') request.cancelled = true
-    if (request?.kind === 'forwarded' || request?.kind === 'list') {
+    if (request?.kind === 'forwarded' || request?.kind === 'list' || request?.kind === 'prompts') {
       this.inFlight.delete(requestId)
     }
     if (request?.kind === 'guarded') {
@@ -213,7 +308,7 @@ export class MessageRouter {
     }
     const forwarded: JSONRPCRequest = {
       ...request,
-      params: { ...params, arguments: decision.args },
+      params: { ...params, name: decision.serverTool, arguments: decision.args },
     }
     this.sendGuarded(forwarded, decision, (error) => {
       const text = `The MCP server could not be reached: ${String(error)}`
@@ -231,7 +326,9 @@ export class MessageRouter {
    */
   private async resource(request: JSONRPCRequest, authorize: AuthorizeMcpResource): Promise<void> {
     this.inFlight.set(request.id, { kind: 'authorizing', cancelled: false })
-    const decision = await authorize(request.method, asRecord(request.params).uri)
+    const params = asRecord(request.params)
+    const prompt = request.method === PROMPT_GET
+    const decision = await authorize(request.method, prompt ? params.name : params.uri)
     if (this.authorized(request.id)) {
       if (decision.allowed) decision.fail(new Error('The client cancelled the request.'))
       return
@@ -248,7 +345,12 @@ export class MessageRouter {
       })
       return
     }
-    this.sendGuarded(request, decision, (error) => {
+    const name =
+      prompt && typeof params.name === 'string'
+        ? this.guard.names.unqualify(params.name)
+        : undefined
+    const sent = name === undefined ? request : { ...request, params: { ...params, name } }
+    this.sendGuarded(sent, decision, (error) => {
       this.onError(error instanceof Error ? error : new Error(String(error)))
     })
   }

@@ -96,7 +96,7 @@ describe('createMcpGuardProxy (a shell tool)', () => {
   )
 
   it(
-    'should pass resources, prompts and progress through unchanged',
+    'should pass the resources and prompts the policy lists, and progress, unchanged',
     async () => {
       const session = await openSession()
       try {

@@ -86,5 +86,6 @@ export function shellPolicy(root: string) {
       ask_name: {},
     },
     commands: { allow: ['ls', 'git'] },
+    mcp: { prompts: ['greet'], resources: ['note'] },
   }
 }
