@@ -16,6 +16,13 @@ export interface LoadedPolicy {
   readonly warnings: readonly CliWarning[]
 }
 
+/** A core error becomes a UsageError listing every issue; anything else is thrown as is. */
+function usageErrorOf(error: unknown): unknown {
+  return PlanError.isInstance(error)
+    ? new UsageError(`${error.message.split('\n')[0]}\n${formatIssues(error.issues)}`, error.issues)
+    : error
+}
+
 /** Loads a policy file; a missing or invalid policy becomes a UsageError listing every issue. */
 export async function loadPolicyFile(
   policyFile: string | undefined,
@@ -29,22 +36,25 @@ export async function loadPolicyFile(
     const policy = await loadPolicy(resolve(io.cwd, policyFile))
     return { policy, warnings: await missingRoots(policy) }
   } catch (error) {
-    if (PlanError.isInstance(error))
-      throw new UsageError(
-        `${error.message.split('\n')[0]}\n${formatIssues(error.issues)}`,
-        error.issues,
-      )
-    throw error
+    throw usageErrorOf(error)
   }
 }
 
-/** Loads the policy file and builds a compiler for it. */
+/**
+ * Loads the policy file and builds a compiler for it; a policy whose examples it decides
+ * otherwise is a UsageError naming them.
+ */
 export async function loadCompiler(
   policyFile: string | undefined,
   io: CliIo,
 ): Promise<LoadedPolicy & { readonly compiler: PlanCompiler }> {
   const loaded = await loadPolicyFile(policyFile, io)
-  const compiler = await createPlanCompiler(loaded.policy)
+  let compiler: PlanCompiler
+  try {
+    compiler = await createPlanCompiler(loaded.policy)
+  } catch (error) {
+    throw usageErrorOf(error)
+  }
   // Programs the command rules do not model: only the OS sandbox guards their flags.
   const unmodelled: CliWarning[] = compiler.warnings.map((issue) => ({
     code: 'command_unmodelled_program',

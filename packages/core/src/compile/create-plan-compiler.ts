@@ -2,8 +2,10 @@ import type { z } from 'zod'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import { checkPathLexical } from '../checks/path-scope.js'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
+import { PolicyError } from '../errors/policy-error.js'
 import { createIssue } from '../issues/create-issue.js'
 import { unreadableIssue } from '../issues/unreadable-issue.js'
+import { checkPolicyExamples } from '../policy/check-policy-examples.js'
 import { resolvePolicyLazily } from '../policy/resolve-policy-lazily.js'
 import type { PolicyInput } from '../schema/policy-schema.js'
 import type { PathAccess } from '../types/path-scope.js'
@@ -47,7 +49,9 @@ function checkToolArguments(
 
 /**
  * Creates a compiler bound to one policy. The Bash grammar behind command checks is loaded
- * once, here, so `validate` and `compile` are synchronous.
+ * once, here, so `validate` and `compile` are synchronous. The policy's `examples` are decided
+ * here too: a `PolicyError` with a `policy_example_failed` issue per example the policy decides
+ * otherwise.
  *
  * @example
  * ```ts
@@ -123,5 +127,7 @@ export async function createPlanCompiler(
       }
     },
   }
+  const exampleIssues = checkPolicyExamples(policy.policy, compiler)
+  if (exampleIssues.length > 0) throw new PolicyError(exampleIssues)
   return withUnrecordedValidate(compiler, (plan) => validate(plan, false))
 }

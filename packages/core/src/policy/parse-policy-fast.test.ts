@@ -55,7 +55,7 @@ const everything = {
         },
       },
     },
-    plain: {},
+    plain: { examples: { allow: [{}], deny: [{ extra: [1, { deep: null }] }] } },
   },
   commands: {
     allow: ['git', 'npm'],
@@ -66,6 +66,7 @@ const everything = {
         allowExec: false,
         allowFlags: ['--output'],
         skipPathCheck: false,
+        examples: { allow: ['git status'], deny: ['git push'] },
       },
     },
     maxLength: 100,

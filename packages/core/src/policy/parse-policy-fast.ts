@@ -24,6 +24,8 @@ type Rule =
   | { readonly kind: 'object'; readonly fields: Readonly<Record<string, Field>> }
   | { readonly kind: 'either'; readonly rules: readonly Rule[] }
   | { readonly kind: 'byType'; readonly variants: () => Readonly<Record<string, Rule>> }
+  // Any value: the input is plain JSON already (`readPolicyJson`).
+  | { readonly kind: 'json' }
 
 type Field = { readonly rule: Rule; readonly fallback?: () => unknown; readonly required?: true }
 
@@ -54,6 +56,8 @@ const withDefault = (rule: Rule, value: () => unknown): Field => ({ rule, fallba
 // A field the schema requires: without it, the schema decides (and refuses).
 const need = (rule: Rule): Field => ({ rule, required: true })
 const scalar: Rule = { kind: 'either', rules: [text(), number, boolean] }
+const json: Rule = { kind: 'json' }
+const examples = (item: Rule): Rule => object({ allow: array(item), deny: array(item) })
 
 const common = { required: boolean, description: text(), acceptsUntrusted: boolean }
 
@@ -124,6 +128,7 @@ const policyRule = object({
         args: withDefault(record(argSpec), () => ({})),
         maxCalls: positive(),
         output: object({ trust: trustLevel, declassify }),
+        examples: examples(record(json)),
       }),
     ),
   ),
@@ -137,6 +142,7 @@ const policyRule = object({
           allowExec: boolean,
           allowFlags: array(text(1)),
           skipPathCheck: boolean,
+          examples: examples(text(1)),
         }),
       ),
       maxLength: withDefault(positive(1_000_000), () => 8192),
@@ -246,6 +252,8 @@ function read(rule: Rule, value: unknown): unknown {
         if (parsed !== FAIL) return parsed
       }
       return FAIL
+    case 'json':
+      return value
     case 'byType': {
       const type = isRecord(value) ? value.type : undefined
       const variants = rule.variants()

@@ -188,6 +188,15 @@ export const toolOutputSchema = z.strictObject({
   extract: z.boolean().optional(),
 })
 
+/**
+ * Whole calls of a tool (their arguments) that the policy must allow and must deny; checked when
+ * the policy loads, which fails naming any example the policy decides otherwise.
+ */
+export const toolExamplesSchema = z.strictObject({
+  allow: z.array(z.record(z.string(), z.json())).optional(),
+  deny: z.array(z.record(z.string(), z.json())).optional(),
+})
+
 /** What one tool may be called with. */
 export const toolPolicySchema = z.strictObject({
   description: z.string().optional(),
@@ -203,6 +212,8 @@ export const toolPolicySchema = z.strictObject({
    * is reported and runs again only when a human approves (at-most-once). Default false.
    */
   idempotent: z.boolean().optional(),
+  /** Calls the policy must allow and must deny, checked at load; see {@link toolExamplesSchema}. */
+  examples: toolExamplesSchema.optional(),
 })
 
 /** Trust defaults for the data-flow checks. */
