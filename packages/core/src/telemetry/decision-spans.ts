@@ -1,0 +1,116 @@
+import { type Attributes, type Span, SpanStatusCode, trace } from '@opentelemetry/api'
+import type { CallDecisionEvent } from '../adapter/decision-event.js'
+import type { AuditEvent } from '../types/audit-event.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+
+/** The instrumentation scope of every span @plan emits, whichever package emits it. */
+export const TRACER_NAME = '@plan/core'
+
+/** Where a decision was made: core's executor or an adapter. */
+export type DecisionSource = 'core' | 'langchain' | 'ai-sdk' | 'mcp'
+
+const BUDGET_CODES = new Set([
+  'budget_exhausted',
+  'budget_exceeded',
+  'deadline_exceeded',
+  'replan_loop',
+])
+
+const PLAN_LEVEL = new Set(['plan_approved', 'plan_rejected', 'run_stopped'])
+
+function tracer() {
+  return trace.getTracer(TRACER_NAME)
+}
+
+function issueCodes(issues: readonly PlanIssue[]): string[] {
+  return [...new Set(issues.map((issue) => issue.code))]
+}
+
+/**
+ * One `plan.issue` event per issue; `plan.budget_exhausted` and `plan.sandbox_violation` events
+ * as well for the issues of those classes, so a trace query needs no list of codes.
+ */
+function addIssueEvents(span: Span, issues: readonly PlanIssue[]): void {
+  for (const issue of issues) {
+    const attributes: Attributes = {
+      'plan.issue.code': issue.code,
+      'plan.issue.message': issue.message,
+      'plan.issue.path': issue.path.map(String).join('.'),
+      ...(issue.stepId === undefined ? {} : { 'plan.step.id': issue.stepId }),
+    }
+    span.addEvent('plan.issue', attributes)
+    if (BUDGET_CODES.has(issue.code)) span.addEvent('plan.budget_exhausted', attributes)
+    if (issue.code.startsWith('sandbox_')) span.addEvent('plan.sandbox_violation', attributes)
+  }
+  const first = issues[0]
+  if (first !== undefined)
+    span.setStatus({ code: SpanStatusCode.ERROR, message: `${first.code}: ${first.message}` })
+}
+
+/**
+ * Records one live call's decision as a GenAI `execute_tool` span (`gen_ai.operation.name`,
+ * `gen_ai.tool.name`, `gen_ai.tool.call.id`) with `plan.decision`, `plan.step.id`,
+ * `plan.issue.codes` and `plan.source`, and an event per issue. Does nothing (and builds
+ * nothing) when no OpenTelemetry tracer provider is registered.
+ */
+export function traceCallDecision(event: CallDecisionEvent, source: DecisionSource): void {
+  const span = tracer().startSpan(`execute_tool ${event.tool}`)
+  if (!span.isRecording()) {
+    span.end()
+    return
+  }
+  span.setAttributes({
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': event.tool,
+    ...(event.callId === undefined ? {} : { 'gen_ai.tool.call.id': String(event.callId) }),
+    'plan.source': source,
+    'plan.decision': event.allowed ? 'allowed' : 'denied',
+    ...(event.stepId === undefined ? {} : { 'plan.step.id': event.stepId }),
+    ...(event.allowed ? {} : { 'plan.issue.codes': issueCodes(event.issues) }),
+  })
+  addIssueEvents(span, event.issues)
+  span.end()
+}
+
+function planAttributes(event: AuditEvent): Attributes | undefined {
+  if (event.type === 'plan_approved')
+    return {
+      'plan.decision': 'approved',
+      'plan.kind': event.kind,
+      'plan.hash': event.planHash,
+      'plan.step.count': event.steps,
+      'plan.signed': event.signed,
+    }
+  if (event.type === 'plan_rejected')
+    return {
+      'plan.decision': 'rejected',
+      'plan.kind': event.kind === 'turn' ? 'turn' : 'replan',
+      'plan.issue.codes': issueCodes(event.issues),
+    }
+  if (event.type === 'run_stopped')
+    return { 'plan.decision': 'stopped', 'plan.issue.codes': [event.issue.code] }
+  return undefined
+}
+
+/**
+ * Records a guard's plan-level decision: a plan approved or rejected (`validate_plan` span) or
+ * a run stopped, e.g. by an exhausted budget (`stop_run` span with a `plan.budget_exhausted`
+ * event). `event` may be a function, called only when a provider records the span. Other events
+ * are left to {@link traceCallDecision}, which knows the call's id.
+ */
+export function traceGuardEvent(event: AuditEvent | (() => AuditEvent)): void {
+  if (typeof event !== 'function' && !PLAN_LEVEL.has(event.type)) return
+  const span = tracer().startSpan('validate_plan')
+  if (!span.isRecording()) {
+    span.end()
+    return
+  }
+  const resolved = typeof event === 'function' ? event() : event
+  const attributes = planAttributes(resolved) ?? {}
+  const name = resolved.type === 'run_stopped' ? 'stop_run' : 'validate_plan'
+  span.updateName(name)
+  span.setAttributes({ 'plan.operation.name': name, 'plan.source': 'core', ...attributes })
+  if (resolved.type === 'plan_rejected') addIssueEvents(span, resolved.issues)
+  if (resolved.type === 'run_stopped') addIssueEvents(span, [resolved.issue])
+  span.end()
+}
