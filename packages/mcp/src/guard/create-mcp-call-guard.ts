@@ -19,6 +19,7 @@ import {
   type RunKeys,
   resolveCompiler,
 } from '@plan/core'
+import { reportDecision } from '../telemetry/report-decision.js'
 import { type AuthorizeMcpResource, createResourceAuthorizer } from './authorize-mcp-resource.js'
 import { type DenialResult, denialResult } from './denial-result.js'
 import { createDurableSession, type DurableSession } from './durable-session.js'
@@ -237,15 +238,18 @@ export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpC
       result = { allowed: false, issue: issues[0] as PlanIssue, issues }
     }
     const issues = result.allowed ? [] : result.issues.length > 0 ? result.issues : [result.issue]
-    options.onDecision?.({
-      kind: 'call',
-      tool,
-      callId,
-      args,
-      allowed: result.allowed,
-      stepId: result.allowed ? result.stepId : undefined,
-      issues,
-    })
+    reportDecision(
+      {
+        kind: 'call',
+        tool,
+        callId,
+        args,
+        allowed: result.allowed,
+        stepId: result.allowed ? result.stepId : undefined,
+        issues,
+      },
+      options.onDecision,
+    )
     if (!result.allowed)
       return { allowed: false, issues, result: denialResult(tool, issues, allowedNow()) }
     const stepId = result.stepId
