@@ -25,6 +25,7 @@ const LAYERS = [
   'flow',
   'compile',
   'adapter',
+  'telemetry',
   'render',
   'guard',
   'durable',

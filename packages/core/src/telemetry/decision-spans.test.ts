@@ -1,3 +1,6 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { trace } from '@opentelemetry/api'
 import {
   BasicTracerProvider,
@@ -10,6 +13,7 @@ import { createPlanCompiler } from '../compile/create-plan-compiler.js'
 import { executePlan } from '../execute/execute-plan.js'
 import { createPlanGuard } from '../guard/create-plan-guard.js'
 import type { PolicyInput } from '../schema/policy-schema.js'
+import { createRunCommandTool } from '../tools/run-command-tool.js'
 import { traceCallDecision } from './decision-spans.js'
 
 const policy: PolicyInput = {
@@ -128,5 +132,54 @@ describe('decision spans', () => {
         events: [['plan.issue', 'unknown_tool']],
       },
     ])
+  })
+
+  it('should trace the accesses a sandbox refused as plan.sandbox_violation events', async () => {
+    register()
+    const root = await realpath(await mkdtemp(join(tmpdir(), 'plan-otel-')))
+    try {
+      const compiler = await createPlanCompiler({
+        version: 1,
+        workspace: { roots: [root] },
+        tools: { run_command: { args: { command: { type: 'command' } } } },
+        commands: { allow: ['ls'] },
+      })
+      const runCommand = createRunCommandTool(compiler, {
+        runner: async () => ({
+          exitCode: 1,
+          signal: null,
+          stdout: '',
+          stderr: 'ls: cannot open directory /home: Permission denied',
+          truncated: false,
+          timedOut: false,
+          violations: [
+            { kind: 'read', message: 'ls: cannot open directory /home', target: '/home' },
+          ],
+        }),
+      })
+      await runCommand({ command: 'ls' }, {
+        stepId: 's',
+        signal: new AbortController().signal,
+      } as never)
+      const spans = exporter.getFinishedSpans().map(summary)
+      expect(spans).toEqual([
+        {
+          name: 'run_sandboxed',
+          attributes: {
+            'plan.operation.name': 'run_sandboxed',
+            'plan.source': 'core',
+            'plan.sandbox.program': 'ls',
+            'plan.sandbox.violation.count': 1,
+          },
+          events: [['plan.sandbox_violation', undefined]],
+        },
+      ])
+      expect(exporter.getFinishedSpans()[0]?.events[0]?.attributes).toMatchObject({
+        'plan.sandbox.violation.kind': 'read',
+        'plan.sandbox.violation.target': '/home',
+      })
+    } finally {
+      await rm(root, { recursive: true, force: true })
+    }
   })
 })

@@ -114,3 +114,44 @@ export function traceGuardEvent(event: AuditEvent | (() => AuditEvent)): void {
   if (resolved.type === 'run_stopped') addIssueEvents(span, [resolved.issue])
   span.end()
 }
+
+/** One access the OS sandbox refused (a `CommandViolation` of a command runner). */
+export interface SandboxViolation {
+  readonly kind: string
+  readonly message: string
+  readonly target?: string
+}
+
+/**
+ * Records the accesses the OS sandbox refused to one command: a `run_sandboxed` span with a
+ * `plan.sandbox_violation` event per violation (`plan.sandbox.violation.kind`, `.target`,
+ * `.message`). Nothing when there is none or no tracer provider is registered.
+ */
+export function traceSandboxViolations(
+  argv: readonly string[],
+  violations: readonly SandboxViolation[],
+): void {
+  if (violations.length === 0) return
+  const span = tracer().startSpan('run_sandboxed')
+  if (!span.isRecording()) {
+    span.end()
+    return
+  }
+  span.setAttributes({
+    'plan.operation.name': 'run_sandboxed',
+    'plan.source': 'core',
+    'plan.sandbox.program': argv[0] ?? '',
+    'plan.sandbox.violation.count': violations.length,
+  })
+  for (const violation of violations) {
+    span.addEvent('plan.sandbox_violation', {
+      'plan.sandbox.violation.kind': violation.kind,
+      'plan.sandbox.violation.message': violation.message,
+      ...(violation.target === undefined
+        ? {}
+        : { 'plan.sandbox.violation.target': violation.target }),
+    })
+  }
+  span.setStatus({ code: SpanStatusCode.ERROR, message: 'the sandbox refused an access' })
+  span.end()
+}
