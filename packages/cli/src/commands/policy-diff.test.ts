@@ -38,6 +38,25 @@ const variants: Record<string, (policy: Policy) => unknown> = {
     },
   }),
   'tightened-budget': (policy) => ({ ...policy, budgets: { maxSteps: 50 } }),
+  'git-examples': (policy) => ({
+    ...policy,
+    commands: {
+      ...policy.commands,
+      rules: { git: { subcommands: ['status', 'diff'], examples: { deny: ['git log'] } } },
+    },
+  }),
+  'git-log': (policy) => ({
+    ...policy,
+    commands: { ...policy.commands, rules: { git: { subcommands: ['status', 'diff', 'log'] } } },
+  }),
+  'view-writes-exec': (policy) => ({
+    ...policy,
+    tools: { ...policy.tools, view_file: { args: { file: { type: 'path', access: 'write' } } } },
+    commands: {
+      ...policy.commands,
+      rules: { git: { subcommands: ['status', 'diff'], allowExec: true } },
+    },
+  }),
 }
 
 let folder: string
@@ -155,6 +174,29 @@ describe('plan policy diff', () => {
     expect(result.stdout).toMatch(
       /NEW refuses what OLD allowed:\n {2}path {4}\/srv\/repo\/secrets: /,
     )
+  })
+
+  it('should decide the examples of OLD under NEW: an example OLD denies that NEW allows', async () => {
+    const { code, changes } = await changesOf('git-examples', 'git-log')
+    expect(code).toBe(1)
+    expect(changes).toEqual([
+      {
+        category: 'program',
+        subject: 'git',
+        direction: 'looser',
+        detail: 'NEW allows 1 probe(s) OLD refused',
+        probes: [{ probe: 'git log', code: 'command_subcommand_not_allowed' }],
+      },
+    ])
+  })
+
+  it('should report a path argument turned writable and a rule allowed to run code', async () => {
+    const { code, changes } = await changesOf('base', 'view-writes-exec')
+    expect(code).toBe(1)
+    expect(changes.map((change) => [change.category, change.subject, change.detail])).toEqual([
+      ['tool', 'view_file', 'argument "file" access read -> write'],
+      ['program', 'git', 'allowExec true'],
+    ])
   })
 
   it('should exit 2 on a missing file', async () => {

@@ -1,4 +1,4 @@
-import type { PlanCompiler, PlanIssue, Policy } from '@plan/core'
+import type { PlanCompiler, PlanIssue, Policy, ProgramRule, ToolPolicy } from '@plan/core'
 import {
   type DiffCategory,
   describeProbe,
@@ -116,17 +116,95 @@ function toolChanges(before: Policy, after: Policy): PolicyChange[] {
       )
       continue
     }
-    for (const argument of new Set([...Object.keys(old.args), ...Object.keys(now.args)])) {
-      if (Object.hasOwn(old.args, argument) === Object.hasOwn(now.args, argument)) continue
-      const added = !Object.hasOwn(old.args, argument)
+    changes.push(...argumentChanges(name, old, now))
+    const trust = (tool: ToolPolicy, policy: Policy) =>
+      tool.output?.trust ?? policy.trust.defaultOutput
+    const [oldTrust, newTrust] = [trust(old, before), trust(now, after)]
+    if (oldTrust !== newTrust)
       changes.push(
         dataChange(
           'tool',
           name,
-          added ? 'looser' : 'tighter',
-          `argument ${JSON.stringify(argument)} ${added ? 'accepted' : 'no longer accepted'}`,
+          newTrust === 'trusted' ? 'looser' : 'tighter',
+          `output ${oldTrust} -> ${newTrust}`,
         ),
       )
+  }
+  return changes
+}
+
+function argumentChanges(tool: string, old: ToolPolicy, now: ToolPolicy): PolicyChange[] {
+  const changes: PolicyChange[] = []
+  for (const argument of new Set([...Object.keys(old.args), ...Object.keys(now.args)])) {
+    const before = old.args[argument]
+    const after = now.args[argument]
+    const named = JSON.stringify(argument)
+    if (before === undefined || after === undefined) {
+      const added = before === undefined
+      changes.push(
+        dataChange(
+          'tool',
+          tool,
+          added ? 'looser' : 'tighter',
+          `argument ${named} ${added ? 'accepted' : 'no longer accepted'}`,
+        ),
+      )
+      continue
+    }
+    if (before.type === 'path' && after.type === 'path' && before.access !== after.access)
+      changes.push(
+        dataChange(
+          'tool',
+          tool,
+          after.access === 'write' ? 'looser' : 'tighter',
+          `argument ${named} access ${before.access} -> ${after.access}`,
+        ),
+      )
+    if ((before.acceptsUntrusted ?? false) !== (after.acceptsUntrusted ?? false))
+      changes.push(
+        dataChange(
+          'tool',
+          tool,
+          after.acceptsUntrusted === true ? 'looser' : 'tighter',
+          `argument ${named} acceptsUntrusted ${String(after.acceptsUntrusted === true)}`,
+        ),
+      )
+  }
+  return changes
+}
+
+const RULE_SWITCHES = ['allowExec', 'skipPathCheck', 'test'] as const
+const RULE_LISTS = ['allowFlags', 'modules', 'scripts', 'packages'] as const
+
+/** Per-program rule settings that lift a check: a switch turned on, an entry added to a list. */
+function ruleChanges(before: Policy, after: Policy): PolicyChange[] {
+  const changes: PolicyChange[] = []
+  const programs = new Set([
+    ...Object.keys(before.commands.rules ?? {}),
+    ...Object.keys(after.commands.rules ?? {}),
+  ])
+  for (const program of programs) {
+    const old: ProgramRule = before.commands.rules?.[program] ?? {}
+    const now: ProgramRule = after.commands.rules?.[program] ?? {}
+    for (const key of RULE_SWITCHES)
+      if ((old[key] ?? false) !== (now[key] ?? false))
+        changes.push(
+          dataChange(
+            'program',
+            program,
+            now[key] === true ? 'looser' : 'tighter',
+            `${key} ${String(now[key] === true)}`,
+          ),
+        )
+    for (const key of RULE_LISTS) {
+      const oldList = new Set(old[key] ?? [])
+      const newList = new Set(now[key] ?? [])
+      for (const entry of newList)
+        if (!oldList.has(entry))
+          changes.push(dataChange('program', program, 'looser', `${key} + ${entry}`))
+      for (const entry of oldList)
+        if (!newList.has(entry))
+          changes.push(dataChange('program', program, 'tighter', `${key} - ${entry}`))
     }
   }
   return changes
@@ -217,6 +295,7 @@ export function diffPolicies(before: PlanCompiler, after: PlanCompiler): PolicyC
   const now = after.policy.policy
   return [
     ...toolChanges(old, now),
+    ...ruleChanges(old, now),
     ...probeChanges(before, after),
     ...networkChanges(old, now),
     ...budgetChanges(old, now),

@@ -98,11 +98,10 @@ function urlSpec(spec: ArgSpec): { hosts: readonly string[] } | undefined {
 }
 
 function hostsToUrls(hosts: readonly string[]): string[] {
-  return hosts.flatMap((host) =>
-    host.startsWith('*.')
-      ? [`https://probe.${host.slice(2)}/`, `https://${host.slice(2)}/`]
-      : [`https://${host}/`],
+  const names = hosts.flatMap((host) =>
+    host.startsWith('*.') ? [`probe.${host.slice(2)}`, host.slice(2)] : [host],
   )
+  return ['https', 'http'].flatMap((scheme) => names.map((name) => `${scheme}://${name}/`))
 }
 
 function hostProbes(policies: readonly Policy[]): Probe[] {
