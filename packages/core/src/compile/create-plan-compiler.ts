@@ -8,6 +8,7 @@ import { unreadableIssue } from '../issues/unreadable-issue.js'
 import { checkPolicyExamples } from '../policy/check-policy-examples.js'
 import { resolvePolicyLazily } from '../policy/resolve-policy-lazily.js'
 import type { PolicyInput } from '../schema/policy-schema.js'
+import { loadTracingApi } from '../telemetry/tracing-api.js'
 import type { PathAccess } from '../types/path-scope.js'
 import type { PlanCompiler, PlanValidationResult } from '../types/plan-compiler.js'
 import type { PlanIssue } from '../types/plan-issue.js'
@@ -69,7 +70,11 @@ export async function createPlanCompiler(
   options: PlanCompilerOptions = {},
 ): Promise<PlanCompiler> {
   const policy = await resolvePolicyLazily(policyInput, options)
-  const { check: checkCommand, warnings } = await createCommandCheck(policy)
+  // The OpenTelemetry API is loaded here, once, when the application uses it.
+  const [{ check: checkCommand, warnings }] = await Promise.all([
+    createCommandCheck(policy),
+    loadTracingApi(),
+  ])
   // Plans this compiler produced (deep-frozen, so unchanged since): the guard need not re-check them.
   const approved = new WeakSet<object>()
   let narrowed: Promise<z.ZodType<PlanObject>> | undefined

@@ -68,7 +68,7 @@ async function authorizeStep(
 ): Promise<JsonObject | undefined> {
   const resolved = run.guard.resolveArgs(step.id)
   if (!resolved.success) {
-    traceStep(step, undefined, [resolved.issue])
+    traceStep(step, [resolved.issue])
     deny(run, step, result, [resolved.issue])
     return undefined
   }
@@ -77,7 +77,7 @@ async function authorizeStep(
     args: resolved.args,
     stepId: step.id,
   })
-  traceStep(step, resolved.args, decision.allowed ? [] : decision.issues)
+  traceStep(step, decision.allowed ? [] : decision.issues)
   if (run.finished) {
     if (decision.allowed) run.guard.fail(step.id, run.record.reason)
     return undefined
@@ -90,13 +90,11 @@ async function authorizeStep(
 }
 
 // The executor is the caller of its tools: it reports each call's decision as adapters do.
-function traceStep(step: CompiledStep, args: unknown, issues: readonly PlanIssue[]): void {
+function traceStep(step: CompiledStep, issues: readonly PlanIssue[]): void {
   traceCallDecision(
     {
-      kind: 'call',
       tool: step.tool,
       callId: undefined,
-      args,
       allowed: issues.length === 0,
       stepId: issues.length === 0 ? step.id : undefined,
       issues,

@@ -50,10 +50,8 @@ describe('decision spans', () => {
   it('should emit nothing while no tracer provider is registered', () => {
     traceCallDecision(
       {
-        kind: 'call',
         tool: 'echo',
         callId: 'c1',
-        args: {},
         allowed: true,
         stepId: 'a',
         issues: [],

@@ -1,10 +1,16 @@
-import { type Attributes, type Span, SpanStatusCode, trace } from '@opentelemetry/api'
-import type { CallDecisionEvent } from '../adapter/decision-event.js'
+import type { Attributes, Span } from '@opentelemetry/api'
 import type { AuditEvent } from '../types/audit-event.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { planTracer } from './tracing-api.js'
 
-/** The instrumentation scope of every span @plan emits, whichever package emits it. */
-export const TRACER_NAME = '@plan/core'
+/** What a call's span records of its decision: a `CallDecisionEvent` of any adapter. */
+export interface TracedCallDecision {
+  readonly tool: string
+  readonly callId: string | undefined
+  readonly allowed: boolean
+  readonly stepId: string | undefined
+  readonly issues: readonly PlanIssue[]
+}
 
 /** Where a decision was made: core's executor or an adapter. */
 export type DecisionSource = 'core' | 'langchain' | 'ai-sdk' | 'mcp'
@@ -18,8 +24,18 @@ const BUDGET_CODES = new Set([
 
 const PLAN_LEVEL = new Set(['plan_approved', 'plan_rejected', 'run_stopped'])
 
-function tracer() {
-  return trace.getTracer(TRACER_NAME)
+function markError(span: Span, message: string): void {
+  const code = planTracer()?.api.SpanStatusCode.ERROR
+  if (code !== undefined) span.setStatus({ code, message })
+}
+
+/** A span when a provider records it; a started span that does not record is ended at once. */
+function startSpan(name: string): Span | undefined {
+  const span = planTracer()?.tracer.startSpan(name)
+  if (span === undefined) return undefined
+  if (span.isRecording()) return span
+  span.end()
+  return undefined
 }
 
 function issueCodes(issues: readonly PlanIssue[]): string[] {
@@ -43,8 +59,7 @@ function addIssueEvents(span: Span, issues: readonly PlanIssue[]): void {
     if (issue.code.startsWith('sandbox_')) span.addEvent('plan.sandbox_violation', attributes)
   }
   const first = issues[0]
-  if (first !== undefined)
-    span.setStatus({ code: SpanStatusCode.ERROR, message: `${first.code}: ${first.message}` })
+  if (first !== undefined) markError(span, `${first.code}: ${first.message}`)
 }
 
 /**
@@ -53,12 +68,9 @@ function addIssueEvents(span: Span, issues: readonly PlanIssue[]): void {
  * `plan.issue.codes` and `plan.source`, and an event per issue. Does nothing (and builds
  * nothing) when no OpenTelemetry tracer provider is registered.
  */
-export function traceCallDecision(event: CallDecisionEvent, source: DecisionSource): void {
-  const span = tracer().startSpan(`execute_tool ${event.tool}`)
-  if (!span.isRecording()) {
-    span.end()
-    return
-  }
+export function traceCallDecision(event: TracedCallDecision, source: DecisionSource): void {
+  const span = startSpan(`execute_tool ${event.tool}`)
+  if (span === undefined) return
   span.setAttributes({
     'gen_ai.operation.name': 'execute_tool',
     'gen_ai.tool.name': event.tool,
@@ -100,11 +112,8 @@ function planAttributes(event: AuditEvent): Attributes | undefined {
  */
 export function traceGuardEvent(event: AuditEvent | (() => AuditEvent)): void {
   if (typeof event !== 'function' && !PLAN_LEVEL.has(event.type)) return
-  const span = tracer().startSpan('validate_plan')
-  if (!span.isRecording()) {
-    span.end()
-    return
-  }
+  const span = startSpan('validate_plan')
+  if (span === undefined) return
   const resolved = typeof event === 'function' ? event() : event
   const attributes = planAttributes(resolved) ?? {}
   const name = resolved.type === 'run_stopped' ? 'stop_run' : 'validate_plan'
@@ -132,11 +141,8 @@ export function traceSandboxViolations(
   violations: readonly SandboxViolation[],
 ): void {
   if (violations.length === 0) return
-  const span = tracer().startSpan('run_sandboxed')
-  if (!span.isRecording()) {
-    span.end()
-    return
-  }
+  const span = startSpan('run_sandboxed')
+  if (span === undefined) return
   span.setAttributes({
     'plan.operation.name': 'run_sandboxed',
     'plan.source': 'core',
@@ -152,6 +158,6 @@ export function traceSandboxViolations(
         : { 'plan.sandbox.violation.target': violation.target }),
     })
   }
-  span.setStatus({ code: SpanStatusCode.ERROR, message: 'the sandbox refused an access' })
+  markError(span, 'the sandbox refused an access')
   span.end()
 }
