@@ -107,4 +107,14 @@ describe('policy examples at load', () => {
       path: ['tools', 't', 'examples', 'allow', 0],
     })
   })
+
+  it('should refuse an example naming __proto__ instead of deciding what is left of it', async () => {
+    const policy = JSON.parse(
+      '{"version":1,"workspace":{"roots":["/srv/repo"]},"tools":{"view_file":{"args":{"file":{"type":"path"}},"examples":{"allow":[{"file":"README.md","__proto__":{"x":1}}]}}}}',
+    )
+    const error = await loadFailure(policy)
+    expect(error.issues.map((issue) => [issue.code, issue.path.join('.')])).toEqual([
+      ['invalid_policy', 'tools.view_file.examples.allow.0'],
+    ])
+  })
 })

@@ -192,9 +192,24 @@ export const toolOutputSchema = z.strictObject({
  * Whole calls of a tool (their arguments) that the policy must allow and must deny; checked when
  * the policy loads, which fails naming any example the policy decides otherwise.
  */
+const FORBIDDEN_EXAMPLE_KEYS = ['__proto__', 'constructor', 'prototype']
+
+// Checked on the input: a record's parse would drop a `__proto__` key and decide what is left.
+const exampleArgsSchema = z
+  .unknown()
+  .refine(
+    (value) =>
+      typeof value !== 'object' ||
+      value === null ||
+      !FORBIDDEN_EXAMPLE_KEYS.some((key) => Object.hasOwn(value, key)),
+    'An example may not name the argument "__proto__", "constructor" or "prototype".',
+  )
+  .pipe(z.record(z.string(), z.json()))
+  .meta({ type: 'object', description: 'The arguments of one call of the tool.' })
+
 export const toolExamplesSchema = z.strictObject({
-  allow: z.array(z.record(z.string(), z.json())).optional(),
-  deny: z.array(z.record(z.string(), z.json())).optional(),
+  allow: z.array(exampleArgsSchema).optional(),
+  deny: z.array(exampleArgsSchema).optional(),
 })
 
 /** What one tool may be called with. */
