@@ -60,6 +60,7 @@ describe('reportDecision', () => {
           'plan.source': 'ai-sdk',
           'plan.decision': 'denied',
           'plan.issue.codes': ['call_not_in_plan'],
+          'error.type': 'call_not_in_plan',
         },
       ],
     ])

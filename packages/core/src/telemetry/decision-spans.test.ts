@@ -94,6 +94,7 @@ describe('decision spans', () => {
         'plan.source': 'core',
         'plan.decision': 'denied',
         'plan.issue.codes': ['budget_exhausted'],
+        'error.type': 'budget_exhausted',
       },
     ])
     expect(calls[1]?.events).toEqual([
@@ -126,6 +127,7 @@ describe('decision spans', () => {
           'plan.decision': 'rejected',
           'plan.kind': 'replan',
           'plan.issue.codes': ['unknown_tool'],
+          'error.type': 'unknown_tool',
         },
         events: [['plan.issue', 'unknown_tool']],
       },
@@ -168,6 +170,7 @@ describe('decision spans', () => {
             'plan.source': 'core',
             'plan.sandbox.program': 'ls',
             'plan.sandbox.violation.count': 1,
+            'error.type': 'sandbox_violation',
           },
           events: [['plan.sandbox_violation', undefined]],
         },

@@ -24,7 +24,9 @@ const BUDGET_CODES = new Set([
 
 const PLAN_LEVEL = new Set(['plan_approved', 'plan_rejected', 'run_stopped'])
 
-function markError(span: Span, message: string): void {
+/** The span ended in error: its status, and `error.type` (the semantic conventions' attribute). */
+function markError(span: Span, type: string, message: string): void {
+  span.setAttribute('error.type', type)
   const code = planTracer()?.api.SpanStatusCode.ERROR
   if (code !== undefined) span.setStatus({ code, message })
 }
@@ -59,7 +61,7 @@ function addIssueEvents(span: Span, issues: readonly PlanIssue[]): void {
     if (issue.code.startsWith('sandbox_')) span.addEvent('plan.sandbox_violation', attributes)
   }
   const first = issues[0]
-  if (first !== undefined) markError(span, `${first.code}: ${first.message}`)
+  if (first !== undefined) markError(span, first.code, `${first.code}: ${first.message}`)
 }
 
 /**
@@ -158,6 +160,6 @@ export function traceSandboxViolations(
         : { 'plan.sandbox.violation.target': violation.target }),
     })
   }
-  markError(span, 'the sandbox refused an access')
+  markError(span, 'sandbox_violation', 'the sandbox refused an access')
   span.end()
 }

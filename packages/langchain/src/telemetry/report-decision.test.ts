@@ -64,6 +64,7 @@ describe('reportDecision', () => {
           'plan.source': 'langchain',
           'plan.decision': 'denied',
           'plan.issue.codes': ['path_outside_workspace'],
+          'error.type': 'path_outside_workspace',
         },
       ],
     ])

@@ -65,6 +65,7 @@ describe('reportDecision', () => {
           'plan.source': 'mcp',
           'plan.decision': 'denied',
           'plan.issue.codes': ['path_outside_workspace'],
+          'error.type': 'path_outside_workspace',
         },
       ],
     ])
