@@ -195,6 +195,10 @@ export const toolOutputSchema = z.strictObject({
 const FORBIDDEN_EXAMPLE_KEYS = ['__proto__', 'constructor', 'prototype']
 
 // Checked on the input: a record's parse would drop a `__proto__` key and decide what is left.
+type ExampleArgs = Record<string, z.core.util.JSONType>
+
+// Typed as the author writes it; the refinement is the runtime check of the same shape.
+
 const exampleArgsSchema = z
   .unknown()
   .refine(
@@ -205,7 +209,10 @@ const exampleArgsSchema = z
     'An example may not name the argument "__proto__", "constructor" or "prototype".',
   )
   .pipe(z.record(z.string(), z.json()))
-  .meta({ type: 'object', description: 'The arguments of one call of the tool.' })
+  .meta({
+    type: 'object',
+    description: 'The arguments of one call of the tool.',
+  }) as unknown as z.ZodType<ExampleArgs, ExampleArgs>
 
 export const toolExamplesSchema = z.strictObject({
   allow: z.array(exampleArgsSchema).optional(),
