@@ -49,6 +49,9 @@ const variants: Record<string, (policy: Policy) => unknown> = {
     ...policy,
     commands: { ...policy.commands, rules: { git: { subcommands: ['status', 'diff', 'log'] } } },
   }),
+  'git-any-subcommand': (policy) => ({ ...policy, commands: { ...policy.commands, rules: {} } }),
+  signed: (policy) => ({ ...policy, approval: { requireSignature: true } }),
+  'sandbox-env': (policy) => ({ ...policy, sandbox: { env: ['CI'] } }),
   'view-writes-exec': (policy) => ({
     ...policy,
     tools: { ...policy.tools, view_file: { args: { file: { type: 'path', access: 'write' } } } },
@@ -196,6 +199,35 @@ describe('plan policy diff', () => {
     expect(changes.map((change) => [change.category, change.subject, change.detail])).toEqual([
       ['tool', 'view_file', 'argument "file" access read -> write'],
       ['program', 'git', 'allowExec true'],
+    ])
+  })
+
+  it('should report a program whose subcommands are no longer limited', async () => {
+    const { code, changes } = await changesOf('base', 'git-any-subcommand')
+    expect(code).toBe(1)
+    expect(changes).toEqual([
+      {
+        category: 'program',
+        subject: 'git',
+        direction: 'looser',
+        detail: 'NEW allows 2 probe(s) OLD refused',
+        probes: [
+          { probe: 'git', code: 'command_subcommand_not_allowed' },
+          { probe: 'git --version', code: 'command_subcommand_not_allowed' },
+        ],
+      },
+    ])
+  })
+
+  it('should report a dropped signature requirement and an environment variable passed on', async () => {
+    const unsigned = await changesOf('signed', 'base')
+    expect([
+      unsigned.code,
+      unsigned.changes.map((change) => [change.category, change.subject, change.direction]),
+    ]).toEqual([1, [['setting', 'approval.requireSignature', 'looser']]])
+    const env = await changesOf('base', 'sandbox-env')
+    expect(env.changes.map((change) => [change.subject, change.direction, change.detail])).toEqual([
+      ['sandbox.env', 'looser', 'CI passed to commands'],
     ])
   })
 

@@ -266,6 +266,49 @@ function budgetChanges(before: Policy, after: Policy): PolicyChange[] {
   return changes
 }
 
+/** Requirements that, turned off, let a run go with less: a signed plan, an audit log. */
+function settingChanges(before: Policy, after: Policy): PolicyChange[] {
+  const switches: [string, boolean, boolean][] = [
+    [
+      'approval.requireSignature',
+      before.approval.requireSignature,
+      after.approval.requireSignature,
+    ],
+    ['audit.required', before.audit.required, after.audit.required],
+  ]
+  const changes = switches
+    .filter(([, old, now]) => old !== now)
+    .map(([subject, , now]) =>
+      dataChange(
+        'setting',
+        subject,
+        now ? 'tighter' : 'looser',
+        `${String(!now)} -> ${String(now)}`,
+      ),
+    )
+  const oldEnv = new Set(before.sandbox?.env ?? [])
+  const newEnv = new Set(after.sandbox?.env ?? [])
+  for (const name of newEnv)
+    if (!oldEnv.has(name))
+      changes.push(dataChange('setting', 'sandbox.env', 'looser', `${name} passed to commands`))
+  for (const name of oldEnv)
+    if (!newEnv.has(name))
+      changes.push(dataChange('setting', 'sandbox.env', 'tighter', `${name} no longer passed`))
+  return changes
+}
+
+function sandboxLimitChanges(before: Policy, after: Policy): PolicyChange[] {
+  const read = (policy: Policy, key: string) =>
+    (policy.sandbox?.limits as Record<string, unknown> | undefined)?.[key]
+  const keys = new Set([
+    ...Object.keys(before.sandbox?.limits ?? {}),
+    ...Object.keys(after.sandbox?.limits ?? {}),
+  ])
+  return [...keys].flatMap((key) =>
+    limitChange(`sandbox.limits.${key}`, read(before, key), read(after, key)),
+  )
+}
+
 function networkChanges(before: Policy, after: Policy): PolicyChange[] {
   const old = new Set(before.sandbox?.network.allow ?? [])
   const now = new Set(after.sandbox?.network.allow ?? [])
@@ -299,5 +342,7 @@ export function diffPolicies(before: PlanCompiler, after: PlanCompiler): PolicyC
     ...probeChanges(before, after),
     ...networkChanges(old, now),
     ...budgetChanges(old, now),
+    ...sandboxLimitChanges(old, now),
+    ...settingChanges(old, now),
   ]
 }

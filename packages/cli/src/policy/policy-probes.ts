@@ -2,7 +2,7 @@ import { posix } from 'node:path'
 import type { ArgSpec, PlanCompiler, Policy, ResolvedPolicy } from '@plan/core'
 
 /** The dimension of a policy a probe or a change belongs to. */
-export type DiffCategory = 'tool' | 'program' | 'path' | 'host' | 'budget'
+export type DiffCategory = 'tool' | 'program' | 'path' | 'host' | 'budget' | 'setting'
 
 /** One input decided under both policies: a path, a command, a URL argument or a whole call. */
 export type Probe =
@@ -80,6 +80,8 @@ function programProbes(policy: Policy): Probe[] {
     const commands = [
       program,
       `${program} --version`,
+      // A subcommand no rule names: allowed only where a program's subcommands are not limited.
+      `${program} unlisted-subcommand`,
       ...(rule?.subcommands ?? []).map((subcommand) => `${program} ${subcommand}`),
       ...(rule?.denyFlags ?? []).map((flag) => `${program} ${flag}`),
       ...(rule?.examples?.allow ?? []),
