@@ -183,4 +183,19 @@ describe('decision spans', () => {
       await rm(root, { recursive: true, force: true })
     }
   })
+
+  it('should decide as without tracing when the tracer provider throws', async () => {
+    const broken = () => {
+      throw new Error('broken exporter')
+    }
+    trace.setGlobalTracerProvider({
+      getTracer: () => ({ startSpan: broken, startActiveSpan: broken }) as never,
+    })
+    const compiler = await createPlanCompiler(policy)
+    const plan = compiler.compile([{ id: 'a', tool: 'echo', args: { text: 'a' } }])
+    const result = await executePlan(plan, { echo: (args) => args }, { compiler })
+    expect(result.status).toBe('completed')
+    const guard = createPlanGuard(plan, { compiler })
+    expect(guard.submitPlan([{ id: 'x', tool: 'rm', args: {} }], 'replan').success).toBe(false)
+  })
 })

@@ -25,6 +25,15 @@ const BUDGET_CODES = new Set([
 const PLAN_LEVEL = new Set(['plan_approved', 'plan_rejected', 'run_stopped'])
 
 /** The span ended in error: its status, and `error.type` (the semantic conventions' attribute). */
+/** Runs a recording; telemetry never changes a decision, so a failing tracer is ignored. */
+function safely(record: () => void): void {
+  try {
+    record()
+  } catch {
+    // A tracer provider that throws loses its spans, nothing else.
+  }
+}
+
 function markError(span: Span, type: string, message: string): void {
   span.setAttribute('error.type', type)
   const code = planTracer()?.api.SpanStatusCode.ERROR
@@ -68,9 +77,13 @@ function addIssueEvents(span: Span, issues: readonly PlanIssue[]): void {
  * Records one live call's decision as a GenAI `execute_tool` span (`gen_ai.operation.name`,
  * `gen_ai.tool.name`, `gen_ai.tool.call.id`) with `plan.decision`, `plan.step.id`,
  * `plan.issue.codes` and `plan.source`, and an event per issue. Does nothing (and builds
- * nothing) when no OpenTelemetry tracer provider is registered.
+ * nothing) when no OpenTelemetry tracer provider is registered, and never throws.
  */
 export function traceCallDecision(event: TracedCallDecision, source: DecisionSource): void {
+  safely(() => recordCallDecision(event, source))
+}
+
+function recordCallDecision(event: TracedCallDecision, source: DecisionSource): void {
   const span = startSpan(`execute_tool ${event.tool}`)
   if (span === undefined) return
   span.setAttributes({
@@ -113,6 +126,10 @@ function planAttributes(event: AuditEvent): Attributes | undefined {
  * are left to {@link traceCallDecision}, which knows the call's id.
  */
 export function traceGuardEvent(event: AuditEvent | (() => AuditEvent)): void {
+  safely(() => recordGuardEvent(event))
+}
+
+function recordGuardEvent(event: AuditEvent | (() => AuditEvent)): void {
   if (typeof event !== 'function' && !PLAN_LEVEL.has(event.type)) return
   const span = startSpan('validate_plan')
   if (span === undefined) return
@@ -139,6 +156,13 @@ export interface SandboxViolation {
  * `.message`). Nothing when there is none or no tracer provider is registered.
  */
 export function traceSandboxViolations(
+  argv: readonly string[],
+  violations: readonly SandboxViolation[],
+): void {
+  safely(() => recordSandboxViolations(argv, violations))
+}
+
+function recordSandboxViolations(
   argv: readonly string[],
   violations: readonly SandboxViolation[],
 ): void {
