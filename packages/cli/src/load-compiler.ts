@@ -4,11 +4,13 @@ import {
   formatIssues,
   type PlanCompiler,
   PlanError,
+  type PolicyInput,
   type ResolvedPolicy,
 } from '@plan/core'
 import { loadPolicy } from '@plan/core/node'
 import { type CliIo, UsageError } from './io.js'
 import { type CliWarning, missingRoots } from './missing-roots.js'
+import { readJsonInput } from './read-input.js'
 
 /** A policy file, loaded, with what is suspicious about it. */
 export interface LoadedPolicy {
@@ -62,4 +64,22 @@ export async function loadCompiler(
     path: issue.path,
   }))
   return { ...loaded, warnings: [...loaded.warnings, ...unmodelled], compiler }
+}
+
+/**
+ * Reads a policy file and builds a compiler whose relative roots resolve against `baseDir`
+ * instead of the file's own folder, so that a copy of a policy kept elsewhere reads as if it were
+ * in place. An unusable policy becomes a UsageError listing every issue.
+ */
+export async function loadCompilerAt(
+  policyFile: string,
+  baseDir: string,
+  io: CliIo,
+): Promise<PlanCompiler> {
+  const data = await readJsonInput(policyFile, io, 'policy')
+  try {
+    return await createPlanCompiler(data as PolicyInput, { baseDir })
+  } catch (error) {
+    throw usageErrorOf(error)
+  }
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -229,6 +229,18 @@ describe('plan policy diff', () => {
     expect(env.changes.map((change) => [change.subject, change.direction, change.detail])).toEqual([
       ['sandbox.env', 'looser', 'CI passed to commands'],
     ])
+  })
+
+  it('should resolve the relative roots of OLD where those of NEW resolve', async () => {
+    const relative = { ...base, workspace: { ...base.workspace, roots: ['.'] } }
+    await mkdir(join(folder, 'elsewhere'), { recursive: true })
+    await writeFile(join(folder, 'elsewhere', 'old-copy.json'), JSON.stringify(relative))
+    await writeFile(join(folder, 'relative.json'), JSON.stringify(relative))
+    expect(await changesOf('elsewhere/old-copy', 'relative')).toEqual({
+      code: 0,
+      looser: false,
+      changes: [],
+    })
   })
 
   it('should exit 2 on a missing file', async () => {

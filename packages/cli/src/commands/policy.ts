@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import { decidePolicyCase, type PolicyCaseResult } from '@plan/core'
 import { type CliIo, EXIT_APPROVED, EXIT_REJECTED, UsageError } from '../io.js'
 import { writeJson } from '../json-output.js'
-import { loadCompiler } from '../load-compiler.js'
+import { loadCompiler, loadCompilerAt } from '../load-compiler.js'
 import { diffPolicies, type PolicyChange } from '../policy/diff-policies.js'
 import { readPolicyCases } from '../policy/read-policy-cases.js'
 
@@ -41,9 +41,10 @@ async function runDiff(
   format: string,
   io: CliIo,
 ): Promise<number> {
-  const before = await loadCompiler(oldFile, io)
   const after = await loadCompiler(newFile, io)
-  const changes = diffPolicies(before.compiler, after.compiler)
+  // OLD's relative roots resolve where NEW's do: a copy of the old version compares in place.
+  const before = await loadCompilerAt(oldFile, dirname(resolve(io.cwd, newFile)), io)
+  const changes = diffPolicies(before, after.compiler)
   const looser = changes.filter((change) => change.direction === 'looser')
   const tighter = changes.filter((change) => change.direction === 'tighter')
   if (format === 'json') writeJson(io.stdout, { looser: looser.length > 0, changes })
