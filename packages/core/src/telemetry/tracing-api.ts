@@ -34,7 +34,8 @@ export function loadTracingApi(): Promise<void> {
 /** The tracer and the API, or undefined while the API is not loaded (then it starts loading). */
 export function planTracer(): { readonly tracer: Tracer; readonly api: TracingApi } | undefined {
   if (api === undefined) {
-    void loadTracingApi()
+    // The common case, an application without OpenTelemetry, costs one global lookup.
+    if (apiInUse()) void loadTracingApi()
     return undefined
   }
   return { tracer: api.trace.getTracer(TRACER_NAME), api }
