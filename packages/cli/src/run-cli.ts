@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { runCheck } from './commands/check.js'
 import { runGraph } from './commands/graph.js'
 import { runInit } from './commands/init.js'
+import { runPolicy } from './commands/policy.js'
 import { runSchema } from './commands/schema.js'
 import { type CliIo, EXIT_APPROVED, EXIT_USAGE, UsageError } from './io.js'
 import { errorJson, writeJson } from './json-output.js'
@@ -17,6 +18,11 @@ commands:
         print a JSON Schema; with --policy, the plan schema narrowed to it
   init [--output plan.policy.json|-] [--root .] [--force]
         write a starter policy for a repository
+  policy diff <old.json> <new.json> [--format text|json]
+        what NEW allows that OLD refused and the reverse; exit 0 when NEW
+        is not looser, 1 when it is, 2 unusable input
+  policy test <policy.json> <cases.jsonl> [--format text|json]
+        decide each case; exit 0 when all pass, 1 when one fails, 2 unusable input
 `
 
 /**
@@ -95,6 +101,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           },
           io,
         )
+      case 'policy':
+        return await runPolicy({ action: target, files: rest, format: values.format ?? 'text' }, io)
       case undefined:
         throw new UsageError(`missing command\n\n${USAGE}`)
       default:

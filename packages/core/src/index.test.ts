@@ -20,6 +20,7 @@ const MAIN_ENTRY = [
   'createPlanCompiler',
   'createPlanGuard',
   'createSignedGuardStore',
+  'decidePolicyCase',
   'definePlan',
   'definePolicy',
   'executePlan',

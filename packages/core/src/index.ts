@@ -87,6 +87,13 @@ export { createPlanGuard } from './guard/create-plan-guard.js'
 export { formatIssues } from './issues/format-issues.js'
 export type { PlanInput } from './plan/define-plan.js'
 export { definePlan } from './plan/define-plan.js'
+export type {
+  PolicyCase,
+  PolicyCaseChecker,
+  PolicyCaseResult,
+  PolicyDecision,
+} from './policy/decide-policy-case.js'
+export { decidePolicyCase } from './policy/decide-policy-case.js'
 export { definePolicy } from './policy/define-policy.js'
 export type { CommandPolicy, ProgramRule } from './schema/command-policy.js'
 export type { Plan, PlanStep } from './schema/plan-schema.js'

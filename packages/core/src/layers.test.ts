@@ -12,6 +12,7 @@ const LAYERS = [
   'schema',
   'types',
   'util',
+  'telemetry',
   'issues',
   'errors',
   'policy',

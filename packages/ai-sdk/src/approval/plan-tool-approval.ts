@@ -3,6 +3,7 @@ import type { ToolApprovalStatus } from 'ai'
 import { decideForApproval } from '../session/decide-call.js'
 import { denialReason } from '../session/denial.js'
 import { humanMayOverrule, markAsked } from '../session/human-review.js'
+import { reportDecision } from '../telemetry/report-decision.js'
 import { type GuardToolsOptions, isGuardedBy } from '../tools/guard-tools.js'
 
 /** The part of an AI SDK tool call that the approval function reads. */
@@ -61,15 +62,18 @@ export function planToolApproval(
 ): PlanToolApprovalFunction {
   const allowedStatus = options.allowedStatus ?? 'not-applicable'
   const deny = (toolCall: ApprovalToolCall, reason: string, issues: readonly PlanIssue[]) => {
-    options.onDecision?.({
-      kind: 'call',
-      tool: toolCall.toolName,
-      callId: toolCall.toolCallId,
-      args: toolCall.input,
-      allowed: false,
-      stepId: undefined,
-      issues,
-    })
+    reportDecision(
+      {
+        kind: 'call',
+        tool: toolCall.toolName,
+        callId: toolCall.toolCallId,
+        args: toolCall.input,
+        allowed: false,
+        stepId: undefined,
+        issues,
+      },
+      options.onDecision,
+    )
     return { type: 'denied' as const, reason }
   }
   return async ({ toolCall, tools }) => {

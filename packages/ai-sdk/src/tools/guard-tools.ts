@@ -12,6 +12,7 @@ import { denialError } from '../session/denial.js'
 import type { AllowedResult } from '../session/guard-session.js'
 import { sessionOf } from '../session/guard-session.js'
 import { takeAsked } from '../session/human-review.js'
+import { reportDecision } from '../telemetry/report-decision.js'
 import { beginDurableCall, type DurableRun, durableRun, endDurableCall } from './durable-calls.js'
 
 /**
@@ -116,7 +117,7 @@ function wrapTool(
       const issues = await beginDurableCall(guard, durable, name, decision.result.stepId)
       if (issues.length > 0) decision = { allowed: false, issues, turnRejected: false }
     }
-    options.onDecision?.({
+    const event: CallDecisionEvent = {
       kind: 'call',
       tool: name,
       callId,
@@ -124,7 +125,8 @@ function wrapTool(
       allowed: decision.allowed,
       stepId: decision.allowed ? decision.result.stepId : undefined,
       issues: decision.allowed ? [] : decision.issues,
-    })
+    }
+    reportDecision(event, options.onDecision)
     if (!decision.allowed) throw denialError(guard, name, decision)
     return decision.result
   }

@@ -1,5 +1,5 @@
 import type { AuditEvent } from '../types/audit-event.js'
-import { canonicalJson } from '../util/canonical-json.js'
+import { rfc8785Json } from '../util/rfc8785-json.js'
 import { auditGenesis, hashAuditLine } from './audit-key.js'
 
 /** The last line of a log: its number and the hash of its text. */
@@ -18,14 +18,21 @@ export interface AuditChain {
   commit(line: string): void
 }
 
-/** The line of one record: fixed key order, canonical event, no newline. */
+/** The format version of the lines written here: the whole line is RFC 8785 canonical JSON. */
+export const AUDIT_LINE_VERSION = 2
+
+/**
+ * The line of one record, without newline: the RFC 8785 canonical JSON of
+ * `{ event, prev, seq, time, version }`, so a verifier in any language rebuilds the exact bytes
+ * that the next line's `prev` hashes.
+ */
 export function formatAuditLine(
   seq: number,
   time: string,
   prev: string,
   event: AuditEvent,
 ): string {
-  return `{"seq":${seq},"time":${JSON.stringify(time)},"prev":"${prev}","event":${canonicalJson(event)}}`
+  return rfc8785Json({ event, prev, seq, time, version: AUDIT_LINE_VERSION })
 }
 
 /** Starts a chain after `head`, or at the genesis; `key` (bytes) makes the chain keyed. */

@@ -1,5 +1,6 @@
 import { type AuditLine, auditLineSchema } from '../schema/audit-line-schema.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { rfc8785Json } from '../util/rfc8785-json.js'
 import type { AuditHead } from './audit-chain.js'
 import { type AuditKey, auditGenesis, auditKeyBytes, hashAuditLine } from './audit-key.js'
 
@@ -153,6 +154,12 @@ function lineRefusal(line: LineContext): AuditLogVerification | undefined {
       `Line ${number}, the last, has no newline: the log was truncated.`,
     )
   const record: AuditLine = parsed.data
+  if (record.version !== undefined && rfc8785Json(json?.value) !== line.text)
+    return refused(
+      number,
+      'malformed',
+      `Line ${number} is a version ${record.version} record but not in RFC 8785 canonical form.`,
+    )
   if (record.seq !== head.seq + 1)
     return refused(
       number,

@@ -2,10 +2,13 @@ import type { z } from 'zod'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import { checkPathLexical } from '../checks/path-scope.js'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
+import { PolicyError } from '../errors/policy-error.js'
 import { createIssue } from '../issues/create-issue.js'
 import { unreadableIssue } from '../issues/unreadable-issue.js'
+import { checkPolicyExamples } from '../policy/check-policy-examples.js'
 import { resolvePolicyLazily } from '../policy/resolve-policy-lazily.js'
 import type { PolicyInput } from '../schema/policy-schema.js'
+import { loadTracingApi } from '../telemetry/tracing-api.js'
 import type { PathAccess } from '../types/path-scope.js'
 import type { PlanCompiler, PlanValidationResult } from '../types/plan-compiler.js'
 import type { PlanIssue } from '../types/plan-issue.js'
@@ -47,7 +50,9 @@ function checkToolArguments(
 
 /**
  * Creates a compiler bound to one policy. The Bash grammar behind command checks is loaded
- * once, here, so `validate` and `compile` are synchronous.
+ * once, here, so `validate` and `compile` are synchronous. The policy's `examples` are decided
+ * here too: a `PolicyError` with a `policy_example_failed` issue per example the policy decides
+ * otherwise.
  *
  * @example
  * ```ts
@@ -65,7 +70,11 @@ export async function createPlanCompiler(
   options: PlanCompilerOptions = {},
 ): Promise<PlanCompiler> {
   const policy = await resolvePolicyLazily(policyInput, options)
-  const { check: checkCommand, warnings } = await createCommandCheck(policy)
+  // The OpenTelemetry API is loaded here, once, when the application uses it.
+  const [{ check: checkCommand, warnings }] = await Promise.all([
+    createCommandCheck(policy),
+    loadTracingApi(),
+  ])
   // Plans this compiler produced (deep-frozen, so unchanged since): the guard need not re-check them.
   const approved = new WeakSet<object>()
   let narrowed: Promise<z.ZodType<PlanObject>> | undefined
@@ -123,5 +132,7 @@ export async function createPlanCompiler(
       }
     },
   }
+  const exampleIssues = checkPolicyExamples(policy.policy, compiler)
+  if (exampleIssues.length > 0) throw new PolicyError(exampleIssues)
   return withUnrecordedValidate(compiler, (plan) => validate(plan, false))
 }

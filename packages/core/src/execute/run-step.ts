@@ -1,4 +1,5 @@
 import { PlanError } from '../errors/plan-error.js'
+import { traceCallDecision } from '../telemetry/decision-spans.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject } from '../types/json-value.js'
 import type { PlanIssue } from '../types/plan-issue.js'
@@ -67,6 +68,7 @@ async function authorizeStep(
 ): Promise<JsonObject | undefined> {
   const resolved = run.guard.resolveArgs(step.id)
   if (!resolved.success) {
+    traceStep(step, [resolved.issue])
     deny(run, step, result, [resolved.issue])
     return undefined
   }
@@ -75,6 +77,7 @@ async function authorizeStep(
     args: resolved.args,
     stepId: step.id,
   })
+  traceStep(step, decision.allowed ? [] : decision.issues)
   if (run.finished) {
     if (decision.allowed) run.guard.fail(step.id, run.record.reason)
     return undefined
@@ -84,6 +87,20 @@ async function authorizeStep(
     return undefined
   }
   return decision.args
+}
+
+// The executor is the caller of its tools: it reports each call's decision as adapters do.
+function traceStep(step: CompiledStep, issues: readonly PlanIssue[]): void {
+  traceCallDecision(
+    {
+      tool: step.tool,
+      callId: undefined,
+      allowed: issues.length === 0,
+      stepId: issues.length === 0 ? step.id : undefined,
+      issues,
+    },
+    'core',
+  )
 }
 
 function deny(

@@ -2,6 +2,7 @@ import { PlanError } from '../errors/plan-error.js'
 import { createUntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker.js'
 import { createIssue } from '../issues/create-issue.js'
 import { verifyPlan } from '../sign/verify-plan.js'
+import { traceGuardEvent } from '../telemetry/decision-spans.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { JsonObject } from '../types/json-value.js'
 import type { PlanGuard, PlanGuardOptions, ResolveArgsResult } from '../types/plan-guard.js'
@@ -47,6 +48,7 @@ function createParts(
   if (policy.audit.required && options.audit === undefined) throw auditRequiredError()
   const audit = createGuardAudit(options.audit)
   const record: GuardParts['record'] = (event) => {
+    traceGuardEvent(event)
     // Not through stop(): the sink that failed would be asked to record the stop.
     if (!audit.write(event)) budgets.stopped ??= auditFailedIssue()
   }
@@ -111,6 +113,7 @@ function start(
     steps: plan.steps.length,
     signed: parts.signatureRequired,
   } as const
+  traceGuardEvent(event)
   if (!parts.audit.write(event)) throw approvalNotAuditedError()
 }
 

@@ -1,6 +1,8 @@
 import { validateUnrecorded } from '../compile/validate-unrecorded.js'
 import { createIssue } from '../issues/create-issue.js'
 import { verifyPlan } from '../sign/verify-plan.js'
+import { traceGuardEvent } from '../telemetry/decision-spans.js'
+import type { AuditEvent } from '../types/audit-event.js'
 import type { PlanValidationResult } from '../types/plan-compiler.js'
 import type { SubmitKind, SubmitResult } from '../types/plan-guard.js'
 import { canonicalJson } from '../util/canonical-json.js'
@@ -86,14 +88,15 @@ export function submitPlan(
   )
   // Text in this plan can only have been copied from untrusted output that exists now.
   flow.planApproved(result.plan.steps.map((step) => step.id))
-  if (parts.audit.enabled) {
-    parts.record({
-      type: 'plan_approved',
-      kind: kind === 'turn' ? 'turn' : 'replan',
-      planHash: result.plan.hash,
-      steps: result.plan.steps.length,
-      signed: parts.signatureRequired,
-    })
-  }
+  const approval = (): AuditEvent => ({
+    type: 'plan_approved',
+    kind: kind === 'turn' ? 'turn' : 'replan',
+    planHash: result.plan.hash,
+    steps: result.plan.steps.length,
+    signed: parts.signatureRequired,
+  })
+  // Without a sink the approval is built only if a tracer records it.
+  if (parts.audit.enabled) parts.record(approval())
+  else traceGuardEvent(approval)
   return result
 }

@@ -33,3 +33,23 @@ definePolicy({
 
 // @ts-expect-error a misspelt key
 definePolicy({ version: 1, workspace: { roots: ['/srv'] }, tools: {}, budget: {} })
+
+// Examples: whole calls as argument objects, commands as strings.
+export const withExamples = definePolicy({
+  version: 1,
+  workspace: { roots: ['/srv'] },
+  tools: {
+    view_file: {
+      args: { file: { type: 'path' } },
+      examples: { allow: [{ file: 'README.md' }], deny: [{ file: '/etc/passwd' }] },
+    },
+  },
+  commands: { allow: ['git'], rules: { git: { examples: { deny: ['git push'] } } } },
+})
+
+definePolicy({
+  version: 1,
+  workspace: { roots: ['/srv'] },
+  // @ts-expect-error a tool's example is the call's arguments, not a command
+  tools: { view_file: { args: {}, examples: { allow: ['view_file README.md'] } } },
+})

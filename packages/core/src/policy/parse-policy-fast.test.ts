@@ -55,7 +55,7 @@ const everything = {
         },
       },
     },
-    plain: {},
+    plain: { examples: { allow: [{}], deny: [{ extra: [1, { deep: null }] }] } },
     pinned: { idempotent: true, pin: `sha256:${'0a'.repeat(32)}` },
   },
   commands: {
@@ -67,6 +67,7 @@ const everything = {
         allowExec: false,
         allowFlags: ['--output'],
         skipPathCheck: false,
+        examples: { allow: ['git status'], deny: ['git push'] },
       },
     },
     maxLength: 100,

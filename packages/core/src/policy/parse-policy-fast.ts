@@ -29,6 +29,8 @@ type Rule =
   | { readonly kind: 'object'; readonly fields: Readonly<Record<string, Field>> }
   | { readonly kind: 'either'; readonly rules: readonly Rule[] }
   | { readonly kind: 'byType'; readonly variants: () => Readonly<Record<string, Rule>> }
+  // Any value: the input is plain JSON already (`readPolicyJson`).
+  | { readonly kind: 'json' }
 
 type Field = { readonly rule: Rule; readonly fallback?: () => unknown; readonly required?: true }
 
@@ -60,6 +62,8 @@ const withDefault = (rule: Rule, value: () => unknown): Field => ({ rule, fallba
 // A field the schema requires: without it, the schema decides (and refuses).
 const need = (rule: Rule): Field => ({ rule, required: true })
 const scalar: Rule = { kind: 'either', rules: [text(), number, boolean] }
+const json: Rule = { kind: 'json' }
+const examples = (item: Rule): Rule => object({ allow: array(item), deny: array(item) })
 
 const common = { required: boolean, description: text(), acceptsUntrusted: boolean }
 
@@ -132,6 +136,7 @@ const policyRule = object({
         output: object({ trust: trustLevel, declassify }),
         idempotent: boolean,
         pin: matching(/^sha256:[0-9a-f]{64}$/),
+        examples: examples(record(json)),
       }),
     ),
   ),
@@ -145,6 +150,7 @@ const policyRule = object({
           allowExec: boolean,
           allowFlags: array(text(1)),
           skipPathCheck: boolean,
+          examples: examples(text(1)),
         }),
       ),
       maxLength: withDefault(positive(1_000_000), () => 8192),
@@ -260,6 +266,8 @@ function read(rule: Rule, value: unknown): unknown {
         if (parsed !== FAIL) return parsed
       }
       return FAIL
+    case 'json':
+      return value
     case 'byType': {
       const type = isRecord(value) ? value.type : undefined
       const variants = rule.variants()

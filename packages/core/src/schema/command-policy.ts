@@ -28,6 +28,16 @@ export const programRuleSchema = z
     test: z.boolean().optional(),
     /** npx-style runners (npx, pnpx, bunx, uvx, pipx): packages they may run, by name. */
     packages: z.array(z.string().min(1)).optional(),
+    /**
+     * Commands of this program the policy must allow and must deny; checked when the policy
+     * loads, which fails naming any example the rules decide otherwise.
+     */
+    examples: z
+      .strictObject({
+        allow: z.array(z.string().min(1)).optional(),
+        deny: z.array(z.string().min(1)).optional(),
+      })
+      .optional(),
   })
   .describe('A per-program rule')
 

@@ -188,6 +188,37 @@ export const toolOutputSchema = z.strictObject({
   extract: z.boolean().optional(),
 })
 
+/**
+ * Whole calls of a tool (their arguments) that the policy must allow and must deny; checked when
+ * the policy loads, which fails naming any example the policy decides otherwise.
+ */
+const FORBIDDEN_EXAMPLE_KEYS = ['__proto__', 'constructor', 'prototype']
+
+// Checked on the input: a record's parse would drop a `__proto__` key and decide what is left.
+type ExampleArgs = Record<string, z.core.util.JSONType>
+
+// Typed as the author writes it; the refinement is the runtime check of the same shape.
+
+const exampleArgsSchema = z
+  .unknown()
+  .refine(
+    (value) =>
+      typeof value !== 'object' ||
+      value === null ||
+      !FORBIDDEN_EXAMPLE_KEYS.some((key) => Object.hasOwn(value, key)),
+    'An example may not name the argument "__proto__", "constructor" or "prototype".',
+  )
+  .pipe(z.record(z.string(), z.json()))
+  .meta({
+    type: 'object',
+    description: 'The arguments of one call of the tool.',
+  }) as unknown as z.ZodType<ExampleArgs, ExampleArgs>
+
+export const toolExamplesSchema = z.strictObject({
+  allow: z.array(exampleArgsSchema).optional(),
+  deny: z.array(exampleArgsSchema).optional(),
+})
+
 /** What one tool may be called with. */
 export const toolPolicySchema = z.strictObject({
   description: z.string().optional(),
@@ -212,6 +243,8 @@ export const toolPolicySchema = z.strictObject({
     .string()
     .regex(/^sha256:[0-9a-f]{64}$/)
     .optional(),
+  /** Calls the policy must allow and must deny, checked at load; see {@link toolExamplesSchema}. */
+  examples: toolExamplesSchema.optional(),
 })
 
 /** What an MCP guard lets through besides the policy's tools. */

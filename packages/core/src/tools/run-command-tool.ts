@@ -2,6 +2,7 @@ import { lstat } from 'node:fs/promises'
 import { posix } from 'node:path'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import { looksLikePath } from '../command/check-command-paths.js'
+import { traceSandboxViolations } from '../telemetry/decision-spans.js'
 import type { PathScope } from '../types/path-scope.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { PlanIssue } from '../types/plan-issue.js'
@@ -120,12 +121,14 @@ export function createRunCommandTool(
     if (onDisk !== undefined) refuse('run_command', onDisk)
     context?.signal?.throwIfAborted()
     const runner = pickRunner(root.resolved)
-    return await runner(check.argv, {
+    const result = await runner(check.argv, {
       cwd: root.resolved,
       timeoutMs,
       maxOutputBytes,
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(context?.signal === undefined ? {} : { signal: context.signal }),
     })
+    traceSandboxViolations(check.argv, result.violations)
+    return result
   }
 }

@@ -7,6 +7,7 @@ import {
   type RunKeys,
 } from '@plan/core'
 import { countOption } from '@plan/core/internal'
+import { reportDecision } from '../telemetry/report-decision.js'
 import { lazyGuardSetup } from './guard-setup.js'
 import type { PlanGuardExitBehavior, PlanGuardMiddlewareOptions } from './plan-guard-options.js'
 import { RunRegistry } from './run-registry.js'
@@ -57,7 +58,7 @@ export function guardConfig(options: PlanGuardMiddlewareOptions): GuardConfig {
     store: options.store,
     keys: options.keys,
     retryInterrupted: options.retryInterrupted,
-    report: (decision) => onDecision?.(decision),
+    report: (decision) => reportDecision(decision, onDecision),
     runs: new RunRegistry({
       setup: lazyGuardSetup(options, 'planGuardMiddleware'),
       store: options.store,

@@ -20,6 +20,7 @@ import {
   resolveCompiler,
 } from '@plan/core'
 import { hashJson } from '@plan/core/internal'
+import { reportDecision } from '../telemetry/report-decision.js'
 import { denyFilteredResult } from '../tools/deny-filtered-result.js'
 import { type ServerNames, serverNames } from '../tools/server-names.js'
 import { ToolListing, type ToolListResult, type WithheldTool } from '../tools/tool-listing.js'
@@ -413,15 +414,18 @@ export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpC
         result = { allowed: false, issue: issues[0] as PlanIssue, issues }
       }
     const issues = result.allowed ? [] : result.issues.length > 0 ? result.issues : [result.issue]
-    options.onDecision?.({
-      kind: 'call',
-      tool,
-      callId,
-      args,
-      allowed: result.allowed,
-      stepId: result.allowed ? result.stepId : undefined,
-      issues,
-    })
+    reportDecision(
+      {
+        kind: 'call',
+        tool,
+        callId,
+        args,
+        allowed: result.allowed,
+        stepId: result.allowed ? result.stepId : undefined,
+        issues,
+      },
+      options.onDecision,
+    )
     if (!result.allowed)
       return { allowed: false, issues, result: denialResult(tool, issues, allowedNow()) }
     const serverTool = names.unqualify(tool) as string
