@@ -86,7 +86,7 @@ function proxyEnv(): Record<string, string> {
 /**
  * The bubblewrap arguments that run one command under a config: new user, PID, IPC, UTS and
  * network namespaces with every capability dropped (and, when asked, no nested user namespace
- * and a seccomp filter); a fresh `/tmp`, `/dev` and `/proc`; the
+ * and a seccomp filter); a fresh `/tmp` and `/dev`, a fresh read-only `/proc`; the
  * host's system folders read-only; the workspace roots writable; `readOnly` paths bound
  * read-only again; `deny` paths and credential stores masked; a private HOME and TMPDIR; and
  * only the allow-listed environment.
@@ -113,7 +113,9 @@ export function bubblewrapArgs(config: SandboxConfig, launch: SandboxLaunch): st
   if (launch.disableUserns === true) args.push('--disable-userns')
   args.push('--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--unshare-net')
   args.push('--cap-drop', 'ALL', '--clearenv')
-  args.push('--proc', '/proc', '--dev', '/dev')
+  // The kernel's own files (/proc/sys, /proc/sysrq-trigger, …) check only that the writer is
+  // root of the host, which a sandbox run by root is: the whole of /proc stays read-only.
+  args.push('--proc', '/proc', '--remount-ro', '/proc', '--dev', '/dev')
   if (launch.tmpBytes !== undefined) args.push('--size', String(launch.tmpBytes))
   args.push('--tmpfs', '/tmp')
   for (const folder of config.readable) mountReadable(folder, args)
