@@ -1,8 +1,10 @@
 import { lstatSync, readlinkSync, realpathSync, type Stats } from 'node:fs'
 import { posix } from 'node:path'
 import { isWithin } from '@plan/core'
+import { realOrSelf } from '@plan/core/node'
 import type { SandboxConfig } from './sandbox-config.js'
 import { SandboxError } from './sandbox-error.js'
+import { syntheticEtcFiles } from './system-files.js'
 
 /** One command to start inside the sandbox. */
 export interface SandboxLaunch {
@@ -45,8 +47,9 @@ function mountReadable(folder: string, args: string[]): void {
   } catch {
     return
   }
-  // Merged-/usr systems link /bin to usr/bin: keep the link instead of a second mount.
-  if (stats.isSymbolicLink() && posix.dirname(folder) === '/') {
+  // Merged-/usr systems link /bin to usr/bin, and /etc/localtime is a link into /usr/share: keep
+  // the link (its target is visible or absent) instead of a second mount.
+  if (stats.isSymbolicLink() && realOrSelf(posix.dirname(folder)) === posix.dirname(folder)) {
     args.push('--symlink', readlinkSync(folder), folder)
     return
   }
@@ -87,7 +90,8 @@ function proxyEnv(): Record<string, string> {
  * The bubblewrap arguments that run one command under a config: new user, PID, IPC, UTS and
  * network namespaces with every capability dropped (and, when asked, no nested user namespace
  * and a seccomp filter); a fresh `/tmp` and `/dev`, a fresh read-only `/proc`; the
- * host's system folders read-only; the workspace roots writable; `readOnly` paths bound
+ * host's system folders and the `/etc` files programs need read-only, a `passwd` and `group` of
+ * its own, the rest of the root read-only; the workspace roots writable; `readOnly` paths bound
  * read-only again; `deny` paths and credential stores masked; a private HOME and TMPDIR; and
  * only the allow-listed environment.
  */
@@ -119,6 +123,8 @@ export function bubblewrapArgs(config: SandboxConfig, launch: SandboxLaunch): st
   if (launch.tmpBytes !== undefined) args.push('--size', String(launch.tmpBytes))
   args.push('--tmpfs', '/tmp')
   for (const folder of config.readable) mountReadable(folder, args)
+  for (const [inside, host] of Object.entries(syntheticEtcFiles(config.home)))
+    args.push('--ro-bind', host, inside)
   for (const root of config.writable) args.push('--bind', root, root)
   const visible = [...config.readable.map((folder) => inspect(folder)?.real ?? folder)]
   visible.push(...config.writable)
@@ -135,6 +141,8 @@ export function bubblewrapArgs(config: SandboxConfig, launch: SandboxLaunch): st
   }
   args.push('--dir', config.home, '--dir', config.tmp)
   if (launch.proxySocket !== undefined) args.push('--ro-bind', launch.proxySocket, PROXY_SOCKET)
+  // Nothing but the mounts above is writable: the root itself (and so /etc) stays read-only.
+  args.push('--remount-ro', '/')
   if (launch.seccompFd !== undefined) args.push('--seccomp', String(launch.seccompFd))
   if (launch.statusFd !== undefined) args.push('--json-status-fd', String(launch.statusFd))
   for (const [name, value] of Object.entries(environment(config, launch)))

@@ -333,6 +333,18 @@ export const sandboxPolicySchema = z.strictObject({
   env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
   /** Resource limits of every sandboxed command; see {@link sandboxLimitsSchema}. */
   limits: sandboxLimitsSchema.optional(),
+  /**
+   * Absolute host paths a sandboxed command may read (never write) beyond the workspace and the
+   * system folders, e.g. a toolchain outside `/usr`. `deny` and the credential stores stay hidden.
+   */
+  read: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .regex(/^\/[^\0]*$/, 'must be an absolute path'),
+    )
+    .optional(),
 })
 
 /** A policy: the only place where permissions live. */
