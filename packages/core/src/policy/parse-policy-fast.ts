@@ -1,5 +1,6 @@
 import type { Policy } from '../schema/policy-schema.js'
 import { isForbiddenKey } from '../util/forbidden-key.js'
+import { DEFAULT_READ_ONLY } from './default-read-only.js'
 
 // A zod-free reading of the common, valid policy, so that a compiler starts without loading zod.
 // It accepts a subset of what `policySchema` accepts and returns exactly what `policySchema.parse`
@@ -113,7 +114,7 @@ const policyRule = object({
   workspace: need(
     object({
       roots: need(array(text(1), 1)),
-      readOnly: withDefault(array(text(1)), () => ['.git']),
+      readOnly: withDefault(array(text(1)), () => [...DEFAULT_READ_ONLY]),
       deny: withDefault(array(text(1)), () => []),
     }),
   ),

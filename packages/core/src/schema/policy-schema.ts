@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DEFAULT_READ_ONLY } from '../policy/default-read-only.js'
 import { commandPolicySchema } from './command-policy.js'
 import { taintedSchema } from './tainted-schema.js'
 
@@ -284,7 +285,7 @@ export const workspaceSchema = z.strictObject({
   /** Folders that paths must stay inside; relative roots resolve against the policy file's folder. */
   roots: z.array(z.string().min(1)).min(1),
   /** Paths (relative to a root, or absolute) that may be read but never written. */
-  readOnly: z.array(z.string().min(1)).default(['.git']),
+  readOnly: z.array(z.string().min(1)).default(() => [...DEFAULT_READ_ONLY]),
   /** Paths (relative to a root, or absolute) that may be neither read nor written. */
   deny: z.array(z.string().min(1)).default([]),
 })
