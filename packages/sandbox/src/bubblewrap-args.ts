@@ -2,9 +2,11 @@ import { lstatSync, readlinkSync, realpathSync, type Stats } from 'node:fs'
 import { posix } from 'node:path'
 import { isWithin } from '@plan/core'
 import { realOrSelf } from '@plan/core/node'
+import { protectionMounts } from './protection-mounts.js'
 import type { SandboxConfig } from './sandbox-config.js'
 import { SandboxError } from './sandbox-error.js'
 import { syntheticEtcFiles } from './system-files.js'
+import { scanWorkspace, type WorkspaceScan } from './workspace-scan.js'
 
 /** One command to start inside the sandbox. */
 export interface SandboxLaunch {
@@ -24,6 +26,8 @@ export interface SandboxLaunch {
   readonly seccompFd?: number
   /** A file descriptor bubblewrap writes its JSON status to (`--json-status-fd`), if any. */
   readonly statusFd?: number
+  /** What the workspace holds to protect; scanned here when absent. */
+  readonly scan?: WorkspaceScan
   /** Size of the private `/tmp` in bytes (`--size`, bubblewrap 0.7+); the kernel's default if absent. */
   readonly tmpBytes?: number
 }
@@ -91,8 +95,10 @@ function proxyEnv(): Record<string, string> {
  * network namespaces with every capability dropped (and, when asked, no nested user namespace
  * and a seccomp filter); a fresh `/tmp` and `/dev`, a fresh read-only `/proc`; the
  * host's system folders and the `/etc` files programs need read-only, a `passwd` and `group` of
- * its own, the rest of the root read-only; the workspace roots writable; `readOnly` paths bound
- * read-only again; `deny` paths and credential stores masked; a private HOME and TMPDIR; and
+ * its own, the rest of the root read-only; the workspace roots writable; `readOnly` paths and
+ * the code-running parts of every git repository bound read-only again, `deny` paths and
+ * credential stores masked, host sockets covered, all of them by identity (see
+ * {@link protectionMounts}); a private HOME and TMPDIR; and
  * only the allow-listed environment.
  */
 export function bubblewrapArgs(config: SandboxConfig, launch: SandboxLaunch): string[] {
@@ -128,17 +134,13 @@ export function bubblewrapArgs(config: SandboxConfig, launch: SandboxLaunch): st
   for (const root of config.writable) args.push('--bind', root, root)
   const visible = [...config.readable.map((folder) => inspect(folder)?.real ?? folder)]
   visible.push(...config.writable)
-  for (const entry of config.readOnly) {
-    const found = inspect(entry)
-    if (found !== undefined && config.writable.some((root) => isWithin(root, found.real)))
-      args.push('--ro-bind', found.real, found.real)
-  }
-  for (const entry of config.deny) {
-    const found = inspect(entry)
-    if (found === undefined || !visible.some((folder) => isWithin(folder, found.real))) continue
-    if (found.stats.isDirectory()) args.push('--tmpfs', found.real, '--remount-ro', found.real)
-    else args.push('--ro-bind', '/dev/null', found.real)
-  }
+  args.push(
+    ...protectionMounts(
+      config,
+      launch.scan ?? scanWorkspace(config.writable, config.deny),
+      visible,
+    ),
+  )
   args.push('--dir', config.home, '--dir', config.tmp)
   if (launch.proxySocket !== undefined) args.push('--ro-bind', launch.proxySocket, PROXY_SOCKET)
   // Nothing but the mounts above is writable: the root itself (and so /etc) stays read-only.

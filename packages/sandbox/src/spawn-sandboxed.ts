@@ -1,6 +1,7 @@
 import { type ChildProcessWithoutNullStreams, type IOType, spawn } from 'node:child_process'
 import { realpathSync } from 'node:fs'
 import type { Readable, Writable } from 'node:stream'
+import type { CommandViolation } from '@plan/core'
 import { bubblewrapArgs, PROXY_SOCKET } from './bubblewrap-args.js'
 import { bubblewrapFeatures } from './bubblewrap-features.js'
 import { watchStatus } from './bubblewrap-status.js'
@@ -18,6 +19,8 @@ import {
 } from './sandbox-limits.js'
 import { isSeccompArch, seccompFilter } from './seccomp-filter.js'
 import { warnOnce } from './warn-once.js'
+import { checkWorkspace, snapshotWorkspace } from './workspace-check.js'
+import { scanWorkspace } from './workspace-scan.js'
 
 /** How one sandboxed process starts. */
 export interface SandboxSpawnOptions {
@@ -45,6 +48,11 @@ export interface SandboxedChild {
   readonly commandRan?: () => boolean
   /** Kills the process and everything it started; without it, its process group is killed. */
   readonly end?: () => void
+  /**
+   * After the process closed: checks the workspace (and undoes what it can) for what the
+   * command did to protected paths; see {@link checkWorkspace}.
+   */
+  readonly afterCommand?: () => CommandViolation[]
 }
 
 /**
@@ -191,10 +199,14 @@ export function spawnSandboxed(
   const filter = machineFilter()
   const status = bubblewrapFeatures(programs.bwrap).jsonStatus
   const statusFd = filter === undefined ? SECCOMP_FD : SECCOMP_FD + 1
+  const scan = scanWorkspace(config.writable, config.deny)
+  const snapshot = snapshotWorkspace(config, scan)
+  const afterCommand = () => checkWorkspace(config, snapshot, config.deny)
   try {
     const args = bubblewrapArgs(config, {
       argv: command,
       cwd,
+      scan,
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(proxy === undefined ? {} : { proxySocket: proxy.socket }),
       disableUserns: disablesUserns(programs.bwrap),
@@ -207,9 +219,9 @@ export function spawnSandboxed(
     child.on('close', () => proxy?.close())
     child.on('error', () => proxy?.close())
     const end = () => endSandbox(child)
-    if (!status) return { child, proxy, limits, end }
+    if (!status) return { child, proxy, limits, end, afterCommand }
     const commandRan = watchStatus(child.stdio[statusFd] as Readable)
-    return { child, proxy, limits, end, commandRan }
+    return { child, proxy, limits, end, commandRan, afterCommand }
   } catch (error) {
     proxy?.close()
     throw error
