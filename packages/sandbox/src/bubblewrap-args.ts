@@ -126,6 +126,9 @@ export function bubblewrapArgs(config: SandboxConfig, launch: SandboxLaunch): st
   // The kernel's own files (/proc/sys, /proc/sysrq-trigger, …) check only that the writer is
   // root of the host, which a sandbox run by root is: the whole of /proc stays read-only.
   args.push('--proc', '/proc', '--remount-ro', '/proc', '--dev', '/dev')
+  // /dev/shm is memory too: the same size as /tmp, each on its own.
+  if (launch.tmpBytes !== undefined)
+    args.push('--size', String(launch.tmpBytes), '--tmpfs', '/dev/shm')
   if (launch.tmpBytes !== undefined) args.push('--size', String(launch.tmpBytes))
   args.push('--tmpfs', '/tmp')
   for (const folder of config.readable) mountReadable(folder, args)

@@ -22,7 +22,8 @@ function isGitDirectory(entries: readonly Dirent[]): boolean {
 /**
  * Walks the workspace roots (links are not followed) for git directories, `.git` files and
  * sockets, skipping the folders in `skip` (what the sandbox masks anyway). A git directory's
- * own content is not walked: its parts are looked up by name.
+ * own folders are not walked: its parts are looked up by name, and only the sockets at its top
+ * are listed.
  */
 export function scanWorkspace(
   roots: readonly string[],
@@ -41,6 +42,9 @@ export function scanWorkspace(
     }
     if (posix.basename(folder) === '.git' || isGitDirectory(entries)) {
       gitDirectories.push(folder)
+      // git's own daemons listen here (`fsmonitor--daemon.ipc`).
+      for (const entry of entries)
+        if (entry.isSocket()) sockets.push(posix.join(folder, entry.name))
       continue
     }
     for (const entry of entries) {

@@ -306,14 +306,17 @@ export const sandboxLimitsSchema = z.strictObject({
   /** Most open files of each process (`RLIMIT_NOFILE`). */
   openFiles: limit.optional(),
   /**
-   * Most processes and threads of the user the sandbox runs as, counted across the whole host
-   * (`RLIMIT_NPROC`); cannot be enforced for root, where the sandbox refuses to start.
+   * Most processes and threads of the whole sandbox (a pids cgroup, which holds for root too);
+   * where no cgroup can be made, of the user the sandbox runs as across the host
+   * (`RLIMIT_NPROC`), which root escapes, so the sandbox then refuses to start.
    */
   processes: limit.optional(),
   /** Most private writable memory of each process, in bytes (`RLIMIT_DATA`). */
   memoryBytes: limit.optional(),
   /** Size of the sandbox's private `/tmp` (HOME and TMPDIR), held in memory, in bytes. */
   tmpBytes: limit.optional(),
+  /** Most bytes the whole sandbox may add to the workspace's file systems while it runs. */
+  diskBytes: limit.optional(),
 })
 
 /** The OS sandbox that commands run in (`@plan/sandbox`). */
