@@ -161,6 +161,8 @@ describeSandbox('createSandbox protected paths', () => {
         [
           'printf "' + hostile('nested') + '" >> vendor/lib/.git/config',
           'mv vendor/lib/.git vendor/lib/.git-old',
+          'mkdir -p planted/info && echo /tmp/evil-objects > planted/info/alternates',
+          'mv vendor/lib/.git/objects vendor/lib/.git/objects-old && ln -s ../../../planted vendor/lib/.git/objects',
           'git init -q sub && printf "' + hostile('new') + '" > sub/.git/config',
           'mkdir -p sub/.git/hooks && printf "#!/bin/sh\\ntouch ' +
             marker +
@@ -181,7 +183,13 @@ describeSandbox('createSandbox protected paths', () => {
           join(fixture.root, 'redirect', '.git'),
         ]),
       )
-      for (const path of ['sub/.git/config', 'sub/.git/hooks', 'bare.git/config', 'redirect/.git'])
+      for (const path of [
+        'sub/.git/config',
+        'sub/.git/hooks',
+        'bare.git/config',
+        'redirect/.git',
+        'planted/info/alternates',
+      ])
         expect([path, existsSync(join(fixture.root, path))]).toEqual([path, false])
       // The user's next ordinary git, on the host, in each of them.
       for (const folder of ['sub', 'vendor/lib', 'redirect'])

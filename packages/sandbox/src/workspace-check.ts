@@ -1,4 +1,4 @@
-import { lstatSync, readlinkSync, rmSync, symlinkSync } from 'node:fs'
+import { lstatSync, readlinkSync, realpathSync, rmSync, symlinkSync } from 'node:fs'
 import { posix } from 'node:path'
 import type { CommandViolation } from '@plan/core'
 import { isWithin } from '@plan/core'
@@ -58,6 +58,22 @@ export function snapshotWorkspace(config: SandboxConfig, scan: WorkspaceScan): W
   return { scan, identities: new Map(paths.map((path) => [path, identityOf(path)])) }
 }
 
+/**
+ * Where a planted `part` really is: itself, or, when a folder above it is a link (`objects`
+ * pointing elsewhere), the real path, so that the part is removed where it is and nothing is
+ * removed through a link out of the workspace.
+ */
+function plantedAt(part: string, roots: readonly string[]): string | undefined {
+  const parent = posix.dirname(part)
+  let real: string
+  try {
+    real = posix.join(realpathSync.native(parent), posix.basename(part))
+  } catch {
+    return undefined
+  }
+  return real === part || roots.some((root) => isWithin(root, real)) ? real : undefined
+}
+
 function removed(path: string, what: string): CommandViolation {
   rmSync(path, { recursive: true, force: true })
   return {
@@ -105,8 +121,17 @@ export function checkWorkspace(
   for (const directory of after.gitDirectories) {
     for (const part of codePartsOf(directory)) {
       const before = snapshot.identities.get(part)
-      if (before === undefined && identityOf(part) !== undefined)
-        violations.push(removed(part, 'the git code-running part'))
+      if (before !== undefined || identityOf(part) === undefined) continue
+      const at = plantedAt(part, config.writable)
+      violations.push(
+        at === undefined
+          ? {
+              kind: 'write',
+              message: `The command created the git code-running part ${part} through a link out of the workspace; it was left in place.`,
+              target: part,
+            }
+          : removed(at, 'the git code-running part'),
+      )
     }
   }
   for (const file of after.gitFiles)
