@@ -66,11 +66,11 @@ describeSandbox('createSandbox protected paths', () => {
         '-c',
         [
           'mv .git .git-old',
-          'mkdir -p .git/hooks; printf "' + hostile('renamed') + '" > .git/config',
+          `mkdir -p .git/hooks; printf "${hostile('renamed')}" > .git/config`,
           'mv .git/hooks .git/hooks-old; mv .git/config .git/config-old',
           'rm -rf .git/hooks .git/config',
-          'printf "#!/bin/sh\\ntouch ' + marker + '-pre-commit\\n" > .git/hooks/pre-commit',
-          'printf "' + hostile('appended') + '" >> .git/config',
+          `printf "#!/bin/sh\\ntouch ${marker}-pre-commit\\n" > .git/hooks/pre-commit`,
+          `printf "${hostile('appended')}" >> .git/config`,
           'echo /tmp/evil-objects > .git/objects/info/alternates',
           'echo DONE',
         ].join('\n'),
@@ -159,15 +159,15 @@ describeSandbox('createSandbox protected paths', () => {
         'sh',
         '-c',
         [
-          'printf "' + hostile('nested') + '" >> vendor/lib/.git/config',
+          `printf "${hostile('nested')}" >> vendor/lib/.git/config`,
           'mv vendor/lib/.git vendor/lib/.git-old',
           'mkdir -p planted/info && echo /tmp/evil-objects > planted/info/alternates',
           'mv vendor/lib/.git/objects vendor/lib/.git/objects-old && ln -s ../../../planted vendor/lib/.git/objects',
-          'git init -q sub && printf "' + hostile('new') + '" > sub/.git/config',
+          `git init -q sub && printf "${hostile('new')}" > sub/.git/config`,
           'mkdir -p sub/.git/hooks && printf "#!/bin/sh\\ntouch ' +
             marker +
             '-hook\\n" > sub/.git/hooks/post-checkout',
-          'git init -q --bare bare.git && printf "' + hostile('bare') + '" > bare.git/config',
+          `git init -q --bare bare.git && printf "${hostile('bare')}" > bare.git/config`,
           'mkdir redirect && echo "gitdir: ../bare.git" > redirect/.git',
           'cat .env; git -C sub status --short; echo DONE',
         ].join('\n'),
