@@ -114,4 +114,24 @@ describeSandbox('createSandbox reads', () => {
     },
     TIMEOUT,
   )
+
+  it(
+    'should mask the credential files of a home folder that is the workspace, and show the rest',
+    async () => {
+      const files = ['.pgpass', '.vault-token', '.claude/.credentials.json', '.codex/auth.json']
+      for (const file of files) {
+        await mkdir(join(fixture.home, file, '..'), { recursive: true })
+        await writeFile(join(fixture.home, file), `${fixture.secret}-${file}\n`)
+      }
+      await writeFile(join(fixture.home, 'notes.md'), 'plain notes\n')
+      const sandbox = createSandbox(policyFor(fixture.home), {
+        hostHome: fixture.home,
+        path: '/usr/bin:/bin',
+      })
+      const result = await sandbox.run(['sh', '-c', `cat notes.md ${files.join(' ')}`])
+      expect(result.stdout).toBe('plain notes\n')
+      expect(result.stderr).not.toContain(fixture.secret)
+    },
+    TIMEOUT,
+  )
 })
