@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs'
 import { posix } from 'node:path'
 
 /** A pids cgroup that holds one sandbox: every process and thread of it counts, root's too. */
@@ -46,6 +46,43 @@ function pidsParent(): string | undefined {
 
 let sequence = 0
 
+// Cgroups not yet removed (their last processes were still exiting): tried again at exit.
+const pending = new Set<string>()
+
+function tryRemove(folder: string): boolean {
+  try {
+    rmdirSync(folder)
+    pending.delete(folder)
+    return true
+  } catch {
+    return !existsSync(folder)
+  }
+}
+
+/** Removes the empty cgroups that sandboxes of processes no longer alive left behind. */
+function removeStale(parent: string): void {
+  let names: string[] = []
+  try {
+    names = readdirSync(parent)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const owner = /^plan-sandbox-(\d+)-\d+$/.exec(name)?.[1]
+    if (owner === undefined || Number(owner) === process.pid || isAlive(Number(owner))) continue
+    tryRemove(posix.join(parent, name))
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
 /**
  * Creates a pids cgroup for one sandbox with `pids.max` = `max` (cgroup v1 or a delegated v2
  * hierarchy, where this process may write), or returns undefined where there is none. Unlike
@@ -54,6 +91,12 @@ let sequence = 0
 export function createProcessQuota(max: number): ProcessQuota | undefined {
   const parent = pidsParent()
   if (parent === undefined) return undefined
+  if (sequence === 0) {
+    removeStale(parent)
+    process.once('exit', () => {
+      for (const folder of pending) tryRemove(folder)
+    })
+  }
   sequence += 1
   const folder = posix.join(parent, `plan-sandbox-${process.pid}-${sequence}`)
   try {
@@ -90,12 +133,9 @@ function removeCgroup(folder: string, attempt = 0): void {
       // Already gone.
     }
   }
-  try {
-    rmdirSync(folder)
-  } catch {
-    if (attempt < 50 && existsSync(folder))
-      setTimeout(() => removeCgroup(folder, attempt + 1), 20).unref()
-  }
+  if (tryRemove(folder)) return
+  pending.add(folder)
+  if (attempt < 100) setTimeout(() => removeCgroup(folder, attempt + 1), 20).unref()
 }
 
 /** `argv` started so that it first joins the quota's cgroup: through `sh`, which writes its pid. */

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir, userInfo } from 'node:os'
 import { posix } from 'node:path'
 
@@ -97,6 +97,7 @@ export function syntheticEtcFiles(home: string): Readonly<Record<string, string>
   const base = existsSync('/tmp') ? '/tmp' : tmpdir()
   const folder = mkdtempSync(posix.join(base, 'plan-sandbox-etc-'))
   chmodSync(folder, 0o755)
+  process.once('exit', () => rmSync(folder, { recursive: true, force: true }))
   const files: Record<string, string> = {}
   for (const [inside, content] of Object.entries(syntheticEtc(home))) {
     const host = posix.join(folder, posix.basename(inside))
