@@ -1,6 +1,6 @@
+import { DEFAULT_READ_ONLY } from '../schema/default-read-only.js'
 import type { Policy } from '../schema/policy-schema.js'
 import { isForbiddenKey } from '../util/forbidden-key.js'
-import { DEFAULT_READ_ONLY } from './default-read-only.js'
 
 // A zod-free reading of the common, valid policy, so that a compiler starts without loading zod.
 // It accepts a subset of what `policySchema` accepts and returns exactly what `policySchema.parse`

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { DEFAULT_READ_ONLY } from '../policy/default-read-only.js'
 import { commandPolicySchema } from './command-policy.js'
+import { DEFAULT_READ_ONLY } from './default-read-only.js'
 import { taintedSchema } from './tainted-schema.js'
 
 const common = {
