@@ -101,7 +101,7 @@ describeSandbox('createSandbox whole-sandbox quotas', () => {
         { timeoutMs: 20_000 },
       )
       expect(limitTargets(result)).toContain('processes')
-      expect(leftCgroups()).toEqual([])
+      await expect.poll(leftCgroups, { timeout: 10_000 }).toEqual([])
       const after = await sandboxFor({ processes: 64 }).run(['sh', '-c', 'echo ok'])
       expect(after.stdout).toBe('ok\n')
     },

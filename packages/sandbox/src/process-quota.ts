@@ -118,13 +118,16 @@ export function createProcessQuota(max: number): ProcessQuota | undefined {
     close() {
       if (closed) return
       closed = true
-      removeCgroup(folder)
+      killMembers(folder)
+      // Removing a cgroup can wait on the kernel for milliseconds: off the command's path.
+      pending.add(folder)
+      setImmediate(() => removeCgroup(folder)).unref()
     },
   }
 }
 
-/** Kills every process left in the cgroup, then removes it, retrying while they exit. */
-function removeCgroup(folder: string, attempt = 0): void {
+/** Kills every process left in the cgroup. */
+function killMembers(folder: string): void {
   for (const pid of (readText(posix.join(folder, 'cgroup.procs')) ?? '').split('\n')) {
     if (!/^\d+$/.test(pid)) continue
     try {
@@ -133,6 +136,11 @@ function removeCgroup(folder: string, attempt = 0): void {
       // Already gone.
     }
   }
+}
+
+/** Kills every process left in the cgroup, then removes it, retrying while they exit. */
+function removeCgroup(folder: string, attempt = 0): void {
+  killMembers(folder)
   if (tryRemove(folder)) return
   pending.add(folder)
   if (attempt < 100) setTimeout(() => removeCgroup(folder, attempt + 1), 20).unref()
