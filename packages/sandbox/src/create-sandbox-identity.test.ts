@@ -72,6 +72,8 @@ describeSandbox('createSandbox protected paths', () => {
           `printf "#!/bin/sh\\ntouch ${marker}-pre-commit\\n" > .git/hooks/pre-commit`,
           `printf "${hostile('appended')}" >> .git/config`,
           'echo /tmp/evil-objects > .git/objects/info/alternates',
+          'mkdir -p .git/rebase-merge',
+          `printf "pick 1234567 first\\nexec touch ${marker}-rebase\\n  x touch ${marker}-x\\n# exec in a comment\\n" > .git/rebase-merge/git-rebase-todo`,
           'echo DONE',
         ].join('\n'),
       ])
@@ -81,6 +83,9 @@ describeSandbox('createSandbox protected paths', () => {
       expect(existsSync(join(fixture.root, '.git-old'))).toBe(false)
       expect(existsSync(join(fixture.root, '.git', 'hooks', 'pre-commit'))).toBe(false)
       expect(existsSync(join(fixture.root, '.git', 'objects', 'info', 'alternates'))).toBe(false)
+      expect(
+        await readFile(join(fixture.root, '.git', 'rebase-merge', 'git-rebase-todo'), 'utf8'),
+      ).toBe('pick 1234567 first\n# exec in a comment\n')
       expect(writeTargets(result)).toContain(
         join(fixture.root, '.git', 'objects', 'info', 'alternates'),
       )

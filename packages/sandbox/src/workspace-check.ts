@@ -1,8 +1,16 @@
-import { lstatSync, readlinkSync, realpathSync, rmSync, symlinkSync } from 'node:fs'
+import {
+  lstatSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { posix } from 'node:path'
 import type { CommandViolation } from '@plan/core'
 import { isWithin } from '@plan/core'
-import { GIT_CODE_PARTS } from './git-code-parts.js'
+import { GIT_CODE_PARTS, GIT_TODO_LISTS } from './git-code-parts.js'
 import type { SandboxConfig } from './sandbox-config.js'
 import { scanWorkspace, type WorkspaceScan } from './workspace-scan.js'
 
@@ -83,6 +91,29 @@ function removed(path: string, what: string): CommandViolation {
   }
 }
 
+// A todo line that runs a shell command: `exec <command>` or `x <command>`.
+const EXEC_LINE = /^[ \t]*(?:exec|x)(?:[ \t]|$)/
+
+/** Removes the `exec` lines of the rebase and cherry-pick todo lists of one git directory. */
+function withoutExecLines(gitDirectory: string, roots: readonly string[]): CommandViolation[] {
+  const found: CommandViolation[] = []
+  for (const name of GIT_TODO_LISTS) {
+    // Never through a link out of the workspace.
+    const path = plantedAt(posix.join(gitDirectory, name), roots)
+    if (path === undefined || identityOf(path)?.type !== 'file') continue
+    const lines = readFileSync(path, 'utf8').split('\n')
+    const kept = lines.filter((line) => !EXEC_LINE.test(line))
+    if (kept.length === lines.length) continue
+    writeFileSync(path, kept.join('\n'))
+    found.push({
+      kind: 'write',
+      message: `The command left exec lines in ${path}, which a later git rebase --continue would run; they were removed.`,
+      target: path,
+    })
+  }
+  return found
+}
+
 /** Puts back a protected link the command replaced; reports any other protected path it changed. */
 function restoreChanged(snapshot: WorkspaceSnapshot): CommandViolation[] {
   const violations: CommandViolation[] = []
@@ -119,6 +150,7 @@ export function checkWorkspace(
   const after = scanWorkspace(config.writable, skip)
   const knownFiles = new Set(snapshot.scan.gitFiles)
   for (const directory of after.gitDirectories) {
+    violations.push(...withoutExecLines(directory, config.writable))
     for (const part of codePartsOf(directory)) {
       const before = snapshot.identities.get(part)
       if (before !== undefined || identityOf(part) === undefined) continue
