@@ -65,7 +65,7 @@ describeSandbox('createSandbox whole-sandbox quotas', () => {
       fileSizeBytes: 1024 ** 3,
       openFiles: 4096,
       tmpBytes: 1024 ** 3,
-      diskBytes: 4 * 1024 ** 3,
+      diskBytes: 8 * 1024 ** 3,
     })
   })
 

@@ -10,7 +10,7 @@ describe('effectiveLimits', () => {
       fileSizeBytes: 1024 ** 3,
       openFiles: 4096,
       tmpBytes: 1024 ** 3,
-      diskBytes: 4 * 1024 ** 3,
+      diskBytes: 8 * 1024 ** 3,
     })
   })
 

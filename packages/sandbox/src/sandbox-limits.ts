@@ -47,12 +47,16 @@ export const LIMIT_NAMES = [
   'diskBytes',
 ] as const satisfies readonly (keyof SandboxLimits & keyof typeof sandboxLimitsSchema.shape)[]
 
-/** Limits every sandboxed command gets unless the policy or the caller sets them. */
+/**
+ * Limits every sandboxed command gets unless the policy or the caller sets them: 1 GiB per
+ * file, 4096 open files, 1 GiB of `/tmp` (and of `/dev/shm`), 8 GiB added to the workspace
+ * (room for a large build's output, not for a disk-filling loop).
+ */
 export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   fileSizeBytes: 1024 ** 3,
   openFiles: 4096,
   tmpBytes: 1024 ** 3,
-  diskBytes: 4 * 1024 ** 3,
+  diskBytes: 8 * 1024 ** 3,
 })
 
 /** The whole-sandbox process quota when neither the policy nor the caller sets `processes`. */
