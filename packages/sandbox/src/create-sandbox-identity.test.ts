@@ -242,4 +242,34 @@ describeSandbox('createSandbox protected paths', () => {
     },
     TIMEOUT,
   )
+
+  it(
+    'should protect by identity under a workspace root given through a link',
+    async () => {
+      await mkdir(join(fixture.root, 'keys', 'prod'), { recursive: true })
+      await writeFile(join(fixture.root, 'keys', 'prod', 'token'), `${fixture.secret}-token\n`)
+      await writeFile(join(fixture.root, 'settings.json'), '{"safe":true}\n')
+      await symlink('settings.json', join(fixture.root, 'conf.json'))
+      const linked = join(fixture.base, 'ws-link')
+      await symlink(fixture.root, linked)
+      const sandbox = createSandbox(
+        {
+          version: 1,
+          workspace: { roots: [linked], readOnly: ['conf.json'], deny: ['keys/prod/token'] },
+          tools: {},
+        },
+        { hostHome: fixture.home, path: '/usr/bin:/bin' },
+      )
+      const result = await sandbox.run([
+        'sh',
+        '-c',
+        'mv keys moved; rm conf.json; echo evil > conf.json; cat moved/prod/token keys/prod/token',
+      ])
+      expect(result.stdout).not.toContain(fixture.secret)
+      expect(readlinkSync(join(fixture.root, 'conf.json'))).toBe('settings.json')
+      expect(existsSync(join(fixture.root, 'keys', 'prod', 'token'))).toBe(true)
+      expect(await readFile(join(fixture.root, 'settings.json'), 'utf8')).toBe('{"safe":true}\n')
+    },
+    TIMEOUT,
+  )
 })

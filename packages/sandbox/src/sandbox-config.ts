@@ -1,4 +1,5 @@
 import { homedir } from 'node:os'
+import { posix } from 'node:path'
 import { isWithin, type ResolvedPolicy } from '@plan/core'
 import { realOrSelf, safeSearchPath } from '@plan/core/node'
 import { credentialPaths } from './credential-paths.js'
@@ -73,6 +74,11 @@ export function createSandboxConfig(
   options: SandboxOptions = {},
 ): SandboxConfig {
   const roots = [...new Set(policy.scope.roots.map(realOrSelf))]
+  // A root given through a link: its entries under the real root, where the sandbox binds it.
+  const onRealRoot = (entry: string): string => {
+    const root = policy.scope.roots.find((candidate) => isWithin(candidate, entry))
+    return root === undefined ? entry : posix.join(realOrSelf(root), posix.relative(root, entry))
+  }
   const hostHome = options.hostHome ?? homedir()
   const path = safeSearchPath(options.path ?? process.env.PATH ?? '/usr/bin:/bin', roots)
   const system = SYSTEM_FOLDERS.filter((folder) => !roots.some((root) => isWithin(root, folder)))
@@ -91,8 +97,12 @@ export function createSandboxConfig(
   return Object.freeze({
     kind: options.sandbox ?? 'bubblewrap',
     writable: roots,
-    readOnly: policy.scope.readOnly,
-    deny: [...policy.scope.deny, ...(options.deny ?? []), ...credentialPaths(hostHome)],
+    readOnly: policy.scope.readOnly.map(onRealRoot),
+    deny: [
+      ...policy.scope.deny.map(onRealRoot),
+      ...(options.deny ?? []),
+      ...credentialPaths(hostHome),
+    ],
     readable: [
       ...new Set([
         ...system,
