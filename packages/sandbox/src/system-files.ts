@@ -1,4 +1,15 @@
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir, userInfo } from 'node:os'
 import { posix } from 'node:path'
 
@@ -86,24 +97,63 @@ export function syntheticEtc(home: string): Record<string, string> {
   }
 }
 
-// Written once per process: the content depends only on the agent's user.
+// Found or written once per process: the content depends only on the agent's user.
 let written: Readonly<Record<string, string>> | undefined
 
-/** Host paths of the {@link syntheticEtc} files, by the path they take inside. */
+/** Whether `path` is ours alone: owned by this process's user, writable by no one else. */
+function ownedAlone(path: string, kind: 'file' | 'folder'): boolean {
+  try {
+    const stats = lstatSync(path)
+    const right = kind === 'file' ? stats.isFile() : stats.isDirectory()
+    return right && stats.uid === (process.getuid?.() ?? stats.uid) && (stats.mode & 0o022) === 0
+  } catch {
+    return false
+  }
+}
+
+/** Whether `folder` holds exactly `contents` (by file name), in files only this user can change. */
+function holds(folder: string, contents: Readonly<Record<string, string>>): boolean {
+  if (!ownedAlone(folder, 'folder')) return false
+  return Object.entries(contents).every(([name, content]) => {
+    const path = posix.join(folder, name)
+    return ownedAlone(path, 'file') && readFileSync(path, 'utf8') === content
+  })
+}
+
+/**
+ * Host paths of the {@link syntheticEtc} files, by the path they take inside: one folder per
+ * content under `/tmp` (every user can pass through it, and bubblewrap may run as another user
+ * than the one that wrote it), shared by every process of the user, used only when its files
+ * are this user's alone and hold what they should; else written afresh.
+ */
 export function syntheticEtcFiles(home: string): Readonly<Record<string, string>> {
   if (written !== undefined) return written
-  // Nothing secret in it, and bubblewrap may run as another user than the one that wrote it:
-  // under /tmp, which every user can pass through, rather than a private TMPDIR.
+  const contents: Record<string, string> = {}
+  for (const [inside, content] of Object.entries(syntheticEtc(home)))
+    contents[posix.basename(inside)] = content
   const base = existsSync('/tmp') ? '/tmp' : tmpdir()
-  const folder = mkdtempSync(posix.join(base, 'plan-sandbox-etc-'))
-  chmodSync(folder, 0o755)
-  process.once('exit', () => rmSync(folder, { recursive: true, force: true }))
-  const files: Record<string, string> = {}
-  for (const [inside, content] of Object.entries(syntheticEtc(home))) {
-    const host = posix.join(folder, posix.basename(inside))
-    writeFileSync(host, content, { mode: 0o644 })
-    files[inside] = host
+  const digest = createHash('sha256').update(JSON.stringify(contents)).digest('hex').slice(0, 16)
+  const shared = posix.join(base, `plan-sandbox-etc-${process.getuid?.() ?? 0}-${digest}`)
+  let folder = shared
+  if (!holds(shared, contents)) {
+    folder = mkdtempSync(posix.join(base, 'plan-sandbox-etc-'))
+    for (const [name, content] of Object.entries(contents))
+      writeFileSync(posix.join(folder, name), content, { mode: 0o644 })
+    chmodSync(folder, 0o755)
+    try {
+      renameSync(folder, shared)
+      folder = shared
+    } catch {
+      // Another process made it first, or a stranger holds the name: keep our own.
+      if (holds(shared, contents)) {
+        rmSync(folder, { recursive: true, force: true })
+        folder = shared
+      }
+    }
   }
+  const files: Record<string, string> = {}
+  for (const inside of Object.keys(syntheticEtc(home)))
+    files[inside] = posix.join(folder, posix.basename(inside))
   written = Object.freeze(files)
   return written
 }
