@@ -4,26 +4,23 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { promisify } from 'node:util'
-import { checkSandbox, createSandbox } from '@plan/sandbox'
+import { bubblewrapArgs, checkSandbox, createSandbox } from '@plan/sandbox'
 import { type Row, round, type Spread, spreadFields, spreadOf } from './measure.ts'
 
 const run = promisify(execFile)
 const RUNS = 50
 
-/** Min, median and max of interleaved runs of two async functions, in milliseconds. */
-async function paired(
-  first: () => Promise<unknown>,
-  second: () => Promise<unknown>,
-): Promise<[Spread, Spread]> {
-  const times: [number[], number[]] = [[], []]
+/** Min, median and max of interleaved runs of async functions, in milliseconds, in their order. */
+async function interleaved(fns: readonly (() => Promise<unknown>)[]): Promise<Spread[]> {
+  const times: number[][] = fns.map(() => [])
   for (let index = 0; index < RUNS + 3; index += 1) {
-    for (const [slot, fn] of [first, second].entries()) {
+    for (const [slot, fn] of fns.entries()) {
       const start = performance.now()
       await fn()
       if (index >= 3) times[slot]?.push(performance.now() - start)
     }
   }
-  return [spreadOf(times[0]), spreadOf(times[1])]
+  return times.map((samples) => spreadOf(samples))
 }
 
 /** Per-command cost of the bubblewrap sandbox against the same program run by execFile. */
@@ -63,10 +60,20 @@ export async function sandboxSuite(): Promise<Row[]> {
         continue
       }
       const sandbox = createSandbox(policy)
-      const [inside, plain] = await paired(
+      // Before the workspace protection: the same bubblewrap arguments under prlimit, started
+      // without the workspace scan, the check after the command, the pids cgroup or the disk watcher.
+      const bare = [
+        '--fsize=1073741824:1073741824',
+        '--nofile=4096:4096',
+        '--',
+        check.bwrap,
+        ...bubblewrapArgs(sandbox.config, { argv, cwd: root, tmpBytes: 1024 ** 3 }),
+      ]
+      const [inside, before, plain] = (await interleaved([
         () => sandbox.run(argv, { cwd: root }),
+        () => run(check.prlimit, bare, { cwd: root }),
         () => run(argv[0] as string, argv.slice(1), { cwd: root }),
-      )
+      ])) as [Spread, Spread, Spread]
       rows.push({
         suite: 'sandbox',
         case: name,
@@ -74,6 +81,15 @@ export async function sandboxSuite(): Promise<Row[]> {
         unit: 'ms',
         baseline: 'the same program by execFile, interleaved',
         note: `adds ${round(inside.median - plain.median)} ms per command (median − median)`,
+      })
+      rows.push({
+        suite: 'sandbox',
+        case: `${name}: after (createSandbox run) vs before (bubblewrap alone)`,
+        ...spreadFields(inside, before),
+        unit: 'ms',
+        baseline:
+          'prlimit + bubblewrap with the same mounts (no seccomp filter), without the workspace scan, check, pids cgroup and disk watcher, interleaved',
+        note: `the workspace protection and quotas add ${round(inside.median - before.median)} ms per command (median − median)`,
       })
     }
     return rows

@@ -12,7 +12,8 @@ describe('bubblewrapArgs', () => {
 
   beforeEach(async () => {
     root = await realpath(await mkdtemp(join(tmpdir(), 'plan-bwrap-args-')))
-    await mkdir(join(root, '.git'))
+    await mkdir(join(root, '.git', 'hooks'), { recursive: true })
+    await writeFile(join(root, '.git', 'config'), '[core]\n')
     await mkdir(join(root, 'secrets'))
     await writeFile(join(root, '.env'), 'x')
   })
@@ -46,14 +47,26 @@ describe('bubblewrapArgs', () => {
       expect(args).toContain(flag)
     expect(text).toContain('--cap-drop ALL')
     expect(text).toContain(`--bind ${root} ${root}`)
-    expect(text).toContain(`--ro-bind ${root}/.git ${root}/.git`)
+    // .git stays writable but cannot be renamed away (a mount point); its code parts are read-only.
+    expect(text).toContain(`--bind ${root}/.git ${root}/.git`)
+    expect(text).toContain(`--ro-bind ${root}/.git/hooks ${root}/.git/hooks`)
+    expect(text).toContain(`--ro-bind ${root}/.git/config ${root}/.git/config`)
     expect(text).toContain(`--ro-bind /dev/null ${root}/.env`)
     expect(text).toContain(`--tmpfs ${root}/secrets --remount-ro ${root}/secrets`)
     expect(text).not.toContain('absent')
     expect(text.endsWith(`--chdir ${root} -- git status`)).toBe(true)
     // The workspace bind comes after the fresh /tmp, and the masks after the workspace bind.
     expect(args.indexOf('--tmpfs')).toBeLessThan(args.indexOf('--bind'))
-    expect(args.lastIndexOf('--bind')).toBeLessThan(args.indexOf('/dev/null'))
+    expect(args.indexOf(`${root}/.git`)).toBeLessThan(args.indexOf(`${root}/.git/hooks`))
+    const readOnlyGit = bubblewrapArgs(
+      configFor({ workspace: { roots: [root], readOnly: ['.git'] } }),
+      {
+        argv: ['true'],
+        cwd: root,
+      },
+    ).join(' ')
+    expect(readOnlyGit).toContain(`--ro-bind ${root}/.git ${root}/.git`)
+    expect(readOnlyGit).not.toContain(`--bind ${root}/.git ${root}/.git`)
   })
 
   it('should refuse a working folder outside the workspace', () => {

@@ -1,8 +1,12 @@
 import { lstatSync, readlinkSync, realpathSync, type Stats } from 'node:fs'
 import { posix } from 'node:path'
 import { isWithin } from '@plan/core'
+import { realOrSelf } from '@plan/core/node'
+import { protectionMounts } from './protection-mounts.js'
 import type { SandboxConfig } from './sandbox-config.js'
 import { SandboxError } from './sandbox-error.js'
+import { syntheticEtcFiles } from './system-files.js'
+import { scanWorkspace, type WorkspaceScan } from './workspace-scan.js'
 
 /** One command to start inside the sandbox. */
 export interface SandboxLaunch {
@@ -22,6 +26,8 @@ export interface SandboxLaunch {
   readonly seccompFd?: number
   /** A file descriptor bubblewrap writes its JSON status to (`--json-status-fd`), if any. */
   readonly statusFd?: number
+  /** What the workspace holds to protect; scanned here when absent. */
+  readonly scan?: WorkspaceScan
   /** Size of the private `/tmp` in bytes (`--size`, bubblewrap 0.7+); the kernel's default if absent. */
   readonly tmpBytes?: number
 }
@@ -45,8 +51,9 @@ function mountReadable(folder: string, args: string[]): void {
   } catch {
     return
   }
-  // Merged-/usr systems link /bin to usr/bin: keep the link instead of a second mount.
-  if (stats.isSymbolicLink() && posix.dirname(folder) === '/') {
+  // Merged-/usr systems link /bin to usr/bin, and /etc/localtime is a link into /usr/share: keep
+  // the link (its target is visible or absent) instead of a second mount.
+  if (stats.isSymbolicLink() && realOrSelf(posix.dirname(folder)) === posix.dirname(folder)) {
     args.push('--symlink', readlinkSync(folder), folder)
     return
   }
@@ -86,9 +93,12 @@ function proxyEnv(): Record<string, string> {
 /**
  * The bubblewrap arguments that run one command under a config: new user, PID, IPC, UTS and
  * network namespaces with every capability dropped (and, when asked, no nested user namespace
- * and a seccomp filter); a fresh `/tmp`, `/dev` and `/proc`; the
- * host's system folders read-only; the workspace roots writable; `readOnly` paths bound
- * read-only again; `deny` paths and credential stores masked; a private HOME and TMPDIR; and
+ * and a seccomp filter); a fresh `/tmp` and `/dev`, a fresh read-only `/proc`; the
+ * host's system folders and the `/etc` files programs need read-only, a `passwd` and `group` of
+ * its own, the rest of the root read-only; the workspace roots writable; `readOnly` paths and
+ * the code-running parts of every git repository bound read-only again, `deny` paths and
+ * credential stores masked, host sockets covered, all of them by identity (see
+ * {@link protectionMounts}); a private HOME and TMPDIR; and
  * only the allow-listed environment.
  */
 export function bubblewrapArgs(config: SandboxConfig, launch: SandboxLaunch): string[] {
@@ -113,26 +123,31 @@ export function bubblewrapArgs(config: SandboxConfig, launch: SandboxLaunch): st
   if (launch.disableUserns === true) args.push('--disable-userns')
   args.push('--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--unshare-net')
   args.push('--cap-drop', 'ALL', '--clearenv')
-  args.push('--proc', '/proc', '--dev', '/dev')
+  // The kernel's own files (/proc/sys, /proc/sysrq-trigger, …) check only that the writer is
+  // root of the host, which a sandbox run by root is: the whole of /proc stays read-only.
+  args.push('--proc', '/proc', '--remount-ro', '/proc', '--dev', '/dev')
+  // /dev/shm is memory too: the same size as /tmp, each on its own.
+  if (launch.tmpBytes !== undefined)
+    args.push('--size', String(launch.tmpBytes), '--tmpfs', '/dev/shm')
   if (launch.tmpBytes !== undefined) args.push('--size', String(launch.tmpBytes))
   args.push('--tmpfs', '/tmp')
   for (const folder of config.readable) mountReadable(folder, args)
+  for (const [inside, host] of Object.entries(syntheticEtcFiles(config.home)))
+    args.push('--ro-bind', host, inside)
   for (const root of config.writable) args.push('--bind', root, root)
   const visible = [...config.readable.map((folder) => inspect(folder)?.real ?? folder)]
   visible.push(...config.writable)
-  for (const entry of config.readOnly) {
-    const found = inspect(entry)
-    if (found !== undefined && config.writable.some((root) => isWithin(root, found.real)))
-      args.push('--ro-bind', found.real, found.real)
-  }
-  for (const entry of config.deny) {
-    const found = inspect(entry)
-    if (found === undefined || !visible.some((folder) => isWithin(folder, found.real))) continue
-    if (found.stats.isDirectory()) args.push('--tmpfs', found.real, '--remount-ro', found.real)
-    else args.push('--ro-bind', '/dev/null', found.real)
-  }
+  args.push(
+    ...protectionMounts(
+      config,
+      launch.scan ?? scanWorkspace(config.writable, config.deny),
+      visible,
+    ),
+  )
   args.push('--dir', config.home, '--dir', config.tmp)
   if (launch.proxySocket !== undefined) args.push('--ro-bind', launch.proxySocket, PROXY_SOCKET)
+  // Nothing but the mounts above is writable: the root itself (and so /etc) stays read-only.
+  args.push('--remount-ro', '/')
   if (launch.seccompFd !== undefined) args.push('--seccomp', String(launch.seccompFd))
   if (launch.statusFd !== undefined) args.push('--json-status-fd', String(launch.statusFd))
   for (const [name, value] of Object.entries(environment(config, launch)))

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import { bubblewrapArgs } from './bubblewrap-args.js'
 import { checkSandbox, createSandbox, type SandboxRunResult } from './create-sandbox.js'
 import { processLimitEnforced } from './process-limit-probe.js'
+import { createProcessQuota } from './process-quota.js'
 import { SandboxError } from './sandbox-error.js'
 import { prlimitOptions } from './sandbox-limits.js'
 import {
@@ -120,6 +121,15 @@ describeSandbox('createSandbox limits', () => {
     'should stop a fork loop at the processes limit, and refuse to start where it cannot be enforced',
     async () => {
       const found = programs()
+      const probe = createProcessQuota(1)
+      probe?.close()
+      if (probe !== undefined) {
+        // A pids cgroup: the whole sandbox is counted, for root as for anyone.
+        const result = await sandboxFor().run(FORK_LOOP, { ...RUN, limits: { processes: 20 } })
+        expect(Number(/started (\d+)/.exec(result.stdout)?.[1])).toBeLessThan(20)
+        expect(limitTargets(result)).toContain('processes')
+        return
+      }
       if (processLimitEnforced(found.prlimit, process.env.PATH ?? '')) {
         const result = await sandboxFor().run(FORK_LOOP, {
           ...RUN,

@@ -179,7 +179,11 @@ export function createSandbox(
   }
   return {
     config,
-    spawn: (argv, spawnOptions = {}) => start(argv, spawnOptions).child,
+    spawn: (argv, spawnOptions = {}) => {
+      const started = start(argv, spawnOptions)
+      started.child.once('close', () => started.afterCommand?.())
+      return started.child
+    },
     async run(argv, runOptions = {}) {
       const started = start(argv, runOptions)
       return await collectSandboxed(started, {

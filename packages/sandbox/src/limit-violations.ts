@@ -16,18 +16,26 @@ const REPORTS: Readonly<Record<LimitName, RegExp>> = {
     /Cannot fork|fork: (?:retry: )?Resource temporarily unavailable|fork system call failed/i,
   memoryBytes: /Cannot allocate memory|ENOMEM|MemoryError|out of memory/i,
   tmpBytes: /No space left on device|ENOSPC/i,
+  // Reported by the disk watcher, not read from stderr.
+  diskBytes: /(?!)/,
 }
 
 const UNITS: Readonly<Record<LimitName, string>> = {
   cpuSeconds: 's of CPU time per process',
   fileSizeBytes: 'bytes per file',
   openFiles: 'open files per process',
-  processes: 'processes of the user',
+  processes: 'processes',
   memoryBytes: 'bytes of memory per process',
   tmpBytes: 'bytes in /tmp',
+  diskBytes: 'bytes added to the workspace',
 }
 
-function reached(name: LimitName, limits: SandboxLimits, how: string): CommandViolation {
+/** One `limit` violation: `name` stopped the command, and how it shows. */
+export function limitViolation(
+  name: LimitName,
+  limits: SandboxLimits,
+  how: string,
+): CommandViolation {
   return {
     kind: 'limit',
     message: `The ${name} limit (${limits[name]} ${UNITS[name]}) stopped the command: ${how.trim().slice(0, 400)}`,
@@ -48,11 +56,11 @@ export function limitViolations(
   const found = new Map<LimitName, CommandViolation>()
   const killed = exitCode === null ? undefined : EXIT_CODES[exitCode]
   if (killed !== undefined && limits[killed[0]] !== undefined)
-    found.set(killed[0], reached(killed[0], limits, `killed by ${killed[1]}`))
+    found.set(killed[0], limitViolation(killed[0], limits, `killed by ${killed[1]}`))
   for (const line of stderr.split('\n')) {
     for (const name of LIMIT_NAMES) {
       if (found.has(name) || limits[name] === undefined || !REPORTS[name].test(line)) continue
-      found.set(name, reached(name, limits, line))
+      found.set(name, limitViolation(name, limits, line))
     }
     if (found.size === LIMIT_NAMES.length) break
   }

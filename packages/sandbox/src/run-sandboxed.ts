@@ -36,10 +36,13 @@ export async function collectSandboxed(
     )
   }
   const { stderr } = outcome
+  // Before anything else runs, whether or not the sandbox was set up.
+  const workspace = started.afterCommand?.() ?? []
   failedSetup(outcome.exitCode, stderr, started)
   return {
     ...outcome,
     violations: [
+      ...workspace,
       ...(proxy?.violations ?? []),
       ...violationsFromStderr(stderr),
       ...limitViolations(outcome.exitCode, stderr, started.limits),

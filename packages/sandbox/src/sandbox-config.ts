@@ -4,6 +4,8 @@ import { isWithin, type ResolvedPolicy } from '@plan/core'
 import { realOrSelf, safeSearchPath } from '@plan/core/node'
 import { credentialPaths } from './credential-paths.js'
 import { checkLimits, effectiveLimits, type SandboxLimits } from './sandbox-limits.js'
+import { SYSTEM_FOLDERS, systemEtc } from './system-files.js'
+import { toolFolders } from './tool-folders.js'
 
 /** Options of {@link createSandbox}. */
 export interface SandboxOptions {
@@ -44,7 +46,10 @@ export interface SandboxConfig {
   readonly readOnly: readonly string[]
   /** Paths the command can neither read nor write: `workspace.deny` and credential stores. */
   readonly deny: readonly string[]
-  /** Read-only folders of the host that are visible at all (system folders, toolchains). */
+  /**
+   * Read-only host paths that are visible at all: the system folders, the `/etc` files programs
+   * need, the `PATH` entries' bin folders and programs, and `readPaths`.
+   */
   readonly readable: readonly string[]
   /** Hosts the command may reach through the sandbox's proxy; none means no network. */
   readonly network: { readonly allow: readonly string[] }
@@ -60,29 +65,8 @@ export interface SandboxConfig {
   readonly policyLimits: SandboxLimits
 }
 
-/** Host folders that hold programs and libraries, visible read-only to every command. */
-export const SYSTEM_FOLDERS: readonly string[] = [
-  '/usr',
-  '/bin',
-  '/sbin',
-  '/lib',
-  '/lib32',
-  '/lib64',
-  '/libx32',
-  '/etc',
-  '/opt',
-]
-
 /** Host variables copied into a command's environment when set. */
 export const BASE_ENV: readonly string[] = ['LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TZ']
-
-/** The folder to show for a PATH entry: a toolchain's root for `…/bin`, never a home or `/`. */
-function toolFolder(entry: string, hostHome: string | undefined): string {
-  const real = realOrSelf(entry)
-  if (posix.basename(real) !== 'bin') return real
-  const parent = posix.dirname(real)
-  return parent === '/' || parent === hostHome ? real : parent
-}
 
 /** Derives what a command may do from a resolved policy and the sandbox options. */
 export function createSandboxConfig(
@@ -90,13 +74,19 @@ export function createSandboxConfig(
   options: SandboxOptions = {},
 ): SandboxConfig {
   const roots = [...new Set(policy.scope.roots.map(realOrSelf))]
+  // A root given through a link: its entries under the real root, where the sandbox binds it.
+  const onRealRoot = (entry: string): string => {
+    const root = policy.scope.roots.find((candidate) => isWithin(candidate, entry))
+    return root === undefined ? entry : posix.join(realOrSelf(root), posix.relative(root, entry))
+  }
   const hostHome = options.hostHome ?? homedir()
   const path = safeSearchPath(options.path ?? process.env.PATH ?? '/usr/bin:/bin', roots)
   const system = SYSTEM_FOLDERS.filter((folder) => !roots.some((root) => isWithin(root, folder)))
   const tools = path
     .split(':')
     .filter((entry) => !system.some((folder) => isWithin(folder, realOrSelf(entry))))
-    .map((entry) => toolFolder(entry, hostHome))
+    .flatMap((entry) => toolFolders(entry, system, hostHome))
+  const etc = systemEtc().filter((file) => !roots.some((root) => isWithin(root, file)))
   const env: Record<string, string> = { PATH: path }
   for (const name of [...BASE_ENV, ...(policy.policy.sandbox?.env ?? [])]) {
     const value = process.env[name]
@@ -107,9 +97,21 @@ export function createSandboxConfig(
   return Object.freeze({
     kind: options.sandbox ?? 'bubblewrap',
     writable: roots,
-    readOnly: policy.scope.readOnly,
-    deny: [...policy.scope.deny, ...(options.deny ?? []), ...credentialPaths(hostHome)],
-    readable: [...new Set([...system, ...tools, ...(options.readPaths ?? [])])],
+    readOnly: policy.scope.readOnly.map(onRealRoot),
+    deny: [
+      ...policy.scope.deny.map(onRealRoot),
+      ...(options.deny ?? []),
+      ...credentialPaths(hostHome),
+    ],
+    readable: [
+      ...new Set([
+        ...system,
+        ...etc,
+        ...tools,
+        ...(policy.policy.sandbox?.read ?? []),
+        ...(options.readPaths ?? []),
+      ]),
+    ],
     network: { allow: policy.policy.sandbox?.network.allow ?? [] },
     env: { ...env, ...options.env },
     home: '/tmp/.plan-sandbox/home',

@@ -6,7 +6,12 @@ import { checkLimits, DEFAULT_LIMITS, effectiveLimits, prlimitOptions } from './
 describe('effectiveLimits', () => {
   it('should apply the defaults when nobody sets a limit', () => {
     expect(effectiveLimits(undefined, undefined, undefined)).toEqual(DEFAULT_LIMITS)
-    expect(DEFAULT_LIMITS).toEqual({ fileSizeBytes: 1024 ** 3, openFiles: 4096 })
+    expect(DEFAULT_LIMITS).toEqual({
+      fileSizeBytes: 1024 ** 3,
+      openFiles: 4096,
+      tmpBytes: 1024 ** 3,
+      diskBytes: 8 * 1024 ** 3,
+    })
   })
 
   it("should let the caller replace a default or a limit the policy leaves out, run's over the sandbox's", () => {
@@ -16,14 +21,14 @@ describe('effectiveLimits', () => {
         { fileSizeBytes: 10, cpuSeconds: 5 },
         { fileSizeBytes: 20, processes: 30 },
       ),
-    ).toEqual({ cpuSeconds: 5, fileSizeBytes: 20, openFiles: 4096, processes: 30 })
+    ).toEqual({ ...DEFAULT_LIMITS, cpuSeconds: 5, fileSizeBytes: 20, processes: 30 })
   })
 
   it("should keep the policy's limits as ceilings the caller can lower but not raise", () => {
     const policy = { cpuSeconds: 10, openFiles: 100, memoryBytes: 1 << 30 }
     expect(
       effectiveLimits(policy, { cpuSeconds: 50, openFiles: 50 }, { memoryBytes: 2 ** 40 }),
-    ).toEqual({ cpuSeconds: 10, fileSizeBytes: 1024 ** 3, openFiles: 50, memoryBytes: 1 << 30 })
+    ).toEqual({ ...DEFAULT_LIMITS, cpuSeconds: 10, openFiles: 50, memoryBytes: 1 << 30 })
     expect(effectiveLimits(policy, undefined, { openFiles: 1000 }).openFiles).toBe(100)
   })
 })

@@ -5,7 +5,8 @@ import { SandboxError } from './sandbox-error.js'
 /**
  * Resource limits of a sandboxed command: `setrlimit` limits, each holding for every process of
  * the command on its own (a tree of ten processes may use ten times `cpuSeconds`) except
- * `processes`, which counts per user; and the size of its private `/tmp`.
+ * `processes`, which counts the whole sandbox (or, without a cgroup, the user); the size of its
+ * private `/tmp`; and the bytes it may add to the workspace.
  */
 export interface SandboxLimits {
   /** CPU seconds of each process (`RLIMIT_CPU`): SIGXCPU at the limit, SIGKILL a second later. */
@@ -15,9 +16,10 @@ export interface SandboxLimits {
   /** Most open files of each process (`RLIMIT_NOFILE`): EMFILE past it. */
   readonly openFiles?: number
   /**
-   * Most processes and threads of the user the sandbox runs as, counted across the whole host
-   * (`RLIMIT_NPROC`): `fork` fails with EAGAIN past it. Root is exempt, so as root the sandbox
-   * refuses to start with it.
+   * Most processes and threads of the whole sandbox, root's too (a pids cgroup's `pids.max`):
+   * `fork` fails with EAGAIN past it. Where this process cannot create a pids cgroup, the
+   * limit is `RLIMIT_NPROC` instead, which counts the user's processes across the host and
+   * which root escapes, so there the sandbox refuses to start with it.
    */
   readonly processes?: number
   /** Most private writable memory of each process, in bytes (`RLIMIT_DATA`): ENOMEM past it. */
@@ -27,6 +29,11 @@ export interface SandboxLimits {
    * bytes: ENOSPC past it. Default the kernel's, half of the host's memory.
    */
   readonly tmpBytes?: number
+  /**
+   * Most bytes the whole sandbox may add to the file systems of the workspace roots, watched
+   * while it runs: the sandbox is killed past it.
+   */
+  readonly diskBytes?: number
 }
 
 /** Names of the limits, in the order they are applied. */
@@ -37,13 +44,23 @@ export const LIMIT_NAMES = [
   'processes',
   'memoryBytes',
   'tmpBytes',
+  'diskBytes',
 ] as const satisfies readonly (keyof SandboxLimits & keyof typeof sandboxLimitsSchema.shape)[]
 
-/** Limits every sandboxed command gets unless the policy or the caller sets them. */
+/**
+ * Limits every sandboxed command gets unless the policy or the caller sets them: 1 GiB per
+ * file, 4096 open files, 1 GiB of `/tmp` (and of `/dev/shm`), 8 GiB added to the workspace
+ * (room for a large build's output, not for a disk-filling loop).
+ */
 export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   fileSizeBytes: 1024 ** 3,
   openFiles: 4096,
+  tmpBytes: 1024 ** 3,
+  diskBytes: 8 * 1024 ** 3,
 })
+
+/** The whole-sandbox process quota when neither the policy nor the caller sets `processes`. */
+export const DEFAULT_PROCESS_QUOTA = 1024
 
 /** The name of one limit. */
 export type LimitName = (typeof LIMIT_NAMES)[number]

@@ -3,17 +3,21 @@ import { describe, expect, it } from 'vitest'
 import {
   DENIED_SYSCALLS,
   isSeccompArch,
+  MODE_SYSCALLS,
   type SeccompArch,
   seccompFilter,
+  UNSUPPORTED_SYSCALLS,
 } from './seccomp-filter.js'
 
 const AUDIT_ARCH = { x64: 0xc000003e, arm64: 0xc00000b7, i386: 0x40000003, arm: 0x40000028 }
 const ALLOW = 0x7fff0000
 const EPERM = 0x00050001
+const ENOSYS = 0x00050026
 
 /** Runs a classic BPF seccomp program (the opcodes it may use) on one system call. */
-function evaluate(program: Buffer, arch: number, nr: number): number {
-  const data = [nr, arch]
+function evaluate(program: Buffer, arch: number, nr: number, args: number[] = []): number {
+  // seccomp_data: nr, arch, instruction pointer (two words), then six 64-bit arguments.
+  const data = [nr, arch, 0, 0, ...[0, 1, 2, 3, 4, 5].flatMap((index) => [args[index] ?? 0, 0])]
   let accumulator = 0
   for (let pc = 0; pc * 8 < program.length; pc += 1) {
     const code = program.readUInt16LE(pc * 8)
@@ -50,8 +54,38 @@ describe('seccompFilter', () => {
       for (const numbers of Object.values(DENIED_SYSCALLS))
         expect(evaluate(program, AUDIT_ARCH[arch], numbers[arch])).toBe(EPERM)
       const denied = new Set(Object.values(DENIED_SYSCALLS).map((numbers) => numbers[arch]))
+      const unsupported = new Set(
+        Object.values(UNSUPPORTED_SYSCALLS).map((numbers) => numbers[arch]),
+      )
       for (let nr = 0; nr < 512; nr += 1)
-        if (!denied.has(nr)) expect(evaluate(program, AUDIT_ARCH[arch], nr)).toBe(ALLOW)
+        if (!denied.has(nr))
+          expect(evaluate(program, AUDIT_ARCH[arch], nr)).toBe(unsupported.has(nr) ? ENOSYS : ALLOW)
+    },
+  )
+
+  it.each(['x64', 'arm64'] as const)(
+    'should refuse a setuid or setgid mode on %s and allow every other mode',
+    (arch) => {
+      const program = seccompFilter(arch)
+      for (const call of Object.values(MODE_SYSCALLS)) {
+        const number = call[arch]
+        if (number === null) continue
+        const withMode = (mode: number, flags = 0o100) => {
+          const args: number[] = []
+          args[call.mode] = mode
+          if (call.flags !== undefined) args[call.flags] = flags
+          return evaluate(program, AUDIT_ARCH[arch], number, args)
+        }
+        for (const mode of [0o4755, 0o2755, 0o6755, 0o4000, 0o2000, 0o104755])
+          expect([number, mode, withMode(mode)]).toEqual([number, mode, EPERM])
+        for (const mode of [0o755, 0o644, 0o1777, 0o777, 0o100644, 0])
+          expect([number, mode, withMode(mode)]).toEqual([number, mode, ALLOW])
+        // Without O_CREAT or O_TMPFILE, open ignores its mode argument.
+        if (call.flags !== undefined) {
+          expect(withMode(0o4755, 0)).toBe(ALLOW)
+          expect(withMode(0o4755, 0o20200000)).toBe(EPERM)
+        }
+      }
     },
   )
 
@@ -76,7 +110,11 @@ describe('seccompFilter', () => {
   it.each(['x64', 'arm64'] as const)('should use the kernel headers’ numbers for %s', (arch) => {
     if (!existsSync(HEADERS[arch]) && process.env.CI !== 'true') return
     const numbers = headerNumbers(HEADERS[arch])
-    for (const [name, pair] of Object.entries(DENIED_SYSCALLS))
+    for (const [name, pair] of Object.entries({ ...DENIED_SYSCALLS, ...UNSUPPORTED_SYSCALLS }))
       expect([name, numbers.get(name)]).toEqual([name, pair[arch]])
+    // fchmodat2 (Linux 6.6) is missing from older headers: only a number the header has is compared.
+    for (const [name, call] of Object.entries(MODE_SYSCALLS))
+      if (numbers.has(name) || call[arch] === null)
+        expect([name, numbers.get(name) ?? null]).toEqual([name, call[arch]])
   })
 })

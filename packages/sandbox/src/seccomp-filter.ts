@@ -53,6 +53,41 @@ export const DENIED_SYSCALLS: Readonly<Record<string, { x64: number; arm64: numb
     kcmp: { x64: 312, arm64: 272 },
   })
 
+/**
+ * Calls that set a file's mode, with the position of the mode argument (and, for `open`-like
+ * calls, of the flags that decide whether there is a mode at all): a mode with the setuid or
+ * setgid bit fails with `EPERM`, so no command can leave a file the host would run with the
+ * privileges of its owner. `null` where the architecture has no such call.
+ */
+export const MODE_SYSCALLS: Readonly<
+  Record<
+    string,
+    {
+      readonly x64: number | null
+      readonly arm64: number | null
+      readonly mode: number
+      readonly flags?: number
+    }
+  >
+> = Object.freeze({
+  chmod: { x64: 90, arm64: null, mode: 1 },
+  fchmod: { x64: 91, arm64: 52, mode: 1 },
+  fchmodat: { x64: 268, arm64: 53, mode: 2 },
+  fchmodat2: { x64: 452, arm64: 452, mode: 2 },
+  creat: { x64: 85, arm64: null, mode: 1 },
+  open: { x64: 2, arm64: null, mode: 2, flags: 1 },
+  openat: { x64: 257, arm64: 56, mode: 3, flags: 2 },
+  mknod: { x64: 133, arm64: null, mode: 1 },
+  mknodat: { x64: 259, arm64: 33, mode: 2 },
+})
+
+/**
+ * Calls whose mode sits behind a pointer the filter cannot read (`openat2`'s `struct open_how`):
+ * they fail with `ENOSYS`, on which programs fall back to the calls above.
+ */
+export const UNSUPPORTED_SYSCALLS: Readonly<Record<string, { x64: number; arm64: number }>> =
+  Object.freeze({ openat2: { x64: 437, arm64: 437 } })
+
 /** The architectures a filter can be built for: Node's `process.arch` names. */
 export type SeccompArch = 'x64' | 'arm64'
 
@@ -67,9 +102,38 @@ const JSET_K = 0x45
 const RET_K = 0x06
 const RET_ALLOW = 0x7fff0000
 const RET_EPERM = 0x00050000 | 1
-// Offsets in struct seccomp_data.
+const RET_ENOSYS = 0x00050000 | 38
+// Offsets in struct seccomp_data: the low word of argument i is at ARGS + 8 * i (little endian).
 const NR = 0
 const ARCH = 4
+const ARGS = 16
+// S_ISUID | S_ISGID, and O_CREAT | __O_TMPFILE: the flags with which open takes a mode.
+const PRIVILEGE_BITS = 0o6000
+const CREATES = 0o100 | 0o20000000
+
+type Instruction = [code: number, jt: number, jf: number, k: number]
+
+/** One self-contained block per mode call: a mode with a privilege bit returns EPERM. */
+function modeBlocks(arch: SeccompArch): Instruction[] {
+  const program: Instruction[] = []
+  for (const call of Object.values(MODE_SYSCALLS)) {
+    const number = call[arch]
+    if (number === null) continue
+    const block: Instruction[] = []
+    if (call.flags !== undefined)
+      block.push([LD_W_ABS, 0, 0, ARGS + 8 * call.flags], [JSET_K, 0, 3, CREATES])
+    block.push(
+      [LD_W_ABS, 0, 0, ARGS + 8 * call.mode],
+      [JSET_K, 0, 1, PRIVILEGE_BITS],
+      [RET_K, 0, 0, RET_EPERM],
+      [RET_K, 0, 0, RET_ALLOW],
+    )
+    program.push([JEQ_K, 0, block.length, number], ...block)
+  }
+  for (const numbers of Object.values(UNSUPPORTED_SYSCALLS))
+    program.push([JEQ_K, 0, 1, numbers[arch]], [RET_K, 0, 0, RET_ENOSYS])
+  return program
+}
 
 /** True when `arch` is one a filter can be built for. */
 export function isSeccompArch(arch: string): arch is SeccompArch {
@@ -79,11 +143,13 @@ export function isSeccompArch(arch: string): arch is SeccompArch {
 /**
  * A seccomp program (classic BPF, `struct sock_filter[]` in host byte order) for bubblewrap's
  * `--seccomp`: the calls in {@link DENIED_SYSCALLS} fail with `EPERM`, as does any call from
- * another ABI (32-bit or x32), whose numbers would dodge the list; everything else is allowed.
+ * another ABI (32-bit or x32), whose numbers would dodge the list, and a {@link MODE_SYSCALLS}
+ * call with a setuid or setgid bit in its mode; {@link UNSUPPORTED_SYSCALLS} fail with
+ * `ENOSYS`; everything else is allowed.
  */
 export function seccompFilter(arch: SeccompArch): Buffer {
   const denied = Object.values(DENIED_SYSCALLS).map((numbers) => numbers[arch])
-  const program: [code: number, jt: number, jf: number, k: number][] = [
+  const program: Instruction[] = [
     [LD_W_ABS, 0, 0, ARCH],
     [JEQ_K, 1, 0, AUDIT_ARCH[arch]],
     [RET_K, 0, 0, RET_EPERM],
@@ -91,10 +157,11 @@ export function seccompFilter(arch: SeccompArch): Buffer {
   ]
   const checks: [number, number][] = arch === 'x64' ? [[JSET_K, X32_SYSCALL_BIT]] : []
   for (const number of denied) checks.push([JEQ_K, number])
-  // Each check jumps to the final EPERM return, which follows the ALLOW return.
+  const blocks = modeBlocks(arch)
+  // Each check jumps over the mode blocks and the ALLOW return to the final EPERM return.
   for (const [index, [code, k]] of checks.entries())
-    program.push([code, checks.length - index, 0, k])
-  program.push([RET_K, 0, 0, RET_ALLOW], [RET_K, 0, 0, RET_EPERM])
+    program.push([code, checks.length - index + blocks.length, 0, k])
+  program.push(...blocks, [RET_K, 0, 0, RET_ALLOW], [RET_K, 0, 0, RET_EPERM])
   const buffer = Buffer.alloc(program.length * 8)
   for (const [index, [code, jt, jf, k]] of program.entries()) {
     buffer.writeUInt16LE(code, index * 8)

@@ -1,23 +1,31 @@
 import { type ChildProcessWithoutNullStreams, type IOType, spawn } from 'node:child_process'
-import { realpathSync } from 'node:fs'
+import { existsSync, realpathSync } from 'node:fs'
 import type { Readable, Writable } from 'node:stream'
+import type { CommandViolation } from '@plan/core'
 import { bubblewrapArgs, PROXY_SOCKET } from './bubblewrap-args.js'
 import { bubblewrapFeatures } from './bubblewrap-features.js'
 import { watchStatus } from './bubblewrap-status.js'
 import { withoutInheritedDescriptors } from './descriptor-closer.js'
+import { type DiskWatch, watchDisk } from './disk-quota.js'
 import { endSandbox, killsWholeSandbox } from './end-sandbox.js'
+import { limitViolation } from './limit-violations.js'
 import { type NetworkProxy, startNetworkProxy } from './network-proxy.js'
 import { processLimitEnforced } from './process-limit-probe.js'
+import { createProcessQuota, joiningQuota, type ProcessQuota } from './process-quota.js'
 import type { SandboxConfig } from './sandbox-config.js'
 import { SandboxError } from './sandbox-error.js'
 import {
   checkLimits,
+  DEFAULT_LIMITS,
+  DEFAULT_PROCESS_QUOTA,
   effectiveLimits,
   prlimitOptions,
   type SandboxLimits,
 } from './sandbox-limits.js'
 import { isSeccompArch, seccompFilter } from './seccomp-filter.js'
 import { warnOnce } from './warn-once.js'
+import { checkWorkspace, snapshotWorkspace } from './workspace-check.js'
+import { scanWorkspace } from './workspace-scan.js'
 
 /** How one sandboxed process starts. */
 export interface SandboxSpawnOptions {
@@ -45,6 +53,11 @@ export interface SandboxedChild {
   readonly commandRan?: () => boolean
   /** Kills the process and everything it started; without it, its process group is killed. */
   readonly end?: () => void
+  /**
+   * After the process closed: checks the workspace (and undoes what it can) for what the
+   * command did to protected paths; see {@link checkWorkspace}.
+   */
+  readonly afterCommand?: () => CommandViolation[]
 }
 
 /**
@@ -95,27 +108,43 @@ function disablesUserns(bwrap: string): boolean {
   return false
 }
 
-/** The limits of one command, refused when the kernel would not enforce them. */
+/** The limits of one command and its process quota, refused when neither would be enforced. */
 function commandLimits(
   programs: SandboxPrograms,
   config: SandboxConfig,
   options: SandboxSpawnOptions,
-): SandboxLimits {
+): { limits: SandboxLimits; quota: ProcessQuota | undefined } {
   checkLimits(options.limits, ['limits'])
   const limits = effectiveLimits(config.policyLimits, config.limits, options.limits)
+  const quota = createProcessQuota(limits.processes ?? DEFAULT_PROCESS_QUOTA)
+  if (quota === undefined && limits.processes === undefined)
+    warnOnce(
+      'PLAN_SANDBOX_PIDS',
+      '@plan/sandbox cannot create a pids cgroup here (no cgroup v1 pids hierarchy or delegated cgroup v2 it may write): sandboxed commands have no process quota.',
+    )
   if (
+    quota === undefined &&
     limits.processes !== undefined &&
     !processLimitEnforced(programs.prlimit, process.env.PATH ?? '/usr/bin:/bin')
   ) {
     throw new SandboxError({
       code: 'sandbox_unavailable',
       message:
-        'The processes limit cannot be enforced here: the kernel does not count the processes of root (uid 0 of the host) or of a process with CAP_SYS_RESOURCE, or the check (coreutils timeout under prlimit) could not run.',
+        'The processes limit cannot be enforced here: no pids cgroup can be created, and the kernel does not count the processes of root (uid 0 of the host) or of a process with CAP_SYS_RESOURCE against RLIMIT_NPROC, or the check (coreutils timeout under prlimit) could not run.',
       path: ['limits', 'processes'],
-      hint: 'Run the agent as an ordinary (ideally dedicated) user, or drop the processes limit and rely on the timeout.',
+      hint: 'Give the agent a cgroup it may write (a container with a writable cgroup, systemd-run --user --scope -p Delegate=yes), run it as an ordinary (ideally dedicated) user, or drop the processes limit and rely on the timeout.',
     })
   }
   if (limits.tmpBytes !== undefined && !bubblewrapFeatures(programs.bwrap).tmpfsSize) {
+    if (limits.tmpBytes === DEFAULT_LIMITS.tmpBytes) {
+      warnOnce(
+        'PLAN_SANDBOX_TMP_SIZE',
+        `${programs.bwrap} cannot size a tmpfs (--size, bubblewrap 0.7 or later): the private /tmp of sandboxed commands is not bounded.`,
+      )
+      const { tmpBytes: _unbounded, ...rest } = limits
+      return { limits: rest, quota }
+    }
+    quota?.close()
     throw new SandboxError({
       code: 'sandbox_unavailable',
       message: `${programs.bwrap} cannot size a tmpfs (--size, bubblewrap 0.7 or later), so the tmpBytes limit cannot be set.`,
@@ -123,7 +152,7 @@ function commandLimits(
       hint: 'Install bubblewrap 0.7 or later, or drop the tmpBytes limit.',
     })
   }
-  return limits
+  return { limits, quota }
 }
 
 /**
@@ -134,16 +163,23 @@ function commandLimits(
 function startBubblewrap(
   programs: SandboxPrograms,
   limits: SandboxLimits,
+  quota: ProcessQuota | undefined,
   args: readonly string[],
   pipes: { readonly filter: Buffer | undefined; readonly status: boolean },
 ): ChildProcessWithoutNullStreams {
   const stdio: IOType[] = ['pipe', 'pipe', 'pipe']
   if (pipes.filter !== undefined) stdio.push('pipe')
   if (pipes.status) stdio.push('pipe')
-  const [program, ...wrapped] = withoutInheritedDescriptors(
-    [programs.prlimit, ...prlimitOptions(limits), '--', programs.bwrap, ...args],
-    stdio.length,
-    programs.bash,
+  // With a pids cgroup, the quota is the cgroup's: RLIMIT_NPROC would count the user's processes.
+  const rlimits = quota === undefined ? limits : { ...limits, processes: undefined }
+  const [program, ...wrapped] = joiningQuota(
+    withoutInheritedDescriptors(
+      [programs.prlimit, ...prlimitOptions(rlimits), '--', programs.bwrap, ...args],
+      stdio.length,
+      programs.bash,
+    ),
+    quota,
+    existsSync('/bin/sh') ? '/bin/sh' : (programs.bash ?? '/bin/sh'),
   )
   const child = spawn(program, wrapped, {
     env: {},
@@ -184,17 +220,20 @@ export function spawnSandboxed(
       { cause: error },
     )
   }
-  const limits = commandLimits(programs, config, options)
+  const { limits, quota } = commandLimits(programs, config, options)
   const proxy =
     config.network.allow.length > 0 ? startNetworkProxy(config.network.allow) : undefined
   const command = proxy === undefined ? argv : ['/bin/sh', '-c', FORWARD, 'sh', ...argv]
   const filter = machineFilter()
   const status = bubblewrapFeatures(programs.bwrap).jsonStatus
   const statusFd = filter === undefined ? SECCOMP_FD : SECCOMP_FD + 1
+  const scan = scanWorkspace(config.writable, config.deny)
+  const snapshot = snapshotWorkspace(config, scan)
   try {
     const args = bubblewrapArgs(config, {
       argv: command,
       cwd,
+      scan,
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(proxy === undefined ? {} : { proxySocket: proxy.socket }),
       disableUserns: disablesUserns(programs.bwrap),
@@ -202,16 +241,51 @@ export function spawnSandboxed(
       ...(status ? { statusFd } : {}),
       ...(limits.tmpBytes === undefined ? {} : { tmpBytes: limits.tmpBytes }),
     })
-    const child = startBubblewrap(programs, limits, args, { filter, status })
+    const child = startBubblewrap(programs, limits, quota, args, { filter, status })
     killsWholeSandbox(child)
-    child.on('close', () => proxy?.close())
-    child.on('error', () => proxy?.close())
     const end = () => endSandbox(child)
-    if (!status) return { child, proxy, limits, end }
+    const disk =
+      limits.diskBytes === undefined ? undefined : watchDisk(config.writable, limits.diskBytes, end)
+    const release = () => {
+      proxy?.close()
+      quota?.close()
+    }
+    child.on('close', release)
+    child.on('error', release)
+    const afterCommand = () => {
+      const found = [
+        ...quotaViolations(limits, quota, disk),
+        ...checkWorkspace(config, snapshot, config.deny),
+      ]
+      release()
+      return found
+    }
+    if (!status) return { child, proxy, limits, end, afterCommand }
     const commandRan = watchStatus(child.stdio[statusFd] as Readable)
-    return { child, proxy, limits, end, commandRan }
+    return { child, proxy, limits, end, commandRan, afterCommand }
   } catch (error) {
     proxy?.close()
+    quota?.close()
     throw error
   }
+}
+
+/** The whole-sandbox quotas the command reached: the pids cgroup's, the disk watcher's. */
+function quotaViolations(
+  limits: SandboxLimits,
+  quota: ProcessQuota | undefined,
+  disk: DiskWatch | undefined,
+): CommandViolation[] {
+  const found: CommandViolation[] = []
+  if (quota?.reached() === true)
+    found.push(
+      limitViolation(
+        'processes',
+        { ...limits, processes: quota.max },
+        'a fork was refused at the quota',
+      ),
+    )
+  if (disk?.stop() === true)
+    found.push(limitViolation('diskBytes', limits, 'the sandbox was killed'))
+  return found
 }

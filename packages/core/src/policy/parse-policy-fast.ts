@@ -1,3 +1,4 @@
+import { DEFAULT_READ_ONLY } from '../schema/default-read-only.js'
 import type { Policy } from '../schema/policy-schema.js'
 import { isForbiddenKey } from '../util/forbidden-key.js'
 
@@ -123,7 +124,7 @@ const policyRule = object({
   workspace: need(
     object({
       roots: need(array(text(1), 1)),
-      readOnly: withDefault(array(text(1)), () => ['.git']),
+      readOnly: withDefault(array(text(1)), () => [...DEFAULT_READ_ONLY]),
       deny: withDefault(array(text(1)), () => []),
     }),
   ),

@@ -12,7 +12,18 @@ describe('resolvePolicy', () => {
   it('should apply defaults and resolve roots', () => {
     const resolved = resolvePolicy(minimal)
     expect(resolved.scope.roots).toEqual(['/srv/repo'])
-    expect(resolved.scope.readOnly).toEqual(['/srv/repo/.git'])
+    // The code-running parts of .git, not all of it: git add and git commit write the rest.
+    expect(resolved.scope.readOnly).toEqual([
+      '/srv/repo/.git/config',
+      '/srv/repo/.git/config.worktree',
+      '/srv/repo/.git/hooks',
+      '/srv/repo/.git/info',
+      '/srv/repo/.git/objects/info/alternates',
+      '/srv/repo/.git/objects/info/http-alternates',
+      '/srv/repo/.git/commondir',
+      '/srv/repo/.git/modules',
+      '/srv/repo/.git/worktrees',
+    ])
     expect(resolved.policy.budgets.maxSteps).toBe(1000)
     expect(resolved.policy.commands.allow).toEqual([])
   })

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { commandPolicySchema } from './command-policy.js'
+import { DEFAULT_READ_ONLY } from './default-read-only.js'
 import { taintedSchema } from './tainted-schema.js'
 
 const common = {
@@ -342,7 +343,7 @@ export const workspaceSchema = z.strictObject({
   /** Folders that paths must stay inside; relative roots resolve against the policy file's folder. */
   roots: z.array(z.string().min(1)).min(1),
   /** Paths (relative to a root, or absolute) that may be read but never written. */
-  readOnly: z.array(z.string().min(1)).default(['.git']),
+  readOnly: z.array(z.string().min(1)).default(() => [...DEFAULT_READ_ONLY]),
   /** Paths (relative to a root, or absolute) that may be neither read nor written. */
   deny: z.array(z.string().min(1)).default([]),
 })
@@ -363,14 +364,17 @@ export const sandboxLimitsSchema = z.strictObject({
   /** Most open files of each process (`RLIMIT_NOFILE`). */
   openFiles: limit.optional(),
   /**
-   * Most processes and threads of the user the sandbox runs as, counted across the whole host
-   * (`RLIMIT_NPROC`); cannot be enforced for root, where the sandbox refuses to start.
+   * Most processes and threads of the whole sandbox (a pids cgroup, which holds for root too);
+   * where no cgroup can be made, of the user the sandbox runs as across the host
+   * (`RLIMIT_NPROC`), which root escapes, so the sandbox then refuses to start.
    */
   processes: limit.optional(),
   /** Most private writable memory of each process, in bytes (`RLIMIT_DATA`). */
   memoryBytes: limit.optional(),
   /** Size of the sandbox's private `/tmp` (HOME and TMPDIR), held in memory, in bytes. */
   tmpBytes: limit.optional(),
+  /** Most bytes the whole sandbox may add to the workspace's file systems while it runs. */
+  diskBytes: limit.optional(),
 })
 
 /** The OS sandbox that commands run in (`@plan/sandbox`). */
@@ -391,6 +395,18 @@ export const sandboxPolicySchema = z.strictObject({
   env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
   /** Resource limits of every sandboxed command; see {@link sandboxLimitsSchema}. */
   limits: sandboxLimitsSchema.optional(),
+  /**
+   * Absolute host paths a sandboxed command may read (never write) beyond the workspace and the
+   * system folders, e.g. a toolchain outside `/usr`. `deny` and the credential stores stay hidden.
+   */
+  read: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .regex(/^\/[^\0]*$/, 'must be an absolute path'),
+    )
+    .optional(),
 })
 
 /** A policy: the only place where permissions live. */

@@ -23,6 +23,8 @@ export interface ProxySetup {
     Omit<McpGuardSettings, 'state'> & { readonly onError: (error: Error) => void }
   /** The server of a new session: a command to start, or a fresh HTTP client transport. */
   readonly server: () => McpServerCommand | Transport
+  /** Whether a sandboxed server ended with a non-zero exit code or a signal. */
+  readonly serverFailed: () => boolean
 }
 
 function argumentError(flag: string, message: string, hint: string): PlanError {
@@ -63,9 +65,15 @@ export async function loadProxySetup(command: ProxyCommand, io: PlanMcpIo): Prom
     command.plan === undefined ? undefined : await readPlan(resolve(io.cwd, command.plan))
   const audit =
     command.audit === undefined ? undefined : createFileAuditSink(resolve(io.cwd, command.audit))
+  let serverFailed = false
   const spawn = command.sandbox
     ? await loadSandboxSpawn(policy, {
         readPaths: command.sandboxRead.map((folder) => resolve(io.cwd, folder)),
+        stderr: io.stderr,
+        onServerExit: (report) => {
+          serverFailed = true
+          io.stderr.write(report)
+        },
       })
     : spawnServerProcess
   const url = command.url === undefined ? undefined : parseUrl(command.url)
@@ -96,5 +104,6 @@ export async function loadProxySetup(command: ProxyCommand, io: PlanMcpIo): Prom
       url === undefined
         ? { command: command.server, cwd, env, spawn }
         : new StreamableHTTPClientTransport(url),
+    serverFailed: () => serverFailed,
   }
 }

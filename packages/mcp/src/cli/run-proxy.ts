@@ -1,7 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createMcpGuardProxy } from '../proxy/create-mcp-guard-proxy.js'
 import type { ProxyCommand } from './parse-cli-args.js'
-import { EXIT_OK, type PlanMcpIo } from './plan-mcp-io.js'
+import { EXIT_FAILED, EXIT_OK, type PlanMcpIo } from './plan-mcp-io.js'
 import { loadProxySetup } from './proxy-setup.js'
 
 /**
@@ -21,5 +21,5 @@ export async function runProxy(command: ProxyCommand, io: PlanMcpIo): Promise<nu
   io.stdin.once('end', () => void proxy.close())
   io.signal?.addEventListener('abort', () => void proxy.close(), { once: true })
   await proxy.closed
-  return EXIT_OK
+  return setup.serverFailed() ? EXIT_FAILED : EXIT_OK
 }
