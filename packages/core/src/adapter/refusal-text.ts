@@ -59,3 +59,23 @@ export function refusalText(options: RefusalTextOptions): string {
     options.allowed === undefined || options.allowed === '' || tainted ? '' : `\n${options.allowed}`
   return `@plan denied the call to ${JSON.stringify(options.tool)}; it did not run.${turn}\n${issueLines(options.issues)}${allowed}`
 }
+
+/**
+ * The text that ends a run the guard stopped, the same in every adapter: the model's closing
+ * answer when it asked for more tools after being told the run is over.
+ *
+ * @example
+ * ```ts
+ * runEndedText([stop])
+ * // @plan ended the run: no further tool call will run.
+ * // - repeated_call: The same tool calls were requested 4 times in this run (at most 3). Hint: …
+ * ```
+ */
+export function runEndedText(issues: readonly PlanIssue[]): string {
+  return `@plan ended the run: no further tool call will run.\n${issueLines(issues)}`
+}
+
+/** What the model reads on its last step after the guard stopped the run, in every adapter. */
+export function lastWordText(issues: readonly PlanIssue[]): string {
+  return `@plan stopped this run; no tool will run any more.\n${issueLines(issues)}\nTell the user what was done, what is left, and why the run stopped.`
+}

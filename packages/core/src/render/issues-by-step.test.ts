@@ -51,6 +51,19 @@ describe('issuesByStep', () => {
     expect(sorted.planIssues).toEqual([loose])
   })
 
+  it('should follow the step id when the path points at a step with another id', () => {
+    // found in a turn's own batch, where the call was steps[0], drawn in a plan of every call
+    const fromTurn = createIssue('command_pipeline', 'x', ['steps', 0, 'args'], undefined, 'c')
+    const sorted = issuesByStep([fromTurn], ['a', 'b', 'c'])
+    expect(sorted.byIndex.get(2)).toEqual([fromTurn])
+    expect(sorted.byIndex.has(0)).toBe(false)
+  })
+
+  it('should keep the path when the step id names no step of the plan', () => {
+    const stray = createIssue('unknown_tool', 'x', ['steps', 1, 'tool'], undefined, 'zz')
+    expect(issuesByStep([stray], ['a', 'b']).byIndex.get(1)).toEqual([stray])
+  })
+
   it('should collect every member of a cycle', () => {
     const cycle = { ...createIssue('cyclic_dependency', 'x', ['steps', 0]), cycle: ['b', 'c', 'b'] }
     expect([...issuesByStep([cycle], ['b', 'c', 'd']).onCycle].sort()).toEqual(['b', 'c'])

@@ -1,5 +1,5 @@
 import type { PlanIssue } from '@plan/core'
-import { formatPath } from '@plan/core/internal'
+import { formatPath, lastWordText, runEndedText } from '@plan/core/internal'
 
 /** Drops the `steps[i]` prefix of an issue found in a turn's plan, so the path reads `args.file`. */
 function callPath(path: readonly (string | number)[]): readonly (string | number)[] {
@@ -18,12 +18,8 @@ export function describeIssues(issues: readonly PlanIssue[]): string {
     .join('\n')
 }
 
-/** The text shown when the guard ends the run. */
-export function endText(issues: readonly PlanIssue[]): string {
-  return `@plan ended the run: no further tool call will run.\n${describeIssues(issues)}`
-}
+/** The text shown when the guard ends the run (core's words, the same in every adapter). */
+export const endText = runEndedText
 
 /** What the model reads on its last call after the guard stopped the run. */
-export function lastWordText(issues: readonly PlanIssue[]): string {
-  return `@plan stopped this run; no tool will run any more.\n${describeIssues(issues)}\nTell the user what was done, what is left, and why the run stopped.`
-}
+export { lastWordText }
