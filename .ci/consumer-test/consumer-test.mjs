@@ -1,7 +1,8 @@
-// End-to-end consumer test: packs every public package, installs the tarballs into fresh projects
-// with npm and with pnpm (CI=true; everything else from the npm registry), type-checks the README
-// snippets there (strict; nodenext and bundler resolution), runs them, and prints install sizes.
-// Any problem fails the run. Usage: node .ci/consumer-test/consumer-test.mjs (after pnpm build).
+// End-to-end consumer test: packs every public package with `pnpm pack:public`, installs the
+// tarballs into fresh projects with the root README's npm and pnpm commands, verbatim (CI=true;
+// everything else from the npm registry), type-checks the README snippets there (strict;
+// nodenext and bundler resolution), runs them, and prints install sizes. Any problem fails the
+// run. Usage: node .ci/consumer-test/consumer-test.mjs
 import { spawnSync } from 'node:child_process'
 import {
   existsSync,
@@ -143,9 +144,32 @@ function installedSize(project, name) {
   return bytes
 }
 
-function packPublicPackages(work) {
-  const packs = join(work, 'packs')
-  run('pnpm', ['--filter', './packages/*', 'pack', '--pack-destination', packs])
+/**
+ * The root README's install commands for packed packages, as written there: `pnpm pack:public`
+ * here, then the npm and the pnpm command, with `/path/to/plan` standing for this clone.
+ */
+function installCommands() {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const start = readme.indexOf('## Install in your project')
+  if (start < 0) fail('README.md: no "## Install in your project" section')
+  const block = /```sh\n([\s\S]*?)\n```/.exec(readme.slice(start))
+  if (block === null) fail('README.md: no sh block under "## Install in your project"')
+  const commands = block[1].split('\n').map((line) => line.replace(/\s+#.*$/, '').trim())
+  const find = (prefix) =>
+    commands.find((command) => command.startsWith(prefix)) ??
+    fail(`README.md: no "${prefix}…" command under "## Install in your project"`)
+  const here = (command) => command.replaceAll('/path/to/plan', ROOT)
+  return {
+    pack: find('pnpm pack:public'),
+    npm: here(find('npm install ')),
+    pnpm: here(find('node ')),
+  }
+}
+
+/** Runs `pnpm pack:public` as the README says; returns the tarballs it wrote, by package. */
+function packPublicPackages(command) {
+  run('bash', ['-c', command])
+  const packs = join(ROOT, '.pack')
   const tarballs = {}
   for (const dir of readdirSync(join(ROOT, 'packages'))) {
     const manifest = readJson(join(ROOT, 'packages', dir, 'package.json'))
@@ -160,46 +184,24 @@ function packPublicPackages(work) {
   return tarballs
 }
 
-function writeProject(project, tarballs, manager) {
+function writeProject(project, manager) {
   mkdirSync(project, { recursive: true })
-  // Packed packages depend on each other at `<version>`, which must come from the tarballs too.
-  const overrides = Object.fromEntries(
-    Object.entries(tarballs).map(([name, file]) => [
-      name,
-      manager === 'npm' ? `$${name}` : `file:${file}`,
-    ]),
-  )
   const manifest = { name: `consumer-${manager}`, private: true, type: 'module' }
-  if (manager === 'npm') manifest.overrides = overrides
   writeFileSync(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`)
-  if (manager === 'pnpm') {
-    const lines = Object.entries(overrides).map(([name, spec]) => `  "${name}": "${spec}"`)
-    writeFileSync(join(project, 'pnpm-workspace.yaml'), `overrides:\n${lines.join('\n')}\n`)
-  }
 }
 
-function install(project, tarballs, manager) {
-  const plan = (name) => tarballs[name] ?? fail(`${name} was not packed`)
-  // Every public package: the AI SDK pair first (the issue's command), then all the others.
-  const adapters = Object.keys(tarballs)
-    .filter((name) => name !== '@plan/core' && name !== '@plan/ai-sdk')
-    .map(plan)
-  const rest = [...adapters, ...FRAMEWORKS.langchain, ...FRAMEWORKS.tools]
-  const first = [plan('@plan/core'), plan('@plan/ai-sdk'), ...FRAMEWORKS.aiSdk]
-  if (manager === 'npm') {
-    const npm = ['install', '--no-audit', '--no-fund']
-    assertNoWarnings(
-      'npm install',
-      run('npm', [...npm, ...first, ...rest], { cwd: project }).output,
-    )
-    return
-  }
-  // The issue's acceptance command first: core, the AI SDK adapter, ai and zod, under CI=true.
+/** The README's command for this manager, verbatim, then the frameworks the snippets use. */
+function install(project, commands, manager) {
   assertNoWarnings(
-    'pnpm add (core, ai-sdk)',
-    run('pnpm', ['add', ...first], { cwd: project }).output,
+    `${manager}: ${commands[manager]}`,
+    run('bash', ['-c', commands[manager]], { cwd: project }).output,
   )
-  assertNoWarnings('pnpm add (the rest)', run('pnpm', ['add', ...rest], { cwd: project }).output)
+  const frameworks = [...FRAMEWORKS.aiSdk, ...FRAMEWORKS.langchain, ...FRAMEWORKS.tools]
+  const add =
+    manager === 'npm'
+      ? ['npm', ['install', '--no-audit', '--no-fund', ...frameworks]]
+      : ['pnpm', ['add', ...frameworks]]
+  assertNoWarnings(`${manager}: the frameworks`, run(add[0], add[1], { cwd: project }).output)
 }
 
 function typecheckAndRun(project, snippets) {
@@ -286,15 +288,16 @@ function main() {
   const started = Date.now()
   const work = mkdtempSync(join(tmpdir(), 'plan-consumer-'))
   try {
-    const tarballs = packPublicPackages(work)
+    const commands = installCommands()
+    const tarballs = packPublicPackages(commands.pack)
     const snippets = Object.fromEntries(
       SNIPPETS.map((entry) => [entry.name, extractSnippet(entry)]),
     )
     const sizes = []
     for (const manager of ['npm', 'pnpm']) {
       const project = join(work, manager)
-      writeProject(project, tarballs, manager)
-      install(project, tarballs, manager)
+      writeProject(project, manager)
+      install(project, commands, manager)
       for (const name of Object.keys(tarballs))
         sizes.push(
           `${manager.padEnd(4)}  ${name.padEnd(16)}  ${megabytes(installedSize(project, name))}`,
