@@ -16,12 +16,16 @@ export interface RefusalTextOptions {
   readonly allowed?: string | undefined
 }
 
-/** Drops the `steps[i]` prefix of an issue found in a turn's plan, so the path reads `args.file`. */
+/**
+ * The issue's location within the call, as every source gives it: a turn's plan says
+ * `steps[i].args.file`, a live call's check and a tool's own refusal say `file`; all read `file`.
+ */
 function callPath(path: readonly (string | number)[]): readonly (string | number)[] {
-  return path[0] === 'steps' && typeof path[1] === 'number' ? path.slice(2) : path
+  const inCall = path[0] === 'steps' && typeof path[1] === 'number' ? path.slice(2) : path
+  return inCall[0] === 'args' && inCall.length > 1 ? inCall.slice(1) : inCall
 }
 
-/** One line per issue, located at the call: `- code at args.file (step "a"): message Hint: hint`. */
+/** One line per issue, located at the call: `- code at file (step "a"): message Hint: hint`. */
 function issueLines(issues: readonly PlanIssue[]): string {
   return issues
     .map((issue) => {
@@ -43,7 +47,7 @@ function issueLines(issues: readonly PlanIssue[]): string {
  * ```ts
  * refusalText({ tool: 'view_file', issues, allowed: allowedText({ compiler }) })
  * // @plan denied the call to "view_file"; it did not run.
- * // - path_outside_workspace at args.file: … Hint: …
+ * // - path_outside_workspace at file: … Hint: …
  * // Allowed: the tools view_file, write_file; paths inside /srv/repo.
  * ```
  */

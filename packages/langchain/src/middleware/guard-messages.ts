@@ -1,12 +1,16 @@
 import type { PlanIssue } from '@plan/core'
 import { formatPath, lastWordText, runEndedText } from '@plan/core/internal'
 
-/** Drops the `steps[i]` prefix of an issue found in a turn's plan, so the path reads `args.file`. */
+/**
+ * The issue's location within the call, as every source gives it: a turn's plan says
+ * `steps[i].args.file`, a live call's check and a tool's own refusal say `file`; all read `file`.
+ */
 function callPath(path: readonly (string | number)[]): readonly (string | number)[] {
-  return path[0] === 'steps' && typeof path[1] === 'number' ? path.slice(2) : path
+  const inCall = path[0] === 'steps' && typeof path[1] === 'number' ? path.slice(2) : path
+  return inCall[0] === 'args' && inCall.length > 1 ? inCall.slice(1) : inCall
 }
 
-/** One line per issue, for the model: `- code at args.file: message Hint: hint`. */
+/** One line per issue, for the model: `- code at file: message Hint: hint`. */
 export function describeIssues(issues: readonly PlanIssue[]): string {
   return issues
     .map((issue) => {
