@@ -4,6 +4,8 @@ import { canonicalJson } from '../util/canonical-json.js'
 
 const MAX_ARGUMENT_TEXT = 300
 const MAX_LISTED_STEPS = 10
+const MAX_LISTED_TOOLS = 6
+const MAX_LISTED_PROGRAMS = 12
 
 /** What {@link allowedText} describes: a guard's ready steps, or a compiler's policy. */
 export type AllowedTextSource =
@@ -38,16 +40,22 @@ function readyStepsText(guard: PlanGuard): string {
   return `Ready steps of the approved plan (call each tool with exactly these arguments):\n${lines.join('\n')}`
 }
 
+/** `a, b, c` for a short list; `a, b, … and 8 more (10 in all)` past `max`. */
+function someOf(names: readonly string[], max: number): string {
+  if (names.length <= max) return names.join(', ')
+  return `${names.slice(0, max).join(', ')} and ${names.length - max} more (${names.length} in all)`
+}
+
 function policyText(compiler: PlanCompiler): string {
   const { policy, scope } = compiler.policy
   const tools = [...compiler.policy.tools.keys()]
   const parts = [
-    tools.length === 0 ? 'no tools' : `the tools ${tools.join(', ')}`,
+    tools.length === 0 ? 'no tools' : `the tools ${someOf(tools, MAX_LISTED_TOOLS)}`,
     `paths inside ${scope.roots.join(', ')}`,
   ]
   if (policy.commands.allow.length > 0) {
     parts.push(
-      `single commands (no pipes, lists or redirections) of ${policy.commands.allow.join(', ')}`,
+      `single commands (no pipes, lists or redirections) of ${someOf(policy.commands.allow, MAX_LISTED_PROGRAMS)}`,
     )
   }
   return `Allowed: ${parts.join('; ')}.`
