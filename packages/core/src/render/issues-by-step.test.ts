@@ -88,6 +88,36 @@ describe('toText', () => {
   })
 })
 
+// read_auth ⇄ migrate_auth form a cycle; run_tests waits on it; lint depends on nothing
+const blocked = [
+  { id: 'read_auth', tool: 't', depends_on: ['migrate_auth'] },
+  { id: 'migrate_auth', tool: 't', depends_on: ['read_auth'] },
+  { id: 'run_tests', tool: 't', depends_on: ['migrate_auth'] },
+  { id: 'report', tool: 't', depends_on: ['run_tests'] },
+  { id: 'lint', tool: 't' },
+]
+
+describe('a step that depends on a cycle', () => {
+  it('should be drawn as skipped, directly or through another step, not approved', () => {
+    const result = compiler.validate(blocked)
+    expect(result.success).toBe(false)
+    const text = toText(blocked, { issues: result.issues })
+    expect(text).toMatch(/- run_tests {2}t/)
+    expect(text).toMatch(/- report {2}t/)
+    expect(text).toContain('✓ lint  t')
+    const mermaid = toMermaid(blocked, { issues: result.issues })
+    expect(mermaid).toMatch(/s2\[.*:::skipped/)
+    expect(mermaid).toMatch(/s3\[.*:::skipped/)
+    expect(mermaid).toMatch(/s4\[.*:::approved/)
+  })
+
+  it('should keep a run-time status over the drawn mark', () => {
+    const result = compiler.validate(blocked)
+    const text = toText(blocked, { issues: result.issues, status: { run_tests: 'pending' } })
+    expect(text).toMatch(/· run_tests {2}t/)
+  })
+})
+
 describe('toMermaid', () => {
   it('should paint every member of a cycle red', () => {
     const result = compiler.validate(plan)
