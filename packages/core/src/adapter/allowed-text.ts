@@ -1,6 +1,7 @@
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { PlanGuard } from '../types/plan-guard.js'
 import { canonicalJson } from '../util/canonical-json.js'
+import { someOf } from '../util/some-of.js'
 
 const MAX_ARGUMENT_TEXT = 300
 const MAX_LISTED_STEPS = 10
@@ -38,12 +39,6 @@ function readyStepsText(guard: PlanGuard): string {
   })
   if (ready.length > MAX_LISTED_STEPS) lines.push(`- … and ${ready.length - MAX_LISTED_STEPS} more`)
   return `Ready steps of the approved plan (call each tool with exactly these arguments):\n${lines.join('\n')}`
-}
-
-/** `a, b, c` for a short list; `a, b, … and 8 more (10 in all)` past `max`. */
-function someOf(names: readonly string[], max: number): string {
-  if (names.length <= max) return names.join(', ')
-  return `${names.slice(0, max).join(', ')} and ${names.length - max} more (${names.length} in all)`
 }
 
 function policyText(compiler: PlanCompiler): string {
