@@ -1,7 +1,8 @@
-// End-to-end consumer test: packs every public package, installs the tarballs into fresh projects
-// with npm and with pnpm (CI=true; everything else from the npm registry), type-checks the README
-// snippets there (strict; nodenext and bundler resolution), runs them, and prints install sizes.
-// Any problem fails the run. Usage: node .ci/consumer-test/consumer-test.mjs (after pnpm build).
+// End-to-end consumer test: packs every public package with `pnpm pack:public`, installs the
+// tarballs into fresh projects with the root README's npm and pnpm commands, verbatim (CI=true;
+// everything else from the npm registry), type-checks the README snippets there (strict;
+// nodenext and bundler resolution), runs them, and prints install sizes. Any problem fails the
+// run. Usage: node .ci/consumer-test/consumer-test.mjs
 import { spawnSync } from 'node:child_process'
 import {
   existsSync,
@@ -27,51 +28,28 @@ const MAX_CORE_BYTES = 8 * 1024 * 1024
 const rootManifest = readJson(join(ROOT, 'package.json'))
 const langchainManifest = readJson(join(ROOT, 'packages/langchain/package.json'))
 const aiSdkManifest = readJson(join(ROOT, 'packages/ai-sdk/package.json'))
+const mcpManifest = readJson(join(ROOT, 'packages/mcp/package.json'))
 const pin = (manifest, name) => `${name}@${manifest.devDependencies[name]}`
 const FRAMEWORKS = {
   aiSdk: [pin(aiSdkManifest, 'ai'), pin(aiSdkManifest, 'zod')],
   langchain: ['langchain', '@langchain/core', '@langchain/langgraph'].map((name) =>
     pin(langchainManifest, name),
   ),
+  mcp: [
+    pin(mcpManifest, '@modelcontextprotocol/server-filesystem'),
+    `@modelcontextprotocol/sdk@${mcpManifest.dependencies['@modelcontextprotocol/sdk']}`,
+  ],
   tools: [pin(rootManifest, 'typescript'), pin(rootManifest, '@types/node')],
 }
 
-// README snippets: the first ```ts block after a heading or line; `run` ones are executed too.
-const SNIPPETS = [
-  {
-    name: 'core-compile',
-    readme: 'packages/core/README.md',
-    after: '## Compile a plan',
-    run: true,
-  },
-  { name: 'core-complete', readme: 'packages/core/README.md', after: '### A complete example' },
-  {
-    name: 'langchain-drop-in',
-    readme: 'packages/langchain/README.md',
-    after: '## The one-line drop-in',
-    preludes: ['prelude-langchain.ts'],
-  },
-  {
-    name: 'ai-sdk-quick-start',
-    readme: 'packages/ai-sdk/README.md',
-    after: '## Quick start',
-    preludes: ['prelude-ai-sdk.ts'],
-    run: true,
-  },
-  {
-    name: 'root-langchain',
-    readme: 'README.md',
-    after: 'LangChain JS v1:',
-    preludes: ['prelude-langchain.ts', 'prelude-langchain-root.ts'],
-  },
-  {
-    name: 'root-ai-sdk',
-    readme: 'README.md',
-    after: 'Vercel AI SDK 7:',
-    preludes: ['prelude-ai-sdk.ts', 'prelude-ai-sdk-root.ts'],
-    run: true,
-  },
-  { name: 'cli-from-code', readme: 'packages/cli/README.md', after: '## From code' },
+// README snippets: every ```ts block of the root README and of each public package's README.
+// Each must be complete (its imports, a scripted model, real tools): it is type-checked and run
+// as it is. The @plan/postgres one needs a database: DATABASE_URL is PLAN_TEST_PG_URL.
+const README_FILES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'packages'))
+    .filter((dir) => readJson(join(ROOT, 'packages', dir, 'package.json')).private !== true)
+    .map((dir) => `packages/${dir}/README.md`),
 ]
 
 const TSCONFIGS = {
@@ -110,14 +88,18 @@ function assertNoWarnings(what, output) {
   if (warnings.length > 0) fail(`${what} printed warnings:\n${warnings.join('\n')}`)
 }
 
-function extractSnippet(snippet) {
-  const text = readFileSync(join(ROOT, snippet.readme), 'utf8')
-  const start = text.indexOf(snippet.after)
-  if (start < 0) fail(`${snippet.readme}: "${snippet.after}" not found (snippet ${snippet.name})`)
-  const match = /```ts\n([\s\S]*?)\n```/.exec(text.slice(start))
-  if (match === null) fail(`${snippet.readme}: no ts block after "${snippet.after}"`)
-  const preludes = (snippet.preludes ?? []).map((file) => readFileSync(join(HERE, file), 'utf8'))
-  return `${[...preludes, match[1]].join('\n')}\nexport {}\n`
+/** Every ```ts block of the READMEs, named `<package>-<n>`. */
+function readmeSnippets() {
+  const snippets = {}
+  for (const readme of README_FILES) {
+    const text = readFileSync(join(ROOT, readme), 'utf8')
+    const owner = readme === 'README.md' ? 'root' : readme.split('/')[1]
+    let index = 0
+    for (const [, source] of text.matchAll(/^```ts\n([\s\S]*?)\n```$/gm))
+      snippets[`${owner}-${index++}`] = `${source}\nexport {}\n`
+  }
+  if (Object.keys(snippets).length === 0) fail('no ts snippets found in the READMEs')
+  return snippets
 }
 
 function sizeOf(path) {
@@ -143,9 +125,32 @@ function installedSize(project, name) {
   return bytes
 }
 
-function packPublicPackages(work) {
-  const packs = join(work, 'packs')
-  run('pnpm', ['--filter', './packages/*', 'pack', '--pack-destination', packs])
+/**
+ * The root README's install commands for packed packages, as written there: `pnpm pack:public`
+ * here, then the npm and the pnpm command, with `/path/to/plan` standing for this clone.
+ */
+function installCommands() {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const start = readme.indexOf('## Install in your project')
+  if (start < 0) fail('README.md: no "## Install in your project" section')
+  const block = /```sh\n([\s\S]*?)\n```/.exec(readme.slice(start))
+  if (block === null) fail('README.md: no sh block under "## Install in your project"')
+  const commands = block[1].split('\n').map((line) => line.replace(/\s+#.*$/, '').trim())
+  const find = (prefix) =>
+    commands.find((command) => command.startsWith(prefix)) ??
+    fail(`README.md: no "${prefix}…" command under "## Install in your project"`)
+  const here = (command) => command.replaceAll('/path/to/plan', ROOT)
+  return {
+    pack: find('pnpm pack:public'),
+    npm: here(find('npm install ')),
+    pnpm: here(find('node ')),
+  }
+}
+
+/** Runs `pnpm pack:public` as the README says; returns the tarballs it wrote, by package. */
+function packPublicPackages(command) {
+  run('bash', ['-c', command])
+  const packs = join(ROOT, '.pack')
   const tarballs = {}
   for (const dir of readdirSync(join(ROOT, 'packages'))) {
     const manifest = readJson(join(ROOT, 'packages', dir, 'package.json'))
@@ -160,46 +165,29 @@ function packPublicPackages(work) {
   return tarballs
 }
 
-function writeProject(project, tarballs, manager) {
+function writeProject(project, manager) {
   mkdirSync(project, { recursive: true })
-  // Packed packages depend on each other at `<version>`, which must come from the tarballs too.
-  const overrides = Object.fromEntries(
-    Object.entries(tarballs).map(([name, file]) => [
-      name,
-      manager === 'npm' ? `$${name}` : `file:${file}`,
-    ]),
-  )
   const manifest = { name: `consumer-${manager}`, private: true, type: 'module' }
-  if (manager === 'npm') manifest.overrides = overrides
   writeFileSync(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`)
-  if (manager === 'pnpm') {
-    const lines = Object.entries(overrides).map(([name, spec]) => `  "${name}": "${spec}"`)
-    writeFileSync(join(project, 'pnpm-workspace.yaml'), `overrides:\n${lines.join('\n')}\n`)
-  }
 }
 
-function install(project, tarballs, manager) {
-  const plan = (name) => tarballs[name] ?? fail(`${name} was not packed`)
-  // Every public package: the AI SDK pair first (the issue's command), then all the others.
-  const adapters = Object.keys(tarballs)
-    .filter((name) => name !== '@plan/core' && name !== '@plan/ai-sdk')
-    .map(plan)
-  const rest = [...adapters, ...FRAMEWORKS.langchain, ...FRAMEWORKS.tools]
-  const first = [plan('@plan/core'), plan('@plan/ai-sdk'), ...FRAMEWORKS.aiSdk]
-  if (manager === 'npm') {
-    const npm = ['install', '--no-audit', '--no-fund']
-    assertNoWarnings(
-      'npm install',
-      run('npm', [...npm, ...first, ...rest], { cwd: project }).output,
-    )
-    return
-  }
-  // The issue's acceptance command first: core, the AI SDK adapter, ai and zod, under CI=true.
+/** The README's command for this manager, verbatim, then the frameworks the snippets use. */
+function install(project, commands, manager) {
   assertNoWarnings(
-    'pnpm add (core, ai-sdk)',
-    run('pnpm', ['add', ...first], { cwd: project }).output,
+    `${manager}: ${commands[manager]}`,
+    run('bash', ['-c', commands[manager]], { cwd: project }).output,
   )
-  assertNoWarnings('pnpm add (the rest)', run('pnpm', ['add', ...rest], { cwd: project }).output)
+  const frameworks = [
+    ...FRAMEWORKS.aiSdk,
+    ...FRAMEWORKS.langchain,
+    ...FRAMEWORKS.mcp,
+    ...FRAMEWORKS.tools,
+  ]
+  const add =
+    manager === 'npm'
+      ? ['npm', ['install', '--no-audit', '--no-fund', ...frameworks]]
+      : ['pnpm', ['add', ...frameworks]]
+  assertNoWarnings(`${manager}: the frameworks`, run(add[0], add[1], { cwd: project }).output)
 }
 
 function typecheckAndRun(project, snippets) {
@@ -223,10 +211,20 @@ function typecheckAndRun(project, snippets) {
     writeFileSync(join(project, `tsconfig.${mode}.json`), JSON.stringify(tsconfig, null, 2))
     run(join(project, 'node_modules/.bin/tsc'), ['-p', `tsconfig.${mode}.json`], { cwd: project })
   }
-  for (const snippet of SNIPPETS.filter((entry) => entry.run === true))
-    run('node', [join(dir, `${snippet.name}.ts`)], { cwd: project })
-  const compile = run('node', [join(dir, 'core-compile.ts')], { cwd: project }).stdout
-  if (!compile.includes("[ 'read', 'fix', 'test' ]")) fail(`core-compile printed:\n${compile}`)
+  const database = process.env.PLAN_TEST_PG_URL
+  const ran = []
+  for (const name of Object.keys(snippets)) {
+    if (name.startsWith('postgres-') && database === undefined) {
+      console.log(`consumer-test: ${name} type-checked, not run: PLAN_TEST_PG_URL is not set`)
+      continue
+    }
+    const env = database === undefined ? {} : { DATABASE_URL: database }
+    const output = run('node', [join(dir, `${name}.ts`)], { cwd: project, env }).stdout
+    ran.push(name)
+    if (name === 'core-0' && !output.includes("[ 'read', 'fix', 'test' ]"))
+      fail(`core-0 printed:\n${output}`)
+  }
+  return ran
 }
 
 function checkCli(project) {
@@ -286,15 +284,14 @@ function main() {
   const started = Date.now()
   const work = mkdtempSync(join(tmpdir(), 'plan-consumer-'))
   try {
-    const tarballs = packPublicPackages(work)
-    const snippets = Object.fromEntries(
-      SNIPPETS.map((entry) => [entry.name, extractSnippet(entry)]),
-    )
+    const commands = installCommands()
+    const tarballs = packPublicPackages(commands.pack)
+    const snippets = readmeSnippets()
     const sizes = []
     for (const manager of ['npm', 'pnpm']) {
       const project = join(work, manager)
-      writeProject(project, tarballs, manager)
-      install(project, tarballs, manager)
+      writeProject(project, manager)
+      install(project, commands, manager)
       for (const name of Object.keys(tarballs))
         sizes.push(
           `${manager.padEnd(4)}  ${name.padEnd(16)}  ${megabytes(installedSize(project, name))}`,
@@ -303,10 +300,10 @@ function main() {
       if (core > MAX_CORE_BYTES)
         fail(`${manager}: @plan/core with its dependencies takes ${megabytes(core)} (> 8 MB)`)
       for (const entry of NEUTRAL_ENTRIES) checkEntryIsNeutral(project, entry)
-      typecheckAndRun(project, snippets)
+      const ran = typecheckAndRun(project, snippets)
       checkCli(project)
       console.log(
-        `consumer-test: ${manager}: installed; main entry free of node: and zod imports; ${SNIPPETS.length} snippets type-checked (nodenext, bundler) and run; plan command works`,
+        `consumer-test: ${manager}: installed; main entry free of node: and zod imports; ${Object.keys(snippets).length} README snippets type-checked (nodenext, bundler), ${ran.length} run; plan command works`,
       )
     }
     console.log(

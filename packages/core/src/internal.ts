@@ -1,6 +1,7 @@
 // `@plan/core/internal`: building blocks that the @plan adapters and benchmarks share with
 // core. Not a public API: it follows core's version exactly and may change in any release.
 export { countOption } from './adapter/count-option.js'
+export { lastWordText, runEndedText } from './adapter/refusal-text.js'
 export type { GraphAnalysis } from './compile/analyze-graph.js'
 export { analyzeGraph } from './compile/analyze-graph.js'
 export { loadSavedState } from './durable/load-saved-state.js'

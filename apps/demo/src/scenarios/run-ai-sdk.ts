@@ -1,5 +1,5 @@
 import { createPlanGuardedTools } from '@plan/ai-sdk'
-import { type CallDecisionEvent, createPlanCompiler, type PolicyInput } from '@plan/core'
+import { createPlanCompiler, type DecisionEvent, type PolicyInput } from '@plan/core'
 import { generateText, stepCountIs } from 'ai'
 import { createDemoTools, type RunLog } from '../demo-tools.js'
 import { aiSdkTools } from '../framework-tools.js'
@@ -17,12 +17,12 @@ export async function runAiSdkAgent(options: {
 }) {
   const ran: RunLog = []
   const compiler = await createPlanCompiler(options.policy)
-  const decisions: CallDecisionEvent[] = []
+  const decisions: DecisionEvent[] = []
   const guarded = await createPlanGuardedTools({
     tools: aiSdkTools(createDemoTools(compiler, ran)),
     compiler,
     onDecision: (event) => {
-      if (event.kind === 'call') decisions.push(event)
+      decisions.push(event)
     },
   })
   const result = await generateText({
@@ -39,13 +39,19 @@ export async function runAiSdkAgent(options: {
   const proposals: Proposal[] = []
   for (const step of result.steps) {
     for (const call of step.toolCalls) {
-      const decision = decisions.findLast((entry) => entry.callId === call.toolCallId)
+      const decision = decisions.findLast(
+        (entry) => entry.kind === 'call' && entry.callId === call.toolCallId,
+      )
+      const turn = decisions.findLast(
+        (entry) =>
+          entry.kind === 'turn' && !entry.allowed && entry.callIds.includes(call.toolCallId),
+      )
       proposals.push({
         id: call.toolCallId,
         tool: call.toolName,
         args: call.input,
         allowed: decision?.allowed ?? false,
-        issues: decision?.issues ?? [],
+        issues: (decision ?? turn)?.issues ?? [],
       })
     }
   }

@@ -1,4 +1,5 @@
-import { formatIssues, type PlanIssue } from '@plan/core'
+import type { PlanIssue } from '@plan/core'
+import { lastWordText } from '@plan/core/internal'
 import type { Instructions } from 'ai'
 
 /** The step's instructions with the reason the guard stopped the run appended. */
@@ -6,7 +7,7 @@ export function lastWordInstructions(
   instructions: Instructions | undefined,
   stop: PlanIssue,
 ): Instructions {
-  const text = `@plan stopped this run; no tool will run any more.\n${formatIssues([stop])}\nTell the user what was done, what is left, and why the run stopped.`
+  const text = lastWordText([stop])
   if (instructions === undefined) return text
   if (typeof instructions === 'string')
     return instructions === '' ? text : `${instructions}\n\n${text}`

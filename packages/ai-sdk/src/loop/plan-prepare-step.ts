@@ -12,6 +12,7 @@ import { releaseStaleReservations } from '../session/decide-call.js'
 import { type PlanTurnMiddlewareOptions, planTurnMiddleware } from '../turn/plan-turn-middleware.js'
 import { markLastWord } from './last-word.js'
 import { lastWordInstructions } from './last-word-instructions.js'
+import { lastWordMiddleware } from './last-word-middleware.js'
 import { modeOf, type PlanMode } from './plan-mode.js'
 
 /** Options for {@link planPrepareStep}. */
@@ -100,6 +101,10 @@ export function planPrepareStep<TOOLS extends ToolSet = ToolSet>(
       // The model is told why, once, and gets no tools; planStopWhen then ends the loop.
       markLastWord(guard)
       return {
+        model: wrapLanguageModel({
+          model: resolveModel(model),
+          middleware: lastWordMiddleware(stop, options.onDecision),
+        }),
         activeTools: [] as ActiveTools,
         instructions: lastWordInstructions(instructions, stop),
       }

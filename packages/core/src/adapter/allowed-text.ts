@@ -1,9 +1,12 @@
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { PlanGuard } from '../types/plan-guard.js'
 import { canonicalJson } from '../util/canonical-json.js'
+import { someOf } from '../util/some-of.js'
 
 const MAX_ARGUMENT_TEXT = 300
 const MAX_LISTED_STEPS = 10
+const MAX_LISTED_TOOLS = 6
+const MAX_LISTED_PROGRAMS = 12
 
 /** What {@link allowedText} describes: a guard's ready steps, or a compiler's policy. */
 export type AllowedTextSource =
@@ -42,12 +45,12 @@ function policyText(compiler: PlanCompiler): string {
   const { policy, scope } = compiler.policy
   const tools = [...compiler.policy.tools.keys()]
   const parts = [
-    tools.length === 0 ? 'no tools' : `the tools ${tools.join(', ')}`,
+    tools.length === 0 ? 'no tools' : `the tools ${someOf(tools, MAX_LISTED_TOOLS)}`,
     `paths inside ${scope.roots.join(', ')}`,
   ]
   if (policy.commands.allow.length > 0) {
     parts.push(
-      `single commands (no pipes, lists or redirections) of ${policy.commands.allow.join(', ')}`,
+      `single commands (no pipes, lists or redirections) of ${someOf(policy.commands.allow, MAX_LISTED_PROGRAMS)}`,
     )
   }
   return `Allowed: ${parts.join('; ')}.`

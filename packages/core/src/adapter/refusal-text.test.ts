@@ -14,7 +14,7 @@ describe('refusalText', () => {
   it('should say the call did not run and locate each issue at the call, with its hint', () => {
     expect(refusalText({ tool: 'view_file', issues: [outside] })).toBe(
       '@plan denied the call to "view_file"; it did not run.\n' +
-        '- path_outside_workspace at args.file (step "call_1"): The path leaves the workspace. Hint: Use a path inside /srv/repo.',
+        '- path_outside_workspace at file (step "call_1"): The path leaves the workspace. Hint: Use a path inside /srv/repo.',
     )
   })
 

@@ -16,12 +16,16 @@ export interface RefusalTextOptions {
   readonly allowed?: string | undefined
 }
 
-/** Drops the `steps[i]` prefix of an issue found in a turn's plan, so the path reads `args.file`. */
+/**
+ * The issue's location within the call, as every source gives it: a turn's plan says
+ * `steps[i].args.file`, a live call's check and a tool's own refusal say `file`; all read `file`.
+ */
 function callPath(path: readonly (string | number)[]): readonly (string | number)[] {
-  return path[0] === 'steps' && typeof path[1] === 'number' ? path.slice(2) : path
+  const inCall = path[0] === 'steps' && typeof path[1] === 'number' ? path.slice(2) : path
+  return inCall[0] === 'args' && inCall.length > 1 ? inCall.slice(1) : inCall
 }
 
-/** One line per issue, located at the call: `- code at args.file (step "a"): message Hint: hint`. */
+/** One line per issue, located at the call: `- code at file (step "a"): message Hint: hint`. */
 function issueLines(issues: readonly PlanIssue[]): string {
   return issues
     .map((issue) => {
@@ -43,7 +47,7 @@ function issueLines(issues: readonly PlanIssue[]): string {
  * ```ts
  * refusalText({ tool: 'view_file', issues, allowed: allowedText({ compiler }) })
  * // @plan denied the call to "view_file"; it did not run.
- * // - path_outside_workspace at args.file: … Hint: …
+ * // - path_outside_workspace at file: … Hint: …
  * // Allowed: the tools view_file, write_file; paths inside /srv/repo.
  * ```
  */
@@ -58,4 +62,24 @@ export function refusalText(options: RefusalTextOptions): string {
   const allowed =
     options.allowed === undefined || options.allowed === '' || tainted ? '' : `\n${options.allowed}`
   return `@plan denied the call to ${JSON.stringify(options.tool)}; it did not run.${turn}\n${issueLines(options.issues)}${allowed}`
+}
+
+/**
+ * The text that ends a run the guard stopped, the same in every adapter: the model's closing
+ * answer when it asked for more tools after being told the run is over.
+ *
+ * @example
+ * ```ts
+ * runEndedText([stop])
+ * // @plan ended the run: no further tool call will run.
+ * // - repeated_call: The same tool calls were requested 4 times in this run (at most 3). Hint: …
+ * ```
+ */
+export function runEndedText(issues: readonly PlanIssue[]): string {
+  return `@plan ended the run: no further tool call will run.\n${issueLines(issues)}`
+}
+
+/** What the model reads on its last step after the guard stopped the run, in every adapter. */
+export function lastWordText(issues: readonly PlanIssue[]): string {
+  return `@plan stopped this run; no tool will run any more.\n${issueLines(issues)}\nTell the user what was done, what is left, and why the run stopped.`
 }

@@ -2,6 +2,7 @@ import type { PathAccess, PathCheckResult, PathDenial, PathScope } from '../type
 import { loadNodeBuiltin } from '../util/node-builtin.js'
 import { posix } from '../util/posix-path.js'
 import { checkPathLexical, isWithin } from './path-scope.js'
+import { deniedHint, placeInList, readOnlyHint } from './path-wording.js'
 
 /** Most symbolic links followed while resolving one path (Linux's MAXSYMLINKS). */
 export const MAX_SYMLINK_HOPS = 40
@@ -142,8 +143,8 @@ export async function checkPathOnDisk(
   if (denied !== undefined) {
     return denial(
       'path_not_allowed',
-      `The path ${JSON.stringify(text)} leads to ${real}, under ${denied}, which the policy denies.`,
-      `Do not read or write under ${denied}.`,
+      `The path ${JSON.stringify(text)} leads to ${placeInList(real, denied, 'workspace.deny')}: it may be neither read nor written.`,
+      deniedHint(denied),
     )
   }
   if (access === 'write') {
@@ -151,8 +152,8 @@ export async function checkPathOnDisk(
     if (readOnly !== undefined) {
       return denial(
         'path_not_allowed',
-        `The path ${JSON.stringify(text)} leads to ${real}, under ${readOnly}, which is read-only.`,
-        `Write somewhere other than ${readOnly}.`,
+        `The path ${JSON.stringify(text)} leads to ${placeInList(real, readOnly, 'workspace.readOnly')}: it may be read, not written.`,
+        readOnlyHint(readOnly),
       )
     }
   }

@@ -2,6 +2,7 @@ import type { PathAccess, PathCheckResult, PathDenial, PathScope } from '../type
 import { posix } from '../util/posix-path.js'
 import { hasUnsafeCharacter } from '../util/unsafe-characters.js'
 import { findEncodedTraversal, findNormalizedSeparator } from './find-encoded-traversal.js'
+import { deniedHint, outsideHint, placeInList, readOnlyHint } from './path-wording.js'
 import { isUnderAny, relativeScope } from './relative-scope.js'
 
 /** Longest accepted path, in characters (Linux's PATH_MAX). */
@@ -215,7 +216,7 @@ function outside(value: string, resolved: string, scope: PathScope, first: strin
   return denial(
     'path_outside_workspace',
     `The path ${JSON.stringify(value)} resolves to ${resolved}, outside the workspace (${rootList}).`,
-    `Use a path inside ${rootList}, e.g. a path relative to ${first}.`,
+    outsideHint(resolved, scope.roots, first),
   )
 }
 
@@ -225,8 +226,8 @@ function checkListed(resolved: string, scope: PathScope, access: PathAccess): st
     if (isWithin(denied, resolved)) {
       return denial(
         'path_not_allowed',
-        `The path ${resolved} is under ${denied}, which the policy denies.`,
-        `Do not read or write under ${denied}.`,
+        `The path ${placeInList(resolved, denied, 'workspace.deny')}: it may be neither read nor written.`,
+        deniedHint(denied),
       )
     }
   }
@@ -235,8 +236,8 @@ function checkListed(resolved: string, scope: PathScope, access: PathAccess): st
       if (isWithin(readOnly, resolved)) {
         return denial(
           'path_not_allowed',
-          `The path ${resolved} is under ${readOnly}, which is read-only.`,
-          `Write somewhere other than ${readOnly}.`,
+          `The path ${placeInList(resolved, readOnly, 'workspace.readOnly')}: it may be read, not written.`,
+          readOnlyHint(readOnly),
         )
       }
     }

@@ -1,4 +1,5 @@
 import { isWithin, resolvePath } from '../checks/path-scope.js'
+import { placeInList } from '../checks/path-wording.js'
 import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { ArgumentRole } from './argument-roles.js'
@@ -117,7 +118,7 @@ function checkCandidate(
         value,
         'use',
         'path_not_allowed',
-        `${result} is under ${readOnly}, which is read-only, and the checker does not know that this position only reads.`,
+        `${placeInList(result, readOnly, 'workspace.readOnly')}, and the checker does not know that this position only reads.`,
         `Name read-only paths only where the program reads (e.g. cat ${JSON.stringify(value)}).`,
       )
     }

@@ -1,6 +1,7 @@
 import type { CommandPolicy, ProgramRule } from '../schema/command-policy.js'
 import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { someOf } from '../util/some-of.js'
 import { isCatalogProgram } from './catalog-programs.js'
 import { checkBuiltinRules } from './check-builtin-rules.js'
 import { checkCommandPaths, protectedNames } from './check-command-paths.js'
@@ -10,6 +11,9 @@ import { commandIssue } from './command-issue.js'
 import { findSubcommand } from './global-options.js'
 import { programKind, programName } from './program-catalog.js'
 import { usesFlag } from './uses-flag.js'
+
+/** Programs a hint names before it says how many more the policy allows. */
+const MAX_LISTED_PROGRAMS = 12
 
 /** What the program checks need from the policy, read once per checker. */
 export interface ProgramCheckContext {
@@ -34,7 +38,7 @@ export function createProgramCheckContext(
     scope,
     allowHint:
       allow.size > 0
-        ? `Use one of: ${[...allow].sort().join(', ')}.`
+        ? `Use one of: ${someOf([...allow].sort(), MAX_LISTED_PROGRAMS)}.`
         : 'The policy allows no programs; do not run commands.',
     protectedNames: protectedNames(scope),
   }
@@ -131,7 +135,7 @@ function allowListIssue(
     return commandIssue(
       'command_not_allowed',
       `The program ${shown} is not in commands.allow.`,
-      context.allowHint,
+      `${context.allowHint} Running ${shown} needs it in commands.allow.`,
     )
   return undefined
 }

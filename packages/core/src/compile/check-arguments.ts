@@ -30,6 +30,11 @@ function declaredHint(declared: Declared): string {
     : `Declared arguments: ${names.join(', ')}.`
 }
 
+/** The hint for an undeclared argument: what is declared, and the policy line it would need. */
+function undeclaredHint(declared: Declared, name: string): string {
+  return `${declaredHint(declared)} Passing ${JSON.stringify(name)} needs it declared in the tool's args in the policy.`
+}
+
 function byName(left: string, right: string): number {
   return left < right ? -1 : left > right ? 1 : 0
 }
@@ -95,7 +100,13 @@ export function checkArgumentsInto(
 function reportUndeclared(declared: Declared, name: string, base: Path, walk: ArgumentWalk): void {
   const message = `Argument ${JSON.stringify(name)} is not declared for this tool.`
   walk.issues.push(
-    createIssue('unknown_argument', message, [...base, name], declaredHint(declared), walk.stepId),
+    createIssue(
+      'unknown_argument',
+      message,
+      [...base, name],
+      undeclaredHint(declared, name),
+      walk.stepId,
+    ),
   )
 }
 

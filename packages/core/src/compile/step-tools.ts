@@ -2,9 +2,13 @@ import { createIssue } from '../issues/create-issue.js'
 import type { ToolPolicy } from '../schema/policy-schema.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
+import { someOf } from '../util/some-of.js'
 import type { Path } from './argument-walk.js'
 import { quote, stepPath } from './step-path.js'
 import { suggest } from './suggest.js'
+
+/** Tools a hint names before it says how many more the policy lists. */
+const MAX_LISTED_TOOLS = 6
 
 /**
  * Looks up each step's tool in the policy, reporting a tool the policy does not allow and a
@@ -46,7 +50,7 @@ export class StepTools {
     const allowed =
       toolNames.length === 0
         ? 'The policy allows no tools.'
-        : `Allowed tools: ${toolNames.slice(0, 20).join(', ')}.`
+        : `Allowed tools: ${someOf(toolNames, MAX_LISTED_TOOLS)}. Calling ${quote(tool)} needs an entry for it in the policy's tools.`
     this.#issues.push(
       createIssue(
         'unknown_tool',

@@ -51,6 +51,19 @@ describe('issuesByStep', () => {
     expect(sorted.planIssues).toEqual([loose])
   })
 
+  it('should follow the step id when the path points at a step with another id', () => {
+    // found in a turn's own batch, where the call was steps[0], drawn in a plan of every call
+    const fromTurn = createIssue('command_pipeline', 'x', ['steps', 0, 'args'], undefined, 'c')
+    const sorted = issuesByStep([fromTurn], ['a', 'b', 'c'])
+    expect(sorted.byIndex.get(2)).toEqual([fromTurn])
+    expect(sorted.byIndex.has(0)).toBe(false)
+  })
+
+  it('should keep the path when the step id names no step of the plan', () => {
+    const stray = createIssue('unknown_tool', 'x', ['steps', 1, 'tool'], undefined, 'zz')
+    expect(issuesByStep([stray], ['a', 'b']).byIndex.get(1)).toEqual([stray])
+  })
+
   it('should collect every member of a cycle', () => {
     const cycle = { ...createIssue('cyclic_dependency', 'x', ['steps', 0]), cycle: ['b', 'c', 'b'] }
     expect([...issuesByStep([cycle], ['b', 'c', 'd']).onCycle].sort()).toEqual(['b', 'c'])
@@ -72,6 +85,36 @@ describe('toText', () => {
     const text = toText(plan, { issues: result.issues })
     for (const id of ['b', 'c', 'd']) expect(text).toMatch(new RegExp(`✗ ${id} {2}t`))
     expect(text).toContain('✓ e  t')
+  })
+})
+
+// read_auth ⇄ migrate_auth form a cycle; run_tests waits on it; lint depends on nothing
+const blocked = [
+  { id: 'read_auth', tool: 't', depends_on: ['migrate_auth'] },
+  { id: 'migrate_auth', tool: 't', depends_on: ['read_auth'] },
+  { id: 'run_tests', tool: 't', depends_on: ['migrate_auth'] },
+  { id: 'report', tool: 't', depends_on: ['run_tests'] },
+  { id: 'lint', tool: 't' },
+]
+
+describe('a step that depends on a cycle', () => {
+  it('should be drawn as skipped, directly or through another step, not approved', () => {
+    const result = compiler.validate(blocked)
+    expect(result.success).toBe(false)
+    const text = toText(blocked, { issues: result.issues })
+    expect(text).toMatch(/- run_tests {2}t/)
+    expect(text).toMatch(/- report {2}t/)
+    expect(text).toContain('✓ lint  t')
+    const mermaid = toMermaid(blocked, { issues: result.issues })
+    expect(mermaid).toMatch(/s2\[.*:::skipped/)
+    expect(mermaid).toMatch(/s3\[.*:::skipped/)
+    expect(mermaid).toMatch(/s4\[.*:::approved/)
+  })
+
+  it('should keep a run-time status over the drawn mark', () => {
+    const result = compiler.validate(blocked)
+    const text = toText(blocked, { issues: result.issues, status: { run_tests: 'pending' } })
+    expect(text).toMatch(/· run_tests {2}t/)
   })
 })
 

@@ -17,9 +17,25 @@ function stepIndexOf(path: readonly (string | number)[]): number | undefined {
 }
 
 /**
- * Puts each issue under the step its JSON path points into (so a `duplicate_step_id` lands on
- * the second step with that id, not the first), falls back to the first step with the issue's
- * `stepId`, and collects every member of every cycle so that all of them can be marked.
+ * The step an issue belongs to: the one its path points into when that step has the issue's
+ * `stepId` (or the issue has none), so a `duplicate_step_id` lands on the second step with that
+ * id; otherwise the first step with its `stepId` (a path found in another plan, such as one
+ * turn's batch of calls, must not move the issue onto a different step); otherwise the path's.
+ */
+function stepIndexFor(
+  found: PlanIssue,
+  stepIds: readonly string[],
+  firstIndex: ReadonlyMap<string, number>,
+): number | undefined {
+  const fromPath = stepIndexOf(found.path)
+  const pathIndex = fromPath !== undefined && fromPath < stepIds.length ? fromPath : undefined
+  if (found.stepId === undefined) return pathIndex
+  if (pathIndex !== undefined && stepIds[pathIndex] === found.stepId) return pathIndex
+  return firstIndex.get(found.stepId) ?? pathIndex
+}
+
+/**
+ * Puts each issue under the step it concerns (see {@link stepIndexFor}) and collects every member of every cycle so that all of them can be marked.
  */
 export function issuesByStep(
   issues: readonly PlanIssue[],
@@ -34,13 +50,7 @@ export function issuesByStep(
   const onCycle = new Set<string>()
   for (const found of issues) {
     for (const id of found.cycle ?? []) onCycle.add(id)
-    const fromPath = stepIndexOf(found.path)
-    const index =
-      fromPath !== undefined && fromPath < stepIds.length
-        ? fromPath
-        : found.stepId === undefined
-          ? undefined
-          : firstIndex.get(found.stepId)
+    const index = stepIndexFor(found, stepIds, firstIndex)
     if (index === undefined) planIssues.push(found)
     else byIndex.set(index, [...(byIndex.get(index) ?? []), found])
   }

@@ -126,7 +126,23 @@ export function planView(plan: unknown, options: RenderOptions = {}): PlanView {
     }
   })
   const { planIssues } = sorted
-  return { approved: false, hash: undefined, steps: assignLevels(steps), planIssues, cycles }
+  const leveled = blockedByCycles(assignLevels(steps), status)
+  return { approved: false, hash: undefined, steps: leveled, planIssues, cycles }
+}
+
+/**
+ * A step with no issue of its own that depends, directly or not, on a cycle can never run:
+ * it is drawn as skipped, not approved (a run-time status still wins).
+ */
+function blockedByCycles(
+  steps: StepView[],
+  status: Readonly<Record<string, StepMark>>,
+): StepView[] {
+  return steps.map((step) =>
+    step.level < 0 && step.mark === 'approved' && !Object.hasOwn(status, step.id)
+      ? { ...step, mark: 'skipped' }
+      : step,
+  )
 }
 
 /**

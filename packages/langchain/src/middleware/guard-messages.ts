@@ -1,12 +1,16 @@
 import type { PlanIssue } from '@plan/core'
-import { formatPath } from '@plan/core/internal'
+import { formatPath, lastWordText, runEndedText } from '@plan/core/internal'
 
-/** Drops the `steps[i]` prefix of an issue found in a turn's plan, so the path reads `args.file`. */
+/**
+ * The issue's location within the call, as every source gives it: a turn's plan says
+ * `steps[i].args.file`, a live call's check and a tool's own refusal say `file`; all read `file`.
+ */
 function callPath(path: readonly (string | number)[]): readonly (string | number)[] {
-  return path[0] === 'steps' && typeof path[1] === 'number' ? path.slice(2) : path
+  const inCall = path[0] === 'steps' && typeof path[1] === 'number' ? path.slice(2) : path
+  return inCall[0] === 'args' && inCall.length > 1 ? inCall.slice(1) : inCall
 }
 
-/** One line per issue, for the model: `- code at args.file: message Hint: hint`. */
+/** One line per issue, for the model: `- code at file: message Hint: hint`. */
 export function describeIssues(issues: readonly PlanIssue[]): string {
   return issues
     .map((issue) => {
@@ -18,12 +22,8 @@ export function describeIssues(issues: readonly PlanIssue[]): string {
     .join('\n')
 }
 
-/** The text shown when the guard ends the run. */
-export function endText(issues: readonly PlanIssue[]): string {
-  return `@plan ended the run: no further tool call will run.\n${describeIssues(issues)}`
-}
+/** The text shown when the guard ends the run (core's words, the same in every adapter). */
+export const endText = runEndedText
 
 /** What the model reads on its last call after the guard stopped the run. */
-export function lastWordText(issues: readonly PlanIssue[]): string {
-  return `@plan stopped this run; no tool will run any more.\n${describeIssues(issues)}\nTell the user what was done, what is left, and why the run stopped.`
-}
+export { lastWordText }

@@ -90,7 +90,7 @@ describe('planGuardMiddleware', () => {
       expect(workspace.ran).toEqual([])
       const answer = toolMessages(seenByModel(model, 1)).get('escape')
       expect(answer?.status).toBe('error')
-      expect(textOf(answer)).toContain('path_outside_workspace at args.file')
+      expect(textOf(answer)).toContain('path_outside_workspace at file')
     })
 
     it('should not follow a symlink that leads out of the workspace', async () => {
@@ -112,7 +112,7 @@ describe('planGuardMiddleware', () => {
       expect(workspace.ran).toEqual([])
       const text = textOf(toolMessages(seenByModel(model, 1)).get('pipe'))
       expect(text).toContain('command_pipeline')
-      expect(text).toContain('at args.command')
+      expect(text).toContain('at command')
     })
 
     it('should run an allowed command', async () => {
