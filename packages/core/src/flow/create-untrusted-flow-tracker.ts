@@ -1,13 +1,15 @@
 import { PlanError } from '../errors/plan-error.js'
 import { matchesExtractionSchema, readExtractionSchema } from '../extract/read-extraction-schema.js'
-import type { ArgSpec } from '../schema/policy-schema.js'
+import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
 import type { TaintState } from '../types/taint-state.js'
 import type { TrustLabel, UntrustedFlowState } from '../types/untrusted-flow.js'
+import type { ParseCommand } from './data-sources.js'
 import { matchesDeclassifySchema } from './matches-declassify-schema.js'
+import { SourceTrail } from './source-trail.js'
 import {
   type ArgumentPath,
   argumentName,
@@ -52,6 +54,16 @@ export interface UntrustedFlowTracker {
   noteCall(readsSensitive: boolean, acts: boolean): void
   /** Drops a step's label (its id now names another step); indexed text stays. */
   forget(stepId: string): void
+  /**
+   * The sources of the untrusted data a step's call carries: those of the untrusted outputs
+   * it references and, with `context`, of every untrusted output the model has seen (per-turn
+   * mode, where the model writes the call). Empty when it carries none.
+   */
+  callSources(step: CompiledStep, context: boolean): readonly string[]
+  /** Labels a workspace file with the sources of what was written to it; none clears it. */
+  labelFile(relative: string, sources: readonly string[]): void
+  /** The workspace files written with untrusted data, each with its sources. */
+  labelledFiles(): ReadonlyMap<string, readonly string[]>
   toJSON(): UntrustedFlowState
 }
 
@@ -124,6 +136,29 @@ function issueFor(step: CompiledStep, path: ArgumentPath, flow: string[], pasted
   return issue
 }
 
+/** Whether a finished step's output is untrusted: by its tool, its schema or its inputs. */
+function outputIsUntrusted(
+  policy: ResolvedPolicy,
+  step: CompiledStep,
+  tool: ToolPolicy | undefined,
+  output: JsonValue | undefined,
+  tainted: boolean,
+): boolean {
+  if (tool === undefined) return true
+  if (tool.output?.extract === true) {
+    const schema = readExtractionSchema(step.args.schema)
+    return (
+      schema === undefined ||
+      output === undefined ||
+      !matchesExtractionSchema(schema, output, policy.scope)
+    )
+  }
+  const declassify = tool.output?.declassify
+  if (declassify !== undefined)
+    return output === undefined || !matchesDeclassifySchema(declassify, output)
+  return tainted || toolOutputIsUntrusted(policy.policy, tool)
+}
+
 /**
  * Creates the run-time side of the data-flow check: outputs of untrusted tools (and of tools
  * fed untrusted data) are labelled when they finish; a reference to one stays untrusted; and
@@ -132,11 +167,14 @@ function issueFor(step: CompiledStep, path: ArgumentPath, flow: string[], pasted
 export function createUntrustedFlowTracker(
   policy: ResolvedPolicy,
   state?: UntrustedFlowState,
+  /** Reads a command into its argv, to name where a command's output comes from. */
+  parseCommand: ParseCommand = () => undefined,
 ): UntrustedFlowTracker {
   const labels = new Map<string, TrustLabel>()
   const seen = new Map<string, number>()
   let sensitive = state?.sensitive === true
   let acted = state?.acted === true
+  const trail = new SourceTrail(policy, parseCommand, state)
   // Whether resource content is trusted: the policy's answer, asked at the first resource read.
   let outsideTrusted: boolean | undefined
   const index =
@@ -154,6 +192,7 @@ export function createUntrustedFlowTracker(
       const tool = policy.tools.get(step.tool)
       // Unknown tool: the guard denies it anyway; refuse here too.
       if (tool === undefined) return { issues: [], tainted: true }
+      trail.checked(step, tool, args)
       const issues: PlanIssue[] = []
       let tainted = false
       for (const reference of step.references) {
@@ -190,27 +229,20 @@ export function createUntrustedFlowTracker(
     },
     record(step, output, tainted) {
       const tool = policy.tools.get(step.tool)
-      let untrusted: boolean
-      const declassify = tool?.output?.declassify
-      if (tool === undefined) untrusted = true
-      else if (tool.output?.extract === true) {
-        const schema = readExtractionSchema(step.args.schema)
-        untrusted =
-          schema === undefined ||
-          output === undefined ||
-          !matchesExtractionSchema(schema, output, policy.scope)
-      } else if (declassify !== undefined)
-        untrusted = output === undefined || !matchesDeclassifySchema(declassify, output)
-      else untrusted = tainted || toolOutputIsUntrusted(policy.policy, tool)
+      const untrusted = outputIsUntrusted(policy, step, tool, output, tainted)
       const label: TrustLabel = untrusted ? 'untrusted' : 'trusted'
       labels.set(step.id, label)
-      if (untrusted) indexOutput(index, step.id, output)
+      if (untrusted) {
+        indexOutput(index, step.id, output)
+        trail.recorded(step, tool, labels)
+      }
       return label
     },
     recordContent(source, output) {
       outsideTrusted ??= outsideContentIsTrusted(policy.policy, policy.tools.values())
       if (outsideTrusted) return 'trusted'
       indexOutput(index, source, output)
+      trail.context.add(source)
       return 'untrusted'
     },
     taintState() {
@@ -225,7 +257,11 @@ export function createUntrustedFlowTracker(
     },
     forget(stepId) {
       labels.delete(stepId)
+      trail.forget(stepId)
     },
+    callSources: (step, inContext) => trail.callSources(step, labels, inContext && index.size > 0),
+    labelFile: (relative, written) => trail.labelFile(relative, written),
+    labelledFiles: () => trail.files,
     toJSON() {
       return {
         labels: Object.fromEntries(labels),
@@ -233,6 +269,7 @@ export function createUntrustedFlowTracker(
         text: index.toJSON(),
         ...(sensitive ? { sensitive } : {}),
         ...(acted ? { acted } : {}),
+        ...trail.toJSON(),
       }
     },
   }
@@ -285,5 +322,28 @@ export function readUntrustedFlowState(value: unknown): UntrustedFlowState {
   const sensitive = value.sensitive ?? false
   const acted = value.acted ?? false
   if (typeof sensitive !== 'boolean' || typeof acted !== 'boolean') invalid()
-  return { labels, seen, text: { outputs, saturatedAt }, sensitive, acted }
+  return {
+    labels,
+    seen,
+    text: { outputs, saturatedAt },
+    sensitive,
+    acted,
+    sources: readSourceLists(value.sources),
+    context: value.context === undefined ? [] : readStrings(value.context),
+    files: readSourceLists(value.files),
+  }
+}
+
+function readStrings(value: unknown): string[] {
+  if (!Array.isArray(value) || !value.every((entry) => typeof entry === 'string')) invalid()
+  return value as string[]
+}
+
+/** A record of source lists (by step id or by file), null-prototype. */
+function readSourceLists(value: unknown): Record<string, string[]> {
+  const out: Record<string, string[]> = Object.create(null)
+  if (value === undefined) return out
+  if (!isRecord(value)) invalid()
+  for (const [key, list] of Object.entries(value)) out[key] = readStrings(list)
+  return out
 }
