@@ -18,8 +18,17 @@ export const taintedSchema = z.strictObject({
   writes: z.array(z.string().min(1)).default([]),
   /** Hosts a tainted run may still reach through `url` arguments (`docs.example.com`, `*.example.com`). */
   hosts: z.array(z.string().min(1)).default([]),
-  /** Rule of two: paths whose reading counts as access to sensitive data (globs, as `writes`). */
+  /**
+   * Paths whose reading counts as access to sensitive data (globs, as `writes`; one starting
+   * with `!` takes paths back out). Paths beside a `deny` entry (`.env.local` next to `.env`)
+   * count too; templates (`.env.example`) never do.
+   */
   sensitive: z.array(z.string().min(1)).default([]),
+  /**
+   * The only URLs a run may reach once it has read sensitive data, compared exactly (after
+   * URL normalisation): fixed shapes, so no request can carry what was read. Default none.
+   */
+  urls: z.array(z.string().url()).default([]),
   /**
    * Also refuse a command, write path or URL that contains text copied from untrusted output
    * (15 shared characters). Default false: the labels on the context decide.
