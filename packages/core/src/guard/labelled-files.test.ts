@@ -167,6 +167,22 @@ describe('labelled files (write, then run)', () => {
     })
   }
 
+  it('should refuse a command that runs a file written in the same turn', async () => {
+    const guard = createPlanGuard(undefined, { compiler, checkPathsOnDisk: false })
+    await playTurns(guard, [view('README.md')])
+    const calls = [
+      { id: 'w', tool: 'write_file', args: write('test/x.test.js').args },
+      { id: 'r', tool: 'run_command', args: { command: 'npm test' } },
+    ]
+    guard.submitPlan(calls, 'turn')
+    const run = await guard.authorize({
+      tool: 'run_command',
+      args: { command: 'npm test' },
+      callId: 'r',
+    })
+    expect(run.allowed ? [] : run.issues.map((issue) => issue.code)).toEqual(['tainted_run'])
+  })
+
   it('should keep a label through the saved state', async () => {
     const first = createPlanGuard(undefined, { compiler, checkPathsOnDisk: false })
     await playTurns(first, [view('README.md'), write('test/x.test.js')])

@@ -40,19 +40,21 @@ export function checkRunsLabelledFiles(
 /**
  * Labels the files an allowed call writes with the sources of the untrusted data it carries
  * (in per-turn mode, everything the model has seen), relative to `roots`; a write that carries
- * none clears the label.
+ * none clears the label, unless `clears` is false (a write that has not been allowed yet).
  */
 export function labelWrittenFiles(
   parts: GuardParts,
   step: CompiledStep,
   args: JsonObject,
   roots: readonly string[],
+  clears = true,
 ): void {
   const tool = parts.compiler.policy.tools.get(step.tool)
   if (tool === undefined) return
   const written = roleValues(tool, args).filter((entry) => entry.role === 'write')
   if (written.length === 0) return
   const sources = parts.flow.callSources(step, parts.run.mode === 'turn')
+  if (sources.length === 0 && !clears) return
   for (const { value } of written) {
     const relative = workspaceRelative(value, roots)
     if (relative !== undefined) parts.flow.labelFile(relative, sources)
