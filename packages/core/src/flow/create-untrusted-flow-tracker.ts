@@ -246,7 +246,7 @@ export function createUntrustedFlowTracker(
       return 'untrusted'
     },
     taintState() {
-      return { untrusted: index.size > 0, sensitive, acted }
+      return { untrusted: index.size > 0, sensitive, acted, sources: [...trail.context] }
     },
     noteCall(readsSensitive, acts) {
       sensitive ||= readsSensitive

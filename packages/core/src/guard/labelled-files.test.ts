@@ -183,6 +183,17 @@ describe('labelled files (write, then run)', () => {
     expect(run.allowed ? [] : run.issues.map((issue) => issue.code)).toEqual(['tainted_run'])
   })
 
+  it('should name where the untrusted output came from in a tainted-run refusal', async () => {
+    const guard = createPlanGuard(undefined, { compiler, checkPathsOnDisk: false })
+    await playTurns(guard, [view('README.md'), fetchPage('https://docs.example.com/a')])
+    const args = write('CONTRIBUTING.md').args
+    guard.submitPlan([{ id: 'p', tool: 'write_file', args }], 'turn')
+    const result = await guard.authorize({ tool: 'write_file', args, callId: 'p' })
+    expect(result.allowed ? '' : result.issue.message).toContain(
+      'Untrusted output (from file:README.md, url:docs.example.com)',
+    )
+  })
+
   it('should keep a label through the saved state', async () => {
     const first = createPlanGuard(undefined, { compiler, checkPathsOnDisk: false })
     await playTurns(first, [view('README.md'), write('test/x.test.js')])

@@ -72,7 +72,20 @@ function allowedList(tainted: TaintedPolicy, kind: Exclude<SinkKind, 'read'>): r
   return kind === 'command' ? tainted.commands : kind === 'write' ? tainted.writes : tainted.hosts
 }
 
-function allowlistIssue(tainted: TaintedPolicy, sink: Sink, stepId: string): PlanIssue {
+/** `untrusted output (from file:README.md, url:docs.example.com)`: what the reviewer must see. */
+function untrustedOutput(state: TaintState, first = 'Untrusted'): string {
+  const sources = state.sources ?? []
+  if (sources.length === 0) return `${first} output`
+  const shown = sources.slice(0, 4).join(', ')
+  return `${first} output (from ${shown}${sources.length > 4 ? ` and ${sources.length - 4} more` : ''})`
+}
+
+function allowlistIssue(
+  tainted: TaintedPolicy,
+  sink: Sink,
+  stepId: string,
+  state: TaintState,
+): PlanIssue {
   const kind = sink.kind as Exclude<SinkKind, 'read'>
   const list = allowedList(tainted, kind)
   const shown = sink.value.length > 120 ? `${sink.value.slice(0, 120)}…` : sink.value
@@ -82,7 +95,7 @@ function allowlistIssue(tainted: TaintedPolicy, sink: Sink, stepId: string): Pla
       : `Allowed now: ${list.join(', ')}. Use one of them, or finish and tell the user which step is left for them.`
   return createIssue(
     'tainted_run',
-    `Untrusted output is in this run's context, so ${KIND_NAMES[kind]} are limited; ${JSON.stringify(shown)} is not on the list.`,
+    `${untrustedOutput(state)} is in this run's context, so ${KIND_NAMES[kind]} are limited; ${JSON.stringify(shown)} is not on the list.`,
     ['args', ...sink.path],
     hint,
     stepId,
@@ -185,8 +198,8 @@ export function checkTaintedCall(
     const issue = createIssue(
       'tainted_run',
       readsSensitive
-        ? 'This run has read untrusted output and has acted (written, run a command or reached a URL); it may not read sensitive data as well (rule of two).'
-        : 'This run has read untrusted output and sensitive data; it may not write, run commands or reach URLs as well (rule of two).',
+        ? `This run has read ${untrustedOutput(state, 'untrusted')} and has acted (written, run a command or reached a URL); it may not read sensitive data as well (rule of two).`
+        : `This run has read ${untrustedOutput(state, 'untrusted')} and sensitive data; it may not write, run commands or reach URLs as well (rule of two).`,
       [],
       'Finish with what you have and tell the user which step is left for them.',
       stepId,
@@ -195,7 +208,7 @@ export function checkTaintedCall(
   }
   if (!state.untrusted) return { issues: egress, readsSensitive, acts }
   return {
-    issues: [...allowlistIssues(compiler, tainted, sinks, stepId, roots), ...egress],
+    issues: [...allowlistIssues(compiler, tainted, sinks, stepId, roots, state), ...egress],
     readsSensitive,
     acts,
   }
@@ -208,6 +221,7 @@ function allowlistIssues(
   sinks: readonly Sink[],
   stepId: string,
   roots: readonly string[],
+  state: TaintState,
 ): PlanIssue[] {
   const issues: PlanIssue[] = []
   for (const sink of sinks) {
@@ -221,7 +235,7 @@ function allowlistIssues(
       const checked = compiler.checkCommand(sink.value)
       allowed = checked.allowed && commandAllowed(checked.argv, tainted.commands)
     }
-    if (!allowed) issues.push(allowlistIssue(tainted, sink, stepId))
+    if (!allowed) issues.push(allowlistIssue(tainted, sink, stepId, state))
   }
   return issues
 }

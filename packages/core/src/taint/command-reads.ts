@@ -74,7 +74,11 @@ export function commandReads(argv: readonly string[]): CommandReads {
   }
   if (program === 'git') {
     const sub = rest.find((word) => !word.startsWith('-'))
-    const reader = sub !== undefined && GIT_READERS.has(sub)
+    // `git log` prints contents only as patches.
+    const reader =
+      sub !== undefined &&
+      GIT_READERS.has(sub) &&
+      (sub !== 'log' || rest.some((word) => /^(-p|-u|--patch.*|-L.*|--full-diff)$/u.test(word)))
     return {
       operands: operands.slice(1),
       trees: reader ? ['.'] : [],

@@ -40,6 +40,8 @@ describe('commandReads', () => {
     [['tar', '-cf', '-', '.'], ['.'], ['.'], false],
     [['base64', '.npmrc'], ['.npmrc'], [], true],
     [['git', 'grep', 'KEY'], ['KEY'], ['.'], true],
+    [['git', 'log', '-p'], [], ['.'], true],
+    [['git', 'log', '-1', '--oneline'], [], [], true],
     [['ls', '-la', '.env'], [], [], true],
     [['npm', 'test'], ['test'], [], false],
   ])('should read %j: operands %j, trees %j, read-only %s', (argv, operands, trees, readOnly) => {
