@@ -64,6 +64,8 @@ export interface UntrustedFlowTracker {
   labelFile(relative: string, sources: readonly string[]): void
   /** The workspace files written with untrusted data, each with its sources. */
   labelledFiles(): ReadonlyMap<string, readonly string[]>
+  /** Counts a refusal put to a human; returns how many this run has put so far. */
+  noteQuestion(): number
   toJSON(): UntrustedFlowState
 }
 
@@ -136,6 +138,38 @@ function issueFor(step: CompiledStep, path: ArgumentPath, flow: string[], pasted
   return issue
 }
 
+/**
+ * The copied-text check: a refusing argument holding text of an untrusted output seen before
+ * the step's plan gets an issue; returns whether the call now carries untrusted data.
+ */
+function checkPasted(
+  tool: ToolPolicy,
+  step: CompiledStep,
+  args: JsonObject,
+  index: UntrustedTextIndex,
+  limit: number,
+  tainted: boolean,
+  issues: PlanIssue[],
+): boolean {
+  const leaves: Leaf[] = []
+  for (const name of Object.keys(args)) {
+    const spec = Object.hasOwn(tool.args, name) ? tool.args[name] : undefined
+    collectLeaves(spec, args[name] as JsonValue, [name], spec === undefined, leaves)
+  }
+  let carries = tainted
+  for (const leaf of leaves) {
+    if (!leaf.refuses && carries) continue
+    const origin = index.find(leaf.text, limit)
+    if (origin === undefined) continue
+    carries = true
+    if (leaf.refuses) {
+      const source = originName(origin.stepId)
+      issues.push(issueFor(step, leaf.path, [source, argumentName(step.id, leaf.path)], true))
+    }
+  }
+  return carries
+}
+
 /** Whether a finished step's output is untrusted: by its tool, its schema or its inputs. */
 function outputIsUntrusted(
   policy: ResolvedPolicy,
@@ -174,6 +208,7 @@ export function createUntrustedFlowTracker(
   const seen = new Map<string, number>()
   let sensitive = state?.sensitive === true
   let acted = state?.acted === true
+  let questions = state?.questions ?? 0
   const trail = new SourceTrail(policy, parseCommand, state)
   // Whether resource content is trusted: the policy's answer, asked at the first resource read.
   let outsideTrusted: boolean | undefined
@@ -208,23 +243,7 @@ export function createUntrustedFlowTracker(
       }
       // Text written into a plan after untrusted output was seen may have been copied from it.
       const limit = seen.get(step.id) ?? index.size
-      if (limit > 0 && paste) {
-        const leaves: Leaf[] = []
-        for (const name of Object.keys(args)) {
-          const spec = Object.hasOwn(tool.args, name) ? tool.args[name] : undefined
-          collectLeaves(spec, args[name] as JsonValue, [name], spec === undefined, leaves)
-        }
-        for (const leaf of leaves) {
-          if (!leaf.refuses && tainted) continue
-          const origin = index.find(leaf.text, limit)
-          if (origin === undefined) continue
-          tainted = true
-          if (leaf.refuses) {
-            const source = originName(origin.stepId)
-            issues.push(issueFor(step, leaf.path, [source, argumentName(step.id, leaf.path)], true))
-          }
-        }
-      }
+      if (limit > 0 && paste) tainted = checkPasted(tool, step, args, index, limit, tainted, issues)
       return { issues, tainted }
     },
     record(step, output, tainted) {
@@ -262,6 +281,10 @@ export function createUntrustedFlowTracker(
     callSources: (step, inContext) => trail.callSources(step, labels, inContext && index.size > 0),
     labelFile: (relative, written) => trail.labelFile(relative, written),
     labelledFiles: () => trail.files,
+    noteQuestion: () => {
+      questions += 1
+      return questions
+    },
     toJSON() {
       return {
         labels: Object.fromEntries(labels),
@@ -270,6 +293,7 @@ export function createUntrustedFlowTracker(
         ...(sensitive ? { sensitive } : {}),
         ...(acted ? { acted } : {}),
         ...trail.toJSON(),
+        ...(questions > 0 ? { questions } : {}),
       }
     },
   }
@@ -322,6 +346,8 @@ export function readUntrustedFlowState(value: unknown): UntrustedFlowState {
   const sensitive = value.sensitive ?? false
   const acted = value.acted ?? false
   if (typeof sensitive !== 'boolean' || typeof acted !== 'boolean') invalid()
+  const questions = value.questions ?? 0
+  if (typeof questions !== 'number' || !Number.isSafeInteger(questions) || questions < 0) invalid()
   return {
     labels,
     seen,
@@ -331,6 +357,7 @@ export function readUntrustedFlowState(value: unknown): UntrustedFlowState {
     sources: readSourceLists(value.sources),
     context: value.context === undefined ? [] : readStrings(value.context),
     files: readSourceLists(value.files),
+    questions,
   }
 }
 

@@ -281,8 +281,27 @@ function conclude(parts: GuardParts, call: ToolCall, result: AuthorizeResult): A
     return result
   const halted = budgets.countDenial(key)
   if (halted !== undefined) return denied([...result.issues, halted])
-  if (askedId !== undefined && key !== undefined) parts.run.asked.set(askedId, key)
+  if (askedId !== undefined && key !== undefined) {
+    const tooMany = questionLimit(parts)
+    if (tooMany !== undefined) return denied([...result.issues, tooMany])
+    parts.run.asked.set(askedId, key)
+  }
   return result
+}
+
+/** Counts a question put to a human; past `maxQuestions`, the run stops instead of asking. */
+function questionLimit(parts: GuardParts): PlanIssue | undefined {
+  const limit = parts.compiler.policy.policy.trust.tainted?.maxQuestions ?? 10
+  const asked = parts.flow.noteQuestion()
+  if (asked <= limit) return undefined
+  return parts.budgets.stop(
+    createIssue(
+      'budget_exhausted',
+      `This run has already put ${limit} refusals to a human; it stops here rather than ask again.`,
+      [],
+      'Finish with what you have and tell the user which steps are left for them.',
+    ),
+  )
 }
 
 /**

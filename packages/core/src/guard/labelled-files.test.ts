@@ -299,3 +299,42 @@ describe('labelled files in plan mode', () => {
     expect(codes).toEqual([])
   })
 })
+
+describe('maxQuestions', () => {
+  let workspace: TestWorkspace
+
+  beforeEach(async () => {
+    workspace = await createTestWorkspace()
+  })
+
+  afterEach(async () => {
+    await workspace.cleanup()
+  })
+
+  it('should stop the run instead of putting more refusals to a human than the limit', async () => {
+    const compiler = await createTestCompiler(workspace.root, {
+      ...policy(false),
+      trust: {
+        defaultOutput: 'untrusted',
+        tainted: { ...TAINTED, onRefuse: 'ask', maxQuestions: 2 },
+      },
+    })
+    const guard = createPlanGuard(undefined, { compiler, checkPathsOnDisk: false })
+    await playTurns(guard, [view('README.md')])
+    const codes: string[][] = []
+    for (const index of [1, 2, 3]) {
+      const args = write(`CONTRIBUTING-${index}.md`).args
+      guard.submitPlan([{ id: `q${index}`, tool: 'write_file', args }], 'turn')
+      const result = await guard.authorize({
+        tool: 'write_file',
+        args,
+        callId: `q${index}`,
+        asksHuman: true,
+      })
+      codes.push(result.allowed ? [] : result.issues.map((issue) => issue.code))
+    }
+    expect(codes).toEqual([['tainted_run'], ['tainted_run'], ['tainted_run', 'budget_exhausted']])
+    expect(await turn(guard, view('src/a.js'), 9)).toEqual(['budget_exhausted'])
+    expect(saved(guard).flow).toMatchObject({ questions: 3 })
+  })
+})

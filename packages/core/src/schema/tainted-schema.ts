@@ -39,6 +39,11 @@ export const taintedSchema = z.strictObject({
    * with the reason; `ask` lets the adapters send it to a human, who may allow it once.
    */
   onRefuse: z.enum(['deny', 'ask']).default('deny'),
+  /**
+   * With `onRefuse: 'ask'`: how many refusals a run may put to a human. The next one stops
+   * the run (`budget_exhausted`), so a reviewer is never worn down by a stream of requests.
+   */
+  maxQuestions: z.number().int().positive().default(10),
 })
 
 /** The `trust.tainted` section of a policy, defaults applied. */

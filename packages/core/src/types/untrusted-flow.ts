@@ -16,6 +16,8 @@ export interface UntrustedFlowState {
   readonly sources?: Readonly<Record<string, readonly string[]>>
   /** The sources of every untrusted output that reached the model's context. */
   readonly context?: readonly string[]
+  /** How many refusals of this run were put to a human (`onRefuse: 'ask'`). */
+  readonly questions?: number
   /** Workspace files written with untrusted data (paths relative to a root), with its sources. */
   readonly files?: Readonly<Record<string, readonly string[]>>
 }
