@@ -56,7 +56,7 @@ function hostOf(url: string): string {
 
 /**
  * Where a tool's output comes from, as source names: `file:<path>` for a workspace file it
- * reads (`list:<path>` for a tool that only lists), `run:<family>` or `command:<program>` for
+ * reads or writes (`list:<path>` for a tool that only lists), `run:<family>` or `command:<program>` for
  * a command, `url:<host>` for a page, `tool:<name>` for anything else. A labelled file read
  * back brings its own sources along.
  */
@@ -75,18 +75,18 @@ export function outputSources(
       const argv = parseCommand(value)
       sources.push(argv === undefined ? `tool:${name}` : commandSource(argv))
     } else if (role === 'url') sources.push(`url:${hostOf(value)}`)
-    else if (role === 'read') {
+    else {
+      // A write tool answers about the file it wrote, which carries its own label.
       const relative = workspaceRelative(value, roots)
       if (relative === undefined) {
         sources.push(`tool:${name}`)
         continue
       }
       // A tool named for listing returns names, not contents.
-      sources.push(/list|tree/iu.test(name) ? `list:${relative}` : `file:${relative}`)
+      const lists = role === 'read' && /list|tree/iu.test(name)
+      sources.push(lists ? `list:${relative}` : `file:${relative}`)
       sources.push(...(fileSources(relative) ?? []))
     }
   }
-  return sources.length === 0 || values.some((entry) => entry.role === 'write')
-    ? [...sources, `tool:${name}`]
-    : sources
+  return sources.length === 0 ? [`tool:${name}`] : sources
 }

@@ -142,7 +142,16 @@ describe('labelled files (write, then run)', () => {
   })
 
   const everyday: [string, readonly Call[]][] = [
-    ['an edit-test loop on test output', [run('npm test'), write('src/math.js'), run('npm test')]],
+    [
+      'an edit-test loop on test output',
+      [
+        run('npm test'),
+        write('src/math.js'),
+        run('npm test'),
+        write('src/math.js'),
+        run('npm test'),
+      ],
+    ],
     [
       'a new test from the source it tests',
       [view('src/math.js'), write('test/zero.test.js'), run('npm test')],
