@@ -142,9 +142,11 @@ describe('sensitive reads by every tool', () => {
   }
 
   it('should leave URLs to the host lists while no sensitive path was read', async () => {
-    const guard = await guardWith(allowlist, ['.env'])
+    await writeFile(join(workspace.root, 'build.js'), 'x')
+    const guard = await guardWith(allowlist, ['.env', 'build'])
     await turn(guard, 'view_file', { file: 'README.md' })
     await turn(guard, 'view_file', { file: '.env.example' })
+    await turn(guard, 'view_file', { file: 'build.js' })
     expect(await turn(guard, 'fetch_url', { url: 'https://docs.example.com/calc/add' })).toBe(
       'allowed',
     )

@@ -15,6 +15,20 @@ export interface SensitivePaths {
   tree(relative: string): boolean
 }
 
+/** Suffixes of copies of a file: backups and local variants. */
+const COPY = /^(\.(bak|old|orig|save|swp|backup|local|prod|production)|~)$/iu
+
+/**
+ * Whether a path is a copy or variant of a denied one: `.env.local` or `.env.prod` beside a
+ * denied dotfile `.env`, `config.json.bak` beside `config.json`; never the entry itself.
+ */
+function besideDenied(relative: string, entry: string): boolean {
+  if (relative === entry || !relative.startsWith(entry)) return false
+  const rest = relative.slice(entry.length)
+  const dotfile = (entry.split('/').pop() ?? '').startsWith('.')
+  return (dotfile && /^[.\-_]/u.test(rest) && !rest.includes('/')) || COPY.test(rest)
+}
+
 /** Whether a glob may match `folder` or a path beneath it (segment by segment). */
 function mayMatchBeneath(glob: string, folder: string): boolean {
   const patterns = glob.split('/')
@@ -51,7 +65,7 @@ export function sensitivePaths(
       if (TEMPLATE.test(relative) || negative.some((glob) => matchesGlob(relative, glob)))
         return false
       if (positive.some((glob) => matchesGlob(relative, glob))) return true
-      return denied.some((entry) => relative !== entry && relative.startsWith(entry))
+      return denied.some((entry) => besideDenied(relative, entry))
     },
     tree(relative) {
       return positive.some((glob) => mayMatchBeneath(glob, relative))
