@@ -177,11 +177,19 @@ function outputIsUntrusted(
   tool: ToolPolicy | undefined,
   output: JsonValue | undefined,
   tainted: boolean,
+  labels: ReadonlyMap<string, TrustLabel>,
+  /** An extraction step's schema with its references resolved (when it was checked). */
+  resolvedSchema: JsonValue | undefined,
 ): boolean {
   if (tool === undefined) return true
   if (tool.output?.extract === true) {
-    const schema = readExtractionSchema(step.args.schema)
+    const schema = readExtractionSchema(resolvedSchema ?? step.args.schema)
+    // Values fixed by an earlier step are a bound only if that step's output was trusted.
+    const bound = step.references.every(
+      (reference) => reference.path[0] !== 'schema' || labels.get(reference.stepId) === 'trusted',
+    )
     return (
+      !bound ||
       schema === undefined ||
       output === undefined ||
       !matchesExtractionSchema(schema, output, policy.scope)
@@ -210,6 +218,7 @@ export function createUntrustedFlowTracker(
   let acted = state?.acted === true
   let questions = state?.questions ?? 0
   const trail = new SourceTrail(policy, parseCommand, state)
+  const schemas = new Map<string, JsonValue>()
   // Whether resource content is trusted: the policy's answer, asked at the first resource read.
   let outsideTrusted: boolean | undefined
   const index =
@@ -228,6 +237,8 @@ export function createUntrustedFlowTracker(
       // Unknown tool: the guard denies it anyway; refuse here too.
       if (tool === undefined) return { issues: [], tainted: true }
       trail.checked(step, tool, args)
+      if (tool.output?.extract === true && args.schema !== undefined)
+        schemas.set(step.id, args.schema)
       const issues: PlanIssue[] = []
       let tainted = false
       for (const reference of step.references) {
@@ -248,7 +259,9 @@ export function createUntrustedFlowTracker(
     },
     record(step, output, tainted) {
       const tool = policy.tools.get(step.tool)
-      const untrusted = outputIsUntrusted(policy, step, tool, output, tainted)
+      const schema = schemas.get(step.id)
+      schemas.delete(step.id)
+      const untrusted = outputIsUntrusted(policy, step, tool, output, tainted, labels, schema)
       const label: TrustLabel = untrusted ? 'untrusted' : 'trusted'
       labels.set(step.id, label)
       if (untrusted) {
