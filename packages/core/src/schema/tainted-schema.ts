@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { SENSITIVE_FILES } from '../taint/tainted-presets.js'
 
 /**
  * What a run may still do once untrusted output has entered the model's context (per-turn
@@ -21,9 +22,9 @@ export const taintedSchema = z.strictObject({
   /**
    * Paths whose reading counts as access to sensitive data (globs, as `writes`; one starting
    * with `!` takes paths back out). Paths beside a `deny` entry (`.env.local` next to `.env`)
-   * count too; templates (`.env.example`) never do.
+   * count too; templates (`.env.example`) never do. Default: {@link SENSITIVE_FILES}.
    */
-  sensitive: z.array(z.string().min(1)).default([]),
+  sensitive: z.array(z.string().min(1)).default(() => [...SENSITIVE_FILES]),
   /**
    * The only URLs a run may reach once it has read sensitive data, compared exactly (after
    * URL normalisation): fixed shapes, so no request can carry what was read. Default none.
