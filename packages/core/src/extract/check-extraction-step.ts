@@ -1,6 +1,6 @@
-import { isReference } from '../compile/check-reference.js'
 import { createIssue } from '../issues/create-issue.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { isPlainObject } from '../util/is-plain-object.js'
 import { readExtractionSchema } from './read-extraction-schema.js'
 
 /**
@@ -16,7 +16,8 @@ export function isBoundEnum(schema: unknown): boolean {
     record.type === 'enum' &&
     keys.length === 2 &&
     keys.includes('values') &&
-    isReference(record.values)
+    isPlainObject(record.values) &&
+    Object.hasOwn(record.values, '$ref')
   )
 }
 

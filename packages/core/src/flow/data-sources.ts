@@ -1,24 +1,12 @@
-import { isWithin } from '../checks/path-scope.js'
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
+import { workspaceRelative } from '../taint/workspace-relative.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
-import { posix } from '../util/posix-path.js'
 import { commandSource } from './workspace-executors.js'
+
+export { workspaceRelative }
 
 /** Reads a command into its argv, or undefined when it is not one allowed simple command. */
 export type ParseCommand = (command: string) => readonly string[] | undefined
-
-/** The path relative to the workspace root that holds it, `/`-separated; undefined outside. */
-export function workspaceRelative(value: string, roots: readonly string[]): string | undefined {
-  const first = roots[0]
-  if (first === undefined) return undefined
-  const absolute = posix.resolve(first, value)
-  for (const candidate of roots) {
-    const root = posix.normalize(candidate).replace(/\/+$/u, '') || '/'
-    if (absolute === root) return ''
-    if (isWithin(root, absolute)) return absolute.slice(root === '/' ? 1 : root.length + 1)
-  }
-  return undefined
-}
 
 /** One string argument with the role its declaration gives it. */
 export interface RoleValue {

@@ -1,5 +1,15 @@
 import { z } from 'zod'
-import { SENSITIVE_FILES } from '../taint/tainted-presets.js'
+
+/** Files that usually hold secrets: reading one counts as access to sensitive data. */
+export const SENSITIVE_FILES: readonly string[] = [
+  '**/.env',
+  '**/.env.*',
+  '**/*.pem',
+  '**/*.key',
+  '**/id_rsa*',
+  '**/.npmrc',
+  '**/secrets/**',
+]
 
 /**
  * What a run may still do once untrusted output has entered the model's context (per-turn

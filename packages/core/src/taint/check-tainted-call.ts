@@ -1,4 +1,3 @@
-import { workspaceRelative } from '../flow/data-sources.js'
 import { createIssue } from '../issues/create-issue.js'
 import type { ArgSpec } from '../schema/policy-schema.js'
 import type { TaintedPolicy } from '../schema/tainted-schema.js'
@@ -9,6 +8,7 @@ import type { TaintState } from '../types/taint-state.js'
 import { commandReads } from './command-reads.js'
 import { matchesGlob } from './match-glob.js'
 import { commandReadsSensitive, type SensitivePaths, sensitivePaths } from './sensitive-reads.js'
+import { workspaceRelative } from './workspace-relative.js'
 
 /** The decision about one call of a per-turn run. */
 export interface TaintedCallCheck {

@@ -1,8 +1,8 @@
-import { workspaceRelative } from '../flow/data-sources.js'
 import type { TaintedPolicy } from '../schema/tainted-schema.js'
 import type { PathScope } from '../types/path-scope.js'
 import { commandReads } from './command-reads.js'
 import { matchesGlob } from './match-glob.js'
+import { workspaceRelative } from './workspace-relative.js'
 
 /** Copies of a secrets file that hold none: `.env.example`, `config.sample`, … */
 const TEMPLATE = /\.(example|sample|template|dist|defaults)$/iu
