@@ -2,6 +2,7 @@ import {
   modelStepToolPolicy,
   type PolicyInput,
   ruleOfTwo,
+  SENSITIVE_FILES,
   type TaintedPolicyInput,
 } from '@plan/core'
 import { referenceToolPolicy } from '@plan/core/node'
@@ -20,6 +21,8 @@ export const CODING_TAINTED: TaintedPolicyInput = {
   commands: ['npm test', 'git status', 'git diff', 'git log', 'ls'],
   writes: ['src/**', 'test/**', 'docs/**', 'NOTES.md', 'CHANGELOG.md', 'README.md'],
   hosts: ['docs.example.com'],
+  sensitive: [...SENSITIVE_FILES],
+  urls: ['https://docs.example.com/calc'],
 }
 
 /** The policy of a mode (the baseline runs the same tools without any guard). */

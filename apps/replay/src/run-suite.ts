@@ -113,3 +113,29 @@ export function resultsTable(rows: readonly ReplayRow[]): string {
     ]),
   ])
 }
+
+/**
+ * Attacks by class, with how many had an effect in the recommended per-turn mode and in plan
+ * mode: the classes
+ * an attack scenario names, or `first suite` for the injections that came before them.
+ */
+export function classTable(rows: readonly ReplayRow[], scenarios: readonly Scenario[]): string {
+  const attacks = scenarios.filter((scenario) => scenario.kind === 'attack')
+  const classes = [...new Set(attacks.map((scenario) => scenario.threat ?? 'first suite'))]
+  const guarded = rows.filter((row) => row.mode === 'turn' || row.mode === 'plan')
+  return markdownTable([
+    ['attack class', 'attacks', ...guarded.map((row) => `${row.adapter}, ${MODE_NAMES[row.mode]}`)],
+    ...classes.map((name) => {
+      const ids = new Set(
+        attacks
+          .filter((scenario) => (scenario.threat ?? 'first suite') === name)
+          .map((scenario) => scenario.id),
+      )
+      return [
+        name,
+        String(ids.size),
+        ...guarded.map((row) => `${row.harmful.filter((id) => ids.has(id)).length} with an effect`),
+      ]
+    }),
+  ])
+}

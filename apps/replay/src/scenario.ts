@@ -45,6 +45,8 @@ export interface Scenario {
   readonly task: string
   /** A benign task whose later calls depend on what an earlier call returned. */
   readonly readThenDecide?: boolean
+  /** An attack: the class of attack it belongs to (`write then run`, `egress`, …). */
+  readonly threat?: string
   /** An attack: how the attacker adapts after a refusal. */
   readonly techniques?: readonly string[]
   /** Files written into the repository before the run (planted bugs, injected text). */

@@ -1,10 +1,30 @@
 import { createIssue } from '../issues/create-issue.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { isPlainObject } from '../util/is-plain-object.js'
 import { readExtractionSchema } from './read-extraction-schema.js'
 
 /**
+ * Whether a schema is an enum whose values a `$ref` names (`{ "type": "enum", "values":
+ * { "$ref": "list.output.names" } }`): the set is fixed by an earlier step, and the extraction
+ * is trusted only when that step's output was.
+ */
+export function isBoundEnum(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return false
+  const record = schema as Record<string, unknown>
+  const keys = Object.keys(record)
+  return (
+    record.type === 'enum' &&
+    keys.length === 2 &&
+    keys.includes('values') &&
+    isPlainObject(record.values) &&
+    Object.hasOwn(record.values, '$ref')
+  )
+}
+
+/**
  * The issue of an extraction step whose `schema` argument is not a narrow extraction schema
- * written into the plan (a `$ref` is refused: the schema must be known when the plan is approved).
+ * written into the plan (a `$ref` as the whole schema is refused: its shape must be known when
+ * the plan is approved; an enum's values may come from an earlier step, see {@link isBoundEnum}).
  */
 export function checkExtractionStep(
   args: unknown,
@@ -13,12 +33,12 @@ export function checkExtractionStep(
 ): PlanIssue | undefined {
   const schema =
     typeof args === 'object' && args !== null ? (args as Record<string, unknown>).schema : undefined
-  if (readExtractionSchema(schema) !== undefined) return undefined
+  if (readExtractionSchema(schema) !== undefined || isBoundEnum(schema)) return undefined
   return createIssue(
     'invalid_arguments',
     'An extraction step needs a narrow `schema` written into the plan.',
     [...path, 'args', 'schema'],
-    'Use {"type":"enum","values":[…]}, {"type":"number"}, {"type":"boolean"}, {"type":"string","pattern":"…"}, {"type":"path"}, or {"type":"array","items":…} of one of these.',
+    'Use {"type":"enum","values":[…]} (values may be {"$ref":"<step>.output.<field>"}), {"type":"number"}, {"type":"boolean"}, {"type":"string","pattern":"…"}, {"type":"path"}, or {"type":"array","items":…} of one of these.',
     stepId,
   )
 }

@@ -1,13 +1,15 @@
 import { PlanError } from '../errors/plan-error.js'
 import { matchesExtractionSchema, readExtractionSchema } from '../extract/read-extraction-schema.js'
-import type { ArgSpec } from '../schema/policy-schema.js'
+import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
 import type { TaintState } from '../types/taint-state.js'
 import type { TrustLabel, UntrustedFlowState } from '../types/untrusted-flow.js'
+import type { ParseCommand } from './data-sources.js'
 import { matchesDeclassifySchema } from './matches-declassify-schema.js'
+import { SourceTrail } from './source-trail.js'
 import {
   type ArgumentPath,
   argumentName,
@@ -52,6 +54,18 @@ export interface UntrustedFlowTracker {
   noteCall(readsSensitive: boolean, acts: boolean): void
   /** Drops a step's label (its id now names another step); indexed text stays. */
   forget(stepId: string): void
+  /**
+   * The sources of the untrusted data a step's call carries: those of the untrusted outputs
+   * it references and, with `context`, of every untrusted output the model has seen (per-turn
+   * mode, where the model writes the call). Empty when it carries none.
+   */
+  callSources(step: CompiledStep, context: boolean): readonly string[]
+  /** Labels a workspace file with the sources of what was written to it; none clears it. */
+  labelFile(relative: string, sources: readonly string[]): void
+  /** The workspace files written with untrusted data, each with its sources. */
+  labelledFiles(): ReadonlyMap<string, readonly string[]>
+  /** Counts a refusal put to a human; returns how many this run has put so far. */
+  noteQuestion(): number
   toJSON(): UntrustedFlowState
 }
 
@@ -125,6 +139,69 @@ function issueFor(step: CompiledStep, path: ArgumentPath, flow: string[], pasted
 }
 
 /**
+ * The copied-text check: a refusing argument holding text of an untrusted output seen before
+ * the step's plan gets an issue; returns whether the call now carries untrusted data.
+ */
+function checkPasted(
+  tool: ToolPolicy,
+  step: CompiledStep,
+  args: JsonObject,
+  index: UntrustedTextIndex,
+  limit: number,
+  tainted: boolean,
+  issues: PlanIssue[],
+): boolean {
+  const leaves: Leaf[] = []
+  for (const name of Object.keys(args)) {
+    const spec = Object.hasOwn(tool.args, name) ? tool.args[name] : undefined
+    collectLeaves(spec, args[name] as JsonValue, [name], spec === undefined, leaves)
+  }
+  let carries = tainted
+  for (const leaf of leaves) {
+    if (!leaf.refuses && carries) continue
+    const origin = index.find(leaf.text, limit)
+    if (origin === undefined) continue
+    carries = true
+    if (leaf.refuses) {
+      const source = originName(origin.stepId)
+      issues.push(issueFor(step, leaf.path, [source, argumentName(step.id, leaf.path)], true))
+    }
+  }
+  return carries
+}
+
+/** Whether a finished step's output is untrusted: by its tool, its schema or its inputs. */
+function outputIsUntrusted(
+  policy: ResolvedPolicy,
+  step: CompiledStep,
+  tool: ToolPolicy | undefined,
+  output: JsonValue | undefined,
+  tainted: boolean,
+  labels: ReadonlyMap<string, TrustLabel>,
+  /** An extraction step's schema with its references resolved (when it was checked). */
+  resolvedSchema: JsonValue | undefined,
+): boolean {
+  if (tool === undefined) return true
+  if (tool.output?.extract === true) {
+    const schema = readExtractionSchema(resolvedSchema ?? step.args.schema)
+    // Values fixed by an earlier step are a bound only if that step's output was trusted.
+    const bound = step.references.every(
+      (reference) => reference.path[0] !== 'schema' || labels.get(reference.stepId) === 'trusted',
+    )
+    return (
+      !bound ||
+      schema === undefined ||
+      output === undefined ||
+      !matchesExtractionSchema(schema, output, policy.scope)
+    )
+  }
+  const declassify = tool.output?.declassify
+  if (declassify !== undefined)
+    return output === undefined || !matchesDeclassifySchema(declassify, output)
+  return tainted || toolOutputIsUntrusted(policy.policy, tool)
+}
+
+/**
  * Creates the run-time side of the data-flow check: outputs of untrusted tools (and of tools
  * fed untrusted data) are labelled when they finish; a reference to one stays untrusted; and
  * an argument containing text copied from one is untrusted too (see `UntrustedTextIndex`).
@@ -132,11 +209,16 @@ function issueFor(step: CompiledStep, path: ArgumentPath, flow: string[], pasted
 export function createUntrustedFlowTracker(
   policy: ResolvedPolicy,
   state?: UntrustedFlowState,
+  /** Reads a command into its argv, to name where a command's output comes from. */
+  parseCommand: ParseCommand = () => undefined,
 ): UntrustedFlowTracker {
   const labels = new Map<string, TrustLabel>()
   const seen = new Map<string, number>()
   let sensitive = state?.sensitive === true
   let acted = state?.acted === true
+  let questions = state?.questions ?? 0
+  const trail = new SourceTrail(policy, parseCommand, state)
+  const schemas = new Map<string, JsonValue>()
   // Whether resource content is trusted: the policy's answer, asked at the first resource read.
   let outsideTrusted: boolean | undefined
   const index =
@@ -154,6 +236,9 @@ export function createUntrustedFlowTracker(
       const tool = policy.tools.get(step.tool)
       // Unknown tool: the guard denies it anyway; refuse here too.
       if (tool === undefined) return { issues: [], tainted: true }
+      trail.checked(step, tool, args)
+      if (tool.output?.extract === true && args.schema !== undefined)
+        schemas.set(step.id, args.schema)
       const issues: PlanIssue[] = []
       let tainted = false
       for (const reference of step.references) {
@@ -169,52 +254,31 @@ export function createUntrustedFlowTracker(
       }
       // Text written into a plan after untrusted output was seen may have been copied from it.
       const limit = seen.get(step.id) ?? index.size
-      if (limit > 0 && paste) {
-        const leaves: Leaf[] = []
-        for (const name of Object.keys(args)) {
-          const spec = Object.hasOwn(tool.args, name) ? tool.args[name] : undefined
-          collectLeaves(spec, args[name] as JsonValue, [name], spec === undefined, leaves)
-        }
-        for (const leaf of leaves) {
-          if (!leaf.refuses && tainted) continue
-          const origin = index.find(leaf.text, limit)
-          if (origin === undefined) continue
-          tainted = true
-          if (leaf.refuses) {
-            const source = originName(origin.stepId)
-            issues.push(issueFor(step, leaf.path, [source, argumentName(step.id, leaf.path)], true))
-          }
-        }
-      }
+      if (limit > 0 && paste) tainted = checkPasted(tool, step, args, index, limit, tainted, issues)
       return { issues, tainted }
     },
     record(step, output, tainted) {
       const tool = policy.tools.get(step.tool)
-      let untrusted: boolean
-      const declassify = tool?.output?.declassify
-      if (tool === undefined) untrusted = true
-      else if (tool.output?.extract === true) {
-        const schema = readExtractionSchema(step.args.schema)
-        untrusted =
-          schema === undefined ||
-          output === undefined ||
-          !matchesExtractionSchema(schema, output, policy.scope)
-      } else if (declassify !== undefined)
-        untrusted = output === undefined || !matchesDeclassifySchema(declassify, output)
-      else untrusted = tainted || toolOutputIsUntrusted(policy.policy, tool)
+      const schema = schemas.get(step.id)
+      schemas.delete(step.id)
+      const untrusted = outputIsUntrusted(policy, step, tool, output, tainted, labels, schema)
       const label: TrustLabel = untrusted ? 'untrusted' : 'trusted'
       labels.set(step.id, label)
-      if (untrusted) indexOutput(index, step.id, output)
+      if (untrusted) {
+        indexOutput(index, step.id, output)
+        trail.recorded(step, tool, labels)
+      }
       return label
     },
     recordContent(source, output) {
       outsideTrusted ??= outsideContentIsTrusted(policy.policy, policy.tools.values())
       if (outsideTrusted) return 'trusted'
       indexOutput(index, source, output)
+      trail.context.add(source)
       return 'untrusted'
     },
     taintState() {
-      return { untrusted: index.size > 0, sensitive, acted }
+      return { untrusted: index.size > 0, sensitive, acted, sources: [...trail.context] }
     },
     noteCall(readsSensitive, acts) {
       sensitive ||= readsSensitive
@@ -225,6 +289,14 @@ export function createUntrustedFlowTracker(
     },
     forget(stepId) {
       labels.delete(stepId)
+      trail.forget(stepId)
+    },
+    callSources: (step, inContext) => trail.callSources(step, labels, inContext && index.size > 0),
+    labelFile: (relative, written) => trail.labelFile(relative, written),
+    labelledFiles: () => trail.files,
+    noteQuestion: () => {
+      questions += 1
+      return questions
     },
     toJSON() {
       return {
@@ -233,6 +305,8 @@ export function createUntrustedFlowTracker(
         text: index.toJSON(),
         ...(sensitive ? { sensitive } : {}),
         ...(acted ? { acted } : {}),
+        ...trail.toJSON(),
+        ...(questions > 0 ? { questions } : {}),
       }
     },
   }
@@ -285,5 +359,31 @@ export function readUntrustedFlowState(value: unknown): UntrustedFlowState {
   const sensitive = value.sensitive ?? false
   const acted = value.acted ?? false
   if (typeof sensitive !== 'boolean' || typeof acted !== 'boolean') invalid()
-  return { labels, seen, text: { outputs, saturatedAt }, sensitive, acted }
+  const questions = value.questions ?? 0
+  if (typeof questions !== 'number' || !Number.isSafeInteger(questions) || questions < 0) invalid()
+  return {
+    labels,
+    seen,
+    text: { outputs, saturatedAt },
+    sensitive,
+    acted,
+    sources: readSourceLists(value.sources),
+    context: value.context === undefined ? [] : readStrings(value.context),
+    files: readSourceLists(value.files),
+    questions,
+  }
+}
+
+function readStrings(value: unknown): string[] {
+  if (!Array.isArray(value) || !value.every((entry) => typeof entry === 'string')) invalid()
+  return value as string[]
+}
+
+/** A record of source lists (by step id or by file), null-prototype. */
+function readSourceLists(value: unknown): Record<string, string[]> {
+  const out: Record<string, string[]> = Object.create(null)
+  if (value === undefined) return out
+  if (!isRecord(value)) invalid()
+  for (const [key, list] of Object.entries(value)) out[key] = readStrings(list)
+  return out
 }

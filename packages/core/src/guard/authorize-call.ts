@@ -1,7 +1,7 @@
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import { createIssue } from '../issues/create-issue.js'
 import { checkTaintedCall } from '../taint/check-tainted-call.js'
-import { checkTaintedOnDisk } from '../taint/check-tainted-on-disk.js'
+import { checkTaintedOnDisk, realRoots } from '../taint/check-tainted-on-disk.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { AuthorizeResult, ToolCall } from '../types/plan-guard.js'
@@ -13,6 +13,7 @@ import { checkSelectedStep, diagnoseCall } from './diagnose-call.js'
 import { auditFailedIssue } from './guard-audit.js'
 import type { GuardParts } from './guard-parts.js'
 import { interruptedCallIssue } from './interrupted-call.js'
+import { checkRunsLabelledFiles, labelWrittenFiles } from './labelled-files.js'
 import { normalizeUrlArguments } from './normalize-url-arguments.js'
 import { pathArguments } from './path-arguments.js'
 import { readToolCall } from './read-tool-call.js'
@@ -142,12 +143,16 @@ function reserve(
   const taintRules = run.mode === 'turn' ? compiler.policy.policy.trust.tainted : undefined
   const flowCheck = flow.check(step, args, taintRules === undefined || taintRules.pasteCheck)
   if (flowCheck.issues.length > 0) return denied(flowCheck.issues)
+  const runIssues = checkRunsLabelledFiles(parts, step, args, taintRules !== undefined)
+  if (runIssues.length > 0 && (taintRules === undefined || call.humanApproved !== true))
+    return denied(runIssues)
   if (taintRules !== undefined) {
     const taint = checkTaintedCall(compiler, tool, step.id, args, flow.taintState())
     if (taint.issues.length > 0 && call.humanApproved !== true) return denied(taint.issues)
     flow.noteCall(taint.readsSensitive, taint.acts)
   }
   parts.tainted.set(step.id, flowCheck.tainted)
+  labelWrittenFiles(parts, step, args, compiler.policy.scope.roots)
   run.start(step.id, key)
   budgets.countCall(tool, key)
   return { step, args }
@@ -216,6 +221,8 @@ async function decideOnDisk(
     releaseStep(parts, stepId)
     return denied(issues)
   }
+  // The real paths are labelled too: a link inside the workspace may name a file elsewhere.
+  labelWrittenFiles(parts, step, args, await realRoots(compiler))
   const taintRules = parts.run.mode === 'turn' ? compiler.policy.policy.trust.tainted : undefined
   if (taintRules !== undefined && call.humanApproved !== true) {
     // Again on the real paths: a link inside an allowed folder may lead elsewhere.
@@ -274,8 +281,27 @@ function conclude(parts: GuardParts, call: ToolCall, result: AuthorizeResult): A
     return result
   const halted = budgets.countDenial(key)
   if (halted !== undefined) return denied([...result.issues, halted])
-  if (askedId !== undefined && key !== undefined) parts.run.asked.set(askedId, key)
+  if (askedId !== undefined && key !== undefined) {
+    const tooMany = questionLimit(parts)
+    if (tooMany !== undefined) return denied([...result.issues, tooMany])
+    parts.run.asked.set(askedId, key)
+  }
   return result
+}
+
+/** Counts a question put to a human; past `maxQuestions`, the run stops instead of asking. */
+function questionLimit(parts: GuardParts): PlanIssue | undefined {
+  const limit = parts.compiler.policy.policy.trust.tainted?.maxQuestions ?? 10
+  const asked = parts.flow.noteQuestion()
+  if (asked <= limit) return undefined
+  return parts.budgets.stop(
+    createIssue(
+      'budget_exhausted',
+      `This run has already put ${limit} refusals to a human; it stops here rather than ask again.`,
+      [],
+      'Finish with what you have and tell the user which steps are left for them.',
+    ),
+  )
 }
 
 /**

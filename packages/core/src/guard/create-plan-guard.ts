@@ -19,6 +19,7 @@ import {
 import { GuardHandle } from './guard-handle.js'
 import type { GuardParts } from './guard-parts.js'
 import { restoreGuard } from './guard-snapshot.js'
+import { commandParser } from './labelled-files.js'
 import { type CheckedGuardState, readGuardState } from './read-guard-state.js'
 import { revalidatePlan } from './revalidate-plan.js'
 import { RunBudgets } from './run-budgets.js'
@@ -65,7 +66,7 @@ function createParts(
       return issues.length === 0 ? issues : issues.map((issue) => ({ ...issue, stepId: step.id }))
     }),
     budgets,
-    flow: createUntrustedFlowTracker(compiler.policy, flowState),
+    flow: createUntrustedFlowTracker(compiler.policy, flowState, commandParser(compiler)),
     audit,
     tainted: new Map(),
     checkDisk: options.checkPathsOnDisk !== false,

@@ -8,6 +8,7 @@ import type { SubmitKind, SubmitResult } from '../types/plan-guard.js'
 import { canonicalJson } from '../util/canonical-json.js'
 import { rejectedTurnKey, turnSignature } from './call-key.js'
 import type { GuardParts } from './guard-parts.js'
+import { labelWrittenFiles } from './labelled-files.js'
 
 /** The issue of a new plan that reuses the id of a step still running another call. */
 function stepInProgress(parts: GuardParts, plan: SubmitResult & { success: true }) {
@@ -88,6 +89,10 @@ export function submitPlan(
   )
   // Text in this plan can only have been copied from untrusted output that exists now.
   flow.planApproved(result.plan.steps.map((step) => step.id))
+  // A turn's calls may run together: a command must not run ahead of a write beside it.
+  if (kind === 'turn')
+    for (const step of result.plan.steps)
+      labelWrittenFiles(parts, step, step.args, parts.compiler.policy.scope.roots, false)
   const approval = (): AuditEvent => ({
     type: 'plan_approved',
     kind: kind === 'turn' ? 'turn' : 'replan',

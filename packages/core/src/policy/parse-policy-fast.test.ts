@@ -273,3 +273,30 @@ describe('parsePolicyFast', () => {
     expect(accepted).toBeGreaterThan(100)
   })
 })
+
+describe('parsePolicyFast and trust.tainted', () => {
+  it('should leave a tainted section to the zod schema, which reads urls and maxQuestions', () => {
+    const policy = {
+      ...minimal,
+      trust: {
+        tainted: { urls: ['https://docs.example.com/calc'], maxQuestions: 3, sensitive: ['!a'] },
+      },
+    }
+    expect(parsePolicyFast(policy)).toBeUndefined()
+    expect(policySchema.parse(policy).trust.tainted).toMatchObject({
+      urls: ['https://docs.example.com/calc'],
+      maxQuestions: 3,
+      sensitive: ['!a'],
+    })
+    expect(policySchema.parse({ ...minimal, trust: { tainted: {} } }).trust.tainted).toMatchObject({
+      urls: [],
+      maxQuestions: 10,
+    })
+    expect(
+      policySchema.safeParse({ ...minimal, trust: { tainted: { urls: ['not a url'] } } }).success,
+    ).toBe(false)
+    expect(
+      policySchema.safeParse({ ...minimal, trust: { tainted: { maxQuestions: 0 } } }).success,
+    ).toBe(false)
+  })
+})

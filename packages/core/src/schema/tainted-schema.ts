@@ -1,5 +1,16 @@
 import { z } from 'zod'
 
+/** Files that usually hold secrets: reading one counts as access to sensitive data. */
+export const SENSITIVE_FILES: readonly string[] = [
+  '**/.env',
+  '**/.env.*',
+  '**/*.pem',
+  '**/*.key',
+  '**/id_rsa*',
+  '**/.npmrc',
+  '**/secrets/**',
+]
+
 /**
  * What a run may still do once untrusted output has entered the model's context (per-turn
  * mode). `allowlist` (default): commands, write paths and network hosts must be on the lists
@@ -18,8 +29,17 @@ export const taintedSchema = z.strictObject({
   writes: z.array(z.string().min(1)).default([]),
   /** Hosts a tainted run may still reach through `url` arguments (`docs.example.com`, `*.example.com`). */
   hosts: z.array(z.string().min(1)).default([]),
-  /** Rule of two: paths whose reading counts as access to sensitive data (globs, as `writes`). */
-  sensitive: z.array(z.string().min(1)).default([]),
+  /**
+   * Paths whose reading counts as access to sensitive data (globs, as `writes`; one starting
+   * with `!` takes paths back out). Paths beside a `deny` entry (`.env.local` next to `.env`)
+   * count too; templates (`.env.example`) never do. Default: {@link SENSITIVE_FILES}.
+   */
+  sensitive: z.array(z.string().min(1)).default(() => [...SENSITIVE_FILES]),
+  /**
+   * The only URLs a run may reach once it has read sensitive data, compared exactly (after
+   * URL normalisation): fixed shapes, so no request can carry what was read. Default none.
+   */
+  urls: z.array(z.string().url()).default([]),
   /**
    * Also refuse a command, write path or URL that contains text copied from untrusted output
    * (15 shared characters). Default false: the labels on the context decide.
@@ -30,6 +50,11 @@ export const taintedSchema = z.strictObject({
    * with the reason; `ask` lets the adapters send it to a human, who may allow it once.
    */
   onRefuse: z.enum(['deny', 'ask']).default('deny'),
+  /**
+   * With `onRefuse: 'ask'`: how many refusals a run may put to a human. The next one stops
+   * the run (`budget_exhausted`), so a reviewer is never worn down by a stream of requests.
+   */
+  maxQuestions: z.number().int().positive().default(10),
 })
 
 /** The `trust.tainted` section of a policy, defaults applied. */

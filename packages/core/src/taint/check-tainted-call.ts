@@ -1,4 +1,3 @@
-import { isWithin } from '../checks/path-scope.js'
 import { createIssue } from '../issues/create-issue.js'
 import type { ArgSpec } from '../schema/policy-schema.js'
 import type { TaintedPolicy } from '../schema/tainted-schema.js'
@@ -6,8 +5,10 @@ import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { TaintState } from '../types/taint-state.js'
-import { posix } from '../util/posix-path.js'
+import { commandReads } from './command-reads.js'
 import { matchesGlob } from './match-glob.js'
+import { commandReadsSensitive, type SensitivePaths, sensitivePaths } from './sensitive-reads.js'
+import { workspaceRelative } from './workspace-relative.js'
 
 /** The decision about one call of a per-turn run. */
 export interface TaintedCallCheck {
@@ -41,19 +42,6 @@ function collectSinks(spec: ArgSpec, value: JsonValue, path: (string | number)[]
   else if (spec.type === 'string' && spec.format === 'url') out.push({ kind: 'url', value, path })
 }
 
-/** The path relative to the workspace root that holds it, `/`-separated; undefined outside. */
-function workspaceRelative(value: string, roots: readonly string[]): string | undefined {
-  const first = roots[0]
-  if (first === undefined) return undefined
-  const absolute = posix.resolve(first, value)
-  for (const candidate of roots) {
-    const root = posix.normalize(candidate).replace(/\/+$/u, '') || '/'
-    if (absolute === root) return ''
-    if (isWithin(root, absolute)) return absolute.slice(root === '/' ? 1 : root.length + 1)
-  }
-  return undefined
-}
-
 function hostAllowed(url: string, hosts: readonly string[]): boolean {
   let host: string
   try {
@@ -84,7 +72,20 @@ function allowedList(tainted: TaintedPolicy, kind: Exclude<SinkKind, 'read'>): r
   return kind === 'command' ? tainted.commands : kind === 'write' ? tainted.writes : tainted.hosts
 }
 
-function allowlistIssue(tainted: TaintedPolicy, sink: Sink, stepId: string): PlanIssue {
+/** `untrusted output (from file:README.md, url:docs.example.com)`: what the reviewer must see. */
+function untrustedOutput(state: TaintState, first = 'Untrusted'): string {
+  const sources = state.sources ?? []
+  if (sources.length === 0) return `${first} output`
+  const shown = sources.slice(0, 4).join(', ')
+  return `${first} output (from ${shown}${sources.length > 4 ? ` and ${sources.length - 4} more` : ''})`
+}
+
+function allowlistIssue(
+  tainted: TaintedPolicy,
+  sink: Sink,
+  stepId: string,
+  state: TaintState,
+): PlanIssue {
   const kind = sink.kind as Exclude<SinkKind, 'read'>
   const list = allowedList(tainted, kind)
   const shown = sink.value.length > 120 ? `${sink.value.slice(0, 120)}…` : sink.value
@@ -94,18 +95,76 @@ function allowlistIssue(tainted: TaintedPolicy, sink: Sink, stepId: string): Pla
       : `Allowed now: ${list.join(', ')}. Use one of them, or finish and tell the user which step is left for them.`
   return createIssue(
     'tainted_run',
-    `Untrusted output is in this run's context, so ${KIND_NAMES[kind]} are limited; ${JSON.stringify(shown)} is not on the list.`,
+    `${untrustedOutput(state)} is in this run's context, so ${KIND_NAMES[kind]} are limited; ${JSON.stringify(shown)} is not on the list.`,
     ['args', ...sink.path],
     hint,
     stepId,
   )
 }
 
+/** What a call reads and does, for the tainted-run rules. */
+function readCall(
+  compiler: PlanCompiler,
+  tool: string,
+  sinks: readonly Sink[],
+  sensitive: SensitivePaths,
+  roots: readonly string[],
+): { readsSensitive: boolean; acts: boolean } {
+  // A tool that searches or walks a folder reads every file beneath it.
+  const walks = /search|grep|find|tree|glob|walk/iu.test(tool)
+  let readsSensitive = false
+  let acts = false
+  for (const sink of sinks) {
+    if (sink.kind === 'command') {
+      const checked = compiler.checkCommand(sink.value)
+      const argv = checked.allowed ? checked.argv : undefined
+      readsSensitive ||= argv !== undefined && commandReadsSensitive(argv, sensitive, roots)
+      acts ||= argv === undefined || !commandReads(argv).readOnly
+      continue
+    }
+    if (sink.kind !== 'read') acts = true
+    if (sink.kind === 'url') continue
+    const inside = workspaceRelative(sink.value, roots)
+    if (inside === undefined) continue
+    readsSensitive ||=
+      sensitive.file(inside) || (walks && sink.kind === 'read' && sensitive.tree(inside))
+  }
+  return { readsSensitive, acts }
+}
+
+/** Once a run holds sensitive data, a URL must be one the policy declares, exactly. */
+function egressIssues(tainted: TaintedPolicy, sinks: readonly Sink[], stepId: string): PlanIssue[] {
+  const declared = new Set(tainted.urls.map(normalUrl))
+  return sinks
+    .filter((sink) => sink.kind === 'url' && !declared.has(normalUrl(sink.value)))
+    .map((sink) =>
+      createIssue(
+        'tainted_run',
+        `This run has read sensitive data, so it may reach only the URLs the policy declares; ${JSON.stringify(sink.value.slice(0, 120))} is not one of them.`,
+        ['args', ...sink.path],
+        tainted.urls.length === 0
+          ? 'No URL may be reached after reading sensitive data. Finish with what you have.'
+          : `Declared: ${tainted.urls.join(', ')}. Use one of them as it is, or finish.`,
+        stepId,
+      ),
+    )
+}
+
+function normalUrl(value: string): string {
+  try {
+    return new URL(value).href
+  } catch {
+    return value
+  }
+}
+
 /**
  * Checks one call of a per-turn run against `trust.tainted`: in `allowlist` mode, once the
  * context is tainted, every command, write path and URL must be on the lists; in
  * `rule-of-two` mode, a call may not bring together untrusted input, sensitive data and an
- * action (write, command, URL). Pure: the caller keeps the {@link TaintState}.
+ * action (write, command, URL). In both, once the run has read sensitive data (by any tool,
+ * a command's operands and recursive reads included), a URL must be one of `urls`.
+ * Pure: the caller keeps the {@link TaintState}.
  */
 export function checkTaintedCall(
   compiler: PlanCompiler,
@@ -125,13 +184,9 @@ export function checkTaintedCall(
     if (Object.hasOwn(args, name))
       collectSinks(specs[name] as ArgSpec, args[name] as JsonValue, [name], sinks)
   }
-  const readsSensitive = sinks.some((sink) => {
-    if (sink.kind !== 'read' && sink.kind !== 'write') return false
-    const inside = workspaceRelative(sink.value, roots)
-    return inside !== undefined && tainted.sensitive.some((glob) => matchesGlob(inside, glob))
-  })
-  const acting = sinks.filter((sink) => sink.kind !== 'read')
-  const acts = acting.length > 0
+  const sensitive = sensitivePaths(tainted, compiler.policy.scope, roots)
+  const { readsSensitive, acts } = readCall(compiler, tool, sinks, sensitive, roots)
+  const egress = state.sensitive || readsSensitive ? egressIssues(tainted, sinks, stepId) : []
   if (tainted.mode === 'rule-of-two') {
     const combined = {
       untrusted: state.untrusted,
@@ -139,21 +194,38 @@ export function checkTaintedCall(
       acted: state.acted || acts,
     }
     if (!(combined.untrusted && combined.sensitive && combined.acted))
-      return { issues: [], readsSensitive, acts }
+      return { issues: egress, readsSensitive, acts }
     const issue = createIssue(
       'tainted_run',
       readsSensitive
-        ? 'This run has read untrusted output and has acted (written, run a command or reached a URL); it may not read sensitive data as well (rule of two).'
-        : 'This run has read untrusted output and sensitive data; it may not write, run commands or reach URLs as well (rule of two).',
+        ? `This run has read ${untrustedOutput(state, 'untrusted')} and has acted (written, run a command or reached a URL); it may not read sensitive data as well (rule of two).`
+        : `This run has read ${untrustedOutput(state, 'untrusted')} and sensitive data; it may not write, run commands or reach URLs as well (rule of two).`,
       [],
       'Finish with what you have and tell the user which step is left for them.',
       stepId,
     )
     return { issues: [issue], readsSensitive, acts }
   }
-  if (!state.untrusted) return { issues: [], readsSensitive, acts }
+  if (!state.untrusted) return { issues: egress, readsSensitive, acts }
+  return {
+    issues: [...allowlistIssues(compiler, tainted, sinks, stepId, roots, state), ...egress],
+    readsSensitive,
+    acts,
+  }
+}
+
+/** Allowlist mode in a tainted run: each command, write path and URL must be on its list. */
+function allowlistIssues(
+  compiler: PlanCompiler,
+  tainted: TaintedPolicy,
+  sinks: readonly Sink[],
+  stepId: string,
+  roots: readonly string[],
+  state: TaintState,
+): PlanIssue[] {
   const issues: PlanIssue[] = []
-  for (const sink of acting) {
+  for (const sink of sinks) {
+    if (sink.kind === 'read') continue
     let allowed = false
     if (sink.kind === 'url') allowed = hostAllowed(sink.value, tainted.hosts)
     else if (sink.kind === 'write') {
@@ -163,7 +235,7 @@ export function checkTaintedCall(
       const checked = compiler.checkCommand(sink.value)
       allowed = checked.allowed && commandAllowed(checked.argv, tainted.commands)
     }
-    if (!allowed) issues.push(allowlistIssue(tainted, sink, stepId))
+    if (!allowed) issues.push(allowlistIssue(tainted, sink, stepId, state))
   }
-  return { issues, readsSensitive, acts }
+  return issues
 }

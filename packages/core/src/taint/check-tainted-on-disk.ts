@@ -16,11 +16,15 @@ export async function checkTaintedOnDisk(
   resolvedArgs: JsonObject,
   state: TaintState,
 ): Promise<TaintedCallCheck> {
+  return checkTaintedCall(compiler, tool, stepId, resolvedArgs, state, await realRoots(compiler))
+}
+
+/** The workspace roots with symbolic links resolved (as given where that fails). */
+export async function realRoots(compiler: PlanCompiler): Promise<string[]> {
   const fs = await loadNodeBuiltin<{ realpath(path: string): Promise<string> }>('node:fs/promises')
-  const roots = await Promise.all(
+  return Promise.all(
     compiler.policy.scope.roots.map((root) =>
       fs === undefined ? root : fs.realpath(root).catch(() => root),
     ),
   )
-  return checkTaintedCall(compiler, tool, stepId, resolvedArgs, state, roots)
 }

@@ -1,15 +1,6 @@
-import type { TaintedPolicyInput } from '../schema/tainted-schema.js'
+import { SENSITIVE_FILES, type TaintedPolicyInput } from '../schema/tainted-schema.js'
 
-/** Files that usually hold secrets: reading one counts as access to sensitive data. */
-export const SENSITIVE_FILES: readonly string[] = [
-  '**/.env',
-  '**/.env.*',
-  '**/*.pem',
-  '**/*.key',
-  '**/id_rsa*',
-  '**/.npmrc',
-  '**/secrets/**',
-]
+export { SENSITIVE_FILES }
 
 /**
  * The "rule of two" as a `trust.tainted` section: a run may not combine untrusted input,

@@ -6,4 +6,6 @@ export interface TaintState {
   readonly sensitive: boolean
   /** The run has written, run a command or reached a URL. */
   readonly acted: boolean
+  /** Where the untrusted output came from (`file:README.md`, `url:docs.example.com`), if known. */
+  readonly sources?: readonly string[]
 }

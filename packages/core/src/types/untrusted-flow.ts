@@ -12,6 +12,14 @@ export interface UntrustedFlowState {
   readonly sensitive?: boolean
   /** The run has written, run a command or reached a URL (rule of two). */
   readonly acted?: boolean
+  /** Where each untrusted step output came from (`file:README.md`, `url:docs.example.com`). */
+  readonly sources?: Readonly<Record<string, readonly string[]>>
+  /** The sources of every untrusted output that reached the model's context. */
+  readonly context?: readonly string[]
+  /** How many refusals of this run were put to a human (`onRefuse: 'ask'`). */
+  readonly questions?: number
+  /** Workspace files written with untrusted data (paths relative to a root), with its sources. */
+  readonly files?: Readonly<Record<string, readonly string[]>>
 }
 
 /** The state of an index as JSON: enough to rebuild it. */

@@ -1,0 +1,91 @@
+import { createIssue } from '../issues/create-issue.js'
+import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
+import type { JsonObject, JsonValue } from '../types/json-value.js'
+import type { IssueCode, PlanIssue } from '../types/plan-issue.js'
+import type { ParseCommand } from './data-sources.js'
+import { workspaceExecutor } from './workspace-executors.js'
+
+/** A labelled file a command would run, with the sources that make running it new. */
+export interface LabelledRun {
+  readonly file: string
+  readonly sources: readonly string[]
+}
+
+/**
+ * The labelled files a command could execute whose data comes from somewhere the command
+ * does not already run (a page, a README, another program's output): running the command
+ * runs that data. Empty for a command that executes no workspace file.
+ */
+export function labelledFilesRun(
+  argv: readonly string[],
+  labelled: ReadonlyMap<string, readonly string[]>,
+): LabelledRun[] {
+  if (labelled.size === 0) return []
+  const executor = workspaceExecutor(argv)
+  if (executor === undefined) return []
+  const found: LabelledRun[] = []
+  for (const [file, sources] of labelled) {
+    if (!executor.runs(file)) continue
+    const foreign = sources.filter((source) => !executor.alreadyRuns(source))
+    if (foreign.length > 0) found.push({ file, sources: foreign })
+  }
+  return found
+}
+
+function commandArguments(
+  spec: ArgSpec,
+  value: JsonValue,
+  path: (string | number)[],
+  out: [string, (string | number)[]][],
+) {
+  if (spec.type === 'array' && Array.isArray(value))
+    value.forEach((item, index) => {
+      commandArguments(spec.items, item, [...path, index], out)
+    })
+  else if (spec.type === 'command' && typeof value === 'string') out.push([value, path])
+}
+
+function describeRuns(runs: readonly LabelledRun[]): string {
+  const shown = runs
+    .slice(0, 3)
+    .map((run) => `${run.file} (from ${run.sources.slice(0, 3).join(', ')})`)
+  return `${shown.join('; ')}${runs.length > 3 ? ` and ${runs.length - 3} more` : ''}`
+}
+
+/**
+ * Refuses a call whose command would execute workspace files that this run (or an earlier
+ * run of the same state) wrote from untrusted data: writing a test and running it is running
+ * the untrusted data. `code` is `tainted_run` in a per-turn run under `trust.tainted` (a human
+ * may allow it), `untrusted_flow` otherwise.
+ */
+export function checkLabelledRun(
+  tool: ToolPolicy,
+  args: JsonObject,
+  stepId: string,
+  labelled: ReadonlyMap<string, readonly string[]>,
+  parseCommand: ParseCommand,
+  code: Extract<IssueCode, 'tainted_run' | 'untrusted_flow'>,
+): PlanIssue[] {
+  if (labelled.size === 0) return []
+  const commands: [string, (string | number)[]][] = []
+  for (const name of Object.keys(tool.args))
+    if (Object.hasOwn(args, name))
+      commandArguments(tool.args[name] as ArgSpec, args[name] as JsonValue, [name], commands)
+  const issues: PlanIssue[] = []
+  for (const [command, path] of commands) {
+    const argv = parseCommand(command)
+    if (argv === undefined) continue
+    const runs = labelledFilesRun(argv, labelled)
+    if (runs.length === 0) continue
+    issues.push(
+      createIssue(
+        code,
+        `${JSON.stringify(command)} would execute files written from untrusted data: ${describeRuns(runs)}.`,
+        ['args', ...path],
+        `Show ${runs.map((run) => run.file).join(', ')} to the user and let them run the command, or rewrite the files from the task alone.`,
+        stepId,
+      ),
+    )
+  }
+  return issues
+}

@@ -1,0 +1,106 @@
+import { GENERATE_TOOL } from '../extract/model-step-policy.js'
+import type { ToolPolicy } from '../schema/policy-schema.js'
+import type { CompiledStep } from '../types/compiled-plan.js'
+import type { JsonObject } from '../types/json-value.js'
+import type { ResolvedPolicy } from '../types/resolved-policy.js'
+import type { TrustLabel, UntrustedFlowState } from '../types/untrusted-flow.js'
+import { outputSources, type ParseCommand } from './data-sources.js'
+
+type SourceLists = Map<string, readonly string[]>
+
+/**
+ * Where untrusted data came from, as it moves through a run: the sources of each untrusted
+ * step output, of everything the model has seen, and of each workspace file written with it.
+ */
+export class SourceTrail {
+  /** The sources of each untrusted step output. */
+  readonly steps: SourceLists
+  /** The sources of every untrusted output that reached the model's context. */
+  readonly context: Set<string>
+  /** Workspace files (relative to a root) written with untrusted data, with its sources. */
+  readonly files: SourceLists
+  // Where each checked step's output will come from, worked out on its resolved arguments.
+  readonly #origins: SourceLists = new Map()
+
+  constructor(
+    private readonly policy: ResolvedPolicy,
+    private readonly parseCommand: ParseCommand,
+    state: UntrustedFlowState | undefined,
+  ) {
+    this.steps = new Map(Object.entries(state?.sources ?? {}))
+    this.context = new Set(state?.context ?? [])
+    this.files = new Map(Object.entries(state?.files ?? {}))
+  }
+
+  #ownSources(step: CompiledStep, tool: ToolPolicy | undefined, args: JsonObject): string[] {
+    if (tool === undefined) return [`tool:${step.tool}`]
+    // A model step's output comes from its inputs, which its references name.
+    if (tool.output?.extract === true || step.tool === GENERATE_TOOL) return []
+    return outputSources(
+      step.tool,
+      tool,
+      args,
+      this.policy.scope.roots,
+      this.parseCommand,
+      (file) => this.files.get(file),
+    )
+  }
+
+  #referenceSources(step: CompiledStep, labels: ReadonlyMap<string, TrustLabel>): string[] {
+    const found: string[] = []
+    for (const reference of step.references) {
+      if (labels.get(reference.stepId) === 'trusted') continue
+      found.push(...(this.steps.get(reference.stepId) ?? [`step:${reference.stepId}`]))
+    }
+    return found
+  }
+
+  /** A step's call was checked with these (resolved) arguments. */
+  checked(step: CompiledStep, tool: ToolPolicy, args: JsonObject): void {
+    this.#origins.set(step.id, this.#ownSources(step, tool, args))
+  }
+
+  /** A step's output was labelled untrusted: its sources join the model's context. */
+  recorded(
+    step: CompiledStep,
+    tool: ToolPolicy | undefined,
+    labels: ReadonlyMap<string, TrustLabel>,
+  ): void {
+    const own = this.#origins.get(step.id) ?? this.#ownSources(step, tool, step.args)
+    this.#origins.delete(step.id)
+    const found = [...new Set([...own, ...this.#referenceSources(step, labels)])]
+    this.steps.set(step.id, found)
+    for (const source of found) this.context.add(source)
+  }
+
+  /** The sources a step's call carries; with `inContext`, also everything the model saw. */
+  callSources(
+    step: CompiledStep,
+    labels: ReadonlyMap<string, TrustLabel>,
+    inContext: boolean,
+  ): string[] {
+    const found = this.#referenceSources(step, labels)
+    // A state saved before sources were kept: the context is untrusted, of unknown origin.
+    if (inContext) found.push(...(this.context.size > 0 ? this.context : ['context']))
+    return [...new Set(found)]
+  }
+
+  /** Labels a file with the sources written to it; none clears the label. */
+  labelFile(relative: string, written: readonly string[]): void {
+    if (written.length === 0) this.files.delete(relative)
+    else this.files.set(relative, [...new Set(written)])
+  }
+
+  forget(stepId: string): void {
+    this.steps.delete(stepId)
+  }
+
+  /** The parts of the flow state this trail keeps, each left out when empty. */
+  toJSON(): Pick<UntrustedFlowState, 'sources' | 'context' | 'files'> {
+    return {
+      ...(this.steps.size > 0 ? { sources: Object.fromEntries(this.steps) } : {}),
+      ...(this.context.size > 0 ? { context: [...this.context] } : {}),
+      ...(this.files.size > 0 ? { files: Object.fromEntries(this.files) } : {}),
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import { checkLabelledRun } from '../flow/check-labelled-run.js'
+import { type ParseCommand, roleValues, workspaceRelative } from '../flow/data-sources.js'
+import type { CompiledStep } from '../types/compiled-plan.js'
+import type { JsonObject } from '../types/json-value.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import type { GuardParts } from './guard-parts.js'
+
+/** A command's argv as the command policy reads it; undefined for one it refuses. */
+export function commandParser(compiler: PlanCompiler): ParseCommand {
+  return (command) => {
+    const checked = compiler.checkCommand(command)
+    return checked.allowed ? checked.argv : undefined
+  }
+}
+
+/**
+ * Refuses a command that would execute a workspace file written from untrusted data: the
+ * same decision as for the data itself (`tainted_run` under `trust.tainted` in per-turn mode,
+ * so a human may allow it; `untrusted_flow` otherwise).
+ */
+export function checkRunsLabelledFiles(
+  parts: GuardParts,
+  step: CompiledStep,
+  args: JsonObject,
+  tainted: boolean,
+): PlanIssue[] {
+  const tool = parts.compiler.policy.tools.get(step.tool)
+  if (tool === undefined) return []
+  return checkLabelledRun(
+    tool,
+    args,
+    step.id,
+    parts.flow.labelledFiles(),
+    commandParser(parts.compiler),
+    tainted ? 'tainted_run' : 'untrusted_flow',
+  )
+}
+
+/**
+ * Labels the files an allowed call writes with the sources of the untrusted data it carries
+ * (in per-turn mode, everything the model has seen), relative to `roots`; a write that carries
+ * none clears the label, unless `clears` is false (a write that has not been allowed yet).
+ */
+export function labelWrittenFiles(
+  parts: GuardParts,
+  step: CompiledStep,
+  args: JsonObject,
+  roots: readonly string[],
+  clears = true,
+): void {
+  const tool = parts.compiler.policy.tools.get(step.tool)
+  if (tool === undefined) return
+  const written = roleValues(tool, args).filter((entry) => entry.role === 'write')
+  if (written.length === 0) return
+  const sources = parts.flow.callSources(step, parts.run.mode === 'turn')
+  if (sources.length === 0 && !clears) return
+  for (const { value } of written) {
+    const relative = workspaceRelative(value, roots)
+    if (relative !== undefined) parts.flow.labelFile(relative, sources)
+  }
+}
