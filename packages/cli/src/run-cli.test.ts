@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createPlanCompiler } from '@plan/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CliIo } from './io.js'
 import { runCli } from './run-cli.js'
@@ -297,6 +298,22 @@ describe('runCli', () => {
       expect(second.code).toBe(2)
       expect(second.stderr).toContain('already exists')
       expect((await run(['init', '--force'], { cwd: dir })).code).toBe(0)
+    })
+
+    it('should write a starter policy under which git may write its data but not its code parts', async () => {
+      const result = await run(['init', '--output', '-'], { cwd: dir })
+      const policy = JSON.parse(result.stdout)
+      const compiler = await createPlanCompiler({
+        ...policy,
+        workspace: { ...policy.workspace, roots: [dir] },
+      })
+      expect(compiler.checkPath('.git/index', 'write')).toMatchObject({ allowed: true })
+      expect(compiler.checkPath('.git/refs/heads/main', 'write')).toMatchObject({ allowed: true })
+      for (const part of ['.git/config', '.git/hooks/pre-commit', '.git/info/attributes'])
+        expect(compiler.checkPath(part, 'write'), part).toMatchObject({
+          allowed: false,
+          issue: { code: 'path_not_allowed' },
+        })
     })
 
     it('should print the starter policy with --output -', async () => {

@@ -37,12 +37,13 @@ export function starterPolicy(root: string, policyDir: string): Record<string, u
     $comment: [
       '@plan policy: everything not listed here is denied.',
       'workspace.roots: paths must resolve inside these folders (relative roots resolve against this file).',
+      'workspace.readOnly: left out, it is the code-running parts of every .git (config, hooks, info, …), so git commit works; list more paths to keep them from being written.',
       'tools: the only tools a plan may call, and the only arguments each may take.',
       'commands.allow: programs a `command` argument may run; it is parsed as Bash and must be one simple command.',
       'Run `plan schema policy` for the full JSON Schema.',
     ],
     version: 1,
-    workspace: { roots: [relativeRoot], readOnly: ['.git'], deny: ['.env'] },
+    workspace: { roots: [relativeRoot], deny: ['.env'] },
     tools: {
       view_file: {
         description: 'Read a text file',

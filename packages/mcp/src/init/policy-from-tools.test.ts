@@ -93,7 +93,10 @@ describe('policyFromTools', () => {
     })
     expect(policy.commands).toEqual({ allow: [] })
     expect(policy.workspace.roots).toEqual(['workspace'])
-    expect(policySchema.safeParse(policy).success).toBe(true)
+    // readOnly left to its default, the code-running parts of .git, so git commit can run
+    const parsed = policySchema.parse(policy)
+    expect(parsed.workspace.readOnly).toContain('.git/config')
+    expect(parsed.workspace.readOnly).not.toContain('.git')
   })
 
   it('should take paths from the last word of a name, and only from strings', () => {
