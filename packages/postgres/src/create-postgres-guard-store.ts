@@ -5,9 +5,17 @@ import {
   type ReserveResult,
   type SavedRunState,
 } from '@plan/core'
+import { runTakenError } from '@plan/core/internal'
 import pg from 'pg'
 import type { PostgresClient, PostgresPool } from './postgres-pool.js'
 import { storeSql } from './store-sql.js'
+import {
+  ignoreConnectionError,
+  type PostgresStoreTimeouts,
+  poolConfig,
+  resolveTimeouts,
+  withDeadline,
+} from './store-timeouts.js'
 
 /** Options for {@link createPostgresGuardStore}: a pool, or a connection string. */
 export interface PostgresGuardStoreOptions {
@@ -17,6 +25,11 @@ export interface PostgresGuardStoreOptions {
   readonly connectionString?: string
   /** Prefix of the table names (`<prefix>guard_runs`, `<prefix>shared_budgets`). Default `plan_`. */
   readonly tablePrefix?: string
+  /**
+   * How long to wait for the database. All apply to a pool the store makes; with `pool`, only
+   * `callMs` (set the pool's own `connectionTimeoutMillis` and `statement_timeout`).
+   */
+  readonly timeouts?: PostgresStoreTimeouts
 }
 
 /** A {@link GuardStore} on PostgreSQL. */
@@ -26,6 +39,8 @@ export interface PostgresGuardStore extends GuardStore {
   /** Ends the pool, when the store made it from a connection string. */
   close(): Promise<void>
 }
+
+type StoreSqlText = ReturnType<typeof storeSql>
 
 function setupError(message: string): PlanError {
   return new PlanError(message, { code: 'invalid_configuration' })
@@ -39,7 +54,7 @@ function order(left: BudgetReservation, right: BudgetReservation): number {
 
 async function reserveOne(
   client: PostgresClient | PostgresPool,
-  sql: ReturnType<typeof storeSql>,
+  sql: StoreSqlText,
   reservation: BudgetReservation,
 ): Promise<number | undefined> {
   const { budget, key, windowStart, maxCalls } = reservation
@@ -55,6 +70,12 @@ async function reserveOne(
  * every process that uses the same database: a reservation is one conditional
  * `INSERT … ON CONFLICT DO UPDATE … WHERE used < max`, so concurrent calls can never together
  * exceed a budget. Counts are never given back.
+ *
+ * A run has one writer: a save names its writer and is compare-and-set on the revision that
+ * writer loaded, so a second worker that resumed the same run is refused (`store_failed`)
+ * before its tool starts. A connection the server ends, a server that does not answer within
+ * the `timeouts`, or a lock held too long fails the call it affects; it never crashes the
+ * process.
  *
  * @example
  * ```ts
@@ -78,31 +99,23 @@ export function createPostgresGuardStore(options: PostgresGuardStoreOptions): Po
   if ((options.pool === undefined) === (options.connectionString === undefined)) {
     throw setupError('createPostgresGuardStore needs exactly one of `pool` or `connectionString`.')
   }
+  const timeouts = resolveTimeouts(options.timeouts)
   const owned = options.pool === undefined
   const pool: PostgresPool =
-    options.pool ?? new pg.Pool({ connectionString: options.connectionString })
+    options.pool ?? new pg.Pool(poolConfig(options.connectionString as string, timeouts))
+  // An idle connection the server ended: the pool drops it; the next call gets a new one.
+  pool.on?.('error', ignoreConnectionError)
+  // A pool the store did not make: each connection gets a listener once it is open.
+  if (!owned) pool.on?.('connect', listenToClient)
   const sql = storeSql(prefix)
+  const transaction = <T>(work: (client: PostgresClient) => Promise<T>) => inTransaction(pool, work)
   let ready: Promise<void> | undefined
-
-  async function transaction<T>(work: (client: PostgresClient) => Promise<T>): Promise<T> {
-    const client = await pool.connect()
-    try {
-      await client.query('BEGIN')
-      const result = await work(client)
-      await client.query('COMMIT')
-      return result
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined)
-      throw error
-    } finally {
-      client.release()
-    }
-  }
 
   function setup(): Promise<void> {
     ready ??= transaction(async (client) => {
       await client.query(sql.lock)
       await client.query(sql.createRuns)
+      await client.query(sql.addWriter)
       await client.query(sql.createBudgets)
     }).catch((error: unknown) => {
       ready = undefined
@@ -111,50 +124,119 @@ export function createPostgresGuardStore(options: PostgresGuardStoreOptions): Po
     return ready
   }
 
+  const bounded = <T>(what: string, work: () => Promise<T>): Promise<T> =>
+    withDeadline(setup().then(work), timeouts.callMs, what)
+
   return {
-    setup,
-    async load(runId: string): Promise<SavedRunState | undefined> {
-      await setup()
-      const result = await pool.query(sql.load, [runId])
-      const row = result.rows[0]
-      if (row === undefined) return undefined
-      return { revision: Number(row.revision), state: JSON.parse(String(row.state)) }
-    },
-    async save(runId: string, saved: SavedRunState): Promise<void> {
-      await setup()
-      // Text, not jsonb: jsonb cannot hold \u0000, which call keys use as a separator.
-      await pool.query(sql.save, [runId, saved.revision, JSON.stringify(saved.state)])
-    },
-    async reserve(reservations: readonly BudgetReservation[]): Promise<ReserveResult> {
-      await setup()
-      const first = reservations[0]
-      if (first === undefined) return { reserved: true }
-      if (reservations.length === 1) {
-        const used = await reserveOne(pool, sql, first)
-        return used === undefined
-          ? { reserved: true }
-          : { reserved: false, reservation: first, used }
-      }
-      // In one order, so two transactions never wait on each other's rows (no deadlock).
-      const sorted = [...reservations].sort(order)
-      let refused: ReserveResult = { reserved: true }
-      await transaction(async (client) => {
-        for (const reservation of sorted) {
-          const used = await reserveOne(client, sql, reservation)
-          if (used !== undefined) {
-            refused = { reserved: false, reservation, used }
-            throw refusal
-          }
-        }
-      }).catch((error: unknown) => {
-        if (error !== refusal) throw error
-      })
-      return refused
-    },
+    setup: () => withDeadline(setup(), timeouts.callMs, 'the setup of its tables'),
+    load: (runId) => bounded('a load', () => loadRun(pool, sql, runId)),
+    save: (runId, saved) => bounded('a save', () => saveRun(pool, sql, runId, saved)),
+    reserve: (reservations) =>
+      bounded('a reservation', () => reserveAll(pool, transaction, sql, reservations)),
     async close(): Promise<void> {
       if (owned) await pool.end()
     },
   }
+}
+
+type StoreSql = ReturnType<typeof storeSql>
+
+function listenToClient(client: PostgresClient): void {
+  client.on?.('error', ignoreConnectionError)
+}
+type Transaction = <T>(work: (client: PostgresClient) => Promise<T>) => Promise<T>
+
+/**
+ * `work` in a transaction on a connection of its own. An error on the connection while it is
+ * held (the server ended it) fails the work, not the process; a connection that failed is
+ * closed rather than given back.
+ */
+async function inTransaction<T>(
+  pool: PostgresPool,
+  work: (client: PostgresClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect()
+  let failed: Error | undefined
+  const onError = (error: Error) => {
+    failed ??= error
+  }
+  client.on?.('error', onError)
+  try {
+    await client.query('BEGIN')
+    const result = await work(client)
+    await client.query('COMMIT')
+    return result
+  } catch (error) {
+    if (error !== refusal) failed ??= error instanceof Error ? error : new Error(String(error))
+    if (failed === undefined) await client.query('ROLLBACK')
+    throw error
+  } finally {
+    client.release(failed ?? undefined)
+    client.removeListener?.('error', onError)
+  }
+}
+
+async function loadRun(
+  pool: PostgresPool,
+  sql: StoreSql,
+  runId: string,
+): Promise<SavedRunState | undefined> {
+  const result = await pool.query(sql.load, [runId])
+  const row = result.rows[0]
+  if (row === undefined) return undefined
+  return { revision: Number(row.revision), state: JSON.parse(String(row.state)) }
+}
+
+async function saveRun(
+  pool: PostgresPool,
+  sql: StoreSql,
+  runId: string,
+  saved: SavedRunState,
+): Promise<void> {
+  const writer = saved.writer
+  // Text, not jsonb: jsonb cannot hold \u0000, which call keys use as a separator.
+  const values = [
+    runId,
+    saved.revision,
+    JSON.stringify(saved.state),
+    writer?.id ?? null,
+    writer?.loadedRevision ?? 0,
+  ]
+  const result = await pool.query(sql.save, values)
+  if (result.rows.length > 0 || writer === undefined) return
+  // Not written: a late write of this writer (ignored), or the run is another writer's.
+  const current = await pool.query(sql.writerOf, [runId])
+  if (current.rows[0]?.writer === writer.id) return
+  throw runTakenError(runId)
+}
+
+async function reserveAll(
+  pool: PostgresPool,
+  transaction: Transaction,
+  sql: StoreSql,
+  reservations: readonly BudgetReservation[],
+): Promise<ReserveResult> {
+  const first = reservations[0]
+  if (first === undefined) return { reserved: true }
+  if (reservations.length === 1) {
+    const used = await reserveOne(pool, sql, first)
+    return used === undefined ? { reserved: true } : { reserved: false, reservation: first, used }
+  }
+  // In one order, so two transactions never wait on each other's rows (no deadlock).
+  const sorted = [...reservations].sort(order)
+  let refused: ReserveResult = { reserved: true }
+  await transaction(async (client) => {
+    for (const reservation of sorted) {
+      const used = await reserveOne(client, sql, reservation)
+      if (used !== undefined) {
+        refused = { reserved: false, reservation, used }
+        throw refusal
+      }
+    }
+  }).catch((error: unknown) => {
+    if (error !== refusal) throw error
+  })
+  return refused
 }
 
 /** Thrown inside a reservation transaction to roll it back. */

@@ -9,8 +9,11 @@ export function storeSql(prefix: string) {
       run_id text PRIMARY KEY,
       revision bigint NOT NULL,
       state text NOT NULL,
+      writer text,
       updated_at timestamptz NOT NULL DEFAULT now()
     )`,
+    // Tables made by an earlier version have no writer.
+    addWriter: `ALTER TABLE ${runs} ADD COLUMN IF NOT EXISTS writer text`,
     createBudgets: `CREATE TABLE IF NOT EXISTS ${budgets} (
       budget text NOT NULL,
       key text NOT NULL,
@@ -19,11 +22,18 @@ export function storeSql(prefix: string) {
       PRIMARY KEY (budget, key, window_start)
     )`,
     load: `SELECT revision, state FROM ${runs} WHERE run_id = $1`,
-    // Never replaces a state by an older one (a late write of a slower call).
-    save: `INSERT INTO ${runs} AS r (run_id, revision, state) VALUES ($1, $2, $3)
+    // Compare-and-set, as runWriteDecision of @plan/core: a writer's own newer state, or any
+    // writer's state on the revision it loaded; without a writer, never an older state.
+    save: `INSERT INTO ${runs} AS r (run_id, revision, state, writer) VALUES ($1, $2, $3, $4)
       ON CONFLICT (run_id) DO UPDATE SET revision = EXCLUDED.revision, state = EXCLUDED.state,
-        updated_at = now()
-      WHERE r.revision <= EXCLUDED.revision`,
+        writer = EXCLUDED.writer, updated_at = now()
+      WHERE CASE
+        WHEN EXCLUDED.writer IS NULL THEN r.revision <= EXCLUDED.revision
+        WHEN r.writer IS NOT DISTINCT FROM EXCLUDED.writer THEN r.revision < EXCLUDED.revision
+        ELSE r.revision = $5::bigint
+      END
+      RETURNING revision`,
+    writerOf: `SELECT writer FROM ${runs} WHERE run_id = $1`,
     // One statement: the row lock of ON CONFLICT makes concurrent reservations take turns,
     // and the WHERE is evaluated on the latest count.
     reserve: `INSERT INTO ${budgets} AS b (budget, key, window_start, used) VALUES ($1, $2, $3, 1)

@@ -1,4 +1,5 @@
 import type { BudgetReservation, GuardStore, ReserveResult, SavedRunState } from './guard-store.js'
+import { runTakenError, runWriteDecision } from './run-writer.js'
 
 function budgetKey(reservation: BudgetReservation): string {
   return JSON.stringify([reservation.budget, reservation.key, reservation.windowStart])
@@ -22,12 +23,19 @@ export function createMemoryGuardStore(): GuardStore {
   return {
     async load(runId) {
       const saved = states.get(runId)
-      return saved === undefined ? undefined : structuredClone(saved)
+      return saved === undefined
+        ? undefined
+        : { revision: saved.revision, state: structuredClone(saved.state) }
     },
     async save(runId, saved) {
       const current = states.get(runId)
-      if (current !== undefined && current.revision > saved.revision) return
-      states.set(runId, structuredClone(saved))
+      const head =
+        current === undefined
+          ? undefined
+          : { revision: current.revision, writerId: current.writer?.id }
+      const decision = runWriteDecision(head, saved)
+      if (decision === 'conflict') throw runTakenError(runId)
+      if (decision === 'write') states.set(runId, structuredClone(saved))
     },
     async reserve(reservations): Promise<ReserveResult> {
       for (const reservation of reservations) {

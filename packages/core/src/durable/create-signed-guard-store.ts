@@ -133,7 +133,7 @@ export function createSignedGuardStore(
     },
     async save(runId, saved) {
       const signed = signedState(signingKey, runId, saved)
-      await store.save(runId, { revision: saved.revision, state: signed })
+      await store.save(runId, { ...saved, state: signed })
     },
     reserve: (reservations) => store.reserve(reservations),
   }
