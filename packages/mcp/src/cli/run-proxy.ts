@@ -1,5 +1,5 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createMcpGuardProxy } from '../proxy/create-mcp-guard-proxy.js'
+import { StdioLineTransport } from '../proxy/stdio-line-transport.js'
 import type { ProxyCommand } from './parse-cli-args.js'
 import { EXIT_OK, type PlanMcpIo } from './plan-mcp-io.js'
 import { loadProxySetup } from './proxy-setup.js'
@@ -14,11 +14,9 @@ export async function runProxy(command: ProxyCommand, io: PlanMcpIo): Promise<nu
   const setup = await loadProxySetup(command, io)
   const proxy = await createMcpGuardProxy({
     ...setup.guard,
-    client: new StdioServerTransport(io.stdin, io.stdout),
+    client: new StdioLineTransport(io.stdin, io.stdout),
     server: setup.server(),
   })
-  // the stdio server transport does not report the end of its input: the client is gone
-  io.stdin.once('end', () => void proxy.close())
   io.signal?.addEventListener('abort', () => void proxy.close(), { once: true })
   await proxy.closed
   return EXIT_OK
