@@ -29,6 +29,12 @@ export interface ProxyCommand {
   readonly resources: McpResourcesMode
   /** With `resources: 'workspace'`: URI schemes passed unchecked besides `file:`. */
   readonly resourceSchemes: readonly string[]
+  /** A PostgreSQL URL: the guard's state and the shared budgets live there. */
+  readonly store: string | undefined
+  /** With `store`: the run's id in it; undefined: a new one per process. */
+  readonly runId: string | undefined
+  /** With `store`: the run's keys for shared budgets (`--key tenant=acme`). */
+  readonly keys: Readonly<Record<string, string>>
 }
 
 /** `plan-mcp init [--output file] [--root dir] [--force] -- <server command>`. */
@@ -54,6 +60,10 @@ export const USAGE = `Usage:
       with --resources workspace, resources/read of a file: URI must name a path tools may
       read, and other schemes are refused unless a --resource-scheme names them; reads are
       audited and counted against the policy's budgets.maxCalls, as tool calls are.
+  plan-mcp --policy <policy.json> --store <postgres://…> [--run-id <id>] [--key <name=value>]… [… as above]
+      Keeps the guard's state in PostgreSQL before every call, so the run's budgets survive a
+      restart with the same --run-id, and the policy's shared budgets (per --key) hold across
+      every plan-mcp on that database.
   plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] --url <https://host/mcp>
       Guards a server reached over Streamable HTTP; the client still speaks stdio.
   plan-mcp --policy <policy.json> --listen <port> [--host 127.0.0.1] [--max-sessions <n>] [--session-idle <seconds>] [--keepalive <seconds>] [… as above]
@@ -90,6 +100,9 @@ const PROXY_OPTIONS = {
   keepalive: { type: 'string' },
   resources: { type: 'string' },
   'resource-scheme': { type: 'string', multiple: true },
+  store: { type: 'string' },
+  'run-id': { type: 'string' },
+  key: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsOptionsConfig
 
@@ -142,6 +155,26 @@ const PROXY_RULES: readonly ((values: Values, server: readonly string[]) => stri
       values['resource-scheme'] !== undefined && values.resources !== 'workspace'
         ? '--resource-scheme names schemes --resources workspace lets through; add --resources workspace'
         : undefined,
+    (values) =>
+      values.store !== undefined && !/^postgres(ql)?:\/\//.test(String(values.store))
+        ? `--store ${JSON.stringify(values.store)} is not a postgres:// URL`
+        : undefined,
+    (values) =>
+      values.store !== undefined && values.listen !== undefined
+        ? '--store keeps the state of one stdio session; it cannot apply to --listen'
+        : undefined,
+    (values) => {
+      const flag = ['run-id', 'key'].find((name) => values[name] !== undefined)
+      return flag !== undefined && values.store === undefined
+        ? `--${flag} names the run in a guard store; add --store postgres://…`
+        : undefined
+    },
+    (values) => {
+      const bad = ((values.key as string[] | undefined) ?? []).find(
+        (pair) => !/^[^=\s]+=\S+$/.test(pair),
+      )
+      return bad !== undefined ? `--key ${JSON.stringify(bad)} is not name=value` : undefined
+    },
     (values) => {
       const flag = Object.keys(LISTEN_COUNTS).find((name) => values[name] !== undefined)
       return flag !== undefined && values.listen === undefined
@@ -249,6 +282,14 @@ function proxyCommand(values: Values, server: readonly string[]): ParsedCli {
       keepalive: keepalive.value,
       resources: values.resources === 'workspace' ? 'workspace' : 'pass',
       resourceSchemes: (values['resource-scheme'] as string[] | undefined) ?? [],
+      store: text(values.store),
+      runId: text(values['run-id']),
+      keys: Object.fromEntries(
+        ((values.key as string[] | undefined) ?? []).map((pair) => {
+          const at = pair.indexOf('=')
+          return [pair.slice(0, at), pair.slice(at + 1)]
+        }),
+      ),
     },
   }
 }

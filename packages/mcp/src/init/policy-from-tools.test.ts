@@ -73,6 +73,12 @@ describe('policyFromTools', () => {
       env: { type: 'json', required: false },
     })
     expect(policy.commands).toEqual({ allow: [] })
+    expect(policy.budgets).toEqual({
+      maxIdenticalCalls: 3,
+      maxDenials: 20,
+      denialWindowSeconds: 600,
+      maxReplans: 5,
+    })
     expect(policy.workspace.roots).toEqual(['workspace'])
     expect(policySchema.safeParse(policy).success).toBe(true)
   })

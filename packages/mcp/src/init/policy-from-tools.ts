@@ -76,10 +76,23 @@ export function policyFromTools(
       'Remove the tools the agent does not need; a tool not listed here is hidden and refused.',
       'Path arguments must resolve inside workspace.roots; check each `access` (read or write).',
       'Command arguments run only the programs in commands.allow (empty: none).',
+      'budgets are the ones plan-mcp applies: denials count per window of 10 minutes, so a long session stays usable.',
     ],
     version: 1,
     workspace: { roots: [options.root], readOnly: ['.git'], deny: ['.env'] },
     tools: shortEntries(toolsFromSchemas(described, { inferFromNames: true })),
     commands: { allow: [] },
+    budgets: INIT_BUDGETS,
   }
 }
+
+/**
+ * The budgets a generated policy states, so the user sees what applies: the defaults, but
+ * with denials counted per window, since a desktop session lives for days.
+ */
+const INIT_BUDGETS = {
+  maxIdenticalCalls: 3,
+  maxDenials: 20,
+  denialWindowSeconds: 600,
+  maxReplans: 5,
+} as const
