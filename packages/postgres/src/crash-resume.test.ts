@@ -71,7 +71,7 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
     adapter: Adapter,
     idempotent: boolean,
     maxCalls: number,
-    store: boolean | 'signed' = true,
+    store: boolean | 'signed' | 'langgraph' = true,
     beforeResume: (prefix: string, threadId: string) => Promise<void> = async () => undefined,
     retry = false,
     perTurn = false,
@@ -142,6 +142,19 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
     const { decisions, starts } = await crashAndResume('langchain', false, 1, false)
     expect(starts).toEqual(['a', 'a'])
     expect(decisions[0]).toEqual({ allowed: true, codes: [] })
+  })
+
+  it('should count the running call in the agent’s LangGraph PostgresStore, without a @plan store (langchain)', {
+    timeout: 120_000,
+  }, async () => {
+    const reported = await crashAndResume('langchain', false, 1, 'langgraph')
+    expect(reported.starts).toEqual(['a'])
+    expect(reported.decisions[0]?.codes).toContain('interrupted_call')
+    await rm(join(dir, 'starts.log'))
+    // An idempotent tool may run again, but never past maxCalls: the start was counted.
+    const capped = await crashAndResume('langchain', true, 1, 'langgraph')
+    expect(capped.starts).toEqual(['a'])
+    expect(capped.decisions[0]?.codes).toContain('budget_exhausted')
   })
 
   for (const adapter of ['langchain', 'ai-sdk'] as const) {
