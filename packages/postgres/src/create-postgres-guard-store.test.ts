@@ -32,6 +32,44 @@ describe.skipIf(url === undefined)('createPostgresGuardStore', () => {
     expect(await store.load('run-2')).toBeUndefined()
   })
 
+  it('should refuse the save of a writer that loaded a revision another writer has saved since', async () => {
+    const store = newStore()
+    await store.save('run-1', { revision: 1, state: { n: 1 } })
+    const first = { id: 'first', loadedRevision: 1 }
+    const second = { id: 'second', loadedRevision: 1 }
+    await store.save('run-1', { revision: 2, state: { by: 'first' }, writer: first })
+    await expect(
+      store.save('run-1', { revision: 2, state: { by: 'second' }, writer: second }),
+    ).rejects.toMatchObject({ code: 'store_failed' })
+    await store.save('run-1', { revision: 4, state: { by: 'first', n: 4 }, writer: first })
+    // A late write of the same writer is ignored, not refused.
+    await store.save('run-1', { revision: 3, state: { by: 'first', n: 3 }, writer: first })
+    expect(await store.load('run-1')).toEqual({ revision: 4, state: { by: 'first', n: 4 } })
+  })
+
+  it('should give a released reservation back, and forget windows that ended a window ago', async () => {
+    const prefix = uniquePrefix()
+    const store = newStore(prefix)
+    const hour = { budget: 'shell', key: 'acme', maxCalls: 1, windowSeconds: 3600 }
+    expect((await store.reserve([{ ...hour, windowStart: 0 }])).reserved).toBe(true)
+    await store.release?.([{ ...hour, windowStart: 0 }])
+    await store.release?.([{ ...hour, windowStart: 0 }])
+    expect((await store.reserve([{ ...hour, windowStart: 0 }])).reserved).toBe(true)
+    expect((await store.reserve([{ ...hour, windowStart: 0 }])).reserved).toBe(false)
+    expect((await store.reserve([{ ...hour, windowStart: 3600 }])).reserved).toBe(true)
+    expect((await store.reserve([{ ...hour, windowStart: 7200 }])).reserved).toBe(true)
+    const client = new pg.Client({ connectionString: url as string })
+    await client.connect()
+    const rows = await client.query(
+      `SELECT window_start, used FROM ${prefix}shared_budgets ORDER BY window_start`,
+    )
+    await client.end()
+    expect(rows.rows.map((row) => [Number(row.window_start), row.used])).toEqual([
+      [3600, 1],
+      [7200, 1],
+    ])
+  })
+
   it('should keep states signed through createSignedGuardStore, and refuse a row edited in SQL', async () => {
     const prefix = uniquePrefix()
     const store = createSignedGuardStore(newStore(prefix), { keys: ['k'.repeat(32)] })

@@ -59,7 +59,14 @@ async function reserveOne(
 ): Promise<number | undefined> {
   const { budget, key, windowStart, maxCalls } = reservation
   const result = await client.query(sql.reserve, [budget, key, windowStart, maxCalls])
-  if (result.rows.length > 0) return undefined
+  if (result.rows.length > 0) {
+    // The first call of a window: the counts of windows long over are no longer read.
+    const length = reservation.windowSeconds
+    if (Number(result.rows[0]?.used) === 1 && length !== undefined) {
+      await client.query(sql.forgetOld, [budget, key, windowStart - length])
+    }
+    return undefined
+  }
   const used = await client.query(sql.used, [budget, key, windowStart])
   return Number(used.rows[0]?.used ?? maxCalls)
 }
@@ -69,7 +76,8 @@ async function reserveOne(
  * before its call starts and committed before the tool runs), and shared budgets hold across
  * every process that uses the same database: a reservation is one conditional
  * `INSERT … ON CONFLICT DO UPDATE … WHERE used < max`, so concurrent calls can never together
- * exceed a budget. Counts are never given back.
+ * exceed a budget. A count is given back only for a call whose save failed (its tool never
+ * started); the first call of a window deletes the counts of windows that ended a window ago.
  *
  * A run has one writer: a save names its writer and is compare-and-set on the revision that
  * writer loaded, so a second worker that resumed the same run is refused (`store_failed`)
@@ -133,6 +141,12 @@ export function createPostgresGuardStore(options: PostgresGuardStoreOptions): Po
     save: (runId, saved) => bounded('a save', () => saveRun(pool, sql, runId, saved)),
     reserve: (reservations) =>
       bounded('a reservation', () => reserveAll(pool, transaction, sql, reservations)),
+    release: (reservations) =>
+      bounded('a release', async () => {
+        for (const { budget, key, windowStart } of reservations) {
+          await pool.query(sql.release, [budget, key, windowStart])
+        }
+      }),
     async close(): Promise<void> {
       if (owned) await pool.end()
     },

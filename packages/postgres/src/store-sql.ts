@@ -41,5 +41,10 @@ export function storeSql(prefix: string) {
       WHERE b.used < $4
       RETURNING used`,
     used: `SELECT used FROM ${budgets} WHERE budget = $1 AND key = $2 AND window_start = $3`,
+    // A call that provably never started: its count comes back, never below zero.
+    release: `UPDATE ${budgets} SET used = used - 1
+      WHERE budget = $1 AND key = $2 AND window_start = $3 AND used > 0`,
+    // Windows that ended more than a window before the current one began ($3 is that bound).
+    forgetOld: `DELETE FROM ${budgets} WHERE budget = $1 AND key = $2 AND window_start < $3`,
   }
 }

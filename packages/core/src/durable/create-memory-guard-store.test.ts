@@ -60,6 +60,28 @@ describe('createMemoryGuardStore', () => {
     expect(await store.reserve([reservation])).toEqual({ reserved: true })
   })
 
+  it('should give back a released reservation, never below zero', async () => {
+    const store = createMemoryGuardStore()
+    const one = { ...reservation, maxCalls: 1 }
+    expect((await store.reserve([one])).reserved).toBe(true)
+    await store.release?.([one])
+    await store.release?.([one])
+    expect((await store.reserve([one])).reserved).toBe(true)
+    expect((await store.reserve([one])).reserved).toBe(false)
+  })
+
+  it('should forget a window that ended a window ago, and keep the one before', async () => {
+    const store = createMemoryGuardStore()
+    const hour = { ...reservation, maxCalls: 1, windowSeconds: 3600 }
+    expect((await store.reserve([{ ...hour, windowStart: 0 }])).reserved).toBe(true)
+    expect((await store.reserve([{ ...hour, windowStart: 3600 }])).reserved).toBe(true)
+    // A process whose clock is behind still finds the last window full.
+    expect((await store.reserve([{ ...hour, windowStart: 0 }])).reserved).toBe(false)
+    expect((await store.reserve([{ ...hour, windowStart: 7200 }])).reserved).toBe(true)
+    // Window 0 ended more than a window ago: its count is gone.
+    expect((await store.reserve([{ ...hour, windowStart: 0 }])).reserved).toBe(true)
+  })
+
   it('should keep windows and keys apart', async () => {
     const store = createMemoryGuardStore()
     const one = { ...reservation, maxCalls: 1 }

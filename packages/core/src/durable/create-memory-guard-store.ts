@@ -5,6 +5,17 @@ function budgetKey(reservation: BudgetReservation): string {
   return JSON.stringify([reservation.budget, reservation.key, reservation.windowStart])
 }
 
+/** Deletes the counts of `reservation`'s budget and key in windows that ended a window ago. */
+function forgetOldWindows(used: Map<string, number>, reservation: BudgetReservation): void {
+  const length = reservation.windowSeconds
+  if (length === undefined) return
+  for (const key of used.keys()) {
+    const [budget, runKey, windowStart] = JSON.parse(key) as [string, string, number]
+    const old = windowStart < reservation.windowStart - length
+    if (old && budget === reservation.budget && runKey === reservation.key) used.delete(key)
+  }
+}
+
 /**
  * A {@link GuardStore} in this process's memory: shared budgets hold across the runs of one
  * process, and a run's state survives a new guard or middleware, but nothing survives the
@@ -44,9 +55,18 @@ export function createMemoryGuardStore(): GuardStore {
       }
       for (const reservation of reservations) {
         const key = budgetKey(reservation)
-        used.set(key, (used.get(key) ?? 0) + 1)
+        const count = (used.get(key) ?? 0) + 1
+        used.set(key, count)
+        if (count === 1) forgetOldWindows(used, reservation)
       }
       return { reserved: true }
+    },
+    async release(reservations) {
+      for (const reservation of reservations) {
+        const key = budgetKey(reservation)
+        const count = used.get(key) ?? 0
+        if (count > 0) used.set(key, count - 1)
+      }
     },
   }
 }

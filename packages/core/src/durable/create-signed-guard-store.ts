@@ -136,5 +136,8 @@ export function createSignedGuardStore(
       await store.save(runId, { ...saved, state: signed })
     },
     reserve: (reservations) => store.reserve(reservations),
+    ...(store.release === undefined
+      ? {}
+      : { release: (reservations) => store.release?.(reservations) ?? Promise.resolve() }),
   }
 }

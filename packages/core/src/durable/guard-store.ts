@@ -28,6 +28,8 @@ export interface BudgetReservation {
   readonly key: string
   /** Start of the window, in seconds since the Unix epoch; 0 for a budget without a window. */
   readonly windowStart: number
+  /** Length of the window, in seconds; absent for a budget without a window. */
+  readonly windowSeconds?: number
   /** Most calls in the window. */
   readonly maxCalls: number
 }
@@ -64,7 +66,15 @@ export interface GuardStore {
   /**
    * Counts one call against every reservation, atomically: either all fit under their
    * `maxCalls` and are counted, or none is. Concurrent callers (in any process sharing the
-   * store) can never together exceed a budget. Counts are never given back.
+   * store) can never together exceed a budget. A store may delete the counts of windows that
+   * ended more than one window ago (no clock that is off by less than a window reaches them).
    */
   reserve(reservations: readonly BudgetReservation[]): Promise<ReserveResult>
+  /**
+   * Gives back reservations that `reserve` counted, for a call that provably never started: the
+   * write before it failed, in this process, so its tool was never called. Never called for a
+   * call that may have started (a crash, a timeout after the tool was called). Optional: a store
+   * without it keeps such counts (the conservative side).
+   */
+  release?(reservations: readonly BudgetReservation[]): Promise<void>
 }
