@@ -44,10 +44,13 @@ async function nextSaved(guard: PlanGuard, run: DurableRun): Promise<SavedRunSta
     // Read again before the first write: the store checks the state (a signed store), and a
     // run written since it was resumed belongs to another writer.
     const stored = await run.store.load(run.runId)
-    const revision = stored?.revision ?? 0
-    if (session.writer === undefined) session.writer = createRunWriter(stored)
-    else if (revision !== session.writer.loadedRevision) throw runTakenError(run.runId)
-    session.revision = revision
+    // A parallel first call may have checked and numbered its save while this one waited.
+    if (session.revision === undefined) {
+      const revision = stored?.revision ?? 0
+      session.writer ??= createRunWriter(stored)
+      if (revision !== session.writer.loadedRevision) throw runTakenError(run.runId)
+      session.revision = revision
+    }
   }
   session.revision = (session.revision ?? 0) + 1
   return {
