@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createPostgresGuardStore } from './create-postgres-guard-store.js'
 import { postgresTestUrl, uniquePrefix } from './test-utils/postgres-url.js'
 
 const url = postgresTestUrl()
@@ -53,6 +54,33 @@ function start(env: Record<string, unknown>): { child: ChildProcess; output: Pro
 async function waitForStart(path: string): Promise<void> {
   while (!existsSync(path) || !readFileSync(path, 'utf8').endsWith('\n'))
     await new Promise((resolve) => setTimeout(resolve, 50))
+}
+
+/**
+ * What whoever can write the store's tables can do: read a run's state (its full row and the
+ * changes saved since), edit it as text, and write it back as one full row. True when the edit
+ * changed it.
+ */
+async function rewriteRun(prefix: string, edit: (text: string) => string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  // The test's tables hold one run (the LangChain middleware names it itself).
+  const rows = await client.query(`SELECT run_id FROM ${prefix}guard_runs`)
+  expect(rows.rows).toHaveLength(1)
+  const runId = String(rows.rows[0]?.run_id)
+  const reader = createPostgresGuardStore({ connectionString: url as string, tablePrefix: prefix })
+  const saved = await reader.load(runId)
+  await reader.close()
+  if (saved === undefined) throw new Error(`no run ${runId}`)
+  const text = JSON.stringify(saved.state)
+  const edited = edit(text)
+  await client.query(
+    `UPDATE ${prefix}guard_runs SET state = $2, base_revision = revision WHERE run_id = $1`,
+    [runId, edited],
+  )
+  await client.query(`DELETE FROM ${prefix}guard_run_changes WHERE run_id = $1`, [runId])
+  await client.end()
+  return edited !== text
 }
 
 describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () => {
@@ -162,12 +190,7 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
       timeout: 120_000,
     }, async () => {
       const tamper = async (prefix: string) => {
-        const client = new pg.Client({ connectionString: url })
-        await client.connect()
-        await client.query(
-          `UPDATE ${prefix}guard_runs SET state = replace(state, '"name":"a"', '"name":"evil"')`,
-        )
-        await client.end()
+        await rewriteRun(prefix, (text) => text.replace('"name":"a"', '"name":"evil"'))
       }
       const { refusal, starts } = await crashAndResume(adapter, false, 1, true, tamper)
       expect(starts).toEqual(['a'])
@@ -186,13 +209,12 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
       await rm(join(dir, 'starts.log'))
       // What a forger would write: the started call as never counted and still to do.
       const reset = async (prefix: string) => {
-        const client = new pg.Client({ connectionString: url })
-        await client.connect()
-        const result = await client.query(
-          `UPDATE ${prefix}guard_runs SET state = replace(replace(state, '"calls":1', '"calls":0'), '"running"', '"pending"') WHERE state LIKE '%"calls":1%'`,
+        const edited = await rewriteRun(prefix, (text) =>
+          text.includes('"calls":1')
+            ? text.replace('"calls":1', '"calls":0').replaceAll('"running"', '"pending"')
+            : text,
         )
-        await client.end()
-        expect(result.rowCount).toBe(1)
+        expect(edited).toBe(true)
       }
       const { refusal, starts } = await crashAndResume(adapter, false, 1, 'signed', reset)
       expect(starts).toEqual(['a'])

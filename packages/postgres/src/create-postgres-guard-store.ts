@@ -1,13 +1,7 @@
-import {
-  type BudgetReservation,
-  type GuardStore,
-  PlanError,
-  type ReserveResult,
-  type SavedRunState,
-} from '@plan/core'
-import { runTakenError } from '@plan/core/internal'
+import { type BudgetReservation, type GuardStore, PlanError, type ReserveResult } from '@plan/core'
 import pg from 'pg'
 import type { PostgresClient, PostgresPool } from './postgres-pool.js'
+import { RunStateWrites } from './run-state-writes.js'
 import { storeSql } from './store-sql.js'
 import {
   ignoreConnectionError,
@@ -124,6 +118,8 @@ export function createPostgresGuardStore(options: PostgresGuardStoreOptions): Po
       await client.query(sql.lock)
       await client.query(sql.createRuns)
       await client.query(sql.addWriter)
+      await client.query(sql.addBase)
+      await client.query(sql.createChanges)
       await client.query(sql.createBudgets)
     }).catch((error: unknown) => {
       ready = undefined
@@ -132,13 +128,14 @@ export function createPostgresGuardStore(options: PostgresGuardStoreOptions): Po
     return ready
   }
 
+  const runs = new RunStateWrites(pool, transaction, sql)
   const bounded = <T>(what: string, work: () => Promise<T>): Promise<T> =>
     withDeadline(setup().then(work), timeouts.callMs, what)
 
   return {
     setup: () => withDeadline(setup(), timeouts.callMs, 'the setup of its tables'),
-    load: (runId) => bounded('a load', () => loadRun(pool, sql, runId)),
-    save: (runId, saved) => bounded('a save', () => saveRun(pool, sql, runId, saved)),
+    load: (runId) => bounded('a load', () => runs.load(runId)),
+    save: (runId, saved) => bounded('a save', () => runs.save(runId, saved)),
     reserve: (reservations) =>
       bounded('a reservation', () => reserveAll(pool, transaction, sql, reservations)),
     release: (reservations) =>
@@ -188,40 +185,6 @@ async function inTransaction<T>(
     client.release(failed ?? undefined)
     client.removeListener?.('error', onError)
   }
-}
-
-async function loadRun(
-  pool: PostgresPool,
-  sql: StoreSql,
-  runId: string,
-): Promise<SavedRunState | undefined> {
-  const result = await pool.query(sql.load, [runId])
-  const row = result.rows[0]
-  if (row === undefined) return undefined
-  return { revision: Number(row.revision), state: JSON.parse(String(row.state)) }
-}
-
-async function saveRun(
-  pool: PostgresPool,
-  sql: StoreSql,
-  runId: string,
-  saved: SavedRunState,
-): Promise<void> {
-  const writer = saved.writer
-  // Text, not jsonb: jsonb cannot hold \u0000, which call keys use as a separator.
-  const values = [
-    runId,
-    saved.revision,
-    JSON.stringify(saved.state),
-    writer?.id ?? null,
-    writer?.loadedRevision ?? 0,
-  ]
-  const result = await pool.query(sql.save, values)
-  if (result.rows.length > 0 || writer === undefined) return
-  // Not written: a late write of this writer (ignored), or the run is another writer's.
-  const current = await pool.query(sql.writerOf, [runId])
-  if (current.rows[0]?.writer === writer.id) return
-  throw runTakenError(runId)
 }
 
 async function reserveAll(
