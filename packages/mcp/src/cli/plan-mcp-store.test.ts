@@ -100,9 +100,11 @@ describe.skipIf(url === undefined)('plan-mcp --store', () => {
   it(
     'should share a shared budget between plan-mcp processes of one user',
     async () => {
+      // A user of its own: the tables outlive the test.
+      const user = `user=${randomUUID()}`
       const [one, two] = await Promise.all([
-        session(['--key', 'user=grace'], 2),
-        session(['--key', 'user=grace'], 2),
+        session(['--key', user], 2),
+        session(['--key', user], 2),
       ])
       const answers = [...(one ?? []), ...(two ?? [])]
       expect(answers.filter(allowed)).toHaveLength(3)
