@@ -5,6 +5,7 @@ import type { Row, Spread } from './measure.ts'
 import { coldStartSuite } from './suite-cold-start.ts'
 import { commandSuite } from './suite-command.ts'
 import { compileSuite } from './suite-compile.ts'
+import { durableSuite } from './suite-durable.ts'
 import { executorSuite } from './suite-executor.ts'
 import { frameworksSuite } from './suite-frameworks.ts'
 import { graphSuite } from './suite-graph.ts'
@@ -24,6 +25,7 @@ const suites: [string, () => Promise<Row[]>][] = [
   ['pattern', patternSuite],
   ['cold-start', coldStartSuite],
   ['sandbox', sandboxSuite],
+  ['durable', durableSuite],
 ]
 
 const only = process.argv.slice(2)

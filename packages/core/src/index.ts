@@ -43,6 +43,7 @@ export type {
   BudgetReservation,
   GuardStore,
   ReserveResult,
+  RunWriter,
   SavedRunState,
 } from './durable/guard-store.js'
 export type { RunKeys, SharedBudgetPlan } from './durable/shared-budget-reservations.js'

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createPostgresGuardStore } from './create-postgres-guard-store.js'
 import { postgresTestUrl, uniquePrefix } from './test-utils/postgres-url.js'
 
 const url = postgresTestUrl()
@@ -55,6 +56,33 @@ async function waitForStart(path: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 50))
 }
 
+/**
+ * What whoever can write the store's tables can do: read a run's state (its full row and the
+ * changes saved since), edit it as text, and write it back as one full row. True when the edit
+ * changed it.
+ */
+async function rewriteRun(prefix: string, edit: (text: string) => string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  // The test's tables hold one run (the LangChain middleware names it itself).
+  const rows = await client.query(`SELECT run_id FROM ${prefix}guard_runs`)
+  expect(rows.rows).toHaveLength(1)
+  const runId = String(rows.rows[0]?.run_id)
+  const reader = createPostgresGuardStore({ connectionString: url as string, tablePrefix: prefix })
+  const saved = await reader.load(runId)
+  await reader.close()
+  if (saved === undefined) throw new Error(`no run ${runId}`)
+  const text = JSON.stringify(saved.state)
+  const edited = edit(text)
+  await client.query(
+    `UPDATE ${prefix}guard_runs SET state = $2, base_revision = revision WHERE run_id = $1`,
+    [runId, edited],
+  )
+  await client.query(`DELETE FROM ${prefix}guard_run_changes WHERE run_id = $1`, [runId])
+  await client.end()
+  return edited !== text
+}
+
 describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () => {
   let dir: string
 
@@ -71,7 +99,7 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
     adapter: Adapter,
     idempotent: boolean,
     maxCalls: number,
-    store: boolean | 'signed' = true,
+    store: boolean | 'signed' | 'langgraph' = true,
     beforeResume: (prefix: string, threadId: string) => Promise<void> = async () => undefined,
     retry = false,
     perTurn = false,
@@ -144,17 +172,25 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
     expect(decisions[0]).toEqual({ allowed: true, codes: [] })
   })
 
+  it('should count the running call in the agent’s LangGraph PostgresStore, without a @plan store (langchain)', {
+    timeout: 120_000,
+  }, async () => {
+    const reported = await crashAndResume('langchain', false, 1, 'langgraph')
+    expect(reported.starts).toEqual(['a'])
+    expect(reported.decisions[0]?.codes).toContain('interrupted_call')
+    await rm(join(dir, 'starts.log'))
+    // An idempotent tool may run again, but never past maxCalls: the start was counted.
+    const capped = await crashAndResume('langchain', true, 1, 'langgraph')
+    expect(capped.starts).toEqual(['a'])
+    expect(capped.decisions[0]?.codes).toContain('budget_exhausted')
+  })
+
   for (const adapter of ['langchain', 'ai-sdk'] as const) {
     it(`should refuse a state edited in the store with a PlanError carrying its issues (${adapter})`, {
       timeout: 120_000,
     }, async () => {
       const tamper = async (prefix: string) => {
-        const client = new pg.Client({ connectionString: url })
-        await client.connect()
-        await client.query(
-          `UPDATE ${prefix}guard_runs SET state = replace(state, '"name":"a"', '"name":"evil"')`,
-        )
-        await client.end()
+        await rewriteRun(prefix, (text) => text.replace('"name":"a"', '"name":"evil"'))
       }
       const { refusal, starts } = await crashAndResume(adapter, false, 1, true, tamper)
       expect(starts).toEqual(['a'])
@@ -173,13 +209,12 @@ describe.skipIf(url === undefined)('a guarded run killed while a tool runs', () 
       await rm(join(dir, 'starts.log'))
       // What a forger would write: the started call as never counted and still to do.
       const reset = async (prefix: string) => {
-        const client = new pg.Client({ connectionString: url })
-        await client.connect()
-        const result = await client.query(
-          `UPDATE ${prefix}guard_runs SET state = replace(replace(state, '"calls":1', '"calls":0'), '"running"', '"pending"') WHERE state LIKE '%"calls":1%'`,
+        const edited = await rewriteRun(prefix, (text) =>
+          text.includes('"calls":1')
+            ? text.replace('"calls":1', '"calls":0').replaceAll('"running"', '"pending"')
+            : text,
         )
-        await client.end()
-        expect(result.rowCount).toBe(1)
+        expect(edited).toBe(true)
       }
       const { refusal, starts } = await crashAndResume(adapter, false, 1, 'signed', reset)
       expect(starts).toEqual(['a'])

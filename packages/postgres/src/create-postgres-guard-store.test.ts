@@ -32,6 +32,79 @@ describe.skipIf(url === undefined)('createPostgresGuardStore', () => {
     expect(await store.load('run-2')).toBeUndefined()
   })
 
+  it('should refuse the save of a writer that loaded a revision another writer has saved since', async () => {
+    const store = newStore()
+    await store.save('run-1', { revision: 1, state: { n: 1 } })
+    const first = { id: 'first', loadedRevision: 1 }
+    const second = { id: 'second', loadedRevision: 1 }
+    await store.save('run-1', { revision: 2, state: { by: 'first' }, writer: first })
+    await expect(
+      store.save('run-1', { revision: 2, state: { by: 'second' }, writer: second }),
+    ).rejects.toMatchObject({ code: 'store_failed' })
+    await store.save('run-1', { revision: 4, state: { by: 'first', n: 4 }, writer: first })
+    // A late write of the same writer is ignored, not refused.
+    await store.save('run-1', { revision: 3, state: { by: 'first', n: 3 }, writer: first })
+    expect(await store.load('run-1')).toEqual({ revision: 4, state: { by: 'first', n: 4 } })
+  })
+
+  it('should give a released reservation back, and forget windows that ended a window ago', async () => {
+    const prefix = uniquePrefix()
+    const store = newStore(prefix)
+    const hour = { budget: 'shell', key: 'acme', maxCalls: 1, windowSeconds: 3600 }
+    expect((await store.reserve([{ ...hour, windowStart: 0 }])).reserved).toBe(true)
+    await store.release?.([{ ...hour, windowStart: 0 }])
+    await store.release?.([{ ...hour, windowStart: 0 }])
+    expect((await store.reserve([{ ...hour, windowStart: 0 }])).reserved).toBe(true)
+    expect((await store.reserve([{ ...hour, windowStart: 0 }])).reserved).toBe(false)
+    expect((await store.reserve([{ ...hour, windowStart: 3600 }])).reserved).toBe(true)
+    expect((await store.reserve([{ ...hour, windowStart: 7200 }])).reserved).toBe(true)
+    const client = new pg.Client({ connectionString: url as string })
+    await client.connect()
+    const rows = await client.query(
+      `SELECT window_start, used FROM ${prefix}shared_budgets ORDER BY window_start`,
+    )
+    await client.end()
+    expect(rows.rows.map((row) => [Number(row.window_start), row.used])).toEqual([
+      [3600, 1],
+      [7200, 1],
+    ])
+  })
+
+  it('should write what a save changed, not the whole state, and load it whole', async () => {
+    const prefix = uniquePrefix()
+    const store = newStore(prefix)
+    const writer = { id: 'w', loadedRevision: 0 }
+    const status: Record<string, string> = Object.fromEntries(
+      Array.from({ length: 1000 }, (_, index) => [`s${index}`, 'pending']),
+    )
+    const state = (calls: number) => ({ guard: { status, calls, outputs: {} }, version: 1 })
+    await store.save('run', { revision: 1, state: state(0), writer })
+    for (let step = 0; step < 10; step += 1) {
+      status[`s${step}`] = 'done'
+      await store.save('run', { revision: step + 2, state: state(step + 1), writer })
+    }
+    const client = new pg.Client({ connectionString: url as string })
+    await client.connect()
+    const sizes = await client.query(
+      `SELECT length(changes) AS bytes FROM ${prefix}guard_run_changes ORDER BY revision`,
+    )
+    const full = await client.query(`SELECT length(state) AS bytes FROM ${prefix}guard_runs`)
+    await client.end()
+    expect(sizes.rows).toHaveLength(10)
+    expect(sizes.rows.every((row) => Number(row.bytes) < 100)).toBe(true)
+    expect(Number(full.rows[0]?.bytes)).toBeGreaterThan(10_000)
+    // Another process reads it whole, and goes on from it with changes of its own.
+    const other = newStore(prefix)
+    expect(await other.load('run')).toEqual({ revision: 11, state: state(10) })
+    status.s10 = 'done'
+    const next = { id: 'next', loadedRevision: 11 }
+    await other.save('run', { revision: 12, state: state(11), writer: next })
+    await expect(
+      store.save('run', { revision: 12, state: state(0), writer }),
+    ).rejects.toMatchObject({ code: 'store_failed' })
+    expect(await newStore(prefix).load('run')).toEqual({ revision: 12, state: state(11) })
+  })
+
   it('should keep states signed through createSignedGuardStore, and refuse a row edited in SQL', async () => {
     const prefix = uniquePrefix()
     const store = createSignedGuardStore(newStore(prefix), { keys: ['k'.repeat(32)] })

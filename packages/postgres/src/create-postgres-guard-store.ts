@@ -1,13 +1,15 @@
-import {
-  type BudgetReservation,
-  type GuardStore,
-  PlanError,
-  type ReserveResult,
-  type SavedRunState,
-} from '@plan/core'
+import { type BudgetReservation, type GuardStore, PlanError, type ReserveResult } from '@plan/core'
 import pg from 'pg'
 import type { PostgresClient, PostgresPool } from './postgres-pool.js'
+import { RunStateWrites } from './run-state-writes.js'
 import { storeSql } from './store-sql.js'
+import {
+  ignoreConnectionError,
+  type PostgresStoreTimeouts,
+  poolConfig,
+  resolveTimeouts,
+  withDeadline,
+} from './store-timeouts.js'
 
 /** Options for {@link createPostgresGuardStore}: a pool, or a connection string. */
 export interface PostgresGuardStoreOptions {
@@ -17,6 +19,11 @@ export interface PostgresGuardStoreOptions {
   readonly connectionString?: string
   /** Prefix of the table names (`<prefix>guard_runs`, `<prefix>shared_budgets`). Default `plan_`. */
   readonly tablePrefix?: string
+  /**
+   * How long to wait for the database. All apply to a pool the store makes; with `pool`, only
+   * `callMs` (set the pool's own `connectionTimeoutMillis` and `statement_timeout`).
+   */
+  readonly timeouts?: PostgresStoreTimeouts
 }
 
 /** A {@link GuardStore} on PostgreSQL. */
@@ -26,6 +33,8 @@ export interface PostgresGuardStore extends GuardStore {
   /** Ends the pool, when the store made it from a connection string. */
   close(): Promise<void>
 }
+
+type StoreSqlText = ReturnType<typeof storeSql>
 
 function setupError(message: string): PlanError {
   return new PlanError(message, { code: 'invalid_configuration' })
@@ -39,12 +48,19 @@ function order(left: BudgetReservation, right: BudgetReservation): number {
 
 async function reserveOne(
   client: PostgresClient | PostgresPool,
-  sql: ReturnType<typeof storeSql>,
+  sql: StoreSqlText,
   reservation: BudgetReservation,
 ): Promise<number | undefined> {
   const { budget, key, windowStart, maxCalls } = reservation
   const result = await client.query(sql.reserve, [budget, key, windowStart, maxCalls])
-  if (result.rows.length > 0) return undefined
+  if (result.rows.length > 0) {
+    // The first call of a window: the counts of windows long over are no longer read.
+    const length = reservation.windowSeconds
+    if (Number(result.rows[0]?.used) === 1 && length !== undefined) {
+      await client.query(sql.forgetOld, [budget, key, windowStart - length])
+    }
+    return undefined
+  }
   const used = await client.query(sql.used, [budget, key, windowStart])
   return Number(used.rows[0]?.used ?? maxCalls)
 }
@@ -54,7 +70,14 @@ async function reserveOne(
  * before its call starts and committed before the tool runs), and shared budgets hold across
  * every process that uses the same database: a reservation is one conditional
  * `INSERT … ON CONFLICT DO UPDATE … WHERE used < max`, so concurrent calls can never together
- * exceed a budget. Counts are never given back.
+ * exceed a budget. A count is given back only for a call whose save failed (its tool never
+ * started); the first call of a window deletes the counts of windows that ended a window ago.
+ *
+ * A run has one writer: a save names its writer and is compare-and-set on the revision that
+ * writer loaded, so a second worker that resumed the same run is refused (`store_failed`)
+ * before its tool starts. A connection the server ends, a server that does not answer within
+ * the `timeouts`, or a lock held too long fails the call it affects; it never crashes the
+ * process.
  *
  * @example
  * ```ts
@@ -78,31 +101,25 @@ export function createPostgresGuardStore(options: PostgresGuardStoreOptions): Po
   if ((options.pool === undefined) === (options.connectionString === undefined)) {
     throw setupError('createPostgresGuardStore needs exactly one of `pool` or `connectionString`.')
   }
+  const timeouts = resolveTimeouts(options.timeouts)
   const owned = options.pool === undefined
   const pool: PostgresPool =
-    options.pool ?? new pg.Pool({ connectionString: options.connectionString })
+    options.pool ?? new pg.Pool(poolConfig(options.connectionString as string, timeouts))
+  // An idle connection the server ended: the pool drops it; the next call gets a new one.
+  pool.on?.('error', ignoreConnectionError)
+  // A pool the store did not make: each connection gets a listener once it is open.
+  if (!owned) pool.on?.('connect', listenToClient)
   const sql = storeSql(prefix)
+  const transaction = <T>(work: (client: PostgresClient) => Promise<T>) => inTransaction(pool, work)
   let ready: Promise<void> | undefined
-
-  async function transaction<T>(work: (client: PostgresClient) => Promise<T>): Promise<T> {
-    const client = await pool.connect()
-    try {
-      await client.query('BEGIN')
-      const result = await work(client)
-      await client.query('COMMIT')
-      return result
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined)
-      throw error
-    } finally {
-      client.release()
-    }
-  }
 
   function setup(): Promise<void> {
     ready ??= transaction(async (client) => {
       await client.query(sql.lock)
       await client.query(sql.createRuns)
+      await client.query(sql.addWriter)
+      await client.query(sql.addBase)
+      await client.query(sql.createChanges)
       await client.query(sql.createBudgets)
     }).catch((error: unknown) => {
       ready = undefined
@@ -111,50 +128,92 @@ export function createPostgresGuardStore(options: PostgresGuardStoreOptions): Po
     return ready
   }
 
+  const runs = new RunStateWrites(pool, transaction, sql)
+  const bounded = <T>(what: string, work: () => Promise<T>): Promise<T> =>
+    withDeadline(setup().then(work), timeouts.callMs, what)
+
   return {
-    setup,
-    async load(runId: string): Promise<SavedRunState | undefined> {
-      await setup()
-      const result = await pool.query(sql.load, [runId])
-      const row = result.rows[0]
-      if (row === undefined) return undefined
-      return { revision: Number(row.revision), state: JSON.parse(String(row.state)) }
-    },
-    async save(runId: string, saved: SavedRunState): Promise<void> {
-      await setup()
-      // Text, not jsonb: jsonb cannot hold \u0000, which call keys use as a separator.
-      await pool.query(sql.save, [runId, saved.revision, JSON.stringify(saved.state)])
-    },
-    async reserve(reservations: readonly BudgetReservation[]): Promise<ReserveResult> {
-      await setup()
-      const first = reservations[0]
-      if (first === undefined) return { reserved: true }
-      if (reservations.length === 1) {
-        const used = await reserveOne(pool, sql, first)
-        return used === undefined
-          ? { reserved: true }
-          : { reserved: false, reservation: first, used }
-      }
-      // In one order, so two transactions never wait on each other's rows (no deadlock).
-      const sorted = [...reservations].sort(order)
-      let refused: ReserveResult = { reserved: true }
-      await transaction(async (client) => {
-        for (const reservation of sorted) {
-          const used = await reserveOne(client, sql, reservation)
-          if (used !== undefined) {
-            refused = { reserved: false, reservation, used }
-            throw refusal
-          }
+    setup: () => withDeadline(setup(), timeouts.callMs, 'the setup of its tables'),
+    load: (runId) => bounded('a load', () => runs.load(runId)),
+    save: (runId, saved) => bounded('a save', () => runs.save(runId, saved)),
+    reserve: (reservations) =>
+      bounded('a reservation', () => reserveAll(pool, transaction, sql, reservations)),
+    release: (reservations) =>
+      bounded('a release', async () => {
+        for (const { budget, key, windowStart } of reservations) {
+          await pool.query(sql.release, [budget, key, windowStart])
         }
-      }).catch((error: unknown) => {
-        if (error !== refusal) throw error
-      })
-      return refused
-    },
+      }),
     async close(): Promise<void> {
       if (owned) await pool.end()
     },
   }
+}
+
+type StoreSql = ReturnType<typeof storeSql>
+
+function listenToClient(client: PostgresClient): void {
+  client.on?.('error', ignoreConnectionError)
+}
+type Transaction = <T>(work: (client: PostgresClient) => Promise<T>) => Promise<T>
+
+/**
+ * `work` in a transaction on a connection of its own. An error on the connection while it is
+ * held (the server ended it) fails the work, not the process; a connection that failed is
+ * closed rather than given back.
+ */
+async function inTransaction<T>(
+  pool: PostgresPool,
+  work: (client: PostgresClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect()
+  let failed: Error | undefined
+  const onError = (error: Error) => {
+    failed ??= error
+  }
+  client.on?.('error', onError)
+  try {
+    await client.query('BEGIN')
+    const result = await work(client)
+    await client.query('COMMIT')
+    return result
+  } catch (error) {
+    if (error !== refusal) failed ??= error instanceof Error ? error : new Error(String(error))
+    if (failed === undefined) await client.query('ROLLBACK')
+    throw error
+  } finally {
+    client.release(failed ?? undefined)
+    client.removeListener?.('error', onError)
+  }
+}
+
+async function reserveAll(
+  pool: PostgresPool,
+  transaction: Transaction,
+  sql: StoreSql,
+  reservations: readonly BudgetReservation[],
+): Promise<ReserveResult> {
+  const first = reservations[0]
+  if (first === undefined) return { reserved: true }
+  if (reservations.length === 1) {
+    const used = await reserveOne(pool, sql, first)
+    return used === undefined ? { reserved: true } : { reserved: false, reservation: first, used }
+  }
+  // In one order, so two transactions never wait on each other's rows (no deadlock).
+  const sorted = [...reservations].sort(order)
+  let refused: ReserveResult = { reserved: true }
+  await transaction(async (client) => {
+    for (const reservation of sorted) {
+      const used = await reserveOne(client, sql, reservation)
+      if (used !== undefined) {
+        refused = { reserved: false, reservation, used }
+        throw refusal
+      }
+    }
+  }).catch((error: unknown) => {
+    if (error !== refusal) throw error
+  })
+  return refused
 }
 
 /** Thrown inside a reservation transaction to roll it back. */

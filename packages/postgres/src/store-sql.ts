@@ -2,6 +2,7 @@
 export function storeSql(prefix: string) {
   const runs = `${prefix}guard_runs`
   const budgets = `${prefix}shared_budgets`
+  const changes = `${prefix}guard_run_changes`
   return {
     // Several processes may set up at once: CREATE TABLE IF NOT EXISTS alone can race.
     lock: `SELECT pg_advisory_xact_lock(hashtext('${runs}'))`,
@@ -9,7 +10,18 @@ export function storeSql(prefix: string) {
       run_id text PRIMARY KEY,
       revision bigint NOT NULL,
       state text NOT NULL,
+      writer text,
       updated_at timestamptz NOT NULL DEFAULT now()
+    )`,
+    // Tables made by an earlier version have no writer, nor the revision of the full state.
+    addWriter: `ALTER TABLE ${runs} ADD COLUMN IF NOT EXISTS writer text`,
+    addBase: `ALTER TABLE ${runs} ADD COLUMN IF NOT EXISTS base_revision bigint`,
+    // What each save changed since the full state in the run's row (base_revision).
+    createChanges: `CREATE TABLE IF NOT EXISTS ${changes} (
+      run_id text NOT NULL,
+      revision bigint NOT NULL,
+      changes text NOT NULL,
+      PRIMARY KEY (run_id, revision)
     )`,
     createBudgets: `CREATE TABLE IF NOT EXISTS ${budgets} (
       budget text NOT NULL,
@@ -18,12 +30,38 @@ export function storeSql(prefix: string) {
       used integer NOT NULL,
       PRIMARY KEY (budget, key, window_start)
     )`,
-    load: `SELECT revision, state FROM ${runs} WHERE run_id = $1`,
-    // Never replaces a state by an older one (a late write of a slower call).
-    save: `INSERT INTO ${runs} AS r (run_id, revision, state) VALUES ($1, $2, $3)
+    // One statement, so the full state and its changes are read from one snapshot.
+    load: `SELECT r.revision, r.state, (
+        SELECT coalesce(json_agg(c.changes ORDER BY c.revision), '[]'::json) FROM ${changes} c
+        WHERE c.run_id = r.run_id AND c.revision > coalesce(r.base_revision, r.revision)
+          AND c.revision <= r.revision
+      )::text AS changes
+      FROM ${runs} r WHERE r.run_id = $1`,
+    // Compare-and-set, as runWriteDecision of @plan/core: a writer's own newer state, or any
+    // writer's state on the revision it loaded; without a writer, never an older state.
+    save: `INSERT INTO ${runs} AS r (run_id, revision, state, writer, base_revision)
+      VALUES ($1, $2, $3, $4, $2)
       ON CONFLICT (run_id) DO UPDATE SET revision = EXCLUDED.revision, state = EXCLUDED.state,
-        updated_at = now()
-      WHERE r.revision <= EXCLUDED.revision`,
+        writer = EXCLUDED.writer, base_revision = EXCLUDED.revision, updated_at = now()
+      WHERE CASE
+        WHEN EXCLUDED.writer IS NULL THEN r.revision <= EXCLUDED.revision
+        WHEN r.writer IS NOT DISTINCT FROM EXCLUDED.writer THEN r.revision < EXCLUDED.revision
+        ELSE r.revision = $5::bigint
+      END
+      RETURNING revision`,
+    writerOf: `SELECT writer FROM ${runs} WHERE run_id = $1`,
+    dropChanges: `DELETE FROM ${changes} WHERE run_id = $1 AND revision <= $2`,
+    // A save of what changed: only on the exact revision the changes were taken from ($4), and
+    // under the writer rule of save.
+    advance: `UPDATE ${runs} AS r SET revision = $2, writer = $3, updated_at = now()
+      WHERE r.run_id = $1 AND r.revision = $4 AND CASE
+        WHEN $3::text IS NULL THEN true
+        WHEN r.writer IS NOT DISTINCT FROM $3::text THEN true
+        ELSE r.revision = $5::bigint
+      END
+      RETURNING revision`,
+    addChanges: `INSERT INTO ${changes} (run_id, revision, changes) VALUES ($1, $2, $3)
+      ON CONFLICT (run_id, revision) DO UPDATE SET changes = EXCLUDED.changes`,
     // One statement: the row lock of ON CONFLICT makes concurrent reservations take turns,
     // and the WHERE is evaluated on the latest count.
     reserve: `INSERT INTO ${budgets} AS b (budget, key, window_start, used) VALUES ($1, $2, $3, 1)
@@ -31,5 +69,10 @@ export function storeSql(prefix: string) {
       WHERE b.used < $4
       RETURNING used`,
     used: `SELECT used FROM ${budgets} WHERE budget = $1 AND key = $2 AND window_start = $3`,
+    // A call that provably never started: its count comes back, never below zero.
+    release: `UPDATE ${budgets} SET used = used - 1
+      WHERE budget = $1 AND key = $2 AND window_start = $3 AND used > 0`,
+    // Windows that ended more than a window before the current one began ($3 is that bound).
+    forgetOld: `DELETE FROM ${budgets} WHERE budget = $1 AND key = $2 AND window_start < $3`,
   }
 }

@@ -8,6 +8,7 @@ import {
   type PlanGuard,
   type PlanGuardState,
   resolveCompiler,
+  type SavedRunState,
 } from '@plan/core'
 import { loadSavedState } from '@plan/core/internal'
 import type { LanguageModel, PrepareStepFunction, StopCondition, ToolSet } from 'ai'
@@ -21,6 +22,7 @@ import type { PlanMode } from '../loop/plan-mode.js'
 import { planPrepareStep } from '../loop/plan-prepare-step.js'
 import { planStopWhen } from '../loop/plan-stop-when.js'
 import { setRefusalContext } from '../session/denial.js'
+import { resumeWriter } from '../tools/durable-calls.js'
 import { type GuardToolsOptions, guardTools } from '../tools/guard-tools.js'
 
 /**
@@ -126,9 +128,11 @@ async function guardedToolsWith<TOOLS extends ToolSet>(
       : isCompiledPlan(options.plan)
         ? options.plan
         : compiler.compile(options.plan)
-  const state =
-    options.state ??
-    (options.store === undefined ? undefined : await loadState(options.store, options.runId))
+  const saved =
+    options.state !== undefined || options.store === undefined
+      ? undefined
+      : await loadState(options.store, options.runId)
+  const state = options.state ?? (saved?.state as PlanGuardState | undefined)
   const guard = createPlanGuard(compiled, {
     compiler,
     ...(state === undefined ? {} : { state }),
@@ -136,6 +140,8 @@ async function guardedToolsWith<TOOLS extends ToolSet>(
       ? {}
       : { checkPathsOnDisk: options.checkPathsOnDisk }),
   })
+  // The state resumed from is the writer's base: a save after another writer's fails.
+  if (options.state === undefined && options.store !== undefined) resumeWriter(guard, saved)
   const restoredPlanMode = state?.plan != null && state.mode !== 'turn'
   const mode: PlanMode = options.plan !== undefined || restoredPlanMode ? 'plan' : 'turn'
   setRefusalContext(guard, mode === 'plan' ? { guard } : { compiler })
@@ -196,12 +202,11 @@ function policyToolNames<TOOLS extends ToolSet>(
   return Object.keys(tools).filter((name) => listed.has(name)) as (keyof TOOLS & string)[]
 }
 
-/** The guard state saved under `runId`, checked by `createPlanGuard` (it fails closed). */
+/** The run saved under `runId`; its state is checked by `createPlanGuard` (it fails closed). */
 async function loadState(
   store: NonNullable<GuardToolsOptions['store']>,
   runId: string | undefined,
-): Promise<PlanGuardState | undefined> {
+): Promise<SavedRunState | undefined> {
   if (runId === undefined) return undefined
-  const saved = await loadSavedState(store, runId)
-  return saved?.state as PlanGuardState | undefined
+  return await loadSavedState(store, runId)
 }

@@ -4,6 +4,7 @@ import type {
   PlanGuard,
   PlanIssue,
   RetryInterrupted,
+  RunWriter,
 } from '@plan/core'
 
 /** An `authorize` answer that allowed a call. */
@@ -37,6 +38,8 @@ export interface GuardSession {
   retryInterrupted: RetryInterrupted | undefined
   /** The revision of the last state written to the guard store; read from it at first use. */
   revision: number | undefined
+  /** This process as the run's writer in the guard store; made with `revision`. */
+  writer: RunWriter | undefined
   /** What a refusal lists as allowed instead; none when unknown (see `setRefusalContext`). */
   allowed: AllowedTextSource | undefined
   /** Tool call ids sent to a human (`user-approval`), not run yet; made at the first one. */
@@ -56,6 +59,7 @@ function newSession(): GuardSession {
     turn: undefined,
     retryInterrupted: undefined,
     revision: undefined,
+    writer: undefined,
     allowed: undefined,
     asked: undefined,
     lastWord: false,

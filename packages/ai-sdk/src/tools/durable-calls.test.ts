@@ -1,5 +1,7 @@
 import {
   createMemoryGuardStore,
+  createPlanCompiler,
+  createPlanGuard,
   createSignedGuardStore,
   type GuardStore,
   PlanError,
@@ -13,6 +15,7 @@ import { z } from 'zod'
 import { createPlanGuardedTools } from '../guarded/create-plan-guarded-tools.js'
 import { promptOf, scriptedModel } from '../test/scripted-model.js'
 import { createTestWorkspace, testPolicy } from '../test/test-workspace.js'
+import { guardTools } from './guard-tools.js'
 
 const plan = [{ id: 'ls', tool: 'run_command', args: { command: 'ls' } }]
 const callLs = { calls: [{ id: 'c1', tool: 'run_command', input: { command: 'ls' } }] }
@@ -50,6 +53,38 @@ function signedTable() {
 }
 
 describe('guardTools with a store', () => {
+  it('should save every one of parallel first calls, each under its own revision', async () => {
+    const store = createMemoryGuardStore()
+    const policy = testPolicy(createTestWorkspace().root)
+    const commands = ['ls', 'git status', 'git log']
+    const compiler = await createPlanCompiler(policy)
+    const steps = commands.map((command, index) => ({
+      id: `s${index}`,
+      tool: 'run_command',
+      args: { command },
+    }))
+    const guard = createPlanGuard(compiler.compile(steps), { compiler })
+    const { tools: raw, started } = recordingTools(async () => undefined)
+    const tools = guardTools(raw, guard, { store, runId: 'parallel' })
+    const execute = tools.run_command.execute as unknown as (
+      input: unknown,
+      options: { toolCallId: string; messages: [] },
+    ) => Promise<unknown>
+    await Promise.all(
+      commands.map((command, index) =>
+        execute({ command }, { toolCallId: `c${index}`, messages: [] }),
+      ),
+    )
+    expect([...started].sort()).toEqual([...commands].sort())
+    const saved = await store.load('parallel')
+    expect(saved?.revision).toBe(6)
+    expect((saved?.state as PlanGuardState | undefined)?.status).toEqual({
+      s0: 'done',
+      s1: 'done',
+      s2: 'done',
+    })
+  })
+
   it('should save the state with the call counted before the tool starts', async () => {
     const store = createMemoryGuardStore()
     let seen: PlanGuardState | undefined

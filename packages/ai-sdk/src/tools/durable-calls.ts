@@ -8,6 +8,7 @@ import {
   type SavedRunState,
   startDurableCall,
 } from '@plan/core'
+import { createRunWriter, runTakenError } from '@plan/core/internal'
 import { sessionOf } from '../session/guard-session.js'
 
 /** Where a guarded tool set keeps its run durably (see `guardTools`' `store`). */
@@ -32,13 +33,31 @@ export function durableRun(
   return { store, runId, keys, durable }
 }
 
+/** Makes the guard the writer of a run it resumed from `loaded` (undefined: a new run). */
+export function resumeWriter(guard: PlanGuard, loaded: SavedRunState | undefined): void {
+  sessionOf(guard).writer = createRunWriter(loaded)
+}
+
 async function nextSaved(guard: PlanGuard, run: DurableRun): Promise<SavedRunState> {
   const session = sessionOf(guard)
   if (session.revision === undefined && run.store !== undefined && run.runId !== undefined) {
-    session.revision = (await run.store.load(run.runId))?.revision ?? 0
+    // Read again before the first write: the store checks the state (a signed store), and a
+    // run written since it was resumed belongs to another writer.
+    const stored = await run.store.load(run.runId)
+    // A parallel first call may have checked and numbered its save while this one waited.
+    if (session.revision === undefined) {
+      const revision = stored?.revision ?? 0
+      session.writer ??= createRunWriter(stored)
+      if (revision !== session.writer.loadedRevision) throw runTakenError(run.runId)
+      session.revision = revision
+    }
   }
   session.revision = (session.revision ?? 0) + 1
-  return { revision: session.revision, state: guard.snapshot() }
+  return {
+    revision: session.revision,
+    state: guard.snapshot(),
+    ...(session.writer === undefined ? {} : { writer: session.writer }),
+  }
 }
 
 /**

@@ -1,7 +1,19 @@
 import type { BudgetReservation, GuardStore, ReserveResult, SavedRunState } from './guard-store.js'
+import { runTakenError, runWriteDecision } from './run-writer.js'
 
 function budgetKey(reservation: BudgetReservation): string {
   return JSON.stringify([reservation.budget, reservation.key, reservation.windowStart])
+}
+
+/** Deletes the counts of `reservation`'s budget and key in windows that ended a window ago. */
+function forgetOldWindows(used: Map<string, number>, reservation: BudgetReservation): void {
+  const length = reservation.windowSeconds
+  if (length === undefined) return
+  for (const key of used.keys()) {
+    const [budget, runKey, windowStart] = JSON.parse(key) as [string, string, number]
+    const old = windowStart < reservation.windowStart - length
+    if (old && budget === reservation.budget && runKey === reservation.key) used.delete(key)
+  }
 }
 
 /**
@@ -22,12 +34,19 @@ export function createMemoryGuardStore(): GuardStore {
   return {
     async load(runId) {
       const saved = states.get(runId)
-      return saved === undefined ? undefined : structuredClone(saved)
+      return saved === undefined
+        ? undefined
+        : { revision: saved.revision, state: structuredClone(saved.state) }
     },
     async save(runId, saved) {
       const current = states.get(runId)
-      if (current !== undefined && current.revision > saved.revision) return
-      states.set(runId, structuredClone(saved))
+      const head =
+        current === undefined
+          ? undefined
+          : { revision: current.revision, writerId: current.writer?.id }
+      const decision = runWriteDecision(head, saved)
+      if (decision === 'conflict') throw runTakenError(runId)
+      if (decision === 'write') states.set(runId, structuredClone(saved))
     },
     async reserve(reservations): Promise<ReserveResult> {
       for (const reservation of reservations) {
@@ -36,9 +55,18 @@ export function createMemoryGuardStore(): GuardStore {
       }
       for (const reservation of reservations) {
         const key = budgetKey(reservation)
-        used.set(key, (used.get(key) ?? 0) + 1)
+        const count = (used.get(key) ?? 0) + 1
+        used.set(key, count)
+        if (count === 1) forgetOldWindows(used, reservation)
       }
       return { reserved: true }
+    },
+    async release(reservations) {
+      for (const reservation of reservations) {
+        const key = budgetKey(reservation)
+        const count = used.get(key) ?? 0
+        if (count > 0) used.set(key, count - 1)
+      }
     },
   }
 }

@@ -133,8 +133,11 @@ export function createSignedGuardStore(
     },
     async save(runId, saved) {
       const signed = signedState(signingKey, runId, saved)
-      await store.save(runId, { revision: saved.revision, state: signed })
+      await store.save(runId, { ...saved, state: signed })
     },
     reserve: (reservations) => store.reserve(reservations),
+    ...(store.release === undefined
+      ? {}
+      : { release: (reservations) => store.release?.(reservations) ?? Promise.resolve() }),
   }
 }

@@ -1,9 +1,23 @@
+/**
+ * One writer of a run: a process (or a handler) that loaded the run and now saves it. A run has
+ * one writer at a time; a second one that resumed the same run loses the race (see
+ * {@link GuardStore.save}).
+ */
+export interface RunWriter {
+  /** Unique to this writer, e.g. `crypto.randomUUID()`. */
+  readonly id: string
+  /** The revision of the state the writer resumed from; 0 when the run had none. */
+  readonly loadedRevision: number
+}
+
 /** A run's state as a store keeps it: the adapter's state as JSON, under a growing revision. */
 export interface SavedRunState {
   /** Grows with every write of the run; a store never replaces a state by an older one. */
   readonly revision: number
   /** What the adapter saves (the guard's `snapshot()` and its own bookkeeping), as JSON. */
   readonly state: unknown
+  /** Who saves it; with it, a save is compare-and-set (see {@link GuardStore.save}). */
+  readonly writer?: RunWriter
 }
 
 /** One call counted against one shared budget (see the policy's `budgets.shared`). */
@@ -14,6 +28,8 @@ export interface BudgetReservation {
   readonly key: string
   /** Start of the window, in seconds since the Unix epoch; 0 for a budget without a window. */
   readonly windowStart: number
+  /** Length of the window, in seconds; absent for a budget without a window. */
+  readonly windowSeconds?: number
   /** Most calls in the window. */
   readonly maxCalls: number
 }
@@ -38,7 +54,11 @@ export interface GuardStore {
   /** The freshest state saved for a run, or undefined when none was. */
   load(runId: string): Promise<SavedRunState | undefined>
   /**
-   * Saves a run's state. Resolves only once the state is durable; a state with a lower
+   * Saves a run's state. Resolves only once the state is durable. With `saved.writer` it is
+   * compare-and-set (`runWriteDecision`): the state is written when the stored one is the
+   * same writer's (an older revision of its own is ignored: a late write) or still the revision
+   * the writer loaded (the writer takes the run over); otherwise another writer has the run, and
+   * it rejects with a `store_failed` `PlanError`. Without a writer, a state with a lower
    * revision than the stored one is ignored. Rejects when it cannot save (the caller fails
    * closed).
    */
@@ -46,7 +66,15 @@ export interface GuardStore {
   /**
    * Counts one call against every reservation, atomically: either all fit under their
    * `maxCalls` and are counted, or none is. Concurrent callers (in any process sharing the
-   * store) can never together exceed a budget. Counts are never given back.
+   * store) can never together exceed a budget. A store may delete the counts of windows that
+   * ended more than one window ago (no clock that is off by less than a window reaches them).
    */
   reserve(reservations: readonly BudgetReservation[]): Promise<ReserveResult>
+  /**
+   * Gives back reservations that `reserve` counted, for a call that provably never started: the
+   * write before it failed, in this process, so its tool was never called. Never called for a
+   * call that may have started (a crash, a timeout after the tool was called). Optional: a store
+   * without it keeps such counts (the conservative side).
+   */
+  release?(reservations: readonly BudgetReservation[]): Promise<void>
 }

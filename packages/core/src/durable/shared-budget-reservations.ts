@@ -43,6 +43,7 @@ export function sharedBudgetReservations(
       budget,
       key,
       windowStart: window === undefined ? 0 : seconds - (seconds % window),
+      ...(window === undefined ? {} : { windowSeconds: window }),
       maxCalls: spec.maxCalls,
     })
   }

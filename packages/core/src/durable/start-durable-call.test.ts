@@ -37,7 +37,9 @@ describe('sharedBudgetReservations', () => {
       sharedBudgetReservations(perTenant, 'run_command', { tenant: 'acme' }, 7_205_000),
     ).toEqual({
       success: true,
-      reservations: [{ budget: 'shell', key: 'acme', windowStart: 7200, maxCalls: 2 }],
+      reservations: [
+        { budget: 'shell', key: 'acme', windowStart: 7200, windowSeconds: 3600, maxCalls: 2 },
+      ],
     })
     expect(sharedBudgetReservations(perTenant, 'echo', {}, 0)).toEqual({
       success: true,
@@ -75,6 +77,37 @@ describe('startDurableCall', () => {
     const issues = await start(broken, 'echo')
     expect(issues[0]?.code).toBe('store_failed')
     expect(issues[0]?.message).toContain('connection refused')
+  })
+
+  it('should give back the reservation of a call whose save failed, and keep one that ran', async () => {
+    const memory = createMemoryGuardStore()
+    let saves = 0
+    const flaky: GuardStore = {
+      ...memory,
+      save: (runId, saved) => {
+        saves += 1
+        return saves === 1
+          ? Promise.reject(new Error('connection reset'))
+          : memory.save(runId, saved)
+      },
+    }
+    // The first call never started: its count came back, so two calls still fit in the budget.
+    expect((await start(flaky))[0]?.code).toBe('store_failed')
+    expect(await start(flaky)).toEqual([])
+    expect(await start(flaky)).toEqual([])
+    expect((await start(flaky))[0]?.code).toBe('budget_exhausted')
+  })
+
+  it('should keep the reservation when the store cannot give it back', async () => {
+    const memory = createMemoryGuardStore()
+    const broken: GuardStore = {
+      load: memory.load,
+      reserve: memory.reserve,
+      save: () => Promise.reject(new Error('down')),
+    }
+    expect((await start(broken))[0]?.code).toBe('store_failed')
+    expect((await start(broken))[0]?.code).toBe('store_failed')
+    expect((await start(memory))[0]?.code).toBe('budget_exhausted')
   })
 
   it('should deny a call counted by a shared budget when there is no store', async () => {

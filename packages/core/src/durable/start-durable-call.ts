@@ -2,7 +2,7 @@ import { createIssue } from '../issues/create-issue.js'
 import type { Policy } from '../schema/policy-schema.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { errorMessage } from '../util/error-message.js'
-import type { GuardStore, SavedRunState } from './guard-store.js'
+import type { BudgetReservation, GuardStore, SavedRunState } from './guard-store.js'
 import { type RunKeys, sharedBudgetReservations } from './shared-budget-reservations.js'
 
 /** Options of {@link startDurableCall}. */
@@ -27,7 +27,8 @@ export interface StartDurableCallOptions {
  * counts the call against the policy's shared budgets, then saves the run's state (with the
  * call counted and its step running) to the store. Resolves to the issues that forbid the
  * call, empty when the tool may start. A store that fails, a budget that is full or a shared
- * budget without a store forbids it (fail closed); nothing reserved here is ever given back.
+ * budget without a store forbids it (fail closed). A reservation is given back only when the
+ * save after it failed (the tool provably never started), and only if the store can.
  */
 export async function startDurableCall(
   options: StartDurableCallOptions,
@@ -46,25 +47,18 @@ export async function startDurableCall(
     const message = `The shared budget ${JSON.stringify(first.budget)} needs a guard store, and this run has none.`
     return [createIssue('store_failed', message, [], 'Give the adapter a guard store.', stepId)]
   }
+  let reserved = false
   try {
     if (plan.reservations.length > 0) {
       const result = await store.reserve(plan.reservations)
-      if (!result.reserved) {
-        const { budget, key, maxCalls } = result.reservation
-        return [
-          createIssue(
-            'budget_exhausted',
-            `The shared budget ${JSON.stringify(budget)} of ${JSON.stringify(key)} has used its ${maxCalls} calls${result.reservation.windowStart === 0 ? '' : ' in this window'}.`,
-            ['budgets', 'shared', budget],
-            'Stop calling this tool and report what was done.',
-            stepId,
-          ),
-        ]
-      }
+      if (!result.reserved) return [exhaustedIssue(result.reservation, stepId)]
+      reserved = true
     }
     await store.save(options.runId, options.saved())
     return []
   } catch (error) {
+    // The save failed here, so the tool was never called: the reservation can be given back.
+    if (reserved) await store.release?.(plan.reservations).catch(() => undefined)
     return [
       createIssue(
         'store_failed',
@@ -75,6 +69,17 @@ export async function startDurableCall(
       ),
     ]
   }
+}
+
+function exhaustedIssue(reservation: BudgetReservation, stepId: string): PlanIssue {
+  const { budget, key, maxCalls, windowStart } = reservation
+  return createIssue(
+    'budget_exhausted',
+    `The shared budget ${JSON.stringify(budget)} of ${JSON.stringify(key)} has used its ${maxCalls} calls${windowStart === 0 ? '' : ' in this window'}.`,
+    ['budgets', 'shared', budget],
+    'Stop calling this tool and report what was done.',
+    stepId,
+  )
 }
 
 /**

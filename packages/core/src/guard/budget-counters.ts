@@ -30,6 +30,7 @@ export function emptyCounters(): BudgetCounters {
     calls: 0,
     replans: 0,
     denials: 0,
+    denialWindowStart: 0,
     callsPerTool: new Map(),
     identicalCalls: new Map(),
     turns: new Map(),

@@ -55,6 +55,11 @@ export const GUARD_STATE_JSON_SCHEMA: JsonSchema = {
       minimum: 0,
       maximum: 9007199254740991,
     },
+    denialWindowStart: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 9007199254740991,
+    },
     callsPerTool: {
       type: 'object',
       propertyNames: {

@@ -37,6 +37,52 @@ describe('budget counters', () => {
 })
 
 describe('RunBudgets', () => {
+  it('should refuse calls past maxDenials in a window, without stopping, until it ends', () => {
+    const clock = { now: 1_000_000 }
+    const stops: PlanIssue[] = []
+    const run = new RunBudgets(
+      { ...limits, denialWindowSeconds: 60 } as never,
+      () => undefined,
+      () => clock.now,
+      (issue) => stops.push(issue),
+    )
+    for (let index = 0; index < 3; index += 1) expect(run.countDenial(`d${index}`)).toBeUndefined()
+    expect(run.stopReason()).toBeUndefined()
+    expect(run.countDenial('d3')?.code).toBe('budget_exhausted')
+    clock.now += 59_000
+    expect(run.stopReason()?.message).toContain('refused for 1 s more')
+    // The next window starts afresh: the session is usable again, and was never stopped.
+    clock.now += 1_000
+    expect(run.stopReason()).toBeUndefined()
+    expect(run.countDenial('d4')).toBeUndefined()
+    expect(run.counters.denials).toBe(1)
+    expect(stops).toEqual([])
+  })
+
+  it('should count repeated denied requests per window, too', () => {
+    const clock = { now: 1_000_000 }
+    const run = new RunBudgets(
+      { ...limits, maxDenials: 50, denialWindowSeconds: 60 } as never,
+      () => undefined,
+      () => clock.now,
+      () => undefined,
+    )
+    run.countDenial('same')
+    run.countDenial('same')
+    expect(run.countDenial('same')?.code).toBe('repeated_call')
+    clock.now += 60_000
+    expect(run.countDenial('same')).toBeUndefined()
+    expect(run.stopped).toBeUndefined()
+  })
+
+  it('should stop the run past maxDenials without a window', () => {
+    const { run, stops } = budgets()
+    for (let index = 0; index < 3; index += 1) run.countDenial(`d${index}`)
+    expect(run.countDenial('d3')?.code).toBe('budget_exhausted')
+    expect(run.stopReason()?.code).toBe('budget_exhausted')
+    expect(stops).toHaveLength(1)
+  })
+
   it('should stop the run at maxCalls, once, and tell onStop once', () => {
     const { run, stops } = budgets()
     for (let index = 0; index < 3; index += 1) {

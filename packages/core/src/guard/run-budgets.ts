@@ -91,7 +91,34 @@ export class RunBudgets {
         ),
       )
     }
-    return undefined
+    return this.#denialPause()
+  }
+
+  /** With `denialWindowSeconds`: the refusal of every call while this window has too many denials. */
+  #denialPause(): PlanIssue | undefined {
+    const { budgets, counters } = this
+    const window = budgets.denialWindowSeconds
+    if (window === undefined || counters.denials <= budgets.maxDenials) return undefined
+    const left = counters.denialWindowStart + window * 1000 - this.now()
+    if (left <= 0) return undefined
+    return createIssue(
+      'budget_exhausted',
+      `${counters.denials} requests were denied in this window of ${window} s (at most ${budgets.maxDenials}); calls are refused for ${Math.ceil(left / 1000)} s more.`,
+      [],
+      'Stop proposing calls the policy refuses; report what is blocking the task, or wait for the window to end.',
+    )
+  }
+
+  /** With `denialWindowSeconds`: starts a new window of denials once the last one has ended. */
+  #rollDenialWindow(): void {
+    const window = this.budgets.denialWindowSeconds
+    if (window === undefined) return
+    const { counters } = this
+    const now = this.now()
+    if (now - counters.denialWindowStart < window * 1000) return
+    counters.denialWindowStart = now
+    counters.denials = 0
+    counters.deniedRepeats.clear()
   }
 
   /** Why one more call of `tool` (with call key `key`, as step `stepId`) exceeds a budget. */
@@ -164,33 +191,34 @@ export class RunBudgets {
 
   /**
    * Counts a denial (a call, or a rejected per-turn batch, by `key`); stops the run when the
-   * same one keeps coming back or too many were denied. Denials after a stop are not counted.
+   * same one keeps coming back or too many were denied (with `denialWindowSeconds`, answers the
+   * issue and refuses calls until the window ends instead). Denials after a stop are not counted.
    */
   countDenial(key: string | undefined): PlanIssue | undefined {
     const { budgets, counters } = this
     if (this.stopped !== undefined) return undefined
+    this.#rollDenialWindow()
     counters.denials += 1
     const repeats = key === undefined ? 0 : (counters.deniedRepeats.get(key) ?? 0) + 1
     if (key !== undefined) counters.deniedRepeats.set(key, repeats)
+    const scope = budgets.denialWindowSeconds === undefined ? 'run' : 'window'
+    let issue: PlanIssue | undefined
     if (repeats > budgets.maxIdenticalCalls) {
-      return this.stop(
-        stopIssue(
-          'repeated_call',
-          `The same denied request was made ${repeats} times in this run (at most ${budgets.maxIdenticalCalls}).`,
-          'Stop repeating a request the policy refuses; report what is blocking the task.',
-        ),
+      issue = stopIssue(
+        'repeated_call',
+        `The same denied request was made ${repeats} times in this ${scope} (at most ${budgets.maxIdenticalCalls}).`,
+        'Stop repeating a request the policy refuses; report what is blocking the task.',
+      )
+    } else if (counters.denials > budgets.maxDenials) {
+      issue = stopIssue(
+        'budget_exhausted',
+        `${counters.denials} requests were denied in this ${scope} (at most ${budgets.maxDenials}).`,
+        'Stop proposing calls the policy refuses; report what is blocking the task.',
       )
     }
-    if (counters.denials > budgets.maxDenials) {
-      return this.stop(
-        stopIssue(
-          'budget_exhausted',
-          `${counters.denials} requests were denied in this run (at most ${budgets.maxDenials}).`,
-          'Stop proposing calls the policy refuses; report what is blocking the task.',
-        ),
-      )
-    }
-    return undefined
+    // Per window, the run goes on: calls are refused until the window ends (see stopReason).
+    if (issue === undefined || scope === 'window') return issue
+    return this.stop(issue)
   }
 
   /** Counts a re-plan; stops the run past `maxReplans`. */

@@ -80,6 +80,7 @@ const everything = {
     maxCalls: 20,
     maxIdenticalCalls: 2,
     maxDenials: 3,
+    denialWindowSeconds: 600,
     maxReplans: 0,
     deadlineMs: 1000,
   },
@@ -248,7 +249,7 @@ describe('parsePolicyFast', () => {
           { requiredKeys: [] },
         ),
         budgets: fc.record(
-          { maxSteps: count, maxReplans: count, deadlineMs: count },
+          { maxSteps: count, maxReplans: count, deadlineMs: count, denialWindowSeconds: count },
           { requiredKeys: [] },
         ),
         trust: fc.record({ defaultOutput: maybe(fc.constantFrom('trusted', 'untrusted')) }),

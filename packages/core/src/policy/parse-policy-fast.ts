@@ -167,6 +167,7 @@ const policyRule = object({
       maxCalls: positive(),
       maxIdenticalCalls: withDefault(positive(), () => 3),
       maxDenials: withDefault(positive(), () => 20),
+      denialWindowSeconds: positive(),
       maxReplans: withDefault(nonNegative(), () => 5),
       deadlineMs: positive(),
     }),

@@ -8,8 +8,10 @@ export const BUDGET_COUNTERS = {
   calls: 'count',
   /** Re-plans submitted after the first plan. */
   replans: 'count',
-  /** Denied calls and rejected turns. */
+  /** Denied calls and rejected turns (in the current window, with `denialWindowSeconds`). */
   denials: 'count?',
+  /** With `budgets.denialWindowSeconds`: when the window denials are counted in began, in ms. */
+  denialWindowStart: 'count?',
   /** Tool calls started, per tool. */
   callsPerTool: 'counts',
   /** The last call's key and how often it came in a row. */

@@ -327,6 +327,13 @@ export const budgetsSchema = z.strictObject({
    * model that keeps proposing what the policy refuses cannot loop forever.
    */
   maxDenials: z.number().int().positive().default(20),
+  /**
+   * Counts `maxDenials` (and repeated denied requests) per window of this many seconds instead
+   * of per run: past `maxDenials` in a window, calls are refused until the window ends, and the
+   * next window starts afresh, so a long session (a desktop MCP client) stays usable. Default:
+   * per run, and past it the run stops.
+   */
+  denialWindowSeconds: z.number().int().positive().optional(),
   /** Most plans submitted in one run after the first. */
   maxReplans: z.number().int().nonnegative().default(5),
   /** Wall-clock limit of one run, in milliseconds. */

@@ -47,9 +47,9 @@ export async function freshestRunState(
   return stored.state
 }
 
-/** A run state as the store keeps it. */
-export function toSaved(state: PlanGuardRunState): SavedRunState {
-  return { revision: state.revision, state }
+/** A run state as the store keeps it, saved by the run's writer. */
+export function toSaved(run: RunContext, state: PlanGuardRunState): SavedRunState {
+  return { revision: state.revision, state, writer: run.writer }
 }
 
 /**
@@ -64,7 +64,7 @@ export async function storedRunState(
   const state = savedRunState(run)
   if (store === undefined) return state
   try {
-    await store.save(run.id, toSaved(state))
+    await store.save(run.id, toSaved(run, state))
   } catch (error) {
     if (PlanError.isInstance(error)) throw error
     const message = `The guard store could not save the run's state (${errorMessage(error)}); the run cannot go on.`

@@ -9,6 +9,7 @@ import {
 import { countOption } from '@plan/core/internal'
 import { reportDecision } from '../telemetry/report-decision.js'
 import { lazyGuardSetup } from './guard-setup.js'
+import { guardStoreFromLangGraph, isLangGraphStore } from './langgraph-guard-store.js'
 import type { PlanGuardExitBehavior, PlanGuardMiddlewareOptions } from './plan-guard-options.js'
 import { RunRegistry } from './run-registry.js'
 
@@ -24,7 +25,10 @@ export interface GuardConfig {
   readonly maskTools: boolean
   readonly describePlan: boolean
   readonly extractionModel: BaseChatModel | undefined
-  readonly store: GuardStore | undefined
+  /** `store`, or else the agent's LangGraph store once a hook has seen it (see {@link bindAgentStore}). */
+  store: GuardStore | undefined
+  /** True when the middleware was given no store: it uses the agent's, if it has one. */
+  readonly usesAgentStore: boolean
   readonly keys: RunKeys | undefined
   readonly retryInterrupted: RetryInterrupted | undefined
   readonly report: (decision: DecisionEvent) => void
@@ -48,7 +52,7 @@ export function guardConfig(options: PlanGuardMiddlewareOptions): GuardConfig {
   const maxLiveRuns = countOption('maxLiveRuns', options.maxLiveRuns, DEFAULT_MAX_LIVE_RUNS)
   const { onDecision } = options
   const planMode = options.plan !== undefined
-  return {
+  const config: GuardConfig = {
     name: 'PlanGuardMiddleware',
     exitBehavior,
     planMode,
@@ -56,16 +60,28 @@ export function guardConfig(options: PlanGuardMiddlewareOptions): GuardConfig {
     describePlan: options.describePlan ?? true,
     extractionModel: options.extractionModel,
     store: options.store,
+    usesAgentStore: options.store === undefined,
     keys: options.keys,
     retryInterrupted: options.retryInterrupted,
     report: (decision) => reportDecision(decision, onDecision),
     runs: new RunRegistry({
       setup: lazyGuardSetup(options, 'planGuardMiddleware'),
-      store: options.store,
+      store: () => config.store,
       checkPathsOnDisk: options.checkPathsOnDisk ?? true,
       maxLiveRuns,
     }),
     startsAtModelCall:
       exitBehavior !== 'error' && !(planMode && options.extractionModel !== undefined),
   }
+  return config
+}
+
+/**
+ * With no `store` option, the agent's LangGraph store (`createAgent({ store })`, e.g. a
+ * `PostgresStore`) becomes the guard store when a hook first sees it in its runtime.
+ */
+export function bindAgentStore(config: GuardConfig, runtime: unknown): void {
+  if (!config.usesAgentStore || typeof runtime !== 'object' || runtime === null) return
+  const agentStore = (runtime as { readonly store?: unknown }).store
+  if (isLangGraphStore(agentStore)) config.store = guardStoreFromLangGraph(agentStore)
 }

@@ -143,7 +143,7 @@ async function runAuthorized(
     tool: call.name,
     stepId: result.stepId,
     ...(config.keys === undefined ? {} : { keys: config.keys }),
-    saved: () => toSaved(savedRunState(run)),
+    saved: () => toSaved(run, savedRunState(run)),
   })
   if (blocked.length > 0) {
     run.guard.release(result.stepId)
@@ -166,7 +166,7 @@ async function runAuthorized(
     if (isGraphBubbleUp(error)) {
       run.guard.release(result.stepId)
       // A paused call runs again when the run resumes: the store must not hold it as started.
-      await finishDurableCall(config.store, run.id, toSaved(savedRunState(run)))
+      await finishDurableCall(config.store, run.id, toSaved(run, savedRunState(run)))
       throw error
     }
     // Answered as LangChain answers a throwing tool without middleware.

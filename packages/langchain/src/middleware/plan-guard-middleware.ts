@@ -3,7 +3,7 @@ import { runReadyModelSteps } from '@plan/core'
 import { type AgentMiddleware, createMiddleware } from 'langchain'
 import type { LangChainToolCall } from '../convert/steps-from-tool-calls.js'
 import { storedRunState } from './durable-run.js'
-import { type GuardConfig, guardConfig } from './guard-config.js'
+import { bindAgentStore, type GuardConfig, guardConfig } from './guard-config.js'
 import { guardedModelCall } from './guarded-model-call.js'
 import { guardedToolCall } from './guarded-tool-call.js'
 import { invocationOf } from './invocation.js'
@@ -146,16 +146,23 @@ export function planGuardMiddleware(
     ...(config.startsAtModelCall
       ? {}
       : {
-          beforeAgent: (state: PlanGuardFields, runtime: unknown) =>
-            beforeAgent(config, state, runtime),
+          beforeAgent: (state: PlanGuardFields, runtime: unknown) => {
+            bindAgentStore(config, runtime)
+            return beforeAgent(config, state, runtime)
+          },
         }),
     ...(throwsOnExit || runsModelSteps
       ? {
-          beforeModel: (state: PlanGuardFields, runtime: unknown) =>
-            beforeModel(config, state, runtime),
+          beforeModel: (state: PlanGuardFields, runtime: unknown) => {
+            bindAgentStore(config, runtime)
+            return beforeModel(config, state, runtime)
+          },
         }
       : {}),
-    wrapModelCall: (request, handler) => guardedModelCall(config, request, handler),
+    wrapModelCall: (request, handler) => {
+      bindAgentStore(config, request.runtime)
+      return guardedModelCall(config, request, handler)
+    },
     ...(throwsOnExit
       ? {
           afterModel: {
@@ -163,15 +170,23 @@ export function planGuardMiddleware(
             hook: (
               state: PlanGuardFields & { readonly messages: readonly unknown[] },
               runtime: unknown,
-            ) => afterModel(config, state, runtime),
+            ) => {
+              bindAgentStore(config, runtime)
+              return afterModel(config, state, runtime)
+            },
           },
         }
       : {}),
-    wrapToolCall: (request, handler) => guardedToolCall(config, request, handler),
+    wrapToolCall: (request, handler) => {
+      bindAgentStore(config, request.runtime)
+      return guardedToolCall(config, request, handler)
+    },
     ...(throwsOnExit
       ? {
-          afterAgent: (state: PlanGuardFields, runtime: unknown) =>
-            afterAgent(config, state, runtime),
+          afterAgent: (state: PlanGuardFields, runtime: unknown) => {
+            bindAgentStore(config, runtime)
+            return afterAgent(config, state, runtime)
+          },
         }
       : {}),
   })

@@ -5,7 +5,7 @@ import {
   PlanError,
   type PlanGuard,
 } from '@plan/core'
-import { hashJson } from '@plan/core/internal'
+import { createRunWriter, hashJson } from '@plan/core/internal'
 import type { GuardSetup } from './guard-setup.js'
 import { newRun, type RunContext, setExit } from './run-context.js'
 import { readRunState } from './run-state.js'
@@ -67,6 +67,7 @@ export function restoreRun(
   }
   const run = newRun(id, guard, setup.compiler)
   run.revision = state.revision
+  run.writer = createRunWriter({ revision: state.revision, state: undefined })
   run.turn = state.turn
   run.submittedTurn = state.submittedTurn
   run.submittedKey = state.submittedKey ?? undefined

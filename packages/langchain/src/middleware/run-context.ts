@@ -5,7 +5,9 @@ import {
   PlanError,
   type PlanGuard,
   type PlanIssue,
+  type RunWriter,
 } from '@plan/core'
+import { createRunWriter } from '@plan/core/internal'
 import type { PlanGuardRunState } from './run-state.js'
 
 /** Why a run is ending, and the error an `error` exit throws. */
@@ -19,6 +21,8 @@ export interface RunContext {
   readonly id: string
   /** The revision of the last state written for this run. */
   revision: number
+  /** This middleware as the run's one writer in the guard store (see `GuardStore.save`). */
+  writer: RunWriter
   readonly guard: PlanGuard
   readonly compiler: PlanCompiler
   /** Model turns so far, and the turn (and its calls) last checked (per-turn mode). */
@@ -39,6 +43,7 @@ export function newRun(id: string, guard: PlanGuard, compiler: PlanCompiler): Ru
   return {
     id,
     revision: 0,
+    writer: createRunWriter(undefined),
     guard,
     compiler,
     turn: 0,

@@ -56,13 +56,14 @@ export class RunRegistry {
   readonly #invocations = new WeakMap<object, string>()
   readonly #refusedInvocations = new WeakMap<object, PlanError>()
   readonly #setup: () => Promise<GuardSetup>
-  readonly #store: GuardStore | undefined
+  /** The guard store, read at each use: the agent's LangGraph store is known only at run time. */
+  readonly #store: () => GuardStore | undefined
   readonly #checkPathsOnDisk: boolean
   readonly #maxLiveRuns: number
 
   constructor(options: {
     readonly setup: () => Promise<GuardSetup>
-    readonly store: GuardStore | undefined
+    readonly store: () => GuardStore | undefined
     readonly checkPathsOnDisk: boolean
     readonly maxLiveRuns: number
   }) {
@@ -102,7 +103,7 @@ export class RunRegistry {
       )
     }
     const setup = await this.#setup()
-    const freshest = await freshestRunState(this.#store, id, written)
+    const freshest = await freshestRunState(this.#store(), id, written)
     // Synchronous from here on: the parallel calls of one turn restore the run once.
     return this.#enter(
       invocation,

@@ -37,6 +37,9 @@ describe('parseCliArgs', () => {
         resources: undefined,
         resourceSchemes: [],
         serverName: undefined,
+        store: undefined,
+        runId: undefined,
+        keys: {},
       },
     })
   })
@@ -205,6 +208,46 @@ describe('parseCliArgs', () => {
     const parsed = parseCliArgs(argv)
     expect(parsed.success).toBe(false)
     expect(parsed.success ? '' : parsed.message).toContain(message)
+  })
+})
+
+describe('parseCliArgs (--store)', () => {
+  const server = ['--', 'server']
+
+  it('should read --store with --run-id and each --key', () => {
+    const parsed = parseCliArgs([
+      '--policy',
+      'p.json',
+      '--store',
+      'postgres://plan@db/plan',
+      '--run-id',
+      'desk-1',
+      '--key',
+      'user=ada',
+      '--key',
+      'tenant=acme=1',
+      ...server,
+    ])
+    expect(parsed.success && parsed.command.kind === 'proxy' && parsed.command).toMatchObject({
+      store: 'postgres://plan@db/plan',
+      runId: 'desk-1',
+      keys: { user: 'ada', tenant: 'acme=1' },
+    })
+  })
+
+  it('should refuse a store that is not PostgreSQL, --store with --listen, and run flags without a store', () => {
+    const cases = [
+      [['--store', 'mysql://db'], 'not a postgres:// URL'],
+      [['--store', 'postgres://db', '--listen', '0'], 'cannot apply to --listen'],
+      [['--run-id', 'r'], 'add --store'],
+      [['--key', 'user=ada'], 'add --store'],
+      [['--store', 'postgres://db', '--key', 'user'], 'is not name=value'],
+      [['--store', 'postgres://db', '--key', '=ada'], 'is not name=value'],
+    ] as const
+    for (const [flags, message] of cases) {
+      const parsed = parseCliArgs(['--policy', 'p.json', ...flags, ...server])
+      expect(parsed.success ? 'parsed' : parsed.message).toContain(message)
+    }
   })
 })
 

@@ -34,6 +34,12 @@ export interface ProxyCommand {
   readonly resourceSchemes: readonly string[]
   /** The server's name in the policy: its tools are the policy's `<name>__<tool>` entries. */
   readonly serverName: string | undefined
+  /** A PostgreSQL URL: the guard's state and the shared budgets live there. */
+  readonly store: string | undefined
+  /** With `store`: the run's id in it; undefined: a new one per process. */
+  readonly runId: string | undefined
+  /** With `store`: the run's keys for shared budgets (`--key tenant=acme`). */
+  readonly keys: Readonly<Record<string, string>>
 }
 
 /** `plan-mcp init [--output file] [--root dir] [--force] -- <server command>`. */
@@ -77,6 +83,10 @@ export const USAGE = `Usage:
       reads are audited and counted against budgets.maxCalls, as tool calls are;
       a listed tool whose definition differs from its pin in the policy is withheld;
       with --server-name, the server's tools are the policy's <name>__<tool> entries.
+  plan-mcp --policy <policy.json> --store <postgres://…> [--run-id <id>] [--key <name=value>]… [… as above]
+      Keeps the guard's state in PostgreSQL before every call, so the run's budgets survive a
+      restart with the same --run-id, and the policy's shared budgets (per --key) hold across
+      every plan-mcp on that database.
   plan-mcp --policy <policy.json> [--plan <plan.json>] [--audit <audit.jsonl>] --url <https://host/mcp>
       Guards a server reached over Streamable HTTP; the client still speaks stdio.
   plan-mcp --policy <policy.json> --listen <port> [--host 127.0.0.1] [--max-sessions <n>] [--session-idle <seconds>] [--keepalive <seconds>] [… as above]
@@ -127,6 +137,9 @@ const PROXY_OPTIONS = {
   resources: { type: 'string' },
   'resource-scheme': { type: 'string', multiple: true },
   'server-name': { type: 'string' },
+  store: { type: 'string' },
+  'run-id': { type: 'string' },
+  key: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsOptionsConfig
 
@@ -179,6 +192,26 @@ const PROXY_RULES: readonly ((values: Values, server: readonly string[]) => stri
       values['resource-scheme'] !== undefined && values.resources !== 'workspace'
         ? '--resource-scheme names schemes --resources workspace lets through; add --resources workspace'
         : undefined,
+    (values) =>
+      values.store !== undefined && !/^postgres(ql)?:\/\//.test(String(values.store))
+        ? `--store ${JSON.stringify(values.store)} is not a postgres:// URL`
+        : undefined,
+    (values) =>
+      values.store !== undefined && values.listen !== undefined
+        ? '--store keeps the state of one stdio session; it cannot apply to --listen'
+        : undefined,
+    (values) => {
+      const flag = ['run-id', 'key'].find((name) => values[name] !== undefined)
+      return flag !== undefined && values.store === undefined
+        ? `--${flag} names the run in a guard store; add --store postgres://…`
+        : undefined
+    },
+    (values) => {
+      const bad = ((values.key as string[] | undefined) ?? []).find(
+        (pair) => !/^[^=\s]+=\S+$/.test(pair),
+      )
+      return bad !== undefined ? `--key ${JSON.stringify(bad)} is not name=value` : undefined
+    },
     (values) => {
       const flag = Object.keys(LISTEN_COUNTS).find((name) => values[name] !== undefined)
       return flag !== undefined && values.listen === undefined
@@ -306,6 +339,14 @@ function proxyCommand(values: Values, server: readonly string[]): ParsedCli {
           : undefined,
       resourceSchemes: (values['resource-scheme'] as string[] | undefined) ?? [],
       serverName: text(values['server-name']),
+      store: text(values.store),
+      runId: text(values['run-id']),
+      keys: Object.fromEntries(
+        ((values.key as string[] | undefined) ?? []).map((pair) => {
+          const at = pair.indexOf('=')
+          return [pair.slice(0, at), pair.slice(at + 1)]
+        }),
+      ),
     },
   }
 }

@@ -10,7 +10,7 @@ import {
   type RunKeys,
   startDurableCall,
 } from '@plan/core'
-import { errorMessage, loadSavedState } from '@plan/core/internal'
+import { createRunWriter, errorMessage, loadSavedState } from '@plan/core/internal'
 
 /** The guard store of one MCP session (see `McpGuardOptions.store`), or a no-op without one. */
 export interface DurableSession {
@@ -38,16 +38,14 @@ export async function createDurableSession(options: DurableOptions): Promise<Dur
       code: 'invalid_configuration',
     })
   }
-  let revision = 0
-  let restored: PlanGuardState | undefined
-  if (store !== undefined) {
-    const saved = await loadSavedState(store, runId as string)
-    revision = saved?.revision ?? 0
-    restored = saved?.state as PlanGuardState | undefined
-  }
+  const saved = store === undefined ? undefined : await loadSavedState(store, runId as string)
+  let revision = saved?.revision ?? 0
+  const restored = saved?.state as PlanGuardState | undefined
+  // This session is the run's one writer: a save after another writer's fails.
+  const writer = createRunWriter(saved)
   const next = (guard: PlanGuard) => {
     revision += 1
-    return { revision, state: guard.snapshot() }
+    return { revision, state: guard.snapshot(), writer }
   }
   return {
     restored,

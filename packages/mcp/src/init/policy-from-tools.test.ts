@@ -92,6 +92,12 @@ describe('policyFromTools', () => {
       env: { type: 'json', required: false },
     })
     expect(policy.commands).toEqual({ allow: [] })
+    expect(policy.budgets).toEqual({
+      maxIdenticalCalls: 3,
+      maxDenials: 20,
+      denialWindowSeconds: 600,
+      maxReplans: 5,
+    })
     expect(policy.workspace.roots).toEqual(['workspace'])
     // readOnly left to its default, the code-running parts of .git, so git commit can run
     const parsed = policySchema.parse(policy)

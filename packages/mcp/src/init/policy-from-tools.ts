@@ -91,11 +91,24 @@ export function policyFromTools(
       'workspace.readOnly, left out, is the code-running parts of .git (config, hooks, …); list more paths to keep them from being written.',
       'Command arguments run only the programs in commands.allow (empty: none).',
       'Each pin is the hash of the tool as the server listed it: a changed tool is withheld until `plan-mcp pin` records it again.',
+      'budgets are the ones plan-mcp applies: denials count per window of 10 minutes, so a long session stays usable.',
     ],
     version: 1,
     workspace: { roots: [options.root], deny: ['.env'] },
     tools: shortEntries(toolsFromSchemas(described, { inferFromNames: true }), pins),
     commands: { allow: [] },
     mcp: { requirePins: true },
+    budgets: INIT_BUDGETS,
   }
 }
+
+/**
+ * The budgets a generated policy states, so the user sees what applies: the defaults, but
+ * with denials counted per window, since a desktop session lives for days.
+ */
+const INIT_BUDGETS = {
+  maxIdenticalCalls: 3,
+  maxDenials: 20,
+  denialWindowSeconds: 600,
+  maxReplans: 5,
+} as const

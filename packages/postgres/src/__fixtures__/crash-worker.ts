@@ -7,6 +7,7 @@ import { AIMessage, HumanMessage } from '@langchain/core/messages'
 import { fakeModel } from '@langchain/core/testing'
 import { Command, interrupt } from '@langchain/langgraph'
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres'
+import { PostgresStore } from '@langchain/langgraph-checkpoint-postgres/store'
 import { createPlanGuardedTools } from '@plan/ai-sdk'
 import {
   createSignedGuardStore,
@@ -32,9 +33,10 @@ interface WorkerOptions {
   readonly maxCalls: number
   /**
    * False: the LangChain run keeps its guard state only in the checkpoint. `signed`: the store
-   * is wrapped by `createSignedGuardStore`.
+   * is wrapped by `createSignedGuardStore`. `langgraph`: no @plan store; the agent has
+   * LangGraph's `PostgresStore`, which the middleware uses.
    */
-  readonly store: boolean | 'signed'
+  readonly store: boolean | 'signed' | 'langgraph'
   /** True: a human approves running an interrupted call again. */
   readonly retry: boolean
   /** LangChain: the interrupted call is put to a human through LangGraph's `interrupt()`, who approves it. */
@@ -79,6 +81,9 @@ const store =
 async function runLangChain(): Promise<void> {
   const checkpointer = PostgresSaver.fromConnString(options.url)
   await checkpointer.setup()
+  const agentStore =
+    options.store === 'langgraph' ? PostgresStore.fromConnString(options.url) : undefined
+  await agentStore?.setup()
   const resuming = !existsSync(join(options.dir, 'hang'))
   const model = fakeModel()
   if (!resuming) model.respondWithTools([{ name: 'slow_write', args: { name: 'a' }, id: 'c1' }])
@@ -93,10 +98,11 @@ async function runLangChain(): Promise<void> {
       }),
     ],
     checkpointer,
+    ...(agentStore === undefined ? {} : { store: agentStore }),
     middleware: [
       planGuardMiddleware({
         policy,
-        ...(options.store ? { store } : {}),
+        ...(options.store === true || options.store === 'signed' ? { store } : {}),
         ...(options.retry ? { retryInterrupted: () => true } : {}),
         ...(options.review
           ? {
@@ -121,6 +127,7 @@ async function runLangChain(): Promise<void> {
     if (paused.length > 0) await agent.invoke(new Command({ resume: true }), config)
   } finally {
     await checkpointer.end()
+    await agentStore?.stop()
   }
 }
 

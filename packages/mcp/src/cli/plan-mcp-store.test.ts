@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { PassThrough } from 'node:stream'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bufferIo } from '../test-utils/buffer-io.js'
+import { initializeRequest } from '../test-utils/initialize-request.js'
+import { postgresTestUrl } from '../test-utils/postgres-url.js'
+import {
+  createTestWorkspace,
+  filesystemPolicy,
+  filesystemServerScript,
+  type TestWorkspace,
+} from '../test-utils/workspace.js'
+import { runPlanMcp } from './run-plan-mcp.js'
+
+const TIMEOUT = 120_000
+const url = postgresTestUrl()
+
+interface Answer {
+  readonly id?: unknown
+  readonly result?: { readonly isError?: boolean; readonly content?: { text?: string }[] }
+}
+
+describe.skipIf(url === undefined)('plan-mcp --store', () => {
+  let workspace: TestWorkspace
+  let policyFile: string
+  let storeUrl: string
+
+  beforeAll(async () => {
+    workspace = await createTestWorkspace()
+    policyFile = join(workspace.base, 'store-policy.json')
+    const policy = {
+      ...filesystemPolicy(workspace.root, { maxCalls: 2 }),
+      budgets: {
+        maxCalls: 2,
+        shared: { reads: { per: 'user', tools: ['read_text_file'], maxCalls: 3 } },
+      },
+    }
+    await writeFile(policyFile, JSON.stringify(policy))
+    // The tables are shared with other tests: run ids and user keys are this test's own.
+    storeUrl = url as string
+  })
+
+  afterAll(async () => {
+    await workspace?.remove()
+  })
+
+  /** One plan-mcp session: `calls` reads of README.md, one after another; their answers. */
+  async function session(flags: readonly string[], calls: number): Promise<Answer[]> {
+    const io = bufferIo(workspace.base)
+    const argv = ['--policy', policyFile, '--store', storeUrl, ...flags, '--']
+    const running = runPlanMcp(
+      [...argv, process.execPath, filesystemServerScript, workspace.root],
+      io,
+    )
+    const stdin = io.stdin as PassThrough
+    const answers = () =>
+      io
+        .out()
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as Answer)
+    stdin.write(`${JSON.stringify(initializeRequest(0))}\n`)
+    await expect.poll(() => answers().length, { timeout: TIMEOUT }).toBe(1)
+    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`)
+    for (let id = 1; id <= calls; id += 1) {
+      const call = {
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'read_text_file', arguments: { path: join(workspace.root, 'README.md') } },
+      }
+      stdin.write(`${JSON.stringify(call)}\n`)
+      await expect.poll(() => answers().length, { timeout: TIMEOUT }).toBe(id + 1)
+    }
+    stdin.end()
+    expect(await running).toBe(0)
+    return answers().slice(1)
+  }
+
+  const allowed = (answer: Answer) => answer.result?.isError !== true
+  const code = (answer: Answer) =>
+    /budget_exhausted|store_failed/.exec(answer.result?.content?.[0]?.text ?? '')?.[0]
+
+  it(
+    'should keep a run’s budget across a restart with the same --run-id',
+    async () => {
+      const runId = randomUUID()
+      const user = `user=${randomUUID()}`
+      const first = await session(['--run-id', runId, '--key', user], 2)
+      expect(first.map(allowed)).toEqual([true, true])
+      // A new process resumes the run: maxCalls 2 is used up.
+      const second = await session(['--run-id', runId, '--key', user], 1)
+      expect(second.map(code)).toEqual(['budget_exhausted'])
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should share a shared budget between plan-mcp processes of one user',
+    async () => {
+      // A user of its own: the tables outlive the test.
+      const user = `user=${randomUUID()}`
+      const [one, two] = await Promise.all([
+        session(['--key', user], 2),
+        session(['--key', user], 2),
+      ])
+      const answers = [...(one ?? []), ...(two ?? [])]
+      expect(answers.filter(allowed)).toHaveLength(3)
+      expect(answers.filter((answer) => !allowed(answer)).map(code)).toEqual(['budget_exhausted'])
+    },
+    TIMEOUT,
+  )
+})

@@ -1,0 +1,143 @@
+import type { Readable, Writable } from 'node:stream'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js'
+
+/** Options of {@link StdioLineTransport}. */
+export interface StdioLineTransportOptions {
+  /** Longest message line, in bytes; a longer one is refused and skipped. Default 10 MiB. */
+  readonly maxMessageBytes?: number
+}
+
+/** JSON-RPC 2.0 error codes. */
+const PARSE_ERROR = -32700
+const INVALID_REQUEST = -32600
+
+/** A message id, when the line is an object that carries a usable one. */
+function idOf(value: unknown): string | number | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null
+  const id = (value as { id?: unknown }).id
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null
+}
+
+/**
+ * The client side of `plan-mcp` over stdio: one JSON-RPC message per line. Unlike the SDK's
+ * stdio transport, a bad line never ends or wedges the session: a line that is not JSON is
+ * answered with a JSON-RPC parse error, one that is not a JSON-RPC message with an invalid
+ * request error, and one longer than `maxMessageBytes` is skipped as it streams in (never held
+ * in memory) and answered with an invalid request error. Each is reported once to `onerror`,
+ * with a one-line message; the next line is read as usual.
+ */
+export class StdioLineTransport implements Transport {
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  onmessage?: (message: JSONRPCMessage) => void
+  private readonly maxMessageBytes: number
+  private chunks: Buffer[] = []
+  private size = 0
+  private skipping = false
+  private line = 0
+  private closed = false
+
+  constructor(
+    private readonly stdin: Readable,
+    private readonly stdout: Writable,
+    options: StdioLineTransportOptions = {},
+  ) {
+    this.maxMessageBytes = options.maxMessageBytes ?? 10 * 1024 * 1024
+  }
+
+  private readonly onData = (chunk: Buffer | string) => {
+    const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+    let start = 0
+    while (start < data.length) {
+      const end = data.indexOf(10, start)
+      const piece = data.subarray(start, end === -1 ? data.length : end)
+      this.collect(piece)
+      if (end === -1) return
+      this.endLine()
+      start = end + 1
+    }
+  }
+
+  private readonly onStreamError = (error: Error) => this.onerror?.(error)
+
+  private readonly onEnd = () => void this.close()
+
+  async start(): Promise<void> {
+    this.stdin.on('data', this.onData)
+    this.stdin.on('error', this.onStreamError)
+    this.stdin.on('end', this.onEnd)
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve()
+      else this.stdout.once('drain', resolve)
+    })
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    this.stdin.off('data', this.onData)
+    this.stdin.off('error', this.onStreamError)
+    this.stdin.off('end', this.onEnd)
+    this.stdin.pause()
+    this.chunks = []
+    this.onclose?.()
+  }
+
+  private collect(piece: Buffer): void {
+    if (this.skipping || piece.length === 0) return
+    if (this.size + piece.length > this.maxMessageBytes) {
+      this.skipping = true
+      this.chunks = []
+      this.size = 0
+      return
+    }
+    this.chunks.push(piece)
+    this.size += piece.length
+  }
+
+  private endLine(): void {
+    this.line += 1
+    if (this.skipping) {
+      this.skipping = false
+      this.refuse(
+        INVALID_REQUEST,
+        null,
+        `message is longer than ${this.maxMessageBytes} bytes`,
+        'was skipped',
+      )
+      return
+    }
+    const text = Buffer.concat(this.chunks, this.size).toString('utf8').replace(/\r$/, '')
+    this.chunks = []
+    this.size = 0
+    if (text.trim() === '') return
+    this.deliver(text)
+  }
+
+  private deliver(text: string): void {
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch (error) {
+      this.refuse(PARSE_ERROR, null, `not JSON (${(error as Error).message})`, 'was skipped')
+      return
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(value)
+    if (!parsed.success) {
+      this.refuse(INVALID_REQUEST, idOf(value), 'not a JSON-RPC 2.0 message', 'was skipped')
+      return
+    }
+    this.onmessage?.(parsed.data)
+  }
+
+  private refuse(code: number, id: string | number | null, why: string, what: string): void {
+    const reason = why.replace(/\s+/g, ' ').slice(0, 200)
+    this.onerror?.(new Error(`input line ${this.line} is ${reason}; it ${what}`))
+    const message = `Invalid input line ${this.line}: ${reason}.`
+    void this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage)
+  }
+}

@@ -1,0 +1,83 @@
+import pg, { type PoolConfig } from 'pg'
+
+/** How long the store waits for PostgreSQL, in milliseconds; a call that waits longer fails. */
+export interface PostgresStoreTimeouts {
+  /** To open a connection or get one from the pool. Default 5,000. */
+  readonly connectMs?: number
+  /** For one statement on the server (`statement_timeout`). Default 5,000. */
+  readonly statementMs?: number
+  /** For one statement to get a lock (`lock_timeout`). Default 2,000. */
+  readonly lockMs?: number
+  /**
+   * For one call of the store (`load`, `save`, `reserve`), in this process, whatever the
+   * server or the pool does: the bound that holds with a pool the store did not make. Default
+   * 15,000.
+   */
+  readonly callMs?: number
+}
+
+/** The timeouts with their defaults. */
+export function resolveTimeouts(
+  timeouts: PostgresStoreTimeouts = {},
+): Required<PostgresStoreTimeouts> {
+  const resolved = {
+    connectMs: timeouts.connectMs ?? 5_000,
+    statementMs: timeouts.statementMs ?? 5_000,
+    lockMs: timeouts.lockMs ?? 2_000,
+    callMs: timeouts.callMs ?? 15_000,
+  }
+  for (const [name, value] of Object.entries(resolved)) {
+    if (!Number.isSafeInteger(value) || value <= 0) {
+      throw new RangeError(`timeouts.${name} must be a positive whole number of milliseconds.`)
+    }
+  }
+  return resolved
+}
+
+/** The `pg` pool settings that make the server and the driver keep to `timeouts`. */
+export function poolConfig(
+  connectionString: string,
+  timeouts: Required<PostgresStoreTimeouts>,
+): PoolConfig {
+  return {
+    connectionString,
+    connectionTimeoutMillis: timeouts.connectMs,
+    statement_timeout: timeouts.statementMs,
+    lock_timeout: timeouts.lockMs,
+    // A server that stops answering mid-query: the driver gives up a little after the server would.
+    query_timeout: timeouts.statementMs + 1_000,
+    idle_in_transaction_session_timeout: timeouts.statementMs * 2,
+    keepAlive: true,
+    Client: ListeningClient,
+  }
+}
+
+/**
+ * A `pg` client that always has an `error` listener: a connection the server ends while it is
+ * being opened or used emits `error` (sometimes twice), which would otherwise end the process.
+ * The client still fails the query or connection it was on, and the pool drops it.
+ */
+class ListeningClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config)
+    this.on('error', ignoreConnectionError)
+  }
+}
+
+/** Listener for `error` of a connection: the call that used it fails with its own error. */
+export function ignoreConnectionError(): void {}
+
+/**
+ * `work`, or a rejection once `ms` have passed. The work left behind goes on (and releases its
+ * connection); its late failure is not reported twice.
+ */
+export function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  work.catch(() => undefined)
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`PostgreSQL did not answer ${what} within ${ms} ms`))
+    }, ms)
+  })
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer))
+}
