@@ -37,6 +37,8 @@ export class StdioLineTransport implements Transport {
   private skipping = false
   private line = 0
   private closed = false
+  /** Resolves when the output, full after a write, has drained. */
+  private drained: Promise<void> | undefined
 
   constructor(
     private readonly stdin: Readable,
@@ -70,10 +72,15 @@ export class StdioLineTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve()
-      else this.stdout.once('drain', resolve)
-    })
+    if (this.stdout.write(`${JSON.stringify(message)}\n`)) return Promise.resolve()
+    // Every send made while the output is full waits for the same drain: one listener, not one each.
+    this.drained ??= new Promise<void>((resolve) =>
+      this.stdout.once('drain', () => {
+        this.drained = undefined
+        resolve()
+      }),
+    )
+    return this.drained
   }
 
   async close(): Promise<void> {
