@@ -11,4 +11,6 @@ const sampled = await perRunInterleaved(aiSdkRuns(compiler), {
   runs: Number(runsText),
   batches: Number(batchesText),
 })
-process.stdout.write(JSON.stringify(sampled.map((arm) => arm.samples)))
+process.stdout.write(
+  JSON.stringify(sampled.map((arm) => ({ wall: arm.samples, cpu: arm.cpu?.samples ?? [] }))),
+)

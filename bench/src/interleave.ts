@@ -13,20 +13,30 @@ export interface BatchPlan {
 /** A spread that keeps its samples, one per round, in the order they were taken. */
 export interface Sampled extends Spread {
   readonly samples: readonly number[]
+  /** CPU time (user + system, all threads) per run, one sample per round, when it was counted. */
+  readonly cpu?: Sampled
 }
 
 // unmeasured batches first, so every function is measured once the JIT has compiled it
 const WARMUP_BATCHES = 3
 
-async function batchTime(fn: Run, runs: number): Promise<number> {
+/** Wall and CPU time per run of one batch, in ms. */
+async function batchTime(fn: Run, runs: number): Promise<{ wall: number; cpu: number }> {
+  const cpuStart = process.cpuUsage()
   const start = performance.now()
   for (let index = 0; index < runs; index += 1) await fn()
-  return (performance.now() - start) / runs
+  const wall = (performance.now() - start) / runs
+  const used = process.cpuUsage(cpuStart)
+  return { wall, cpu: (used.user + used.system) / 1000 / runs }
 }
 
-/** A {@link Sampled} of some samples (at least one). */
-export function sampled(samples: readonly number[]): Sampled {
-  return { ...spreadOf(samples), samples }
+/** A {@link Sampled} of some samples (at least one), with the CPU samples when there are some. */
+export function sampled(samples: readonly number[], cpu?: readonly number[]): Sampled {
+  return {
+    ...spreadOf(samples),
+    samples,
+    ...(cpu === undefined || cpu.length === 0 ? {} : { cpu: sampled(cpu) }),
+  }
 }
 
 /**
@@ -36,14 +46,17 @@ export function sampled(samples: readonly number[]): Sampled {
  */
 export async function perRunInterleaved(fns: readonly Run[], plan: BatchPlan): Promise<Sampled[]> {
   const samples: number[][] = fns.map(() => [])
+  const cpu: number[][] = fns.map(() => [])
   const order = [...fns.keys()]
   for (let batch = 0; batch < WARMUP_BATCHES + plan.batches; batch += 1) {
     for (const index of batch % 2 === 0 ? order : order.toReversed()) {
       const time = await batchTime(fns[index] as Run, plan.runs)
-      if (batch >= WARMUP_BATCHES) samples[index]?.push(time)
+      if (batch < WARMUP_BATCHES) continue
+      samples[index]?.push(time.wall)
+      cpu[index]?.push(time.cpu)
     }
   }
-  return samples.map(sampled)
+  return samples.map((wall, index) => sampled(wall, cpu[index]))
 }
 
 /** Differences round by round (each round times the value and its baseline one after the other). */

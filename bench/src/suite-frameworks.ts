@@ -56,8 +56,15 @@ function row(
     baselineValue: round(baselineValue.median),
     baselineSpread: roundSpread(baselineValue),
     ratio: round(value.median / baselineValue.median),
-    note: `adds ${round((value.median - baselineValue.median) * 1000)} µs per run (median − median) with one tool call; ${paired}`,
+    note: `adds ${round((value.median - baselineValue.median) * 1000)} µs per run (median − median) with one tool call; ${paired}${cpuNote(value, baselineValue)}`,
   }
+}
+
+/** CPU time per run beside the wall time: a busy machine moves it less. */
+function cpuNote(value: Sampled, baseline: Sampled): string {
+  if (value.cpu === undefined || baseline.cpu === undefined) return ''
+  const added = round((value.cpu.median - baseline.cpu.median) * 1000)
+  return `; CPU time per run ${round(value.cpu.median * 1000)} µs against ${round(baseline.cpu.median * 1000)} µs, adds ${added} µs`
 }
 
 /** A LangChain agent run with one tool call: bare, with LangChain's limit, with the guard. */
@@ -114,9 +121,9 @@ async function aiSdkProcess(root: string): Promise<Sampled[]> {
     [aiSdkChild, root, String(AI_SDK.runs), String(AI_SDK.batches)],
     { maxBuffer: 1 << 20 },
   )
-  const samples = JSON.parse(stdout) as number[][]
-  if (samples.length !== AI_SDK_ARMS.length) throw new Error('the AI SDK child measured no rows')
-  return samples.map(sampled)
+  const arms = JSON.parse(stdout) as { wall: number[]; cpu: number[] }[]
+  if (arms.length !== AI_SDK_ARMS.length) throw new Error('the AI SDK child measured no rows')
+  return arms.map((arm) => sampled(arm.wall, arm.cpu))
 }
 
 /**
@@ -128,7 +135,11 @@ async function aiSdkProcess(root: string): Promise<Sampled[]> {
 async function aiSdkRows(root: string): Promise<Row[]> {
   const processes: Sampled[][] = []
   for (let index = 0; index < AI_SDK.processes; index += 1) processes.push(await aiSdkProcess(root))
-  const medians = (arm: number) => sampled(processes.map((arms) => (arms[arm] as Sampled).median))
+  const medians = (arm: number) =>
+    sampled(
+      processes.map((arms) => (arms[arm] as Sampled).median),
+      processes.map((arms) => (arms[arm] as Sampled).cpu?.median ?? Number.NaN),
+    )
   const perProcess = (arm: number) => {
     const differences = processes.map((arms) =>
       spreadOf(pairedDifferences(arms[arm] as Sampled, arms[0] as Sampled)),

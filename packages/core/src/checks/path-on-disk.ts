@@ -7,26 +7,59 @@ import { deniedHint, placeInList, readOnlyHint } from './path-wording.js'
 /** Most symbolic links followed while resolving one path (Linux's MAXSYMLINKS). */
 export const MAX_SYMLINK_HOPS = 40
 
+interface Stats {
+  isSymbolicLink(): boolean
+  isDirectory(): boolean
+}
+
+/** The synchronous calls of `node:fs` the resolution makes: each is one system call. */
 interface FileSystem {
-  lstat(path: string): Promise<{ isSymbolicLink(): boolean; isDirectory(): boolean }>
-  readlink(path: string): Promise<string>
+  lstatSync(path: string, options: { throwIfNoEntry: false }): Stats | undefined
+  readlinkSync(path: string): string
+  realpathSync: { native(path: string): string }
 }
 
 type Resolution =
   | { readonly ok: true; readonly real: string }
   | { readonly ok: false; readonly reason: string }
 
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? 'error'
+}
+
 /**
- * Resolves an absolute path the way the kernel does, one component at a time: a symbolic
- * link is replaced by its target before a following `..` applies (so `link/../x` is the
- * `x` beside the link's target, not beside the link). A component that does not exist is
- * taken as a folder a tool would create, and resolving goes on after it, so a `..` that
- * climbs back onto real folders meets their links; a dangling link is judged by its target.
+ * Resolves an absolute path the way the kernel does. Its system calls are synchronous: each is
+ * one call on a local file system, far cheaper than a round trip through the thread pool, and
+ * nothing else runs between them. A path that exists resolves in one call, with the kernel's
+ * own rules; a missing name in a folder that exists, in two; anything else (a missing folder,
+ * a dangling link, a loop, a file used as a folder) takes the walk, which says why.
  */
 async function resolveOnDisk(absolute: string): Promise<Resolution> {
-  const fs = await loadNodeBuiltin<FileSystem>('node:fs/promises')
+  const fs = await loadNodeBuiltin<FileSystem>('node:fs')
   if (fs === undefined)
     return { ok: false, reason: 'this runtime has no file system to check it against' }
+  try {
+    if (fs.lstatSync(absolute, { throwIfNoEntry: false }) !== undefined)
+      return { ok: true, real: fs.realpathSync.native(absolute) }
+    const name = absolute.slice(absolute.lastIndexOf('/') + 1)
+    if (name !== '' && name !== '.' && name !== '..') {
+      const folder = fs.realpathSync.native(posix.dirname(absolute))
+      return { ok: true, real: folder === '/' ? `/${name}` : `${folder}/${name}` }
+    }
+  } catch {
+    // the walk below finds the component at fault
+  }
+  return resolveByWalk(fs, absolute)
+}
+
+/**
+ * {@link resolveOnDisk} one component at a time: a symbolic link is replaced by its target
+ * before a following `..` applies (so `link/../x` is the `x` beside the link's target, not
+ * beside the link). A component that does not exist is taken as a folder a tool would create,
+ * and resolving goes on after it, so a `..` that climbs back onto real folders meets their
+ * links; a dangling link is judged by its target.
+ */
+function resolveByWalk(fs: FileSystem, absolute: string): Resolution {
   const pending = absolute.split('/').reverse()
   let real = '/'
   let hops = 0
@@ -38,14 +71,15 @@ async function resolveOnDisk(absolute: string): Promise<Resolution> {
       continue
     }
     const candidate = real === '/' ? `/${part}` : `${real}/${part}`
-    let stats: Awaited<ReturnType<FileSystem['lstat']>>
+    let stats: Stats | undefined
     try {
-      stats = await fs.lstat(candidate)
+      stats = fs.lstatSync(candidate, { throwIfNoEntry: false })
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code
-      if (code !== 'ENOENT') return { ok: false, reason: `${candidate}: ${code ?? 'error'}` }
-      // A missing folder is taken as one a tool would create; a later `..` climbs back out of
-      // it onto real folders, whose links must still be followed (`missing/../link/x`).
+      return { ok: false, reason: `${candidate}: ${errorCode(error)}` }
+    }
+    // A missing folder is taken as one a tool would create; a later `..` climbs back out of
+    // it onto real folders, whose links must still be followed (`missing/../link/x`).
+    if (stats === undefined) {
       real = candidate
       continue
     }
@@ -55,12 +89,9 @@ async function resolveOnDisk(absolute: string): Promise<Resolution> {
         return { ok: false, reason: `${absolute}: too many symbolic links (ELOOP)` }
       let target: string
       try {
-        target = await fs.readlink(candidate)
+        target = fs.readlinkSync(candidate)
       } catch (error) {
-        return {
-          ok: false,
-          reason: `${candidate}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
-        }
+        return { ok: false, reason: `${candidate}: ${errorCode(error)}` }
       }
       if (target.length === 0 || target.includes('\0'))
         return { ok: false, reason: `${candidate}: empty link` }
