@@ -241,9 +241,9 @@ type Values = Readonly<Record<string, ArgumentRole>>
 // git's global options, then the value-taking options of each subcommand (the same letter is a
 // flag elsewhere: checkout -m merges, blame -C detects copies).
 const GIT_GLOBAL_VALUES: Values = {
-  '-C': 'write',
-  '--git-dir': 'write',
-  '--work-tree': 'write',
+  '-C': 'read',
+  '--git-dir': 'read',
+  '--work-tree': 'read',
   '--shallow-file': 'write',
   '--exec-path': 'command',
   '--config-env': 'command',
