@@ -152,6 +152,8 @@ const INERT_PROGRAMS = [
   'hostname',
   'sleep',
   'factor',
+  'which',
+  'whereis',
 ]
 const SORT_VALUES = {
   '-o': 'write',

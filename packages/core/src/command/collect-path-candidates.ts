@@ -156,9 +156,12 @@ function readOption(
         values: [{ value: argument.slice(equals + 1), role: role ?? 'unknown' }],
         consumed: 0,
       }
-    return role === undefined
-      ? { values: [], consumed: 0 }
-      : { values: [{ value: next, role }], consumed: 1 }
+    if (role === undefined) return { values: [], consumed: 0 }
+    // An abbreviation followed by another option is a flag of its own (node --test --test-…):
+    // the next word is read as an option, not swallowed as this one's value.
+    if (!Object.hasOwn(values, argument) && next?.startsWith('-') === true)
+      return { values: [], consumed: 0 }
+    return { values: [{ value: next, role }], consumed: 1 }
   }
   const exact = Object.hasOwn(values, argument) ? values[argument] : undefined
   if (exact !== undefined) return { values: [{ value: next, role: exact }], consumed: 1 }

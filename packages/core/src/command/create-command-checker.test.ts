@@ -68,9 +68,27 @@ describe('createCommandChecker', () => {
     expect(codeOf('b\\ash -c id')).toBe('command_inline_code')
   })
 
-  it('should deny a program given as a path even when its name is allowed', () => {
-    expect(codeOf('/usr/bin/git status')).toBe('command_not_allowed')
-    expect(codeOf('./git status')).toBe('command_not_allowed')
+  it('should take an allowed program in a system program folder as that program', () => {
+    expect(checker.check('/usr/bin/git status')).toEqual({
+      allowed: true,
+      argv: ['/usr/bin/git', 'status'],
+    })
+    expect(checker.check('/usr/local/bin/git status').allowed).toBe(true)
+    expect(codeOf('/usr/bin/git -c core.pager=sh log')).toBe('command_inline_code')
+  })
+
+  it('should deny a program given as any other path even when its name is allowed', () => {
+    for (const command of [
+      './git status',
+      '/tmp/evil/git status',
+      '/usr/bin/../../tmp/git status',
+      '/usr/bin/./git status',
+      '//usr/bin/git status',
+      '/usr/bin/sub/git status',
+      'node_modules/.bin/git status',
+      '/usr/bin/curl http://example.com',
+    ])
+      expect({ command, code: codeOf(command) }).toEqual({ command, code: 'command_not_allowed' })
   })
 
   it('should deny programs that are not in the allow list, with the allowed ones in the hint', () => {
