@@ -686,10 +686,13 @@ const TABLE: Record<string, ProgramRoles> = {
       '-k': 'inert',
       '-m': 'inert',
       '-p': 'command',
-      '-o': 'inert',
-      '--override-ini': 'inert',
+      '-o': 'unknown',
+      '--override-ini': 'unknown',
       '--cov': 'read',
-      '--cov-report': 'inert',
+      '--cov-report': 'unknown',
+      '--log-file': 'write',
+      '--debug': 'write',
+      '--cov-config': 'read',
     },
   },
   openssl: {
@@ -714,8 +717,8 @@ const TABLE: Record<string, ProgramRoles> = {
   make: {
     operands: 'inert',
     values: {
-      '-C': 'write',
-      '--directory': 'write',
+      '-C': 'read',
+      '--directory': 'read',
       '-f': 'read',
       '--file': 'read',
       '--makefile': 'read',

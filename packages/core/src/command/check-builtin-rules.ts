@@ -13,6 +13,7 @@ import { findSubcommand, hasGlobalOptions } from './global-options.js'
 import { parseAwkArguments } from './parse-awk-arguments.js'
 import { parseSedArguments } from './parse-sed-arguments.js'
 import { programKind, programName } from './program-catalog.js'
+import { programValueFindings } from './program-value-models.js'
 import { findFlag, usesFlag } from './uses-flag.js'
 
 export type { BuiltinFinding } from './builtin-finding.js'
@@ -555,8 +556,8 @@ const ALIASES: Readonly<Record<string, string>> = {
 export function checkBuiltinRules(name: string, args: readonly string[]): BuiltinFinding[] {
   const key = ALIASES[name] ?? name
   const spec = PROGRAMS[key]
-  if (spec === undefined) return []
-  const findings: BuiltinFinding[] = []
+  const findings: BuiltinFinding[] = programValueFindings(key, args)
+  if (spec === undefined) return findings
   if (key !== 'git' && hasGlobalOptions(key)) {
     const position = findSubcommand(key, args)
     if ('unknownOption' in position) findings.push(unknownGlobal(name, position.unknownOption))

@@ -11,12 +11,14 @@ import type { PlanIssue } from '../types/plan-issue.js'
 import { nodeBuiltin } from '../util/node-builtin.js'
 import { posix } from '../util/posix-path.js'
 import type { ArgumentRole } from './argument-roles.js'
+import { checkBuildFileSelection } from './build-file-selection.js'
 import { collectPathCandidates } from './collect-path-candidates.js'
 import { commandIssue } from './command-issue.js'
 import { checkGitRepositorySelection } from './git-repository-selection.js'
 import { checkGitRepositoryWrites } from './git-repository-writes.js'
 import { parseAwkArguments } from './parse-awk-arguments.js'
 import { parseSedArguments } from './parse-sed-arguments.js'
+import { checkRecursiveReads } from './recursive-reads.js'
 
 const AWK = new Set(['awk', 'gawk', 'mawk', 'nawk'])
 const URL = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//
@@ -76,6 +78,9 @@ export function checkCommandPaths(
       'Pass option values as separate words (-o FILE).',
     ),
   )
+  const buildFile = checkBuildFileSelection(name, args, scope)
+  if (buildFile !== undefined) issues.push(buildFile)
+  issues.push(...checkRecursiveReads(name, args, scope))
   if (name === 'git') {
     const selection = checkGitRepositorySelection(args, scope, disk)
     if (selection !== undefined) issues.push(selection)

@@ -109,6 +109,7 @@ describe('interpreters allowed without a rule', () => {
       'node --test --frobnicate',
       'python3 -m pytest -p evil_plugin',
       'python3 -m pytest -pevil',
+      'python3 -m pytest -c /tmp/pytest.ini',
       'npx -p cowsay tsc',
       'npx cowsay',
       'pnpm exec cowsay',
@@ -118,7 +119,6 @@ describe('interpreters allowed without a rule', () => {
       'node --test --test-reporter-destination=/tmp/out.txt',
       'python3 -m pytest --basetemp=/tmp/x',
       'python3 -m pytest --junitxml=/tmp/r.xml',
-      'python3 -m pytest -c /tmp/pytest.ini',
       'python3 -m pytest --rootdir=/tmp',
     ])
       expect(verdict(command)).toEqual({ command, verdict: 'path_outside_workspace' })
