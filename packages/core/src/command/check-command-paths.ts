@@ -14,6 +14,7 @@ import type { ArgumentRole } from './argument-roles.js'
 import { checkBuildFileSelection } from './build-file-selection.js'
 import { collectPathCandidates } from './collect-path-candidates.js'
 import { commandIssue } from './command-issue.js'
+import { checkGitHistoryReads } from './git-history-reads.js'
 import { checkGitRepositorySelection } from './git-repository-selection.js'
 import { checkGitRepositoryWrites } from './git-repository-writes.js'
 import { parseAwkArguments } from './parse-awk-arguments.js'
@@ -84,6 +85,7 @@ export function checkCommandPaths(
   if (name === 'git') {
     const selection = checkGitRepositorySelection(args, scope, disk)
     if (selection !== undefined) issues.push(selection)
+    issues.push(...checkGitHistoryReads(args, scope))
     const repositoryWrite = checkGitRepositoryWrites(args, scope)
     if (repositoryWrite !== undefined) issues.push(repositoryWrite)
   }
