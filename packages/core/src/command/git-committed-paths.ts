@@ -52,12 +52,7 @@ export function hasCommittedDeniedPath(scope: PathScope): boolean {
   const key = `${root}\u0000${denied.join('\u0000')}\u0000${stamp}`
   const known = answers.get(key)
   if (known !== undefined) return known
-  const git = (args: readonly string[]) =>
-    child.spawnSync('git', ['-C', root, ...SAFE_GIT, ...args], {
-      encoding: 'utf8',
-      timeout: 10_000,
-      env: { PATH: '/usr/local/bin:/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', HOME: '/nonexistent' },
-    })
+  const git = (args: readonly string[]) => runGit(child, root, args)
   const history = git(['log', '--all', '--format=%H', '-1', '--', ...denied])
   const index = git(['ls-files', '--cached', '--', ...denied])
   const answer =
@@ -67,4 +62,32 @@ export function hasCommittedDeniedPath(scope: PathScope): boolean {
   if (answers.size > 64) answers.clear()
   answers.set(key, answer)
   return answer
+}
+
+function runGit(child: ChildProcess, root: string, args: readonly string[]) {
+  return child.spawnSync('git', ['-C', root, ...SAFE_GIT, ...args], {
+    encoding: 'utf8',
+    timeout: 10_000,
+    env: { PATH: '/usr/local/bin:/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', HOME: '/nonexistent' },
+  })
+}
+
+/**
+ * The `deny` paths (absolute) that the repository at the scope's first root tracks in its
+ * index or has in its history: each would be printed by a reader of history (`git show`,
+ * `git log -p`). Empty without a repository or where git cannot run.
+ */
+export function trackedDeniedPaths(scope: PathScope): string[] {
+  const root = scope.roots[0]
+  const child = nodeBuiltin<ChildProcess>('node:child_process')
+  if (root === undefined || child === undefined) return []
+  const prefix = root === '/' ? '' : root
+  return scope.deny.filter((path) => {
+    if (!path.startsWith(`${prefix}/`)) return false
+    const spec = `:(top,literal)${path.slice(prefix.length + 1)}`
+    const index = runGit(child, root, ['ls-files', '--cached', '--', spec])
+    if (index.status === 0 && index.stdout.trim().length > 0) return true
+    const history = runGit(child, root, ['log', '--all', '--format=%H', '-1', '--', spec])
+    return history.status === 0 && history.stdout.trim().length > 0
+  })
 }

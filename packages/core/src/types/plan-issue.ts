@@ -44,6 +44,7 @@ export type IssueCode =
   | 'budget_exhausted'
   // policy
   | 'invalid_policy'
+  | 'policy_deny_path_tracked'
   // run time
   | 'call_not_in_plan'
   | 'step_not_ready'
