@@ -184,7 +184,7 @@ function codePartWritten(
   disk: DiskView | undefined,
 ): string | undefined {
   const named = repositoryCodePart(path)
-  if (named !== undefined || disk === undefined) return named
+  if (named !== undefined || disk === undefined || !CODE_PART_SEGMENT.test(path)) return named
   const root = scope.roots.find((entry) => isWithin(entry, path))
   if (root === undefined) return undefined
   const parts: string[] = []
@@ -198,6 +198,11 @@ function codePartWritten(
   }
   return undefined
 }
+
+// A segment that starts a code-running part: only such paths can lie in a bare repository's.
+const CODE_PART_SEGMENT = new RegExp(
+  `/(${[...new Set(REPOSITORY_CODE_PATHS.map((part) => part.split('/')[0]))].join('|').replace(/\./g, '\\.')})(/|$)`,
+)
 
 let disk: DiskView | undefined | null = null
 

@@ -129,12 +129,14 @@ function deny(issues: readonly PlanIssue[]): CommandCheckResult {
   return { allowed: false, issue: first, issues }
 }
 
-function unique(issues: readonly PlanIssue[]): PlanIssue[] {
-  const seen = new Set<string>()
-  return issues.filter((issue) => {
-    const key = `${issue.code}\u0000${issue.message}`
-    if (seen.has(key)) return false
-    seen.add(key)
+// The issues without repeats (same code and message); lists are short, so pairs are compared.
+function unique(issues: readonly PlanIssue[]): readonly PlanIssue[] {
+  if (issues.length < 2) return issues
+  return issues.filter((issue, index) => {
+    for (let earlier = 0; earlier < index; earlier += 1) {
+      const other = issues[earlier] as PlanIssue
+      if (other.code === issue.code && other.message === issue.message) return false
+    }
     return true
   })
 }

@@ -9,6 +9,7 @@ interface ChildProcess {
   ): { status: number | null; stdout: string; error?: Error }
 }
 interface FileSystem {
+  existsSync(path: string): boolean
   statSync(path: string, options: { throwIfNoEntry: false }): { mtimeMs: number } | undefined
 }
 
@@ -26,6 +27,19 @@ const SAFE_GIT = [
   'core.pager=cat',
 ]
 const answers = new Map<string, boolean>()
+// Roots seen without a repository, with when: looked at again after a second.
+const withoutRepository = new Map<string, number>()
+const RECHECK_MS = 1000
+
+function hasRepository(fs: FileSystem, prefix: string): boolean {
+  const now = Date.now()
+  const seen = withoutRepository.get(prefix)
+  if (seen !== undefined && now - seen < RECHECK_MS) return false
+  if (fs.existsSync(`${prefix}/.git/HEAD`)) return true
+  if (withoutRepository.size > 64) withoutRepository.clear()
+  withoutRepository.set(prefix, now)
+  return false
+}
 
 /**
  * True when the repository at the scope's first root has a `deny` path in its history (any
@@ -45,10 +59,10 @@ export function hasCommittedDeniedPath(scope: PathScope): boolean {
   const child = nodeBuiltin<ChildProcess>('node:child_process')
   const fs = nodeBuiltin<FileSystem>('node:fs')
   if (child === undefined || fs === undefined) return true
-  const stamp = ['index', 'logs/HEAD', 'packed-refs', 'HEAD']
+  if (!hasRepository(fs, prefix)) return false
+  const stamp = ['index', 'logs/HEAD', 'packed-refs']
     .map((file) => fs.statSync(`${prefix}/.git/${file}`, { throwIfNoEntry: false })?.mtimeMs ?? 0)
     .join(',')
-  if (stamp === '0,0,0,0') return false
   const key = `${root}\u0000${denied.join('\u0000')}\u0000${stamp}`
   const known = answers.get(key)
   if (known !== undefined) return known

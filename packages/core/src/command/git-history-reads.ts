@@ -12,6 +12,7 @@ const PATCH_FLAGS =
 // Flags of show and diff that print no contents.
 const NO_CONTENT =
   /^(-s|--no-patch|--stat.*|--shortstat|--numstat|--name-only|--name-status|--summary|--dirstat.*|--quiet|--raw)$/
+const GLOB = /[*?[]/
 const ALWAYS_CONTENT = new Set([
   'grep',
   'archive',
@@ -37,6 +38,8 @@ export function checkGitHistoryReads(args: readonly string[], scope: PathScope):
   if (!('subcommand' in position) || position.subcommand === undefined) return []
   const subcommand = position.subcommand
   const rest = args.slice(position.index + 1)
+  const reads = readsContents(subcommand, rest)
+  if (!reads && !rest.some((word) => word.startsWith(':') || GLOB.test(word))) return []
   const prefix = root === '/' ? '' : root
   const denied = scope.deny
     .filter((path) => path.startsWith(`${prefix}/`))
@@ -57,7 +60,7 @@ export function checkGitHistoryReads(args: readonly string[], scope: PathScope):
         ),
       )
   }
-  if (issues.length > 0 || !readsContents(subcommand, rest)) return issues
+  if (issues.length > 0 || !reads) return issues
   // Without `--`, a word may be a revision as well as a path: the whole tree counts.
   const separated = rest.includes('--')
   const pathspecs = separated ? rest.slice(rest.indexOf('--') + 1).map(parseGitPathspec) : []
