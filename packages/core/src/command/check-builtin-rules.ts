@@ -556,7 +556,7 @@ const ALIASES: Readonly<Record<string, string>> = {
 export function checkBuiltinRules(name: string, args: readonly string[]): BuiltinFinding[] {
   const key = ALIASES[name] ?? name
   const spec = PROGRAMS[key]
-  const findings: BuiltinFinding[] = programValueFindings(key, args)
+  const findings: BuiltinFinding[] = programValueFindings(name, args)
   if (spec === undefined) return findings
   if (key !== 'git' && hasGlobalOptions(key)) {
     const position = findSubcommand(key, args)

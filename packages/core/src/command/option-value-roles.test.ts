@@ -349,3 +349,67 @@ describe('build files any build tool can be pointed at', () => {
       })
   })
 })
+
+describe('config files and linkers of compilers and JavaScript tools', () => {
+  let checker: CommandChecker
+  beforeAll(async () => {
+    checker = await createCommandChecker({
+      policy: {
+        allow: ['cargo', 'clang', 'gcc', 'aria2c', 'eslint', 'prettier', 'vitest', 'jest'],
+        maxLength: 8192,
+      },
+      scope,
+    })
+  })
+
+  it('should refuse values that name a config file, a plugin or a linker', () => {
+    for (const command of [
+      'cargo rustc -- -C linker=./x',
+      'cargo rustc -- -C link-arg=-fuse-ld=./x',
+      'cargo rustc -- -Clinker=./x',
+      'cargo rustc -- --codegen linker=./x',
+      'cargo rustdoc -- -Z unstable-options',
+      'cargo -Zunstable-options build',
+      'cargo build -Zconfig-include',
+      'clang --config=./x.cfg a.c',
+      'clang --config ./x.cfg a.c',
+      'gcc -specs=./evil.specs a.c',
+      'gcc -wrapper ./x a.c',
+      'aria2c --conf-path=./x https://example.com',
+      'eslint -c ./evil.config.js src',
+      'eslint --config=./evil.config.js src',
+      'eslint --rulesdir ./rules src',
+      'eslint --plugin evil src',
+      'prettier --plugin=./p.mjs --check .',
+      'prettier --config ./p.config.mjs --check .',
+      'vitest --config ./v.config.ts',
+      'vitest run -c ./v.config.ts',
+      'jest -c ./j.js',
+    ])
+      expect({ command, allowed: checker.check(command).allowed }).toEqual({
+        command,
+        allowed: false,
+      })
+  })
+
+  it('should allow the same programs with their own config and plain options', () => {
+    for (const command of [
+      'cargo build --release',
+      'cargo rustc --release -- -C target-cpu=native',
+      'cargo rustc -- -C opt-level=3',
+      'cargo test -- --nocapture',
+      'clang -O2 -o build/a src/a.c',
+      'gcc -Wall -O2 -o build/a src/a.c',
+      'aria2c -d downloads https://example.com/a.tgz',
+      'eslint src',
+      'eslint --fix src/index.ts',
+      'prettier --check .',
+      'vitest run',
+      'jest --coverage',
+    ])
+      expect({ command, allowed: checker.check(command).allowed }).toEqual({
+        command,
+        allowed: true,
+      })
+  })
+})

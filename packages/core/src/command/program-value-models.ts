@@ -102,6 +102,41 @@ const MODELS: Readonly<Record<string, readonly ValueOption[]>> = {
       why: 'pytest reads its settings (addopts, plugins) from it',
     },
   ],
+  clang: [
+    {
+      spellings: ['--config'],
+      role: 'config-file',
+      why: 'a clang config file holds options, which can name programs (-B, -fplugin)',
+    },
+  ],
+  aria2c: [
+    {
+      spellings: ['--conf-path'],
+      role: 'config-file',
+      why: 'an aria2 config file can set hook commands (on-download-complete)',
+    },
+  ],
+  eslint: [
+    { spellings: ['-c', '--config'], role: 'config-file', why: 'an eslint config is code' },
+    { spellings: ['--rulesdir'], role: 'program', why: 'eslint loads rule modules from it' },
+    { spellings: ['--plugin'], role: 'program', why: 'eslint imports the plugin' },
+    { spellings: ['--parser'], role: 'program', why: 'eslint imports the parser' },
+    {
+      spellings: ['--resolve-plugins-relative-to'],
+      role: 'program',
+      why: 'eslint imports plugins from that folder',
+    },
+  ],
+  prettier: [
+    {
+      spellings: ['--config'],
+      role: 'config-file',
+      why: 'a prettier config can be code and name plugins',
+    },
+    { spellings: ['--plugin'], role: 'program', why: 'prettier imports the plugin' },
+  ],
+  vitest: [{ spellings: ['-c', '--config'], role: 'config-file', why: 'a vitest config is code' }],
+  jest: [{ spellings: ['-c', '--config'], role: 'config-file', why: 'a jest config can be code' }],
   make: [
     {
       spellings: ['-I', '--include-dir'],
@@ -111,7 +146,13 @@ const MODELS: Readonly<Record<string, readonly ValueOption[]>> = {
   ],
 }
 
-const ALIASES: Readonly<Record<string, string>> = { 'py.test': 'pytest' }
+const ALIASES: Readonly<Record<string, string>> = {
+  'py.test': 'pytest',
+  'clang++': 'clang',
+}
+// rustc options (after `cargo rustc --`) that name a linker or pass it arguments.
+const RUSTC_PROGRAM_OPTION =
+  /^(-C\s*)?(linker|link-args?|pre-link-args?|linker-flavor|llvm-args|profile-use|profile-generate)(=|$)|^-Z/
 const GCC_FAMILY =
   /^(gcc|g\+\+|cc|c\+\+|clang|clang\+\+|ld|ld\.bfd|ld\.gold|ld\.lld|lld|as|cpp)(-\d+)?$/
 
@@ -124,6 +165,7 @@ export function programValueFindings(name: string, args: readonly string[]): Bui
   const key = ALIASES[name] ?? name
   const findings = codeRoleFindings(name, args, MODELS[key] ?? [])
   if (key === 'go') findings.push(...goEnvFindings(args))
+  if (key === 'cargo') findings.push(...cargoProgramFindings(args))
   if (
     key === 'cargo' &&
     args.some((argument) => argument.startsWith('+') && argument.includes('/'))
@@ -161,4 +203,36 @@ function goEnvFindings(args: readonly string[]): BuiltinFinding[] {
       'Persist only plain settings (GOPRIVATE, GOPROXY, CGO_ENABLED); pass build flags on the command line.',
     ),
   ]
+}
+
+// `cargo -Z…` turns on unstable features (config-include, host-config); `cargo rustc -- -C
+// linker=…` names a program for rustc.
+function cargoProgramFindings(args: readonly string[]): BuiltinFinding[] {
+  const end = args.indexOf('--')
+  const before = end === -1 ? args : args.slice(0, end)
+  const unstable = before.find((argument) => argument.startsWith('-Z'))
+  if (unstable !== undefined)
+    return [
+      exec(
+        `cargo ${unstable} turns on unstable features, some of which read more configuration (config-include, host-config).`,
+        'Run cargo without -Z, or let the policy allow it with commands.rules.cargo.allowExec: true.',
+      ),
+    ]
+  const subcommand = before.find((argument) => !argument.startsWith('-'))
+  if (end === -1 || (subcommand !== 'rustc' && subcommand !== 'rustdoc')) return []
+  const words = args.slice(end + 1)
+  const named = words.find(
+    (word, index) =>
+      RUSTC_PROGRAM_OPTION.test(word) ||
+      ((word === '-C' || word === '--codegen') &&
+        RUSTC_PROGRAM_OPTION.test(words[index + 1] ?? '')),
+  )
+  return named === undefined
+    ? []
+    : [
+        exec(
+          `cargo ${subcommand} -- ${named} names a linker, its arguments or unstable rustc options (a program to run).`,
+          `Run cargo ${subcommand} without linker options.`,
+        ),
+      ]
 }
