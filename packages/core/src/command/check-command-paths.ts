@@ -14,6 +14,7 @@ import type { ArgumentRole } from './argument-roles.js'
 import { checkBuildFileSelection } from './build-file-selection.js'
 import { collectPathCandidates } from './collect-path-candidates.js'
 import { commandIssue } from './command-issue.js'
+import { noteDiskConsulted } from './disk-verdicts.js'
 import { checkGitHistoryReads } from './git-history-reads.js'
 import { checkGitRepositorySelection } from './git-repository-selection.js'
 import { checkGitRepositoryWrites } from './git-repository-writes.js'
@@ -210,7 +211,15 @@ let disk: DiskView | undefined | null = null
 export function localDisk(): DiskView | undefined {
   if (disk !== null) return disk
   const fs = nodeBuiltin<{ existsSync(path: string): boolean }>('node:fs')
-  disk = fs === undefined ? undefined : { exists: (path) => fs.existsSync(path) }
+  disk =
+    fs === undefined
+      ? undefined
+      : {
+          exists: (path) => {
+            noteDiskConsulted()
+            return fs.existsSync(path)
+          },
+        }
   return disk
 }
 

@@ -1,5 +1,6 @@
 import type { PathScope } from '../types/path-scope.js'
 import { nodeBuiltin } from '../util/node-builtin.js'
+import { noteDiskConsulted } from './disk-verdicts.js'
 
 interface ChildProcess {
   spawnSync(
@@ -59,6 +60,7 @@ export function hasCommittedDeniedPath(scope: PathScope): boolean {
   const child = nodeBuiltin<ChildProcess>('node:child_process')
   const fs = nodeBuiltin<FileSystem>('node:fs')
   if (child === undefined || fs === undefined) return true
+  noteDiskConsulted()
   if (!hasRepository(fs, prefix)) return false
   const stamp = ['index', 'logs/HEAD', 'packed-refs']
     .map((file) => fs.statSync(`${prefix}/.git/${file}`, { throwIfNoEntry: false })?.mtimeMs ?? 0)

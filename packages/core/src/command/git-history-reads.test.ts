@@ -131,4 +131,14 @@ describe('git readers of history and pathspec magic', () => {
     expect(pathspecSelects(parseGitPathspec(':!src'), '.env')).toBe(true)
     expect(pathspecSelects(parseGitPathspec(':!.env'), '.env')).toBe(false)
   })
+
+  it('should see a denied path committed after an earlier check of the same command', () => {
+    expect(allowed(withoutSecrets, 'git log -p')).toEqual({ command: 'git log -p', allowed: true })
+    writeFileSync(join(clean, '.env'), 'KEY=2\n')
+    const git = (...args: string[]) =>
+      spawnSync('git', ['-C', clean, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args])
+    git('add', '-f', '.env')
+    git('commit', '-qm', 'oops')
+    expect(allowed(withoutSecrets, 'git log -p')).toEqual({ command: 'git log -p', allowed: false })
+  })
 })

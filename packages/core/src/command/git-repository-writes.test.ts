@@ -197,4 +197,12 @@ describe('checkGitRepositorySelection (through createCommandChecker, on disk)', 
         allowed: true,
       })
   })
+
+  it('should check the disk again when the same command comes back (no cached verdict)', () => {
+    mkdirSync(join(root, 'later'))
+    expect(checker.check('git -C later status').allowed).toBe(true)
+    mkdirSync(join(root, 'later', '.git', 'objects'), { recursive: true })
+    writeFileSync(join(root, 'later', '.git', 'HEAD'), 'ref: refs/heads/main\n')
+    expect(refusedWith(checker, 'git -C later status')).toContain('path_not_allowed')
+  })
 })
