@@ -355,7 +355,18 @@ describe('config files and linkers of compilers and JavaScript tools', () => {
   beforeAll(async () => {
     checker = await createCommandChecker({
       policy: {
-        allow: ['cargo', 'clang', 'gcc', 'aria2c', 'eslint', 'prettier', 'vitest', 'jest'],
+        allow: [
+          'cargo',
+          'clang',
+          'gcc',
+          'aria2c',
+          'eslint',
+          'prettier',
+          'vitest',
+          'jest',
+          'npm',
+          'pnpm',
+        ],
         maxLength: 8192,
       },
       scope,
@@ -385,6 +396,8 @@ describe('config files and linkers of compilers and JavaScript tools', () => {
       'vitest --config ./v.config.ts',
       'vitest run -c ./v.config.ts',
       'jest -c ./j.js',
+      'pnpm test --config.node-options=--require=./x',
+      'npm --config.script-shell=./x test',
     ])
       expect({ command, allowed: checker.check(command).allowed }).toEqual({
         command,
@@ -406,6 +419,8 @@ describe('config files and linkers of compilers and JavaScript tools', () => {
       'prettier --check .',
       'vitest run',
       'jest --coverage',
+      'pnpm test',
+      'npm run build -- --mode production',
     ])
       expect({ command, allowed: checker.check(command).allowed }).toEqual({
         command,

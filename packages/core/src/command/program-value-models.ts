@@ -166,6 +166,16 @@ export function programValueFindings(name: string, args: readonly string[]): Bui
   const findings = codeRoleFindings(name, args, MODELS[key] ?? [])
   if (key === 'go') findings.push(...goEnvFindings(args))
   if (key === 'cargo') findings.push(...cargoProgramFindings(args))
+  if (key === 'npm' || key === 'pnpm' || key === 'yarn') {
+    const setting = args.find((argument) => argument.startsWith('--config.'))
+    if (setting !== undefined)
+      findings.push(
+        exec(
+          `${name} ${setting} sets package-manager configuration, which can name the programs it runs (script-shell, node-options).`,
+          `Run ${name} without --config.…; if it must take it, the policy needs commands.rules.${name}.allowExec: true.`,
+        ),
+      )
+  }
   if (
     key === 'cargo' &&
     args.some((argument) => argument.startsWith('+') && argument.includes('/'))
