@@ -153,6 +153,10 @@ const ALIASES: Readonly<Record<string, string>> = {
 // rustc options (after `cargo rustc --`) that name a linker or pass it arguments.
 const RUSTC_PROGRAM_OPTION =
   /^(-C\s*)?(linker|link-args?|pre-link-args?|linker-flavor|llvm-args|profile-use|profile-generate)(=|$)|^-Z/
+// Programs with value rules of their own below the table.
+const OTHER_MODELS = new Set(['npm', 'pnpm', 'yarn'])
+const COMPILERS = new Set(['gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'cpp', 'as'])
+for (const linker of ['ld', 'ld.bfd', 'ld.gold', 'ld.lld', 'lld']) COMPILERS.add(linker)
 const GCC_FAMILY =
   /^(gcc|g\+\+|cc|c\+\+|clang|clang\+\+|ld|ld\.bfd|ld\.gold|ld\.lld|lld|as|cpp)(-\d+)?$/
 
@@ -163,6 +167,8 @@ const GCC_FAMILY =
  */
 export function programValueFindings(name: string, args: readonly string[]): BuiltinFinding[] {
   const key = ALIASES[name] ?? name
+  const compiler = COMPILERS.has(key) || (key.includes('-') && GCC_FAMILY.test(key))
+  if (!compiler && !Object.hasOwn(MODELS, key) && !OTHER_MODELS.has(key)) return []
   const findings = codeRoleFindings(name, args, MODELS[key] ?? [])
   if (key === 'go') findings.push(...goEnvFindings(args))
   if (key === 'cargo') findings.push(...cargoProgramFindings(args))
@@ -186,7 +192,7 @@ export function programValueFindings(name: string, args: readonly string[]): Bui
         'Name an installed toolchain (cargo +stable build), not a folder.',
       ),
     )
-  if (GCC_FAMILY.test(key)) {
+  if (compiler) {
     const response = args.find((argument) => argument.startsWith('@'))
     if (response !== undefined)
       findings.push(
