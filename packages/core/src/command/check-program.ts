@@ -2,7 +2,7 @@ import type { CommandPolicy, ProgramRule } from '../schema/command-policy.js'
 import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { isCatalogProgram } from './catalog-programs.js'
-import { checkBuiltinRules } from './check-builtin-rules.js'
+import { type BuiltinFinding, checkBuiltinRules } from './check-builtin-rules.js'
 import { checkCommandPaths, protectedNames } from './check-command-paths.js'
 import { checkInterpreterRule, hasInterpreterRule } from './check-interpreter-rule.js'
 import { checkUnmodelledProgram } from './check-unmodelled-program.js'
@@ -77,7 +77,7 @@ export function checkProgram(
       rule?.allowFlags?.includes(finding.flag)
     )
       continue
-    issues.push(commandIssue(finding.code, finding.message, finding.hint))
+    issues.push(commandIssue(finding.code, finding.message, withPolicyLine(finding, word)))
   }
   const notAllowed = allowListIssue(context, given, word, name)
   if (notAllowed !== undefined) issues.push(notAllowed)
@@ -157,6 +157,16 @@ function kindIssues(
     default:
       return []
   }
+}
+
+// A built-in finding's hint, with the policy line that would lift it.
+function withPolicyLine(finding: BuiltinFinding, word: string): string {
+  if (finding.hint.includes('commands.rules.')) return finding.hint
+  if (finding.kind === 'exec')
+    return `${finding.hint} The policy line commands.rules.${word}.allowExec: true would allow it.`
+  if (finding.flag !== undefined)
+    return `${finding.hint} The policy line commands.rules.${word}.allowFlags: [${JSON.stringify(finding.flag)}] would allow it.`
+  return finding.hint
 }
 
 function allowListIssue(
@@ -250,7 +260,7 @@ function checkRule(word: string, args: readonly string[], rule: ProgramRule): Pl
           subcommand === undefined
             ? `${word} needs a subcommand; the policy allows ${rule.subcommands.join(', ')}.`
             : `${word} ${subcommand} is not allowed; the policy allows ${rule.subcommands.join(', ')}.`,
-          `Use one of: ${rule.subcommands.map((name) => `${word} ${name}`).join(', ')}.`,
+          `Use one of: ${rule.subcommands.map((name) => `${word} ${name}`).join(', ')}${subcommand === undefined ? '' : `; to allow it, add ${JSON.stringify(subcommand)} to commands.rules.${word}.subcommands`}.`,
         ),
       )
     }
@@ -262,7 +272,7 @@ function checkRule(word: string, args: readonly string[], rule: ProgramRule): Pl
         commandIssue(
           'command_flag_denied',
           `${word} ${flag} is denied by the policy (found ${JSON.stringify(used)}).`,
-          `Run ${word} without ${flag}.`,
+          `Run ${word} without ${flag}; to allow it, remove ${JSON.stringify(flag)} from commands.rules.${word}.denyFlags.`,
         ),
       )
     }

@@ -428,3 +428,25 @@ describe('config files and linkers of compilers and JavaScript tools', () => {
       })
   })
 })
+
+describe('hints that name the policy line', () => {
+  it('should name the rule that would lift a refusal', async () => {
+    const checker = await createCommandChecker({
+      policy: {
+        allow: ['go', 'npm', 'git', 'find'],
+        rules: { npm: { subcommands: ['test'] }, git: { denyFlags: ['--force'] } },
+        maxLength: 8192,
+      },
+      scope,
+    })
+    const hint = (command: string) => {
+      const result = checker.check(command)
+      return result.allowed ? '' : result.issue.hint
+    }
+    expect(hint('go build -toolexec=./x ./...')).toContain('commands.rules.go.allowExec: true')
+    expect(hint('npm run build')).toContain('add "run" to commands.rules.npm.subcommands')
+    expect(hint('git push --force')).toContain('remove "--force" from commands.rules.git.denyFlags')
+    expect(hint('find . -delete')).toContain('commands.rules.find.allowFlags: ["-delete"]')
+    expect(hint('cargo build')).toContain('add "cargo" to commands.allow')
+  })
+})
