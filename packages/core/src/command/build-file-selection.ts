@@ -39,7 +39,7 @@ const BUILD_TOOLS: Readonly<Record<string, BuildTool>> = {
   cargo: { files: ['Cargo.toml'], fileOptions: ['--manifest-path'], folderOptions: ['-C'] },
   pytest: {
     files: ['pytest.ini', 'pyproject.toml', 'tox.ini', 'setup.cfg', 'conftest.py'],
-    fileOptions: ['-c', '--config-file'],
+    fileOptions: ['-c', '--config-file', '--inifile'],
     folderOptions: ['--rootdir', '--confcutdir'],
   },
   go: { files: ['go.mod'], fileOptions: ['-modfile'], folderOptions: ['-C'] },
@@ -65,7 +65,11 @@ export function checkBuildFileSelection(
     .map((file) => `${prefix}/${file}`)
     .find((file) => isReadOnly(file, scope))
   if (protectedFile === undefined) return undefined
-  const every = args.find((argument) => tool.everyPackage?.includes(argument))
+  const every = args.find(
+    (argument, index) =>
+      tool.everyPackage?.includes(argument) ||
+      (name === 'yarn' && argument === 'workspace' && index === firstWord(args)),
+  )
   if (every !== undefined)
     return refuse(
       name,
@@ -94,6 +98,10 @@ export function checkBuildFileSelection(
       )
   }
   return undefined
+}
+
+function firstWord(args: readonly string[]): number {
+  return args.findIndex((argument) => !argument.startsWith('-'))
 }
 
 function isReadOnly(path: string, scope: PathScope): boolean {
