@@ -15,14 +15,19 @@ interface TreeReader {
   readonly skipsHidden?: (args: readonly string[]) => boolean
 }
 
-const cluster = (letters: string) => (argument: string) =>
-  new RegExp(`^-[A-Za-z]*[${letters}]`).test(argument) && !argument.startsWith('--')
-const hasAny = (args: readonly string[], long: readonly string[], letters: string) =>
-  args.some(
-    (argument) =>
-      cluster(letters)(argument) ||
-      long.some((flag) => argument === flag || argument.startsWith(`${flag}=`)),
-  )
+// A matcher of short-option clusters holding one of the letters, or of the long flags.
+function flagMatcher(
+  long: readonly string[],
+  letters: string,
+): (args: readonly string[]) => boolean {
+  const short = letters.length === 0 ? undefined : new RegExp(`^-[A-Za-z]*[${letters}]`)
+  return (args) =>
+    args.some(
+      (argument) =>
+        (short !== undefined && !argument.startsWith('--') && short.test(argument)) ||
+        long.some((flag) => argument === flag || argument.startsWith(`${flag}=`)),
+    )
+}
 
 const patternGiven = (args: readonly string[]) =>
   args.some((argument) => /^-[A-Za-z]*[ef]|^--(regexp|file)/.test(argument))
@@ -35,18 +40,21 @@ const allButLast = (operands: readonly string[], args: readonly string[]) =>
     ? operands
     : operands.slice(0, -1)
 
+const grepRecursive = flagMatcher(['--recursive', '--dereference-recursive', '--directories'], 'rR')
 const GREP: TreeReader = {
-  recursive: (args) =>
-    hasAny(args, ['--recursive', '--dereference-recursive', '--directories'], 'rR') ||
-    args.includes('recurse'),
+  recursive: (args) => grepRecursive(args) || args.includes('recurse'),
   sources: afterPattern,
 }
+const showsHidden = flagMatcher(
+  ['--hidden', '--no-ignore', '--unrestricted', '--no-ignore-dot'],
+  'u.',
+)
 const RIPGREP: TreeReader = {
   recursive: (args) => !args.includes('--files'),
   sources: afterPattern,
-  skipsHidden: (args) =>
-    !hasAny(args, ['--hidden', '--no-ignore', '--unrestricted', '--no-ignore-dot'], 'u.'),
+  skipsHidden: (args) => !showsHidden(args),
 }
+const tarCreates = flagMatcher(['--create', '--append', '--update'], 'cru')
 const READERS: Readonly<Record<string, TreeReader>> = {
   grep: GREP,
   egrep: GREP,
@@ -55,30 +63,28 @@ const READERS: Readonly<Record<string, TreeReader>> = {
   ag: RIPGREP,
   ack: RIPGREP,
   diff: {
-    recursive: (args) => hasAny(args, ['--recursive'], 'r'),
+    recursive: flagMatcher(['--recursive'], 'r'),
     sources: (operands) => operands,
   },
   cp: {
-    recursive: (args) => hasAny(args, ['--recursive', '--archive'], 'rRa'),
+    recursive: flagMatcher(['--recursive', '--archive'], 'rRa'),
     sources: allButLast,
   },
   rsync: {
-    recursive: (args) => hasAny(args, ['--recursive', '--archive'], 'ra'),
+    recursive: flagMatcher(['--recursive', '--archive'], 'ra'),
     sources: allButLast,
   },
-  scp: { recursive: (args) => hasAny(args, [], 'r'), sources: allButLast },
+  scp: { recursive: flagMatcher([], 'r'), sources: allButLast },
   zip: {
-    recursive: (args) => hasAny(args, ['--recurse-paths'], 'rR'),
+    recursive: flagMatcher(['--recurse-paths'], 'rR'),
     sources: (operands) => operands.slice(1),
   },
   tar: {
-    recursive: (args) =>
-      /^[A-Za-z]*[cru]/.test(args[0] ?? '') ||
-      hasAny(args, ['--create', '--append', '--update'], 'cru'),
+    recursive: (args) => /^[A-Za-z]*[cru]/.test(args[0] ?? '') || tarCreates(args),
     sources: (operands, args) => (/^[A-Za-z]+$/.test(args[0] ?? '') ? operands.slice(1) : operands),
   },
   gzip: {
-    recursive: (args) => hasAny(args, ['--recursive'], 'r'),
+    recursive: flagMatcher(['--recursive'], 'r'),
     sources: (operands) => operands,
   },
 }
@@ -129,6 +135,7 @@ function treeSources(
   args: readonly string[],
 ): { sources: readonly string[]; skipsHidden: boolean } | undefined {
   if (name === 'git') {
+    if (!args.some((argument) => GIT_GREP_TREE.includes(argument))) return undefined
     const position = findSubcommand('git', args)
     if (!('subcommand' in position) || position.subcommand !== 'grep') return undefined
     const rest = args.slice(position.index + 1)
