@@ -76,6 +76,15 @@ describe('checkGitRepositoryWrites (through createCommandChecker)', () => {
       'git clone --separate-git-dir other https://example.com/x.git y',
     ])
       expect(refusedWith(checker, command), command).toContain('path_not_allowed')
+    for (const command of [
+      'git maintenance start',
+      'git maintenance register',
+      'git credential fill',
+      'git help --web log',
+      'git imap-send',
+    ])
+      expect(refusedWith(checker, command), command).toContain('command_inline_code')
+    expect(checker.check('git help log').allowed).toBe(true)
   })
 
   it('should refuse every other program writing a code-running part, at any depth', async () => {
