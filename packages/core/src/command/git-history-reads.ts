@@ -39,7 +39,8 @@ export function checkGitHistoryReads(args: readonly string[], scope: PathScope):
   const subcommand = position.subcommand
   const rest = args.slice(position.index + 1)
   const reads = readsContents(subcommand, rest)
-  if (!reads && !rest.some((word) => word.startsWith(':') || GLOB.test(word))) return []
+  const patterned = rest.some((word) => word.startsWith(':') || GLOB.test(word))
+  if (!patterned && (!reads || !hasCommittedDeniedPath(scope))) return []
   const prefix = root === '/' ? '' : root
   const denied = scope.deny
     .filter((path) => path.startsWith(`${prefix}/`))
