@@ -74,7 +74,9 @@ describe('createCommandChecker (against bash)', () => {
     )
     const differ = allowed.flatMap((entry, index) => {
       const argv = entry.result.allowed ? entry.result.argv : []
-      const other = fromBash[index]
+      // A program given by its path in a system folder is returned by its bare name.
+      const bash = fromBash[index] ?? []
+      const other = [bash[0]?.slice(bash[0].lastIndexOf('/') + 1), ...bash.slice(1)]
       return JSON.stringify(argv) === JSON.stringify(other)
         ? []
         : [{ command: entry.command, checker: argv, bash: other }]

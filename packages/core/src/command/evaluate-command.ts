@@ -7,6 +7,7 @@ import { checkProgram, type ProgramCheckContext } from './check-program.js'
 import { COMMAND_HINTS } from './command-hints.js'
 import { commandIssue } from './command-issue.js'
 import { type LexResult, lexCommand } from './lex-command.js'
+import { policyWord } from './program-path.js'
 
 /** What one command check needs: the checker's parser, the length limit and the policy. */
 export interface CommandEvaluation {
@@ -50,7 +51,12 @@ export function evaluateCommand(
   const context = evaluation.context
   if (argv !== undefined) issues.push(...checkProgram(context, argv, true))
   else for (const words of syntax.commands) issues.push(...checkProgram(context, words, false))
-  if (argv !== undefined && issues.length === 0) return { allowed: true, argv }
+  // An allowed program given by its path in a system folder runs by its bare name.
+  if (argv !== undefined && issues.length === 0)
+    return {
+      allowed: true,
+      argv: [policyWord(argv[0] as string, context.allow) ?? '', ...argv.slice(1)],
+    }
   return deny(unique(issues))
 }
 
