@@ -10,6 +10,7 @@ const MAIN_ENTRY = [
   'GENERATE_TOOL',
   'PlanCompilationError',
   'PlanError',
+  'REPOSITORY_CODE_PATHS',
   'PolicyError',
   'SENSITIVE_FILES',
   'allowedText',

@@ -29,6 +29,7 @@ export type { ToolCallInput, ToolCallStep } from './adapter/steps-from-tool-call
 export { stepsFromToolCalls } from './adapter/steps-from-tool-calls.js'
 export type { ToolPolicyOverrides } from './adapter/tool-overrides.js'
 export { isWithin } from './checks/path-scope.js'
+export { REPOSITORY_CODE_PATHS } from './checks/repository-code-paths.js'
 export type { CommandChecker, CommandCheckerOptions } from './command/create-command-checker.js'
 export { createCommandChecker } from './command/load-command-checker.js'
 export type { PlanCompilerOptions } from './compile/create-plan-compiler.js'

@@ -152,6 +152,8 @@ const INERT_PROGRAMS = [
   'hostname',
   'sleep',
   'factor',
+  'which',
+  'whereis',
 ]
 const SORT_VALUES = {
   '-o': 'write',
@@ -241,9 +243,9 @@ type Values = Readonly<Record<string, ArgumentRole>>
 // git's global options, then the value-taking options of each subcommand (the same letter is a
 // flag elsewhere: checkout -m merges, blame -C detects copies).
 const GIT_GLOBAL_VALUES: Values = {
-  '-C': 'write',
-  '--git-dir': 'write',
-  '--work-tree': 'write',
+  '-C': 'read',
+  '--git-dir': 'read',
+  '--work-tree': 'read',
   '--shallow-file': 'write',
   '--exec-path': 'command',
   '--config-env': 'command',
@@ -684,10 +686,13 @@ const TABLE: Record<string, ProgramRoles> = {
       '-k': 'inert',
       '-m': 'inert',
       '-p': 'command',
-      '-o': 'inert',
-      '--override-ini': 'inert',
+      '-o': 'unknown',
+      '--override-ini': 'unknown',
       '--cov': 'read',
-      '--cov-report': 'inert',
+      '--cov-report': 'unknown',
+      '--log-file': 'write',
+      '--debug': 'write',
+      '--cov-config': 'read',
     },
   },
   openssl: {
@@ -712,8 +717,8 @@ const TABLE: Record<string, ProgramRoles> = {
   make: {
     operands: 'inert',
     values: {
-      '-C': 'write',
-      '--directory': 'write',
+      '-C': 'read',
+      '--directory': 'read',
       '-f': 'read',
       '--file': 'read',
       '--makefile': 'read',

@@ -12,6 +12,8 @@ import { EXEC_RULES } from './exec-rules.js'
 import { findSubcommand, hasGlobalOptions } from './global-options.js'
 import { parseAwkArguments } from './parse-awk-arguments.js'
 import { parseSedArguments } from './parse-sed-arguments.js'
+import { programKind, programName } from './program-catalog.js'
+import { programValueFindings } from './program-value-models.js'
 import { findFlag, usesFlag } from './uses-flag.js'
 
 export type { BuiltinFinding } from './builtin-finding.js'
@@ -255,19 +257,31 @@ function checkMake(args: readonly string[]): BuiltinFinding[] {
           'Run a make target without --eval.',
         ),
       )
-    } else if (
-      !argument.startsWith('-') &&
-      /^[A-Za-z_.][A-Za-z0-9_.-]*\s*[:+?!]?=/.test(argument)
-    ) {
-      findings.push(
-        exec(
-          `make ${argument.split('=')[0]}=… overrides a variable, which can change the commands a recipe runs (CC, SHELL, …).`,
-          'Run a make target without variable overrides.',
-        ),
-      )
+      continue
     }
+    const assignment = /^([A-Za-z_.][A-Za-z0-9_.-]*)\s*[:+?!]?=(.*)$/s.exec(argument)
+    if (argument.startsWith('-') || assignment === null) continue
+    const [, variable = '', value = ''] = assignment
+    if (isPlainMakeSetting(variable, value)) continue
+    findings.push(
+      exec(
+        `make ${variable}=… overrides a variable that names a program, its flags or make's own settings (CC, SHELL, CFLAGS, MAKEFLAGS, …), or gives it a value that is more than a plain word, which can change the commands a recipe runs.`,
+        'Run the make target without this override; plain settings (VERBOSE=1, DEBUG=true) are fine.',
+      ),
+    )
   }
   return findings
+}
+
+// Variables that name a program, a program's flags, or a setting of make itself.
+const MAKE_PROGRAM_VARIABLE =
+  /^(\.|MAKE|MFLAGS|GNUMAKEFLAGS)|(^|_)(SHELL|CC|CXX|CPP|LD|AR|AS|FC|RM|CMD|COMMAND|PROG|PROGRAM|TOOL|EXEC|EDITOR|PAGER|WRAPPER|LAUNCHER|PYTHON|NODE|PERL|RUBY|GO|CARGO|RUSTC|INSTALL|LEX|YACC|M4|STRIP|OBJCOPY|NM|RANLIB|LIBS|LDLIBS|RUNNER|EMULATOR|INTERPRETER)($|_)|FLAGS$|OPTS$|OPTIONS$/i
+
+// `VERBOSE=1`, `DEBUG=true`, `ENV=production`: a word that is neither a path, a flag nor a program.
+function isPlainMakeSetting(variable: string, value: string): boolean {
+  if (MAKE_PROGRAM_VARIABLE.test(variable)) return false
+  if (!/^[A-Za-z0-9_.,:+]*$/.test(value)) return false
+  return programKind(programName(value)) === undefined
 }
 
 function checkGo(args: readonly string[]): BuiltinFinding[] {
@@ -542,8 +556,8 @@ const ALIASES: Readonly<Record<string, string>> = {
 export function checkBuiltinRules(name: string, args: readonly string[]): BuiltinFinding[] {
   const key = ALIASES[name] ?? name
   const spec = PROGRAMS[key]
-  if (spec === undefined) return []
-  const findings: BuiltinFinding[] = []
+  const findings: BuiltinFinding[] = programValueFindings(name, args)
+  if (spec === undefined) return findings
   if (key !== 'git' && hasGlobalOptions(key)) {
     const position = findSubcommand(key, args)
     if ('unknownOption' in position) findings.push(unknownGlobal(name, position.unknownOption))

@@ -1,13 +1,27 @@
 import { isWithin, resolvePath } from '../checks/path-scope.js'
 import { placeInList } from '../checks/path-wording.js'
+import {
+  codePartBelow,
+  type DiskView,
+  looksLikeGitDirectory,
+  REPOSITORY_CODE_PATHS,
+  repositoryCodePart,
+} from '../checks/repository-code-paths.js'
 import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { nodeBuiltin } from '../util/node-builtin.js'
+import { posix } from '../util/posix-path.js'
 import type { ArgumentRole } from './argument-roles.js'
+import { checkBuildFileSelection } from './build-file-selection.js'
 import { collectPathCandidates } from './collect-path-candidates.js'
 import { commandIssue } from './command-issue.js'
+import { noteDiskConsulted } from './disk-verdicts.js'
+import { checkGitHistoryReads } from './git-history-reads.js'
+import { checkGitRepositorySelection } from './git-repository-selection.js'
 import { checkGitRepositoryWrites } from './git-repository-writes.js'
 import { parseAwkArguments } from './parse-awk-arguments.js'
 import { parseSedArguments } from './parse-sed-arguments.js'
+import { checkRecursiveReads } from './recursive-reads.js'
 
 const AWK = new Set(['awk', 'gawk', 'mawk', 'nawk'])
 const URL = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//
@@ -56,6 +70,7 @@ export function checkCommandPaths(
   args: readonly string[],
   scope: PathScope,
   names: readonly string[] = protectedNames(scope),
+  disk: DiskView | undefined = localDisk(),
 ): PlanIssue[] {
   const { skip, programRole } = codeArguments(name, args)
   const { candidates, unreadable } = collectPathCandidates(programRole ?? name, args, skip, names)
@@ -66,7 +81,13 @@ export function checkCommandPaths(
       'Pass option values as separate words (-o FILE).',
     ),
   )
+  const buildFile = checkBuildFileSelection(name, args, scope)
+  if (buildFile !== undefined) issues.push(buildFile)
+  issues.push(...checkRecursiveReads(name, args, scope))
   if (name === 'git') {
+    const selection = checkGitRepositorySelection(args, scope, disk)
+    if (selection !== undefined) issues.push(selection)
+    issues.push(...checkGitHistoryReads(args, scope))
     const repositoryWrite = checkGitRepositoryWrites(args, scope)
     if (repositoryWrite !== undefined) issues.push(repositoryWrite)
   }
@@ -77,7 +98,7 @@ export function checkCommandPaths(
     const done = seen.get(candidate.value) ?? 0
     if ((done & bit) !== 0) continue
     seen.set(candidate.value, done | bit)
-    const issue = checkCandidate(candidate.value, candidate.role, candidate.embedded, scope)
+    const issue = checkCandidate(candidate.value, candidate.role, candidate.embedded, scope, disk)
     if (issue !== undefined) issues.push(issue)
   }
   return issues
@@ -98,6 +119,7 @@ function checkCandidate(
   role: ArgumentRole,
   embedded: boolean,
   scope: PathScope,
+  disk: DiskView | undefined,
 ): PlanIssue | undefined {
   const pathLike = looksLikePath(value)
   const write = role === 'write'
@@ -110,6 +132,17 @@ function checkCandidate(
       return undefined
     if (embedded && role === 'inert' && !pathLike) return undefined
     return pathIssue(value, verb, result.code, result.message, result.hint)
+  }
+  if (role === 'unknown' || role === 'command' || write) {
+    const codePart = codePartWritten(result, scope, disk)
+    if (codePart !== undefined)
+      return pathIssue(
+        value,
+        write ? 'write' : 'use',
+        'path_not_allowed',
+        `${result} is ${codePart === result ? '' : `in ${codePart}, `}a code-running part of a git repository (${REPOSITORY_CODE_PATHS.join(', ')}, or a .git entry), which no command may write.`,
+        'Change the repository through git subcommands (add, commit, branch, tag); never write its configuration, hooks or .git entries.',
+      )
   }
   if (role === 'unknown' || role === 'command') {
     const readOnly = scope.readOnly.find((entry) => isWithin(entry, result))
@@ -141,6 +174,54 @@ function checkCandidate(
     }
   }
   return undefined
+}
+
+/**
+ * The code-running part of a repository a written path is or lies in: by name below a `.git`
+ * segment, or, with the disk, below a bare repository's folder inside the workspace.
+ */
+function codePartWritten(
+  path: string,
+  scope: PathScope,
+  disk: DiskView | undefined,
+): string | undefined {
+  const named = repositoryCodePart(path)
+  if (named !== undefined || disk === undefined || !CODE_PART_SEGMENT.test(path)) return named
+  const root = scope.roots.find((entry) => isWithin(entry, path))
+  if (root === undefined) return undefined
+  const parts: string[] = []
+  for (let current = path; current !== root && current !== '/'; ) {
+    const parent = posix.dirname(current)
+    parts.unshift(current.slice(current.lastIndexOf('/') + 1))
+    const part = codePartBelow(parts)
+    if (part !== undefined && looksLikeGitDirectory(parent, disk))
+      return `${parent === '/' ? '' : parent}/${part}`
+    current = parent
+  }
+  return undefined
+}
+
+// A segment that starts a code-running part: only such paths can lie in a bare repository's.
+const CODE_PART_SEGMENT = new RegExp(
+  `/(${[...new Set(REPOSITORY_CODE_PATHS.map((part) => part.split('/')[0]))].join('|').replace(/\./g, '\\.')})(/|$)`,
+)
+
+let disk: DiskView | undefined | null = null
+
+/** The checking process's own file system, when it has one (`node:fs`). */
+export function localDisk(): DiskView | undefined {
+  if (disk !== null) return disk
+  const fs = nodeBuiltin<{ existsSync(path: string): boolean }>('node:fs')
+  disk =
+    fs === undefined
+      ? undefined
+      : {
+          exists: (path) => {
+            noteDiskConsulted()
+            return fs.existsSync(path)
+          },
+        }
+  return disk
 }
 
 function pathIssue(

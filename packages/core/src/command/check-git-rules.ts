@@ -18,6 +18,16 @@ const GIT_DENIED_SUBCOMMANDS: Readonly<Record<string, string>> = {
   'remote-fd': 'is a transport helper',
   'send-email': 'runs a mailer command (--sendmail-cmd, --smtp-server)',
   hook: 'runs hooks',
+  maintenance: 'registers or runs scheduled jobs outside the command (cron, systemd timers)',
+  'credential-cache': 'starts a credential daemon',
+  'credential-store': 'reads and writes stored credentials',
+  credential: 'runs credential helpers and prints credentials',
+  p4: 'runs Perforce commands',
+  svn: 'runs Subversion commands',
+  cvsserver: 'is a server',
+  cvsimport: 'runs cvs commands',
+  archimport: 'runs arch commands',
+  'imap-send': 'runs a tunnel command and sends mail',
 }
 
 // Flags that run a program or install hooks, wherever they appear.
@@ -160,6 +170,10 @@ function subcommandFindings(
         : []
     case 'config':
       return configFindings(rest)
+    case 'help':
+      return rest.some((argument) => argument === '-w' || usesFlag(argument, '--web'))
+        ? [exec('git help --web starts a browser.', HINT)]
+        : []
     default: {
       const why = GIT_DENIED_SUBCOMMANDS[subcommand]
       return why === undefined ? [] : [exec(`git ${subcommand} ${why}.`, HINT)]

@@ -3,13 +3,16 @@ import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { someOf } from '../util/some-of.js'
 import { isCatalogProgram } from './catalog-programs.js'
-import { checkBuiltinRules } from './check-builtin-rules.js'
+import { type BuiltinFinding, checkBuiltinRules } from './check-builtin-rules.js'
 import { checkCommandPaths, protectedNames } from './check-command-paths.js'
 import { checkInterpreterRule, hasInterpreterRule } from './check-interpreter-rule.js'
 import { checkUnmodelledProgram } from './check-unmodelled-program.js'
 import { commandIssue } from './command-issue.js'
 import { findSubcommand } from './global-options.js'
+import { isNodeName, isPythonName, readInterpreterEntry } from './interpreter-entry.js'
+import { runnerTarget } from './package-runner.js'
 import { programKind, programName } from './program-catalog.js'
+import { policyWord, SYSTEM_PROGRAM_FOLDERS } from './program-path.js'
 import { usesFlag } from './uses-flag.js'
 
 /** Programs a hint names before it says how many more the policy allows. */
@@ -54,29 +57,69 @@ export function checkProgram(
   argv: readonly string[],
   withPaths: boolean,
 ): PlanIssue[] {
-  const word = argv[0] ?? ''
+  const given = argv[0] ?? ''
+  const word = policyWord(given, context.allow) ?? given
   const name = programName(word)
   const rule = context.rules.get(word)
   const allowExec = rule?.allowExec === true
   const args = argv.slice(1)
-  const issues = kindIssues(name, word, args, rule, context.scope)
-  for (const finding of checkBuiltinRules(name, args)) {
-    if (finding.kind === 'exec' && allowExec) continue
+  const target = rule === undefined ? runnerTarget(name, args, context.allow) : undefined
+  if (target !== undefined && context.allow.has(word))
+    return checkProgram(context, target, withPaths)
+  const issues: PlanIssue[] = []
+  const runner = entryRunner(name, args, rule, context, issues)
+  const modelled = runner ?? [name, ...args]
+  const modelledName = modelled[0] as string
+  const modelledArgs = modelled.slice(1)
+  if (runner === undefined) issues.push(...kindIssues(name, word, args, rule, context.scope))
+  const runnerExec = runner !== undefined && context.rules.get(modelledName)?.allowExec === true
+  for (const finding of checkBuiltinRules(modelledName, modelledArgs)) {
+    if (finding.kind === 'exec' && (allowExec || runnerExec)) continue
     if (
       finding.kind === 'write' &&
       finding.flag !== undefined &&
       rule?.allowFlags?.includes(finding.flag)
     )
       continue
-    issues.push(commandIssue(finding.code, finding.message, finding.hint))
+    issues.push(commandIssue(finding.code, finding.message, withPolicyLine(finding, word)))
   }
-  const notAllowed = allowListIssue(context, word, name)
+  const notAllowed = allowListIssue(context, given, word, name)
   if (notAllowed !== undefined) issues.push(notAllowed)
   if (rule !== undefined) issues.push(...checkRule(word, args, rule))
   if (!allowExec && !isCatalogProgram(name)) issues.push(...checkUnmodelledProgram(word, args))
   if (withPaths && rule?.skipPathCheck !== true)
-    issues.push(...checkCommandPaths(name, args, context.scope, context.protectedNames))
+    issues.push(
+      ...checkCommandPaths(modelledName, modelledArgs, context.scope, context.protectedNames),
+    )
   return issues
+}
+
+/**
+ * For python or node allowed without a rule of their own: the runner an entry point hands the
+ * rest of the words to (`python -m pytest -q` is checked as `pytest -q`), or undefined when
+ * the command is checked as itself. A refused entry adds its issue.
+ */
+function entryRunner(
+  name: string,
+  args: readonly string[],
+  rule: ProgramRule | undefined,
+  context: ProgramCheckContext,
+  issues: PlanIssue[],
+): readonly string[] | undefined {
+  if (rule?.allowExec === true || hasInterpreterRule(rule)) return undefined
+  if (!isPythonName(name) && !isNodeName(name)) return undefined
+  const entry = readInterpreterEntry(name, args, context.scope)
+  if ('refused' in entry) {
+    issues.push(
+      commandIssue(
+        'command_inline_code',
+        entry.refused,
+        `Run a script file of the workspace (${name} scripts/build.${isPythonName(name) ? 'py' : 'mjs'}); to let ${name} run anything, the policy needs commands.rules.${name}.allowExec: true.`,
+      ),
+    )
+    return [name]
+  }
+  return entry.runner ?? [name, ...args]
 }
 
 // Programs that are never allowed, or only with allowExec or an interpreter rule.
@@ -111,6 +154,7 @@ function kindIssues(
     case 'interpreter':
       if (allowExec) return []
       if (hasInterpreterRule(rule)) return interpreterRuleIssue(name, args, rule, scope)
+      if (isPythonName(name) || isNodeName(name)) return []
       return [interpreterIssue(name, shown, args)]
     case 'interactive':
       return allowExec ? [] : [interpreterIssue(name, shown, args)]
@@ -119,23 +163,33 @@ function kindIssues(
   }
 }
 
+// A built-in finding's hint, with the policy line that would lift it.
+function withPolicyLine(finding: BuiltinFinding, word: string): string {
+  if (finding.hint.includes('commands.rules.')) return finding.hint
+  if (finding.kind === 'exec')
+    return `${finding.hint} The policy line commands.rules.${word}.allowExec: true would allow it.`
+  if (finding.flag !== undefined)
+    return `${finding.hint} The policy line commands.rules.${word}.allowFlags: [${JSON.stringify(finding.flag)}] would allow it.`
+  return finding.hint
+}
+
 function allowListIssue(
   context: ProgramCheckContext,
+  given: string,
   word: string,
   name: string,
 ): PlanIssue | undefined {
-  const shown = JSON.stringify(word)
   if (word.includes('/'))
     return commandIssue(
       'command_not_allowed',
-      `The program is given as a path (${shown}); programs run by bare name from the allow list.`,
-      `Use the bare name (${JSON.stringify(name)}) if it is allowed.`,
+      `The program is given as a path (${JSON.stringify(given)}) that is not an allowed program in a system program folder (${SYSTEM_PROGRAM_FOLDERS.join(', ')}).`,
+      `Use the bare name (${JSON.stringify(name)}); to allow it, add ${JSON.stringify(name)} to commands.allow.`,
     )
   if (!context.allow.has(word))
     return commandIssue(
       'command_not_allowed',
-      `The program ${shown} is not in commands.allow.`,
-      `${context.allowHint} Running ${shown} needs it in commands.allow.`,
+      `The program ${JSON.stringify(word)} is not in commands.allow.`,
+      `${context.allowHint} To allow it, add ${JSON.stringify(word)} to commands.allow.`,
     )
   return undefined
 }
@@ -210,7 +264,7 @@ function checkRule(word: string, args: readonly string[], rule: ProgramRule): Pl
           subcommand === undefined
             ? `${word} needs a subcommand; the policy allows ${rule.subcommands.join(', ')}.`
             : `${word} ${subcommand} is not allowed; the policy allows ${rule.subcommands.join(', ')}.`,
-          `Use one of: ${rule.subcommands.map((name) => `${word} ${name}`).join(', ')}.`,
+          `Use one of: ${rule.subcommands.map((name) => `${word} ${name}`).join(', ')}${subcommand === undefined ? '' : `; to allow it, add ${JSON.stringify(subcommand)} to commands.rules.${word}.subcommands`}.`,
         ),
       )
     }
@@ -222,7 +276,7 @@ function checkRule(word: string, args: readonly string[], rule: ProgramRule): Pl
         commandIssue(
           'command_flag_denied',
           `${word} ${flag} is denied by the policy (found ${JSON.stringify(used)}).`,
-          `Run ${word} without ${flag}.`,
+          `Run ${word} without ${flag}; to allow it, remove ${JSON.stringify(flag)} from commands.rules.${word}.denyFlags.`,
         ),
       )
     }

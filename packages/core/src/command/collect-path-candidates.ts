@@ -20,6 +20,8 @@ export const MAX_CLUSTER_VALUES = 16
 
 const PREFIXED =
   /^(?:open|create|gopen|file|pipe|unix-connect|unix-listen|unix-client|unix-sendto|unix-recv|readline|system|exec):/i
+// `TYPE:PATH` values (pytest --cov-report=xml:/out/cov.xml): a word, a colon, then a path.
+const TYPED_PATH = /^[A-Za-z][\w-]+:(?=[/.~])(?!\/\/)/
 const FILE_URL = /^file:(?:\/\/(?:localhost)?(?=\/))?/i
 const PATH_START = new Set(['/', '.', '~', '@'])
 const HAS_PREFIX = /[=@<:]/
@@ -43,7 +45,7 @@ export function unwrapValue(value: string): string[] {
   if (inner !== null) rest = rest.slice(inner.index + 2)
   const url = FILE_URL.exec(rest)
   if (url !== null) rest = rest.slice(url[0].length)
-  else if (PREFIXED.test(rest)) rest = rest.slice(rest.indexOf(':') + 1)
+  else if (PREFIXED.test(rest) || TYPED_PATH.test(rest)) rest = rest.slice(rest.indexOf(':') + 1)
   if (rest !== values[values.length - 1] && rest.length > 0) {
     values.push(rest)
     const cut = rest.search(/[;,]/)
@@ -156,9 +158,12 @@ function readOption(
         values: [{ value: argument.slice(equals + 1), role: role ?? 'unknown' }],
         consumed: 0,
       }
-    return role === undefined
-      ? { values: [], consumed: 0 }
-      : { values: [{ value: next, role }], consumed: 1 }
+    if (role === undefined) return { values: [], consumed: 0 }
+    // An abbreviation followed by another option is a flag of its own (node --test --test-…):
+    // the next word is read as an option, not swallowed as this one's value.
+    if (!Object.hasOwn(values, argument) && next?.startsWith('-') === true)
+      return { values: [], consumed: 0 }
+    return { values: [{ value: next, role }], consumed: 1 }
   }
   const exact = Object.hasOwn(values, argument) ? values[argument] : undefined
   if (exact !== undefined) return { values: [{ value: next, role: exact }], consumed: 1 }

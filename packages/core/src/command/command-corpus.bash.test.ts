@@ -14,6 +14,9 @@ const corpus = JSON.parse(
   readonly scope: PathScope
   readonly cases: readonly { readonly command: string; readonly expect: string }[]
 }
+const everyday = JSON.parse(
+  readFileSync(new URL('./__fixtures__/everyday-commands.json', import.meta.url), 'utf8'),
+) as { readonly policy: unknown; readonly scope: PathScope; readonly commands: readonly string[] }
 const hasBash = spawnSync('bash', ['--version']).status === 0
 const RECORD_END = '\u0001'
 
@@ -39,11 +42,16 @@ function bashArgv(commands: readonly string[], folder: string): string[][] {
 
 describe('createCommandChecker (against bash)', () => {
   let checker: CommandChecker
+  let everydayChecker: CommandChecker
   let folder: string
   beforeAll(async () => {
     checker = await createCommandChecker({
       policy: commandPolicySchema.parse(corpus.policy),
       scope: corpus.scope,
+    })
+    everydayChecker = await createCommandChecker({
+      policy: commandPolicySchema.parse(everyday.policy),
+      scope: everyday.scope,
     })
     folder = mkdtempSync(join(tmpdir(), 'plan-bash-argv-'))
   })
@@ -52,17 +60,23 @@ describe('createCommandChecker (against bash)', () => {
   const test = hasBash || process.env.CI === 'true' ? it : it.skip
   test(`should return the argv bash passes for every command the corpus allows${hasBash ? '' : ' (skipped: bash is not installed)'}`, () => {
     expect(hasBash).toBe(true)
-    const allowed = corpus.cases
-      .map((entry) => ({ command: entry.command, result: checker.check(entry.command) }))
-      .filter((entry) => entry.result.allowed)
-    expect(allowed.length).toBeGreaterThan(80)
+    const allowed = [
+      ...corpus.cases.map((entry) => ({
+        command: entry.command,
+        result: checker.check(entry.command),
+      })),
+      ...everyday.commands.map((command) => ({ command, result: everydayChecker.check(command) })),
+    ].filter((entry) => entry.result.allowed)
+    expect(allowed.length).toBeGreaterThan(380)
     const fromBash = bashArgv(
       allowed.map((entry) => entry.command),
       folder,
     )
     const differ = allowed.flatMap((entry, index) => {
       const argv = entry.result.allowed ? entry.result.argv : []
-      const other = fromBash[index]
+      // A program given by its path in a system folder is returned by its bare name.
+      const bash = fromBash[index] ?? []
+      const other = [bash[0]?.slice(bash[0].lastIndexOf('/') + 1), ...bash.slice(1)]
       return JSON.stringify(argv) === JSON.stringify(other)
         ? []
         : [{ command: entry.command, checker: argv, bash: other }]

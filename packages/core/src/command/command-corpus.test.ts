@@ -4,6 +4,7 @@ import { commandPolicySchema } from '../schema/command-policy.js'
 import type { PathScope } from '../types/path-scope.js'
 import type { CommandChecker } from './create-command-checker.js'
 import { createCommandChecker } from './create-command-checker.js'
+import { policyWord } from './program-path.js'
 
 interface CorpusCase {
   readonly command: string
@@ -68,11 +69,12 @@ describe('createCommandChecker (corpus)', () => {
     expect(wrong).toEqual([])
   })
 
-  it('should return an argv whose program is in the allow list for every allowed command', () => {
+  it('should return an argv whose program is an allowed one, by name or in a system folder', () => {
     const allow = new Set(commandPolicySchema.parse(corpus.policy).allow)
     for (const entry of allowed) {
       const result = checker.check(entry.command)
-      if (result.allowed) expect(allow.has(result.argv[0] as string)).toBe(true)
+      if (result.allowed)
+        expect(allow.has(policyWord(result.argv[0] as string, allow) ?? '')).toBe(true)
     }
   })
 })

@@ -4,6 +4,7 @@ import { type CommandPolicy, commandPolicySchema } from '../schema/command-polic
 import type { PathScope } from '../types/path-scope.js'
 import type { IssueCode } from '../types/plan-issue.js'
 import { type CommandChecker, createCommandChecker } from './create-command-checker.js'
+import { policyWord } from './program-path.js'
 
 const scope: PathScope = {
   roots: ['/srv/repo'],
@@ -68,9 +69,24 @@ describe('createCommandChecker', () => {
     expect(codeOf('b\\ash -c id')).toBe('command_inline_code')
   })
 
-  it('should deny a program given as a path even when its name is allowed', () => {
-    expect(codeOf('/usr/bin/git status')).toBe('command_not_allowed')
-    expect(codeOf('./git status')).toBe('command_not_allowed')
+  it('should take an allowed program in a system program folder as that program', () => {
+    expect(checker.check('/usr/bin/git status')).toEqual({ allowed: true, argv: ['git', 'status'] })
+    expect(checker.check('/usr/local/bin/git status').allowed).toBe(true)
+    expect(codeOf('/usr/bin/git -c core.pager=sh log')).toBe('command_inline_code')
+  })
+
+  it('should deny a program given as any other path even when its name is allowed', () => {
+    for (const command of [
+      './git status',
+      '/tmp/evil/git status',
+      '/usr/bin/../../tmp/git status',
+      '/usr/bin/./git status',
+      '//usr/bin/git status',
+      '/usr/bin/sub/git status',
+      'node_modules/.bin/git status',
+      '/usr/bin/curl http://example.com',
+    ])
+      expect({ command, code: codeOf(command) }).toEqual({ command, code: 'command_not_allowed' })
   })
 
   it('should deny programs that are not in the allow list, with the allowed ones in the hint', () => {
@@ -309,7 +325,7 @@ describe('createCommandChecker', () => {
     )
   })
 
-  it('should only ever allow argv whose program is in the allow list and equals the first word', () => {
+  it('should only ever allow argv whose program is allowed, by name or in a system folder', () => {
     const allow = new Set(policy.allow)
     const alphabet = fc.constantFrom(...'ab gitlsnpmech-./\'"\\$`;|&<>(){}[]*?~#=\n\t'.split(''))
     fc.assert(
@@ -319,7 +335,7 @@ describe('createCommandChecker', () => {
         (characters, prefix) => {
           const result = checker.check(prefix + characters.join(''))
           if (result.allowed) {
-            expect(allow.has(result.argv[0] as string)).toBe(true)
+            expect(allow.has(policyWord(result.argv[0] as string, allow) ?? '')).toBe(true)
             expect(result.argv.length).toBeGreaterThan(0)
           } else {
             expect(result.issues.length).toBeGreaterThan(0)

@@ -8,6 +8,7 @@ import { interpreterRuleIssues } from './check-interpreter-rule.js'
 import { createProgramCheckContext } from './check-program.js'
 import { commandIssue } from './command-issue.js'
 import { CommandResultCache } from './command-result-cache.js'
+import { diskConsultations } from './disk-verdicts.js'
 import { evaluateCommand } from './evaluate-command.js'
 import { loadBashLanguage } from './load-bash-language.js'
 import { programName } from './program-catalog.js'
@@ -71,8 +72,10 @@ export async function createCommandChecker(
       if (typeof command !== 'string') return evaluateCommand(evaluation, command)
       const cached = cache.get(command)
       if (cached !== undefined) return cached
+      const before = diskConsultations()
       const result = freeze(evaluateCommand(evaluation, command))
-      cache.set(command, result)
+      // A verdict that looked at the disk is asked again next time: the disk may change.
+      if (diskConsultations() === before) cache.set(command, result)
       return result
     },
   }

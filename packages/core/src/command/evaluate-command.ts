@@ -7,6 +7,7 @@ import { checkProgram, type ProgramCheckContext } from './check-program.js'
 import { COMMAND_HINTS } from './command-hints.js'
 import { commandIssue } from './command-issue.js'
 import { type LexResult, lexCommand } from './lex-command.js'
+import { policyWord } from './program-path.js'
 
 /** What one command check needs: the checker's parser, the length limit and the policy. */
 export interface CommandEvaluation {
@@ -50,7 +51,12 @@ export function evaluateCommand(
   const context = evaluation.context
   if (argv !== undefined) issues.push(...checkProgram(context, argv, true))
   else for (const words of syntax.commands) issues.push(...checkProgram(context, words, false))
-  if (argv !== undefined && issues.length === 0) return { allowed: true, argv }
+  // An allowed program given by its path in a system folder runs by its bare name.
+  if (argv !== undefined && issues.length === 0)
+    return {
+      allowed: true,
+      argv: [policyWord(argv[0] as string, context.allow) ?? '', ...argv.slice(1)],
+    }
   return deny(unique(issues))
 }
 
@@ -129,12 +135,14 @@ function deny(issues: readonly PlanIssue[]): CommandCheckResult {
   return { allowed: false, issue: first, issues }
 }
 
-function unique(issues: readonly PlanIssue[]): PlanIssue[] {
-  const seen = new Set<string>()
-  return issues.filter((issue) => {
-    const key = `${issue.code}\u0000${issue.message}`
-    if (seen.has(key)) return false
-    seen.add(key)
+// The issues without repeats (same code and message); lists are short, so pairs are compared.
+function unique(issues: readonly PlanIssue[]): readonly PlanIssue[] {
+  if (issues.length < 2) return issues
+  return issues.filter((issue, index) => {
+    for (let earlier = 0; earlier < index; earlier += 1) {
+      const other = issues[earlier] as PlanIssue
+      if (other.code === issue.code && other.message === issue.message) return false
+    }
     return true
   })
 }

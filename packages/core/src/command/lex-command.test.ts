@@ -32,6 +32,30 @@ describe('lexCommand', () => {
     expect(codes("echo 'open")).toEqual(['command_parse_error'])
   })
 
+  it("should keep git's @{…} revision braces as text and flag every real brace expansion", () => {
+    const codes = (command: string) => lexCommand(command).issues.map((issue) => issue.code)
+    for (const command of [
+      'git stash apply stash@{0}',
+      'git log @{u}..HEAD',
+      'git checkout @{-1}',
+      'git rev-parse main@{2.days.ago}',
+    ])
+      expect({ command, codes: codes(command) }).toEqual({ command, codes: [] })
+    for (const command of [
+      'echo x@{a,b}',
+      'echo @{1..3}',
+      'echo a{0}',
+      'echo @{0}}',
+      'echo @{{0}',
+      'echo @{a}{b,c}',
+      'echo @{ a}',
+    ])
+      expect({ command, codes: codes(command) }).toEqual({
+        command,
+        codes: ['command_brace_expansion'],
+      })
+  })
+
   it('should keep find placeholders, inner tildes and inner hashes as plain text', () => {
     const { words, issues } = lexCommand('find . -exec echo {} ; a~b c#d')
     expect(issues.map((issue) => issue.code)).toEqual(['command_list'])

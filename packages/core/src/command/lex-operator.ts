@@ -167,10 +167,11 @@ function wordFinding(
   switch (char) {
     case '{':
       // `{}` (find -exec's placeholder) is never brace-expanded.
-      if (command[index + 1] === '}') return undefined
+      if (command[index + 1] === '}' || revisionBraceEnd(command, index) > index) return undefined
       return braceFinding(char)
     case '}':
       if (command[index - 1] === '{') return undefined
+      if (revisionBraceEnd(command, command.lastIndexOf('{', index)) === index) return undefined
       return braceFinding(char)
     case '*':
     case '?':
@@ -193,6 +194,16 @@ function wordFinding(
     default:
       return undefined
   }
+}
+
+// git's `@{0}`, `@{u}`, `@{-1}`: one brace pair without a comma or `..`, which bash leaves as it is.
+const REVISION_BRACE = /^\{-?[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*\}/
+
+// The index of the `}` that closes such a pair opened at `open`, or -1.
+function revisionBraceEnd(command: string, open: number): number {
+  if (open < 1 || command[open - 1] !== '@') return -1
+  const match = REVISION_BRACE.exec(command.slice(open, open + 64))
+  return match === null ? -1 : open + match[0].length - 1
 }
 
 function braceFinding(char: string): LexFinding {

@@ -19,6 +19,7 @@ import { type CommandCheck, createCommandCheck } from './command-check.js'
 import { parsePlanText } from './parse-plan-text.js'
 import { quote } from './step-path.js'
 import { suggest } from './suggest.js'
+import { trackedDenyWarnings } from './tracked-deny-warnings.js'
 import { validatePlan } from './validate-plan.js'
 import { withUnrecordedValidate } from './validate-unrecorded.js'
 
@@ -71,10 +72,9 @@ export async function createPlanCompiler(
 ): Promise<PlanCompiler> {
   const policy = await resolvePolicyLazily(policyInput, options)
   // The OpenTelemetry API is loaded here, once, when the application uses it.
-  const [{ check: checkCommand, warnings }] = await Promise.all([
-    createCommandCheck(policy),
-    loadTracingApi(),
-  ])
+  const [commandCheck] = await Promise.all([createCommandCheck(policy), loadTracingApi()])
+  const checkCommand = commandCheck.check
+  const warnings = Object.freeze([...commandCheck.warnings, ...trackedDenyWarnings(policy.scope)])
   // Plans this compiler produced (deep-frozen, so unchanged since): the guard need not re-check them.
   const approved = new WeakSet<object>()
   let narrowed: Promise<z.ZodType<PlanObject>> | undefined

@@ -51,7 +51,8 @@ export interface PlanCompiler {
   checkCommand(command: unknown): CommandCheckResult
   /**
    * Problems of the policy that do not stop it from loading, e.g. an allowed program the
-   * command checker has no built-in model of (`command_unmodelled_program`).
+   * command checker has no built-in model of (`command_unmodelled_program`), and one per `deny`
+   * path the workspace repository tracks or has in its history (`policy_deny_path_tracked`).
    */
   readonly warnings: readonly PlanIssue[]
   /**

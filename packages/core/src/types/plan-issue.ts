@@ -45,6 +45,7 @@ export type IssueCode =
   // policy
   | 'invalid_policy'
   | 'policy_example_failed'
+  | 'policy_deny_path_tracked'
   // run time
   | 'call_not_in_plan'
   | 'step_not_ready'

@@ -1,0 +1,85 @@
+/** What one git pathspec selects, with its magic read (`:(top,icase)x`, `:!x`, `:/x`). */
+export interface GitPathspec {
+  /** The path or pattern, from the workspace root. */
+  readonly pattern: string
+  readonly literal: boolean
+  readonly icase: boolean
+  /** An exclusion (`:!x`, `:^x`, `:(exclude)x`): the command reads everything else. */
+  readonly exclude: boolean
+}
+
+const SHORT_MAGIC: Readonly<Record<string, string>> = { '/': 'top', '!': 'exclude', '^': 'exclude' }
+const GLOB_CHARACTERS = /[*?[]/
+
+/**
+ * Reads a word as git reads a pathspec: magic in `:(…)` or the short `:/`, `:!`, `:^` forms,
+ * else the word itself. A word that starts with `:` and no known magic (`:x`) is a path too.
+ */
+export function parseGitPathspec(word: string): GitPathspec {
+  const magic = new Set<string>()
+  let pattern = word
+  if (word.startsWith(':(')) {
+    const close = word.indexOf(')')
+    const words = close === -1 ? word.slice(2) : word.slice(2, close)
+    for (const entry of words.split(',')) magic.add(entry.trim().split(':')[0]?.toLowerCase() ?? '')
+    pattern = close === -1 ? '' : word.slice(close + 1)
+  } else if (word.startsWith(':')) {
+    let index = 1
+    while (index < word.length && SHORT_MAGIC[word[index] as string] !== undefined) {
+      magic.add(SHORT_MAGIC[word[index] as string] as string)
+      index += 1
+    }
+    if (word[index] === ':') index += 1
+    pattern = word.slice(index)
+  }
+  return {
+    pattern: pattern.replace(/^\.\/+/, '').replace(/\/+$/, '') || '.',
+    literal: magic.has('literal'),
+    icase: magic.has('icase'),
+    exclude: magic.has('exclude'),
+  }
+}
+
+/**
+ * True when a pathspec selects the path (relative to the root), or a folder that holds it:
+ * `.`, the path, an ancestor, a case variant under `icase`, or a glob that matches it.
+ */
+export function pathspecSelects(spec: GitPathspec, path: string): boolean {
+  if (spec.exclude) return !matches(spec, path)
+  return matches(spec, path)
+}
+
+function matches(spec: GitPathspec, path: string): boolean {
+  const fold = (text: string) => (spec.icase ? text.toLowerCase() : text)
+  const pattern = fold(spec.pattern)
+  const target = fold(path)
+  if (pattern === '.' || target === pattern || target.startsWith(`${pattern}/`)) return true
+  if (spec.literal || !GLOB_CHARACTERS.test(pattern)) return false
+  const expression = globExpression(pattern)
+  const segments = target.split('/')
+  // A glob selects a path when it matches the path or one of its leading folders.
+  return segments.some((_, index) => expression.test(segments.slice(0, index + 1).join('/')))
+}
+
+// git's wildmatch without WM_PATHNAME, as for pathspecs without `glob` magic: `*` crosses `/`.
+function globExpression(pattern: string): RegExp {
+  let source = ''
+  for (let index = 0; index < pattern.length; index += 1) {
+    const char = pattern[index] as string
+    if (char === '*') source += '.*'
+    else if (char === '?') source += '.'
+    else if (char === '[') {
+      const close = pattern.indexOf(']', index + 2)
+      if (close === -1) source += '\\['
+      else {
+        const body = pattern
+          .slice(index + 1, close)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')
+        source += `[${body}]`
+        index = close
+      }
+    } else source += char.replace(/[.+^${}()|\\]/g, '\\$&')
+  }
+  return new RegExp(`^${source}$`, 's')
+}

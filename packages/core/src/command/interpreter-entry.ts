@@ -1,0 +1,238 @@
+import { resolvePath } from '../checks/path-scope.js'
+import type { PathScope } from '../types/path-scope.js'
+import { findFlag } from './uses-flag.js'
+
+/**
+ * What an allowed interpreter is asked to run: refused with a reason, or a script file of the
+ * workspace, or an entry point (`python -m pytest`, `node --test`) whose remaining words are
+ * checked by the runner's own model, as if that program had been run directly.
+ */
+export type InterpreterEntry =
+  | { readonly refused: string }
+  | { readonly runner?: readonly string[] }
+
+// Options that change neither what code runs nor where it is loaded from.
+const PYTHON_SAFE = new Set(['-B', '-u', '-O', '-OO', '-q', '-s', '-E', '-I', '-P', '-b', '-bb'])
+const PYTHON_INFO = new Set(['--version', '-V', '-VV', '--help', '-h'])
+const PYTHON_X_SAFE =
+  /^(dev|utf8(=[01])?|importtime|tracemalloc(=\d+)?|faulthandler|warn_default_encoding|no_debug_ranges|frozen_modules=(on|off))$/
+// Python modules that are entry points with a model, run as `python -m NAME …`.
+const PYTHON_RUNNERS: Readonly<Record<string, string>> = {
+  pytest: 'pytest',
+  'py.test': 'pytest',
+  pip: 'pip',
+  pip3: 'pip',
+  venv: 'python -m venv',
+  unittest: 'python -m unittest',
+  mypy: 'mypy',
+  black: 'black',
+  ruff: 'ruff',
+  isort: 'isort',
+  flake8: 'flake8',
+  'json.tool': 'python -m json.tool',
+}
+
+const NODE_SAFE = new Set([
+  '--enable-source-maps',
+  '--no-warnings',
+  '--no-deprecation',
+  '--trace-warnings',
+  '--trace-deprecation',
+  '--trace-uncaught',
+  '--throw-deprecation',
+  '--pending-deprecation',
+  '--experimental-vm-modules',
+  '--experimental-strip-types',
+  '--no-experimental-strip-types',
+  '--experimental-transform-types',
+  '--preserve-symlinks',
+  '--preserve-symlinks-main',
+  '--abort-on-uncaught-exception',
+  '--test-only',
+])
+const NODE_SAFE_WITH_VALUE = new Set([
+  '--max-old-space-size',
+  '--max-semi-space-size',
+  '--stack-size',
+  '--stack-trace-limit',
+  '--unhandled-rejections',
+  '--input-type',
+  '--conditions',
+  '-C',
+  '--title',
+])
+const NODE_INFO = new Set(['--version', '-v', '--help', '-h', '--v8-options'])
+
+/** The node test runner's options, each with whether it takes a value. */
+const NODE_TEST_OPTIONS: Readonly<Record<string, boolean>> = {
+  '--test-name-pattern': true,
+  '--test-skip-pattern': true,
+  '--test-concurrency': true,
+  '--test-timeout': true,
+  '--test-shard': true,
+  '--test-reporter': true,
+  '--test-reporter-destination': true,
+  '--test-coverage-include': true,
+  '--test-coverage-exclude': true,
+  '--test-coverage-branches': true,
+  '--test-coverage-functions': true,
+  '--test-coverage-lines': true,
+  '--test-only': false,
+  '--test-update-snapshots': false,
+  '--experimental-test-coverage': false,
+  '--experimental-test-module-mocks': false,
+  '--test-force-exit': false,
+  '--watch': false,
+}
+// Reporters built into node; any other value is a module node imports.
+const NODE_REPORTERS = new Set(['spec', 'tap', 'dot', 'junit', 'lcov'])
+
+/** True for the python interpreters (`python`, `python3`, `python3.12`, `pypy3`). */
+export function isPythonName(name: string): boolean {
+  return /^(python|pypy)[0-9.]*$/.test(name)
+}
+
+/** True for node (`node`, `nodejs`, `node22`). */
+export function isNodeName(name: string): boolean {
+  return /^node(js)?[0-9.]*$/.test(name)
+}
+
+/**
+ * Reads a python or node command the policy allows without a rule: options that load no code,
+ * then a script file inside the workspace, an entry-point module, `node --test`, or only
+ * `--version`. Inline code, stdin, interactive prompts, loaders, preloaded modules, env files
+ * and options the checker does not know are refused.
+ */
+export function readInterpreterEntry(
+  name: string,
+  args: readonly string[],
+  scope: PathScope,
+): InterpreterEntry {
+  return isPythonName(name) ? readPython(name, args, scope) : readNode(name, args, scope)
+}
+
+function readPython(name: string, args: readonly string[], scope: PathScope): InterpreterEntry {
+  let index = 0
+  for (; index < args.length; index += 1) {
+    const argument = args[index] as string
+    if (PYTHON_SAFE.has(argument)) continue
+    if (PYTHON_INFO.has(argument)) return {}
+    if (argument === '-W' || argument === '-X') {
+      const why = pythonOptionValue(name, argument, args[index + 1])
+      if (why !== undefined) return { refused: why }
+      index += 1
+      continue
+    }
+    if (/^-[WX]./.test(argument)) {
+      const why = pythonOptionValue(name, argument.slice(0, 2), argument.slice(2))
+      if (why !== undefined) return { refused: why }
+      continue
+    }
+    break
+  }
+  const argument = args[index]
+  if (argument === undefined || argument === '-')
+    return { refused: `${name} without a script reads code from stdin.` }
+  if (argument === '-m' || /^-m[A-Za-z_]/.test(argument)) {
+    const module = argument === '-m' ? (args[index + 1] ?? '') : argument.slice(2)
+    const runner = PYTHON_RUNNERS[module]
+    const rest = args.slice(index + (argument === '-m' ? 2 : 1))
+    if (runner === undefined)
+      return {
+        refused: `${name} -m ${module} runs a module the checker has no model of.`,
+      }
+    return { runner: [...runner.split(' '), ...rest] }
+  }
+  if (argument.startsWith('-')) return { refused: unknownOption(name, argument) }
+  return scriptEntry(name, argument, scope)
+}
+
+// `-W action:message:category:module:line` imports the category's module; `-X` takes a name.
+function pythonOptionValue(
+  name: string,
+  option: string,
+  value: string | undefined,
+): string | undefined {
+  if (value === undefined) return `${name} ${option} needs a value.`
+  if (option === '-X')
+    return PYTHON_X_SAFE.test(value)
+      ? undefined
+      : `${name} -X ${value} is not an option the checker knows to load no code.`
+  const category = value.split(':')[2] ?? ''
+  return category.includes('.')
+    ? `${name} -W ${value} names the warning category ${category}, which python imports.`
+    : undefined
+}
+
+function readNode(name: string, args: readonly string[], scope: PathScope): InterpreterEntry {
+  let index = 0
+  for (; index < args.length; index += 1) {
+    const argument = args[index] as string
+    if (NODE_SAFE.has(argument)) continue
+    if (NODE_INFO.has(argument)) return {}
+    const option = argument.split('=')[0] as string
+    if (NODE_SAFE_WITH_VALUE.has(option)) {
+      if (!argument.includes('=')) index += 1
+      continue
+    }
+    break
+  }
+  const argument = args[index]
+  if (argument === undefined || argument === '-')
+    return { refused: `${name} without a script reads code from stdin.` }
+  if (argument === '--test') return readNodeTest(name, args.slice(index + 1))
+  if (argument.startsWith('-')) return { refused: unknownOption(name, argument) }
+  return scriptEntry(name, argument, scope)
+}
+
+// `node --test [options] [files]`: the runner's options are checked by role; files are read.
+function readNodeTest(name: string, rest: readonly string[]): InterpreterEntry {
+  for (let index = 0; index < rest.length; index += 1) {
+    const argument = rest[index] as string
+    if (argument === '--') break
+    if (!argument.startsWith('-')) continue
+    const option = argument.split('=')[0] as string
+    const takesValue = NODE_TEST_OPTIONS[option]
+    if (takesValue === undefined) {
+      if (NODE_SAFE.has(argument)) continue
+      return { refused: unknownOption(`${name} --test`, argument) }
+    }
+    if (!takesValue) continue
+    const value = argument.includes('=') ? argument.slice(option.length + 1) : rest[index + 1]
+    if (!argument.includes('=')) index += 1
+    if (option === '--test-reporter' && !NODE_REPORTERS.has(value ?? ''))
+      return {
+        refused: `${name} --test-reporter=${value ?? ''} names a reporter module, which node imports.`,
+      }
+  }
+  return {}
+}
+
+function scriptEntry(name: string, script: string, scope: PathScope): InterpreterEntry {
+  const resolved = resolvePath(script, scope, 'read')
+  if (typeof resolved !== 'string')
+    return {
+      refused: `${name} ${script} is not a script file inside the workspace: ${resolved.message}`,
+    }
+  return {}
+}
+
+function unknownOption(name: string, argument: string): string {
+  const code = findFlag(argument, [
+    '-e',
+    '--eval',
+    '-p',
+    '--print',
+    '-c',
+    '-r',
+    '--require',
+    '--import',
+    '--loader',
+    '--experimental-loader',
+    '-i',
+    '--interactive',
+  ])
+  return code !== undefined
+    ? `${name} ${argument} runs inline code or loads a module before the script.`
+    : `${name} ${argument} is an option the checker has no role for, so it is treated as one that loads code.`
+}

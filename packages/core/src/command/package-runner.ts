@@ -1,0 +1,42 @@
+/** Options of npx-style runners that change neither which program runs nor how. */
+const RUNNER_QUIET = new Set([
+  '-y',
+  '--yes',
+  '--no-install',
+  '--no',
+  '-q',
+  '--quiet',
+  '--offline',
+  '--prefer-offline',
+  '--silent',
+])
+const RUNNERS = new Set(['npx', 'pnpx', 'bunx'])
+// Package-manager subcommands that run a package's program with the words after it.
+const EXEC_SUBCOMMANDS: Readonly<Record<string, ReadonlySet<string>>> = {
+  npm: new Set(['exec', 'x']),
+  pnpm: new Set(['exec', 'dlx']),
+}
+
+/**
+ * The program an npx-style runner is asked to run, with its arguments (`npx tsc --noEmit`,
+ * `pnpm exec vitest run`, `npm exec -- eslint src`), when that program is named by a bare name
+ * the policy allows itself: the command is then checked as that program run directly. Undefined
+ * when the runner names another program, a version or package spec, or runner options that
+ * pick other code (`--package`, `-c`).
+ */
+export function runnerTarget(
+  name: string,
+  args: readonly string[],
+  allow: ReadonlySet<string>,
+): readonly string[] | undefined {
+  let index: number
+  if (RUNNERS.has(name)) index = 0
+  else if (EXEC_SUBCOMMANDS[name]?.has(args[0] ?? '') === true) index = 1
+  else return undefined
+  while (RUNNER_QUIET.has(args[index] ?? '')) index += 1
+  if (args[index] === '--') index += 1
+  const target = args[index]
+  if (target === undefined || !allow.has(target) || !/^[a-z0-9][a-z0-9._-]*$/i.test(target))
+    return undefined
+  return args.slice(index)
+}

@@ -1,0 +1,106 @@
+import { type BuiltinFinding, exec } from './builtin-finding.js'
+
+/**
+ * What a program does with one option's value. Every option value has one:
+ * - `path-read`, `path-write`: a file the path checks judge against the workspace;
+ * - `program`: a program, library, module or plugin it runs or loads (`-vettool=./x`);
+ * - `config-file`: a file of settings it reads, which can name programs in turn
+ *   (`wget --config=x`, `cargo --config=x.toml`, `gcc @args`);
+ * - `url`, `pattern`, `data`: text that runs nothing.
+ *
+ * A value whose role runs or loads code, or names a config file, is refused unless a
+ * per-program rule allows it (`allowExec`); an option the model knows but cannot place, or a
+ * setting it has no role for, takes the most dangerous role it could have: `program`.
+ */
+export type ValueRole =
+  | 'path-read'
+  | 'path-write'
+  | 'program'
+  | 'config-file'
+  | 'url'
+  | 'pattern'
+  | 'data'
+
+/** The roles a value may not have unless a per-program rule allows it. */
+export const CODE_ROLES: ReadonlySet<ValueRole> = new Set(['program', 'config-file'])
+
+/** One option of a program model: its spellings and the role of a given value. */
+export interface ValueOption {
+  readonly spellings: readonly string[]
+  /** The value's role; a function when it depends on the value (`--config k=v` or a file). */
+  readonly role: ValueRole | ((value: string) => ValueRole)
+  /** Why the value has a refused role, for the issue. */
+  readonly why: string
+}
+
+/**
+ * The values of the model's options in an argument list (`--opt v`, `--opt=v`, `-ov`,
+ * `-o=v`), with their roles; `--` ends the options.
+ */
+export function optionValues(
+  args: readonly string[],
+  options: readonly ValueOption[],
+): { readonly option: ValueOption; readonly spelling: string; readonly value: string }[] {
+  const found: { option: ValueOption; spelling: string; value: string }[] = []
+  for (let index = 0; index < args.length; index += 1) {
+    const argument = args[index] as string
+    if (argument === '--') break
+    for (const option of options) {
+      const spelling = option.spellings.find(
+        (candidate) =>
+          argument === candidate ||
+          argument.startsWith(`${candidate}=`) ||
+          (!candidate.startsWith('--') && candidate.length === 2 && argument.startsWith(candidate)),
+      )
+      if (spelling === undefined) continue
+      let value: string
+      if (argument === spelling) {
+        value = args[index + 1] ?? ''
+        index += 1
+      } else value = argument.slice(spelling.length).replace(/^=/, '')
+      found.push({ option, spelling, value })
+      break
+    }
+  }
+  return found
+}
+
+/**
+ * The findings of a program model: one per option value whose role runs or loads code or
+ * names a config file.
+ */
+export function codeRoleFindings(
+  name: string,
+  args: readonly string[],
+  options: readonly ValueOption[],
+): BuiltinFinding[] {
+  return optionValues(args, options).flatMap(({ option, spelling, value }) => {
+    const role = typeof option.role === 'function' ? option.role(value) : option.role
+    if (!CODE_ROLES.has(role)) return []
+    return [
+      exec(
+        `${name} ${spelling} ${JSON.stringify(value)}: ${option.why} (a ${role === 'program' ? 'program to run' : 'config file'}).`,
+        `Run ${name} without ${spelling}, or with only plain settings; if ${name} must take it, the policy needs commands.rules.${name}.allowExec: true.`,
+      ),
+    ]
+  })
+}
+
+/** `program` unless every word of the value is in the allowed set (after `pattern=`). */
+export function wordsRole(allowed: RegExp): (value: string) => ValueRole {
+  return (value) => {
+    const words = value
+      .replace(/^[^-\s'"=]*=/, '')
+      .split(/[\s'"]+/)
+      .filter((word) => word.length > 0)
+    for (let index = 0; index < words.length; index += 1) {
+      const word = words[index] as string
+      if (word === '-X') {
+        index += 1
+        continue
+      }
+      if (!allowed.test(word)) return 'program'
+    }
+    return 'data'
+  }
+}

@@ -1,0 +1,17 @@
+import { trackedDeniedPaths } from '../command/git-committed-paths.js'
+import type { PathScope } from '../types/path-scope.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+
+/**
+ * One `policy_deny_path_tracked` warning per `deny` path that the workspace repository tracks
+ * or has in its history: the policy hides the file, but git prints it to any reader of history
+ * (`git show`, `git log -p`), so the command check refuses those readers in this repository.
+ */
+export function trackedDenyWarnings(scope: PathScope): PlanIssue[] {
+  return trackedDeniedPaths(scope).map((path) => ({
+    code: 'policy_deny_path_tracked',
+    message: `The denied path ${path} is tracked by git (in the index or the history): readers of history such as git show HEAD and git log -p would print it, so the command check refuses them unless they are limited to other paths.`,
+    path: ['workspace', 'deny', scope.deny.indexOf(path)],
+    hint: `Remove it from the repository (git rm --cached, and rewrite the history if it holds a secret), or keep it and expect history readers to be refused.`,
+  }))
+}
