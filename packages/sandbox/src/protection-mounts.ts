@@ -1,7 +1,6 @@
 import { lstatSync, realpathSync } from 'node:fs'
 import { posix } from 'node:path'
-import { isWithin } from '@plan/core'
-import { GIT_CODE_PARTS } from './git-code-parts.js'
+import { isWithin, REPOSITORY_CODE_PATHS } from '@plan/core'
 import type { SandboxConfig } from './sandbox-config.js'
 import type { WorkspaceScan } from './workspace-scan.js'
 
@@ -38,7 +37,7 @@ export function ancestorsWithin(roots: readonly string[], path: string): string[
 
 /** The existing code-running parts of one git directory, by their real path. */
 export function existingCodeParts(gitDirectory: string): string[] {
-  return GIT_CODE_PARTS.map((part) => posix.join(gitDirectory, part)).filter(exists)
+  return REPOSITORY_CODE_PATHS.map((part) => posix.join(gitDirectory, part)).filter(exists)
 }
 
 class MountPlan {

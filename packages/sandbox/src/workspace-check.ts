@@ -9,8 +9,8 @@ import {
 } from 'node:fs'
 import { posix } from 'node:path'
 import type { CommandViolation } from '@plan/core'
-import { isWithin } from '@plan/core'
-import { GIT_CODE_PARTS, GIT_TODO_LISTS } from './git-code-parts.js'
+import { isWithin, REPOSITORY_CODE_PATHS } from '@plan/core'
+import { GIT_TODO_LISTS } from './git-code-parts.js'
 import type { SandboxConfig } from './sandbox-config.js'
 import { scanWorkspace, type WorkspaceScan } from './workspace-scan.js'
 
@@ -51,7 +51,7 @@ export interface WorkspaceSnapshot {
 }
 
 function codePartsOf(gitDirectory: string): string[] {
-  return GIT_CODE_PARTS.map((part) => posix.join(gitDirectory, part))
+  return REPOSITORY_CODE_PATHS.map((part) => posix.join(gitDirectory, part))
 }
 
 /** Records the identity of every protected path: `readOnly`, `deny`, git code parts, `.git` files. */

@@ -1,20 +1,6 @@
-/**
- * The code-running parts of a git directory, relative to it (`<repo>/.git/…`, or a bare
- * repository's own folder): what git reads to decide which programs to run (`core.fsmonitor`,
- * `core.pager`, hooks, alternates, another repository's gitdir). Whoever can write one of these
- * makes the next `git status` run their code, in every repository at any depth. A `.git` *file*
- * anywhere (a `gitdir:` redirect) is one too: {@link GIT_DIRECTORY_NAME}.
- */
-export const REPOSITORY_CODE_PATHS: readonly string[] = Object.freeze([
-  'config',
-  'config.worktree',
-  'hooks',
-  'info',
-  'objects/info/alternates',
-  'commondir',
-  'modules',
-  'worktrees',
-])
+import { REPOSITORY_CODE_PATHS } from '../schema/default-read-only.js'
+
+export { REPOSITORY_CODE_PATHS }
 
 /** The name of a repository's git directory, or of a file that redirects to one. */
 export const GIT_DIRECTORY_NAME = '.git'
