@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { PolicyInput } from '@plan/core'
@@ -91,6 +92,50 @@ describeSandbox('createSandbox everyday work', () => {
         encoding: 'utf8',
       })
       expect(log).toBe('everyday\nfirst\n')
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should let git commit with the whole .git listed as readOnly, and keep its code parts read-only',
+    async () => {
+      const policy: PolicyInput = {
+        version: 1,
+        workspace: { roots: [fixture.root], readOnly: ['.git'], deny: ['.env'] },
+        tools: {},
+      }
+      const sandbox = createSandbox(policy, { hostHome: fixture.home })
+      const config = await readFile(join(fixture.root, '.git/config'), 'utf8')
+      for (const argv of [
+        ['git', 'add', 'package.json', 'test.js'],
+        ['git', 'commit', '-q', '-m', 'with .git read-only'],
+        ['git', 'checkout', '-q', '-b', 'feature/x'],
+        ['git', 'tag', 'v0.0.1'],
+      ]) {
+        const result = await sandbox.run(argv, RUN)
+        expect([argv.join(' '), result.exitCode, result.violations]).toEqual([
+          argv.join(' '),
+          0,
+          [],
+        ])
+      }
+      const hostile = await sandbox.run(
+        [
+          'sh',
+          '-c',
+          'git config core.fsmonitor "touch pwned"; echo "touch pwned" > .git/hooks/pre-commit; true',
+        ],
+        RUN,
+      )
+      expect(hostile.exitCode).toBe(0)
+      expect(await readFile(join(fixture.root, '.git/config'), 'utf8')).toBe(config)
+      expect(existsSync(join(fixture.root, '.git/hooks/pre-commit'))).toBe(false)
+      expect(existsSync(join(fixture.root, 'pwned'))).toBe(false)
+      const log = execFileSync('git', ['log', '--format=%s', 'feature/x'], {
+        cwd: fixture.root,
+        encoding: 'utf8',
+      })
+      expect(log).toBe('with .git read-only\nfirst\n')
     },
     TIMEOUT,
   )

@@ -75,7 +75,8 @@ class MountPlan {
 
 /**
  * The mounts that keep protected paths protected by identity, not by name: `readOnly` entries
- * and the code-running parts of every git directory bound read-only, `deny` entries masked,
+ * (a git directory among them: its code-running parts) and the code-running parts of every git
+ * directory bound read-only, `deny` entries masked,
  * host sockets in the workspace covered by `/dev/null`, and every git directory and every
  * folder above a protected entry bound onto itself, so that no command can rename or remove
  * it (the kernel refuses with EBUSY) and put another in its place.
@@ -93,9 +94,14 @@ export function protectionMounts(
       (path): path is string =>
         path !== undefined && visible.some((folder) => isWithin(folder, path)),
     )
+  // A readOnly entry that is a repository's git folder protects what in it runs code (its code
+  // parts, below); git writes the rest of it, as the static checks let it.
   const readOnly = config.readOnly
     .map(realOf)
-    .filter((path): path is string => path !== undefined && inWorkspace(path))
+    .filter(
+      (path): path is string =>
+        path !== undefined && inWorkspace(path) && !scan.gitDirectories.includes(path),
+    )
   const plan = new MountPlan(deny)
   const protect = (path: string, kind: MountKind) => {
     if (inWorkspace(path))
