@@ -1,15 +1,5 @@
 import { z } from 'zod'
-
-/** Files that usually hold secrets: reading one counts as access to sensitive data. */
-export const SENSITIVE_FILES: readonly string[] = [
-  '**/.env',
-  '**/.env.*',
-  '**/*.pem',
-  '**/*.key',
-  '**/id_rsa*',
-  '**/.npmrc',
-  '**/secrets/**',
-]
+import { SENSITIVE_FILES } from './sensitive-files.js'
 
 /**
  * What a run may still do once untrusted output has entered the model's context (per-turn

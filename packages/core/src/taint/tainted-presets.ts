@@ -1,4 +1,5 @@
-import { SENSITIVE_FILES, type TaintedPolicyInput } from '../schema/tainted-schema.js'
+import { SENSITIVE_FILES } from '../schema/sensitive-files.js'
+import type { TaintedPolicyInput } from '../schema/tainted-schema.js'
 
 export { SENSITIVE_FILES }
 
