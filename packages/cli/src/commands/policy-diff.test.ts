@@ -210,10 +210,11 @@ describe('plan policy diff', () => {
         category: 'program',
         subject: 'git',
         direction: 'looser',
-        detail: 'NEW allows 2 probe(s) OLD refused',
+        detail: 'NEW allows 3 probe(s) OLD refused',
         probes: [
           { probe: 'git', code: 'command_subcommand_not_allowed' },
           { probe: 'git --version', code: 'command_subcommand_not_allowed' },
+          { probe: 'git unlisted-subcommand', code: 'command_subcommand_not_allowed' },
         ],
       },
     ])

@@ -17,14 +17,14 @@ describe('command_not_allowed hint', () => {
   it('should name the allowed programs and the policy line that would allow this one', async () => {
     const issue = await hintFor(['npm', 'git', 'ls'], 'make build')
     expect(issue.code).toBe('command_not_allowed')
-    expect(issue.hint).toBe('Use one of: git, ls, npm. Running "make" needs it in commands.allow.')
+    expect(issue.hint).toBe('Use one of: git, ls, npm. To allow it, add "make" to commands.allow.')
   })
 
   it('should name a dozen of many programs and how many there are', async () => {
     const many = Array.from({ length: 20 }, (_, index) => `tool${String(index).padStart(2, '0')}`)
     const issue = await hintFor(many, 'make build')
     expect(issue.hint).toBe(
-      `Use one of: ${many.slice(0, 12).join(', ')} and 8 more (20 in all). Running "make" needs it in commands.allow.`,
+      `Use one of: ${many.slice(0, 12).join(', ')} and 8 more (20 in all). To allow it, add "make" to commands.allow.`,
     )
   })
 
