@@ -65,8 +65,10 @@ describe('bubblewrapArgs', () => {
         cwd: root,
       },
     ).join(' ')
-    expect(readOnlyGit).toContain(`--ro-bind ${root}/.git ${root}/.git`)
-    expect(readOnlyGit).not.toContain(`--bind ${root}/.git ${root}/.git`)
+    // A readOnly git folder: pinned in place, its code parts read-only, its data git's to write.
+    expect(readOnlyGit).toContain(`--bind ${root}/.git ${root}/.git`)
+    expect(readOnlyGit).toContain(`--ro-bind ${root}/.git/config ${root}/.git/config`)
+    expect(readOnlyGit).not.toContain(`--ro-bind ${root}/.git ${root}/.git `)
   })
 
   it('should refuse a working folder outside the workspace', () => {
