@@ -36,7 +36,16 @@ function canonicalKeys(record: object): string[] {
   return [...indices.sort(byIndex), ...named]
 }
 
-function write(value: unknown, depth: number): string {
+/** An object's keys in the order a canonical form writes them. */
+export type KeyOrder = (record: object) => readonly string[]
+
+/**
+ * The canonical text of a JSON value with object keys in `keysOf` order at every level, no white
+ * space, ECMAScript number and string serialization; members whose value is `undefined` are left
+ * out, and anything that is not JSON (functions, symbols, BigInt, non-finite numbers, class
+ * instances, cycles) throws.
+ */
+export function writeCanonical(value: unknown, keysOf: KeyOrder, depth = 0): string {
   if (value === null) return 'null'
   switch (typeof value) {
     case 'string':
@@ -52,12 +61,12 @@ function write(value: unknown, depth: number): string {
       throw new TypeError(`Not JSON: a ${typeof value}.`)
   }
   // A cycle ends here too.
-  if (depth > 256) throw new RangeError('Value is nested too deeply to hash.')
+  if (depth > 256) throw new RangeError('Value is nested too deeply to write canonically.')
   if (Array.isArray(value)) {
     let text = '['
     for (let index = 0; index < value.length; index += 1) {
       if (index > 0) text += ','
-      text += write(value[index] ?? null, depth + 1)
+      text += writeCanonical(value[index] ?? null, keysOf, depth + 1)
     }
     return `${text}]`
   }
@@ -67,11 +76,11 @@ function write(value: unknown, depth: number): string {
   }
   const record = value as Record<string, unknown>
   let text = '{'
-  for (const key of canonicalKeys(record)) {
+  for (const key of keysOf(record)) {
     const member = record[key]
     if (member === undefined) continue
     if (text.length > 1) text += ','
-    text += `${JSON.stringify(key)}:${write(member, depth + 1)}`
+    text += `${JSON.stringify(key)}:${writeCanonical(member, keysOf, depth + 1)}`
   }
   return `${text}}`
 }
@@ -136,7 +145,7 @@ export function canonicalJson(value: unknown): string {
   // Keys already in order (most values): the engine's own JSON.stringify gives the text.
   if (inCanonicalOrder(value, 0) && !prototypesHaveToJson()) return JSON.stringify(value)
   // Written straight to text: no sorted copy of the value.
-  return write(value, 0)
+  return writeCanonical(value, canonicalKeys)
 }
 
 /** SHA-256 (hex) of a value's canonical JSON. */
