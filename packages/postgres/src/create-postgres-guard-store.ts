@@ -3,13 +3,8 @@ import pg from 'pg'
 import type { PostgresClient, PostgresPool } from './postgres-pool.js'
 import { RunStateWrites } from './run-state-writes.js'
 import { storeSql } from './store-sql.js'
-import {
-  ignoreConnectionError,
-  type PostgresStoreTimeouts,
-  poolConfig,
-  resolveTimeouts,
-  withDeadline,
-} from './store-timeouts.js'
+import { type PostgresStoreTimeouts, resolveTimeouts } from './store-timeout-options.js'
+import { ignoreConnectionError, poolConfig, withDeadline } from './store-timeouts.js'
 
 /** Options for {@link createPostgresGuardStore}: a pool, or a connection string. */
 export interface PostgresGuardStoreOptions {
