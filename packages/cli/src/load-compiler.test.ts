@@ -1,23 +1,10 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import type { CliIo } from './io.js'
-import { runCli } from './run-cli.js'
+import { runInMemory } from './test-utils/run-in-memory.js'
 
 const fixtures = fileURLToPath(new URL('./__fixtures__/', import.meta.url))
 
-async function run(argv: string[]) {
-  let stdout = ''
-  let stderr = ''
-  const io: CliIo = {
-    stdout: { write: (text: string) => (stdout += text), isTTY: false },
-    stderr: { write: (text: string) => (stderr += text) },
-    readStdin: async () => '',
-    cwd: fixtures,
-    env: {},
-  }
-  const code = await runCli(argv, io)
-  return { code, stdout, stderr }
-}
+const run = (argv: string[]) => runInMemory(argv, { cwd: fixtures })
 
 describe('loadCompiler', () => {
   it('should refuse a policy with a wrong example, naming the example (exit 2)', async () => {

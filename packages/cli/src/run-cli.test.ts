@@ -4,28 +4,12 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createPlanCompiler } from '@plan/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { CliIo } from './io.js'
-import { runCli } from './run-cli.js'
+import { runInMemory } from './test-utils/run-in-memory.js'
 
 const fixtures = fileURLToPath(new URL('./__fixtures__/', import.meta.url))
 
-function memoryIo(options: { stdin?: string; tty?: boolean; cwd?: string } = {}) {
-  let stdout = ''
-  let stderr = ''
-  const io: CliIo = {
-    stdout: { write: (text: string) => (stdout += text), isTTY: options.tty ?? false },
-    stderr: { write: (text: string) => (stderr += text) },
-    readStdin: async () => options.stdin ?? '',
-    cwd: options.cwd ?? fixtures,
-    env: {},
-  }
-  return { io, out: () => stdout, err: () => stderr }
-}
-
-async function run(argv: string[], options: { stdin?: string; tty?: boolean; cwd?: string } = {}) {
-  const memory = memoryIo(options)
-  const code = await runCli(argv, memory.io)
-  return { code, stdout: memory.out(), stderr: memory.err() }
+function run(argv: string[], options: { stdin?: string; tty?: boolean; cwd?: string } = {}) {
+  return runInMemory(argv, { cwd: fixtures, ...options })
 }
 
 describe('runCli', () => {

@@ -2,8 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { CliIo } from '../io.js'
-import { runCli } from '../run-cli.js'
+import { runInMemory } from '../test-utils/run-in-memory.js'
 
 const base = {
   version: 1,
@@ -74,21 +73,10 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true })
 })
 
-async function diff(oldName: string, newName: string, format = 'json') {
-  let stdout = ''
-  let stderr = ''
-  const io: CliIo = {
-    stdout: { write: (text: string) => (stdout += text), isTTY: false },
-    stderr: { write: (text: string) => (stderr += text) },
-    readStdin: async () => '',
+function diff(oldName: string, newName: string, format = 'json') {
+  return runInMemory(['policy', 'diff', `${oldName}.json`, `${newName}.json`, '--format', format], {
     cwd: folder,
-    env: {},
-  }
-  const code = await runCli(
-    ['policy', 'diff', `${oldName}.json`, `${newName}.json`, '--format', format],
-    io,
-  )
-  return { code, stdout, stderr }
+  })
 }
 
 interface Change {

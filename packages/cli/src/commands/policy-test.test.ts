@@ -3,24 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import type { CliIo } from '../io.js'
-import { runCli } from '../run-cli.js'
+import { runInMemory } from '../test-utils/run-in-memory.js'
 
 const fixtures = fileURLToPath(new URL('../__fixtures__/', import.meta.url))
 
-async function run(argv: string[], cwd = fixtures) {
-  let stdout = ''
-  let stderr = ''
-  const io: CliIo = {
-    stdout: { write: (text: string) => (stdout += text), isTTY: false },
-    stderr: { write: (text: string) => (stderr += text) },
-    readStdin: async () => '',
-    cwd,
-    env: {},
-  }
-  const code = await runCli(argv, io)
-  return { code, stdout, stderr }
-}
+const run = (argv: string[], cwd = fixtures) => runInMemory(argv, { cwd })
 
 describe('plan policy test', () => {
   it('should print a table of passing cases and exit 0', async () => {
