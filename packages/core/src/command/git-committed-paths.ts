@@ -96,8 +96,11 @@ function runGit(child: ChildProcess, root: string, args: readonly string[]) {
 export function trackedDeniedPaths(scope: PathScope): string[] {
   const root = scope.roots[0]
   const child = nodeBuiltin<ChildProcess>('node:child_process')
-  if (root === undefined || child === undefined) return []
+  const fs = nodeBuiltin<FileSystem>('node:fs')
+  if (root === undefined || child === undefined || fs === undefined) return []
   const prefix = root === '/' ? '' : root
+  // No repository, nothing tracked: a compiler for such a root starts no git process.
+  if (scope.deny.length === 0 || !fs.existsSync(`${prefix}/.git`)) return []
   return scope.deny.filter((path) => {
     if (!path.startsWith(`${prefix}/`)) return false
     const spec = `:(top,literal)${path.slice(prefix.length + 1)}`
