@@ -36,7 +36,8 @@ function startPlanMcp(policyFile: string, root: string): Session {
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString()
   })
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+  // 'close', not 'exit': only then has everything the process wrote to stdout and stderr arrived.
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
   const answers = () =>
     stdout
       .split('\n')
@@ -118,6 +119,8 @@ describe('plan-mcp over stdio with bad input', () => {
           .map((answer) => answer.id),
       ).toEqual(Array.from({ length: 500 }, (_, index) => index * 2 + 1))
       expect(session.answers()[1001]).toMatchObject({ id: 'after', result: {} })
+      session.child.stdin.end()
+      expect(await session.exited).toBe(0)
       // The filesystem server logs on the same stderr; plan-mcp logs one line per bad message.
       const own = session
         .stderr()
@@ -125,8 +128,6 @@ describe('plan-mcp over stdio with bad input', () => {
         .filter((line) => line !== '' && !/^(Secure MCP|Client does not)/.test(line))
       expect(own.filter((line) => !line.startsWith('plan-mcp: input line '))).toEqual([])
       expect(own).toHaveLength(1000)
-      session.child.stdin.end()
-      expect(await session.exited).toBe(0)
     },
     TIMEOUT,
   )
