@@ -274,9 +274,14 @@ export function analyzeSyntaxTree(root: Node, source: string): SyntaxAnalysis {
   // web-tree-sitter, and word values are sliced from `source` instead of asked for.
   const cursor = root.walk()
   try {
-    const walk = { cursor, kinds: kindsOf(root.tree.language), source, hasError, findings }
-    const onlyChild = readStatements(walk)
-    walkTree(walk, onlyChild)
+    const kinds = kindsOf(root.tree.language)
+    const walk = { cursor, kinds, source, hasError, findings }
+    const rootId = cursor.nodeTypeId
+    // A `program` root of a tree without errors has nothing to report: its walk may start at
+    // its only child, where reading the statements left the cursor.
+    const plainRoot = !hasError && typeOf(kinds, rootId) === 'program'
+    const onlyChildId = readStatements(walk, plainRoot)
+    walkTree(walk, plainRoot && onlyChildId !== -1 ? -1 : rootId, onlyChildId)
   } finally {
     cursor.delete()
   }
@@ -285,19 +290,20 @@ export function analyzeSyntaxTree(root: Node, source: string): SyntaxAnalysis {
 
 /**
  * Reports the separators between the root's statements (`;`, `&`, newlines) and more than one
- * statement. True when the root's only child is a command. The cursor stays on the root.
+ * statement. Returns the type id of the root's only child when it is a command, else -1. The
+ * cursor is back on the root, except on that only child when `stayOnOnlyChild`.
  */
-function readStatements(walk: Walk): boolean {
+function readStatements(walk: Walk, stayOnOnlyChild: boolean): number {
   const { cursor, kinds, findings } = walk
-  if (!cursor.gotoFirstChild()) return false
+  if (!cursor.gotoFirstChild()) return -1
   let statements = 0
   let children = 0
-  let firstType: string | undefined
+  let firstId = -1
   do {
     const id = cursor.nodeTypeId
     const type = typeOf(kinds, id)
     children += 1
-    if (children === 1) firstType = type
+    if (children === 1) firstId = id
     if (!isNamed(kinds, id)) {
       const message =
         type === '&'
@@ -308,37 +314,43 @@ function readStatements(walk: Walk): boolean {
       statements += 1
     }
   } while (cursor.gotoNextSibling())
+  const onlyCommand = children === 1 && typeOf(kinds, firstId) === 'command'
+  if (onlyCommand && stayOnOnlyChild) return firstId
   cursor.gotoParent()
   if (statements > 1)
     findings.report(
       rule('command_list', 'The input holds more than one command.', COMMAND_HINTS.list),
     )
-  return children === 1 && firstType === 'command'
+  return onlyCommand ? firstId : -1
 }
 
-/** Visits every node in document order, from the root. */
-function walkTree(walk: Walk, onlyChild: boolean): void {
+/**
+ * Visits every node in document order: from the root (of type `rootId`), or, when `rootId` is
+ * -1, from the root's only child (of type `onlyChildId`), under which the cursor then is.
+ * `onlyChildId` is -1 unless the root's only child is a command.
+ */
+function walkTree(walk: Walk, rootId: number, onlyChildId: number): void {
   const { cursor } = walk
-  let depth = 0
+  const onlyChild = onlyChildId !== -1
+  let depth = rootId === -1 ? 1 : 0
+  let descend = visit(walk, rootId === -1 ? onlyChildId : rootId, depth === 1 && onlyChild)
   for (;;) {
-    const descend = visit(walk, depth === 1 && onlyChild)
     // The root's only child was its only command, read whole: nothing is left to visit.
     if (!descend && depth === 1 && onlyChild) return
-    if (descend && cursor.gotoFirstChild()) {
-      depth += 1
-      continue
+    if (descend && cursor.gotoFirstChild()) depth += 1
+    else {
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return
+        depth -= 1
+      }
     }
-    while (!cursor.gotoNextSibling()) {
-      if (!cursor.gotoParent()) return
-      depth -= 1
-    }
+    descend = visit(walk, cursor.nodeTypeId, depth === 1 && onlyChild)
   }
 }
 
-/** Reports the node under the cursor; true when the walk must visit its children. */
-function visit(walk: Walk, onlyCommand: boolean): boolean {
+/** Reports the node under the cursor (of type `id`); true when the walk must visit its children. */
+function visit(walk: Walk, id: number, onlyCommand: boolean): boolean {
   const { cursor, kinds, findings } = walk
-  const id = cursor.nodeTypeId
   const type = typeOf(kinds, id)
   // A MISSING node gives the tree an error cost, so only a tree with an error can hold one.
   if (walk.hasError && cursor.nodeIsMissing) {
@@ -432,40 +444,50 @@ function literalCommandWords(cursor: TreeCursor, kinds: Kinds, source: string): 
       skipped = true
       continue
     }
-    const start = cursor.startIndex
-    const end = cursor.endIndex
-    let value: string | undefined
-    if (!isNamed(kinds, id)) value = undefined
+    if (!isNamed(kinds, id)) literal = false
     else if (type === 'command_name') {
+      // A node with one child spans exactly that child: its span is read there.
       const name = commandNameValue(cursor, kinds, source)
-      value = name?.value
-      if (name !== undefined && !name.plain) plain = false
+      if (name?.value === undefined) literal = false
+      else {
+        if (!name.plain) plain = false
+        list.push({ start: name.start, end: name.end, value: name.value })
+      }
     } else if (LITERAL_TYPES.has(type)) {
-      value = decodeLiteral(cursor, kinds, type, start, end, source)
+      const start = cursor.startIndex
+      const end = cursor.endIndex
+      const value = decodeLiteral(cursor, kinds, type, start, end, source)
       if (!PLAIN_TYPES.has(type)) plain = false
-    }
-    if (value === undefined) literal = false
-    else list.push({ start, end, value })
+      if (value === undefined) literal = false
+      else list.push({ start, end, value })
+    } else literal = false
   } while (literal && cursor.gotoNextSibling())
   cursor.gotoParent()
   return literal && list.length > 0 ? { list, skipped, plain } : undefined
 }
 
-/** The value of a `command_name` node: exactly one child, a named literal. */
+/** The value and span of a `command_name` node: exactly one child, a named literal. */
 function commandNameValue(
   cursor: TreeCursor,
   kinds: Kinds,
   source: string,
-): { readonly value: string | undefined; readonly plain: boolean } | undefined {
+):
+  | { readonly value: string | undefined; readonly plain: boolean; start: number; end: number }
+  | undefined {
   if (!cursor.gotoFirstChild()) return undefined
   let value: string | undefined
+  let start = -1
+  let end = -1
   const id = cursor.nodeTypeId
   const type = typeOf(kinds, id)
-  if (isNamed(kinds, id) && LITERAL_TYPES.has(type))
-    value = decodeLiteral(cursor, kinds, type, cursor.startIndex, cursor.endIndex, source)
+  if (isNamed(kinds, id) && LITERAL_TYPES.has(type)) {
+    start = cursor.startIndex
+    end = cursor.endIndex
+    value = decodeLiteral(cursor, kinds, type, start, end, source)
+  }
   const single = !cursor.gotoNextSibling()
   cursor.gotoParent()
-  return single ? { value, plain: PLAIN_TYPES.has(type) } : undefined
+  return single ? { value, plain: PLAIN_TYPES.has(type), start, end } : undefined
 }
 
 /** The value of the literal node under the cursor; the cursor is back on it when this returns. */
@@ -524,6 +546,7 @@ function decodeLiteral(
 }
 
 function decodeUnquoted(text: string): string {
+  if (!text.includes('\\')) return text
   let value = ''
   for (let index = 0; index < text.length; index += 1) {
     const char = text[index] as string
@@ -539,6 +562,7 @@ function decodeUnquoted(text: string): string {
 }
 
 function decodeDoubleQuoted(text: string): string {
+  if (!text.includes('\\')) return text
   let value = ''
   for (let index = 0; index < text.length; index += 1) {
     const char = text[index] as string

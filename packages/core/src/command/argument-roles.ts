@@ -242,7 +242,7 @@ const gitOperands = (args: readonly string[]): OperandRoles => {
 type Values = Readonly<Record<string, ArgumentRole>>
 // git's global options, then the value-taking options of each subcommand (the same letter is a
 // flag elsewhere: checkout -m merges, blame -C detects copies).
-const GIT_GLOBAL_VALUES: Values = {
+const GIT_GLOBAL_VALUES: Values = Object.freeze({
   '-C': 'read',
   '--git-dir': 'read',
   '--work-tree': 'read',
@@ -253,7 +253,7 @@ const GIT_GLOBAL_VALUES: Values = {
   '--namespace': 'inert',
   '--attr-source': 'inert',
   '--output': 'write',
-}
+})
 const GIT_LOG_VALUES: Values = {
   '-n': 'inert',
   '--format': 'inert',
@@ -306,13 +306,20 @@ const GIT_SUBCOMMAND_VALUES: Readonly<Record<string, Values>> = {
   grep: { '-e': 'inert', '-f': 'read', '-A': 'inert', '-B': 'inert', '-C': 'inert', '-m': 'inert' },
   blame: { '-L': 'inert' },
 }
+// The global options' table merged with each subcommand's, once.
+const GIT_VALUES: Readonly<Record<string, Values>> = Object.fromEntries(
+  Object.entries(GIT_SUBCOMMAND_VALUES).map(([subcommand, specific]) => [
+    subcommand,
+    Object.freeze({ ...GIT_GLOBAL_VALUES, ...specific }),
+  ]),
+)
 const gitValues = (args: readonly string[]): Values => {
   const position = findSubcommand('git', args)
   const subcommand = 'subcommand' in position ? (position.subcommand ?? '') : ''
-  const specific = Object.hasOwn(GIT_SUBCOMMAND_VALUES, subcommand)
-    ? GIT_SUBCOMMAND_VALUES[subcommand]
-    : undefined
-  return { ...GIT_GLOBAL_VALUES, ...specific }
+  return (
+    (Object.hasOwn(GIT_VALUES, subcommand) ? GIT_VALUES[subcommand] : undefined) ??
+    GIT_GLOBAL_VALUES
+  )
 }
 
 // find deletes or writes what it finds with these actions.
@@ -848,6 +855,17 @@ export function programRoles(name: string): ProgramRoles | undefined {
   if (/^(python|pypy)[0-9.]*$/.test(name)) return TABLE.python
   if (/^node(js)?[0-9.]*$/.test(name)) return TABLE.node
   return undefined
+}
+
+const NO_VALUES: Readonly<Record<string, ArgumentRole>> = Object.freeze({})
+
+/** The value-taking options of a program's roles for one argument list (none without roles). */
+export function valueRoles(
+  roles: ProgramRoles | undefined,
+  args: readonly string[],
+): Readonly<Record<string, ArgumentRole>> {
+  if (roles?.values === undefined) return NO_VALUES
+  return typeof roles.values === 'function' ? roles.values(args) : roles.values
 }
 
 /** Every program the role table describes. */

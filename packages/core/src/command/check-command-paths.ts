@@ -122,6 +122,8 @@ function checkCandidate(
   disk: DiskView | undefined,
 ): PlanIssue | undefined {
   const pathLike = looksLikePath(value)
+  // A word of a text value that does not look like a path is refused for nothing it resolves to.
+  if (embedded && role === 'inert' && !pathLike) return undefined
   const write = role === 'write'
   const result = resolvePath(value, scope, write ? 'write' : 'read')
   const verb = write ? 'write' : 'read'
@@ -130,7 +132,6 @@ function checkCandidate(
     // Text (a pattern, a message, a URL's words) only counts where it names a protected path.
     if ((role === 'inert' || (embedded && role === 'url')) && result.code !== 'path_not_allowed')
       return undefined
-    if (embedded && role === 'inert' && !pathLike) return undefined
     return pathIssue(value, verb, result.code, result.message, result.hint)
   }
   if (role === 'unknown' || role === 'command' || write) {
@@ -249,5 +250,7 @@ function codeArguments(
     return { skip: new Set(parsed.scripts), programRole: parsed.inPlace ? 'sed -i' : 'sed' }
   }
   if (AWK.has(name)) return { skip: new Set(parseAwkArguments(args).programs), programRole: 'awk' }
-  return { skip: new Set() }
+  return { skip: NO_CODE_ARGUMENTS }
 }
+
+const NO_CODE_ARGUMENTS: ReadonlySet<string> = new Set()

@@ -69,11 +69,10 @@ export function checkGit(args: readonly string[]): BuiltinFinding[] {
   const position = findSubcommand('git', args)
   if ('unknownOption' in position) return [unknownGlobal('git', position.unknownOption)]
   const { index } = position
-  return [
-    ...globalOptionFindings(args, index),
-    ...args.flatMap(anywhereFindings),
-    ...subcommandFindings(args[index], args.slice(index + 1)),
-  ]
+  const findings = globalOptionFindings(args, index)
+  for (const argument of args) anywhereFindings(argument, findings)
+  findings.push(...subcommandFindings(args[index], args.slice(index + 1)))
+  return findings
 }
 
 // The options before the subcommand.
@@ -109,9 +108,9 @@ function globalOptionFindings(args: readonly string[], index: number): BuiltinFi
   return findings
 }
 
-// One word anywhere on the line: flags that run programs, --output, command transports.
-function anywhereFindings(argument: string): BuiltinFinding[] {
-  const findings: BuiltinFinding[] = []
+// One word anywhere on the line: flags that run programs, --output, command transports; added
+// to `findings`.
+function anywhereFindings(argument: string, findings: BuiltinFinding[]): void {
   const flag = findFlag(argument, GIT_EXEC_FLAGS)
   if (flag !== undefined) findings.push(exec(`git ${flag} runs a program or installs hooks.`, HINT))
   if (usesFlag(argument, '--output')) {
@@ -133,7 +132,6 @@ function anywhereFindings(argument: string): BuiltinFinding[] {
       ),
     )
   }
-  return findings
 }
 
 function subcommandFindings(

@@ -68,9 +68,8 @@ export function checkProgram(
     return checkProgram(context, target, withPaths)
   const issues: PlanIssue[] = []
   const runner = entryRunner(name, args, rule, context, issues)
-  const modelled = runner ?? [name, ...args]
-  const modelledName = modelled[0] as string
-  const modelledArgs = modelled.slice(1)
+  const modelledName = runner === undefined ? name : (runner[0] as string)
+  const modelledArgs = runner === undefined ? args : runner.slice(1)
   if (runner === undefined) issues.push(...kindIssues(name, word, args, rule, context.scope))
   const runnerExec = runner !== undefined && context.rules.get(modelledName)?.allowExec === true
   for (const finding of checkBuiltinRules(modelledName, modelledArgs)) {
@@ -130,9 +129,11 @@ function kindIssues(
   rule: ProgramRule | undefined,
   scope: PathScope,
 ): PlanIssue[] {
+  const kind = programKind(name)
+  if (kind === undefined) return []
   const allowExec = rule?.allowExec === true
   const shown = JSON.stringify(word)
-  switch (programKind(name)) {
+  switch (kind) {
     case 'dangerous':
       return [
         commandIssue(

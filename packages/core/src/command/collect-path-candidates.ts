@@ -1,4 +1,4 @@
-import { type ArgumentRole, type OperandRoles, programRoles } from './argument-roles.js'
+import { type ArgumentRole, type OperandRoles, programRoles, valueRoles } from './argument-roles.js'
 
 /** A value of a command line that may name a file, with the role of its position. */
 export interface PathCandidate {
@@ -74,7 +74,7 @@ export function collectPathCandidates(
       ? [`-${input[0]}`, ...input.slice(1)]
       : input
   const roles = programRoles(name)
-  const values = typeof roles?.values === 'function' ? roles.values(args) : (roles?.values ?? {})
+  const values = valueRoles(roles, args)
   const candidates: PathCandidate[] = []
   const unreadable: string[] = []
   const push = (value: string, role: ArgumentRole, embedded: boolean) => {
@@ -186,10 +186,22 @@ function longRole(
 ): ArgumentRole | undefined {
   if (Object.hasOwn(values, option)) return values[option]
   if (option.length < 4) return undefined
-  const found = Object.keys(values)
-    .filter((known) => known.startsWith('--') && known.startsWith(option))
+  const found = longOptions(values)
+    .filter((known) => known.startsWith(option))
     .map((known) => values[known] as ArgumentRole)
   return STRENGTH.find((role) => found.includes(role))
+}
+
+// The long options of each role table, listed once per table.
+const LONG_OPTIONS = new WeakMap<Readonly<Record<string, ArgumentRole>>, readonly string[]>()
+
+function longOptions(values: Readonly<Record<string, ArgumentRole>>): readonly string[] {
+  let known = LONG_OPTIONS.get(values)
+  if (known === undefined) {
+    known = Object.keys(values).filter((option) => option.startsWith('--'))
+    LONG_OPTIONS.set(values, known)
+  }
+  return known
 }
 
 function operandRole(roles: OperandRoles, index: number, count: number): ArgumentRole {

@@ -99,7 +99,8 @@ function unmodelledWarnings(allow: ReadonlySet<string>): readonly PlanIssue[] {
 }
 
 function freeze(result: CommandCheckResult): CommandCheckResult {
-  if (result.allowed) return Object.freeze({ allowed: true, argv: Object.freeze([...result.argv]) })
+  // The argv of an allowed result is the evaluation's own new array: frozen as it is.
+  if (result.allowed) return Object.freeze({ allowed: true, argv: Object.freeze(result.argv) })
   const issues = Object.freeze(
     result.issues.map((issue) => Object.freeze({ ...issue, path: Object.freeze([...issue.path]) })),
   )

@@ -80,13 +80,22 @@ function inputIssue(command: unknown, maxLength: number): PlanIssue | undefined 
       `The command is ${command.length} characters long (at most ${maxLength}).`,
       'Run a shorter command; pass long text through a file tool.',
     )
-  if (hasUnsafeCommandCharacter(command))
+  if (!isPrintableAscii(command) && hasUnsafeCommandCharacter(command))
     return commandIssue(
       'command_invalid',
       'The command contains a NUL, control or invisible formatting character.',
       'Remove control characters; write the command in plain text.',
     )
   return undefined
+}
+
+// Printable ASCII, tab and newline only: no character the unsafe-character check refuses.
+function isPrintableAscii(command: string): boolean {
+  for (let index = 0; index < command.length; index += 1) {
+    const code = command.charCodeAt(index)
+    if ((code < 0x20 && code !== 0x09 && code !== 0x0a) || code > 0x7e) return false
+  }
+  return true
 }
 
 function analyze(parser: Parser, command: string): SyntaxAnalysis | undefined {
@@ -103,6 +112,7 @@ function analyze(parser: Parser, command: string): SyntaxAnalysis | undefined {
 // specific constructs are named first (a parse error is often only their consequence).
 function mergeIssues(syntax: SyntaxAnalysis, lexed: LexResult): PlanIssue[] {
   const issues: PlanIssue[] = [...syntax.issues]
+  if (lexed.issues.length === 0) return issues
   const codes = new Set(issues.map((issue) => issue.code))
   for (const issue of lexed.issues) if (!codes.has(issue.code)) issues.push(issue)
   issues.sort(

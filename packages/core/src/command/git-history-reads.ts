@@ -1,6 +1,6 @@
 import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
-import { programRoles } from './argument-roles.js'
+import { programRoles, valueRoles } from './argument-roles.js'
 import { commandIssue } from './command-issue.js'
 import { hasCommittedDeniedPath } from './git-committed-paths.js'
 import { type GitPathspec, parseGitPathspec, pathspecSelects } from './git-pathspec.js'
@@ -85,7 +85,7 @@ export function checkGitHistoryReads(args: readonly string[], scope: PathScope):
 // Operands and words after `--`: revisions and pathspecs alike, as git cannot be asked here.
 function pathspecWords(args: readonly string[], rest: readonly string[]): string[] {
   const roles = programRoles('git')
-  const values = typeof roles?.values === 'function' ? roles.values(args) : (roles?.values ?? {})
+  const values = valueRoles(roles, args)
   const words: string[] = []
   for (let index = 0; index < rest.length; index += 1) {
     const argument = rest[index] as string

@@ -20,8 +20,15 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/
 const DOUBLE_QUOTE_ESCAPABLE = new Set(['$', '`', '"', '\\'])
 // Unquoted characters that may start a shell feature (see operatorFinding), and `#`.
 const SPECIAL = new Set(['$', '`', '|', '&', ';', '<', '>', '(', ')', '{', '}', '*', '?', '[', '~'])
-// Characters the main loop must see one by one: blanks, quotes, escapes and SPECIAL ones.
-const ENDS_PLAIN_RUN = new Set([...SPECIAL, ' ', '\t', '\n', '\\', "'", '"'])
+// Characters the main loop must see one by one: blanks, quotes, escapes and SPECIAL ones, as a
+// table by character code (all of them are ASCII).
+const ENDS_PLAIN_RUN = new Uint8Array(128)
+for (const char of [...SPECIAL, ' ', '\t', '\n', '\\', "'", '"'])
+  ENDS_PLAIN_RUN[char.charCodeAt(0)] = 1
+
+function endsPlainRun(code: number): boolean {
+  return code < 128 && ENDS_PLAIN_RUN[code] === 1
+}
 
 /**
  * A strict, independent tokenizer for the literal subset of Bash: unquoted words, '…', "…"
@@ -196,7 +203,7 @@ class CommandLexer {
     this.#begin(index)
     // A run of plain characters is taken in one slice.
     let end = index + 1
-    while (end < command.length && !ENDS_PLAIN_RUN.has(command[end] as string)) end += 1
+    while (end < command.length && !endsPlainRun(command.charCodeAt(end))) end += 1
     const run = command.slice(index, end)
     this.#value += run
     this.#raw += run

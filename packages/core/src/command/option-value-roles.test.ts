@@ -266,6 +266,34 @@ describe('option values by role, and what a command reads', () => {
     })
   })
 
+  describe('words of a text value (messages, patterns) that name a protected path', () => {
+    const codeOf = (command: string) => {
+      const result = checker.check(command)
+      return result.allowed ? 'allowed' : result.issue.code
+    }
+    it('should refuse the class', () => {
+      for (const command of [
+        'git commit -m "copy ./.env here"',
+        'git commit -m "see /srv/repo/.env"',
+        'git commit --message="restore ./.env/backup"',
+        'git log --grep ./.env',
+        'grep -e "x ./.env" src',
+      ])
+        expect({ command, code: codeOf(command) }).toEqual({ command, code: 'path_not_allowed' })
+    })
+
+    it('should allow its harmless neighbours', () => {
+      for (const command of [
+        'git commit -m "ignore .env files"',
+        'git commit -m "fix: a | b in ./src"',
+        'git commit -m "see /etc and ../x for details"',
+        'git log --grep "env loading"',
+        'grep -e "use .env" src',
+      ])
+        expect({ command, code: codeOf(command) }).toEqual({ command, code: 'allowed' })
+    })
+  })
+
   describe('plain reads', () => {
     it('should allow its harmless neighbours', () => {
       for (const command of ['cat src/index.ts'])

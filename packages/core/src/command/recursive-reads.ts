@@ -1,7 +1,7 @@
 import { isWithin, resolvePath } from '../checks/path-scope.js'
 import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
-import { programRoles } from './argument-roles.js'
+import { programRoles, valueRoles } from './argument-roles.js'
 import { commandIssue } from './command-issue.js'
 import { findSubcommand } from './global-options.js'
 
@@ -157,7 +157,7 @@ function treeSources(
 // The operands of an argument list: words that are not options or the values of known ones.
 function operandsOf(name: string, args: readonly string[]): string[] {
   const roles = programRoles(name)
-  const values = typeof roles?.values === 'function' ? roles.values(args) : (roles?.values ?? {})
+  const values = valueRoles(roles, args)
   const operands: string[] = []
   for (let index = 0; index < args.length; index += 1) {
     const argument = args[index] as string
