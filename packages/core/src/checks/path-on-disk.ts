@@ -30,11 +30,24 @@ function errorCode(error: unknown): string {
 /**
  * Resolves an absolute path the way the kernel does. Its system calls are synchronous: each is
  * one call on a local file system, far cheaper than a round trip through the thread pool, and
- * nothing else runs between them. A path that exists resolves in one call, with the kernel's
- * own rules; a missing name in a folder that exists, in two; anything else (a missing folder,
- * a dangling link, a loop, a file used as a folder) takes the walk, which says why.
+ * nothing else runs between them. A path that exists resolves in two calls (one when it is
+ * `likelyPresent`, such as a root or the file a call names), with the kernel's own rules; a
+ * missing name in a folder that exists, in two (three); anything else (a missing folder, a
+ * dangling link, a loop, a file used as a folder) takes the walk, which says why.
  */
-function resolveOnDisk(fs: FileSystem, realpath: RealPath, absolute: string): Resolution {
+function resolveOnDisk(
+  fs: FileSystem,
+  realpath: RealPath,
+  absolute: string,
+  likelyPresent: boolean,
+): Resolution {
+  // What realpath resolves exists, and is what the lstat below would lead to.
+  if (likelyPresent)
+    try {
+      return { ok: true, real: realpath(absolute) }
+    } catch {
+      // asked below what it is; the failed realpath is not asked again
+    }
   try {
     if (fs.lstatSync(absolute, { throwIfNoEntry: false }) !== undefined)
       return { ok: true, real: realpath(absolute) }
@@ -70,14 +83,14 @@ function realPathOnce(fs: FileSystem): RealPath {
 }
 
 /** Resolves paths for one check; where the runtime has no file system, none resolves. */
-type Resolve = (absolute: string) => Resolution
+type Resolve = (absolute: string, likelyPresent?: boolean) => Resolution
 
 async function resolverOnDisk(): Promise<Resolve> {
   const fs = await loadNodeBuiltin<FileSystem>('node:fs')
   if (fs === undefined)
     return () => ({ ok: false, reason: 'this runtime has no file system to check it against' })
   const realpath = realPathOnce(fs)
-  return (absolute) => resolveOnDisk(fs, realpath, absolute)
+  return (absolute, likelyPresent = false) => resolveOnDisk(fs, realpath, absolute, likelyPresent)
 }
 
 /**
@@ -177,7 +190,7 @@ export async function checkPathOnDisk(
   // Joined without normalising: `..` must apply after links are followed, as the kernel does.
   const joined = text.startsWith('/') ? text : `${first}/${text}`
   const resolve = await resolverOnDisk()
-  const resolution = resolve(joined)
+  const resolution = resolve(joined, true)
   if (!resolution.ok) {
     return denial(
       'path_not_allowed',
@@ -188,7 +201,7 @@ export async function checkPathOnDisk(
   const real = resolution.real
   const roots: string[] = []
   for (const root of scope.roots) {
-    const resolvedRoot = resolve(root)
+    const resolvedRoot = resolve(root, true)
     if (resolvedRoot.ok) roots.push(resolvedRoot.real)
   }
   const rootList = scope.roots.join(', ')
