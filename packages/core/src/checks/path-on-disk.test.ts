@@ -169,4 +169,23 @@ describe('checkPathOnDisk', () => {
     expect(result.allowed).toBe(false)
     if (!result.allowed) expect(result.issue.code).toBe('path_not_allowed')
   })
+
+  it('should deny a missing deny entry of a linked root by its real path, and allow its neighbour', async () => {
+    const linkedRoot = join(base, 'root-link')
+    await symlink(root, linkedRoot)
+    const linkedScope: PathScope = {
+      roots: [linkedRoot],
+      readOnly: [],
+      deny: [join(linkedRoot, '.env'), join(linkedRoot, 'src', '.env')],
+    }
+    // the deny entries do not exist; the root is also their folder, resolved through the link
+    for (const path of [join(linkedRoot, '.env'), '.env', 'src/.env', 'src/deep/../.env']) {
+      const result = await checkPathOnDisk(path, linkedScope)
+      expect(result.allowed ? 'allowed' : result.issue.code).toBe('path_not_allowed')
+    }
+    expect(await checkPathOnDisk('.env.example', linkedScope)).toEqual({
+      allowed: true,
+      resolved: join(root, '.env.example'),
+    })
+  })
 })

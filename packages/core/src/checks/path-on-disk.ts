@@ -30,26 +30,67 @@ function errorCode(error: unknown): string {
 /**
  * Resolves an absolute path the way the kernel does. Its system calls are synchronous: each is
  * one call on a local file system, far cheaper than a round trip through the thread pool, and
- * nothing else runs between them. A path that exists resolves in one call, with the kernel's
- * own rules; a missing name in a folder that exists, in two; anything else (a missing folder,
- * a dangling link, a loop, a file used as a folder) takes the walk, which says why.
+ * nothing else runs between them. A path that exists resolves in two calls (one when it is
+ * `likelyPresent`, such as a root or the file a call names), with the kernel's own rules; a
+ * missing name in a folder that exists, in two (three); anything else (a missing folder, a
+ * dangling link, a loop, a file used as a folder) takes the walk, which says why.
  */
-async function resolveOnDisk(absolute: string): Promise<Resolution> {
-  const fs = await loadNodeBuiltin<FileSystem>('node:fs')
-  if (fs === undefined)
-    return { ok: false, reason: 'this runtime has no file system to check it against' }
+function resolveOnDisk(
+  fs: FileSystem,
+  realpath: RealPath,
+  absolute: string,
+  likelyPresent: boolean,
+): Resolution {
+  // What realpath resolves exists, and is what the lstat below would lead to.
+  if (likelyPresent)
+    try {
+      return { ok: true, real: realpath(absolute) }
+    } catch {
+      // asked below what it is; the failed realpath is not asked again
+    }
   try {
     if (fs.lstatSync(absolute, { throwIfNoEntry: false }) !== undefined)
-      return { ok: true, real: fs.realpathSync.native(absolute) }
+      return { ok: true, real: realpath(absolute) }
     const name = absolute.slice(absolute.lastIndexOf('/') + 1)
     if (name !== '' && name !== '.' && name !== '..') {
-      const folder = fs.realpathSync.native(posix.dirname(absolute))
+      const folder = realpath(posix.dirname(absolute))
       return { ok: true, real: folder === '/' ? `/${name}` : `${folder}/${name}` }
     }
   } catch {
     // the walk below finds the component at fault
   }
   return resolveByWalk(fs, absolute)
+}
+
+/** `realpathSync.native`, as one check asks it: each path once (a root is also a deny entry's folder). */
+type RealPath = (path: string) => string
+
+function realPathOnce(fs: FileSystem): RealPath {
+  const known = new Map<string, { readonly real: string } | { readonly error: unknown }>()
+  return (path) => {
+    let answer = known.get(path)
+    if (answer === undefined) {
+      try {
+        answer = { real: fs.realpathSync.native(path) }
+      } catch (error) {
+        answer = { error }
+      }
+      known.set(path, answer)
+    }
+    if ('error' in answer) throw answer.error
+    return answer.real
+  }
+}
+
+/** Resolves paths for one check; where the runtime has no file system, none resolves. */
+type Resolve = (absolute: string, likelyPresent?: boolean) => Resolution
+
+async function resolverOnDisk(): Promise<Resolve> {
+  const fs = await loadNodeBuiltin<FileSystem>('node:fs')
+  if (fs === undefined)
+    return () => ({ ok: false, reason: 'this runtime has no file system to check it against' })
+  const realpath = realPathOnce(fs)
+  return (absolute, likelyPresent = false) => resolveOnDisk(fs, realpath, absolute, likelyPresent)
 }
 
 /**
@@ -112,10 +153,10 @@ function denial(code: PathDenial['code'], message: string, hint: string): PathCh
 }
 
 /** Resolves each entry on disk, keeping the written form too; unresolvable entries stay lexical. */
-async function realEntries(entries: readonly string[]): Promise<string[]> {
+function realEntries(resolve: Resolve, entries: readonly string[]): string[] {
   const out = new Set(entries)
   for (const entry of entries) {
-    const resolved = await resolveOnDisk(entry)
+    const resolved = resolve(entry)
     if (resolved.ok) out.add(resolved.real)
   }
   return [...out]
@@ -148,7 +189,8 @@ export async function checkPathOnDisk(
   const first = scope.roots[0] as string
   // Joined without normalising: `..` must apply after links are followed, as the kernel does.
   const joined = text.startsWith('/') ? text : `${first}/${text}`
-  const resolution = await resolveOnDisk(joined)
+  const resolve = await resolverOnDisk()
+  const resolution = resolve(joined, true)
   if (!resolution.ok) {
     return denial(
       'path_not_allowed',
@@ -159,7 +201,7 @@ export async function checkPathOnDisk(
   const real = resolution.real
   const roots: string[] = []
   for (const root of scope.roots) {
-    const resolvedRoot = await resolveOnDisk(root)
+    const resolvedRoot = resolve(root, true)
     if (resolvedRoot.ok) roots.push(resolvedRoot.real)
   }
   const rootList = scope.roots.join(', ')
@@ -170,7 +212,7 @@ export async function checkPathOnDisk(
       `Use a path whose real location is inside ${rootList}; links may not lead out.`,
     )
   }
-  const denied = (await realEntries(scope.deny)).find((entry) => isWithin(entry, real))
+  const denied = realEntries(resolve, scope.deny).find((entry) => isWithin(entry, real))
   if (denied !== undefined) {
     return denial(
       'path_not_allowed',
@@ -179,7 +221,7 @@ export async function checkPathOnDisk(
     )
   }
   if (access === 'write') {
-    const readOnly = (await realEntries(scope.readOnly)).find((entry) => isWithin(entry, real))
+    const readOnly = realEntries(resolve, scope.readOnly).find((entry) => isWithin(entry, real))
     if (readOnly !== undefined) {
       return denial(
         'path_not_allowed',

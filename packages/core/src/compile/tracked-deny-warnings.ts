@@ -1,6 +1,18 @@
 import { trackedDeniedPaths } from '../command/git-committed-paths.js'
 import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { nodeBuiltin } from '../util/node-builtin.js'
+
+/**
+ * False when the scope has no `deny` path or its first root no `.git`: nothing can be tracked,
+ * and a compiler that starts neither loads `node:child_process` (milliseconds of a cold start).
+ */
+function mayTrackDenied(scope: PathScope): boolean {
+  const root = scope.roots[0]
+  if (scope.deny.length === 0 || root === undefined) return false
+  const fs = nodeBuiltin<{ existsSync(path: string): boolean }>('node:fs')
+  return fs === undefined || fs.existsSync(`${root === '/' ? '' : root}/.git`)
+}
 
 /**
  * One `policy_deny_path_tracked` warning per `deny` path that the workspace repository tracks
@@ -8,6 +20,7 @@ import type { PlanIssue } from '../types/plan-issue.js'
  * (`git show`, `git log -p`), so the command check refuses those readers in this repository.
  */
 export function trackedDenyWarnings(scope: PathScope): PlanIssue[] {
+  if (!mayTrackDenied(scope)) return []
   return trackedDeniedPaths(scope).map((path) => ({
     code: 'policy_deny_path_tracked',
     message: `The denied path ${path} is tracked by git (in the index or the history): readers of history such as git show HEAD and git log -p would print it, so the command check refuses them unless they are limited to other paths.`,

@@ -39,6 +39,8 @@ export interface TextOrigin {
  */
 export class UntrustedTextIndex {
   readonly #fragments = new Map<string, number>()
+  /** Texts whose fragments are in the index already: indexing one again would add none. */
+  readonly #indexedTexts = new Set<string>()
   readonly #outputs: { stepId: string; texts: string[] }[] = []
   #characters = 0
   #saturatedAt: number | undefined
@@ -73,6 +75,9 @@ export class UntrustedTextIndex {
   }
 
   #index(normal: string, ordinal: number): void {
+    // Its fragments are there with this ordinal or an earlier one, which a lookup keeps.
+    if (this.#indexedTexts.has(normal)) return
+    this.#indexedTexts.add(normal)
     const last = normal.length - FRAGMENT_LENGTH
     for (let position = 0; position <= last; position += FRAGMENT_STRIDE) {
       const fragment = normal.slice(position, position + FRAGMENT_LENGTH)

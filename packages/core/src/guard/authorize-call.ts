@@ -222,7 +222,9 @@ async function decideOnDisk(
     return denied(issues)
   }
   // The real paths are labelled too: a link inside the workspace may name a file elsewhere.
-  labelWrittenFiles(parts, step, args, await realRoots(compiler))
+  // A tool that writes no path labels none, and needs no real roots.
+  if (toolFacts(compiler.policy.tools.get(step.tool)).writes)
+    labelWrittenFiles(parts, step, args, await realRoots(compiler))
   const taintRules = parts.run.mode === 'turn' ? compiler.policy.policy.trust.tainted : undefined
   if (taintRules !== undefined && call.humanApproved !== true) {
     // Again on the real paths: a link inside an allowed folder may lead elsewhere.

@@ -21,10 +21,14 @@ export async function checkTaintedOnDisk(
 
 /** The workspace roots with symbolic links resolved (as given where that fails). */
 export async function realRoots(compiler: PlanCompiler): Promise<string[]> {
-  const fs = await loadNodeBuiltin<{ realpath(path: string): Promise<string> }>('node:fs/promises')
-  return Promise.all(
-    compiler.policy.scope.roots.map((root) =>
-      fs === undefined ? root : fs.realpath(root).catch(() => root),
-    ),
-  )
+  // Synchronous: one system call per root, far cheaper than a round trip through the thread pool.
+  const fs = await loadNodeBuiltin<{ realpathSync: { native(path: string): string } }>('node:fs')
+  return compiler.policy.scope.roots.map((root) => {
+    if (fs === undefined) return root
+    try {
+      return fs.realpathSync.native(root)
+    } catch {
+      return root
+    }
+  })
 }

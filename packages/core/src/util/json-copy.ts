@@ -94,8 +94,27 @@ export function outputToJson(value: unknown, maxBytes: number): JsonCopy {
   if (text === undefined) return { ok: true, value: null }
   if (text.length > maxBytes)
     return { ok: false, reason: `the output is larger than ${maxBytes} bytes as JSON` }
-  const parsed = copyJson(JSON.parse(text))
-  return parsed.ok ? parsed : { ok: false, reason: `the output is not JSON (${parsed.reason})` }
+  // What JSON.parse makes is plain JSON data already: only its depth is left to check.
+  const parsed: JsonValue = JSON.parse(text)
+  if (nestsTooDeep(parsed, 0))
+    return {
+      ok: false,
+      reason: `the output is not JSON (nesting deeper than ${MAX_JSON_DEPTH} levels)`,
+    }
+  return { ok: true, value: parsed }
+}
+
+/** True when an array or object sits `MAX_JSON_DEPTH` levels deep or more, as `copyJson` counts. */
+function nestsTooDeep(value: JsonValue, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return false
+  if (depth >= MAX_JSON_DEPTH) return true
+  if (Array.isArray(value)) {
+    for (const item of value) if (nestsTooDeep(item, depth + 1)) return true
+    return false
+  }
+  for (const key of Object.keys(value))
+    if (nestsTooDeep(value[key] as JsonValue, depth + 1)) return true
+  return false
 }
 
 /** Freezes a JSON value in place, so it can be shared without copies. */

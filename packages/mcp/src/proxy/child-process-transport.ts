@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process'
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { LineBuffer } from './line-buffer.js'
 import type { SpawnServer, SpawnServerOptions } from './spawn-server.js'
 
 const CLOSE_GRACE_MS = 2000
@@ -24,7 +25,7 @@ export class ChildProcessTransport implements Transport {
   onerror?: (error: Error) => void
   onmessage?: (message: JSONRPCMessage) => void
   private child: ChildProcess | undefined
-  private readonly buffer = new ReadBuffer()
+  private readonly buffer = new LineBuffer()
 
   constructor(
     private readonly argv: readonly string[],

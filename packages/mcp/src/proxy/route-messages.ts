@@ -2,9 +2,6 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
   ErrorCode,
   isJSONRPCErrorResponse,
-  isJSONRPCNotification,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
   type JSONRPCRequest,
@@ -23,6 +20,7 @@ import {
   toolNameOf,
   withheldNotice,
 } from '../guard/message-fields.js'
+import { isNotification, isRequest, isResultResponse } from './jsonrpc-kind.js'
 import { type GuardedAnswer, RequestsInFlight } from './requests-in-flight.js'
 
 /** Most pages the proxy lists of its own after `list_changed`; the client's listing does the rest. */
@@ -77,24 +75,25 @@ export class MessageRouter {
   /** A message from the client. */
   fromClient(message: JSONRPCMessage): void {
     const method = asRecord(message).method
-    if (isJSONRPCRequest(message) && this.inFlight.has(message.id)) {
+    // the id first: only a request's id is ever in flight, and most messages are new
+    if (this.inFlight.has(asRecord(message).id as RequestId) && isRequest(message)) {
       this.refuseReusedId(message)
       return
     }
     if (method === 'tools/call') {
-      if (!isJSONRPCRequest(message)) this.refuseMalformed(message, method)
+      if (!isRequest(message)) this.refuseMalformed(message, method)
       else if (asRecord(message.params).task === undefined) void this.call(message)
       else this.refuseTask(message, toolNameOf(asRecord(message.params)))
       return
     }
     const authorize = this.resourceAuthorizer(method)
     if (authorize !== undefined && typeof method === 'string') {
-      if (!isJSONRPCRequest(message)) this.refuseMalformed(message, method)
+      if (!isRequest(message)) this.refuseMalformed(message, method)
       else if (asRecord(message.params).task === undefined) void this.resource(message, authorize)
       else this.refuseTask(message)
       return
     }
-    if (method === 'completion/complete' && isJSONRPCRequest(message)) {
+    if (method === 'completion/complete' && isRequest(message)) {
       const completion = promptCompletion(asRecord(message.params), this.guard)
       if ('issue' in completion) {
         this.forward(this.client, {
@@ -110,7 +109,7 @@ export class MessageRouter {
       }
       message = { ...message, params: completion.params }
     }
-    if (isJSONRPCRequest(message)) {
+    if (isRequest(message)) {
       const kind =
         message.method === 'tools/list'
           ? 'list'
@@ -118,7 +117,7 @@ export class MessageRouter {
             ? 'prompts'
             : 'forwarded'
       this.inFlight.set(message.id, { kind }, progressToken(message))
-    } else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+    } else if (method === 'notifications/cancelled' && isNotification(message)) {
       this.cancelled(asRecord(message.params).requestId)
     }
     this.forward(this.server, message)
@@ -134,18 +133,19 @@ export class MessageRouter {
 
   /** A message from the wrapped server. */
   fromServer(message: JSONRPCMessage): void {
-    if (isJSONRPCNotification(message) && message.method === 'notifications/tools/list_changed') {
+    const method = asRecord(message).method
+    if (method === 'notifications/tools/list_changed' && isNotification(message)) {
       this.guard.toolsChanged()
       this.relist(undefined, 0)
     }
-    if (isJSONRPCNotification(message) && message.method === 'notifications/progress') {
+    if (method === 'notifications/progress' && isNotification(message)) {
       const token = asRecord(message.params).progressToken
       const related = isRequestId(token) ? this.inFlight.requestOf(token) : undefined
       this.forward(this.client, message, related)
       return
     }
     if (
-      (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) &&
+      (isResultResponse(message) || isJSONRPCErrorResponse(message)) &&
       message.id !== undefined
     ) {
       this.answer(message, message.id)
@@ -175,7 +175,7 @@ export class MessageRouter {
 
   /** The answer to the proxy's own listing: recorded, withheld tools reported, never forwarded. */
   private relisted(message: JSONRPCResultResponse | JSONRPCErrorResponse, pages: number): void {
-    if (!isJSONRPCResultResponse(message)) return
+    if (!isResultResponse(message)) return
     const { withheld } = this.guard.listTools(message.result)
     if (withheld.length > 0)
       this.forward(this.client, { jsonrpc: '2.0', ...withheldNotice(withheld) })
@@ -207,14 +207,14 @@ export class MessageRouter {
       this.relisted(message, request.pages)
       return
     }
-    if (request.kind === 'list' && isJSONRPCResultResponse(message)) {
+    if (request.kind === 'list' && isResultResponse(message)) {
       const { result, withheld } = this.guard.listTools(message.result)
       this.forward(this.client, { ...message, result })
       if (withheld.length > 0)
         this.forward(this.client, { jsonrpc: '2.0', ...withheldNotice(withheld) })
       return
     }
-    if (request.kind === 'prompts' && isJSONRPCResultResponse(message)) {
+    if (request.kind === 'prompts' && isResultResponse(message)) {
       this.forward(this.client, {
         ...message,
         result: allowedPromptList(message.result, this.guard),
@@ -222,7 +222,7 @@ export class MessageRouter {
       return
     }
     if (request.kind === 'guarded') {
-      if (isJSONRPCResultResponse(message)) {
+      if (isResultResponse(message)) {
         const result = request.answer.finish(message.result) as JSONRPCResultResponse['result']
         this.forward(this.client, { ...message, result })
         return

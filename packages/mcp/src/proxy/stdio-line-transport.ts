@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js'
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { readMessage } from './jsonrpc-kind.js'
 
 /** Options of {@link StdioLineTransport}. */
 export interface StdioLineTransportOptions {
@@ -133,12 +134,12 @@ export class StdioLineTransport implements Transport {
       this.refuse(PARSE_ERROR, null, `not JSON (${(error as Error).message})`, 'was skipped')
       return
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value)
-    if (!parsed.success) {
+    const message = readMessage(value)
+    if (message === undefined) {
       this.refuse(INVALID_REQUEST, idOf(value), 'not a JSON-RPC 2.0 message', 'was skipped')
       return
     }
-    this.onmessage?.(parsed.data)
+    this.onmessage?.(message)
   }
 
   private refuse(code: number, id: string | number | null, why: string, what: string): void {

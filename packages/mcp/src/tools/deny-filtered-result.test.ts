@@ -101,6 +101,13 @@ describe('denyFilteredResult', () => {
     const failed = { ...listing, isError: true }
     expect(filtered('list_directory', failed)).toBe(failed)
   })
+
+  it('should leave a tool named as an Object member as it is, and filter a listing', () => {
+    const result = text('plain output of a tool')
+    for (const tool of ['toString', 'constructor', 'valueOf', 'hasOwnProperty', '__proto__'])
+      expect(filtered(tool, result)).toBe(result)
+    expect(textOf(filtered('list_directory', text('[FILE] .env\n[FILE] a.ts')))).toBe('[FILE] a.ts')
+  })
 })
 
 describe.each(GUARDED_CONNECTIONS)('%s (the filesystem server’s listings)', (_name, connect) => {

@@ -89,7 +89,8 @@ export function denyFilteredResult(
   result: unknown,
   compiler: PlanCompiler,
 ): unknown {
-  const filter = LISTING_TOOLS[tool]
+  // own entries only: `toString` or `constructor` is a tool name, not a filter
+  const filter = isListingTool(tool) ? LISTING_TOOLS[tool] : undefined
   const listed = asRecord(result)
   if (filter === undefined || listed.isError === true || typeof args.path !== 'string')
     return result
