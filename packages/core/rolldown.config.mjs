@@ -25,6 +25,7 @@ export default defineConfig({
   input: {
     index: 'src/index.ts',
     audit: 'src/audit.ts',
+    adapter: 'src/adapter.ts',
     internal: 'src/internal.ts',
     node: 'src/node.ts',
     render: 'src/render.ts',

@@ -1,10 +1,9 @@
+import type { PolicyFromToolsOptions, ToolPolicyInput } from '@plan/core'
 import {
   type JsonSchemaNode,
-  type PolicyFromToolsOptions,
   policyFromTools as policyFromDescriptions,
   type ToolDescription,
-  type ToolPolicyInput,
-} from '@plan/core'
+} from '@plan/core/adapter'
 import { asSchema, type ToolSet } from 'ai'
 
 /**

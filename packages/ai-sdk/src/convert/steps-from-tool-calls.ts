@@ -1,4 +1,4 @@
-import { stepsFromToolCalls as stepsFromCalls } from '@plan/core'
+import { stepsFromToolCalls as stepsFromCalls } from '@plan/core/adapter'
 
 /** The part of an AI SDK tool call that becomes a plan step. */
 export interface ToolCallLike {

@@ -3,14 +3,12 @@ import {
   type CompiledPlan,
   createPlanGuard,
   type DecisionEvent,
-  isCompiledPlan,
   type PlanCompiler,
   type PlanGuard,
   type PlanGuardState,
-  resolveCompiler,
   type SavedRunState,
 } from '@plan/core'
-import { loadSavedState } from '@plan/core/internal'
+import { isCompiledPlan, loadSavedState, resolveCompiler } from '@plan/core/adapter'
 import type { LanguageModel, PrepareStepFunction, StopCondition, ToolSet } from 'ai'
 import {
   type PlanToolApprovalFunction,

@@ -1,4 +1,5 @@
-import { type ModelStepTools, PlanError, type PlanGuard, runReadyModelSteps } from '@plan/core'
+import { type ModelStepTools, PlanError, type PlanGuard } from '@plan/core'
+import { runReadyModelSteps } from '@plan/core/adapter'
 import {
   gateway,
   type LanguageModel,

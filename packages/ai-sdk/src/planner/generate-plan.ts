@@ -3,11 +3,10 @@ import {
   type GeneratePlanResult as CoreGeneratePlanResult,
   type PlanAttempt as CorePlanAttempt,
   formatIssues,
-  modelStepPlannerHint,
   type PlanCompiler,
   type PlanIssue,
 } from '@plan/core'
-import { canonicalJson } from '@plan/core/internal'
+import { canonicalJson, modelStepPlannerHint } from '@plan/core/adapter'
 import {
   generateText,
   type LanguageModel,

@@ -1,11 +1,10 @@
 import { toJsonSchema } from '@langchain/core/utils/json_schema'
+import type { PolicyFromToolsOptions, ToolPolicyInput } from '@plan/core'
 import {
   type JsonSchemaNode,
-  type PolicyFromToolsOptions,
   policyFromTools as policyFromDescriptions,
   type ToolDescription,
-  type ToolPolicyInput,
-} from '@plan/core'
+} from '@plan/core/adapter'
 
 /** What {@link policyFromTools} reads from a LangChain tool. */
 export interface DescribedTool {

@@ -2,11 +2,10 @@ import {
   type AdapterPlan,
   type CompiledPlan,
   createPlanGuard,
-  isCompiledPlan,
   type PlanCompiler,
   type PolicySource,
-  resolveCompiler,
 } from '@plan/core'
+import { isCompiledPlan, resolveCompiler } from '@plan/core/adapter'
 import { resolvePolicy } from '@plan/core/schemas'
 
 /** The compiler every run uses and, in plan mode, the approved plan. */

@@ -5,7 +5,7 @@ import {
   PlanError,
   type PlanGuard,
 } from '@plan/core'
-import { createRunWriter, hashJson } from '@plan/core/internal'
+import { createRunWriter, hashJson } from '@plan/core/adapter'
 import type { GuardSetup } from './guard-setup.js'
 import { newRun, type RunContext, setExit } from './run-context.js'
 import { readRunState } from './run-state.js'

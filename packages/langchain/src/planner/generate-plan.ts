@@ -8,7 +8,7 @@ import {
   PlanError,
   type PlanIssue,
 } from '@plan/core'
-import { canonicalJson } from '@plan/core/internal'
+import { canonicalJson } from '@plan/core/adapter'
 import { plannerPrompt } from './planner-prompt.js'
 
 /** Options for {@link generatePlan}. */

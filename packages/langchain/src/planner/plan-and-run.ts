@@ -8,8 +8,8 @@ import {
   type PlanCompiler,
   type PolicyInput,
   type ResolvedPolicy,
-  resolveCompiler,
 } from '@plan/core'
+import { resolveCompiler } from '@plan/core/adapter'
 import { createAgent } from 'langchain'
 import { planGuardMiddleware } from '../middleware/plan-guard-middleware.js'
 import type { PlanGuardSettings } from '../middleware/plan-guard-options.js'

@@ -2,13 +2,8 @@ import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import {
-  type AdapterOptions,
-  type AdapterPlan,
-  formatIssues,
-  isWithin,
-  PlanError,
-} from '@plan/core'
+import { type AdapterOptions, type AdapterPlan, formatIssues, PlanError } from '@plan/core'
+import { isWithin } from '@plan/core/adapter'
 import { createFileAuditSink, loadPolicy } from '@plan/core/node'
 import type { McpDecisionEvent, McpGuardSettings } from '../guard/create-mcp-call-guard.js'
 import type { McpServerCommand } from '../proxy/create-mcp-guard-proxy.js'

@@ -2,13 +2,10 @@ import {
   type AdapterOptions,
   type AuditSink,
   type AuthorizeResult,
-  allowedText,
-  authorizeInterrupted,
   type CallDecisionEvent,
   type CompiledPlan,
   createPlanGuard,
   type GuardStore,
-  isCompiledPlan,
   type JsonObject,
   type PlanCompiler,
   PlanError,
@@ -17,9 +14,14 @@ import {
   type PlanIssue,
   type RetryInterrupted,
   type RunKeys,
-  resolveCompiler,
 } from '@plan/core'
-import { hashJson } from '@plan/core/internal'
+import {
+  allowedText,
+  authorizeInterrupted,
+  hashJson,
+  isCompiledPlan,
+  resolveCompiler,
+} from '@plan/core/adapter'
 import { reportDecision } from '../telemetry/report-decision.js'
 import { denyFilteredResult } from '../tools/deny-filtered-result.js'
 import { type ServerNames, serverNames } from '../tools/server-names.js'

@@ -1,9 +1,5 @@
-import {
-  type ArgSpecInput,
-  type PolicyInput,
-  type ToolPolicyInput,
-  policyFromTools as toolsFromSchemas,
-} from '@plan/core'
+import type { ArgSpecInput, PolicyInput, ToolPolicyInput } from '@plan/core'
+import { policyFromTools as toolsFromSchemas } from '@plan/core/adapter'
 import { serverNames } from '../tools/server-names.js'
 import { toolDefinitionHash } from '../tools/tool-definition.js'
 
