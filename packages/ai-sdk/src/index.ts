@@ -18,11 +18,7 @@ export type { PlanPrepareStepOptions } from './loop/plan-prepare-step.js'
 export { planPrepareStep } from './loop/plan-prepare-step.js'
 export type { PlanStopWhenOptions } from './loop/plan-stop-when.js'
 export { planStopWhen } from './loop/plan-stop-when.js'
-export type {
-  GeneratePlanOptions,
-  GeneratePlanResult,
-  PlanAttempt,
-} from './planner/generate-plan.js'
+export type { GeneratePlanOptions } from './planner/generate-plan.js'
 export { generatePlan } from './planner/generate-plan.js'
 export type { GuardToolsOptions, ToolDecisionEvent } from './tools/guard-tools.js'
 export { guardTools } from './tools/guard-tools.js'

@@ -53,6 +53,7 @@ const ADAPTER_ENTRY = [
   'modelStepPlannerHint',
   'policyFromTools',
   'refusalText',
+  'replanLimit',
   'resolveCompiler',
   'runEndedText',
   'runReadyModelSteps',

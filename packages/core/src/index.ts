@@ -10,7 +10,11 @@ export type {
   DecisionEvent,
   TurnDecisionEvent,
 } from './adapter/decision-event.js'
-export type { GeneratePlanResult, PlanAttempt } from './adapter/generate-plan-result.js'
+export type {
+  GeneratePlanResult,
+  GeneratePlanSharedOptions,
+  PlanAttempt,
+} from './adapter/generate-plan-result.js'
 export type { PolicyFromToolsOptions } from './adapter/policy-from-tools.js'
 export type { ToolCallStep } from './adapter/steps-from-tool-calls.js'
 export type { ToolPolicyOverrides } from './adapter/tool-overrides.js'
