@@ -1,4 +1,5 @@
 export type {
+  AdapterGuardSettings,
   AdapterMode,
   AdapterOptions,
   AdapterPlan,

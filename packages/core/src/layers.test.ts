@@ -25,10 +25,10 @@ const LAYERS = [
   'extract',
   'flow',
   'compile',
-  'adapter',
   'render',
   'guard',
   'durable',
+  'adapter',
   'execute',
   'tools',
 ]

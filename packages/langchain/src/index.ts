@@ -9,9 +9,9 @@ export type { LangChainToolCall, ToolCallSource } from './convert/steps-from-too
 export { stepsFromToolCalls } from './convert/steps-from-tool-calls.js'
 export { planGuardMiddleware } from './middleware/plan-guard-middleware.js'
 export type {
+  LangChainGuardSettings,
   PlanGuardExitBehavior,
   PlanGuardMiddlewareOptions,
-  PlanGuardSettings,
 } from './middleware/plan-guard-options.js'
 export type { PlanGuardRunState } from './middleware/run-state.js'
 export type { GeneratePlanOptions } from './planner/generate-plan.js'

@@ -9,7 +9,6 @@ export type {
 export type {
   AllowedMcpCall,
   McpCallGuard,
-  McpDecisionEvent,
   McpGuardOptions,
   McpGuardSettings,
   RefusedMcpCall,

@@ -67,7 +67,10 @@ export function guardConfig(options: PlanGuardMiddlewareOptions): GuardConfig {
     runs: new RunRegistry({
       setup: lazyGuardSetup(options, 'planGuardMiddleware'),
       store: () => config.store,
-      checkPathsOnDisk: options.checkPathsOnDisk ?? true,
+      guardOptions: {
+        checkPathsOnDisk: options.checkPathsOnDisk ?? true,
+        ...(options.audit === undefined ? {} : { audit: options.audit }),
+      },
       maxLiveRuns,
     }),
     startsAtModelCall:

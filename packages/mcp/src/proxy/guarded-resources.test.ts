@@ -8,7 +8,7 @@ import { createMemoryAuditSink, verifyAuditLog } from '@plan/core/audit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { guardMcpClient } from '../client/guard-mcp-client.js'
 import { guardMcpTransport } from '../client/guard-mcp-transport.js'
-import type { McpGuardSettings } from '../guard/create-mcp-call-guard.js'
+import type { McpGuardOptions } from '../guard/create-mcp-call-guard.js'
 import {
   connectFileResourceServer,
   type FileResourceLog,
@@ -22,7 +22,7 @@ import { createMcpGuardProxy } from './create-mcp-guard-proxy.js'
 
 const TIMEOUT = 60_000
 
-type Settings = Pick<McpGuardSettings, 'resources' | 'resourceSchemes' | 'audit'> & {
+type Settings = Pick<McpGuardOptions, 'resources' | 'resourceSchemes' | 'audit'> & {
   readonly budgets?: Record<string, number>
 }
 
