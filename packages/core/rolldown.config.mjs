@@ -30,6 +30,7 @@ export default defineConfig({
     node: 'src/node.ts',
     render: 'src/render.ts',
     schemas: 'src/schemas.ts',
+    test: 'src/test.ts',
   },
   platform: 'neutral',
   external: [/^node:/, /^zod(\/|$)/, /^re2js(\/|$)/, /^@opentelemetry\/api(\/|$)/],

@@ -31,6 +31,7 @@ const LAYERS = [
   'adapter',
   'execute',
   'tools',
+  'testing',
 ]
 
 const SRC = import.meta.dirname

@@ -10,7 +10,7 @@ describe('createPlanGuardedTools', () => {
   it('should write every decision to the audit sink it is given', async () => {
     const audit = createMemoryAuditSink()
     const { tools, spies } = testTools()
-    const policy = { ...testPolicy(createTestWorkspace().root), audit: { required: true } }
+    const policy = { ...testPolicy((await createTestWorkspace()).root), audit: { required: true } }
     const guarded = await createPlanGuardedTools({ tools, policy, audit })
     const model = scriptedModel([
       {
@@ -44,7 +44,7 @@ describe('createPlanGuardedTools', () => {
     const { tools, spies } = testTools()
     const guarded = await createPlanGuardedTools({
       tools,
-      policy: testPolicy(createTestWorkspace().root),
+      policy: testPolicy((await createTestWorkspace()).root),
       audit,
     })
     const model = scriptedModel([
@@ -69,7 +69,7 @@ describe('createPlanGuardedTools', () => {
 
   it('should refuse to start without an audit sink when the policy requires one', async () => {
     const { tools } = testTools()
-    const policy = { ...testPolicy(createTestWorkspace().root), audit: { required: true } }
+    const policy = { ...testPolicy((await createTestWorkspace()).root), audit: { required: true } }
 
     await expect(createPlanGuardedTools({ tools, policy })).rejects.toMatchObject({
       code: 'audit_failed',

@@ -19,7 +19,7 @@ const good = {
 
 describe('generatePlan', () => {
   it('should return the compiled plan the model writes', async () => {
-    const compiler = await createPlanCompiler(testPolicy(createTestWorkspace().root))
+    const compiler = await createPlanCompiler(testPolicy((await createTestWorkspace()).root))
     const model = scriptedModel([{ text: JSON.stringify(good) }])
 
     const result = await generatePlan({ model, compiler, prompt: 'run the tests' })
@@ -32,7 +32,7 @@ describe('generatePlan', () => {
   })
 
   it('should feed the issues back and accept the corrected plan', async () => {
-    const compiler = await createPlanCompiler(testPolicy(createTestWorkspace().root))
+    const compiler = await createPlanCompiler(testPolicy((await createTestWorkspace()).root))
     const model = scriptedModel([
       { text: JSON.stringify(escaping) },
       { text: JSON.stringify(good) },
@@ -47,7 +47,7 @@ describe('generatePlan', () => {
   })
 
   it('should feed back an answer that is not a plan object', async () => {
-    const compiler = await createPlanCompiler(testPolicy(createTestWorkspace().root))
+    const compiler = await createPlanCompiler(testPolicy((await createTestWorkspace()).root))
     const model = scriptedModel([
       { text: 'Sure! Here is my plan: read the file.' },
       { text: JSON.stringify(good) },
@@ -61,7 +61,7 @@ describe('generatePlan', () => {
   })
 
   it('should give up after maxReplans re-plans with the last issues', async () => {
-    const compiler = await createPlanCompiler(testPolicy(createTestWorkspace().root))
+    const compiler = await createPlanCompiler(testPolicy((await createTestWorkspace()).root))
     const model = scriptedModel((index) => ({ text: JSON.stringify(escapingTo(index)) }))
 
     const result = await generatePlan({ model, compiler, prompt: 'read passwd', maxReplans: 1 })
@@ -72,7 +72,7 @@ describe('generatePlan', () => {
   })
 
   it("should re-plan as often as the policy's maxReplans by default, and never more", async () => {
-    const policy = { ...testPolicy(createTestWorkspace().root), budgets: { maxReplans: 2 } }
+    const policy = { ...testPolicy((await createTestWorkspace()).root), budgets: { maxReplans: 2 } }
     const compiler = await createPlanCompiler(policy)
     for (const maxReplans of [undefined, 10]) {
       const model = scriptedModel((index) => ({ text: JSON.stringify(escapingTo(index)) }))
@@ -85,7 +85,7 @@ describe('generatePlan', () => {
   })
 
   it('should refuse a negative maxReplans with invalid_configuration', async () => {
-    const compiler = await createPlanCompiler(testPolicy(createTestWorkspace().root))
+    const compiler = await createPlanCompiler(testPolicy((await createTestWorkspace()).root))
     const model = scriptedModel([{ text: JSON.stringify(good) }])
 
     await expect(
@@ -95,7 +95,7 @@ describe('generatePlan', () => {
   })
 
   it('should take the conversation so far as the prompt', async () => {
-    const compiler = await createPlanCompiler(testPolicy(createTestWorkspace().root))
+    const compiler = await createPlanCompiler(testPolicy((await createTestWorkspace()).root))
     const model = scriptedModel([{ text: JSON.stringify(good) }])
 
     const result = await generatePlan({
@@ -109,7 +109,7 @@ describe('generatePlan', () => {
   })
 
   it('should stop with replan_loop when a rejected plan comes back', async () => {
-    const compiler = await createPlanCompiler(testPolicy(createTestWorkspace().root))
+    const compiler = await createPlanCompiler(testPolicy((await createTestWorkspace()).root))
     const model = scriptedModel(() => ({ text: JSON.stringify(escaping) }))
 
     const result = await generatePlan({ model, compiler, prompt: 'read passwd', maxReplans: 4 })
@@ -123,7 +123,7 @@ describe('generatePlan', () => {
   })
 
   it('should let the model plan an extraction step when the policy has model steps', async () => {
-    const policy = testPolicy(createTestWorkspace().root)
+    const policy = testPolicy((await createTestWorkspace()).root)
     const compiler = await createPlanCompiler({
       ...policy,
       tools: { ...policy.tools, ...modelStepToolPolicy() },

@@ -4,13 +4,13 @@ import { createMemoryAuditSink } from '@plan/core/audit'
 import { createAgent } from 'langchain'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { scriptedModel } from '../test/scripted-model.js'
-import { createTestWorkspace, type TestWorkspace } from '../test-utils/workspace.js'
+import { type AgentWorkspace, createAgentWorkspace } from '../test-utils/workspace.js'
 import { planGuardMiddleware } from './plan-guard-middleware.js'
 
-let workspace: TestWorkspace
+let workspace: AgentWorkspace
 
 beforeEach(async () => {
-  workspace = await createTestWorkspace()
+  workspace = await createAgentWorkspace()
 })
 
 afterEach(async () => {
