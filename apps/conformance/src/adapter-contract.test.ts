@@ -2,12 +2,14 @@ import * as aiSdk from '@plan/ai-sdk'
 import * as aiSdkTest from '@plan/ai-sdk/test'
 import type {
   AdapterGuardSettings,
+  AdapterMode,
   AdapterOptions,
   CallDecisionEvent,
   DecisionEvent,
   GeneratePlanResult,
   GeneratePlanSharedOptions,
   PolicyFromToolsOptions,
+  ToolCallStep,
   ToolPolicyInput,
 } from '@plan/core'
 import * as kit from '@plan/core/test'
@@ -82,6 +84,18 @@ describe('the adapter contract', () => {
       expectTypeOf(policyFromTools).parameter(1).toEqualTypeOf<PolicyFromToolsOptions | undefined>()
       expectTypeOf(policyFromTools).returns.toEqualTypeOf<Result>()
     }
+  })
+
+  it('should turn tool calls into the same steps', () => {
+    expectTypeOf(langchain.stepsFromToolCalls).returns.toEqualTypeOf<ToolCallStep[]>()
+    expectTypeOf(aiSdk.stepsFromToolCalls).returns.toEqualTypeOf<ToolCallStep[]>()
+  })
+
+  it('should name the modes as core does', () => {
+    expectTypeOf<
+      Awaited<ReturnType<typeof aiSdk.createPlanGuardedTools>>['mode']
+    >().toExtend<AdapterMode>()
+    expectTypeOf<mcp.McpCallGuard['mode']>().toExtend<AdapterMode>()
   })
 
   it('should share one test workspace and policy', () => {

@@ -5,7 +5,7 @@ export type {
 } from './approval/plan-tool-approval.js'
 export { planToolApproval } from './approval/plan-tool-approval.js'
 export { policyFromTools } from './convert/policy-from-tools.js'
-export type { ToolCallLike, ToolCallStep } from './convert/steps-from-tool-calls.js'
+export type { ToolCallLike } from './convert/steps-from-tool-calls.js'
 export { stepsFromToolCalls } from './convert/steps-from-tool-calls.js'
 export type {
   AiSdkGuardSettings,
@@ -13,7 +13,6 @@ export type {
   PlanGuardedTools,
 } from './guarded/create-plan-guarded-tools.js'
 export { createPlanGuardedTools } from './guarded/create-plan-guarded-tools.js'
-export type { PlanMode } from './loop/plan-mode.js'
 export type { PlanPrepareStepOptions } from './loop/plan-prepare-step.js'
 export { planPrepareStep } from './loop/plan-prepare-step.js'
 export type { PlanStopWhenOptions } from './loop/plan-stop-when.js'
