@@ -6,6 +6,7 @@ import * as audit from './audit.js'
 import * as main from './index.js'
 import * as internal from './internal.js'
 import * as render from './render.js'
+import * as testKit from './test.js'
 
 // The public surface, pinned: adding or removing a runtime export is a deliberate change here
 // (and a changeset), not a side effect of an edit elsewhere.
@@ -98,6 +99,14 @@ describe('@plan/core', () => {
 
   it('should export no name from both the main entry and the adapter API', () => {
     expect(Object.keys(adapter).filter((name) => Object.hasOwn(main, name))).toEqual([])
+  })
+
+  it('should export the test kit from @plan/core/test', () => {
+    expect(Object.keys(testKit).sort()).toEqual([
+      'createTestWorkspace',
+      'defaultTestFiles',
+      'testPolicy',
+    ])
   })
 
   it('should keep @plan/core/internal to what the private benchmarks measure', () => {
