@@ -50,6 +50,10 @@ describe('the adapter contract', () => {
     >()
   })
 
+  it('should mask tools with the same option where a framework masks them', () => {
+    expectTypeOf<LangChainOptions['maskTools']>().toEqualTypeOf<AiSdkOptions['maskTools']>()
+  })
+
   it('should report the same decision events', () => {
     expectTypeOf<
       Parameters<NonNullable<LangChainOptions['onDecision']>>[0]

@@ -41,6 +41,7 @@ export async function driveAiSdk(scenario: Scenario): Promise<Outcome> {
     tools: recordingTools(record),
     policy: scenario.policy(workspace.root),
     ...(scenario.plan === undefined ? {} : { plan: [...scenario.plan] }),
+    ...(scenario.maskTools === undefined ? {} : { maskTools: scenario.maskTools }),
     onDecision,
   })
   const model = scriptedModel([

@@ -18,6 +18,7 @@ export async function driveLangChain(scenario: Scenario): Promise<Outcome> {
   const middleware = planGuardMiddleware({
     policy: scenario.policy(workspace.root),
     ...(scenario.plan === undefined ? {} : { plan: [...scenario.plan] }),
+    ...(scenario.maskTools === undefined ? {} : { maskTools: scenario.maskTools }),
     onDecision,
   })
   const agent = createAgent({ model, tools, middleware: [middleware] })

@@ -14,6 +14,8 @@ export interface Scenario {
   readonly plan?: readonly PlanStep[] | undefined
   /** One call per model turn, in order. */
   readonly calls: readonly ModelCall[]
+  /** LangChain's and the AI SDK's `maskTools` (MCP shows what the policy lists). Default true. */
+  readonly maskTools?: boolean | undefined
 }
 
 /** A call decision as an adapter reports it. */

@@ -47,6 +47,13 @@ export interface AiSdkGuardSettings<TOOLS extends ToolSet> {
    * (see `modelStepToolPolicy`); they run in `prepareStep`, never through the agent's model.
    */
   readonly extractionModel?: LanguageModel
+  /**
+   * Hide from the model the tools that cannot run (`activeTools`): in plan mode, every tool no
+   * ready step needs; in per-turn mode, every tool the policy does not list. Default true. The
+   * AI SDK refuses a call of a hidden tool itself, before the guard sees it, so such a call has
+   * no `onDecision` event and no audit line; false lets every call reach the guard.
+   */
+  readonly maskTools?: boolean
   /** Plan mode: stop the loop once the plan is complete, before the model answers. Default false. */
   readonly stopWhenComplete?: boolean
   /** The run's id in `store`; without `state`, the run resumes from the state saved under it. */
@@ -165,7 +172,10 @@ function wire<TOOLS extends ToolSet>(
     prepareStep: planPrepareStep<TOOLS>(guard, {
       mode,
       tools,
-      ...(mode === 'turn' ? { turnTools: policyToolNames(tools, compiler) } : {}),
+      ...(mode === 'turn' && options.maskTools !== false
+        ? { turnTools: policyToolNames(tools, compiler) }
+        : {}),
+      ...(options.maskTools === undefined ? {} : { maskTools: options.maskTools }),
       ...onDecision,
       ...(options.extractionModel === undefined
         ? {}
