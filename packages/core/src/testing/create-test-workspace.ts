@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path'
 export interface TestWorkspace {
   /** The workspace root, symlinks resolved (so paths the guard resolves compare equal). */
   readonly root: string
-  /** A folder beside the root, outside the workspace, holding `secret.txt`. */
+  /** A folder beside the root, outside the workspace (by default holding `secret.txt`). */
   readonly outside: string
   /** Deletes the workspace and the folder beside it. */
   remove(): Promise<void>
@@ -16,7 +16,10 @@ export interface TestWorkspace {
 
 /** Options for {@link createTestWorkspace}. */
 export interface TestWorkspaceOptions {
-  /** The files to write, relative path → text. Default {@link defaultTestFiles}. */
+  /**
+   * The files to write, relative path → text, and nothing else (`outside` stays empty).
+   * Default {@link defaultTestFiles}, the link `escape` and `outside/secret.txt`.
+   */
   readonly files?: Readonly<Record<string, string>> | undefined
 }
 
@@ -28,9 +31,9 @@ export const defaultTestFiles: Readonly<Record<string, string>> = {
 }
 
 /**
- * Creates a temporary workspace holding `files`, with a symbolic link `escape` that leads to a
- * folder outside it (`escape/secret.txt` reads `outside/secret.txt`): the same workspace for
- * the tests of every adapter.
+ * Creates a temporary workspace beside a folder outside it, the same for the tests of every
+ * adapter. It holds `files`; by default {@link defaultTestFiles} and a symbolic link `escape`
+ * that leads outside (`escape/secret.txt` reads `outside/secret.txt`).
  *
  * @example
  * ```ts
@@ -51,8 +54,10 @@ export async function createTestWorkspace(
     await mkdir(dirname(path), { recursive: true })
     await writeFile(path, text)
   }
-  await writeFile(join(outside, 'secret.txt'), 'secret\n')
-  await symlink(outside, join(root, 'escape'))
+  if (options.files === undefined) {
+    await writeFile(join(outside, 'secret.txt'), 'secret\n')
+    await symlink(outside, join(root, 'escape'))
+  }
   const remove = () => rm(base, { recursive: true, force: true })
   return { root, outside, remove, [Symbol.asyncDispose]: remove }
 }
