@@ -3,7 +3,7 @@ import { createPlanGuardedTools } from '@plan/ai-sdk'
 import { createTestWorkspace, scriptedModel } from '@plan/ai-sdk/test'
 import { generateText, stepCountIs, tool } from 'ai'
 import { z } from 'zod'
-import { decisions, type Outcome, recorder, type Scenario } from './scenario.js'
+import { auditTrail, decisions, type Outcome, recorder, type Scenario } from './scenario.js'
 
 function recordingTools(record: (tool: string, value: string) => void) {
   return {
@@ -37,12 +37,14 @@ export async function driveAiSdk(scenario: Scenario): Promise<Outcome> {
   await using workspace = await createTestWorkspace()
   const { ran, record } = recorder(workspace.root)
   const { calls, turns, onDecision } = decisions()
+  const { audit, trail } = auditTrail()
   const guarded = await createPlanGuardedTools({
     tools: recordingTools(record),
     policy: scenario.policy(workspace.root),
     ...(scenario.plan === undefined ? {} : { plan: [...scenario.plan] }),
     ...(scenario.maskTools === undefined ? {} : { maskTools: scenario.maskTools }),
     onDecision,
+    audit,
   })
   const model = scriptedModel([
     ...scenario.calls.map((call, index) => ({
@@ -58,5 +60,5 @@ export async function driveAiSdk(scenario: Scenario): Promise<Outcome> {
     stopWhen: [guarded.stopWhen, stepCountIs(scenario.calls.length + 1)],
     prompt: 'Do the task.',
   })
-  return { calls, turns, ran }
+  return { calls, turns, audit: trail, ran }
 }

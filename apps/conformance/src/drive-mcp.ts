@@ -5,7 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { createTestWorkspace } from '@plan/core/test'
 import { guardMcpClient } from '@plan/mcp'
 import { z } from 'zod'
-import { decisions, type Outcome, recorder, type Scenario } from './scenario.js'
+import { auditTrail, decisions, type Outcome, recorder, type Scenario } from './scenario.js'
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] })
 
@@ -41,6 +41,7 @@ export async function driveMcp(scenario: Scenario): Promise<Outcome> {
   await using workspace = await createTestWorkspace()
   const { ran, record } = recorder(workspace.root)
   const { calls, turns, onDecision } = decisions()
+  const { audit, trail } = auditTrail()
   const server = recordingServer(record)
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair()
   await server.connect(serverEnd)
@@ -51,6 +52,7 @@ export async function driveMcp(scenario: Scenario): Promise<Outcome> {
       policy: scenario.policy(workspace.root),
       ...(scenario.plan === undefined ? {} : { plan: [...scenario.plan] }),
       onDecision,
+      audit,
     })
     await client.listTools()
     for (const call of scenario.calls) {
@@ -59,5 +61,5 @@ export async function driveMcp(scenario: Scenario): Promise<Outcome> {
   } finally {
     await client.close()
   }
-  return { calls, turns, ran }
+  return { calls, turns, audit: trail, ran }
 }

@@ -77,7 +77,11 @@ function comparable(outcome: Outcome | undefined, planMode: boolean): Outcome | 
     callId: undefined,
     stepId: planMode ? stepId : undefined,
   }))
-  return { ...outcome, calls }
+  const audit = outcome.audit.map(({ stepId, ...rest }) => ({
+    ...rest,
+    stepId: planMode ? stepId : undefined,
+  }))
+  return { ...outcome, calls, audit }
 }
 
 describe('one policy through LangChain, the AI SDK and MCP', () => {
@@ -135,11 +139,11 @@ describe('one policy through LangChain, the AI SDK and MCP', () => {
           const decided = new Set(aiSdk?.calls.map((event) => event.callId))
           const masked = langchain?.calls.filter((event) => !decided.has(event.callId)) ?? []
           expect(masked.filter((event) => event.allowed)).toEqual([])
-          expect(aiSdk).toEqual({
-            ran: langchain?.ran,
-            turns: [],
-            calls: langchain?.calls.filter((event) => decided.has(event.callId)),
-          })
+          expect(aiSdk?.ran).toEqual(langchain?.ran)
+          expect(aiSdk?.turns).toEqual([])
+          expect(aiSdk?.calls).toEqual(
+            langchain?.calls.filter((event) => decided.has(event.callId)),
+          )
         },
       ),
       { numRuns: 25 },

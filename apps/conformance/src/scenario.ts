@@ -1,4 +1,4 @@
-import type { DecisionEvent, PlanStep, PolicyInput } from '@plan/core'
+import type { AuditSink, DecisionEvent, PlanIssue, PlanStep, PolicyInput } from '@plan/core'
 
 /** One tool call the model makes, the same in every framework. */
 export interface ModelCall {
@@ -40,8 +40,31 @@ export interface ObservedTurn {
 export interface Outcome {
   readonly calls: readonly ObservedCall[]
   readonly turns: readonly ObservedTurn[]
+  /** The audit log's events, each as its type and what it names (no hashes, no times). */
+  readonly audit: readonly AuditedEvent[]
   /** `tool:argument` per execution, the workspace root written `<root>`. */
   readonly ran: readonly string[]
+}
+
+/** An audit event as its type, the tool and step it names, and its issue codes. */
+export interface AuditedEvent {
+  readonly type: string
+  readonly tool: unknown
+  readonly stepId: unknown
+  readonly codes: readonly string[]
+}
+
+/** An audit sink that keeps each event as an {@link AuditedEvent}. */
+export function auditTrail(): { readonly audit: AuditSink; readonly trail: AuditedEvent[] } {
+  const trail: AuditedEvent[] = []
+  const audit: AuditSink = {
+    write(event) {
+      const named = event as { tool?: unknown; stepId?: unknown; issues?: readonly PlanIssue[] }
+      const codes = named.issues?.map((issue) => issue.code) ?? []
+      trail.push({ type: event.type, tool: named.tool, stepId: named.stepId, codes })
+    },
+  }
+  return { audit, trail }
 }
 
 /** Collects the decisions an adapter reports to `onDecision`. */
