@@ -97,6 +97,11 @@ describe('@plan/core', () => {
     expect(Object.keys(adapter).sort()).toEqual([...ADAPTER_ENTRY].sort())
   })
 
+  it('should document every name of the adapter API in docs/adapter-api.md', () => {
+    const doc = readFileSync(join(import.meta.dirname, '..', 'docs', 'adapter-api.md'), 'utf8')
+    expect(ADAPTER_ENTRY.filter((name) => !doc.includes(`\`${name}`))).toEqual([])
+  })
+
   it('should export no name from both the main entry and the adapter API', () => {
     expect(Object.keys(adapter).filter((name) => Object.hasOwn(main, name))).toEqual([])
   })
