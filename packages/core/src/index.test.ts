@@ -118,6 +118,17 @@ describe('@plan/core', () => {
     expect(Object.keys(internal)).toEqual(['analyzeGraph'])
   })
 
+  it('should release core and every published package in lockstep', () => {
+    const config = JSON.parse(
+      readFileSync(join(PACKAGES, '..', '.changeset', 'config.json'), 'utf8'),
+    ) as { fixed: string[][] }
+    const published = readdirSync(PACKAGES)
+      .map((name) => JSON.parse(readFileSync(join(PACKAGES, name, 'package.json'), 'utf8')))
+      .filter((manifest) => manifest.private !== true)
+      .map((manifest) => manifest.name as string)
+    expect(config.fixed.map((group) => [...group].sort())).toEqual([published.sort()])
+  })
+
   it('should have no published package import @plan/core/internal', () => {
     const importers = publishedSources().filter(
       (file) =>
