@@ -251,6 +251,7 @@ const BUILTINS = new Set(builtinModules)
 const NEUTRAL_ENTRIES = [
   { file: 'index.js', name: 'main entry', zod: false },
   { file: 'render.js', name: '/render', zod: false },
+  { file: 'adapter.js', name: '/adapter', zod: false },
   { file: 'internal.js', name: '/internal', zod: false },
   { file: 'audit.js', name: '/audit', zod: true },
 ]

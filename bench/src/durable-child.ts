@@ -4,10 +4,9 @@ import {
   createPlanCompiler,
   createPlanGuard,
   executePlan,
-  finishDurableCall,
   type GuardStore,
-  startDurableCall,
 } from '@plan/core'
+import { finishDurableCall, startDurableCall } from '@plan/core/adapter'
 
 // Runs in its own process so that its peak RSS is its own. `execute`: a chain of `size` no-op
 // steps through compile, guard and executor, no store. `bytes`: a guard at step `size` of such a

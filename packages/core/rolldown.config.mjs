@@ -25,10 +25,12 @@ export default defineConfig({
   input: {
     index: 'src/index.ts',
     audit: 'src/audit.ts',
+    adapter: 'src/adapter.ts',
     internal: 'src/internal.ts',
     node: 'src/node.ts',
     render: 'src/render.ts',
     schemas: 'src/schemas.ts',
+    test: 'src/test.ts',
   },
   platform: 'neutral',
   external: [/^node:/, /^zod(\/|$)/, /^re2js(\/|$)/, /^@opentelemetry\/api(\/|$)/],

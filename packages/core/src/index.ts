@@ -1,42 +1,30 @@
 export type {
+  AdapterGuardSettings,
   AdapterMode,
   AdapterOptions,
   AdapterPlan,
   PolicySource,
 } from './adapter/adapter-options.js'
-export { resolveCompiler } from './adapter/adapter-options.js'
-export type { AllowedTextSource } from './adapter/allowed-text.js'
-export { allowedText } from './adapter/allowed-text.js'
-export type {
-  ArgSpecInput,
-  JsonSchemaNode,
-  ToolPolicyInput,
-} from './adapter/arg-spec-from-json-schema.js'
+export type { ArgSpecInput, ToolPolicyInput } from './adapter/arg-spec-from-json-schema.js'
 export type {
   CallDecisionEvent,
   DecisionEvent,
   TurnDecisionEvent,
 } from './adapter/decision-event.js'
-export type { GeneratePlanResult, PlanAttempt } from './adapter/generate-plan-result.js'
 export type {
-  PolicyFromToolsOptions,
-  ToolDescription,
-} from './adapter/policy-from-tools.js'
-export { policyFromTools } from './adapter/policy-from-tools.js'
-export type { RefusalTextOptions } from './adapter/refusal-text.js'
-export { refusalText } from './adapter/refusal-text.js'
-export type { ToolCallInput, ToolCallStep } from './adapter/steps-from-tool-calls.js'
-export { stepsFromToolCalls } from './adapter/steps-from-tool-calls.js'
+  GeneratePlanResult,
+  GeneratePlanSharedOptions,
+  PlanAttempt,
+} from './adapter/generate-plan-result.js'
+export type { PolicyFromToolsOptions } from './adapter/policy-from-tools.js'
+export type { ToolCallStep } from './adapter/steps-from-tool-calls.js'
 export type { ToolPolicyOverrides } from './adapter/tool-overrides.js'
-export { isWithin } from './checks/path-scope.js'
 export { REPOSITORY_CODE_PATHS } from './checks/repository-code-paths.js'
 export type { CommandChecker, CommandCheckerOptions } from './command/create-command-checker.js'
 export { createCommandChecker } from './command/load-command-checker.js'
 export type { PlanCompilerOptions } from './compile/create-plan-compiler.js'
 export { createPlanCompiler } from './compile/create-plan-compiler.js'
-export { isCompiledPlan } from './compile/is-compiled-plan.js'
 export type { RetryInterrupted } from './durable/authorize-interrupted.js'
-export { authorizeInterrupted } from './durable/authorize-interrupted.js'
 export { createMemoryGuardStore } from './durable/create-memory-guard-store.js'
 export type { SignedGuardStoreOptions } from './durable/create-signed-guard-store.js'
 export { createSignedGuardStore } from './durable/create-signed-guard-store.js'
@@ -47,10 +35,7 @@ export type {
   RunWriter,
   SavedRunState,
 } from './durable/guard-store.js'
-export type { RunKeys, SharedBudgetPlan } from './durable/shared-budget-reservations.js'
-export { sharedBudgetReservations } from './durable/shared-budget-reservations.js'
-export type { StartDurableCallOptions } from './durable/start-durable-call.js'
-export { finishDurableCall, startDurableCall } from './durable/start-durable-call.js'
+export type { RunKeys } from './durable/shared-budget-reservations.js'
 export { PlanCompilationError } from './errors/plan-compilation-error.js'
 export type { PlanErrorOptions } from './errors/plan-error.js'
 export { PlanError } from './errors/plan-error.js'
@@ -74,17 +59,11 @@ export type {
 } from './extract/create-model-step-tools.js'
 export { createModelStepTools } from './extract/create-model-step-tools.js'
 export type { ExtractionSchemaInput } from './extract/extraction-schema.js'
-export {
-  EXTRACT_TOOL,
-  GENERATE_TOOL,
-  modelStepPlannerHint,
-  modelStepToolPolicy,
-} from './extract/model-step-policy.js'
+export { modelStepToolPolicy } from './extract/model-step-policy.js'
 export type {
   ExtractionScalarSchema,
   ExtractionSchema,
 } from './extract/read-extraction-schema.js'
-export { runReadyModelSteps } from './extract/run-ready-model-steps.js'
 export { createPlanGuard } from './guard/create-plan-guard.js'
 export { formatIssues } from './issues/format-issues.js'
 export type { PlanInput } from './plan/define-plan.js'

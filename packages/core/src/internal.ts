@@ -1,15 +1,5 @@
-// `@plan/core/internal`: building blocks that the @plan adapters and benchmarks share with
-// core. Not a public API: it follows core's version exactly and may change in any release.
-export { countOption } from './adapter/count-option.js'
-export { lastWordText, runEndedText } from './adapter/refusal-text.js'
+// `@plan/core/internal`: what the private benchmarks measure directly (the graph analysis the
+// compiler runs). No published package imports it (a test checks), and it has no stability
+// promise: it may change in any release. Integrations use `@plan/core/adapter`.
 export type { GraphAnalysis } from './compile/analyze-graph.js'
 export { analyzeGraph } from './compile/analyze-graph.js'
-export { loadSavedState } from './durable/load-saved-state.js'
-export type { RunWriteDecision, StoredRunHead } from './durable/run-writer.js'
-export { createRunWriter, runTakenError, runWriteDecision } from './durable/run-writer.js'
-export { formatPath } from './issues/format-issues.js'
-export type { DecisionSource } from './telemetry/decision-spans.js'
-export { traceCallDecision } from './telemetry/decision-spans.js'
-export { loadTracingApi, TRACER_NAME } from './telemetry/tracing-api.js'
-export { canonicalJson, hashJson, sha256 } from './util/canonical-json.js'
-export { errorMessage } from './util/error-message.js'

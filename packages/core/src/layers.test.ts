@@ -25,12 +25,13 @@ const LAYERS = [
   'extract',
   'flow',
   'compile',
-  'adapter',
   'render',
   'guard',
   'durable',
+  'adapter',
   'execute',
   'tools',
+  'testing',
 ]
 
 const SRC = import.meta.dirname

@@ -7,16 +7,13 @@ export type { DescribedTool } from './convert/policy-from-tools.js'
 export { policyFromTools } from './convert/policy-from-tools.js'
 export type { LangChainToolCall, ToolCallSource } from './convert/steps-from-tool-calls.js'
 export { stepsFromToolCalls } from './convert/steps-from-tool-calls.js'
-export type { PlanGuardDecision } from './middleware/plan-guard-decision.js'
 export { planGuardMiddleware } from './middleware/plan-guard-middleware.js'
 export type {
+  LangChainGuardSettings,
   PlanGuardExitBehavior,
   PlanGuardMiddlewareOptions,
-  PlanGuardSettings,
 } from './middleware/plan-guard-options.js'
 export type { PlanGuardRunState } from './middleware/run-state.js'
-export type { Planner, PlannerOptions, PlannerResult } from './planner/create-planner.js'
-export { createPlanner } from './planner/create-planner.js'
 export type { GeneratePlanOptions } from './planner/generate-plan.js'
 export { generatePlan } from './planner/generate-plan.js'
 export type { PlanAndRunOptions, PlanAndRunResult } from './planner/plan-and-run.js'

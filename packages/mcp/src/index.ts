@@ -9,7 +9,6 @@ export type {
 export type {
   AllowedMcpCall,
   McpCallGuard,
-  McpDecisionEvent,
   McpGuardOptions,
   McpGuardSettings,
   RefusedMcpCall,
@@ -22,8 +21,10 @@ export type {
   ResourceCheck,
   ResourceRefusal,
 } from './guard/resource-check.js'
-export type { ListedTool, PolicyFromToolsOptions } from './init/policy-from-tools.js'
+export type { ListedTool } from './init/policy-from-tools.js'
 export { policyFromTools } from './init/policy-from-tools.js'
+export type { StarterPolicyOptions } from './init/starter-policy-from-tools.js'
+export { starterPolicyFromTools } from './init/starter-policy-from-tools.js'
 export { ChildProcessTransport } from './proxy/child-process-transport.js'
 export type {
   McpGuardHttpHandler,

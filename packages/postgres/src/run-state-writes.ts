@@ -1,5 +1,5 @@
 import type { SavedRunState } from '@plan/core'
-import { runTakenError } from '@plan/core/internal'
+import { runTakenError } from '@plan/core/adapter'
 import type { PostgresClient, PostgresPool } from './postgres-pool.js'
 import { applyChanges, diffStates } from './run-state-changes.js'
 import type { storeSql } from './store-sql.js'

@@ -1,6 +1,6 @@
 import { lstatSync, readlinkSync, realpathSync, type Stats } from 'node:fs'
 import { posix } from 'node:path'
-import { isWithin } from '@plan/core'
+import { isWithin } from '@plan/core/adapter'
 import { realOrSelf } from '@plan/core/node'
 import { protectionMounts } from './protection-mounts.js'
 import type { SandboxConfig } from './sandbox-config.js'

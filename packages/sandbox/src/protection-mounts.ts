@@ -1,6 +1,7 @@
 import { lstatSync, realpathSync } from 'node:fs'
 import { posix } from 'node:path'
-import { isWithin, REPOSITORY_CODE_PATHS } from '@plan/core'
+import { REPOSITORY_CODE_PATHS } from '@plan/core'
+import { isWithin } from '@plan/core/adapter'
 import type { SandboxConfig } from './sandbox-config.js'
 import type { WorkspaceScan } from './workspace-scan.js'
 

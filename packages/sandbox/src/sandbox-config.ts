@@ -1,6 +1,7 @@
 import { homedir } from 'node:os'
 import { posix } from 'node:path'
-import { isWithin, type ResolvedPolicy } from '@plan/core'
+import type { ResolvedPolicy } from '@plan/core'
+import { isWithin } from '@plan/core/adapter'
 import { realOrSelf, safeSearchPath } from '@plan/core/node'
 import { credentialPaths } from './credential-paths.js'
 import { checkLimits, effectiveLimits, type SandboxLimits } from './sandbox-limits.js'

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { posix } from 'node:path'
-import { isWithin } from '@plan/core'
+import { isWithin } from '@plan/core/adapter'
 import { realOrSelf } from '@plan/core/node'
 
 /** Where a program linked from a bin folder lives: its package's root, else its own folder. */

@@ -1,6 +1,6 @@
 import { type Dirent, readdirSync } from 'node:fs'
 import { posix } from 'node:path'
-import { isWithin } from '@plan/core'
+import { isWithin } from '@plan/core/adapter'
 import { GIT_DIRECTORY_MARKS } from './git-code-parts.js'
 
 /** What a walk of the workspace found that the sandbox must protect. */

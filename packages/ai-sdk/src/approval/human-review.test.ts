@@ -18,7 +18,7 @@ describe('planToolApproval (tainted runs)', () => {
     const guarded = await createPlanGuardedTools({
       tools,
       policy: {
-        ...testPolicy(createTestWorkspace().root),
+        ...testPolicy((await createTestWorkspace()).root),
         trust: { tainted: { commands: ['git status'] } },
       },
     })
@@ -39,7 +39,7 @@ describe('planToolApproval (tainted runs)', () => {
     const guarded = await createPlanGuardedTools({
       tools,
       policy: {
-        ...testPolicy(createTestWorkspace().root),
+        ...testPolicy((await createTestWorkspace()).root),
         trust: { tainted: { onRefuse: 'ask' } },
       },
     })

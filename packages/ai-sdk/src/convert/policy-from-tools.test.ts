@@ -36,7 +36,7 @@ describe('policyFromTools', () => {
       },
       run_command: { args: { command: { type: 'string' } } },
     })
-    const root = createTestWorkspace().root
+    const root = (await createTestWorkspace()).root
     const compiler = await createPlanCompiler({ version: 1, workspace: { roots: [root] }, tools })
     expect(
       compiler.validate([{ id: 'a', tool: 'view_file', args: { file: '../x' } }]).success,

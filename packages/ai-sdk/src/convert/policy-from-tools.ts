@@ -1,10 +1,9 @@
+import type { PolicyFromToolsOptions, ToolPolicyInput } from '@plan/core'
 import {
   type JsonSchemaNode,
-  type PolicyFromToolsOptions,
   policyFromTools as policyFromDescriptions,
   type ToolDescription,
-  type ToolPolicyInput,
-} from '@plan/core'
+} from '@plan/core/adapter'
 import { asSchema, type ToolSet } from 'ai'
 
 /**
@@ -14,7 +13,8 @@ import { asSchema, type ToolSet } from 'ai'
  * `string`, `number`, `boolean`, `enum` or `array` (anything else as `json`). Mark file paths
  * and commands in `overrides` (or let `inferFromNames` guess, then review): only the author
  * knows which strings they are. Rejects with `PolicyError` when a tool does not take an object
- * of named arguments, or an override names an unknown tool or argument.
+ * of named arguments, or an override names an unknown tool or argument. The options and the
+ * result are the same in every adapter.
  *
  * @example
  * ```ts

@@ -1,18 +1,11 @@
-import { stepsFromToolCalls as stepsFromCalls } from '@plan/core'
+import type { ToolCallStep } from '@plan/core'
+import { stepsFromToolCalls as stepsFromCalls } from '@plan/core/adapter'
 
 /** The part of an AI SDK tool call that becomes a plan step. */
 export interface ToolCallLike {
   readonly toolCallId: string
   readonly toolName: string
   readonly input: unknown
-}
-
-/** A plan step made from one tool call; `@plan/core` validates it when the plan is compiled. */
-export interface ToolCallStep {
-  readonly id: string
-  readonly tool: string
-  /** The call's input, unchanged; anything but a JSON object is rejected at compile time. */
-  readonly args: unknown
 }
 
 /**

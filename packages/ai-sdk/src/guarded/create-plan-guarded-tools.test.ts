@@ -8,7 +8,7 @@ import { createPlanGuardedTools } from './create-plan-guarded-tools.js'
 
 describe('createPlanGuardedTools', () => {
   it('should guard a ToolLoopAgent in plan mode end to end', async () => {
-    const root = createTestWorkspace().root
+    const root = (await createTestWorkspace()).root
     const { tools, spies } = testTools()
     const guarded = await createPlanGuardedTools({
       tools,
@@ -55,7 +55,7 @@ describe('createPlanGuardedTools', () => {
   })
 
   it('should guard streamText in per-turn mode end to end', async () => {
-    const root = createTestWorkspace().root
+    const root = (await createTestWorkspace()).root
     const { tools, spies } = testTools()
     const guarded = await createPlanGuardedTools({ tools, policy: testPolicy(root) })
     const model = scriptedModel([
@@ -86,7 +86,7 @@ describe('createPlanGuardedTools', () => {
   })
 
   it('should stop a looping model in a streaming ToolLoopAgent', async () => {
-    const root = createTestWorkspace().root
+    const root = (await createTestWorkspace()).root
     const { tools, spies } = testTools()
     const guarded = await createPlanGuardedTools({
       tools,
@@ -116,7 +116,7 @@ describe('createPlanGuardedTools', () => {
   })
 
   it('should reject a plan the policy does not allow', async () => {
-    const root = createTestWorkspace().root
+    const root = (await createTestWorkspace()).root
     const { tools } = testTools()
 
     const creating = createPlanGuardedTools({
@@ -129,7 +129,7 @@ describe('createPlanGuardedTools', () => {
   })
 
   it('should refuse options with both a policy and a compiler, or neither', async () => {
-    const root = createTestWorkspace().root
+    const root = (await createTestWorkspace()).root
     const { tools } = testTools()
     const compiler = await createPlanCompiler(testPolicy(root))
     const both = { tools, policy: testPolicy(root), compiler } as never
@@ -141,7 +141,7 @@ describe('createPlanGuardedTools', () => {
   })
 
   it('should take a compiler or the promise of one, and reject a plan the compiler refuses', async () => {
-    const root = createTestWorkspace().root
+    const root = (await createTestWorkspace()).root
     const { tools } = testTools()
     const compiler = await createPlanCompiler(testPolicy(root))
     const plan = [{ id: 'x', tool: 'run_command', args: { command: 'rm -rf /' } }]
@@ -157,7 +157,7 @@ describe('createPlanGuardedTools', () => {
   })
 
   it('should report each turn and each call as the core decision events', async () => {
-    const root = createTestWorkspace().root
+    const root = (await createTestWorkspace()).root
     const { tools } = testTools()
     const events: DecisionEvent[] = []
     const guarded = await createPlanGuardedTools({

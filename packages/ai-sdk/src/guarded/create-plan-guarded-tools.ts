@@ -1,16 +1,15 @@
 import {
+  type AdapterGuardSettings,
   type AdapterOptions,
   type CompiledPlan,
   createPlanGuard,
   type DecisionEvent,
-  isCompiledPlan,
   type PlanCompiler,
   type PlanGuard,
   type PlanGuardState,
-  resolveCompiler,
   type SavedRunState,
 } from '@plan/core'
-import { loadSavedState } from '@plan/core/internal'
+import { isCompiledPlan, loadSavedState, resolveCompiler } from '@plan/core/adapter'
 import type { LanguageModel, PrepareStepFunction, StopCondition, ToolSet } from 'ai'
 import {
   type PlanToolApprovalFunction,
@@ -27,20 +26,20 @@ import { type GuardToolsOptions, guardTools } from '../tools/guard-tools.js'
 
 /**
  * Options for {@link createPlanGuardedTools}: the adapter options every `@plan` adapter takes
- * (exactly one of `policy` or `compiler`, an optional approved `plan`, `onDecision`), the tools,
- * and the AI SDK's own options.
+ * (exactly one of `policy` or `compiler`, an optional approved `plan`, `onDecision`), the guard
+ * settings every adapter takes (`checkPathsOnDisk`, `audit`, `store`, `keys`,
+ * `retryInterrupted`), the tools, and the AI SDK's own settings.
  */
 export type CreatePlanGuardedToolsOptions<TOOLS extends ToolSet> = AdapterOptions<DecisionEvent> &
-  AiSdkGuardOptions<TOOLS>
+  AdapterGuardSettings &
+  AiSdkGuardSettings<TOOLS>
 
 /** The options of {@link createPlanGuardedTools} that only the AI SDK adapter has. */
-export interface AiSdkGuardOptions<TOOLS extends ToolSet> {
+export interface AiSdkGuardSettings<TOOLS extends ToolSet> {
   /** The tool set to guard; every tool needs an `execute` function. */
   readonly tools: TOOLS
   /** Resume a run from `guard.snapshot()`. */
   readonly state?: PlanGuardState
-  /** Check path arguments on disk (symlinks resolved) before a call runs. Default true. */
-  readonly checkPathsOnDisk?: boolean
   /** Status of allowed calls in the approval function; see {@link PlanToolApprovalOptions}. */
   readonly allowedStatus?: PlanToolApprovalOptions['allowedStatus']
   /**
@@ -48,20 +47,17 @@ export interface AiSdkGuardOptions<TOOLS extends ToolSet> {
    * (see `modelStepToolPolicy`); they run in `prepareStep`, never through the agent's model.
    */
   readonly extractionModel?: LanguageModel
+  /**
+   * Hide from the model the tools that cannot run (`activeTools`): in plan mode, every tool no
+   * ready step needs; in per-turn mode, every tool the policy does not list. Default true. The
+   * AI SDK refuses a call of a hidden tool itself, before the guard sees it, so such a call has
+   * no `onDecision` event and no audit line; false lets every call reach the guard.
+   */
+  readonly maskTools?: boolean
   /** Plan mode: stop the loop once the plan is complete, before the model answers. Default false. */
   readonly stopWhenComplete?: boolean
-  /**
-   * A guard store (`@plan/postgres`): the run's state is written before every call starts and
-   * after it ends, and, without `state`, the run resumes from the state saved under `runId`.
-   * `createSignedGuardStore` of `@plan/core` wraps it so that a state edited in the store is refused.
-   */
-  readonly store?: GuardToolsOptions['store']
-  /** The run's id in `store`. */
+  /** The run's id in `store`; without `state`, the run resumes from the state saved under it. */
   readonly runId?: string
-  /** The run's keys for the policy's shared budgets, e.g. `{ tenant: 'acme' }`. */
-  readonly keys?: GuardToolsOptions['keys']
-  /** Asked before a call that a crash interrupted runs again; see `guardTools`. */
-  readonly retryInterrupted?: GuardToolsOptions['retryInterrupted']
 }
 
 /** Everything to pass to `generateText`, `streamText` or `ToolLoopAgent`, and the guard. */
@@ -139,6 +135,7 @@ async function guardedToolsWith<TOOLS extends ToolSet>(
     ...(options.checkPathsOnDisk === undefined
       ? {}
       : { checkPathsOnDisk: options.checkPathsOnDisk }),
+    ...(options.audit === undefined ? {} : { audit: options.audit }),
   })
   // The state resumed from is the writer's base: a save after another writer's fails.
   if (options.state === undefined && options.store !== undefined) resumeWriter(guard, saved)
@@ -175,7 +172,10 @@ function wire<TOOLS extends ToolSet>(
     prepareStep: planPrepareStep<TOOLS>(guard, {
       mode,
       tools,
-      ...(mode === 'turn' ? { turnTools: policyToolNames(tools, compiler) } : {}),
+      ...(mode === 'turn' && options.maskTools !== false
+        ? { turnTools: policyToolNames(tools, compiler) }
+        : {}),
+      ...(options.maskTools === undefined ? {} : { maskTools: options.maskTools }),
       ...onDecision,
       ...(options.extractionModel === undefined
         ? {}

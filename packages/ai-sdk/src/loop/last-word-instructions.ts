@@ -1,5 +1,5 @@
 import type { PlanIssue } from '@plan/core'
-import { lastWordText } from '@plan/core/internal'
+import { lastWordText } from '@plan/core/adapter'
 import type { Instructions } from 'ai'
 
 /** The step's instructions with the reason the guard stopped the run appended. */

@@ -1,5 +1,5 @@
 import type { PlanIssue, TurnDecisionEvent } from '@plan/core'
-import { runEndedText } from '@plan/core/internal'
+import { runEndedText } from '@plan/core/adapter'
 import type { LanguageModelMiddleware } from 'ai'
 
 const TOOL_PARTS = new Set(['tool-call', 'tool-input-start', 'tool-input-delta', 'tool-input-end'])

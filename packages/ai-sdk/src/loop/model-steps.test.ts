@@ -17,7 +17,7 @@ const plan = [
 ]
 
 async function runWith(answer: string) {
-  const root = createTestWorkspace().root
+  const root = (await createTestWorkspace()).root
   const { tools, spies } = testTools()
   const policy = testPolicy(root)
   const extractor = scriptedModel([{ text: answer }])

@@ -1,4 +1,5 @@
-import { type ModelStepTools, PlanError, type PlanGuard, runReadyModelSteps } from '@plan/core'
+import { type ModelStepTools, PlanError, type PlanGuard } from '@plan/core'
+import { runReadyModelSteps } from '@plan/core/adapter'
 import {
   gateway,
   type LanguageModel,
@@ -29,6 +30,12 @@ export interface PlanPrepareStepOptions<TOOLS extends ToolSet = ToolSet> {
    * Default: no narrowing in per-turn mode.
    */
   readonly turnTools?: readonly (keyof TOOLS & string)[]
+  /**
+   * Plan mode: narrow `activeTools` to the tools of the plan's ready steps. Default true. The
+   * AI SDK refuses a call of a tool outside `activeTools` itself, before the guard sees it (no
+   * `onDecision` event, no audit line); false lets every call reach the guard.
+   */
+  readonly maskTools?: boolean
   /** Plan mode: runs the plan's ready `extract` and `generate` steps before each step. */
   readonly modelSteps?: ModelStepTools
   /** Per-turn mode: called with each turn's decision (see {@link PlanTurnMiddlewareOptions}). */
@@ -115,6 +122,7 @@ export function planPrepareStep<TOOLS extends ToolSet = ToolSet>(
         ...(options.turnTools === undefined ? {} : { activeTools: [...options.turnTools] }),
       }
     }
+    if (options.maskTools === false) return {}
     return { activeTools: [...new Set(guard.readyTools())] as ActiveTools }
   }
 }

@@ -1,5 +1,5 @@
 import type { TurnDecisionEvent } from '@plan/core'
-import { runEndedText } from '@plan/core/internal'
+import { runEndedText } from '@plan/core/adapter'
 import { generateText, stepCountIs, streamText } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { guardFixture } from '../test/guard-fixture.js'

@@ -5,6 +5,10 @@ import { createTestWorkspace, testPolicy } from '../test/test-workspace.js'
 import { generatePlan } from './generate-plan.js'
 
 const escaping = { steps: [{ id: 'read', tool: 'view_file', args: { file: '../../etc/passwd' } }] }
+/** A plan that leaves the workspace, a different one for each `index`. */
+const escapingTo = (index: number) => ({
+  steps: [{ id: 'read', tool: 'view_file', args: { file: `../../etc/passwd${index}` } }],
+})
 const good = {
   goal: 'read and test',
   steps: [
@@ -15,7 +19,7 @@ const good = {
 
 describe('generatePlan', () => {
   it('should return the compiled plan the model writes', async () => {
-    const compiler = await createPlanCompiler(testPolicy(createTestWorkspace().root))
+    const compiler = await createPlanCompiler(testPolicy((await createTestWorkspace()).root))
     const model = scriptedModel([{ text: JSON.stringify(good) }])
 
     const result = await generatePlan({ model, compiler, prompt: 'run the tests' })
@@ -28,7 +32,7 @@ describe('generatePlan', () => {
   })
 
   it('should feed the issues back and accept the corrected plan', async () => {
-    const compiler = await createPlanCompiler(testPolicy(createTestWorkspace().root))
+    const compiler = await createPlanCompiler(testPolicy((await createTestWorkspace()).root))
     const model = scriptedModel([
       { text: JSON.stringify(escaping) },
       { text: JSON.stringify(good) },
@@ -43,7 +47,7 @@ describe('generatePlan', () => {
   })
 
   it('should feed back an answer that is not a plan object', async () => {
-    const compiler = await createPlanCompiler(testPolicy(createTestWorkspace().root))
+    const compiler = await createPlanCompiler(testPolicy((await createTestWorkspace()).root))
     const model = scriptedModel([
       { text: 'Sure! Here is my plan: read the file.' },
       { text: JSON.stringify(good) },
@@ -56,22 +60,59 @@ describe('generatePlan', () => {
     expect(promptOf(model, 1)).toContain('not a plan object')
   })
 
-  it('should give up after maxAttempts with the last issues', async () => {
-    const compiler = await createPlanCompiler(testPolicy(createTestWorkspace().root))
-    const model = scriptedModel(() => ({ text: JSON.stringify(escaping) }))
+  it('should give up after maxReplans re-plans with the last issues', async () => {
+    const compiler = await createPlanCompiler(testPolicy((await createTestWorkspace()).root))
+    const model = scriptedModel((index) => ({ text: JSON.stringify(escapingTo(index)) }))
 
-    const result = await generatePlan({ model, compiler, prompt: 'read passwd', maxAttempts: 2 })
+    const result = await generatePlan({ model, compiler, prompt: 'read passwd', maxReplans: 1 })
 
-    expect(result.success).toBe(false)
+    expect(result).toMatchObject({ success: false, attempts: 2 })
     expect(modelCalls(model)).toHaveLength(2)
-    expect(!result.success && result.issues[0]?.code).toBe('path_outside_workspace')
+    expect(result.issues.map((issue) => issue.code)).toEqual(['path_outside_workspace'])
+  })
+
+  it("should re-plan as often as the policy's maxReplans by default, and never more", async () => {
+    const policy = { ...testPolicy((await createTestWorkspace()).root), budgets: { maxReplans: 2 } }
+    const compiler = await createPlanCompiler(policy)
+    for (const maxReplans of [undefined, 10]) {
+      const model = scriptedModel((index) => ({ text: JSON.stringify(escapingTo(index)) }))
+
+      const result = await generatePlan({ model, compiler, prompt: 'read', maxReplans })
+
+      expect(result).toMatchObject({ success: false, attempts: 3 })
+      expect(modelCalls(model)).toHaveLength(3)
+    }
+  })
+
+  it('should refuse a negative maxReplans with invalid_configuration', async () => {
+    const compiler = await createPlanCompiler(testPolicy((await createTestWorkspace()).root))
+    const model = scriptedModel([{ text: JSON.stringify(good) }])
+
+    await expect(
+      generatePlan({ model, compiler, prompt: 'read', maxReplans: -1 }),
+    ).rejects.toMatchObject({ code: 'invalid_configuration' })
+    expect(modelCalls(model)).toHaveLength(0)
+  })
+
+  it('should take the conversation so far as the prompt', async () => {
+    const compiler = await createPlanCompiler(testPolicy((await createTestWorkspace()).root))
+    const model = scriptedModel([{ text: JSON.stringify(good) }])
+
+    const result = await generatePlan({
+      model,
+      compiler: Promise.resolve(compiler),
+      prompt: [{ role: 'user', content: 'run the tests, then tell me what failed' }],
+    })
+
+    expect(result.success).toBe(true)
+    expect(promptOf(model, 0)).toContain('tell me what failed')
   })
 
   it('should stop with replan_loop when a rejected plan comes back', async () => {
-    const compiler = await createPlanCompiler(testPolicy(createTestWorkspace().root))
+    const compiler = await createPlanCompiler(testPolicy((await createTestWorkspace()).root))
     const model = scriptedModel(() => ({ text: JSON.stringify(escaping) }))
 
-    const result = await generatePlan({ model, compiler, prompt: 'read passwd', maxAttempts: 5 })
+    const result = await generatePlan({ model, compiler, prompt: 'read passwd', maxReplans: 4 })
 
     expect(modelCalls(model)).toHaveLength(2)
     expect(result).toMatchObject({ success: false, attempts: 2, lastPlan: escaping })
@@ -82,7 +123,7 @@ describe('generatePlan', () => {
   })
 
   it('should let the model plan an extraction step when the policy has model steps', async () => {
-    const policy = testPolicy(createTestWorkspace().root)
+    const policy = testPolicy((await createTestWorkspace()).root)
     const compiler = await createPlanCompiler({
       ...policy,
       tools: { ...policy.tools, ...modelStepToolPolicy() },

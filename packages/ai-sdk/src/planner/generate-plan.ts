@@ -1,13 +1,13 @@
 import {
   type CompiledPlan,
-  type GeneratePlanResult as CoreGeneratePlanResult,
-  type PlanAttempt as CorePlanAttempt,
   formatIssues,
-  modelStepPlannerHint,
+  type GeneratePlanResult,
+  type GeneratePlanSharedOptions,
+  type PlanAttempt,
   type PlanCompiler,
   type PlanIssue,
 } from '@plan/core'
-import { canonicalJson } from '@plan/core/internal'
+import { canonicalJson, modelStepPlannerHint, replanLimit } from '@plan/core/adapter'
 import {
   generateText,
   type LanguageModel,
@@ -16,27 +16,17 @@ import {
   Output,
 } from 'ai'
 
-/** Options for {@link generatePlan}. */
-export interface GeneratePlanOptions {
+/**
+ * Options for {@link generatePlan}: `@plan/core`'s `GeneratePlanSharedOptions` (`compiler`,
+ * `maxReplans`, `instructions`, `abortSignal`, the same in every adapter), the model and the
+ * task.
+ */
+export interface GeneratePlanOptions extends GeneratePlanSharedOptions {
   /** The model that writes the plan. */
   readonly model: LanguageModel
-  /** The compiler (and so the policy) the plan must pass. */
-  readonly compiler: PlanCompiler
-  /** The task to plan. */
-  readonly prompt: string
-  /** Extra instructions, added after the planner's own. */
-  readonly instructions?: string
-  /** Most plans asked for, the first included. Default 3. */
-  readonly maxAttempts?: number
-  /** Cancels the model calls. */
-  readonly abortSignal?: AbortSignal
+  /** The task to plan: a text, or the conversation so far. */
+  readonly prompt: string | readonly ModelMessage[]
 }
-
-/** One rejected attempt: what the model answered and why it was rejected (core's type). */
-export type PlanAttempt = CorePlanAttempt
-
-/** The result of {@link generatePlan}: core's `GeneratePlanResult`, the same in every adapter. */
-export type GeneratePlanResult = CoreGeneratePlanResult
 
 function describePolicy(compiler: PlanCompiler): string {
   const policy = compiler.policy.policy
@@ -84,8 +74,11 @@ function outputIssue(error: NoObjectGeneratedError): PlanIssue {
 
 /**
  * Asks a model for a plan with `generateText({ output: Output.object({ schema }) })` using
- * the plan schema narrowed to the policy (`compiler.planSchema()`), and compiles it against the policy. A rejected plan is sent back with
- * every issue, and the model re-plans, at most `maxAttempts` times in all.
+ * the plan schema narrowed to the policy (`compiler.planSchema()`), and compiles it against the
+ * policy. A rejected plan is sent back with every issue, and the model re-plans, at most
+ * `maxReplans` times (by default and at most the policy's `budgets.maxReplans`); a plan
+ * identical to one already rejected ends the loop at once. The planner of every `@plan`
+ * adapter has this name and returns `@plan/core`'s `GeneratePlanResult`.
  *
  * @example
  * ```ts
@@ -95,14 +88,17 @@ function outputIssue(error: NoObjectGeneratedError): PlanIssue {
  * ```
  */
 export async function generatePlan(options: GeneratePlanOptions): Promise<GeneratePlanResult> {
-  const maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? 3))
-  const instructions = plannerInstructions(options.compiler, options.instructions)
-  const messages: ModelMessage[] = [{ role: 'user', content: options.prompt }]
+  const compiler = await options.compiler
+  const maxAttempts = replanLimit(compiler, options.maxReplans) + 1
+  const instructions = plannerInstructions(compiler, options.instructions)
+  const { prompt } = options
+  const messages: ModelMessage[] =
+    typeof prompt === 'string' ? [{ role: 'user', content: prompt }] : [...prompt]
   const rejected: PlanAttempt[] = []
   const seen = new Set<string>()
   let lastPlan: unknown
   for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
-    const answer = await askForPlan(options, instructions, messages)
+    const answer = await askForPlan(options, compiler, instructions, messages)
     lastPlan = answer.plan
     if (answer.issues.length === 0 && answer.compiled !== undefined) {
       return { success: true, plan: answer.compiled, attempts: attempt, rejected, issues: [] }
@@ -137,6 +133,7 @@ interface PlanAnswer {
 
 async function askForPlan(
   options: GeneratePlanOptions,
+  compiler: PlanCompiler,
   instructions: string,
   messages: readonly ModelMessage[],
 ): Promise<PlanAnswer> {
@@ -145,11 +142,11 @@ async function askForPlan(
       model: options.model,
       instructions,
       messages: [...messages],
-      output: Output.object({ schema: await options.compiler.planSchema(), name: 'plan' }),
+      output: Output.object({ schema: await compiler.planSchema(), name: 'plan' }),
       ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
     })
     const plan: unknown = result.output
-    const validation = options.compiler.validate(plan)
+    const validation = compiler.validate(plan)
     return validation.success
       ? { plan, text: JSON.stringify(plan), compiled: validation.plan, issues: [] }
       : { plan, text: JSON.stringify(plan), compiled: undefined, issues: validation.issues }

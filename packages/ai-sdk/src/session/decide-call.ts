@@ -1,11 +1,5 @@
-import {
-  type AuthorizeResult,
-  authorizeInterrupted,
-  PlanError,
-  type PlanGuard,
-  type ToolCall,
-} from '@plan/core'
-import { canonicalJson } from '@plan/core/internal'
+import { type AuthorizeResult, PlanError, type PlanGuard, type ToolCall } from '@plan/core'
+import { authorizeInterrupted, canonicalJson } from '@plan/core/adapter'
 import type { Denial } from './denial.js'
 import { turnIssuesFor } from './denial.js'
 import { type AllowedResult, type GuardSession, sessionOf } from './guard-session.js'

@@ -1,11 +1,5 @@
-import {
-  type AllowedTextSource,
-  allowedText,
-  PlanError,
-  type PlanGuard,
-  type PlanIssue,
-  refusalText,
-} from '@plan/core'
+import { PlanError, type PlanGuard, type PlanIssue } from '@plan/core'
+import { type AllowedTextSource, allowedText, refusalText } from '@plan/core/adapter'
 import type { TurnState } from './guard-session.js'
 import { sessionOf } from './guard-session.js'
 

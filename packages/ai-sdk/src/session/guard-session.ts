@@ -1,11 +1,5 @@
-import type {
-  AllowedTextSource,
-  AuthorizeResult,
-  PlanGuard,
-  PlanIssue,
-  RetryInterrupted,
-  RunWriter,
-} from '@plan/core'
+import type { AuthorizeResult, PlanGuard, PlanIssue, RetryInterrupted, RunWriter } from '@plan/core'
+import type { AllowedTextSource } from '@plan/core/adapter'
 
 /** An `authorize` answer that allowed a call. */
 export type AllowedResult = Extract<AuthorizeResult, { allowed: true }>

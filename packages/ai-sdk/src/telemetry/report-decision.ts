@@ -1,5 +1,5 @@
 import type { DecisionEvent } from '@plan/core'
-import { traceCallDecision } from '@plan/core/internal'
+import { traceCallDecision } from '@plan/core/adapter'
 
 /**
  * Reports one decision: a call's `execute_tool` span (the same names and attributes as core and

@@ -22,8 +22,8 @@ export async function guardFixture(
   plan?: unknown,
   budgets: Record<string, number> = {},
 ): Promise<GuardFixture> {
-  const { root } = createTestWorkspace()
-  const compiler = await createPlanCompiler(testPolicy(root, budgets))
+  const { root } = await createTestWorkspace()
+  const compiler = await createPlanCompiler(testPolicy(root, { budgets }))
   const guard = createPlanGuard(plan === undefined ? undefined : compiler.compile(plan), {
     compiler,
   })

@@ -8,5 +8,5 @@ export {
   toolResultsIn,
   toolsOfferedIn,
 } from './scripted-model.js'
-export type { TestWorkspace } from './test-workspace.js'
+export type { TestWorkspace, TestWorkspaceOptions } from './test-workspace.js'
 export { createTestWorkspace, defaultTestFiles, testPolicy } from './test-workspace.js'

@@ -55,7 +55,7 @@ function signedTable() {
 describe('guardTools with a store', () => {
   it('should save every one of parallel first calls, each under its own revision', async () => {
     const store = createMemoryGuardStore()
-    const policy = testPolicy(createTestWorkspace().root)
+    const policy = testPolicy((await createTestWorkspace()).root)
     const commands = ['ls', 'git status', 'git log']
     const compiler = await createPlanCompiler(policy)
     const steps = commands.map((command, index) => ({
@@ -93,7 +93,7 @@ describe('guardTools with a store', () => {
     })
     const guarded = await createPlanGuardedTools({
       tools,
-      policy: testPolicy(createTestWorkspace().root),
+      policy: testPolicy((await createTestWorkspace()).root),
       plan,
       store,
       runId: 'run-1',
@@ -112,7 +112,7 @@ describe('guardTools with a store', () => {
   })
 
   it('should report an interrupted call on resume, and run it again only when approved', async () => {
-    const root = createTestWorkspace().root
+    const root = (await createTestWorkspace()).root
     const store = createMemoryGuardStore()
     // What a crash leaves: the state saved before the tool started, never the one after.
     let crashed: unknown
@@ -148,7 +148,12 @@ describe('guardTools with a store', () => {
 
   it('should resume a run from a signed store, and refuse to resume it once its row was edited', async () => {
     const { rows, store } = signedTable()
-    const run = { policy: testPolicy(createTestWorkspace().root), plan, store, runId: 'run-1' }
+    const run = {
+      policy: testPolicy((await createTestWorkspace()).root),
+      plan,
+      store,
+      runId: 'run-1',
+    }
     const first = recordingTools(async () => undefined)
     const firstTools = await createPlanGuardedTools({ ...run, tools: first.tools })
     await generateText({
@@ -169,7 +174,7 @@ describe('guardTools with a store', () => {
 
   it('should deny a call, unstarted, when the signed state was edited after the run resumed', async () => {
     const { rows, store } = signedTable()
-    const policy = testPolicy(createTestWorkspace().root)
+    const policy = testPolicy((await createTestWorkspace()).root)
     const twoSteps = [
       ...plan,
       { id: 'status', tool: 'run_command', args: { command: 'git status' } },
@@ -207,7 +212,7 @@ describe('guardTools with a store', () => {
   })
 
   it('should deny calls past a shared budget, and every such call without a store', async () => {
-    const root = createTestWorkspace().root
+    const root = (await createTestWorkspace()).root
     const policy: PolicyInput = {
       ...testPolicy(root),
       budgets: { shared: { shell: { per: 'tenant', tools: ['run_command'], maxCalls: 1 } } },

@@ -1,14 +1,17 @@
 import {
-  finishDurableCall,
   type GuardStore,
   PlanError,
   type PlanGuard,
   type PlanIssue,
   type RunKeys,
   type SavedRunState,
-  startDurableCall,
 } from '@plan/core'
-import { createRunWriter, runTakenError } from '@plan/core/internal'
+import {
+  createRunWriter,
+  finishDurableCall,
+  runTakenError,
+  startDurableCall,
+} from '@plan/core/adapter'
 import { sessionOf } from '../session/guard-session.js'
 
 /** Where a guarded tool set keeps its run durably (see `guardTools`' `store`). */

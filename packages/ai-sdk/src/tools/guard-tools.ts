@@ -15,13 +15,6 @@ import { takeAsked } from '../session/human-review.js'
 import { reportDecision } from '../telemetry/report-decision.js'
 import { beginDurableCall, type DurableRun, durableRun, endDurableCall } from './durable-calls.js'
 
-/**
- * One decision of a wrapped tool, reported to {@link GuardToolsOptions.onDecision}.
- *
- * @deprecated Use `CallDecisionEvent` from `@plan/core`, the event every adapter reports.
- */
-export type ToolDecisionEvent = CallDecisionEvent
-
 /** Options for {@link guardTools}. */
 export interface GuardToolsOptions {
   /** Called after every decision, before the tool runs (allowed) or the error is thrown (denied). */

@@ -1,4 +1,4 @@
-import { stepsFromToolCalls } from '@plan/core'
+import { stepsFromToolCalls } from '@plan/core/adapter'
 
 /** What `plan check` was given: a plan, or the tool calls of a LangChain or AI SDK run. */
 export type InputKind = 'plan' | 'langchain' | 'ai-sdk'

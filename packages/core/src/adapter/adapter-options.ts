@@ -1,7 +1,11 @@
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
+import type { RetryInterrupted } from '../durable/authorize-interrupted.js'
+import type { GuardStore } from '../durable/guard-store.js'
+import type { RunKeys } from '../durable/shared-budget-reservations.js'
 import { PlanError } from '../errors/plan-error.js'
 import type { Plan } from '../schema/plan-schema.js'
 import type { PolicyInput } from '../schema/policy-schema.js'
+import type { AuditSink } from '../types/audit-sink.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
@@ -37,9 +41,38 @@ export type AdapterPlan = Plan | CompiledPlan
 export type AdapterMode = 'plan' | 'turn' | 'call'
 
 /**
+ * The guard settings every adapter takes, with the same names, meanings and defaults in
+ * LangChain, the AI SDK and MCP.
+ */
+export interface AdapterGuardSettings {
+  /** Check path arguments on disk (symlinks resolved) before a call runs. Default true. */
+  readonly checkPathsOnDisk?: boolean | undefined
+  /**
+   * Where every decision is written, as the guard writes it (see `createFileAuditSink` in
+   * `@plan/core/node`). A policy with `audit.required` refuses to start without one.
+   */
+  readonly audit?: AuditSink | undefined
+  /**
+   * A guard store (`@plan/postgres`): the run's state is written before every call starts
+   * (write-ahead) and after it ends, shared budgets are counted there, and a run resumes from
+   * the state saved there. `createSignedGuardStore` wraps it so that an edited state is refused.
+   */
+  readonly store?: GuardStore | undefined
+  /** The run's keys for the policy's shared budgets, e.g. `{ tenant: 'acme' }`. */
+  readonly keys?: RunKeys | undefined
+  /**
+   * Asked when a call that a crash interrupted comes again; true runs it again (ask a human).
+   * Without it, such a call is refused with `interrupted_call` (at-most-once), unless the
+   * policy marks its tool `idempotent`.
+   */
+  readonly retryInterrupted?: RetryInterrupted | undefined
+}
+
+/**
  * The options every adapter takes (`planGuardMiddleware`, `createPlanGuardedTools`,
  * `createMcpCallGuard`): a policy or a compiler, an optional approved plan, and a listener
- * for every decision. Adapters add their own options beside these.
+ * for every decision. Each adapter's options are these, the {@link AdapterGuardSettings} and
+ * its own settings.
  */
 export type AdapterOptions<Event extends DecisionEvent = DecisionEvent> = PolicySource & {
   /**

@@ -1,4 +1,5 @@
 import type { CompiledPlan } from '../types/compiled-plan.js'
+import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 
 /** One rejected attempt of a planner: what the model answered and why it was rejected. */
@@ -33,3 +34,22 @@ export type GeneratePlanResult =
       /** The last plan the model proposed, as it came. */
       readonly lastPlan: unknown
     }
+
+/**
+ * The options every adapter's `generatePlan` takes, beside its framework's `model` and
+ * `prompt`: the same names, meanings and defaults in LangChain and the AI SDK.
+ */
+export interface GeneratePlanSharedOptions {
+  /** The compiler (and so the policy) every plan is checked with, or the promise of one. */
+  readonly compiler: PlanCompiler | PromiseLike<PlanCompiler>
+  /**
+   * How many times a rejected plan is sent back with its issues (re-plans, after the first
+   * plan). Defaults to the policy's `budgets.maxReplans`, and never exceeds it: the policy
+   * bounds re-planning, the caller may only lower the bound.
+   */
+  readonly maxReplans?: number | undefined
+  /** Extra instructions, added after the planner's own. */
+  readonly instructions?: string | undefined
+  /** Cancels the model calls. */
+  readonly abortSignal?: AbortSignal | undefined
+}

@@ -58,7 +58,7 @@ describe('compiler.validate (approved plans keep their paths inside a root)', ()
   let workspace: TestWorkspace
   let compiler: PlanCompiler
   beforeAll(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
     const { root, outside } = workspace
     await mkdir(join(root, 'src'))
     await mkdir(join(root, '.git'))
@@ -76,7 +76,7 @@ describe('compiler.validate (approved plans keep their paths inside a root)', ()
     })
   })
   afterAll(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   it('should approve only paths that stay inside the root, outside deny, however they are decoded', () => {

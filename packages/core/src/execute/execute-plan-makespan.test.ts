@@ -104,14 +104,14 @@ describe('executePlan (makespan on a virtual clock)', () => {
   let compiler: PlanCompiler
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
     compiler = await createTestCompiler(workspace.root, {
       budgets: { maxSteps: STEPS, maxFanOut: STEPS },
     })
   })
 
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   it('should start every step as soon as its dependencies end, reaching the critical-path bound', async () => {

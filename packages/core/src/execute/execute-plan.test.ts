@@ -20,12 +20,12 @@ describe('executePlan', () => {
   let compiler: PlanCompiler
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
     compiler = await createTestCompiler(workspace.root)
   })
 
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   const echo: ToolFunction = (args) => ({ text: args.text })

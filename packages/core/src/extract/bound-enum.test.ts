@@ -39,7 +39,7 @@ describe('an extraction bound to an earlier step’s values', () => {
   let compiler: PlanCompiler
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
     compiler = await createPlanCompiler({
       version: 1,
       workspace: { roots: [workspace.root] },
@@ -55,7 +55,7 @@ describe('an extraction bound to an earlier step’s values', () => {
     })
   })
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   async function play(candidates: string, answer: string) {

@@ -45,7 +45,7 @@ describe('createModelStepTools', () => {
   const asked: ModelStepRequest[] = []
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
     await mkdir(join(workspace.root, 'src'))
     await mkdir(join(workspace.root, 'test'))
     await writeFile(join(workspace.root, 'src', 'math.js'), 'export const add = (a, b) => a - b\n')
@@ -62,7 +62,7 @@ describe('createModelStepTools', () => {
     asked.length = 0
   })
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   const run = (answers: { extract: string; generate: string }) => {

@@ -43,14 +43,14 @@ describe('asksHuman', () => {
   let compiler: PlanCompiler
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
     compiler = await createTestCompiler(workspace.root, {
       budgets: { maxDenials: 1 },
     })
   })
 
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   for (const restore of [false, true]) {

@@ -24,11 +24,11 @@ describe('PlanGuard.authorizeResource', () => {
   let workspace: TestWorkspace
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
   })
 
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   async function turnGuard(extra: Partial<PolicyInput> = {}) {
@@ -134,11 +134,11 @@ describe('PlanGuard.completeResource', () => {
   let workspace: TestWorkspace
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
   })
 
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   const contents = (uri: string) => ({ contents: [{ uri, text: PASTED }] })
@@ -207,11 +207,11 @@ describe('PlanGuard.failResource', () => {
   let workspace: TestWorkspace
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
   })
 
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   const command = 'echo pwned-by-the-resource'

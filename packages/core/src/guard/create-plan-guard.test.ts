@@ -21,14 +21,14 @@ describe('createPlanGuard', () => {
   let compiler: PlanCompiler
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
     compiler = await createTestCompiler(workspace.root)
     await mkdir(join(workspace.root, 'src'))
     await writeFile(join(workspace.root, 'src', 'a.txt'), 'a')
   })
 
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   const chain = () => [

@@ -26,11 +26,11 @@ describe('createPlanGuard (identical calls)', () => {
   let compiler: PlanCompiler
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
     compiler = await createTestCompiler(workspace.root, { budgets: { maxIdenticalCalls: 3 } })
   })
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   it('should let an edit → test loop run the same test more often than maxIdenticalCalls', async () => {

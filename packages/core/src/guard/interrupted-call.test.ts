@@ -27,11 +27,11 @@ describe('interruptedCalls', () => {
   let workspace: TestWorkspace
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
   })
 
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   it('should report a call that started and never ended, and deny it with interrupted_call', async () => {
@@ -91,11 +91,11 @@ describe('authorizeInterrupted', () => {
   let workspace: TestWorkspace
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
   })
 
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   it('should run an interrupted call again only when retry answers true', async () => {
@@ -121,11 +121,11 @@ describe('interruptedCalls in per-turn mode', () => {
   let workspace: TestWorkspace
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
   })
 
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   /** A turn whose call started and never ended, restored; the model then asks again with a new id. */
@@ -168,7 +168,7 @@ describe('interruptedCalls in per-turn mode', () => {
 
 describe('readyTools', () => {
   it('should keep the tool of an interrupted call visible, so a repeat is told why', async () => {
-    const workspace = await createTestWorkspace()
+    const workspace = await createTestWorkspace({ files: {} })
     try {
       const compiler = await createTestCompiler(workspace.root)
       const resumed = createPlanGuard(undefined, {
@@ -180,7 +180,7 @@ describe('readyTools', () => {
       resumed.fail('a', new Error('abandoned'))
       expect(resumed.readyTools()).toEqual([])
     } finally {
-      await workspace.cleanup()
+      await workspace.remove()
     }
   })
 })

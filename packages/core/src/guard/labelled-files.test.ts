@@ -77,12 +77,12 @@ describe('labelled files (write, then run)', () => {
   let compiler: PlanCompiler
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
     compiler = await createTestCompiler(workspace.root, policy(true))
   })
 
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   const attacks: [string, Call, Call, Call][] = [
@@ -235,12 +235,12 @@ describe('labelled files in plan mode', () => {
   let compiler: PlanCompiler
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
     compiler = await createTestCompiler(workspace.root, policy(false))
   })
 
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   /** Runs a plan step by step, each step with its output; the codes of the first refusal. */
@@ -313,11 +313,11 @@ describe('maxQuestions', () => {
   let workspace: TestWorkspace
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
   })
 
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   it('should stop the run instead of putting more refusals to a human than the limit', async () => {

@@ -53,5 +53,7 @@ export const commandPolicySchema = z
   })
   .describe('Which programs a command argument may run, and how')
 
+/** One program's rule in `commands.programs`: the subcommands and options it may run with. */
 export type ProgramRule = z.infer<typeof programRuleSchema>
+/** A policy's `commands` section: the programs a `command` argument may run, and how. */
 export type CommandPolicy = z.infer<typeof commandPolicySchema>

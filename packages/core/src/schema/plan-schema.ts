@@ -58,5 +58,7 @@ export const planObjectSchema = z.strictObject({
   steps: z.array(stepSchema),
 })
 
+/** One step of a plan: `{ id, tool, args?, depends_on? }` (`dependsOn` is read too). */
 export type PlanStep = z.input<typeof stepSchema>
+/** A plan as a planner writes it: `{ steps }` or a bare array of steps. */
 export type Plan = z.input<typeof planSchema>

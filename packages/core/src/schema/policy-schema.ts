@@ -444,6 +444,7 @@ export const policySchema = z
   })
   .describe('An @plan policy')
 
+/** One argument's declaration in `tools.<name>.args`: its type and what is checked. */
 export type ArgSpec =
   | z.output<typeof stringArgSchema>
   | z.output<typeof numberArgSchema>
@@ -460,16 +461,27 @@ export type ArgSpec =
       items: ArgSpec
       maxItems?: number | undefined
     }
+/** One entry of a policy's `tools`: its arguments, call limit and output trust, defaults applied. */
 export type ToolPolicy = z.output<typeof toolPolicySchema>
+/** How a tool's output is labelled for trust (`tools.<name>.output`). */
 export type ToolOutput = z.output<typeof toolOutputSchema>
+/** A policy's `mcp` section: pins, resources and prompts the MCP guard lets through. */
 export type McpPolicy = z.output<typeof mcpPolicySchema>
+/** A policy's `trust` section: where untrusted data may not flow, and tainted runs. */
 export type Trust = z.output<typeof trustSchema>
+/** A policy's `approval` section: whether a plan must come with a `signPlan` signature. */
 export type Approval = z.output<typeof approvalSchema>
+/** A policy's `audit` section: whether a guard needs an audit sink to start. */
 export type AuditPolicy = z.output<typeof auditSchema>
+/** A policy's `budgets`, defaults applied: static limits and run-time budgets. */
 export type Budgets = z.output<typeof budgetsSchema>
+/** One budget of `budgets.shared`: calls counted across runs per key, in windows. */
 export type SharedBudget = z.output<typeof sharedBudgetSchema>
+/** A policy's `workspace`: its roots and the paths that are read-only or denied. */
 export type Workspace = z.output<typeof workspaceSchema>
+/** A policy's `sandbox` section: how `@plan/sandbox` runs approved commands. */
 export type SandboxPolicy = z.output<typeof sandboxPolicySchema>
+/** The limits of `sandbox.limits`: per-process resource limits and whole-sandbox quotas. */
 export type SandboxLimitsPolicy = z.output<typeof sandboxLimitsSchema>
 /** A policy as written (defaults not yet applied). */
 export type PolicyInput = z.input<typeof policySchema>

@@ -62,12 +62,12 @@ describe('sensitive reads by every tool', () => {
     })
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
     for (const file of ['README.md', '.env', '.env.example', '.env.local', '.npmrc'])
       await writeFile(join(workspace.root, file), 'x')
   })
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   for (const command of ['cat .env', 'grep -r KEY .', 'rg KEY', 'base64 .npmrc', 'git grep KEY']) {

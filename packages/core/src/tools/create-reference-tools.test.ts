@@ -39,7 +39,7 @@ describe('createReferenceTools', () => {
   let reference: ReferenceTools
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
     compiler = await createPlanCompiler({
       version: 1,
       workspace: { roots: [workspace.root], deny: ['secret'] },
@@ -56,7 +56,7 @@ describe('createReferenceTools', () => {
   })
 
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   it('should return the tools with a matching policy fragment', () => {

@@ -39,7 +39,7 @@ describe('reference file tools under a swap race', () => {
   let swapper: ChildProcess | undefined
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
     const compiler = await createPlanCompiler({
       version: 1,
       workspace: { roots: [workspace.root] },
@@ -56,7 +56,7 @@ describe('reference file tools under a swap race', () => {
 
   afterEach(async () => {
     swapper?.kill('SIGKILL')
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   it('should never read, list or write outside while a folder is swapped for a link', async () => {

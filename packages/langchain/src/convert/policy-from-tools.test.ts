@@ -1,4 +1,4 @@
-import { createPlanCompiler, PlanError } from '@plan/core'
+import { createPlanCompiler } from '@plan/core'
 import { tool } from 'langchain'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -25,8 +25,8 @@ const runCommand = tool(async () => '', {
 })
 
 describe('policyFromTools', () => {
-  it('should declare each argument with the type of its zod schema', () => {
-    expect(policyFromTools([readFile, runCommand])).toEqual({
+  it('should declare each argument with the type of its zod schema', async () => {
+    expect(await policyFromTools([readFile, runCommand])).toEqual({
       read_file: {
         description: 'Read a file.',
         args: {
@@ -48,7 +48,7 @@ describe('policyFromTools', () => {
   })
 
   it('should let the author mark paths and commands, keeping descriptions', async () => {
-    const tools = policyFromTools([readFile, runCommand], {
+    const tools = await policyFromTools([readFile, runCommand], {
       overrides: {
         read_file: { args: { path: { type: 'path', access: 'read' } }, maxCalls: 5 },
         run_command: { args: { command: { type: 'command' } } },
@@ -79,28 +79,30 @@ describe('policyFromTools', () => {
     expect(codes.some((code) => code.startsWith('command_'))).toBe(true)
   })
 
-  it('should refuse an override of an unknown tool or argument', () => {
-    expect(() => policyFromTools([readFile], { overrides: { read_fil: { args: {} } } })).toThrow(
-      PlanError,
-    )
-    expect(() =>
+  it('should refuse an override of an unknown tool or argument', async () => {
+    await expect(
+      policyFromTools([readFile], { overrides: { read_fil: { args: {} } } }),
+    ).rejects.toMatchObject({ code: 'invalid_policy', issues: [{ path: ['tools', 'read_fil'] }] })
+    await expect(
       policyFromTools([readFile], {
         overrides: { read_file: { args: { file: { type: 'path' } } } },
       }),
-    ).toThrow(/does not take/)
+    ).rejects.toThrow(/does not take/)
   })
 
-  it('should read JSON Schema tools and keep __proto__ a plain name', () => {
+  it('should read JSON Schema tools and keep __proto__ a plain name', async () => {
     const jsonTool = {
       name: '__proto__',
       schema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
     }
-    const tools = policyFromTools([jsonTool])
+    const tools = await policyFromTools([jsonTool])
     expect(Object.keys(tools)).toEqual(['__proto__'])
     expect(Object.getPrototypeOf(tools)).toBe(Object.prototype)
   })
 
-  it('should refuse a tool whose schema is not an object', () => {
-    expect(() => policyFromTools([{ name: 'odd', schema: { type: 'string' } }])).toThrow(PlanError)
+  it('should refuse a tool whose schema is not an object', async () => {
+    await expect(
+      policyFromTools([{ name: 'odd', schema: { type: 'string' } }]),
+    ).rejects.toMatchObject({ code: 'invalid_policy', issues: [{ path: ['tools', 'odd'] }] })
   })
 })

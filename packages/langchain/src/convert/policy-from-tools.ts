@@ -1,11 +1,10 @@
 import { toJsonSchema } from '@langchain/core/utils/json_schema'
+import type { PolicyFromToolsOptions, ToolPolicyInput } from '@plan/core'
 import {
   type JsonSchemaNode,
-  type PolicyFromToolsOptions,
   policyFromTools as policyFromDescriptions,
   type ToolDescription,
-  type ToolPolicyInput,
-} from '@plan/core'
+} from '@plan/core/adapter'
 
 /** What {@link policyFromTools} reads from a LangChain tool. */
 export interface DescribedTool {
@@ -45,15 +44,16 @@ function describe(tool: DescribedTool): ToolDescription {
  * and each argument is declared as `string`, `number`, `boolean`, `enum` or `array` (anything
  * else as `json`). Only the author knows which arguments are file paths or shell commands:
  * mark them in `overrides` (or let `inferFromNames` guess, then review), or they are checked as
- * plain strings. Throws `PolicyError` when a tool's schema is not an object, or an override
- * names an unknown tool or argument (a typo there would leave a path unchecked).
+ * plain strings. Rejects with `PolicyError` when a tool's schema is not an object, or an
+ * override names an unknown tool or argument (a typo there would leave a path unchecked). The
+ * options and the result are the same in every adapter.
  *
  * @example
  * ```ts
  * const policy = {
  *   version: 1,
  *   workspace: { roots: ['/srv/repo'] },
- *   tools: policyFromTools([readFile, runCommand], {
+ *   tools: await policyFromTools([readFile, runCommand], {
  *     overrides: {
  *       read_file: { args: { path: { type: 'path', access: 'read' } } },
  *       run_command: { args: { command: { type: 'command' } } },
@@ -63,9 +63,9 @@ function describe(tool: DescribedTool): ToolDescription {
  * }
  * ```
  */
-export function policyFromTools(
+export async function policyFromTools(
   tools: readonly DescribedTool[],
   options: PolicyFromToolsOptions = {},
-): Record<string, ToolPolicyInput> {
+): Promise<Record<string, ToolPolicyInput>> {
   return policyFromDescriptions(tools.map(describe), options)
 }

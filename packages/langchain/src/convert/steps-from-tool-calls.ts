@@ -1,4 +1,5 @@
-import { stepsFromToolCalls as stepsFromCalls, type ToolCallStep } from '@plan/core'
+import type { ToolCallStep } from '@plan/core'
+import { stepsFromToolCalls as stepsFromCalls } from '@plan/core/adapter'
 
 /** A tool call as LangChain reports it on `AIMessage.tool_calls`. */
 export interface LangChainToolCall {

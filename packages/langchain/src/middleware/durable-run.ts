@@ -1,5 +1,5 @@
 import { type GuardStore, PlanError, type SavedRunState } from '@plan/core'
-import { errorMessage, loadSavedState } from '@plan/core/internal'
+import { errorMessage, loadSavedState } from '@plan/core/adapter'
 import { type RunContext, savedRunState } from './run-context.js'
 import type { PlanGuardRunState } from './run-state.js'
 

@@ -6,7 +6,7 @@ import {
   type RetryInterrupted,
   type RunKeys,
 } from '@plan/core'
-import { countOption } from '@plan/core/internal'
+import { countOption } from '@plan/core/adapter'
 import { reportDecision } from '../telemetry/report-decision.js'
 import { lazyGuardSetup } from './guard-setup.js'
 import { guardStoreFromLangGraph, isLangGraphStore } from './langgraph-guard-store.js'
@@ -67,7 +67,10 @@ export function guardConfig(options: PlanGuardMiddlewareOptions): GuardConfig {
     runs: new RunRegistry({
       setup: lazyGuardSetup(options, 'planGuardMiddleware'),
       store: () => config.store,
-      checkPathsOnDisk: options.checkPathsOnDisk ?? true,
+      guardOptions: {
+        checkPathsOnDisk: options.checkPathsOnDisk ?? true,
+        ...(options.audit === undefined ? {} : { audit: options.audit }),
+      },
       maxLiveRuns,
     }),
     startsAtModelCall:

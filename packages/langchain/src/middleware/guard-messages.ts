@@ -1,5 +1,5 @@
 import type { PlanIssue } from '@plan/core'
-import { formatPath, lastWordText, runEndedText } from '@plan/core/internal'
+import { formatPath, lastWordText, runEndedText } from '@plan/core/adapter'
 
 /**
  * The issue's location within the call, as every source gives it: a turn's plan says

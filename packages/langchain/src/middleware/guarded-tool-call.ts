@@ -1,13 +1,7 @@
 import { ToolMessage } from '@langchain/core/messages'
 import { type Command, isGraphInterrupt } from '@langchain/langgraph'
-import {
-  type AuthorizeResult,
-  authorizeInterrupted,
-  finishDurableCall,
-  PlanError,
-  type PlanIssue,
-  startDurableCall,
-} from '@plan/core'
+import { type AuthorizeResult, PlanError, type PlanIssue } from '@plan/core'
+import { authorizeInterrupted, finishDurableCall, startDurableCall } from '@plan/core/adapter'
 import type { LangChainToolCall } from '../convert/steps-from-tool-calls.js'
 import { askHuman, mayAskHuman } from './ask-human.js'
 import { finishedRunState, toSaved } from './durable-run.js'

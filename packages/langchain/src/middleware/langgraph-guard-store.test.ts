@@ -5,7 +5,7 @@ import { createAgent, tool } from 'langchain'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { scriptedModel } from '../test/index.js'
-import { createTestWorkspace, type TestWorkspace } from '../test-utils/workspace.js'
+import { type AgentWorkspace, createAgentWorkspace } from '../test-utils/workspace.js'
 import { guardStoreFromLangGraph, isLangGraphStore } from './langgraph-guard-store.js'
 import { planGuardMiddleware } from './plan-guard-middleware.js'
 
@@ -37,10 +37,10 @@ describe('guardStoreFromLangGraph', () => {
 })
 
 describe('planGuardMiddleware with an agent store', () => {
-  let workspace: TestWorkspace
+  let workspace: AgentWorkspace
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createAgentWorkspace()
   })
 
   afterEach(async () => {

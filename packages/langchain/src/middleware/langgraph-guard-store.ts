@@ -1,5 +1,5 @@
 import { type GuardStore, PlanError, type SavedRunState } from '@plan/core'
-import { runTakenError, runWriteDecision } from '@plan/core/internal'
+import { runTakenError, runWriteDecision } from '@plan/core/adapter'
 
 /** What the guard needs of a LangGraph `BaseStore` (`PostgresStore`, `InMemoryStore`, …). */
 export interface LangGraphStoreLike {

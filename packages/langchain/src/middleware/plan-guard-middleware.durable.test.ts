@@ -13,14 +13,14 @@ import {
 import { createAgent, tool } from 'langchain'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createTestWorkspace, type TestWorkspace, toolMessages } from '../test-utils/workspace.js'
+import { type AgentWorkspace, createAgentWorkspace, toolMessages } from '../test-utils/workspace.js'
 import { planGuardMiddleware } from './plan-guard-middleware.js'
 import type { PlanGuardRunState } from './run-state.js'
 
-let workspace: TestWorkspace
+let workspace: AgentWorkspace
 
 beforeEach(async () => {
-  workspace = await createTestWorkspace()
+  workspace = await createAgentWorkspace()
 })
 
 afterEach(async () => {

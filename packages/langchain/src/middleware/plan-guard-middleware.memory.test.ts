@@ -13,17 +13,17 @@ import {
 } from 'langchain'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createTestWorkspace, type TestWorkspace, toolMessages } from '../test-utils/workspace.js'
+import { type AgentWorkspace, createAgentWorkspace, toolMessages } from '../test-utils/workspace.js'
 import { invocationOf } from './invocation.js'
 import { planGuardMiddleware } from './plan-guard-middleware.js'
 import type { RunRegistry } from './run-registry.js'
 import { runRegistryOf } from './run-registry-of.js'
 import type { PlanGuardRunState } from './run-state.js'
 
-let workspace: TestWorkspace
+let workspace: AgentWorkspace
 
 beforeEach(async () => {
-  workspace = await createTestWorkspace()
+  workspace = await createAgentWorkspace()
 })
 
 afterEach(async () => {

@@ -11,18 +11,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { scriptedModel } from '../test/index.js'
 import {
-  createTestWorkspace,
+  type AgentWorkspace,
+  createAgentWorkspace,
   expectEveryCallAnswered,
-  type TestWorkspace,
   toolMessages,
 } from '../test-utils/workspace.js'
 import { planGuardMiddleware } from './plan-guard-middleware.js'
 import type { PlanGuardRunState } from './run-state.js'
 
-let workspace: TestWorkspace
+let workspace: AgentWorkspace
 
 beforeEach(async () => {
-  workspace = await createTestWorkspace()
+  workspace = await createAgentWorkspace()
 })
 
 afterEach(async () => {

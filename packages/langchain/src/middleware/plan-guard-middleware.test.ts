@@ -7,17 +7,17 @@ import { createAgent, createMiddleware, tool, toolErrorMiddleware } from 'langch
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import {
-  createTestWorkspace,
+  type AgentWorkspace,
+  createAgentWorkspace,
   expectEveryCallAnswered,
-  type TestWorkspace,
   toolMessages,
 } from '../test-utils/workspace.js'
 import { planGuardMiddleware } from './plan-guard-middleware.js'
 
-let workspace: TestWorkspace
+let workspace: AgentWorkspace
 
 beforeEach(async () => {
-  workspace = await createTestWorkspace()
+  workspace = await createAgentWorkspace()
 })
 
 afterEach(async () => {
@@ -148,7 +148,7 @@ describe('planGuardMiddleware', () => {
     })
 
     it('should let parallel calls racing a budget run no more than the budget allows', async () => {
-      const slow = await createTestWorkspace({ delayMs: 30 })
+      const slow = await createAgentWorkspace({ delayMs: 30 })
       try {
         const model = fakeModel()
           .respondWithTools([
@@ -268,7 +268,7 @@ describe('planGuardMiddleware', () => {
     })
 
     it('should keep concurrent invocations of one agent apart', async () => {
-      const slow = await createTestWorkspace({ delayMs: 20 })
+      const slow = await createAgentWorkspace({ delayMs: 20 })
       try {
         const middleware = planGuardMiddleware({
           policy: slow.policy({ budgets: { maxCalls: 1 } }),

@@ -6,17 +6,17 @@ import { createAgent, tool } from 'langchain'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import {
-  createTestWorkspace,
+  type AgentWorkspace,
+  createAgentWorkspace,
   expectEveryCallAnswered,
-  type TestWorkspace,
   toolMessages,
 } from '../test-utils/workspace.js'
 import { planGuardMiddleware } from './plan-guard-middleware.js'
 
-let workspace: TestWorkspace
+let workspace: AgentWorkspace
 
 beforeEach(async () => {
-  workspace = await createTestWorkspace()
+  workspace = await createAgentWorkspace()
 })
 afterEach(async () => {
   await workspace.cleanup()

@@ -1,5 +1,5 @@
 import { AIMessage } from '@langchain/core/messages'
-import { runReadyModelSteps } from '@plan/core'
+import { runReadyModelSteps } from '@plan/core/adapter'
 import { type AgentMiddleware, createMiddleware } from 'langchain'
 import type { LangChainToolCall } from '../convert/steps-from-tool-calls.js'
 import { storedRunState } from './durable-run.js'

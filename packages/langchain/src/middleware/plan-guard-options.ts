@@ -1,11 +1,5 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
-import type {
-  AdapterOptions,
-  DecisionEvent,
-  GuardStore,
-  RetryInterrupted,
-  RunKeys,
-} from '@plan/core'
+import type { AdapterGuardSettings, AdapterOptions, DecisionEvent } from '@plan/core'
 
 /**
  * What happens when the guard denies a call: `continue` answers it with an error and lets the
@@ -16,16 +10,26 @@ export type PlanGuardExitBehavior = 'continue' | 'error' | 'end'
 
 /**
  * Options for {@link planGuardMiddleware}: the options every `@plan` adapter takes (exactly one
- * of `policy` or `compiler`, an optional approved `plan` for plan mode, `onDecision`), and these.
- * Without a `plan`, each model turn's tool calls are checked as a plan (per-turn mode); a
- * plan is compiled when the first run starts, a `CompiledPlan` is compiled again against the
- * policy. `onDecision` is called with every decision, for logs and audits; a throw there fails
- * the call.
+ * of `policy` or `compiler`, an optional approved `plan` for plan mode, `onDecision`), the guard
+ * settings every adapter takes (`checkPathsOnDisk`, `audit`, `store`, `keys`,
+ * `retryInterrupted`), and these. Without a `plan`, each model turn's tool calls are checked as
+ * a plan (per-turn mode); a plan is compiled when the first run starts, a `CompiledPlan` is
+ * compiled again against the policy. `onDecision` is called with every decision, for logs and
+ * audits; a throw there fails the call.
+ *
+ * With a `store`, the store is the run's source of truth: every state written into the agent
+ * state is saved there first, a run resumes from the store's state, and a checkpoint state the
+ * store did not save is refused (`state_corrupt`). Without one, the agent's LangGraph store
+ * (`createAgent({ store })`) is used when it has one; else the state lives only in the agent
+ * state, which the checkpointer saves after the tools ran, so a crash during a call loses the
+ * call from the count.
  */
-export type PlanGuardMiddlewareOptions = AdapterOptions<DecisionEvent> & PlanGuardSettings
+export type PlanGuardMiddlewareOptions = AdapterOptions<DecisionEvent> &
+  AdapterGuardSettings &
+  LangChainGuardSettings
 
 /** The options of {@link planGuardMiddleware} that are its own. */
-export interface PlanGuardSettings {
+export interface LangChainGuardSettings {
   /** Default `continue`. */
   readonly exitBehavior?: PlanGuardExitBehavior
   /**
@@ -35,31 +39,11 @@ export interface PlanGuardSettings {
   readonly maskTools?: boolean
   /** Plan mode: tell the model, in the system prompt, which steps are ready. Default true. */
   readonly describePlan?: boolean
-  /** Check path arguments on disk (symlinks resolved) before a call runs. Default true. */
-  readonly checkPathsOnDisk?: boolean
   /**
    * Plan mode: the model that runs the plan's `extract` and `generate` steps, with no tools
    * (see `modelStepToolPolicy`). They run before each model call, never through the agent's model.
    */
   readonly extractionModel?: BaseChatModel
-  /**
-   * Where the run's state is written before every tool call starts (write-ahead) and after it
-   * ends, and where shared budgets are counted (`@plan/postgres`). Without it the state lives
-   * only in the agent state, which the checkpointer saves after the tools ran: a crash during
-   * a call then loses the call from the count. With it, the store is the run's source of truth:
-   * every state written into the agent state is saved there first, a run resumes from the
-   * store's state, and a checkpoint state the store did not save is refused (`state_corrupt`).
-   * `createSignedGuardStore` of `@plan/core` wraps it so that a state edited in the store is refused.
-   */
-  readonly store?: GuardStore
-  /** The run's keys for the policy's shared budgets, e.g. `{ tenant: 'acme' }`. */
-  readonly keys?: RunKeys
-  /**
-   * Asked when a call that a crash interrupted comes again; true runs it again (a human
-   * approved). Without it, such a call is answered with `interrupted_call` (at-most-once),
-   * unless the policy marks its tool `idempotent`.
-   */
-  readonly retryInterrupted?: RetryInterrupted
   /**
    * The most runs one agent invocation keeps in memory (an agent run again and again inside one
    * long-lived graph); beyond it the oldest is dropped, and restored from its saved state if it

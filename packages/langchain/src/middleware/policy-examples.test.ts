@@ -3,13 +3,13 @@ import { fakeModel } from '@langchain/core/testing'
 import { PolicyError } from '@plan/core'
 import { createAgent } from 'langchain'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createTestWorkspace, type TestWorkspace } from '../test-utils/workspace.js'
+import { type AgentWorkspace, createAgentWorkspace } from '../test-utils/workspace.js'
 import { planGuardMiddleware } from './plan-guard-middleware.js'
 
-let workspace: TestWorkspace
+let workspace: AgentWorkspace
 
 beforeEach(async () => {
-  workspace = await createTestWorkspace()
+  workspace = await createAgentWorkspace()
 })
 
 afterEach(async () => {

@@ -5,8 +5,8 @@ import {
   PlanError,
   type PlanGuard,
 } from '@plan/core'
-import { createRunWriter, hashJson } from '@plan/core/internal'
-import type { GuardSetup } from './guard-setup.js'
+import { createRunWriter, hashJson } from '@plan/core/adapter'
+import type { GuardSetup, RunGuardOptions } from './guard-setup.js'
 import { newRun, type RunContext, setExit } from './run-context.js'
 import { readRunState } from './run-state.js'
 
@@ -25,10 +25,10 @@ function stepsKeyOf(plan: CompiledPlan | undefined): string | undefined {
 function restoreGuard(
   { compiler, plan }: GuardSetup,
   state: ReturnType<typeof readRunState>,
-  checkPathsOnDisk: boolean,
+  guardOptions: RunGuardOptions,
 ): PlanGuard {
   try {
-    return createPlanGuard(plan, { compiler, state: state.guard, checkPathsOnDisk })
+    return createPlanGuard(plan, { ...guardOptions, compiler, state: state.guard })
   } catch (error) {
     throw new PlanError(
       `The saved @plan guard state of this run does not restore (${error instanceof Error ? error.message : String(error)}); no tool call can be authorized.`,
@@ -49,10 +49,10 @@ export function restoreRun(
   id: string,
   value: unknown,
   setup: GuardSetup,
-  checkPathsOnDisk: boolean,
+  guardOptions: RunGuardOptions,
 ): RunContext {
   const state = readRunState(value, id)
-  const guard = restoreGuard(setup, state, checkPathsOnDisk)
+  const guard = restoreGuard(setup, state, guardOptions)
   // Plan mode: the plan must be the configured one, step for step (its hash is only a claim).
   // Per-turn mode: only a plan that arrived as a turn.
   const consistent =

@@ -7,7 +7,7 @@ import {
   type PlanIssue,
   type RunWriter,
 } from '@plan/core'
-import { createRunWriter } from '@plan/core/internal'
+import { createRunWriter } from '@plan/core/adapter'
 import type { PlanGuardRunState } from './run-state.js'
 
 /** Why a run is ending, and the error an `error` exit throws. */

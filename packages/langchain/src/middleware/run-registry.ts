@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { createPlanGuard, type GuardStore, PlanError } from '@plan/core'
 import { freshestRunState } from './durable-run.js'
-import type { GuardSetup } from './guard-setup.js'
+import type { GuardSetup, RunGuardOptions } from './guard-setup.js'
 import type { PlanGuardFields } from './plan-guard-state.js'
 import { restoreRun } from './restore-run.js'
 import { newRun, type RunContext } from './run-context.js'
@@ -58,25 +58,25 @@ export class RunRegistry {
   readonly #setup: () => Promise<GuardSetup>
   /** The guard store, read at each use: the agent's LangGraph store is known only at run time. */
   readonly #store: () => GuardStore | undefined
-  readonly #checkPathsOnDisk: boolean
+  readonly #guardOptions: RunGuardOptions
   readonly #maxLiveRuns: number
 
   constructor(options: {
     readonly setup: () => Promise<GuardSetup>
     readonly store: () => GuardStore | undefined
-    readonly checkPathsOnDisk: boolean
+    readonly guardOptions: RunGuardOptions
     readonly maxLiveRuns: number
   }) {
     this.#setup = options.setup
     this.#store = options.store
-    this.#checkPathsOnDisk = options.checkPathsOnDisk
+    this.#guardOptions = options.guardOptions
     this.#maxLiveRuns = options.maxLiveRuns
   }
 
   /** A new run with its own guard, held by `invocation`. */
   async start(invocation: object | undefined): Promise<RunContext> {
     const { compiler, plan } = await this.#setup()
-    const guard = createPlanGuard(plan, { compiler, checkPathsOnDisk: this.#checkPathsOnDisk })
+    const guard = createPlanGuard(plan, { ...this.#guardOptions, compiler })
     return this.#remember(invocation, newRun(randomUUID(), guard, compiler))
   }
 
@@ -108,7 +108,7 @@ export class RunRegistry {
     return this.#enter(
       invocation,
       this.#current(id, written, invocation) ??
-        this.#remember(invocation, restoreRun(id, freshest, setup, this.#checkPathsOnDisk)),
+        this.#remember(invocation, restoreRun(id, freshest, setup, this.#guardOptions)),
     )
   }
 

@@ -1,6 +1,7 @@
 import { AIMessage, ToolMessage } from '@langchain/core/messages'
 import { Command } from '@langchain/langgraph'
-import { allowedText, type PlanError, type PlanIssue, refusalText } from '@plan/core'
+import type { PlanError, PlanIssue } from '@plan/core'
+import { allowedText, refusalText } from '@plan/core/adapter'
 import type { LangChainToolCall } from '../convert/steps-from-tool-calls.js'
 import type { GuardConfig } from './guard-config.js'
 import { endText } from './guard-messages.js'

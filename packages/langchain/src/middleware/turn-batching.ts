@@ -1,6 +1,6 @@
 import { AIMessage, type BaseMessage } from '@langchain/core/messages'
 import { PlanCompilationError, type PlanIssue } from '@plan/core'
-import { hashJson } from '@plan/core/internal'
+import { hashJson } from '@plan/core/adapter'
 import { type LangChainToolCall, stepsFromToolCalls } from '../convert/steps-from-tool-calls.js'
 import type { GuardConfig } from './guard-config.js'
 import { type RunContext, setExit, stopIssue } from './run-context.js'

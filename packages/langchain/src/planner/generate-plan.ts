@@ -3,29 +3,23 @@ import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from '@langc
 import {
   formatIssues,
   type GeneratePlanResult,
+  type GeneratePlanSharedOptions,
   type PlanAttempt,
-  type PlanCompiler,
-  PlanError,
   type PlanIssue,
 } from '@plan/core'
-import { canonicalJson } from '@plan/core/internal'
+import { canonicalJson, replanLimit } from '@plan/core/adapter'
 import { plannerPrompt } from './planner-prompt.js'
 
-/** Options for {@link generatePlan}. */
-export interface GeneratePlanOptions {
+/**
+ * Options for {@link generatePlan}: `@plan/core`'s `GeneratePlanSharedOptions` (`compiler`,
+ * `maxReplans`, `instructions`, `abortSignal`, the same in every adapter), a LangChain chat
+ * model and the task.
+ */
+export interface GeneratePlanOptions extends GeneratePlanSharedOptions {
   /** A chat model that supports `withStructuredOutput`. */
   readonly model: BaseChatModel
-  /** The compiler (and so the policy) every plan is checked with. */
-  readonly compiler: PlanCompiler | PromiseLike<PlanCompiler>
   /** The task to plan: a text, or the conversation so far. */
   readonly prompt: string | readonly BaseMessage[]
-  /**
-   * How many times a rejected plan is sent back with its issues. Defaults to the policy's
-   * `budgets.maxReplans`, and never exceeds it.
-   */
-  readonly maxReplans?: number
-  /** Extra instructions appended to the planner's system prompt. */
-  readonly instructions?: string
 }
 
 function isParseFailure(error: unknown): boolean {
@@ -34,15 +28,6 @@ function isParseFailure(error: unknown): boolean {
     error.name === 'OutputParserException' ||
     error.name === 'SyntaxError' ||
     error.name === 'ZodError'
-  )
-}
-
-/** Throws `PlanError` (`invalid_configuration`) for a `maxReplans` that is not a count. */
-export function checkMaxReplans(maxReplans: number | undefined): void {
-  if (maxReplans === undefined || (Number.isInteger(maxReplans) && maxReplans >= 0)) return
-  throw new PlanError(
-    `maxReplans must be a whole number of at least 0, got ${String(maxReplans)}.`,
-    { code: 'invalid_configuration' },
   )
 }
 
@@ -63,11 +48,14 @@ const REPLAN_LOOP: PlanIssue = {
 
 /** One answer of the model: a plan, or the issue of an answer that was not one. */
 async function ask(
-  structured: { invoke(messages: BaseMessage[]): Promise<unknown> },
+  structured: {
+    invoke(messages: BaseMessage[], options: { signal?: AbortSignal }): Promise<unknown>
+  },
   messages: BaseMessage[],
+  signal: AbortSignal | undefined,
 ): Promise<{ readonly plan: unknown } | { readonly issue: PlanIssue }> {
   try {
-    return { plan: await structured.invoke(messages) }
+    return { plan: await structured.invoke(messages, signal === undefined ? {} : { signal }) }
   } catch (error) {
     if (!isParseFailure(error)) throw error
     return {
@@ -84,8 +72,9 @@ async function ask(
 /**
  * Asks a LangChain chat model for a plan with structured output (the plan schema narrowed to
  * the policy, `compiler.planSchema()`), compiles it against the policy and, when the plan is
- * rejected, sends the issues back for a corrected plan, at most `maxReplans` times; a plan
- * identical to one already rejected ends the loop at once. The planner of every `@plan`
+ * rejected, sends the issues back for a corrected plan, at most `maxReplans` times (by default
+ * and at most the policy's `budgets.maxReplans`); a plan identical to one already rejected ends
+ * the loop at once. The planner of every `@plan`
  * adapter has this name and returns `@plan/core`'s `GeneratePlanResult`.
  *
  * @example
@@ -96,10 +85,8 @@ async function ask(
  * ```
  */
 export async function generatePlan(options: GeneratePlanOptions): Promise<GeneratePlanResult> {
-  checkMaxReplans(options.maxReplans)
   const compiler = await options.compiler
-  const limit = compiler.policy.policy.budgets.maxReplans
-  const maxReplans = Math.min(options.maxReplans ?? limit, limit)
+  const maxReplans = replanLimit(compiler, options.maxReplans)
   const structured = options.model.withStructuredOutput(await compiler.planSchema(), {
     name: 'plan',
   })
@@ -113,7 +100,7 @@ export async function generatePlan(options: GeneratePlanOptions): Promise<Genera
   let lastPlan: unknown
   let issues: readonly PlanIssue[] = []
   for (let attempts = 1; attempts <= maxReplans + 1; attempts += 1) {
-    const answer = await ask(structured, messages)
+    const answer = await ask(structured, messages, options.abortSignal)
     if ('issue' in answer) {
       issues = [answer.issue]
       rejected.push({ plan: undefined, issues })

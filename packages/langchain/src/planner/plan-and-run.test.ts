@@ -5,16 +5,16 @@ import { FakeListChatModel } from '@langchain/core/utils/testing'
 import { PlanCompilationError } from '@plan/core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
-  createTestWorkspace,
+  type AgentWorkspace,
+  createAgentWorkspace,
   expectEveryCallAnswered,
-  type TestWorkspace,
 } from '../test-utils/workspace.js'
 import { planAndRun } from './plan-and-run.js'
 
-let workspace: TestWorkspace
+let workspace: AgentWorkspace
 
 beforeEach(async () => {
-  workspace = await createTestWorkspace()
+  workspace = await createAgentWorkspace()
 })
 
 afterEach(async () => {

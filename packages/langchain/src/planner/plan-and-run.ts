@@ -2,17 +2,18 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { type BaseMessage, HumanMessage } from '@langchain/core/messages'
 import type { ClientTool } from '@langchain/core/tools'
 import {
+  type AdapterGuardSettings,
   type AdapterOptions,
   type CompiledPlan,
   PlanCompilationError,
   type PlanCompiler,
   type PolicyInput,
   type ResolvedPolicy,
-  resolveCompiler,
 } from '@plan/core'
+import { resolveCompiler } from '@plan/core/adapter'
 import { createAgent } from 'langchain'
 import { planGuardMiddleware } from '../middleware/plan-guard-middleware.js'
-import type { PlanGuardSettings } from '../middleware/plan-guard-options.js'
+import type { LangChainGuardSettings } from '../middleware/plan-guard-options.js'
 import { generatePlan } from './generate-plan.js'
 
 /** Options for {@link planAndRun}. */
@@ -35,7 +36,9 @@ export interface PlanAndRunOptions {
   /** The agent's system prompt. */
   readonly systemPrompt?: string
   /** Options of the guard middleware (the plan and the policy are set here). */
-  readonly guard?: PlanGuardSettings & Pick<AdapterOptions, 'onDecision'>
+  readonly guard?: LangChainGuardSettings &
+    AdapterGuardSettings &
+    Pick<AdapterOptions, 'onDecision'>
 }
 
 /** What {@link planAndRun} returns. */

@@ -1,4 +1,5 @@
-import { type ArgSpec, modelStepPlannerHint, type PlanCompiler } from '@plan/core'
+import type { ArgSpec, PlanCompiler } from '@plan/core'
+import { modelStepPlannerHint } from '@plan/core/adapter'
 
 function describeArg(spec: ArgSpec): string {
   switch (spec.type) {

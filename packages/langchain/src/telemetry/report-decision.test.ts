@@ -9,13 +9,13 @@ import {
 import { createAgent } from 'langchain'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { planGuardMiddleware } from '../middleware/plan-guard-middleware.js'
-import { createTestWorkspace, type TestWorkspace } from '../test-utils/workspace.js'
+import { type AgentWorkspace, createAgentWorkspace } from '../test-utils/workspace.js'
 
 describe('reportDecision', () => {
-  let workspace: TestWorkspace
+  let workspace: AgentWorkspace
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createAgentWorkspace()
   })
 
   afterEach(async () => {

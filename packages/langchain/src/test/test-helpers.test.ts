@@ -1,31 +1,45 @@
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages'
+import * as kit from '@plan/core/test'
 import { createAgent } from 'langchain'
 import { describe, expect, it } from 'vitest'
 import { planGuardMiddleware } from '../middleware/plan-guard-middleware.js'
-import { createTestWorkspace, scriptedModel, toolMessages, unansweredToolCalls } from './index.js'
+import {
+  createTestWorkspace,
+  recordingTools,
+  scriptedModel,
+  testPolicy,
+  toolMessages,
+  unansweredToolCalls,
+} from './index.js'
 
 describe('scriptedModel', () => {
   it('should play its turns through a guarded agent, recording what ran', async () => {
-    const workspace = await createTestWorkspace()
-    try {
-      const model = scriptedModel([
-        { calls: [{ id: 'read', tool: 'view_file', args: { file: 'README.md' } }] },
-        { text: 'Read.' },
-      ])
-      const agent = createAgent({
-        model,
-        tools: workspace.tools,
-        middleware: [planGuardMiddleware({ policy: workspace.policy() })],
-      })
-      const result = await agent.invoke({ messages: [new HumanMessage('Read the README.')] })
-      expect(workspace.ran).toEqual([`view_file:${workspace.root}/README.md`])
-      expect(toolMessages(result.messages).get('read')?.text).toBe('# Demo\n')
-      expect(result.messages.at(-1)?.text).toBe('Read.')
-      expect(model.callCount).toBe(2)
-    } finally {
-      await workspace.cleanup()
-    }
+    await using workspace = await createTestWorkspace()
+    const { tools, ran } = recordingTools()
+    const model = scriptedModel([
+      { calls: [{ id: 'read', tool: 'view_file', args: { file: 'README.md' } }] },
+      { calls: [{ id: 'out', tool: 'view_file', args: { file: 'escape/secret.txt' } }] },
+      { text: 'Read.' },
+    ])
+    const agent = createAgent({
+      model,
+      tools,
+      middleware: [planGuardMiddleware({ policy: testPolicy(workspace.root) })],
+    })
+    const result = await agent.invoke({ messages: [new HumanMessage('Read the README.')] })
+    expect(ran).toEqual([`view_file:${workspace.root}/README.md`])
+    expect(toolMessages(result.messages).get('read')?.text).toBe('# Demo\n')
+    expect(toolMessages(result.messages).get('out')?.text).toContain('path_outside_workspace')
+    expect(result.messages.at(-1)?.text).toBe('Read.')
+    expect(model.callCount).toBe(3)
   }, 60_000)
+})
+
+describe('createTestWorkspace', () => {
+  it("should be the workspace and policy of core's test kit, the same in every adapter", () => {
+    expect(createTestWorkspace).toBe(kit.createTestWorkspace)
+    expect(testPolicy).toBe(kit.testPolicy)
+  })
 })
 
 describe('unansweredToolCalls', () => {

@@ -7,10 +7,10 @@ import { bufferIo } from '../test-utils/buffer-io.js'
 import { initializeRequest } from '../test-utils/initialize-request.js'
 import { postgresTestUrl } from '../test-utils/postgres-url.js'
 import {
-  createTestWorkspace,
+  createMcpWorkspace,
   filesystemPolicy,
   filesystemServerScript,
-  type TestWorkspace,
+  type McpTestWorkspace,
 } from '../test-utils/workspace.js'
 import { runPlanMcp } from './run-plan-mcp.js'
 
@@ -23,12 +23,12 @@ interface Answer {
 }
 
 describe.skipIf(url === undefined)('plan-mcp --store', () => {
-  let workspace: TestWorkspace
+  let workspace: McpTestWorkspace
   let policyFile: string
   let storeUrl: string
 
   beforeAll(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createMcpWorkspace()
     policyFile = join(workspace.base, 'store-policy.json')
     const policy = {
       ...filesystemPolicy(workspace.root, { maxCalls: 2 }),

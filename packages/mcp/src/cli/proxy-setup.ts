@@ -3,14 +3,16 @@ import { resolve } from 'node:path'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
+  type AdapterGuardSettings,
   type AdapterOptions,
   type AdapterPlan,
+  type CallDecisionEvent,
   formatIssues,
-  isWithin,
   PlanError,
 } from '@plan/core'
+import { isWithin } from '@plan/core/adapter'
 import { createFileAuditSink, loadPolicy } from '@plan/core/node'
-import type { McpDecisionEvent, McpGuardSettings } from '../guard/create-mcp-call-guard.js'
+import type { McpGuardSettings } from '../guard/create-mcp-call-guard.js'
 import type { McpServerCommand } from '../proxy/create-mcp-guard-proxy.js'
 import { spawnServerProcess } from '../proxy/spawn-server.js'
 import { loadSandboxSpawn } from './load-sandbox.js'
@@ -19,7 +21,8 @@ import { definedEnv, type PlanMcpIo } from './plan-mcp-io.js'
 
 /** What both proxy modes need: the guard's options and how to reach the server. */
 export interface ProxySetup {
-  readonly guard: AdapterOptions<McpDecisionEvent> &
+  readonly guard: AdapterOptions<CallDecisionEvent> &
+    AdapterGuardSettings &
     Omit<McpGuardSettings, 'state'> & { readonly onError: (error: Error) => void }
   /** The server of a new session: a command to start, or a fresh HTTP client transport. */
   readonly server: () => McpServerCommand | Transport

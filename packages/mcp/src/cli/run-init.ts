@@ -4,7 +4,7 @@ import { dirname, relative, resolve } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 import { policySchema } from '@plan/core/schemas'
-import { policyFromTools } from '../init/policy-from-tools.js'
+import { starterPolicyFromTools } from '../init/starter-policy-from-tools.js'
 import { ChildProcessTransport } from '../proxy/child-process-transport.js'
 import { spawnServerProcess } from '../proxy/spawn-server.js'
 import { serverNames } from '../tools/server-names.js'
@@ -46,7 +46,7 @@ export async function runInit(command: InitCommand, io: PlanMcpIo): Promise<numb
   const tools = await listServerTools(command.server, io)
   const policyDir = toStdout ? io.cwd : dirname(output)
   const root = relative(policyDir, resolve(io.cwd, command.root)) || '.'
-  const policy = policyFromTools(tools, { root, serverName: command.serverName })
+  const policy = starterPolicyFromTools(tools, { root, serverName: command.serverName })
   // the generator's output must be a valid policy before anyone narrows it
   policySchema.parse(policy)
   const text = `${JSON.stringify(policy, null, 2)}\n`

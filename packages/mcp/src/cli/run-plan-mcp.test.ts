@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, realpathSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import type { PassThrough } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -16,10 +16,10 @@ import { initializeRequest } from '../test-utils/initialize-request.js'
 import { shellPolicy } from '../test-utils/shell-server.js'
 import { textOf } from '../test-utils/text-of.js'
 import {
-  createTestWorkspace,
+  createMcpWorkspace,
   filesystemPolicy,
   filesystemServerScript,
-  type TestWorkspace,
+  type McpTestWorkspace,
 } from '../test-utils/workspace.js'
 import { runPlanMcp } from './run-plan-mcp.js'
 
@@ -41,10 +41,10 @@ if (bwrapMissing && process.env.CI !== 'true')
   console.warn('skipping the sandboxed proxy test: bubblewrap (bwrap) is not installed')
 
 describe('runPlanMcp', () => {
-  let workspace: TestWorkspace
+  let workspace: McpTestWorkspace
 
   beforeAll(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createMcpWorkspace()
   })
 
   afterAll(async () => {
@@ -204,7 +204,7 @@ describe('runPlanMcp', () => {
       expect(await runPlanMcp([...argv, ...server], io)).toBe(0)
       const policy = JSON.parse(await readFile(output, 'utf8'))
       expect(policySchema.safeParse(policy).success).toBe(true)
-      expect(policy.workspace.roots).toEqual(['ws'])
+      expect(policy.workspace.roots).toEqual([relative(workspace.base, workspace.root)])
       expect(policy.tools.read_text_file.args.path).toEqual({ type: 'path', access: 'read' })
       expect(policy.tools.write_file.args.path).toEqual({ type: 'path', access: 'write' })
       expect(policy.tools.move_file.args.destination).toEqual({ type: 'path', access: 'write' })

@@ -1,5 +1,5 @@
 import { formatIssues, PlanError } from '@plan/core'
-import { errorMessage } from '@plan/core/internal'
+import { errorMessage } from '@plan/core/adapter'
 import { parseCliArgs, USAGE } from './parse-cli-args.js'
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, type PlanMcpIo } from './plan-mcp-io.js'
 import { runInit } from './run-init.js'

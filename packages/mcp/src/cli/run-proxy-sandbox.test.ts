@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bufferIo } from '../test-utils/buffer-io.js'
-import { createTestWorkspace, type TestWorkspace } from '../test-utils/workspace.js'
+import { createMcpWorkspace, type McpTestWorkspace } from '../test-utils/workspace.js'
 import { serverExitReport } from './load-sandbox.js'
 import { runPlanMcp } from './run-plan-mcp.js'
 
@@ -30,10 +30,10 @@ describe('serverExitReport', () => {
 })
 
 describe.skipIf(bwrapMissing && process.env.CI !== 'true')('plan-mcp --sandbox', () => {
-  let workspace: TestWorkspace
+  let workspace: McpTestWorkspace
 
   beforeAll(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createMcpWorkspace()
   })
 
   afterAll(async () => {

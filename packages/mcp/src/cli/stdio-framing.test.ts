@@ -5,10 +5,10 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { initializeRequest } from '../test-utils/initialize-request.js'
 import {
-  createTestWorkspace,
+  createMcpWorkspace,
   filesystemPolicy,
   filesystemServerScript,
-  type TestWorkspace,
+  type McpTestWorkspace,
 } from '../test-utils/workspace.js'
 
 const TIMEOUT = 120_000
@@ -60,11 +60,11 @@ function readCall(id: number, file: string) {
 }
 
 describe('plan-mcp over stdio with bad input', () => {
-  let workspace: TestWorkspace
+  let workspace: McpTestWorkspace
   let policyFile: string
 
   beforeAll(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createMcpWorkspace()
     policyFile = join(workspace.base, 'framing-policy.json')
     await writeFile(policyFile, JSON.stringify(filesystemPolicy(workspace.root)))
   })

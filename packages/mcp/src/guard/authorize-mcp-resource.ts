@@ -1,5 +1,5 @@
 import type { PlanGuard, PlanIssue } from '@plan/core'
-import { errorMessage } from '@plan/core/internal'
+import { errorMessage } from '@plan/core/adapter'
 import type { DurableSession } from './durable-session.js'
 import type { ResourceInspector, ResourceRefusal } from './resource-check.js'
 

@@ -1,7 +1,8 @@
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createPlanCompiler, type DecisionEvent, PlanError, refusalText } from '@plan/core'
+import { createPlanCompiler, type DecisionEvent, PlanError } from '@plan/core'
+import { refusalText } from '@plan/core/adapter'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMcpCallGuard, type McpGuardOptions } from './create-mcp-call-guard.js'
 

@@ -1,25 +1,24 @@
 import {
+  type AdapterGuardSettings,
   type AdapterOptions,
-  type AuditSink,
   type AuthorizeResult,
-  allowedText,
-  authorizeInterrupted,
   type CallDecisionEvent,
   type CompiledPlan,
   createPlanGuard,
-  type GuardStore,
-  isCompiledPlan,
   type JsonObject,
   type PlanCompiler,
   PlanError,
   type PlanGuard,
   type PlanGuardState,
   type PlanIssue,
-  type RetryInterrupted,
-  type RunKeys,
-  resolveCompiler,
 } from '@plan/core'
-import { hashJson } from '@plan/core/internal'
+import {
+  allowedText,
+  authorizeInterrupted,
+  hashJson,
+  isCompiledPlan,
+  resolveCompiler,
+} from '@plan/core/adapter'
 import { reportDecision } from '../telemetry/report-decision.js'
 import { denyFilteredResult } from '../tools/deny-filtered-result.js'
 import { type ServerNames, serverNames } from '../tools/server-names.js'
@@ -39,30 +38,20 @@ import {
  * Options shared by the proxy and the client guard: the options every `@plan` adapter takes
  * (exactly one of `policy` or `compiler`; `plan`, where every call must match a ready step of
  * it — without it, per-call mode, where each call is compiled as a one-step plan; and
- * `onDecision`), and the MCP guard's own {@link McpGuardSettings}.
+ * `onDecision`, with core's `CallDecisionEvent`: MCP has no turns, and `callId` is the JSON-RPC
+ * id of the request, as text), the guard settings every adapter takes (`checkPathsOnDisk`,
+ * `audit`, `store`, `keys`, `retryInterrupted`), and the MCP guard's own {@link McpGuardSettings}.
  */
-export type McpGuardOptions = AdapterOptions<McpDecisionEvent> & McpGuardSettings
+export type McpGuardOptions = AdapterOptions<CallDecisionEvent> &
+  AdapterGuardSettings &
+  McpGuardSettings
 
 /** The MCP guard's options beside the shared adapter options. */
 export interface McpGuardSettings {
   /** Resume the run from `guard.snapshot()`. */
   readonly state?: PlanGuardState
-  /** Check path arguments on disk (symlinks resolved) before a call runs. Default true. */
-  readonly checkPathsOnDisk?: boolean
-  /** Where every decision is written (see `createFileAuditSink` in `@plan/core/node`). */
-  readonly audit?: AuditSink
-  /**
-   * A guard store (`@plan/postgres`) and the run's id in it: the guard's state is written before
-   * every call is forwarded and after it ends, shared budgets are counted there, and, without
-   * `state`, the run resumes from the state saved under `runId`. `createSignedGuardStore` of
-   * `@plan/core` wraps it so that a state edited in the store is refused.
-   */
-  readonly store?: GuardStore
+  /** The run's id in `store`; without `state`, the run resumes from the state saved under it. */
   readonly runId?: string
-  /** The run's keys for the policy's shared budgets, e.g. `{ tenant: 'acme' }`. */
-  readonly keys?: RunKeys
-  /** Asked when a call a crash interrupted comes again; true forwards it again (ask a human). */
-  readonly retryInterrupted?: RetryInterrupted
   /**
    * `resources/read` and `resources/subscribe`: `'policy'` (default) lets through only the URI
    * schemes the policy's `mcp.resources` lists (none: every request is refused), a `file:` URI
@@ -88,12 +77,6 @@ export interface McpGuardSettings {
    */
   readonly onToolWithheld?: (tools: readonly WithheldTool[]) => void
 }
-
-/**
- * One decision about a `tools/call`: core's `CallDecisionEvent`, the event every adapter
- * reports (MCP has no turns). `callId` is the JSON-RPC id of the request, as text.
- */
-export type McpDecisionEvent = CallDecisionEvent
 
 /** An allowed call: run it with `args`, then report how it ended. */
 export interface AllowedMcpCall {

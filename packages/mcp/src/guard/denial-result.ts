@@ -1,5 +1,6 @@
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js'
-import { formatIssues, type PlanIssue, refusalText } from '@plan/core'
+import { formatIssues, type PlanIssue } from '@plan/core'
+import { refusalText } from '@plan/core/adapter'
 import { shownUri } from './resource-target.js'
 
 /** The tool result a refused call is answered with: the issues and hints, as text for the model. */

@@ -1,6 +1,5 @@
 import {
   type AuthorizeResult,
-  finishDurableCall,
   type GuardStore,
   PlanError,
   type PlanGuard,
@@ -8,9 +7,14 @@ import {
   type PlanIssue,
   type ResourceAuthorizeResult,
   type RunKeys,
-  startDurableCall,
 } from '@plan/core'
-import { createRunWriter, errorMessage, loadSavedState } from '@plan/core/internal'
+import {
+  createRunWriter,
+  errorMessage,
+  finishDurableCall,
+  loadSavedState,
+  startDurableCall,
+} from '@plan/core/adapter'
 
 /** The guard store of one MCP session (see `McpGuardOptions.store`), or a no-op without one. */
 export interface DurableSession {

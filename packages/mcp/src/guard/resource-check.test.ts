@@ -3,19 +3,19 @@ import { pathToFileURL } from 'node:url'
 import { createPlanCompiler, type PlanCompiler } from '@plan/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  createTestWorkspace,
+  createMcpWorkspace,
   filesystemPolicy,
-  type TestWorkspace,
+  type McpTestWorkspace,
 } from '../test-utils/workspace.js'
 import { createResourceCheck, type ResourceCheck } from './resource-check.js'
 
 describe('createResourceCheck', () => {
-  let workspace: TestWorkspace
+  let workspace: McpTestWorkspace
   let compiler: PlanCompiler
   let check: ResourceCheck
 
   beforeAll(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createMcpWorkspace()
     compiler = await createPlanCompiler(filesystemPolicy(workspace.root))
     check = createResourceCheck(compiler, {
       mode: 'workspace',

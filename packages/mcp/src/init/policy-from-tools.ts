@@ -1,13 +1,7 @@
-import {
-  type ArgSpecInput,
-  type PolicyInput,
-  type ToolPolicyInput,
-  policyFromTools as toolsFromSchemas,
-} from '@plan/core'
-import { serverNames } from '../tools/server-names.js'
-import { toolDefinitionHash } from '../tools/tool-definition.js'
+import type { PolicyFromToolsOptions, ToolPolicyInput } from '@plan/core'
+import { type JsonSchemaNode, policyFromTools as policyFromDescriptions } from '@plan/core/adapter'
 
-/** A tool as `tools/list` describes it (the generator reads its name, description and schema; the pin covers more). */
+/** A tool as `tools/list` describes it (its name, description and input schema are read). */
 export interface ListedTool {
   readonly name: string
   readonly description?: string | undefined
@@ -15,100 +9,36 @@ export interface ListedTool {
   readonly [member: string]: unknown
 }
 
-/** Options for {@link policyFromTools}. */
-export interface PolicyFromToolsOptions {
-  /** The workspace root written into the policy (relative roots resolve against the file). */
-  readonly root: string
-  /** The server's name, when several servers share the policy: entries are `<name>__<tool>`. */
-  readonly serverName?: string | undefined
-}
-
-function firstSentence(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined
-  const sentence = text.split(/(?<=\.)\s/)[0]?.trim() ?? ''
-  return sentence.length > 160 ? `${sentence.slice(0, 159)}…` : sentence || undefined
-}
-
-/** An argument without its description (arrays' items too): the generated file stays short to review. */
-function withoutDescription(spec: ArgSpecInput): ArgSpecInput {
-  const { description: _description, ...rest } = spec as ArgSpecInput & { description?: string }
-  return rest.type === 'array' ? { ...rest, items: withoutDescription(rest.items) } : rest
-}
-
-function shortEntries(
-  tools: Record<string, ToolPolicyInput>,
-  pins: ReadonlyMap<string, string>,
-): Record<string, ToolPolicyInput> {
-  for (const [name, entry] of Object.entries(tools)) {
-    const pin = pins.get(name)
-    if (pin !== undefined) (entry as { pin?: string }).pin = pin
-    const args = entry.args ?? {}
-    for (const name of Object.keys(args))
-      Object.defineProperty(args, name, {
-        value: withoutDescription(args[name] as ArgSpecInput),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      })
-  }
-  return tools
-}
-
 /**
- * A starting policy for the tools a server lists, from `policyFromTools` in `@plan/core` with
- * names read for meaning: path-like properties become `path` arguments (`write` access when
- * the tool's name says it changes files, else `read`), command strings become `command`
- * arguments, other properties keep their JSON Schema type. The user narrows it: remove tools,
- * tighten arguments, add programs to `commands.allow`. Each entry is pinned to the tool's
- * definition as listed (`pin`, under `mcp.requirePins`), so a tool the server changes later is
- * withheld until a human reviews it. Throws `PolicyError` when a tool's input schema is not an
- * object schema.
+ * Derives the `tools` section of a policy from the tools an MCP server lists, with the same
+ * options and result as every `@plan` adapter's `policyFromTools`: each argument is declared
+ * as `string`, `number`, `boolean`, `enum` or `array` (anything else as `json`). Mark file
+ * paths and commands in `overrides` (or let `inferFromNames` guess, then review): only the
+ * author knows which strings they are. Rejects with `PolicyError` when a tool does not take an
+ * object of named arguments, or an override names an unknown tool or argument. For the whole
+ * starting policy `plan-mcp init` writes (pins, budgets, names read for meaning), see
+ * `starterPolicyFromTools`.
  *
  * @example
  * ```ts
  * const { tools } = await client.listTools()
- * const policy = policyFromTools(tools, { root: '.' })
- * // { version: 1, workspace: { roots: ['.'], … }, tools: { read_text_file: { args: { path: { type: 'path', access: 'read' } } } }, … }
+ * const policy = {
+ *   version: 1,
+ *   workspace: { roots: ['/srv/repo'] },
+ *   tools: await policyFromTools(tools, {
+ *     overrides: { read_text_file: { args: { path: { type: 'path', access: 'read' } } } },
+ *   }),
+ * }
  * ```
  */
-export function policyFromTools(
+export async function policyFromTools(
   tools: readonly ListedTool[],
-  options: PolicyFromToolsOptions,
-): PolicyInput {
-  const names = serverNames(options.serverName)
-  const sorted = [...tools].sort((left, right) => left.name.localeCompare(right.name))
-  const described = sorted.map((tool) => ({
-    name: names.qualify(tool.name),
-    description: firstSentence(tool.description),
-    schema: tool.inputSchema,
+  options: PolicyFromToolsOptions = {},
+): Promise<Record<string, ToolPolicyInput>> {
+  const descriptions = tools.map((tool) => ({
+    name: tool.name,
+    ...(typeof tool.description === 'string' ? { description: tool.description } : {}),
+    ...(tool.inputSchema === undefined ? {} : { schema: tool.inputSchema as JsonSchemaNode }),
   }))
-  const pins = new Map(sorted.map((tool) => [names.qualify(tool.name), toolDefinitionHash(tool)]))
-  return {
-    $comment: [
-      '@plan policy generated by `plan-mcp init` from the server’s tools: narrow it before use.',
-      'Remove the tools the agent does not need; a tool not listed here is hidden and refused.',
-      'Path arguments must resolve inside workspace.roots; check each `access` (read or write).',
-      'workspace.readOnly, left out, is the code-running parts of .git (config, hooks, …); list more paths to keep them from being written.',
-      'Command arguments run only the programs in commands.allow (empty: none).',
-      'Each pin is the hash of the tool as the server listed it: a changed tool is withheld until `plan-mcp pin` records it again.',
-      'budgets are the ones plan-mcp applies: denials count per window of 10 minutes, so a long session stays usable.',
-    ],
-    version: 1,
-    workspace: { roots: [options.root], deny: ['.env'] },
-    tools: shortEntries(toolsFromSchemas(described, { inferFromNames: true }), pins),
-    commands: { allow: [] },
-    mcp: { requirePins: true },
-    budgets: INIT_BUDGETS,
-  }
+  return policyFromDescriptions(descriptions, options)
 }
-
-/**
- * The budgets a generated policy states, so the user sees what applies: the defaults, but
- * with denials counted per window, since a desktop session lives for days.
- */
-const INIT_BUDGETS = {
-  maxIdenticalCalls: 3,
-  maxDenials: 20,
-  denialWindowSeconds: 600,
-  maxReplans: 5,
-} as const

@@ -3,9 +3,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
-import { type AdapterOptions, type PlanCompiler, PlanError, resolveCompiler } from '@plan/core'
-import { countOption } from '@plan/core/internal'
-import type { McpDecisionEvent, McpGuardSettings } from '../guard/create-mcp-call-guard.js'
+import {
+  type AdapterGuardSettings,
+  type AdapterOptions,
+  type CallDecisionEvent,
+  type PlanCompiler,
+  PlanError,
+} from '@plan/core'
+import { countOption, resolveCompiler } from '@plan/core/adapter'
+import type { McpGuardSettings } from '../guard/create-mcp-call-guard.js'
 import { createResourceCheck } from '../guard/resource-check.js'
 import { bearerTokenCheck } from './bearer-token.js'
 import {
@@ -27,10 +33,12 @@ const DEFAULT_KEEP_ALIVE: DelayDefault = { ms: 15 * 1000, text: '15 seconds' }
 
 /**
  * Options for {@link createMcpGuardHttpHandler}: the adapter options, the guard's settings
- * that apply to every session, and the endpoint's own.
+ * that apply to every session (each session is a run of its own, kept in memory: no `store`,
+ * `runId`, `state` or `retryInterrupted`), and the endpoint's own.
  */
-export type McpGuardHttpHandlerOptions = AdapterOptions<McpDecisionEvent> &
-  Omit<McpGuardSettings, 'state' | 'store' | 'runId' | 'retryInterrupted'> &
+export type McpGuardHttpHandlerOptions = AdapterOptions<CallDecisionEvent> &
+  Omit<AdapterGuardSettings, 'store' | 'retryInterrupted'> &
+  Omit<McpGuardSettings, 'state' | 'runId'> &
   McpHttpEndpoint
 
 /** How the HTTP endpoint reaches servers and which hosts it answers. */

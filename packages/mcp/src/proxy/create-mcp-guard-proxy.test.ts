@@ -7,10 +7,10 @@ import { resolvePolicy } from '@plan/core/schemas'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { textOf } from '../test-utils/text-of.js'
 import {
-  createTestWorkspace,
+  createMcpWorkspace,
   filesystemPolicy,
   filesystemServerScript,
-  type TestWorkspace,
+  type McpTestWorkspace,
 } from '../test-utils/workspace.js'
 import { toolInputSchema } from '../tools/tool-input-schema.js'
 import { createMcpGuardProxy, type McpGuardProxy } from './create-mcp-guard-proxy.js'
@@ -25,7 +25,7 @@ interface Session {
 
 /** The real filesystem server over stdio behind the proxy, driven by the SDK's Client. */
 async function openSession(
-  workspace: TestWorkspace,
+  workspace: McpTestWorkspace,
   budgets: Record<string, number> = {},
 ): Promise<Session> {
   const [clientSide, proxySide] = InMemoryTransport.createLinkedPair()
@@ -51,11 +51,11 @@ async function read(client: Client, path: string) {
 }
 
 describe('createMcpGuardProxy', () => {
-  let workspace: TestWorkspace
+  let workspace: McpTestWorkspace
   let session: Session
 
   beforeAll(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createMcpWorkspace()
     session = await openSession(workspace, { maxDenials: 1000 })
   }, TIMEOUT)
 
@@ -117,10 +117,10 @@ describe('createMcpGuardProxy', () => {
   )
 
   it.each([
-    ['a ../ traversal', (ws: TestWorkspace) => `${ws.root}/../outside/secret.txt`, 'path_'],
-    ['a sibling-prefix path', (ws: TestWorkspace) => join(ws.evil, 'secret.txt'), 'path_'],
-    ['a symlink out of the root', (ws: TestWorkspace) => join(ws.root, 'link-out.txt'), 'path_'],
-    ['a denied path', (ws: TestWorkspace) => join(ws.root, '.env'), 'path_not_allowed'],
+    ['a ../ traversal', (ws: McpTestWorkspace) => `${ws.root}/../outside/secret.txt`, 'path_'],
+    ['a sibling-prefix path', (ws: McpTestWorkspace) => join(ws.evil, 'secret.txt'), 'path_'],
+    ['a symlink out of the root', (ws: McpTestWorkspace) => join(ws.root, 'link-out.txt'), 'path_'],
+    ['a denied path', (ws: McpTestWorkspace) => join(ws.root, '.env'), 'path_not_allowed'],
   ])(
     'should refuse %s with an isError result',
     async (_name, pathOf, code) => {

@@ -8,35 +8,35 @@ import { createMemoryAuditSink, verifyAuditLog } from '@plan/core/audit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { guardMcpClient } from '../client/guard-mcp-client.js'
 import { guardMcpTransport } from '../client/guard-mcp-transport.js'
-import type { McpGuardSettings } from '../guard/create-mcp-call-guard.js'
+import type { McpGuardOptions } from '../guard/create-mcp-call-guard.js'
 import {
   connectFileResourceServer,
   type FileResourceLog,
 } from '../test-utils/file-resource-server.js'
 import {
-  createTestWorkspace,
+  createMcpWorkspace,
   filesystemPolicy,
-  type TestWorkspace,
+  type McpTestWorkspace,
 } from '../test-utils/workspace.js'
 import { createMcpGuardProxy } from './create-mcp-guard-proxy.js'
 
 const TIMEOUT = 60_000
 
-type Settings = Pick<McpGuardSettings, 'resources' | 'resourceSchemes' | 'audit'> & {
+type Settings = Pick<McpGuardOptions, 'resources' | 'resourceSchemes' | 'audit'> & {
   readonly budgets?: Record<string, number>
 }
 
-function guardOptions(workspace: TestWorkspace, { budgets, ...settings }: Settings) {
+function guardOptions(workspace: McpTestWorkspace, { budgets, ...settings }: Settings) {
   return { policy: filesystemPolicy(workspace.root, budgets), ...settings }
 }
 
 /** A client in front of the file resource server, guarded one of the three ways. */
 type Connect = (
-  workspace: TestWorkspace,
+  workspace: McpTestWorkspace,
   settings: Settings,
 ) => Promise<{ client: Client; log: FileResourceLog; close(): Promise<void> }>
 
-function listed(workspace: TestWorkspace): string[] {
+function listed(workspace: McpTestWorkspace): string[] {
   return [
     pathToFileURL(join(workspace.root, 'README.md')).href,
     pathToFileURL(join(workspace.outside, 'secret.txt')).href,
@@ -77,10 +77,10 @@ describe.each([
   ['guardMcpClient', throughClientGuard],
   ['guardMcpTransport', throughTransportGuard],
 ])('%s (resources)', (_name, connect) => {
-  let workspace: TestWorkspace
+  let workspace: McpTestWorkspace
 
   beforeAll(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createMcpWorkspace()
   })
 
   afterAll(async () => {

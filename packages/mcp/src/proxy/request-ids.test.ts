@@ -15,9 +15,9 @@ import {
 import { type HeldServer, holdingAnswers } from '../test-utils/held-answers.js'
 import { initializeRequest } from '../test-utils/initialize-request.js'
 import {
-  createTestWorkspace,
+  createMcpWorkspace,
   filesystemPolicy,
-  type TestWorkspace,
+  type McpTestWorkspace,
 } from '../test-utils/workspace.js'
 import { createMcpGuardProxy } from './create-mcp-guard-proxy.js'
 
@@ -34,9 +34,9 @@ interface RawSession {
   close(): Promise<void>
 }
 
-type Connect = (workspace: TestWorkspace) => Promise<RawSession>
+type Connect = (workspace: McpTestWorkspace) => Promise<RawSession>
 
-function guardOptions(workspace: TestWorkspace) {
+function guardOptions(workspace: McpTestWorkspace) {
   const audit = createMemoryAuditSink()
   const options = {
     policy: filesystemPolicy(workspace.root),
@@ -115,12 +115,12 @@ describe.each([
   ['createMcpGuardProxy', throughProxy],
   ['guardMcpTransport', throughTransportGuard],
 ])('%s (request ids)', (_name, connect) => {
-  let workspace: TestWorkspace
+  let workspace: McpTestWorkspace
   let harmless: string
   let planted: string
 
   beforeAll(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createMcpWorkspace()
     await writeFile(join(workspace.root, 'planted.txt'), PLANTED)
     harmless = pathToFileURL(join(workspace.root, 'README.md')).href
     planted = pathToFileURL(join(workspace.root, 'planted.txt')).href
@@ -195,7 +195,7 @@ describe('guardMcpClient (request ids)', () => {
   it(
     'should record a read the client aborted once and never return its late answer',
     async () => {
-      const workspace = await createTestWorkspace()
+      const workspace = await createMcpWorkspace()
       const { transport, log } = await connectFileResourceServer([])
       const server = holdingAnswers(transport)
       const client = new Client({ name: 'request-ids-test', version: '1.0.0' })

@@ -7,7 +7,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
 import { createMcpCallGuard } from '../guard/create-mcp-call-guard.js'
 import { shellPolicy } from '../test-utils/shell-server.js'
-import { createTestWorkspace, filesystemPolicy } from '../test-utils/workspace.js'
+import { createMcpWorkspace, filesystemPolicy } from '../test-utils/workspace.js'
 import { toolInputSchema } from '../tools/tool-input-schema.js'
 import { MessageRouter } from './route-messages.js'
 
@@ -38,7 +38,7 @@ async function setup() {
 
 /** A router with resources guarded over a workspace holding a harmless and a planted file. */
 async function setupResources() {
-  const workspace = await createTestWorkspace()
+  const workspace = await createMcpWorkspace()
   const harmless = join(workspace.root, 'harmless.txt')
   const planted = join(workspace.root, 'planted.txt')
   await writeFile(harmless, 'a harmless note about the weather\n')

@@ -2,16 +2,15 @@ import { tmpdir } from 'node:os'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import type { AdapterPlan } from '@plan/core'
+import type { AdapterPlan, CallDecisionEvent } from '@plan/core'
 import { describe, expect, it } from 'vitest'
-import type { McpDecisionEvent } from '../guard/create-mcp-call-guard.js'
 import { createShellServer, NOTE_TEXT, shellPolicy } from '../test-utils/shell-server.js'
 import { textOf } from '../test-utils/text-of.js'
 import { createMcpGuardProxy } from './create-mcp-guard-proxy.js'
 
 const TIMEOUT = 60_000
 
-async function openSession(plan?: AdapterPlan, events: McpDecisionEvent[] = []) {
+async function openSession(plan?: AdapterPlan, events: CallDecisionEvent[] = []) {
   const { server, log } = createShellServer()
   const [serverSide, proxyUpstream] = InMemoryTransport.createLinkedPair()
   await server.connect(serverSide)
@@ -46,7 +45,7 @@ describe('createMcpGuardProxy (a shell tool)', () => {
   it(
     'should pass an allowed command and refuse every other shape before the server sees it',
     async () => {
-      const events: McpDecisionEvent[] = []
+      const events: CallDecisionEvent[] = []
       const session = await openSession(undefined, events)
       try {
         const allowed = await shell(session.client, 'ls -la src')

@@ -1,37 +1,40 @@
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
+import { createTestWorkspace, type TestWorkspace } from '@plan/core/test'
 
 /** The script of the real `@modelcontextprotocol/server-filesystem` from npm. */
 export const filesystemServerScript = createRequire(import.meta.url).resolve(
   '@modelcontextprotocol/server-filesystem/dist/index.js',
 )
 
-/** A workspace with a secret outside it, a sibling `-evil` folder, a link out, `.env` and `.git`. */
-export interface TestWorkspace {
+/**
+ * The test kit's workspace with what the MCP tests attack: a secret outside it, a sibling
+ * `-evil` folder, a link out (`link-out.txt`), `.env` and `.git`.
+ */
+export interface McpTestWorkspace extends TestWorkspace {
+  /** The folder that holds the workspace, the folder outside it and the sibling. */
   readonly base: string
-  readonly root: string
+  /** A sibling folder whose name starts with the workspace's. */
   readonly evil: string
-  readonly outside: string
-  remove(): Promise<void>
 }
 
-export async function createTestWorkspace(): Promise<TestWorkspace> {
-  const base = await realpath(await mkdtemp(join(tmpdir(), 'plan-mcp-')))
-  const root = join(base, 'ws')
-  const evil = join(base, 'ws-evil')
-  const outside = join(base, 'outside')
-  for (const folder of [root, evil, outside, join(root, '.git'), join(root, 'src')])
-    await mkdir(folder, { recursive: true })
-  await writeFile(join(root, 'README.md'), '# Hello from the workspace\n')
-  await writeFile(join(root, 'src', 'main.ts'), 'export const answer = 42\n')
-  await writeFile(join(root, '.env'), 'API_KEY=workspace-secret\n')
-  await writeFile(join(root, '.git', 'config'), '[core]\n')
+export async function createMcpWorkspace(): Promise<McpTestWorkspace> {
+  const workspace = await createTestWorkspace({
+    files: {
+      'README.md': '# Hello from the workspace\n',
+      'src/main.ts': 'export const answer = 42\n',
+      '.env': 'API_KEY=workspace-secret\n',
+      '.git/config': '[core]\n',
+    },
+  })
+  const base = dirname(workspace.root)
+  const evil = `${workspace.root}-evil`
+  await mkdir(evil)
   await writeFile(join(evil, 'secret.txt'), 'sibling secret\n')
-  await writeFile(join(outside, 'secret.txt'), 'outside secret\n')
-  await symlink(join(outside, 'secret.txt'), join(root, 'link-out.txt'))
-  return { base, root, evil, outside, remove: () => rm(base, { recursive: true, force: true }) }
+  await writeFile(join(workspace.outside, 'secret.txt'), 'outside secret\n')
+  await symlink(join(workspace.outside, 'secret.txt'), join(workspace.root, 'link-out.txt'))
+  return { ...workspace, base, evil }
 }
 
 /** A policy for the filesystem server over `root`: reads, writes, listing; `.env` denied. */

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GUARDED_CONNECTIONS } from '../test-utils/guarded-connection.js'
 import { textOf } from '../test-utils/text-of.js'
 import {
-  createTestWorkspace,
+  createMcpWorkspace,
   filesystemServerScript,
-  type TestWorkspace,
+  type McpTestWorkspace,
 } from '../test-utils/workspace.js'
 import { denyFilteredResult } from './deny-filtered-result.js'
 
@@ -111,9 +111,9 @@ describe('denyFilteredResult', () => {
 })
 
 describe.each(GUARDED_CONNECTIONS)('%s (the filesystem server’s listings)', (_name, connect) => {
-  let workspace: TestWorkspace
+  let workspace: McpTestWorkspace
   beforeAll(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createMcpWorkspace()
     await mkdir(join(workspace.root, 'secrets', 'deep'), { recursive: true })
     await writeFile(join(workspace.root, 'secrets', 'deep', 'key.txt'), 'secret key\n')
     await writeFile(join(workspace.root, 'src', 'secrets.md'), 'a name, not the folder\n')

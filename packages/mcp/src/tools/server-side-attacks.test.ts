@@ -13,9 +13,9 @@ import {
 } from '../test-utils/rug-pull-server.js'
 import { textOf } from '../test-utils/text-of.js'
 import {
-  createTestWorkspace,
+  createMcpWorkspace,
   filesystemPolicy,
-  type TestWorkspace,
+  type McpTestWorkspace,
 } from '../test-utils/workspace.js'
 import { toolDefinitionHash } from './tool-definition.js'
 
@@ -66,14 +66,14 @@ async function listedNames(connection: GuardedConnection): Promise<string[]> {
 }
 
 describe.each(GUARDED_CONNECTIONS)('%s (server-side attacks)', (_name, connect) => {
-  let workspace: TestWorkspace
+  let workspace: McpTestWorkspace
   let pins: Record<string, string>
   let rug: RugPullServer
   let connection: GuardedConnection
   let audit: ReturnType<typeof createMemoryAuditSink>
 
   beforeAll(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createMcpWorkspace()
     pins = await reviewedPins()
   }, TIMEOUT)
   afterAll(() => workspace?.remove())
@@ -268,9 +268,9 @@ describe.each(GUARDED_CONNECTIONS)('%s (server-side attacks)', (_name, connect) 
 describe.each(GUARDED_CONNECTIONS.filter(([name]) => name !== 'guardMcpClient'))(
   '%s (list_changed)',
   (_name, connect) => {
-    let workspace: TestWorkspace
+    let workspace: McpTestWorkspace
     beforeAll(async () => {
-      workspace = await createTestWorkspace()
+      workspace = await createMcpWorkspace()
     }, TIMEOUT)
     afterAll(() => workspace?.remove())
 
@@ -357,9 +357,9 @@ describe.each(GUARDED_CONNECTIONS)('%s (two servers behind one policy)', (_name,
 })
 
 describe.each(GUARDED_CONNECTIONS)('%s (resources by the policy)', (_name, connect) => {
-  let workspace: TestWorkspace
+  let workspace: McpTestWorkspace
   beforeAll(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createMcpWorkspace()
   }, TIMEOUT)
   afterAll(() => workspace?.remove())
 

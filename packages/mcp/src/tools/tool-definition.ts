@@ -1,4 +1,4 @@
-import { hashJson } from '@plan/core/internal'
+import { hashJson } from '@plan/core/adapter'
 import { asRecord } from '../guard/message-fields.js'
 
 /** The members of a listed tool that a pin covers: what a model or a human is shown of it. */

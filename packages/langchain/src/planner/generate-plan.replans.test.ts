@@ -2,7 +2,7 @@ import type { BaseMessage } from '@langchain/core/messages'
 import { FakeListChatModel } from '@langchain/core/utils/testing'
 import { createPlanCompiler, modelStepToolPolicy, type PolicyInput } from '@plan/core'
 import { describe, expect, it, vi } from 'vitest'
-import { createPlanner } from './create-planner.js'
+import { generatePlan } from './generate-plan.js'
 
 const policy: PolicyInput = {
   version: 1,
@@ -37,11 +37,11 @@ function text(message: BaseMessage | undefined): string {
   return typeof message?.content === 'string' ? message.content : JSON.stringify(message?.content)
 }
 
-describe('createPlanner', () => {
+describe('generatePlan', () => {
   it('should return the plan when the policy approves it', async () => {
     const { model, asked } = plannerModel([good])
-    const planner = createPlanner({ model, compiler: createPlanCompiler(policy) })
-    const result = await planner.plan('Read the README')
+    const compiler = createPlanCompiler(policy)
+    const result = await generatePlan({ model, compiler, prompt: 'Read the README' })
     expect(result.success).toBe(true)
     expect(result.attempts).toBe(1)
     if (result.success) expect(result.plan.order).toEqual(['read'])
@@ -53,8 +53,8 @@ describe('createPlanner', () => {
 
   it('should send the issues back and return the corrected plan', async () => {
     const { model, asked } = plannerModel([escaping, good])
-    const planner = createPlanner({ model, compiler: await createPlanCompiler(policy) })
-    const result = await planner.plan('Read the README')
+    const compiler = await createPlanCompiler(policy)
+    const result = await generatePlan({ model, compiler, prompt: 'Read the README' })
     expect(result.success).toBe(true)
     expect(result.attempts).toBe(2)
     const feedback = text(asked()[1]?.at(-1))
@@ -69,12 +69,8 @@ describe('createPlanner', () => {
       { steps: [{ id: 'x', tool: 'rm', args: {} }] },
       good,
     ])
-    const planner = createPlanner({
-      model,
-      compiler: await createPlanCompiler(policy),
-      maxReplans: 2,
-    })
-    const result = await planner.plan('Do it')
+    const compiler = await createPlanCompiler(policy)
+    const result = await generatePlan({ model, compiler, prompt: 'Do it', maxReplans: 2 })
     expect(result.success).toBe(false)
     expect(result.attempts).toBe(3)
     expect(result.issues.map((issue) => issue.code)).toEqual(['unknown_tool'])
@@ -83,16 +79,15 @@ describe('createPlanner', () => {
   it('should never re-plan more often than the policy allows', async () => {
     const { model } = plannerModel([escaping, piped, good])
     const compiler = await createPlanCompiler({ ...policy, budgets: { maxReplans: 1 } })
-    const result = await createPlanner({ model, compiler, maxReplans: 10 }).plan('Do it')
+    const result = await generatePlan({ model, compiler, prompt: 'Do it', maxReplans: 10 })
     expect(result.success).toBe(false)
     expect(result.attempts).toBe(2)
   })
 
   it('should stop at once when a rejected plan comes back', async () => {
     const { model } = plannerModel([escaping, escaping, good])
-    const result = await createPlanner({ model, compiler: await createPlanCompiler(policy) }).plan(
-      'Do it',
-    )
+    const compiler = await createPlanCompiler(policy)
+    const result = await generatePlan({ model, compiler, prompt: 'Do it' })
     expect(result.success).toBe(false)
     expect(result.attempts).toBe(2)
     expect(result.issues.map((issue) => issue.code)).toEqual([
@@ -103,19 +98,31 @@ describe('createPlanner', () => {
 
   it('should count an answer that is not a plan as a rejected attempt', async () => {
     const { model, asked } = plannerModel(['Sure! Here is my plan: read the file.', good])
-    const result = await createPlanner({ model, compiler: await createPlanCompiler(policy) }).plan(
-      'Do it',
-    )
+    const compiler = await createPlanCompiler(policy)
+    const result = await generatePlan({ model, compiler, prompt: 'Do it' })
     expect(result.success).toBe(true)
     expect(result.attempts).toBe(2)
     expect(text(asked()[1]?.at(-1))).toContain('not a valid plan')
   })
 
-  it('should refuse a negative maxReplans', () => {
+  it('should refuse a negative maxReplans with invalid_configuration', async () => {
     const { model } = plannerModel([good])
-    expect(() =>
-      createPlanner({ model, compiler: createPlanCompiler(policy), maxReplans: -1 }),
-    ).toThrow(/maxReplans/)
+    const compiler = createPlanCompiler(policy)
+    await expect(
+      generatePlan({ model, compiler, prompt: 'Do it', maxReplans: -1 }),
+    ).rejects.toMatchObject({
+      code: 'invalid_configuration',
+    })
+  })
+
+  it('should stop asking the model once the signal is aborted', async () => {
+    const { model } = plannerModel([good])
+    const controller = new AbortController()
+    controller.abort()
+    const compiler = createPlanCompiler(policy)
+    await expect(
+      generatePlan({ model, compiler, prompt: 'Do it', abortSignal: controller.signal }),
+    ).rejects.toThrow(/abort/i)
   })
 
   it('should let the model plan an extraction step when the policy has model steps', async () => {
@@ -139,7 +146,11 @@ describe('createPlanner', () => {
       ...policy,
       tools: { ...policy.tools, ...modelStepToolPolicy() },
     })
-    const result = await createPlanner({ model, compiler }).plan('Fix what the failing test names')
+    const result = await generatePlan({
+      model,
+      compiler,
+      prompt: 'Fix what the failing test names',
+    })
     expect(result.success).toBe(true)
     expect(text(asked()[0]?.[0])).toContain('add an "extract" step')
   })

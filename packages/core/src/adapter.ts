@@ -1,0 +1,32 @@
+// `@plan/core/adapter`: the versioned API that the @plan adapters (LangChain, AI SDK, MCP) and
+// the packages built on core (sandbox, PostgreSQL store, CLI) use to make an integration behave
+// like the others; a third-party adapter may use it too. It is released in lockstep with them
+// and documented in docs/adapter-api.md. Runtime-neutral: no Node.js built-in, no zod.
+
+export { resolveCompiler } from './adapter/adapter-options.js'
+export type { AllowedTextSource } from './adapter/allowed-text.js'
+export { allowedText } from './adapter/allowed-text.js'
+export type { JsonSchemaNode } from './adapter/arg-spec-from-json-schema.js'
+export { countOption } from './adapter/count-option.js'
+export type { ToolDescription } from './adapter/policy-from-tools.js'
+export { policyFromTools } from './adapter/policy-from-tools.js'
+export type { RefusalTextOptions } from './adapter/refusal-text.js'
+export { lastWordText, refusalText, runEndedText } from './adapter/refusal-text.js'
+export { replanLimit } from './adapter/replan-limit.js'
+export type { ToolCallInput } from './adapter/steps-from-tool-calls.js'
+export { stepsFromToolCalls } from './adapter/steps-from-tool-calls.js'
+export { isWithin } from './checks/path-scope.js'
+export { isCompiledPlan } from './compile/is-compiled-plan.js'
+export { authorizeInterrupted } from './durable/authorize-interrupted.js'
+export { loadSavedState } from './durable/load-saved-state.js'
+export type { RunWriteDecision, StoredRunHead } from './durable/run-writer.js'
+export { createRunWriter, runTakenError, runWriteDecision } from './durable/run-writer.js'
+export type { StartDurableCallOptions } from './durable/start-durable-call.js'
+export { finishDurableCall, startDurableCall } from './durable/start-durable-call.js'
+export { EXTRACT_TOOL, GENERATE_TOOL, modelStepPlannerHint } from './extract/model-step-policy.js'
+export { runReadyModelSteps } from './extract/run-ready-model-steps.js'
+export { formatPath } from './issues/format-issues.js'
+export type { DecisionSource } from './telemetry/decision-spans.js'
+export { traceCallDecision } from './telemetry/decision-spans.js'
+export { canonicalJson, hashJson } from './util/canonical-json.js'
+export { errorMessage } from './util/error-message.js'
