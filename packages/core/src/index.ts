@@ -1,3 +1,5 @@
+export type { CommandChecker, CommandCheckerOptions } from '@plan/shell'
+export { createCommandChecker } from '@plan/shell'
 export type {
   AdapterMode,
   AdapterOptions,
@@ -30,8 +32,6 @@ export { stepsFromToolCalls } from './adapter/steps-from-tool-calls.js'
 export type { ToolPolicyOverrides } from './adapter/tool-overrides.js'
 export { isWithin } from './checks/path-scope.js'
 export { REPOSITORY_CODE_PATHS } from './checks/repository-code-paths.js'
-export type { CommandChecker, CommandCheckerOptions } from '@plan/shell'
-export { createCommandChecker } from '@plan/shell'
 export type { PlanCompilerOptions } from './compile/create-plan-compiler.js'
 export { createPlanCompiler } from './compile/create-plan-compiler.js'
 export { isCompiledPlan } from './compile/is-compiled-plan.js'

@@ -1,1 +1,9 @@
-export { checkPathLexical, checkPathSlowly, describe, findPathDenial, isWithin, MAX_PATH_LENGTH, resolvePath } from '@plan/shell/common'
+export {
+  checkPathLexical,
+  checkPathSlowly,
+  describe,
+  findPathDenial,
+  isWithin,
+  MAX_PATH_LENGTH,
+  resolvePath,
+} from '@plan/shell/common'

@@ -1,1 +1,7 @@
-export { deniedHint, outsideHint, placeInList, type ProtectedList, readOnlyHint } from '@plan/shell/common'
+export {
+  deniedHint,
+  outsideHint,
+  type ProtectedList,
+  placeInList,
+  readOnlyHint,
+} from '@plan/shell/common'

@@ -1,1 +1,7 @@
-export { isUnderAny, isWithinRelative, type RelativeEntries, type RelativeScope, relativeScope } from '@plan/shell/common'
+export {
+  isUnderAny,
+  isWithinRelative,
+  type RelativeEntries,
+  type RelativeScope,
+  relativeScope,
+} from '@plan/shell/common'

@@ -1,1 +1,6 @@
-export { type CommandPolicy, commandPolicySchema, type ProgramRule, programRuleSchema } from '@plan/shell/schema'
+export {
+  type CommandPolicy,
+  commandPolicySchema,
+  type ProgramRule,
+  programRuleSchema,
+} from '@plan/shell/schema'

@@ -1,1 +1,1 @@
-export { type CommandCheckResult } from '@plan/shell/common'
+export type { CommandCheckResult } from '@plan/shell/common'

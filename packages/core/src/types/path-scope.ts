@@ -1,1 +1,1 @@
-export { type PathAccess, type PathCheckResult, type PathDenial, type PathScope } from '@plan/shell/common'
+export type { PathAccess, PathCheckResult, PathDenial, PathScope } from '@plan/shell/common'

@@ -1,1 +1,1 @@
-export { type IssueCode, type PlanIssue } from '@plan/shell/common'
+export type { IssueCode, PlanIssue } from '@plan/shell/common'

@@ -1,1 +1,7 @@
-export { hasUnsafeCharacter, hasUnsafeCommandCharacter, isUnsafeCodePoint, replaceUnsafeCharacters, UNSAFE_CHARACTER_CLASS } from '@plan/shell/common'
+export {
+  hasUnsafeCharacter,
+  hasUnsafeCommandCharacter,
+  isUnsafeCodePoint,
+  replaceUnsafeCharacters,
+  UNSAFE_CHARACTER_CLASS,
+} from '@plan/shell/common'
