@@ -256,6 +256,18 @@ const NEUTRAL_ENTRIES = [
   { file: 'audit.js', name: '/audit', zod: true },
 ]
 
+/**
+ * The file of `@plan/shell` that a specifier loads, by that package's exports; it sits beside
+ * `@plan/core` in node_modules (hoisted by npm, in the same store folder under pnpm).
+ */
+function shellEntryFile(coreEntry, specifier) {
+  const shell = realpathSync(join(dirname(coreEntry), '..', '..', 'shell'))
+  const subpath = `.${specifier.slice('@plan/shell'.length)}`
+  const target = readJson(join(shell, 'package.json')).exports?.[subpath]?.default
+  if (typeof target !== 'string') fail(`@plan/shell exports no ${subpath} (from @plan/core)`)
+  return join(shell, target)
+}
+
 function checkEntryIsNeutral(project, { file: entryFile, name, zod }) {
   const entry = join(realpathSync(join(project, 'node_modules/@plan/core')), 'dist', entryFile)
   const seen = new Set()
@@ -269,6 +281,8 @@ function checkEntryIsNeutral(project, { file: entryFile, name, zod }) {
       /^(?:import|export)\b[^'"]*?from\s*["']([^"']+)["']/gm,
     )) {
       if (specifier.startsWith('.')) pending.push(resolve(dirname(file), specifier))
+      else if (specifier === '@plan/shell' || specifier.startsWith('@plan/shell/'))
+        pending.push(shellEntryFile(entry, specifier))
       else if (
         specifier.startsWith('node:') ||
         BUILTINS.has(specifier) ||

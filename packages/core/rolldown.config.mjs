@@ -33,10 +33,13 @@ export default defineConfig({
     test: 'src/test.ts',
   },
   platform: 'neutral',
-  external: [/^node:/, /^zod(\/|$)/, /^re2js(\/|$)/, /^@opentelemetry\/api(\/|$)/],
-  // Every output file sits in dist/, so the vendored WebAssembly is one folder up (from
-  // src/command/, two).
-  transform: { define: { __PLAN_VENDOR_DIR__: JSON.stringify('../vendor/') } },
+  external: [
+    /^node:/,
+    /^@plan\/shell(\/|$)/,
+    /^zod(\/|$)/,
+    /^re2js(\/|$)/,
+    /^@opentelemetry\/api(\/|$)/,
+  ],
   output: {
     dir: 'dist',
     format: 'esm',

@@ -1,3 +1,5 @@
+export type { CommandChecker, CommandCheckerOptions } from '@plan/shell'
+export { createCommandChecker } from '@plan/shell'
 export type {
   AdapterGuardSettings,
   AdapterMode,
@@ -20,8 +22,6 @@ export type { PolicyFromToolsOptions } from './adapter/policy-from-tools.js'
 export type { ToolCallStep } from './adapter/steps-from-tool-calls.js'
 export type { ToolPolicyOverrides } from './adapter/tool-overrides.js'
 export { REPOSITORY_CODE_PATHS } from './checks/repository-code-paths.js'
-export type { CommandChecker, CommandCheckerOptions } from './command/create-command-checker.js'
-export { createCommandChecker } from './command/load-command-checker.js'
 export type { PlanCompilerOptions } from './compile/create-plan-compiler.js'
 export { createPlanCompiler } from './compile/create-plan-compiler.js'
 export type { RetryInterrupted } from './durable/authorize-interrupted.js'

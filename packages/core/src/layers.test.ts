@@ -98,6 +98,9 @@ function contentProblems(file: string): string[] {
   return program.body
     .filter((statement) => {
       if (statement.type === 'ImportDeclaration') return statement.importKind !== 'type'
+      if (statement.type === 'ExportNamedDeclaration' && statement.exportKind === 'type') {
+        return false
+      }
       const declared =
         statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement
       return declared === null || !TYPE_DECLARATIONS.has(declared.type)

@@ -1,9 +1,8 @@
+import { commandIssue, createCommandChecker } from '@plan/shell'
 import type { ArgSpec, Policy } from '../schema/policy-schema.js'
 import type { CommandCheckResult } from '../types/command-check-result.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
-import { commandIssue } from './command-issue.js'
-import { createCommandChecker } from './load-command-checker.js'
 
 /** Checks one command against a policy, and what the policy's command rules warn about. */
 export interface CommandCheck {

@@ -1,4 +1,4 @@
-import { trackedDeniedPaths } from '../command/git-committed-paths.js'
+import { trackedDeniedPaths } from '@plan/shell'
 import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { nodeBuiltin } from '../util/node-builtin.js'

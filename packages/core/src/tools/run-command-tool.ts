@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises'
 import { posix } from 'node:path'
+import { looksLikePath } from '@plan/shell'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
-import { looksLikePath } from '../command/check-command-paths.js'
 import { traceSandboxViolations } from '../telemetry/decision-spans.js'
 import type { PathScope } from '../types/path-scope.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'

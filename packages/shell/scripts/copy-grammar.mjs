@@ -1,6 +1,7 @@
 // Copies the Bash grammar and the tree-sitter runtime (both WebAssembly, both MIT) with their
 // licenses from devDependencies into vendor/, which is published with the package: installing
-// @plan/core then runs no install script, builds nothing and carries no debug builds or C sources.
+// @plan/shell (or @plan/core, which depends on it) then runs no install script, builds nothing
+// and carries no debug builds or C sources.
 // The grammar's lexer is split into small functions on the way (outline-wasm-functions.mjs), so
 // that V8's optimising compile of it takes megabytes instead of half a GiB.
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
