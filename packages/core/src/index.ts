@@ -45,8 +45,13 @@ export type {
   GuardStore,
   ReserveResult,
   RunWriter,
+  SavedRunChanges,
   SavedRunState,
 } from './durable/guard-store.js'
+export type { GuardSaveTarget } from './durable/save-guard-state.js'
+export { saveGuardState } from './durable/save-guard-state.js'
+export type { SavedStateChanges } from './durable/saved-state-changes.js'
+export { applySavedStateChanges } from './durable/saved-state-changes.js'
 export type { RunKeys, SharedBudgetPlan } from './durable/shared-budget-reservations.js'
 export { sharedBudgetReservations } from './durable/shared-budget-reservations.js'
 export type { StartDurableCallOptions } from './durable/start-durable-call.js'

@@ -95,10 +95,10 @@ export class SourceTrail {
     this.steps.delete(stepId)
   }
 
-  /** The parts of the flow state this trail keeps, each left out when empty. */
-  toJSON(): Pick<UntrustedFlowState, 'sources' | 'context' | 'files'> {
+  /** The parts of the flow state this trail keeps, each left out when empty; `sources` optional. */
+  toJSON(withSources = true): Pick<UntrustedFlowState, 'sources' | 'context' | 'files'> {
     return {
-      ...(this.steps.size > 0 ? { sources: Object.fromEntries(this.steps) } : {}),
+      ...(withSources && this.steps.size > 0 ? { sources: Object.fromEntries(this.steps) } : {}),
       ...(this.context.size > 0 ? { context: [...this.context] } : {}),
       ...(this.files.size > 0 ? { files: Object.fromEntries(this.files) } : {}),
     }

@@ -99,6 +99,18 @@ export class UntrustedTextIndex {
     return undefined
   }
 
+  /** `toJSON().outputs` from position `from` on. */
+  outputsFrom(from: number): UntrustedTextIndexState['outputs'] {
+    return this.#outputs
+      .slice(from)
+      .map((output) => ({ stepId: output.stepId, texts: [...output.texts] }))
+  }
+
+  /** `toJSON().saturatedAt`. */
+  get saturatedAt(): number | null {
+    return this.#saturatedAt ?? null
+  }
+
   /** The index as JSON. */
   toJSON(): UntrustedTextIndexState {
     return {

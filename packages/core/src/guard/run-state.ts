@@ -65,6 +65,11 @@ export class RunState {
   readonly asked = new Map<string, string>()
   /** Steps of every plan installed so far, to carry finished work across re-plans and turns. */
   readonly knownSteps = new Map<string, CompiledStep>()
+  /**
+   * While changes are tracked: the steps whose status or output changed since the tracker last
+   * read them (the steps of a newly installed plan are not added; the tracker reads the plan).
+   */
+  changed: Set<string> | undefined
   private stepById = new Map<string, CompiledStep>()
   private stepsByTool = new Map<string, CompiledStep[]>()
   private dependents = new Map<string, string[]>()
@@ -200,6 +205,7 @@ export class RunState {
 
   /** ready → running, with the call key it runs with. */
   start(stepId: string, key: string): void {
+    this.changed?.add(stepId)
     this.status.set(stepId, 'running')
     this.removeReady(stepId)
     this.ranWith.set(stepId, key)
@@ -209,6 +215,7 @@ export class RunState {
   release(stepId: string): boolean {
     const step = this.stepById.get(stepId)
     if (step === undefined || this.status.get(stepId) !== 'running') return false
+    this.changed?.add(stepId)
     this.status.set(stepId, 'pending')
     this.interrupted.delete(stepId)
     this.ranWith.delete(stepId)
@@ -222,6 +229,7 @@ export class RunState {
    */
   complete(stepId: string, output: JsonValue | undefined): boolean {
     if (this.status.get(stepId) !== 'running') return false
+    this.changed?.add(stepId)
     this.status.set(stepId, 'done')
     if (output === undefined) this.outputs.delete(stepId)
     else this.outputs.set(stepId, output)
@@ -247,6 +255,7 @@ export class RunState {
   fail(stepId: string): 'running' | 'pending' | undefined {
     const state = this.status.get(stepId)
     if (state !== 'running' && state !== 'pending') return undefined
+    this.changed?.add(stepId)
     this.status.set(stepId, 'failed')
     this.removeReady(stepId)
     this.waiting.delete(stepId)
@@ -254,6 +263,7 @@ export class RunState {
     while (stack.length > 0) {
       const id = stack.pop() as string
       if (this.status.get(id) !== 'pending') continue
+      this.changed?.add(id)
       this.status.set(id, 'skipped')
       this.removeReady(id)
       this.waiting.delete(id)

@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import type { SavedStateChanges } from '../durable/saved-state-changes.js'
 import type { guardStateSchema } from '../schema/guard-state-schema.js'
 import type { Policy } from '../schema/policy-schema.js'
 import type { AuditSink } from './audit-sink.js'
@@ -206,4 +207,17 @@ export interface PlanGuard {
   submitPlan(plan: unknown, kind: SubmitKind, options?: SubmitOptions): SubmitResult
   /** The state as JSON. */
   snapshot(): PlanGuardState
+  /**
+   * For stores that save changes (`GuardStore.saveChanges`): `snapshot()` as the whole state of
+   * revision `revision`, from which the guard starts counting changes.
+   */
+  snapshotAs(revision: number): PlanGuardState
+  /**
+   * What changed in `snapshot()`, to be saved as revision `revision`, since the last revision a
+   * store confirmed (`savedAs`) or the last `snapshotAs`; undefined before the first
+   * `snapshotAs`. The changes apply to that revision or to any later one a store holds.
+   */
+  changesSince(revision: number): SavedStateChanges | undefined
+  /** A store has saved revision `revision` (whole or as changes). */
+  savedAs(revision: number): void
 }

@@ -1,0 +1,128 @@
+import type { SavedStateChanges } from '../durable/saved-state-changes.js'
+import type { UntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker.js'
+import type { CompiledPlan } from '../types/compiled-plan.js'
+import { savedCounters } from './budget-counters.js'
+import type { RunBudgets } from './run-budgets.js'
+import type { RunState } from './run-state.js'
+
+type Path = readonly string[]
+type Collected = {
+  set: [Path, unknown][]
+  delete: Path[]
+  append: [Path, readonly unknown[], number][]
+}
+
+/** Where the run was when a revision was made: what later changes are counted from. */
+interface Mark {
+  readonly revision: number
+  readonly plan: CompiledPlan | undefined
+  readonly outputs: number
+  readonly hashes: number
+}
+
+/** A revision made of changes: the steps it changed and where the run was. */
+interface Entry extends Mark {
+  readonly steps: ReadonlySet<string>
+}
+
+function put(changes: Collected, path: Path, value: unknown): void {
+  if (value === undefined) changes.delete.push(path)
+  else changes.set.push([path, value])
+}
+
+/**
+ * What changes in a guard's `snapshot()` from one saved revision to the next, without making
+ * the snapshot. The base is the last revision a store confirmed (or the last whole snapshot):
+ * the changes of a new revision hold every step changed since the base (the run marks them; a
+ * new plan brings all of its steps), the parts that do not grow with the steps (counters, the
+ * stop, the flow's summary) whole, and the items of lists that only grow from where the base
+ * had them. So they apply to the base or to any later confirmed revision, in any order of
+ * confirmation.
+ */
+export class GuardJournal {
+  #base: Mark | undefined
+  /** Revisions made of changes since the base, oldest first. */
+  #entries: Entry[] = []
+
+  constructor(
+    private readonly run: RunState,
+    private readonly budgets: RunBudgets,
+    private readonly flow: UntrustedFlowTracker,
+  ) {}
+
+  /** The changes to save as `revision`, or undefined when there is no base to count from. */
+  changesSince(revision: number): SavedStateChanges | undefined {
+    const base = this.#base
+    if (base === undefined) return undefined
+    const { run } = this
+    const entry: Entry = { ...this.#mark(revision), steps: run.changed ?? new Set() }
+    run.changed = new Set()
+    this.#entries.push(entry)
+    const changes: Collected = { set: [], delete: [], append: [] }
+    const steps = new Set<string>()
+    for (const { steps: changed } of this.#entries) for (const stepId of changed) steps.add(stepId)
+    const plan = run.plan
+    if (plan !== base.plan) {
+      changes.set.push([['plan'], plan ?? null])
+      for (const step of plan?.steps ?? []) {
+        steps.add(step.id)
+        put(changes, ['flow', 'seen', step.id], this.flow.stepJSON(step.id).seen)
+      }
+    }
+    for (const stepId of steps) this.#step(changes, stepId)
+    this.#small(changes, base)
+    const since = base.revision
+    if (changes.append.length === 0) return { since, set: changes.set, delete: changes.delete }
+    return { since, ...changes }
+  }
+
+  /** A whole snapshot is saved as `revision`: later changes count from it. */
+  snapshotTaken(revision: number): void {
+    this.#base = this.#mark(revision)
+    this.#entries = []
+    this.run.changed = new Set()
+  }
+
+  /** A store confirmed `revision`: later changes need not repeat what it holds. */
+  saved(revision: number): void {
+    const index = this.#entries.findIndex((entry) => entry.revision === revision)
+    if (index < 0) return
+    this.#base = this.#entries[index]
+    this.#entries = this.#entries.slice(index + 1)
+  }
+
+  #mark(revision: number): Mark {
+    const outputs = this.flow.summaryJSON(Number.MAX_SAFE_INTEGER).outputCount
+    return { revision, plan: this.run.plan, outputs, hashes: this.budgets.seenPlanHashes.size }
+  }
+
+  #step(changes: Collected, stepId: string): void {
+    const { run } = this
+    put(changes, ['status', stepId], run.status.get(stepId))
+    put(changes, ['outputs', stepId], run.outputs.get(stepId))
+    const entry = this.flow.stepJSON(stepId)
+    put(changes, ['flow', 'labels', stepId], entry.label)
+    put(changes, ['flow', 'sources', stepId], entry.sources)
+  }
+
+  /** The parts that do not grow with the steps, whole, and the lists that only grow. */
+  #small(changes: Collected, base: Mark): void {
+    const { run, budgets } = this
+    const summary = this.flow.summaryJSON(base.outputs)
+    for (const [name, value] of Object.entries(savedCounters(budgets.counters)))
+      put(changes, [name], value)
+    put(changes, ['startedAt'], budgets.startedAt)
+    put(changes, ['stopped'], budgets.stopped ?? null)
+    put(changes, ['mode'], run.mode)
+    put(changes, ['asked'], run.asked.size > 0 ? Object.fromEntries(run.asked) : undefined)
+    put(changes, ['flow', 'text', 'saturatedAt'], summary.saturatedAt)
+    const rest: Record<string, unknown> = summary.rest
+    for (const name of ['sensitive', 'acted', 'context', 'files', 'questions'])
+      put(changes, ['flow', name], rest[name])
+    if (summary.outputs.length > 0)
+      changes.append.push([['flow', 'text', 'outputs'], summary.outputs, base.outputs])
+    const hashes = budgets.seenPlanHashes
+    if (hashes.size > base.hashes)
+      changes.append.push([['seenPlanHashes'], [...hashes].slice(base.hashes), base.hashes])
+  }
+}
