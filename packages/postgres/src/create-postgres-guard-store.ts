@@ -131,6 +131,7 @@ export function createPostgresGuardStore(options: PostgresGuardStoreOptions): Po
     setup: () => withDeadline(setup(), timeouts.callMs, 'the setup of its tables'),
     load: (runId) => bounded('a load', () => runs.load(runId)),
     save: (runId, saved) => bounded('a save', () => runs.save(runId, saved)),
+    saveChanges: (runId, saved) => bounded('a save', () => runs.saveChanges(runId, saved)),
     reserve: (reservations) =>
       bounded('a reservation', () => reserveAll(pool, transaction, sql, reservations)),
     release: (reservations) =>
