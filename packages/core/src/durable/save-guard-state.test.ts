@@ -144,6 +144,7 @@ describe('saveGuardState', () => {
     }
     await runThrough(guard, save)
     expect(counts).toMatchObject({ whole: 10, changes: 9 })
+    expect((await memory.load('run'))?.revision).toBe(10)
   })
 
   it('should save a new plan as changes that carry the plan', async () => {

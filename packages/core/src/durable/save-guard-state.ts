@@ -26,18 +26,16 @@ export interface GuardSaveTarget {
 export async function saveGuardState(guard: PlanGuard, target: GuardSaveTarget): Promise<void> {
   const { store, runId, writer } = target
   const owner = writer === undefined ? {} : { writer }
-  if (store.saveChanges !== undefined) {
-    const revision = target.nextRevision()
-    const changes = guard.changesSince(revision)
-    if (
-      changes !== undefined &&
-      (await store.saveChanges(runId, { revision, changes, ...owner }))
-    ) {
-      guard.savedAs(revision)
-      return
-    }
-  }
   const revision = target.nextRevision()
+  const changes = store.saveChanges === undefined ? undefined : guard.changesSince(revision)
+  if (
+    changes !== undefined &&
+    (await store.saveChanges?.(runId, { revision, changes, ...owner }))
+  ) {
+    guard.savedAs(revision)
+    return
+  }
+  // Nothing was written under this revision: the whole state takes it.
   await store.save(runId, { revision, state: guard.snapshotAs(revision), ...owner })
   guard.savedAs(revision)
 }

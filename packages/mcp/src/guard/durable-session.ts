@@ -8,6 +8,7 @@ import {
   type PlanIssue,
   type ResourceAuthorizeResult,
   type RunKeys,
+  saveGuardState,
   startDurableCall,
 } from '@plan/core'
 import { createRunWriter, errorMessage, loadSavedState } from '@plan/core/internal'
@@ -43,10 +44,13 @@ export async function createDurableSession(options: DurableOptions): Promise<Dur
   const restored = saved?.state as PlanGuardState | undefined
   // This session is the run's one writer: a save after another writer's fails.
   const writer = createRunWriter(saved)
-  const next = (guard: PlanGuard) => {
-    revision += 1
-    return { revision, state: guard.snapshot(), writer }
-  }
+  const target =
+    store === undefined
+      ? undefined
+      : { store, runId: runId as string, writer, nextRevision: () => ++revision }
+  // What the call changed, not the whole state, where the store takes changes.
+  const save = (guard: PlanGuard) =>
+    target === undefined ? Promise.resolve() : saveGuardState(guard, target)
   return {
     restored,
     async start(guard, tool, allowed) {
@@ -58,7 +62,7 @@ export async function createDurableSession(options: DurableOptions): Promise<Dur
         tool,
         stepId: allowed.stepId,
         ...(keys === undefined ? {} : { keys }),
-        saved: () => next(guard),
+        saved: { save: () => save(guard) },
       })
       if (issues.length === 0) return allowed
       guard.release(allowed.stepId)
@@ -67,7 +71,7 @@ export async function createDurableSession(options: DurableOptions): Promise<Dur
     async save(guard) {
       if (store === undefined) return { allowed: true }
       try {
-        await store.save(runId as string, next(guard))
+        await save(guard)
         return { allowed: true }
       } catch (error) {
         const issue: PlanIssue = {
@@ -80,7 +84,7 @@ export async function createDurableSession(options: DurableOptions): Promise<Dur
       }
     },
     finish(guard) {
-      if (store !== undefined) void finishDurableCall(store, runId as string, next(guard))
+      if (store !== undefined) void finishDurableCall(store, runId as string, () => save(guard))
     },
   }
 }
