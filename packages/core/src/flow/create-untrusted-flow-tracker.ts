@@ -294,7 +294,7 @@ export function createUntrustedFlowTracker(
       if (untrusted) {
         indexOutput(index, step.id, output)
         trail.recorded(step, tool, labels)
-      }
+      } else trail.trusted(step.id)
       return label
     },
     recordContent(source, output) {

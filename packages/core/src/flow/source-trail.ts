@@ -95,6 +95,11 @@ export class SourceTrail {
     this.steps.delete(stepId)
   }
 
+  /** A checked step's output was labelled trusted: where it would have come from is not kept. */
+  trusted(stepId: string): void {
+    this.#origins.delete(stepId)
+  }
+
   /** The parts of the flow state this trail keeps, each left out when empty; `sources` optional. */
   toJSON(withSources = true): Pick<UntrustedFlowState, 'sources' | 'context' | 'files'> {
     return {

@@ -40,7 +40,7 @@ function methodsOf(
     stopReason: () => budgets.stopReason(),
     interruptedCalls: () =>
       run.interruptedSteps().map((stepId) => {
-        const tool = run.knownSteps.get(stepId)?.tool ?? ''
+        const tool = run.knownStep(stepId)?.tool ?? ''
         return { stepId, tool, issue: interruptedCallIssue(stepId, tool) }
       }),
     submitPlan: (plan, kind, submitOptions) =>

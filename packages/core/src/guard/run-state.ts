@@ -63,8 +63,8 @@ export class RunState {
    * same refusal of a replayed call is not counted again within the plan.
    */
   readonly asked = new Map<string, string>()
-  /** Steps of every plan installed so far, to carry finished work across re-plans and turns. */
-  readonly knownSteps = new Map<string, CompiledStep>()
+  /** Steps of earlier plans whose ids the current plan does not use (see {@link knownStep}). */
+  readonly #earlier = new Map<string, CompiledStep>()
   /**
    * While changes are tracked: the steps whose status or output changed since the tracker last
    * read them (the steps of a newly installed plan are not added; the tracker reads the plan).
@@ -85,6 +85,14 @@ export class RunState {
   /** A step of the current plan. */
   step(stepId: string): CompiledStep | undefined {
     return this.stepById.get(stepId)
+  }
+
+  /**
+   * The latest step with this id of every plan installed so far, to carry finished work across
+   * re-plans and turns.
+   */
+  knownStep(stepId: string): CompiledStep | undefined {
+    return this.stepById.get(stepId) ?? this.#earlier.get(stepId)
   }
 
   /** The steps of the current plan that call `tool`. */
@@ -119,30 +127,34 @@ export class RunState {
     this.plan = next
     this.mode = mode
     // The first plan fills the maps made with the run; later plans start from new ones.
-    if (this.stepById.size > 0) {
+    const previous = this.stepById
+    if (previous.size > 0) {
       this.stepById = new Map()
       this.stepsByTool = new Map()
       this.dependents = new Map()
       this.waiting = new Map()
     }
     for (const step of next.steps) {
+      const known = previous.get(step.id) ?? this.#earlier.get(step.id)
       this.stepById.set(step.id, step)
       push(this.stepsByTool, step.tool, step)
       for (const dependency of step.dependsOn) push(this.dependents, dependency, step.id)
-      if (!(restoring ? this.status.has(step.id) : this.carries(step))) {
+      if (!(restoring ? this.status.has(step.id) : this.carries(step, known))) {
         this.status.set(step.id, 'pending')
         this.outputs.delete(step.id)
         this.ranWith.delete(step.id)
         onReset(step.id)
       }
-      this.knownSteps.set(step.id, step)
+      this.#earlier.delete(step.id)
     }
+    if (previous !== this.stepById)
+      for (const [stepId, step] of previous)
+        if (!this.stepById.has(stepId)) this.#earlier.set(stepId, step)
     for (const step of next.steps) if (this.status.get(step.id) === 'pending') this.schedule(step)
   }
 
-  /** True when an earlier plan's step with this id ran (or runs) the same call. */
-  private carries(step: CompiledStep): boolean {
-    const previous = this.knownSteps.get(step.id)
+  /** True when an earlier plan's step with this id (`previous`) ran (or runs) the same call. */
+  private carries(step: CompiledStep, previous: CompiledStep | undefined): boolean {
     const state = this.status.get(step.id)
     return (
       previous !== undefined &&
@@ -295,7 +307,7 @@ export class RunState {
   readyTools(): string[] {
     const tools = [...this.ready.keys()].map((id) => this.stepById.get(id)?.tool as string)
     for (const id of this.interrupted)
-      if (this.status.get(id) === 'running') tools.push(this.knownSteps.get(id)?.tool ?? '')
+      if (this.status.get(id) === 'running') tools.push(this.knownStep(id)?.tool ?? '')
     return [...new Set(tools)].filter(Boolean)
   }
 
