@@ -18,6 +18,8 @@ interface Mark {
   readonly plan: CompiledPlan | undefined
   readonly outputs: number
   readonly hashes: number
+  /** JSON of each part that does not grow with the steps, by path. */
+  readonly parts: ReadonlyMap<string, string>
 }
 
 /** A revision made of changes: the steps it changed and where the run was. */
@@ -55,10 +57,19 @@ export class GuardJournal {
     const base = this.#base
     if (base === undefined) return undefined
     const { run } = this
-    const entry: Entry = { ...this.#mark(revision), steps: run.changed ?? new Set() }
+    const parts = this.#parts()
+    const changes: Collected = { set: [], delete: [], append: [] }
+    // A part is left out only when every revision the store may hold has it as it is now.
+    for (const [key, [path, value, text]] of parts)
+      if (
+        base.parts.get(key) !== text ||
+        this.#entries.some((entry) => entry.parts.get(key) !== text)
+      )
+        put(changes, path, value)
+    const texts = new Map([...parts].map(([key, [, , text]]) => [key, text]))
+    const entry: Entry = { ...this.#mark(revision, texts), steps: run.changed ?? new Set() }
     run.changed = new Set()
     this.#entries.push(entry)
-    const changes: Collected = { set: [], delete: [], append: [] }
     const steps = new Set<string>()
     for (const { steps: changed } of this.#entries) for (const stepId of changed) steps.add(stepId)
     const plan = run.plan
@@ -70,7 +81,7 @@ export class GuardJournal {
       }
     }
     for (const stepId of steps) this.#step(changes, stepId)
-    this.#small(changes, base)
+    this.#appended(changes, base)
     const since = base.revision
     if (changes.append.length === 0) return { since, set: changes.set, delete: changes.delete }
     return { since, ...changes }
@@ -91,9 +102,36 @@ export class GuardJournal {
     this.#entries = this.#entries.slice(index + 1)
   }
 
-  #mark(revision: number): Mark {
+  #mark(revision: number, parts?: ReadonlyMap<string, string>): Mark {
     const outputs = this.flow.summaryJSON(Number.MAX_SAFE_INTEGER).outputCount
-    return { revision, plan: this.run.plan, outputs, hashes: this.budgets.seenPlanHashes.size }
+    const texts = parts ?? new Map([...this.#parts()].map(([key, [, , text]]) => [key, text]))
+    const hashes = this.budgets.seenPlanHashes.size
+    return { revision, plan: this.run.plan, outputs, hashes, parts: texts }
+  }
+
+  /** The parts that do not grow with the steps: path, value and JSON, by path. */
+  #parts(): Map<string, [Path, unknown, string]> {
+    const { run, budgets } = this
+    const summary = this.flow.summaryJSON(Number.MAX_SAFE_INTEGER)
+    const rest: Record<string, unknown> = summary.rest
+    const list: [Path, unknown][] = [
+      ...Object.entries(savedCounters(budgets.counters)).map(([name, value]): [Path, unknown] => [
+        [name],
+        value,
+      ]),
+      [['startedAt'], budgets.startedAt],
+      [['stopped'], budgets.stopped ?? null],
+      [['mode'], run.mode],
+      [['asked'], run.asked.size > 0 ? Object.fromEntries(run.asked) : undefined],
+      [['flow', 'text', 'saturatedAt'], summary.saturatedAt],
+      ...['sensitive', 'acted', 'context', 'files', 'questions'].map((name): [Path, unknown] => [
+        ['flow', name],
+        rest[name],
+      ]),
+    ]
+    return new Map(
+      list.map(([path, value]) => [path.join('.'), [path, value, JSON.stringify(value) ?? '']]),
+    )
   }
 
   #step(changes: Collected, stepId: string): void {
@@ -105,20 +143,10 @@ export class GuardJournal {
     put(changes, ['flow', 'sources', stepId], entry.sources)
   }
 
-  /** The parts that do not grow with the steps, whole, and the lists that only grow. */
-  #small(changes: Collected, base: Mark): void {
-    const { run, budgets } = this
+  /** The lists that only grow: their items from where the base had them. */
+  #appended(changes: Collected, base: Mark): void {
+    const { budgets } = this
     const summary = this.flow.summaryJSON(base.outputs)
-    for (const [name, value] of Object.entries(savedCounters(budgets.counters)))
-      put(changes, [name], value)
-    put(changes, ['startedAt'], budgets.startedAt)
-    put(changes, ['stopped'], budgets.stopped ?? null)
-    put(changes, ['mode'], run.mode)
-    put(changes, ['asked'], run.asked.size > 0 ? Object.fromEntries(run.asked) : undefined)
-    put(changes, ['flow', 'text', 'saturatedAt'], summary.saturatedAt)
-    const rest: Record<string, unknown> = summary.rest
-    for (const name of ['sensitive', 'acted', 'context', 'files', 'questions'])
-      put(changes, ['flow', name], rest[name])
     if (summary.outputs.length > 0)
       changes.append.push([['flow', 'text', 'outputs'], summary.outputs, base.outputs])
     const hashes = budgets.seenPlanHashes
