@@ -1,4 +1,4 @@
-import type { SavedStateChanges } from './saved-state-changes.js'
+import type { SavedStateChanges } from '../types/saved-state-changes.js'
 
 /**
  * One writer of a run: a process (or a handler) that loaded the run and now saves it. A run has

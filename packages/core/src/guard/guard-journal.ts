@@ -1,6 +1,6 @@
-import type { SavedStateChanges } from '../durable/saved-state-changes.js'
 import type { UntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
+import type { SavedStateChanges } from '../types/saved-state-changes.js'
 import { savedCounters } from './budget-counters.js'
 import type { RunBudgets } from './run-budgets.js'
 import type { RunState } from './run-state.js'

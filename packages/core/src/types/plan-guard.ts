@@ -1,5 +1,4 @@
 import type { z } from 'zod'
-import type { SavedStateChanges } from '../durable/saved-state-changes.js'
 import type { guardStateSchema } from '../schema/guard-state-schema.js'
 import type { Policy } from '../schema/policy-schema.js'
 import type { AuditSink } from './audit-sink.js'
@@ -8,6 +7,7 @@ import type { InterruptedCall } from './interrupted-call.js'
 import type { JsonObject } from './json-value.js'
 import type { PlanCompiler, PlanValidationResult } from './plan-compiler.js'
 import type { PlanIssue } from './plan-issue.js'
+import type { SavedStateChanges } from './saved-state-changes.js'
 import type { UntrustedFlowState } from './untrusted-flow.js'
 
 /** A live tool call, as a framework reports it. */
