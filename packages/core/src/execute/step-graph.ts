@@ -1,4 +1,5 @@
 import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
+import { type DependentRows, dependentRows, dependentsAt } from '../util/dependent-rows.js'
 
 const NO_IDS: readonly string[] = Object.freeze([])
 
@@ -13,9 +14,7 @@ export class StepGraph {
   /** Longest remaining chain (in steps) from each step to the end of the plan, by position. */
   readonly priority: Int32Array
   readonly #position: Map<string, number>
-  /** The dependents of the step at position p are `#targets[#starts[p] .. #starts[p + 1])`. */
-  readonly #starts: Int32Array
-  readonly #targets: Int32Array
+  readonly #rows: DependentRows
 
   /** @param priority by position; computed from `order` (a topological order) when omitted */
   constructor(steps: readonly CompiledStep[], order: readonly string[], priority?: Int32Array) {
@@ -24,26 +23,7 @@ export class StepGraph {
     for (let index = 0; index < steps.length; index += 1)
       position.set((steps[index] as CompiledStep).id, index)
     this.#position = position
-    const starts = new Int32Array(steps.length + 1)
-    for (const step of steps)
-      for (const dependency of step.dependsOn) {
-        const at = position.get(dependency)
-        if (at !== undefined) starts[at + 1] = (starts[at + 1] as number) + 1
-      }
-    for (let index = 0; index < steps.length; index += 1)
-      starts[index + 1] = (starts[index + 1] as number) + (starts[index] as number)
-    const targets = new Int32Array(starts[steps.length] as number)
-    const filled = starts.slice(0, steps.length)
-    steps.forEach((step, index) => {
-      for (const dependency of step.dependsOn) {
-        const at = position.get(dependency)
-        if (at === undefined) continue
-        targets[filled[at] as number] = index
-        filled[at] = (filled[at] as number) + 1
-      }
-    })
-    this.#starts = starts
-    this.#targets = targets
+    this.#rows = dependentRows(steps, (stepId) => position.get(stepId))
     this.priority = priority ?? this.#remainingDepth(order)
   }
 
@@ -60,7 +40,7 @@ export class StepGraph {
 
   /** Positions of the steps that depend on the step at `position`. */
   dependentPositions(position: number): Int32Array {
-    return this.#targets.subarray(this.#starts[position], this.#starts[position + 1])
+    return dependentsAt(this.#rows, position)
   }
 
   /** Ids of the steps that depend on `stepId`, in plan order. */
