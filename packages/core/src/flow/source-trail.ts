@@ -21,6 +21,8 @@ export class SourceTrail {
   readonly files: SourceLists
   // Where each checked step's output will come from, worked out on its resolved arguments.
   readonly #origins: SourceLists = new Map()
+  // One frozen list per distinct list of sources: most steps of a run share a few.
+  readonly #lists = new Map<string, readonly string[]>()
 
   constructor(
     private readonly policy: ResolvedPolicy,
@@ -68,9 +70,19 @@ export class SourceTrail {
   ): void {
     const own = this.#origins.get(step.id) ?? this.#ownSources(step, tool, step.args)
     this.#origins.delete(step.id)
-    const found = [...new Set([...own, ...this.#referenceSources(step, labels)])]
+    const found = this.#shared([...new Set([...own, ...this.#referenceSources(step, labels)])])
     this.steps.set(step.id, found)
     for (const source of found) this.context.add(source)
+  }
+
+  /** The one frozen copy of a list of sources (the first 4,096 distinct lists are kept). */
+  #shared(sources: string[]): readonly string[] {
+    const key = JSON.stringify(sources)
+    const known = this.#lists.get(key)
+    if (known !== undefined) return known
+    const frozen = Object.freeze(sources)
+    if (this.#lists.size < 4096) this.#lists.set(key, frozen)
+    return frozen
   }
 
   /** The sources a step's call carries; with `inContext`, also everything the model saw. */
