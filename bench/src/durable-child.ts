@@ -44,8 +44,14 @@ async function execute(): Promise<Record<string, number>> {
   const start = performance.now()
   const plan = compiledChain()
   const result = await executePlan(plan, { work: async () => 'ok' }, { compiler, concurrency: 8 })
+  const ms = performance.now() - start
   if (result.status !== 'completed') throw new Error(`run ended ${result.status}`)
-  return { ms: performance.now() - start }
+  // What the plan and the run's result hold once the garbage is gone (needs --expose-gc).
+  const collect = (globalThis as { gc?: () => void }).gc
+  collect?.()
+  const retainedHeapBytes = collect === undefined ? 0 : process.memoryUsage().heapUsed
+  if (Object.keys(result.steps).length !== plan.steps.length) throw new Error('steps missing')
+  return { ms, retainedHeapBytes }
 }
 
 /** A store that counts the bytes it is given: whole states and changes. */

@@ -13,12 +13,13 @@ interface Measured {
   readonly stateBytes?: number
   readonly maxRssKb: number
   readonly peakHeapBytes: number
+  readonly retainedHeapBytes?: number
 }
 
 async function measure(mode: 'execute' | 'bytes', size: number): Promise<Measured> {
   const { stdout } = await run(
     process.execPath,
-    ['--max-old-space-size=16384', child, mode, String(size)],
+    ['--max-old-space-size=16384', '--expose-gc', child, mode, String(size)],
     { maxBuffer: 1 << 20 },
   )
   return JSON.parse(stdout) as Measured
@@ -106,6 +107,14 @@ export async function durableSuite(): Promise<Row[]> {
         spread(results, (result) => result.peakHeapBytes / 2 ** 20),
         'MiB',
         'sampled every 20 ms',
+      ),
+    )
+    rows.push(
+      row(
+        `compile + guard + executor, ${steps} steps: heap the plan and the result keep${once}`,
+        spread(results, (result) => (result.retainedHeapBytes ?? 0) / 2 ** 20),
+        'MiB',
+        'after a full collection at the end of the run',
       ),
     )
   }
