@@ -33,6 +33,7 @@ export type {
   GuardStore,
   ReserveResult,
   RunWriter,
+  SavedRunChanges,
   SavedRunState,
 } from './durable/guard-store.js'
 export type { RunKeys } from './durable/shared-budget-reservations.js'
@@ -130,6 +131,7 @@ export type {
 export type { IssueCode, PlanIssue } from './types/plan-issue.js'
 export type { PlanObject } from './types/plan-object.js'
 export type { ResolvedPolicy, ResolvePolicyOptions } from './types/resolved-policy.js'
+export type { SavedStateChanges } from './types/saved-state-changes.js'
 export type { TaintState } from './types/taint-state.js'
 export type { ToolContext, ToolFunction } from './types/tool-function.js'
 export type { TrustLabel, UntrustedFlowState } from './types/untrusted-flow.js'

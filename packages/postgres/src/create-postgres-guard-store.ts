@@ -1,4 +1,10 @@
-import { type BudgetReservation, type GuardStore, PlanError, type ReserveResult } from '@plan/core'
+import {
+  type BudgetReservation,
+  type GuardStore,
+  PlanError,
+  type ReserveResult,
+  type SavedRunChanges,
+} from '@plan/core'
 import pg from 'pg'
 import type { PostgresClient, PostgresPool } from './postgres-pool.js'
 import { RunStateWrites } from './run-state-writes.js'
@@ -23,6 +29,10 @@ export interface PostgresGuardStoreOptions {
 
 /** A {@link GuardStore} on PostgreSQL. */
 export interface PostgresGuardStore extends GuardStore {
+  /** See {@link GuardStore.saveChanges}: a row of the changes, on top of the revision it holds. */
+  saveChanges(runId: string, saved: SavedRunChanges): Promise<boolean>
+  /** See {@link GuardStore.release}. */
+  release(reservations: readonly BudgetReservation[]): Promise<void>
   /** Creates the tables when they are missing; every other method calls it first. */
   setup(): Promise<void>
   /** Ends the pool, when the store made it from a connection string. */
@@ -131,6 +141,7 @@ export function createPostgresGuardStore(options: PostgresGuardStoreOptions): Po
     setup: () => withDeadline(setup(), timeouts.callMs, 'the setup of its tables'),
     load: (runId) => bounded('a load', () => runs.load(runId)),
     save: (runId, saved) => bounded('a save', () => runs.save(runId, saved)),
+    saveChanges: (runId, saved) => bounded('a save', () => runs.saveChanges(runId, saved)),
     reserve: (reservations) =>
       bounded('a reservation', () => reserveAll(pool, transaction, sql, reservations)),
     release: (reservations) =>

@@ -1,11 +1,15 @@
 /**
  * A change of a saved state: paths deleted, values set (by path), and items appended to arrays
- * that only grew (a log of outputs), applied in that order.
+ * that only grew (a log of outputs), applied in that order. An append that names a position
+ * (as a guard's `changesSince` does) holds the items from there on.
  */
 export interface StateChanges {
   readonly set: readonly (readonly [readonly string[], unknown])[]
   readonly delete: readonly (readonly string[])[]
-  readonly append?: readonly (readonly [readonly string[], readonly unknown[]])[]
+  readonly append?: readonly (
+    | readonly [readonly string[], readonly unknown[]]
+    | readonly [readonly string[], readonly unknown[], number]
+  )[]
 }
 
 type Collected = { set: [string[], unknown][]; delete: string[][]; append: [string[], unknown[]][] }
@@ -83,13 +87,14 @@ export function applyChanges(
       configurable: true,
     })
   }
-  for (const [path, items] of changes.append ?? []) {
+  for (const [path, items, at] of changes.append ?? []) {
     const parent = parentOf(state, path)
     const key = path.at(-1) as string
     const list = parent !== undefined && Object.hasOwn(parent, key) ? parent[key] : undefined
-    if (!Array.isArray(list))
-      throw new Error(`the saved changes append to ${path.join('.')}, no list`)
-    list.push(...items)
+    if (!Array.isArray(list) || (at !== undefined && list.length < at))
+      throw new Error(`the saved changes append to ${path.join('.')}, no list that long`)
+    if (at !== undefined) list.length = at
+    for (const item of items) list.push(item)
   }
   return state
 }

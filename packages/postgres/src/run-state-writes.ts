@@ -1,4 +1,4 @@
-import type { SavedRunState } from '@plan/core'
+import type { SavedRunChanges, SavedRunState } from '@plan/core'
 import { runTakenError } from '@plan/core/adapter'
 import type { PostgresClient, PostgresPool } from './postgres-pool.js'
 import { applyChanges, diffStates } from './run-state-changes.js'
@@ -10,7 +10,8 @@ type Transaction = <T>(work: (client: PostgresClient) => Promise<T>) => Promise<
 /** What this process last wrote or read of a run: the base of its next save's changes. */
 interface RunHead {
   readonly revision: number
-  readonly state: Record<string, unknown>
+  /** The state, to diff the next save against; none after a save of changes made elsewhere. */
+  readonly state: Record<string, unknown> | undefined
   /** Size of the full state in the row, and of the changes saved since. */
   readonly baseBytes: number
   readonly changeCount: number
@@ -70,9 +71,25 @@ export class RunStateWrites {
   }
 
   save(runId: string, saved: SavedRunState): Promise<void> {
+    return this.#queued(runId, () => this.#write(runId, saved))
+  }
+
+  /**
+   * Writes changes a guard made since a revision this process wrote or read (or an earlier
+   * one); false when it holds no such revision of the run, or once the changes saved since the
+   * full state outgrow it (the caller then saves the full state).
+   */
+  saveChanges(runId: string, saved: SavedRunChanges): Promise<boolean> {
+    return this.#queued(runId, () => this.#writeChanges(runId, saved))
+  }
+
+  #queued<T>(runId: string, write: () => Promise<T>): Promise<T> {
     const previous = this.#queues.get(runId) ?? Promise.resolve()
-    const next = previous.then(() => this.#write(runId, saved))
-    const settled = next.catch(() => undefined)
+    const next = previous.then(write)
+    const settled = next.then(
+      () => undefined,
+      () => undefined,
+    )
     this.#queues.set(runId, settled)
     void settled.then(() => {
       if (this.#queues.get(runId) === settled) this.#queues.delete(runId)
@@ -80,12 +97,41 @@ export class RunStateWrites {
     return next
   }
 
+  async #writeChanges(runId: string, saved: SavedRunChanges): Promise<boolean> {
+    const head = this.#heads.get(runId)
+    if (
+      head === undefined ||
+      saved.changes.since > head.revision ||
+      saved.revision <= head.revision ||
+      head.changeBytes >= head.baseBytes
+    )
+      return false
+    const { since: _since, ...operations } = saved.changes
+    const changes = JSON.stringify(operations)
+    try {
+      const written = await this.#saveChanges(runId, saved, head.revision, changes)
+      if (written) {
+        this.#remember(runId, {
+          ...head,
+          revision: saved.revision,
+          state: undefined,
+          changeCount: head.changeCount + 1,
+          changeBytes: head.changeBytes + changes.length,
+        })
+      }
+      return written
+    } catch (error) {
+      this.#heads.delete(runId)
+      throw error
+    }
+  }
+
   async #write(runId: string, saved: SavedRunState): Promise<void> {
     const text = JSON.stringify(saved.state)
     const state: unknown = JSON.parse(text)
     const head = this.#heads.get(runId)
     try {
-      if (head !== undefined && isRecord(state) && this.#changesFit(head, saved)) {
+      if (head?.state !== undefined && isRecord(state) && this.#changesFit(head, saved)) {
         const changes = JSON.stringify(diffStates(head.state, state))
         if (await this.#saveChanges(runId, saved, head.revision, changes)) {
           this.#remember(runId, {
@@ -126,7 +172,7 @@ export class RunStateWrites {
   /** Writes the changes on top of revision `base`; false when the row is not at `base`. */
   async #saveChanges(
     runId: string,
-    saved: SavedRunState,
+    saved: Pick<SavedRunState, 'revision' | 'writer'>,
     base: number,
     changes: string,
   ): Promise<boolean> {

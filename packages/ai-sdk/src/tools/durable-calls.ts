@@ -9,7 +9,9 @@ import {
 import {
   createRunWriter,
   finishDurableCall,
+  type GuardSaveTarget,
   runTakenError,
+  saveGuardState,
   startDurableCall,
 } from '@plan/core/adapter'
 import { sessionOf } from '../session/guard-session.js'
@@ -41,24 +43,29 @@ export function resumeWriter(guard: PlanGuard, loaded: SavedRunState | undefined
   sessionOf(guard).writer = createRunWriter(loaded)
 }
 
-async function nextSaved(guard: PlanGuard, run: DurableRun): Promise<SavedRunState> {
+/** Where the run is saved, its revision checked against the store before the first write. */
+async function saveTarget(guard: PlanGuard, store: GuardStore, runId: string) {
   const session = sessionOf(guard)
-  if (session.revision === undefined && run.store !== undefined && run.runId !== undefined) {
+  if (session.revision === undefined) {
     // Read again before the first write: the store checks the state (a signed store), and a
     // run written since it was resumed belongs to another writer.
-    const stored = await run.store.load(run.runId)
+    const stored = await store.load(runId)
     // A parallel first call may have checked and numbered its save while this one waited.
     if (session.revision === undefined) {
       const revision = stored?.revision ?? 0
       session.writer ??= createRunWriter(stored)
-      if (revision !== session.writer.loadedRevision) throw runTakenError(run.runId)
+      if (revision !== session.writer.loadedRevision) throw runTakenError(runId)
       session.revision = revision
     }
   }
-  session.revision = (session.revision ?? 0) + 1
+  const nextRevision = () => {
+    session.revision = (session.revision ?? 0) + 1
+    return session.revision
+  }
   return {
-    revision: session.revision,
-    state: guard.snapshot(),
+    store,
+    runId,
+    nextRevision,
     ...(session.writer === undefined ? {} : { writer: session.writer }),
   }
 }
@@ -75,17 +82,17 @@ export async function beginDurableCall(
   stepId: string,
 ): Promise<readonly PlanIssue[]> {
   if (!run.durable) return []
-  let saved: SavedRunState | undefined
-  if (run.store !== undefined) {
+  let target: GuardSaveTarget | undefined
+  if (run.store !== undefined && run.runId !== undefined) {
     try {
-      saved = await nextSaved(guard, run)
+      target = await saveTarget(guard, run.store, run.runId)
     } catch (error) {
       // A store that refuses the saved state (a signed store: `signature_invalid`) says why itself.
       if (PlanError.isInstance(error)) {
         guard.release(stepId)
         return error.issues.map((issue) => ({ ...issue, stepId }))
       }
-      saved = undefined
+      target = undefined
     }
   }
   const issues = await startDurableCall({
@@ -95,9 +102,12 @@ export async function beginDurableCall(
     tool,
     stepId,
     ...(run.keys === undefined ? {} : { keys: run.keys }),
-    saved: () => {
-      if (saved === undefined) throw new Error('the revision of the run could not be read')
-      return saved
+    saved: {
+      // What the call changed, not the whole state, where the store takes changes.
+      save: () => {
+        if (target === undefined) throw new Error('the revision of the run could not be read')
+        return saveGuardState(guard, target)
+      },
     },
   })
   if (issues.length > 0) guard.release(stepId)
@@ -108,7 +118,8 @@ export async function beginDurableCall(
 export async function endDurableCall(guard: PlanGuard, run: DurableRun): Promise<void> {
   if (run.store === undefined || run.runId === undefined) return
   try {
-    await finishDurableCall(run.store, run.runId, await nextSaved(guard, run))
+    const target = await saveTarget(guard, run.store, run.runId)
+    await finishDurableCall(run.store, run.runId, () => saveGuardState(guard, target))
   } catch {
     // As finishDurableCall: the state written before the call is the conservative one.
   }

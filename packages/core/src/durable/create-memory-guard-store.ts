@@ -1,5 +1,10 @@
 import type { BudgetReservation, GuardStore, ReserveResult, SavedRunState } from './guard-store.js'
 import { runTakenError, runWriteDecision } from './run-writer.js'
+import { applySavedStateChanges } from './saved-state-changes.js'
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
 
 function budgetKey(reservation: BudgetReservation): string {
   return JSON.stringify([reservation.budget, reservation.key, reservation.windowStart])
@@ -47,6 +52,20 @@ export function createMemoryGuardStore(): GuardStore {
       const decision = runWriteDecision(head, saved)
       if (decision === 'conflict') throw runTakenError(runId)
       if (decision === 'write') states.set(runId, structuredClone(saved))
+    },
+    async saveChanges(runId, saved) {
+      const current = states.get(runId)
+      if (current === undefined) return false
+      const head = { revision: current.revision, writerId: current.writer?.id }
+      const decision = runWriteDecision(head, { ...saved, state: undefined })
+      if (decision === 'conflict') throw runTakenError(runId)
+      if (decision === 'ignore') return true
+      const state = current.state
+      if (saved.changes.since > current.revision || !isRecord(state)) return false
+      applySavedStateChanges(state, structuredClone(saved.changes))
+      const writer = saved.writer === undefined ? {} : { writer: structuredClone(saved.writer) }
+      states.set(runId, { revision: saved.revision, state, ...writer })
+      return true
     },
     async reserve(reservations): Promise<ReserveResult> {
       for (const reservation of reservations) {

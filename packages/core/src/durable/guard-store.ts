@@ -1,3 +1,5 @@
+import type { SavedStateChanges } from '../types/saved-state-changes.js'
+
 /**
  * One writer of a run: a process (or a handler) that loaded the run and now saves it. A run has
  * one writer at a time; a second one that resumed the same run loses the race (see
@@ -17,6 +19,14 @@ export interface SavedRunState {
   /** What the adapter saves (the guard's `snapshot()` and its own bookkeeping), as JSON. */
   readonly state: unknown
   /** Who saves it; with it, a save is compare-and-set (see {@link GuardStore.save}). */
+  readonly writer?: RunWriter
+}
+
+/** A revision of a run's state saved as what changed (see {@link GuardStore.saveChanges}). */
+export interface SavedRunChanges {
+  readonly revision: number
+  /** What changed since the revision `changes.since` (the guard's `changesSince`). */
+  readonly changes: SavedStateChanges
   readonly writer?: RunWriter
 }
 
@@ -63,6 +73,15 @@ export interface GuardStore {
    * closed).
    */
   save(runId: string, saved: SavedRunState): Promise<void>
+  /**
+   * Saves a revision as what changed since `changes.since`, so a save costs what changed, not
+   * the whole state. Resolves true once written (or ignored, as `save` ignores a late write),
+   * false when the store cannot apply them (it does not hold `changes.since` or a later
+   * revision, or wants the whole state again): the caller then saves the whole state with
+   * `save`. Compare-and-set as `save`; rejects as `save` does. Optional: without it, every
+   * save is a whole state.
+   */
+  saveChanges?(runId: string, saved: SavedRunChanges): Promise<boolean>
   /**
    * Counts one call against every reservation, atomically: either all fit under their
    * `maxCalls` and are counted, or none is. Concurrent callers (in any process sharing the

@@ -16,8 +16,11 @@ export interface StartDurableCallOptions {
   readonly stepId: string
   /** The run's keys for shared budgets (`{ tenant: 'acme' }`). */
   readonly keys?: RunKeys
-  /** The run's state with this call already counted (the guard authorized it). */
-  readonly saved: () => SavedRunState
+  /**
+   * The run's state with this call already counted (the guard authorized it), or a function
+   * that saves it (such as {@link saveGuardState}, which saves only what changed).
+   */
+  readonly saved: (() => SavedRunState) | { readonly save: () => Promise<void> }
   /** Clock, for tests. Defaults to `Date.now`. */
   readonly now?: () => number
 }
@@ -54,7 +57,9 @@ export async function startDurableCall(
       if (!result.reserved) return [exhaustedIssue(result.reservation, stepId)]
       reserved = true
     }
-    await store.save(options.runId, options.saved())
+    const saved = options.saved
+    if (typeof saved === 'function') await store.save(options.runId, saved())
+    else await saved.save()
     return []
   } catch (error) {
     // The save failed here, so the tool was never called: the reservation can be given back.
@@ -89,11 +94,11 @@ function exhaustedIssue(reservation: BudgetReservation, stepId: string): PlanIss
 export async function finishDurableCall(
   store: GuardStore | undefined,
   runId: string,
-  saved: SavedRunState,
+  saved: SavedRunState | (() => Promise<void>),
 ): Promise<void> {
   if (store === undefined) return
   try {
-    await store.save(runId, saved)
+    await (typeof saved === 'function' ? saved() : store.save(runId, saved))
   } catch {
     // See above: the write-ahead state is the conservative one.
   }

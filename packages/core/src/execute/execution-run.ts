@@ -79,7 +79,7 @@ export class ExecutionRun {
 
   /** The step with this id (the scheduler only hands out ids of the plan). */
   step(stepId: string): CompiledStep {
-    return this.graph.steps.get(stepId) as CompiledStep
+    return this.graph.step(stepId) as CompiledStep
   }
 
   /** Sends a progress event; a listener that throws changes nothing. */
@@ -158,7 +158,7 @@ export class ExecutionRun {
         type: 'step-end',
         at,
         stepId,
-        tool: this.graph.steps.get(stepId)?.tool ?? '',
+        tool: this.graph.step(stepId)?.tool ?? '',
         status: 'aborted',
         attempts: result.attempts,
         durationMs: at - (result.startedAt ?? at),
@@ -273,7 +273,7 @@ export class ExecutionRun {
   }
 
   #skipDependents(stepId: string, cause: PlanIssue): void {
-    const stack = [...(this.graph.dependents.get(stepId) ?? [])]
+    const stack = [...this.graph.dependents(stepId)]
     const at = this.settings.now()
     while (stack.length > 0) {
       const id = stack.pop() as string
@@ -286,7 +286,7 @@ export class ExecutionRun {
       this.record.settle(id, { status: 'skipped', attempts: 0, issues: [issue] })
       this.scheduler.forget(id)
       this.emit({ type: 'skipped', at, stepId: id, issue })
-      stack.push(...(this.graph.dependents.get(id) ?? []))
+      stack.push(...this.graph.dependents(id))
     }
   }
 

@@ -1,60 +1,62 @@
-/** A max-heap of step ids: highest priority first, then lowest index (plan order). */
+/**
+ * A max-heap of step positions: highest priority first, then lowest position (plan order).
+ * Positions, not ids: the comparisons read a typed array, no map.
+ */
 export class ReadyQueue {
-  readonly #heap: string[] = []
-  readonly #priority: ReadonlyMap<string, number>
-  readonly #index: ReadonlyMap<string, number>
+  readonly #heap: number[] = []
+  readonly #priority: Int32Array
 
-  constructor(priority: ReadonlyMap<string, number>, index: ReadonlyMap<string, number>) {
+  /** @param priority of each step, by position */
+  constructor(priority: Int32Array) {
     this.#priority = priority
-    this.#index = index
   }
 
   get size(): number {
     return this.#heap.length
   }
 
-  #before(left: string, right: string): boolean {
-    const byPriority = (this.#priority.get(left) ?? 0) - (this.#priority.get(right) ?? 0)
+  #before(left: number, right: number): boolean {
+    const byPriority = (this.#priority[left] ?? 0) - (this.#priority[right] ?? 0)
     if (byPriority !== 0) return byPriority > 0
-    return (this.#index.get(left) ?? 0) < (this.#index.get(right) ?? 0)
+    return left < right
   }
 
-  push(id: string): void {
+  push(position: number): void {
     const heap = this.#heap
-    heap.push(id)
-    let position = heap.length - 1
-    while (position > 0) {
-      const parent = (position - 1) >> 1
-      if (!this.#before(heap[position] as string, heap[parent] as string)) break
-      ;[heap[position], heap[parent]] = [heap[parent] as string, heap[position] as string]
-      position = parent
+    heap.push(position)
+    let at = heap.length - 1
+    while (at > 0) {
+      const parent = (at - 1) >> 1
+      if (!this.#before(heap[at] as number, heap[parent] as number)) break
+      ;[heap[at], heap[parent]] = [heap[parent] as number, heap[at] as number]
+      at = parent
     }
   }
 
-  pop(): string | undefined {
+  pop(): number | undefined {
     const heap = this.#heap
     const top = heap[0]
     const last = heap.pop()
     if (heap.length === 0 || last === undefined) return top
     heap[0] = last
-    let position = 0
+    let at = 0
     for (;;) {
-      const left = position * 2 + 1
+      const left = at * 2 + 1
       const right = left + 1
-      let best = position
-      if (left < heap.length && this.#before(heap[left] as string, heap[best] as string))
+      let best = at
+      if (left < heap.length && this.#before(heap[left] as number, heap[best] as number))
         best = left
-      if (right < heap.length && this.#before(heap[right] as string, heap[best] as string))
+      if (right < heap.length && this.#before(heap[right] as number, heap[best] as number))
         best = right
-      if (best === position) break
-      ;[heap[position], heap[best]] = [heap[best] as string, heap[position] as string]
-      position = best
+      if (best === at) break
+      ;[heap[at], heap[best]] = [heap[best] as number, heap[at] as number]
+      at = best
     }
     return top
   }
 
-  /** Removes and returns every queued id. */
-  drain(): string[] {
+  /** Removes and returns every queued position. */
+  drain(): number[] {
     return this.#heap.splice(0)
   }
 }

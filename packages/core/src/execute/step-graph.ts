@@ -1,45 +1,73 @@
 import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
+import { type DependentRows, dependentRows, dependentsAt } from '../util/dependent-rows.js'
 
-/** The steps of a plan as the scheduler sees them: lookups, dependents and priorities. */
-export interface StepGraph {
-  readonly steps: ReadonlyMap<string, CompiledStep>
-  /** The steps that depend on each step (only steps that have dependents are keys). */
-  readonly dependents: ReadonlyMap<string, readonly string[]>
-  /** Longest remaining chain (in steps) from each step to the end of the plan. */
-  readonly priority: ReadonlyMap<string, number>
-  /** Each step's position in the plan, to break priority ties in plan order. */
-  readonly index: ReadonlyMap<string, number>
-}
+const NO_IDS: readonly string[] = Object.freeze([])
 
-/** Builds the lookups the scheduler needs from a compiled plan, in O(steps + edges). */
-export function createStepGraph(plan: CompiledPlan): StepGraph {
-  const steps = new Map<string, CompiledStep>()
-  const index = new Map<string, number>()
-  const dependents = new Map<string, string[]>()
-  for (const step of plan.steps) {
-    steps.set(step.id, step)
-    index.set(step.id, step.index)
-    for (const dependency of step.dependsOn) {
-      const list = dependents.get(dependency)
-      if (list === undefined) dependents.set(dependency, [step.id])
-      else list.push(step.id)
+/**
+ * The steps of a plan as the scheduler sees them, in columns by position in the plan: one map
+ * from id to position, and typed arrays for the dependents (compressed rows) and the priority
+ * (longest remaining chain), so a plan of a million steps costs a few bytes per step here.
+ */
+export class StepGraph {
+  /** The steps, by position (their `index`). */
+  readonly steps: readonly CompiledStep[]
+  /** Longest remaining chain (in steps) from each step to the end of the plan, by position. */
+  readonly priority: Int32Array
+  readonly #position: Map<string, number>
+  readonly #rows: DependentRows
+
+  /** @param priority by position; computed from `order` (a topological order) when omitted */
+  constructor(steps: readonly CompiledStep[], order: readonly string[], priority?: Int32Array) {
+    this.steps = steps
+    const position = new Map<string, number>()
+    for (let index = 0; index < steps.length; index += 1)
+      position.set((steps[index] as CompiledStep).id, index)
+    this.#position = position
+    this.#rows = dependentRows(steps, (stepId) => position.get(stepId))
+    this.priority = priority ?? this.#remainingDepth(order)
+  }
+
+  /** Position of a step in the plan, or -1 for an id that is not a step of it. */
+  position(stepId: string): number {
+    return this.#position.get(stepId) ?? -1
+  }
+
+  /** The step with this id. */
+  step(stepId: string): CompiledStep | undefined {
+    const at = this.#position.get(stepId)
+    return at === undefined ? undefined : this.steps[at]
+  }
+
+  /** Positions of the steps that depend on the step at `position`. */
+  dependentPositions(position: number): Int32Array {
+    return dependentsAt(this.#rows, position)
+  }
+
+  /** Ids of the steps that depend on `stepId`, in plan order. */
+  dependents(stepId: string): readonly string[] {
+    const at = this.#position.get(stepId)
+    if (at === undefined) return NO_IDS
+    return Array.from(
+      this.dependentPositions(at),
+      (index) => (this.steps[index] as CompiledStep).id,
+    )
+  }
+
+  #remainingDepth(order: readonly string[]): Int32Array {
+    const depth = new Int32Array(this.steps.length)
+    for (let position = order.length - 1; position >= 0; position -= 1) {
+      const at = this.#position.get(order[position] as string)
+      if (at === undefined) continue
+      let longest = 0
+      for (const dependent of this.dependentPositions(at))
+        longest = Math.max(longest, depth[dependent] as number)
+      depth[at] = longest + 1
     }
+    return depth
   }
-  return { steps, dependents, priority: remainingDepth(plan, steps, dependents), index }
 }
 
-function remainingDepth(
-  plan: CompiledPlan,
-  steps: ReadonlyMap<string, CompiledStep>,
-  dependents: ReadonlyMap<string, readonly string[]>,
-): Map<string, number> {
-  const depth = new Map<string, number>()
-  for (let position = plan.order.length - 1; position >= 0; position -= 1) {
-    const id = plan.order[position] as string
-    let longest = 0
-    for (const dependent of dependents.get(id) ?? [])
-      longest = Math.max(longest, depth.get(dependent) ?? 0)
-    if (steps.has(id)) depth.set(id, longest + 1)
-  }
-  return depth
+/** Builds the scheduler's view of a compiled plan, in O(steps + edges). */
+export function createStepGraph(plan: CompiledPlan): StepGraph {
+  return new StepGraph(plan.steps, plan.order)
 }

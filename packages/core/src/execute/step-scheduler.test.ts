@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { StepGraph } from './step-graph.js'
+import type { CompiledStep } from '../types/compiled-plan.js'
+import { StepGraph } from './step-graph.js'
 import { StepScheduler } from './step-scheduler.js'
 
 /** A graph from `id: dependencies` pairs, in plan order, with priorities given or all 1. */
@@ -8,16 +9,22 @@ function graphOf(
   priority: Record<string, number> = {},
 ): StepGraph {
   const ids = Object.keys(edges)
-  const dependents = new Map<string, string[]>()
-  for (const id of ids)
-    for (const dependency of edges[id] ?? [])
-      dependents.set(dependency, [...(dependents.get(dependency) ?? []), id])
-  return {
-    steps: new Map(),
-    dependents,
-    priority: new Map(ids.map((id) => [id, priority[id] ?? 1])),
-    index: new Map(ids.map((id, index) => [id, index])),
-  }
+  const steps = ids.map(
+    (id, index): CompiledStep => ({
+      id,
+      index,
+      tool: 'work',
+      args: {},
+      dependsOn: edges[id] ?? [],
+      references: [],
+      level: 0,
+    }),
+  )
+  return new StepGraph(
+    steps,
+    ids,
+    Int32Array.from(ids, (id) => priority[id] ?? 1),
+  )
 }
 
 /** A fake step: records when it starts, and ends when the test says so. */

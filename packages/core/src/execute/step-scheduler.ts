@@ -1,3 +1,4 @@
+import type { CompiledStep } from '../types/compiled-plan.js'
 import { ReadyQueue } from './ready-queue.js'
 import type { StepGraph } from './step-graph.js'
 
@@ -45,8 +46,8 @@ export class StepScheduler {
   readonly #options: StepSchedulerOptions
   readonly #defer: (callback: () => void) => void
   readonly #queue: ReadyQueue
-  /** Unfinished dependencies of each waiting step. */
-  readonly #waiting = new Map<string, number>()
+  /** Unfinished dependencies of each waiting step, by position; 0 for a step that does not wait. */
+  readonly #waiting: Int32Array
   #active = 0
   #launches = 0
   /** The launch that holds back the next one, if any. */
@@ -60,7 +61,8 @@ export class StepScheduler {
     this.#graph = graph
     this.#options = options
     this.#defer = options.defer ?? defaultDefer
-    this.#queue = new ReadyQueue(graph.priority, graph.index)
+    this.#queue = new ReadyQueue(graph.priority)
+    this.#waiting = new Int32Array(graph.steps.length)
   }
 
   /** Steps started and not yet ended. */
@@ -75,23 +77,27 @@ export class StepScheduler {
 
   /** Adds a step whose dependencies are all done. */
   ready(stepId: string): void {
-    if (!this.#stopped) this.#queue.push(stepId)
+    const position = this.#graph.position(stepId)
+    if (!this.#stopped && position >= 0) this.#queue.push(position)
   }
 
   /** Adds a step that waits for `unmet` more dependencies to complete. */
   wait(stepId: string, unmet: number): void {
-    if (unmet > 0) this.#waiting.set(stepId, unmet)
+    const position = this.#graph.position(stepId)
+    if (unmet > 0 && position >= 0) this.#waiting[position] = unmet
     else this.ready(stepId)
   }
 
   /** A waiting step will not run (it was skipped): completions no longer count towards it. */
   forget(stepId: string): void {
-    this.#waiting.delete(stepId)
+    const position = this.#graph.position(stepId)
+    if (position >= 0) this.#waiting[position] = 0
   }
 
   /** Whether a step still waits for dependencies. */
   isWaiting(stepId: string): boolean {
-    return this.#waiting.has(stepId)
+    const position = this.#graph.position(stepId)
+    return position >= 0 && (this.#waiting[position] as number) > 0
   }
 
   /**
@@ -100,13 +106,15 @@ export class StepScheduler {
    */
   completed(stepId: string): void {
     let released = false
-    for (const dependent of this.#graph.dependents.get(stepId) ?? []) {
-      const left = this.#waiting.get(dependent)
-      if (left === undefined) continue
-      if (left > 1) this.#waiting.set(dependent, left - 1)
-      else {
-        this.#waiting.delete(dependent)
-        this.ready(dependent)
+    const position = this.#graph.position(stepId)
+    if (position < 0) return
+    const waiting = this.#waiting
+    for (const dependent of this.#graph.dependentPositions(position)) {
+      const left = waiting[dependent] as number
+      if (left === 0) continue
+      waiting[dependent] = left - 1
+      if (left === 1 && !this.#stopped) {
+        this.#queue.push(dependent)
         released = true
       }
     }
@@ -119,7 +127,7 @@ export class StepScheduler {
   stop(): void {
     this.#stopped = true
     this.#queue.drain()
-    this.#waiting.clear()
+    this.#waiting.fill(0)
   }
 
   /** Starts ready steps while slots are free; calls `onIdle` when nothing is left to do. */
@@ -133,7 +141,7 @@ export class StepScheduler {
         this.#active < this.#options.concurrency &&
         this.#queue.size > 0
       )
-        this.#launch(this.#queue.pop() as string)
+        this.#launch((this.#graph.steps[this.#queue.pop() as number] as CompiledStep).id)
     } finally {
       this.#pumping = false
     }

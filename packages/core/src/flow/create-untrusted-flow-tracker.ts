@@ -6,7 +6,11 @@ import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
 import type { TaintState } from '../types/taint-state.js'
-import type { TrustLabel, UntrustedFlowState } from '../types/untrusted-flow.js'
+import type {
+  TrustLabel,
+  UntrustedFlowState,
+  UntrustedTextIndexState,
+} from '../types/untrusted-flow.js'
 import type { ParseCommand } from './data-sources.js'
 import { matchesDeclassifySchema } from './matches-declassify-schema.js'
 import { SourceTrail } from './source-trail.js'
@@ -67,6 +71,29 @@ export interface UntrustedFlowTracker {
   /** Counts a refusal put to a human; returns how many this run has put so far. */
   noteQuestion(): number
   toJSON(): UntrustedFlowState
+  /** One step's entries of `toJSON()`: its label, its `seen` count and its sources. */
+  stepJSON(stepId: string): FlowStepState
+  /**
+   * The parts of `toJSON()` that do not grow with the steps, and of `text.outputs` only those
+   * from position `from` on.
+   */
+  summaryJSON(from: number): FlowSummaryState
+}
+
+/** One step's entries of a flow state (undefined where the state has none). */
+export interface FlowStepState {
+  readonly label: TrustLabel | undefined
+  readonly seen: number | undefined
+  readonly sources: readonly string[] | undefined
+}
+
+/** A flow state without its entries per step, its text outputs from a position on. */
+export interface FlowSummaryState {
+  readonly rest: Omit<UntrustedFlowState, 'labels' | 'seen' | 'sources' | 'text'>
+  readonly saturatedAt: number | null
+  readonly outputs: UntrustedTextIndexState['outputs']
+  /** Length of `text.outputs`. */
+  readonly outputCount: number
 }
 
 function collectTexts(value: JsonValue, out: string[], depth = 0): void {
@@ -267,7 +294,7 @@ export function createUntrustedFlowTracker(
       if (untrusted) {
         indexOutput(index, step.id, output)
         trail.recorded(step, tool, labels)
-      }
+      } else trail.trusted(step.id)
       return label
     },
     recordContent(source, output) {
@@ -277,16 +304,17 @@ export function createUntrustedFlowTracker(
       trail.context.add(source)
       return 'untrusted'
     },
-    taintState() {
-      return { untrusted: index.size > 0, sensitive, acted, sources: [...trail.context] }
-    },
+    taintState: () => ({
+      untrusted: index.size > 0,
+      sensitive,
+      acted,
+      sources: [...trail.context],
+    }),
     noteCall(readsSensitive, acts) {
       sensitive ||= readsSensitive
       acted ||= acts
     },
-    label(stepId) {
-      return labels.get(stepId)
-    },
+    label: (stepId) => labels.get(stepId),
     forget(stepId) {
       labels.delete(stepId)
       trail.forget(stepId)
@@ -298,18 +326,55 @@ export function createUntrustedFlowTracker(
       questions += 1
       return questions
     },
-    toJSON() {
-      return {
-        labels: Object.fromEntries(labels),
-        seen: Object.fromEntries(seen),
-        text: index.toJSON(),
-        ...(sensitive ? { sensitive } : {}),
-        ...(acted ? { acted } : {}),
-        ...trail.toJSON(),
-        ...(questions > 0 ? { questions } : {}),
-      }
-    },
+    toJSON: () => flowJSON(labels, seen, index, trail, { sensitive, acted, questions }),
+    stepJSON: (stepId) => ({
+      label: labels.get(stepId),
+      seen: seen.get(stepId),
+      sources: trail.steps.get(stepId),
+    }),
+    summaryJSON: (from) => flowSummary(trail, index, from, { sensitive, acted, questions }),
   }
+}
+
+type FlowFlags = { sensitive: boolean; acted: boolean; questions: number }
+
+/** {@link UntrustedFlowTracker.toJSON}. */
+function flowJSON(
+  labels: ReadonlyMap<string, TrustLabel>,
+  seen: ReadonlyMap<string, number>,
+  index: UntrustedTextIndex,
+  trail: SourceTrail,
+  { sensitive, acted, questions }: FlowFlags,
+): UntrustedFlowState {
+  return {
+    labels: Object.fromEntries(labels),
+    seen: Object.fromEntries(seen),
+    text: index.toJSON(),
+    ...(sensitive ? { sensitive } : {}),
+    ...(acted ? { acted } : {}),
+    ...trail.toJSON(),
+    ...(questions > 0 ? { questions } : {}),
+  }
+}
+
+/** {@link UntrustedFlowTracker.summaryJSON}. */
+function flowSummary(
+  trail: SourceTrail,
+  index: UntrustedTextIndex,
+  from: number,
+  flags: FlowFlags,
+): FlowSummaryState {
+  const { context, files } = trail.toJSON(false)
+  const { sensitive, acted, questions } = flags
+  const rest = {
+    ...(sensitive ? { sensitive } : {}),
+    ...(acted ? { acted } : {}),
+    ...(context === undefined ? {} : { context }),
+    ...(files === undefined ? {} : { files }),
+    ...(questions > 0 ? { questions } : {}),
+  }
+  const outputs = index.outputsFrom(from)
+  return { rest, saturatedAt: index.saturatedAt, outputs, outputCount: index.size }
 }
 
 function invalid(): never {

@@ -21,6 +21,8 @@ export class SourceTrail {
   readonly files: SourceLists
   // Where each checked step's output will come from, worked out on its resolved arguments.
   readonly #origins: SourceLists = new Map()
+  // One frozen list per distinct list of sources: most steps of a run share a few.
+  readonly #lists = new Map<string, readonly string[]>()
 
   constructor(
     private readonly policy: ResolvedPolicy,
@@ -68,9 +70,19 @@ export class SourceTrail {
   ): void {
     const own = this.#origins.get(step.id) ?? this.#ownSources(step, tool, step.args)
     this.#origins.delete(step.id)
-    const found = [...new Set([...own, ...this.#referenceSources(step, labels)])]
+    const found = this.#shared([...new Set([...own, ...this.#referenceSources(step, labels)])])
     this.steps.set(step.id, found)
     for (const source of found) this.context.add(source)
+  }
+
+  /** The one frozen copy of a list of sources (the first 4,096 distinct lists are kept). */
+  #shared(sources: string[]): readonly string[] {
+    const key = JSON.stringify(sources)
+    const known = this.#lists.get(key)
+    if (known !== undefined) return known
+    const frozen = Object.freeze(sources)
+    if (this.#lists.size < 4096) this.#lists.set(key, frozen)
+    return frozen
   }
 
   /** The sources a step's call carries; with `inContext`, also everything the model saw. */
@@ -95,10 +107,15 @@ export class SourceTrail {
     this.steps.delete(stepId)
   }
 
-  /** The parts of the flow state this trail keeps, each left out when empty. */
-  toJSON(): Pick<UntrustedFlowState, 'sources' | 'context' | 'files'> {
+  /** A checked step's output was labelled trusted: where it would have come from is not kept. */
+  trusted(stepId: string): void {
+    this.#origins.delete(stepId)
+  }
+
+  /** The parts of the flow state this trail keeps, each left out when empty; `sources` optional. */
+  toJSON(withSources = true): Pick<UntrustedFlowState, 'sources' | 'context' | 'files'> {
     return {
-      ...(this.steps.size > 0 ? { sources: Object.fromEntries(this.steps) } : {}),
+      ...(withSources && this.steps.size > 0 ? { sources: Object.fromEntries(this.steps) } : {}),
       ...(this.context.size > 0 ? { context: [...this.context] } : {}),
       ...(this.files.size > 0 ? { files: Object.fromEntries(this.files) } : {}),
     }

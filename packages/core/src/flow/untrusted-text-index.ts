@@ -12,6 +12,9 @@ export const GUARANTEED_MATCH_LENGTH = FRAGMENT_LENGTH + FRAGMENT_STRIDE - 1
 /** Most normalised characters indexed in one run; past it the index is saturated. */
 export const MAX_INDEXED_CHARACTERS = 4 * 1024 * 1024
 
+/** The texts of an output with none long enough to index: one array for all of them. */
+const NO_TEXTS: string[] = []
+
 // ASCII text is its own NFKC form: no call into Unicode normalisation for it.
 const ASCII = /^[\t\n\r\x20-\x7e]*$/
 
@@ -70,7 +73,7 @@ export class UntrustedTextIndex {
       kept.push(normal)
       this.#index(normal, ordinal)
     }
-    this.#outputs.push({ stepId, texts: kept })
+    this.#outputs.push({ stepId, texts: kept.length === 0 ? NO_TEXTS : kept })
     return ordinal
   }
 
@@ -102,6 +105,18 @@ export class UntrustedTextIndex {
     if (this.#saturatedAt !== undefined && this.#saturatedAt < seen)
       return { ordinal: this.#saturatedAt, stepId: this.#outputs[this.#saturatedAt]?.stepId ?? '*' }
     return undefined
+  }
+
+  /** `toJSON().outputs` from position `from` on. */
+  outputsFrom(from: number): UntrustedTextIndexState['outputs'] {
+    return this.#outputs
+      .slice(from)
+      .map((output) => ({ stepId: output.stepId, texts: [...output.texts] }))
+  }
+
+  /** `toJSON().saturatedAt`. */
+  get saturatedAt(): number | null {
+    return this.#saturatedAt ?? null
   }
 
   /** The index as JSON. */

@@ -100,7 +100,7 @@ function interruptedCallWith(parts: GuardParts, key: string, stepId: string) {
   if (run.interrupted.size === 0) return undefined
   for (const id of run.interrupted) {
     if (id === stepId || run.status.get(id) !== 'running' || run.ranWith.get(id) !== key) continue
-    const tool = run.knownSteps.get(id)?.tool ?? ''
+    const tool = run.knownStep(id)?.tool ?? ''
     if (parts.compiler.policy.tools.get(tool)?.idempotent !== true)
       return interruptedCallIssue(id, tool)
   }

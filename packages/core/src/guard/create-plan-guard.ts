@@ -17,6 +17,7 @@ import {
   createGuardAudit,
 } from './guard-audit.js'
 import { GuardHandle } from './guard-handle.js'
+import { GuardJournal } from './guard-journal.js'
 import type { GuardParts } from './guard-parts.js'
 import { restoreGuard } from './guard-snapshot.js'
 import { commandParser } from './labelled-files.js'
@@ -59,15 +60,18 @@ function createParts(
     options.now ?? Date.now,
     (issue) => record({ type: 'run_stopped', issue }),
   )
+  const run = new RunState((step, args) => {
+    const issues = compiler.checkArguments(step.tool, args)
+    return issues.length === 0 ? issues : issues.map((issue) => ({ ...issue, stepId: step.id }))
+  })
+  const flow = createUntrustedFlowTracker(compiler.policy, flowState, commandParser(compiler))
   return {
     compiler,
-    run: new RunState((step, args) => {
-      const issues = compiler.checkArguments(step.tool, args)
-      return issues.length === 0 ? issues : issues.map((issue) => ({ ...issue, stepId: step.id }))
-    }),
+    run,
     budgets,
-    flow: createUntrustedFlowTracker(compiler.policy, flowState, commandParser(compiler)),
+    flow,
     audit,
+    journal: new GuardJournal(run, budgets, flow),
     tainted: new Map(),
     checkDisk: options.checkPathsOnDisk !== false,
     signatureRequired,

@@ -40,12 +40,18 @@ function methodsOf(
     stopReason: () => budgets.stopReason(),
     interruptedCalls: () =>
       run.interruptedSteps().map((stepId) => {
-        const tool = run.knownSteps.get(stepId)?.tool ?? ''
+        const tool = run.knownStep(stepId)?.tool ?? ''
         return { stepId, tool, issue: interruptedCallIssue(stepId, tool) }
       }),
     submitPlan: (plan, kind, submitOptions) =>
       submitPlan(parts, plan, kind, submitOptions?.signature),
     snapshot: () => snapshotGuard(run, budgets, parts.flow),
+    snapshotAs: (revision) => {
+      parts.journal.snapshotTaken(revision)
+      return snapshotGuard(run, budgets, parts.flow)
+    },
+    changesSince: (revision) => parts.journal.changesSince(revision),
+    savedAs: (revision) => parts.journal.saved(revision),
   }
 }
 
@@ -71,6 +77,9 @@ export class GuardHandle implements PlanGuard {
   readonly interruptedCalls: PlanGuard['interruptedCalls']
   readonly submitPlan: PlanGuard['submitPlan']
   readonly snapshot: PlanGuard['snapshot']
+  readonly snapshotAs: PlanGuard['snapshotAs']
+  readonly changesSince: PlanGuard['changesSince']
+  readonly savedAs: PlanGuard['savedAs']
   readonly #parts: GuardParts
 
   /** @param resolveArgs the arguments a ready step must be called with */
@@ -90,6 +99,9 @@ export class GuardHandle implements PlanGuard {
     this.interruptedCalls = methods.interruptedCalls
     this.submitPlan = methods.submitPlan
     this.snapshot = methods.snapshot
+    this.snapshotAs = methods.snapshotAs
+    this.changesSince = methods.changesSince
+    this.savedAs = methods.savedAs
   }
 
   /** The current approved plan, or undefined before the first plan in per-turn mode. */

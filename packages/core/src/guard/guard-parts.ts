@@ -2,6 +2,7 @@ import type { UntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker
 import type { AuditEvent } from '../types/audit-event.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { GuardAudit } from './guard-audit.js'
+import type { GuardJournal } from './guard-journal.js'
 import type { RunBudgets } from './run-budgets.js'
 import type { RunState } from './run-state.js'
 
@@ -12,6 +13,8 @@ export interface GuardParts {
   readonly budgets: RunBudgets
   readonly flow: UntrustedFlowTracker
   readonly audit: GuardAudit
+  /** What changed since the last saved revision, for stores that save changes. */
+  readonly journal: GuardJournal
   /** Whether each running step was fed untrusted data (its output will be untrusted). */
   readonly tainted: Map<string, boolean>
   /** Check path arguments on disk before a call is allowed. */

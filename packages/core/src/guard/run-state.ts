@@ -3,6 +3,7 @@ import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { StepStatus } from '../types/plan-guard.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { canonicalJson } from '../util/canonical-json.js'
+import { type DependentRows, dependentRows, dependentsAt } from '../util/dependent-rows.js'
 import { freezeJson } from '../util/json-copy.js'
 import { callKey } from './call-key.js'
 import { resolveReferences } from './resolve-references.js'
@@ -27,7 +28,6 @@ export interface ReadyEntry {
 export type ArgumentCheck = (step: CompiledStep, args: JsonObject) => readonly PlanIssue[]
 
 const NO_STEPS: readonly CompiledStep[] = Object.freeze([])
-const NO_IDS: readonly string[] = Object.freeze([])
 const NO_ISSUES: readonly PlanIssue[] = Object.freeze([])
 
 function isEnded(state: StepStatus | undefined): boolean {
@@ -63,13 +63,19 @@ export class RunState {
    * same refusal of a replayed call is not counted again within the plan.
    */
   readonly asked = new Map<string, string>()
-  /** Steps of every plan installed so far, to carry finished work across re-plans and turns. */
-  readonly knownSteps = new Map<string, CompiledStep>()
+  /** Steps of earlier plans whose ids the current plan does not use (see {@link knownStep}). */
+  readonly #earlier = new Map<string, CompiledStep>()
+  /**
+   * While changes are tracked: the steps whose status or output changed since the tracker last
+   * read them (the steps of a newly installed plan are not added; the tracker reads the plan).
+   */
+  changed: Set<string> | undefined
   private stepById = new Map<string, CompiledStep>()
   private stepsByTool = new Map<string, CompiledStep[]>()
-  private dependents = new Map<string, string[]>()
+  /** The dependents of each step of the current plan, by position (`index`). */
+  private dependents: DependentRows = { starts: new Int32Array(1), targets: new Int32Array(0) }
   /** Remaining unfinished dependencies of each pending step of the current plan. */
-  private waiting = new Map<string, number>()
+  private waiting = new Int32Array(0)
   private readyByKey = new Map<string, CompiledStep[]>()
   private readonly checkArguments: ArgumentCheck
 
@@ -80,6 +86,14 @@ export class RunState {
   /** A step of the current plan. */
   step(stepId: string): CompiledStep | undefined {
     return this.stepById.get(stepId)
+  }
+
+  /**
+   * The latest step with this id of every plan installed so far, to carry finished work across
+   * re-plans and turns.
+   */
+  knownStep(stepId: string): CompiledStep | undefined {
+    return this.stepById.get(stepId) ?? this.#earlier.get(stepId)
   }
 
   /** The steps of the current plan that call `tool`. */
@@ -114,30 +128,33 @@ export class RunState {
     this.plan = next
     this.mode = mode
     // The first plan fills the maps made with the run; later plans start from new ones.
-    if (this.stepById.size > 0) {
+    const previous = this.stepById
+    if (previous.size > 0) {
       this.stepById = new Map()
       this.stepsByTool = new Map()
-      this.dependents = new Map()
-      this.waiting = new Map()
     }
     for (const step of next.steps) {
+      const known = previous.get(step.id) ?? this.#earlier.get(step.id)
       this.stepById.set(step.id, step)
       push(this.stepsByTool, step.tool, step)
-      for (const dependency of step.dependsOn) push(this.dependents, dependency, step.id)
-      if (!(restoring ? this.status.has(step.id) : this.carries(step))) {
+      if (!(restoring ? this.status.has(step.id) : this.carries(step, known))) {
         this.status.set(step.id, 'pending')
         this.outputs.delete(step.id)
         this.ranWith.delete(step.id)
         onReset(step.id)
       }
-      this.knownSteps.set(step.id, step)
+      this.#earlier.delete(step.id)
     }
+    this.dependents = dependentRows(next.steps, (stepId) => this.stepById.get(stepId)?.index)
+    this.waiting = new Int32Array(next.steps.length)
+    if (previous !== this.stepById)
+      for (const [stepId, step] of previous)
+        if (!this.stepById.has(stepId)) this.#earlier.set(stepId, step)
     for (const step of next.steps) if (this.status.get(step.id) === 'pending') this.schedule(step)
   }
 
-  /** True when an earlier plan's step with this id ran (or runs) the same call. */
-  private carries(step: CompiledStep): boolean {
-    const previous = this.knownSteps.get(step.id)
+  /** True when an earlier plan's step with this id (`previous`) ran (or runs) the same call. */
+  private carries(step: CompiledStep, previous: CompiledStep | undefined): boolean {
     const state = this.status.get(step.id)
     return (
       previous !== undefined &&
@@ -159,7 +176,7 @@ export class RunState {
       if (state !== 'done') remaining += 1
     }
     if (remaining === 0) this.addReady(step)
-    else this.waiting.set(step.id, remaining)
+    else this.waiting[step.index] = remaining
   }
 
   private addReady(step: CompiledStep): void {
@@ -200,6 +217,7 @@ export class RunState {
 
   /** ready → running, with the call key it runs with. */
   start(stepId: string, key: string): void {
+    this.changed?.add(stepId)
     this.status.set(stepId, 'running')
     this.removeReady(stepId)
     this.ranWith.set(stepId, key)
@@ -209,6 +227,7 @@ export class RunState {
   release(stepId: string): boolean {
     const step = this.stepById.get(stepId)
     if (step === undefined || this.status.get(stepId) !== 'running') return false
+    this.changed?.add(stepId)
     this.status.set(stepId, 'pending')
     this.interrupted.delete(stepId)
     this.ranWith.delete(stepId)
@@ -222,20 +241,20 @@ export class RunState {
    */
   complete(stepId: string, output: JsonValue | undefined): boolean {
     if (this.status.get(stepId) !== 'running') return false
+    this.changed?.add(stepId)
     this.status.set(stepId, 'done')
     if (output === undefined) this.outputs.delete(stepId)
     else this.outputs.set(stepId, output)
-    if (!this.stepById.has(stepId)) return true
-    for (const dependent of this.dependents.get(stepId) ?? NO_IDS) {
-      if (this.status.get(dependent) !== 'pending') continue
-      const remaining = (this.waiting.get(dependent) ?? 1) - 1
-      if (remaining > 0) {
-        this.waiting.set(dependent, remaining)
-        continue
-      }
-      this.waiting.delete(dependent)
-      const step = this.stepById.get(dependent)
-      if (step !== undefined) this.addReady(step)
+    const finished = this.stepById.get(stepId)
+    if (finished === undefined) return true
+    const steps = this.plan?.steps ?? NO_STEPS
+    for (const position of dependentsAt(this.dependents, finished.index)) {
+      const step = steps[position] as CompiledStep
+      if (this.status.get(step.id) !== 'pending') continue
+      const left = this.waiting[position] as number
+      const remaining = (left === 0 ? 1 : left) - 1
+      this.waiting[position] = remaining
+      if (remaining === 0) this.addReady(step)
     }
     return true
   }
@@ -247,17 +266,23 @@ export class RunState {
   fail(stepId: string): 'running' | 'pending' | undefined {
     const state = this.status.get(stepId)
     if (state !== 'running' && state !== 'pending') return undefined
+    this.changed?.add(stepId)
     this.status.set(stepId, 'failed')
     this.removeReady(stepId)
-    this.waiting.delete(stepId)
-    const stack = [...(this.dependents.get(stepId) ?? NO_IDS)]
+    const failed = this.stepById.get(stepId)
+    if (failed === undefined) return state
+    this.waiting[failed.index] = 0
+    const steps = this.plan?.steps ?? NO_STEPS
+    const stack = [...dependentsAt(this.dependents, failed.index)]
     while (stack.length > 0) {
-      const id = stack.pop() as string
+      const position = stack.pop() as number
+      const id = (steps[position] as CompiledStep).id
       if (this.status.get(id) !== 'pending') continue
+      this.changed?.add(id)
       this.status.set(id, 'skipped')
       this.removeReady(id)
-      this.waiting.delete(id)
-      stack.push(...(this.dependents.get(id) ?? NO_IDS))
+      this.waiting[position] = 0
+      for (const dependent of dependentsAt(this.dependents, position)) stack.push(dependent)
     }
     return state
   }
@@ -285,7 +310,7 @@ export class RunState {
   readyTools(): string[] {
     const tools = [...this.ready.keys()].map((id) => this.stepById.get(id)?.tool as string)
     for (const id of this.interrupted)
-      if (this.status.get(id) === 'running') tools.push(this.knownSteps.get(id)?.tool ?? '')
+      if (this.status.get(id) === 'running') tools.push(this.knownStep(id)?.tool ?? '')
     return [...new Set(tools)].filter(Boolean)
   }
 

@@ -19,7 +19,7 @@ export function completeStep(parts: GuardParts, stepId: string, output: unknown)
   const { run, flow, tainted } = parts
   if (run.status.get(stepId) !== 'running') return
   const json = outputToJson(output, MAX_OUTPUT_BYTES)
-  const finished = run.knownSteps.get(stepId)
+  const finished = run.knownStep(stepId)
   run.complete(stepId, json.ok ? freezeJson(json.value) : undefined)
   const trust =
     finished === undefined
@@ -37,7 +37,7 @@ export function completeStep(parts: GuardParts, stepId: string, output: unknown)
 /** `PlanGuard.fail`: a running or pending step failed; its dependents are skipped. */
 export function failStep(parts: GuardParts, stepId: string, error: unknown): void {
   const { run, flow, tainted } = parts
-  const failed = run.knownSteps.get(stepId)
+  const failed = run.knownStep(stepId)
   const previous = run.fail(stepId)
   if (previous === undefined) return
   // An error of a tool that ran is output too: its text carries the tool's label.

@@ -14,7 +14,7 @@ import { labelWrittenFiles } from './labelled-files.js'
 function stepInProgress(parts: GuardParts, plan: SubmitResult & { success: true }) {
   const { run } = parts
   for (const step of plan.plan.steps) {
-    const previous = run.knownSteps.get(step.id)
+    const previous = run.knownStep(step.id)
     if (
       run.status.get(step.id) === 'running' &&
       (previous?.tool !== step.tool || canonicalJson(previous.args) !== canonicalJson(step.args))

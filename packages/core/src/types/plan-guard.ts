@@ -7,6 +7,7 @@ import type { InterruptedCall } from './interrupted-call.js'
 import type { JsonObject } from './json-value.js'
 import type { PlanCompiler, PlanValidationResult } from './plan-compiler.js'
 import type { PlanIssue } from './plan-issue.js'
+import type { SavedStateChanges } from './saved-state-changes.js'
 import type { UntrustedFlowState } from './untrusted-flow.js'
 
 /** A live tool call, as a framework reports it. */
@@ -206,4 +207,17 @@ export interface PlanGuard {
   submitPlan(plan: unknown, kind: SubmitKind, options?: SubmitOptions): SubmitResult
   /** The state as JSON. */
   snapshot(): PlanGuardState
+  /**
+   * For stores that save changes (`GuardStore.saveChanges`): `snapshot()` as the whole state of
+   * revision `revision`, from which the guard starts counting changes.
+   */
+  snapshotAs(revision: number): PlanGuardState
+  /**
+   * What changed in `snapshot()`, to be saved as revision `revision`, since the last revision a
+   * store confirmed (`savedAs`) or the last `snapshotAs`; undefined before the first
+   * `snapshotAs`. The changes apply to that revision or to any later one a store holds.
+   */
+  changesSince(revision: number): SavedStateChanges | undefined
+  /** A store has saved revision `revision` (whole or as changes). */
+  savedAs(revision: number): void
 }

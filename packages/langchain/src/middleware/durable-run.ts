@@ -1,6 +1,6 @@
-import { type GuardStore, PlanError, type SavedRunState } from '@plan/core'
+import { type GuardStore, PlanError, type SavedRunState, type SavedStateChanges } from '@plan/core'
 import { errorMessage, loadSavedState } from '@plan/core/adapter'
-import { type RunContext, savedRunState } from './run-context.js'
+import { type RunContext, runBookkeeping, savedRunState } from './run-context.js'
 import type { PlanGuardRunState } from './run-state.js'
 
 /** The revision of a saved run state, or -1 when it has none. */
@@ -45,6 +45,46 @@ export async function freshestRunState(
     throw unvouched(runId, 'is newer than the one the guard store saved')
   }
   return stored.state
+}
+
+type Path = readonly string[]
+
+/** The guard's changes as changes of the run's state, which keeps the guard's under `guard`. */
+function runChanges(run: RunContext, changes: SavedStateChanges): SavedStateChanges {
+  const inGuard = (path: Path): Path => ['guard', ...path]
+  const set: [Path, unknown][] = changes.set.map(([path, value]) => [inGuard(path), value])
+  for (const [key, value] of Object.entries(runBookkeeping(run))) set.push([[key], value])
+  const append = changes.append?.map(
+    ([path, items, at]): readonly [Path, readonly unknown[], number] => [inGuard(path), items, at],
+  )
+  return {
+    since: changes.since,
+    set,
+    delete: changes.delete.map(inGuard),
+    ...(append === undefined ? {} : { append }),
+  }
+}
+
+/**
+ * Saves the run's state for a tool call (before it starts, after it ends): what the call
+ * changed, where the store takes changes and holds a revision they apply to; else the whole
+ * state. Rejects as the store does.
+ */
+export async function saveCallState(store: GuardStore | undefined, run: RunContext): Promise<void> {
+  if (store === undefined) return
+  if (store.saveChanges !== undefined) {
+    const revision = run.revision + 1
+    const changes = run.guard.changesSince(revision)
+    if (changes !== undefined) {
+      run.revision = revision
+      const saved = { revision, writer: run.writer, changes: runChanges(run, changes) }
+      if (await store.saveChanges(run.id, saved)) {
+        run.guard.savedAs(revision)
+        return
+      }
+    }
+  }
+  await store.save(run.id, toSaved(run, savedRunState(run)))
 }
 
 /** A run state as the store keeps it, saved by the run's writer. */

@@ -4,11 +4,11 @@ import { type AuthorizeResult, PlanError, type PlanIssue } from '@plan/core'
 import { authorizeInterrupted, finishDurableCall, startDurableCall } from '@plan/core/adapter'
 import type { LangChainToolCall } from '../convert/steps-from-tool-calls.js'
 import { askHuman, mayAskHuman } from './ask-human.js'
-import { finishedRunState, toSaved } from './durable-run.js'
+import { finishedRunState, saveCallState } from './durable-run.js'
 import type { GuardConfig } from './guard-config.js'
 import { invocationOf } from './invocation.js'
 import type { GuardToolHandler, GuardToolRequest } from './plan-guard-state.js'
-import { type RunContext, savedRunState, setExit, stopIssue } from './run-context.js'
+import { type RunContext, setExit, stopIssue } from './run-context.js'
 import {
   denialMessage,
   outputOf,
@@ -137,7 +137,8 @@ async function runAuthorized(
     tool: call.name,
     stepId: result.stepId,
     ...(config.keys === undefined ? {} : { keys: config.keys }),
-    saved: () => toSaved(run, savedRunState(run)),
+    // What the call changed, not the whole state, where the store takes changes.
+    saved: { save: () => saveCallState(config.store, run) },
   })
   if (blocked.length > 0) {
     run.guard.release(result.stepId)
@@ -160,7 +161,7 @@ async function runAuthorized(
     if (isGraphBubbleUp(error)) {
       run.guard.release(result.stepId)
       // A paused call runs again when the run resumes: the store must not hold it as started.
-      await finishDurableCall(config.store, run.id, toSaved(run, savedRunState(run)))
+      await finishDurableCall(config.store, run.id, () => saveCallState(config.store, run))
       throw error
     }
     // Answered as LangChain answers a throwing tool without middleware.

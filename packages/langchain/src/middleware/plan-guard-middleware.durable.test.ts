@@ -48,8 +48,10 @@ describe('planGuardMiddleware', () => {
       const seenAtStart: PlanGuardState[] = []
       const runCommand = tool(
         async ({ command }) => {
+          // What the store holds as the tool starts (saved whole, or as the call's changes).
           const last = saves.at(-1)
-          if (last !== undefined) seenAtStart.push(last.guard)
+          const stored = last === undefined ? undefined : await memory.load(last.runId)
+          if (stored !== undefined) seenAtStart.push((stored.state as PlanGuardRunState).guard)
           return `ran ${command}`
         },
         { name: 'run_command', description: 'Run.', schema: z.object({ command: z.string() }) },

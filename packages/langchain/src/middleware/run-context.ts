@@ -59,11 +59,18 @@ export function newRun(id: string, guard: PlanGuard, compiler: PlanCompiler): Ru
 /** The run's state to write into the agent state, under the next revision. */
 export function savedRunState(run: RunContext): PlanGuardRunState {
   run.revision += 1
+  // The guard counts the changes of later saves from this whole state.
+  const guard = run.guard.snapshotAs(run.revision)
+  const { version, runId, revision, ...rest } = runBookkeeping(run)
+  return { version, runId, revision, guard, ...rest }
+}
+
+/** The run's state without the guard's, under the current revision. */
+export function runBookkeeping(run: RunContext): Omit<PlanGuardRunState, 'guard'> {
   return {
     version: 1,
     runId: run.id,
     revision: run.revision,
-    guard: run.guard.snapshot(),
     turn: run.turn,
     submittedTurn: run.submittedTurn,
     submittedKey: run.submittedKey ?? null,

@@ -235,10 +235,20 @@ describe('parseCliArgs (--store)', () => {
     })
   })
 
-  it('should refuse a store that is not PostgreSQL, --store with --listen, and run flags without a store', () => {
+  it('should read --store with --listen, its --run-id naming the runs of the sessions', () => {
+    const flags = ['--store', 'postgres://db', '--listen', '0', '--run-id', 'desk']
+    const parsed = parseCliArgs(['--policy', 'p.json', ...flags, ...server])
+    expect(parsed.success && parsed.command.kind === 'proxy' && parsed.command).toMatchObject({
+      store: 'postgres://db',
+      listen: 0,
+      runId: 'desk',
+    })
+  })
+
+  it('should refuse a store that is not PostgreSQL, and run flags without a store', () => {
     const cases = [
       [['--store', 'mysql://db'], 'not a postgres:// URL'],
-      [['--store', 'postgres://db', '--listen', '0'], 'cannot apply to --listen'],
+      [['--listen', '0', '--run-id', 'r'], 'add --store'],
       [['--run-id', 'r'], 'add --store'],
       [['--key', 'user=ada'], 'add --store'],
       [['--store', 'postgres://db', '--key', 'user'], 'is not name=value'],

@@ -196,10 +196,6 @@ const PROXY_RULES: readonly ((values: Values, server: readonly string[]) => stri
       values.store !== undefined && !/^postgres(ql)?:\/\//.test(String(values.store))
         ? `--store ${JSON.stringify(values.store)} is not a postgres:// URL`
         : undefined,
-    (values) =>
-      values.store !== undefined && values.listen !== undefined
-        ? '--store keeps the state of one stdio session; it cannot apply to --listen'
-        : undefined,
     (values) => {
       const flag = ['run-id', 'key'].find((name) => values[name] !== undefined)
       return flag !== undefined && values.store === undefined

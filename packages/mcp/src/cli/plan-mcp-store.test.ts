@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { PassThrough } from 'node:stream'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bufferIo } from '../test-utils/buffer-io.js'
 import { initializeRequest } from '../test-utils/initialize-request.js'
@@ -109,6 +111,67 @@ describe.skipIf(url === undefined)('plan-mcp --store', () => {
       const answers = [...(one ?? []), ...(two ?? [])]
       expect(answers.filter(allowed)).toHaveLength(3)
       expect(answers.filter((answer) => !allowed(answer)).map(code)).toEqual(['budget_exhausted'])
+    },
+    TIMEOUT,
+  )
+
+  /** `plan-mcp --listen 0 --store … <flags>` until `stop()`; its URL once it listens. */
+  async function listen(flags: readonly string[]) {
+    const controller = new AbortController()
+    const io = { ...bufferIo(workspace.base), signal: controller.signal }
+    const argv = ['--policy', policyFile, '--listen', '0', '--store', storeUrl, ...flags, '--']
+    const exited = runPlanMcp(
+      [...argv, process.execPath, filesystemServerScript, workspace.root],
+      io,
+    )
+    await expect.poll(() => io.err(), { timeout: TIMEOUT }).toMatch(/listening on http:\/\/\S+/)
+    const url = new URL(/listening on (http:\/\/\S+)/.exec(io.err())?.[1] ?? '')
+    const stop = async () => {
+      controller.abort()
+      return exited
+    }
+    return { url, stop }
+  }
+
+  /** One HTTP session of `calls` reads of README.md; their answers. */
+  async function httpSession(url: URL, calls: number): Promise<Answer[]> {
+    const client = new Client({ name: 'store-listen-test', version: '1.0.0' })
+    await client.connect(new StreamableHTTPClientTransport(url))
+    const answers: Answer[] = []
+    try {
+      for (let index = 0; index < calls; index += 1) {
+        const path = join(workspace.root, 'README.md')
+        answers.push({
+          result: (await client.callTool({
+            name: 'read_text_file',
+            arguments: { path },
+          })) as Answer['result'],
+        })
+      }
+    } finally {
+      await client.close()
+    }
+    return answers
+  }
+
+  it(
+    'should keep each HTTP session a run in the store and share a budget across sessions and restarts',
+    async () => {
+      const runId = randomUUID()
+      const user = `user=${randomUUID()}`
+      const first = await listen(['--run-id', runId, '--key', user])
+      const answers = (
+        await Promise.all([httpSession(first.url, 2), httpSession(first.url, 2)])
+      ).flat()
+      // maxCalls 2 per session, each a run with one writer (two sharing one run would get
+      // store_failed), and 3 reads per user across all of them.
+      expect(answers.filter(allowed)).toHaveLength(3)
+      expect(answers.filter((answer) => !allowed(answer)).map(code)).toEqual(['budget_exhausted'])
+      expect(await first.stop()).toBe(0)
+      // A new process: the user's shared budget is still used up.
+      const second = await listen(['--run-id', runId, '--key', user])
+      expect((await httpSession(second.url, 1)).map(code)).toEqual(['budget_exhausted'])
+      expect(await second.stop()).toBe(0)
     },
     TIMEOUT,
   )

@@ -2,6 +2,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { assertBearerToken } from '../proxy/bearer-token.js'
 import { createMcpGuardHttpHandler } from '../proxy/create-mcp-guard-http-handler.js'
+import { type OpenedStore, openStore } from './open-store.js'
 import type { ProxyCommand } from './parse-cli-args.js'
 import { EXIT_OK, EXIT_USAGE, type PlanMcpIo } from './plan-mcp-io.js'
 import { loadProxySetup } from './proxy-setup.js'
@@ -50,6 +51,22 @@ export async function runListen(
     return EXIT_USAGE
   }
   const setup = await loadProxySetup(command, io)
+  const opened = await openStore(command)
+  try {
+    return await serve(command, io, setup, auth.token, opened)
+  } finally {
+    await opened?.close()
+  }
+}
+
+/** Listens, serves until `io.signal` aborts, then closes every session and the listener. */
+async function serve(
+  command: ProxyCommand & { readonly listen: number },
+  io: PlanMcpIo,
+  setup: Awaited<ReturnType<typeof loadProxySetup>>,
+  token: string | undefined,
+  opened: OpenedStore | undefined,
+): Promise<number> {
   let handler: Awaited<ReturnType<typeof createMcpGuardHttpHandler>> | undefined
   const http = createServer((request, response) => {
     if (handler === undefined || new URL(request.url ?? '/', 'http://host').pathname !== '/mcp') {
@@ -67,9 +84,13 @@ export async function runListen(
   try {
     handler = await createMcpGuardHttpHandler({
       ...setup.guard,
+      // Each session is a run of its own in the store; shared budgets hold across sessions.
+      ...(opened === undefined
+        ? {}
+        : { store: opened.store, runId: opened.runId, keys: opened.keys }),
       server: setup.server,
       ...(hosts === undefined ? {} : { allowedHosts: hosts }),
-      ...(auth.token === undefined ? {} : { bearerToken: auth.token }),
+      ...(token === undefined ? {} : { bearerToken: token }),
       ...(command.maxSessions === undefined ? {} : { maxSessions: command.maxSessions }),
       ...(command.sessionIdle === undefined ? {} : { sessionIdleMs: command.sessionIdle * 1000 }),
       ...(command.keepalive === undefined ? {} : { keepAliveMs: command.keepalive * 1000 }),

@@ -13,6 +13,7 @@ import {
   errorMessage,
   finishDurableCall,
   loadSavedState,
+  saveGuardState,
   startDurableCall,
 } from '@plan/core/adapter'
 
@@ -47,10 +48,13 @@ export async function createDurableSession(options: DurableOptions): Promise<Dur
   const restored = saved?.state as PlanGuardState | undefined
   // This session is the run's one writer: a save after another writer's fails.
   const writer = createRunWriter(saved)
-  const next = (guard: PlanGuard) => {
-    revision += 1
-    return { revision, state: guard.snapshot(), writer }
-  }
+  const target =
+    store === undefined
+      ? undefined
+      : { store, runId: runId as string, writer, nextRevision: () => ++revision }
+  // What the call changed, not the whole state, where the store takes changes.
+  const save = (guard: PlanGuard) =>
+    target === undefined ? Promise.resolve() : saveGuardState(guard, target)
   return {
     restored,
     async start(guard, tool, allowed) {
@@ -62,7 +66,7 @@ export async function createDurableSession(options: DurableOptions): Promise<Dur
         tool,
         stepId: allowed.stepId,
         ...(keys === undefined ? {} : { keys }),
-        saved: () => next(guard),
+        saved: { save: () => save(guard) },
       })
       if (issues.length === 0) return allowed
       guard.release(allowed.stepId)
@@ -71,7 +75,7 @@ export async function createDurableSession(options: DurableOptions): Promise<Dur
     async save(guard) {
       if (store === undefined) return { allowed: true }
       try {
-        await store.save(runId as string, next(guard))
+        await save(guard)
         return { allowed: true }
       } catch (error) {
         const issue: PlanIssue = {
@@ -84,7 +88,7 @@ export async function createDurableSession(options: DurableOptions): Promise<Dur
       }
     },
     finish(guard) {
-      if (store !== undefined) void finishDurableCall(store, runId as string, next(guard))
+      if (store !== undefined) void finishDurableCall(store, runId as string, () => save(guard))
     },
   }
 }

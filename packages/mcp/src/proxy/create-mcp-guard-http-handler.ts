@@ -33,11 +33,11 @@ const DEFAULT_KEEP_ALIVE: DelayDefault = { ms: 15 * 1000, text: '15 seconds' }
 
 /**
  * Options for {@link createMcpGuardHttpHandler}: the adapter options, the guard's settings
- * that apply to every session (each session is a run of its own, kept in memory: no `store`,
- * `runId`, `state` or `retryInterrupted`), and the endpoint's own.
+ * that apply to every session (each session is a run of its own, in `store` when given: no
+ * `state` or `retryInterrupted`), and the endpoint's own (`runId` names the sessions' runs).
  */
 export type McpGuardHttpHandlerOptions = AdapterOptions<CallDecisionEvent> &
-  Omit<AdapterGuardSettings, 'store' | 'retryInterrupted'> &
+  Omit<AdapterGuardSettings, 'retryInterrupted'> &
   Omit<McpGuardSettings, 'state' | 'runId'> &
   McpHttpEndpoint
 
@@ -45,6 +45,12 @@ export type McpGuardHttpHandlerOptions = AdapterOptions<CallDecisionEvent> &
 export interface McpHttpEndpoint {
   /** The wrapped server of each session: a command started per session, or a factory of either. */
   readonly server: McpServerCommand | (() => McpServerCommand | Transport)
+  /**
+   * With `store`: each session is a run of its own in it, `<runId>:<session id>` (one writer per
+   * run), while the shared budgets of `keys` hold across sessions and processes. Default
+   * `plan-mcp-<random UUID>`, one per handler.
+   */
+  readonly runId?: string
   /**
    * `Host` header values accepted, e.g. `["127.0.0.1:8808", "localhost:8808"]`, so a web page
    * cannot reach a local proxy through DNS rebinding. Any host when absent.
@@ -143,11 +149,13 @@ interface Endpoint {
   readonly sessions: SessionTable
   /** Milliseconds between keepalive comments on event streams; `Infinity`: none. */
   readonly keepAliveMs: number
+  /** What each session's run id in the store starts with. */
+  readonly runPrefix: string
 }
 
 /** Opens a session for an `initialize` request in `slot`: its transport, proxy and server. */
 async function openSession(
-  { options, compiler, sessions, keepAliveMs }: Endpoint,
+  { options, compiler, sessions, keepAliveMs, runPrefix }: Endpoint,
   request: IncomingMessage,
   response: ServerResponse,
   slot: SessionSlot,
@@ -157,8 +165,10 @@ async function openSession(
     reply(response, 400, 'Bad Request: no valid session id; a session starts with initialize')
     return
   }
+  // Known before the session opens: with a store, the session's run is named by it.
+  const sessionId = randomUUID()
   const transport = new StreamableHTTPServerTransport({
-    sessionIdGenerator: () => randomUUID(),
+    sessionIdGenerator: () => sessionId,
     // The transport takes 0 for none.
     keepAliveMs: keepAliveMs === Number.POSITIVE_INFINITY ? 0 : keepAliveMs,
     onsessioninitialized: (id) => sessions.opened(id, transport, proxy, response),
@@ -167,7 +177,8 @@ async function openSession(
   try {
     const server = typeof options.server === 'function' ? options.server() : options.server
     // Every session shares the compiler made once, in place of the policy.
-    const guard = { ...options, policy: undefined, compiler }
+    const runId = options.store === undefined ? undefined : `${runPrefix}:${sessionId}`
+    const guard = { ...options, policy: undefined, compiler, runId }
     proxy = await createMcpGuardProxy({ ...guard, client: transport, server })
   } catch (error) {
     options.onError?.(error instanceof Error ? error : new Error(String(error)))
@@ -220,7 +231,8 @@ export async function createHttpHandler(
     onDisk: false,
   })
   const sessions = new SessionTable(maxSessions, idle)
-  const endpoint: Endpoint = { options, compiler, sessions, keepAliveMs }
+  const runPrefix = options.runId ?? `plan-mcp-${randomUUID()}`
+  const endpoint: Endpoint = { options, compiler, sessions, keepAliveMs, runPrefix }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (

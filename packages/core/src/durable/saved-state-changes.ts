@@ -1,0 +1,64 @@
+import type { SavedStateChanges } from '../types/saved-state-changes.js'
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  // defineProperty, not assignment: a key named __proto__ stays an own key, as in JSON.parse.
+  Object.defineProperty(target, key, {
+    value,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  })
+}
+
+function parentOf(
+  state: Record<string, unknown>,
+  path: readonly string[],
+  create: boolean,
+): Record<string, unknown> | undefined {
+  let node = state
+  for (let index = 0; index < path.length - 1; index += 1) {
+    const key = path[index] as string
+    const next = Object.hasOwn(node, key) ? node[key] : undefined
+    if (isRecord(next)) {
+      node = next
+      continue
+    }
+    if (!create) return undefined
+    const made: Record<string, unknown> = {}
+    defineOwn(node, key, made)
+    node = made
+  }
+  return node
+}
+
+/**
+ * `state` (a JSON object, changed in place) with `changes` applied. Throws when a list the
+ * changes write into is missing or shorter than where they write (the changes belong to
+ * another state).
+ */
+export function applySavedStateChanges(
+  state: Record<string, unknown>,
+  changes: Pick<SavedStateChanges, 'set' | 'delete' | 'append'>,
+): Record<string, unknown> {
+  for (const path of changes.delete) {
+    const parent = parentOf(state, path, false)
+    if (parent !== undefined) delete parent[path.at(-1) as string]
+  }
+  for (const [path, value] of changes.set) {
+    defineOwn(parentOf(state, path, true) as Record<string, unknown>, path.at(-1) as string, value)
+  }
+  for (const [path, items, at] of changes.append ?? []) {
+    const parent = parentOf(state, path, false)
+    const key = path.at(-1) as string
+    const list = parent !== undefined && Object.hasOwn(parent, key) ? parent[key] : undefined
+    if (!Array.isArray(list) || list.length < at)
+      throw new Error(`the saved changes write into ${path.join('.')} at ${at}, past its end`)
+    list.length = at
+    for (const item of items) list.push(item)
+  }
+  return state
+}
