@@ -3,9 +3,8 @@ import {
   createPlanGuard,
   type PlanGuard,
   type PlanGuardState,
-  saveGuardState,
 } from '@plan/core'
-import { canonicalJson } from '@plan/core/internal'
+import { canonicalJson, saveGuardState } from '@plan/core/adapter'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPostgresGuardStore, type PostgresGuardStore } from './create-postgres-guard-store.js'
