@@ -31,7 +31,13 @@ export default defineConfig({
     schemas: 'src/schemas.ts',
   },
   platform: 'neutral',
-  external: [/^node:/, /^zod(\/|$)/, /^re2js(\/|$)/, /^@opentelemetry\/api(\/|$)/],
+  external: [
+    /^node:/,
+    /^zod(\/|$)/,
+    /^re2js(\/|$)/,
+    /^@noble\/hashes(\/|$)/,
+    /^@opentelemetry\/api(\/|$)/,
+  ],
   // Every output file sits in dist/, so the vendored WebAssembly is one folder up (from
   // src/command/, two).
   transform: { define: { __PLAN_VENDOR_DIR__: JSON.stringify('../vendor/') } },
