@@ -1,5 +1,6 @@
 import { type AuditLine, auditLineSchema } from '../schema/audit-line-schema.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { errorMessage } from '../util/error-message.js'
 import { rfc8785Json } from '../util/rfc8785-json.js'
 import type { AuditHead } from './audit-chain.js'
 import { type AuditKey, auditGenesis, auditKeyBytes, hashAuditLine } from './audit-key.js'
@@ -103,15 +104,7 @@ export function verifyAuditLog(
   try {
     return verifyLines(log, options)
   } catch (error) {
-    return refused(0, 'not_a_log', `The log cannot be read: ${describeError(error)}.`)
-  }
-}
-
-function describeError(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : typeof error
-  } catch {
-    return 'unknown error'
+    return refused(0, 'not_a_log', `The log cannot be read: ${errorMessage(error)}.`)
   }
 }
 

@@ -1,4 +1,5 @@
 import type { RE2JS } from 're2js'
+import { errorMessage } from '../util/error-message.js'
 
 type PatternEngine = typeof RE2JS
 
@@ -51,7 +52,7 @@ export function compilePolicyPattern(source: string): PolicyPatternResult {
   } catch (error) {
     return {
       success: false,
-      message: `not a valid regular expression: ${(error as Error).message}`,
+      message: `not a valid regular expression: ${errorMessage(error)}`,
     }
   }
   if (engineClass === undefined)
@@ -62,7 +63,7 @@ export function compilePolicyPattern(source: string): PolicyPatternResult {
   } catch (error) {
     return {
       success: false,
-      message: `not supported by the linear-time engine (RE2 syntax: no backreferences or lookaround): ${(error as Error).message}`,
+      message: `not supported by the linear-time engine (RE2 syntax: no backreferences or lookaround): ${errorMessage(error)}`,
     }
   }
   return {
