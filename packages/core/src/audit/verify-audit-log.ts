@@ -1,6 +1,7 @@
 import { type AuditLine, auditLineSchema } from '../schema/audit-line-schema.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { errorMessage } from '../util/error-message.js'
+import { stringAt } from '../util/item-at.js'
 import { rfc8785Json } from '../util/rfc8785-json.js'
 import type { AuditHead } from './audit-chain.js'
 import { type AuditKey, auditGenesis, auditKeyBytes, hashAuditLine } from './audit-key.js'
@@ -179,7 +180,7 @@ function verifyLines(log: unknown, options: VerifyAuditLogOptions): AuditLogVeri
   const { lines, unterminated } = read
   let head: AuditHead = { seq: 0, hash: auditGenesis(key) }
   for (let index = 0; index < lines.length; index += 1) {
-    const text = lines[index] as string
+    const text = stringAt(lines, index)
     const last = index === lines.length - 1
     const context = { text, number: index + 1, last, unterminated, head, keyed: key !== undefined }
     const refusal = lineRefusal(context)

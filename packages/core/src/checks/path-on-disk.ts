@@ -1,4 +1,5 @@
 import type { PathAccess, PathCheckResult, PathDenial, PathScope } from '../types/path-scope.js'
+import { stringAt } from '../util/item-at.js'
 import { loadNodeBuiltin } from '../util/node-builtin.js'
 import { posix } from '../util/posix-path.js'
 import { checkPathLexical, isWithin } from './path-scope.js'
@@ -145,7 +146,7 @@ export async function checkPathOnDisk(
   const lexical = checkPathLexical(value, scope, access)
   if (!lexical.allowed) return lexical
   const text = value as string
-  const first = scope.roots[0] as string
+  const first = stringAt(scope.roots, 0)
   // Joined without normalising: `..` must apply after links are followed, as the kernel does.
   const joined = text.startsWith('/') ? text : `${first}/${text}`
   const resolution = await resolveOnDisk(joined)

@@ -7,6 +7,7 @@ import {
 } from '../sign/guard-state-signature.js'
 import { MIN_SECRET_BYTES, secretBytes } from '../sign/plan-signature-input.js'
 import { errorMessage } from '../util/error-message.js'
+import { itemAt } from '../util/item-at.js'
 import type { GuardStore, SavedRunState } from './guard-store.js'
 
 /** Options of {@link createSignedGuardStore}. */
@@ -116,7 +117,7 @@ export function createSignedGuardStore(
   options: SignedGuardStoreOptions,
 ): GuardStore {
   const keys = readKeys(options)
-  const signingKey = keys[0] as Uint8Array
+  const signingKey = itemAt(keys, 0)
   return {
     async load(runId) {
       const saved = await store.load(runId)

@@ -1,3 +1,4 @@
+import { stringAt } from '../util/item-at.js'
 /** A max-heap of step ids: highest priority first, then lowest index (plan order). */
 export class ReadyQueue {
   readonly #heap: string[] = []
@@ -25,8 +26,8 @@ export class ReadyQueue {
     let position = heap.length - 1
     while (position > 0) {
       const parent = (position - 1) >> 1
-      if (!this.#before(heap[position] as string, heap[parent] as string)) break
-      ;[heap[position], heap[parent]] = [heap[parent] as string, heap[position] as string]
+      if (!this.#before(stringAt(heap, position), stringAt(heap, parent))) break
+      ;[heap[position], heap[parent]] = [stringAt(heap, parent), stringAt(heap, position)]
       position = parent
     }
   }
@@ -42,12 +43,12 @@ export class ReadyQueue {
       const left = position * 2 + 1
       const right = left + 1
       let best = position
-      if (left < heap.length && this.#before(heap[left] as string, heap[best] as string))
+      if (left < heap.length && this.#before(stringAt(heap, left), stringAt(heap, best)))
         best = left
-      if (right < heap.length && this.#before(heap[right] as string, heap[best] as string))
+      if (right < heap.length && this.#before(stringAt(heap, right), stringAt(heap, best)))
         best = right
       if (best === position) break
-      ;[heap[position], heap[best]] = [heap[best] as string, heap[position] as string]
+      ;[heap[position], heap[best]] = [stringAt(heap, best), stringAt(heap, position)]
       position = best
     }
     return top

@@ -1,4 +1,5 @@
 import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
+import { stringAt } from '../util/item-at.js'
 
 /** The steps of a plan as the scheduler sees them: lookups, dependents and priorities. */
 export interface StepGraph {
@@ -35,7 +36,7 @@ function remainingDepth(
 ): Map<string, number> {
   const depth = new Map<string, number>()
   for (let position = plan.order.length - 1; position >= 0; position -= 1) {
-    const id = plan.order[position] as string
+    const id = stringAt(plan.order, position)
     let longest = 0
     for (const dependent of dependents.get(id) ?? [])
       longest = Math.max(longest, depth.get(dependent) ?? 0)

@@ -3,6 +3,7 @@ import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { StepStatus } from '../types/plan-guard.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { canonicalJson } from '../util/canonical-json.js'
+import { itemAt } from '../util/item-at.js'
 import { freezeJson } from '../util/json-copy.js'
 import { callKey } from './call-key.js'
 import { resolveReferences } from './resolve-references.js'
@@ -188,11 +189,11 @@ export class RunState {
     const list = this.readyByKey.get(entry.key)
     if (list === undefined) return
     if (list.length === 1) {
-      if ((list[0] as CompiledStep).id === stepId) this.readyByKey.delete(entry.key)
+      if (itemAt(list, 0).id === stepId) this.readyByKey.delete(entry.key)
       return
     }
     for (let index = 0; index < list.length; index += 1) {
-      if ((list[index] as CompiledStep).id !== stepId) continue
+      if (itemAt(list, index).id !== stepId) continue
       list.splice(index, 1)
       break
     }

@@ -2,6 +2,7 @@ import { isCompiledPlan } from '../compile/is-compiled-plan.js'
 import { unreadableIssue } from '../issues/unreadable-issue.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { stringAt } from '../util/item-at.js'
 import { type IssuesByStep, issuesByStep } from './issues-by-step.js'
 
 /** How a step fared, for rendering; run-time statuses plus `rejected` for plan issues. */
@@ -113,7 +114,7 @@ export function planView(plan: unknown, options: RenderOptions = {}): PlanView {
   const sorted = issuesByStep(issues, ids)
   const markOf = markFor(status, sorted)
   const steps: StepView[] = records.map((record, index) => {
-    const id = ids[index] as string
+    const id = stringAt(ids, index)
     return {
       key: `s${index}`,
       id,

@@ -1,3 +1,4 @@
+import { stringAt } from './item-at.js'
 import { sha256Hex } from './portable-crypto.js'
 
 const MAX_ARRAY_INDEX = 4294967294
@@ -27,7 +28,7 @@ function canonicalKeys(record: object): string[] {
   const keys = Object.keys(record).sort()
   const indices: string[] = []
   for (let index = 0; index < keys.length; index += 1) {
-    const key = keys[index] as string
+    const key = stringAt(keys, index)
     const first = key.charCodeAt(0)
     if (first >= 0x30 && first <= 0x39 && isArrayIndex(key)) indices.push(key)
   }
