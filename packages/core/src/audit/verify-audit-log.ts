@@ -70,7 +70,7 @@ function readLines(log: unknown): { lines: string[]; unterminated: boolean } | u
   if (typeof log === 'string') {
     const lines = log.split('\n')
     // A complete log ends with a newline, so the last part is empty.
-    const tail = lines.pop() as string
+    const tail = lines.pop() ?? ''
     if (tail !== '') lines.push(tail)
     return { lines, unterminated: tail !== '' }
   }

@@ -132,8 +132,11 @@ export class StepScheduler {
         this.#gate === undefined &&
         this.#active < this.#options.concurrency &&
         this.#queue.size > 0
-      )
-        this.#launch(this.#queue.pop() as string)
+      ) {
+        const next = this.#queue.pop()
+        if (next === undefined) break
+        this.#launch(next)
+      }
     } finally {
       this.#pumping = false
     }

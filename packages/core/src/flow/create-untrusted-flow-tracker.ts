@@ -7,6 +7,7 @@ import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
 import type { TaintState } from '../types/taint-state.js'
 import type { TrustLabel, UntrustedFlowState } from '../types/untrusted-flow.js'
+import { valueAt } from '../util/item-at.js'
 import type { ParseCommand } from './data-sources.js'
 import { matchesDeclassifySchema } from './matches-declassify-schema.js'
 import { SourceTrail } from './source-trail.js'
@@ -76,7 +77,7 @@ function collectTexts(value: JsonValue, out: string[], depth = 0): void {
   } else if (typeof value === 'object' && value !== null && depth < 128) {
     for (const key of Object.keys(value)) {
       out.push(key)
-      collectTexts(value[key] as JsonValue, out, depth + 1)
+      collectTexts(valueAt(value, key), out, depth + 1)
     }
   }
 }
@@ -115,7 +116,7 @@ function collectLeaves(
     if (depth > 128) return
     for (const key of Object.keys(value)) {
       out.push({ path: [...path, key], text: key, refuses: refusing })
-      collectLeaves(undefined, value[key] as JsonValue, [...path, key], refusing, out, depth + 1)
+      collectLeaves(undefined, valueAt(value, key), [...path, key], refusing, out, depth + 1)
     }
   }
 }
@@ -154,7 +155,7 @@ function checkPasted(
   const leaves: Leaf[] = []
   for (const name of Object.keys(args)) {
     const spec = Object.hasOwn(tool.args, name) ? tool.args[name] : undefined
-    collectLeaves(spec, args[name] as JsonValue, [name], spec === undefined, leaves)
+    collectLeaves(spec, valueAt(args, name), [name], spec === undefined, leaves)
   }
   let carries = tainted
   for (const leaf of leaves) {
@@ -224,8 +225,8 @@ export function createUntrustedFlowTracker(
   const index =
     state === undefined ? new UntrustedTextIndex() : UntrustedTextIndex.fromJSON(state.text)
   if (state !== undefined) {
-    for (const id of Object.keys(state.labels)) labels.set(id, state.labels[id] as TrustLabel)
-    for (const id of Object.keys(state.seen)) seen.set(id, state.seen[id] as number)
+    for (const id of Object.keys(state.labels)) labels.set(id, valueAt(state.labels, id))
+    for (const id of Object.keys(state.seen)) seen.set(id, valueAt(state.seen, id))
   }
 
   return {

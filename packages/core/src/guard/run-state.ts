@@ -253,7 +253,8 @@ export class RunState {
     this.waiting.delete(stepId)
     const stack = [...(this.dependents.get(stepId) ?? NO_IDS)]
     while (stack.length > 0) {
-      const id = stack.pop() as string
+      const id = stack.pop()
+      if (id === undefined) break
       if (this.status.get(id) !== 'pending') continue
       this.status.set(id, 'skipped')
       this.removeReady(id)
@@ -278,13 +279,13 @@ export class RunState {
   /** Steps whose dependencies are all done and that have not started, in plan order. */
   readySteps(): CompiledStep[] {
     return [...this.ready.keys()]
-      .map((id) => this.stepById.get(id) as CompiledStep)
+      .flatMap((id) => this.stepById.get(id) ?? [])
       .sort((left, right) => left.index - right.index)
   }
 
   /** Tools of the ready steps, and of interrupted calls (a repeat is told why it does not run). */
   readyTools(): string[] {
-    const tools = [...this.ready.keys()].map((id) => this.stepById.get(id)?.tool as string)
+    const tools = [...this.ready.keys()].map((id) => this.stepById.get(id)?.tool ?? '')
     for (const id of this.interrupted)
       if (this.status.get(id) === 'running') tools.push(this.knownSteps.get(id)?.tool ?? '')
     return [...new Set(tools)].filter(Boolean)

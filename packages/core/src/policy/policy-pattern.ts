@@ -1,5 +1,6 @@
 import type { RE2JS } from 're2js'
 import { errorMessage } from '../util/error-message.js'
+import { isRecord } from '../util/is-record.js'
 
 type PatternEngine = typeof RE2JS
 
@@ -20,7 +21,8 @@ export async function loadPatternEngine(): Promise<void> {
 export function hasPatterns(value: unknown, depth = 0): boolean {
   if (typeof value !== 'object' || value === null || depth > 64) return false
   if (Array.isArray(value)) return value.some((item) => hasPatterns(item, depth + 1))
-  const record = value as Record<string, unknown>
+  if (!isRecord(value)) return false
+  const record = value
   if (typeof record.pattern === 'string') return true
   return Object.values(record).some((child) => hasPatterns(child, depth + 1))
 }
@@ -103,7 +105,8 @@ export function compilePolicyPatterns(
     })
     return
   }
-  const record = value as Record<string, unknown>
+  if (!isRecord(value)) return
+  const record = value
   if (record.type === 'string' && typeof record.pattern === 'string') {
     const result = compilePolicyPattern(record.pattern)
     if (result.success) compiled.set(record, result.pattern)

@@ -77,6 +77,7 @@ export function isResolvedPolicy(value: unknown): value is ResolvedPolicy {
     typeof value === 'object' &&
     value !== null &&
     'scope' in value &&
-    (value as { tools?: unknown }).tools instanceof Map
+    'tools' in value &&
+    value.tools instanceof Map
   )
 }

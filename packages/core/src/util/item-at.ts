@@ -3,8 +3,8 @@
 // throws a RangeError instead of letting `undefined` pass on as a number or a string. One
 // function per kind of array keeps each read site monomorphic where the compiler is hot.
 
-function outOfRange(index: number): never {
-  throw new RangeError(`no item at index ${index}`)
+function outOfRange(index: number | string): never {
+  throw new RangeError(`no item at ${JSON.stringify(index)}`)
 }
 
 /** `items[index]` of any array; see {@link int32At} and its siblings for hot loops. */
@@ -29,4 +29,13 @@ export function numberAt(items: readonly number[], index: number): number {
 export function stringAt(items: readonly string[], index: number): string {
   const item = items[index]
   return item === undefined ? outOfRange(index) : item
+}
+
+/** `record[key]` for a key the caller found on the record (`Object.hasOwn`, `Object.keys`). */
+export function valueAt<T>(
+  record: Readonly<Record<string, T>>,
+  key: string,
+): Exclude<T, undefined> {
+  const value = record[key]
+  return value === undefined ? outOfRange(key) : (value as Exclude<T, undefined>)
 }

@@ -1,4 +1,5 @@
 import { stringAt } from './item-at.js'
+import { hostProcess } from './node-builtin.js'
 
 // POSIX path functions with the results of Node's `path.posix`, for the runtime-neutral main
 // entry (no `node:` import). The tests compare them with `node:path` on generated paths.
@@ -37,7 +38,7 @@ function join(...paths: string[]): string {
 }
 
 function currentDir(): string {
-  const process = (globalThis as { process?: { cwd?: () => string } }).process
+  const process = hostProcess()
   return typeof process?.cwd === 'function' ? process.cwd() : '/'
 }
 
