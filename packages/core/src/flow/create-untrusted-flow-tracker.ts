@@ -345,10 +345,10 @@ export function readUntrustedFlowState(value: unknown): UntrustedFlowState {
       !isRecord(output) ||
       typeof output.stepId !== 'string' ||
       !Array.isArray(output.texts) ||
-      !output.texts.every((entry) => typeof entry === 'string')
+      !output.texts.every((entry): entry is string => typeof entry === 'string')
     )
       invalid()
-    return { stepId: output.stepId, texts: output.texts as string[] }
+    return { stepId: output.stepId, texts: output.texts }
   })
   const saturatedAt = text.saturatedAt ?? null
   if (
@@ -376,8 +376,9 @@ export function readUntrustedFlowState(value: unknown): UntrustedFlowState {
 }
 
 function readStrings(value: unknown): string[] {
-  if (!Array.isArray(value) || !value.every((entry) => typeof entry === 'string')) invalid()
-  return value as string[]
+  if (!Array.isArray(value) || !value.every((entry): entry is string => typeof entry === 'string'))
+    invalid()
+  return value
 }
 
 /** A record of source lists (by step id or by file), null-prototype. */

@@ -139,9 +139,10 @@ export class LinearRegExp extends RegExp {
   override exec(value: string): RegExpExecArray | null {
     const text = String(value)
     if (!this.#pattern.test(text)) return null
-    const match = [text] as unknown as RegExpExecArray
-    match.index = 0
-    match.input = text
+    const match: RegExpExecArray = Object.assign([text] satisfies [string], {
+      index: 0,
+      input: text,
+    })
     return match
   }
 }
