@@ -206,9 +206,10 @@ describe('public entries (hostile values)', () => {
         const result = mustNotThrow('submitPlan', () =>
           guard.submitPlan(planWith(where, make()), 'turn'),
         )
-        // The guard is shared, so a hostile plan seen before is refused as a repeat.
-        if (!result.success)
-          expectRefusedWith(result.issues, [...HOSTILE_PLAN_CODES, 'repeated_call'])
+        // The guard is shared: a plan seen before is refused as a repeat, and after enough
+        // refusals the run's denial budget is spent.
+        const codes = [...HOSTILE_PLAN_CODES, 'repeated_call', 'budget_exhausted']
+        if (!result.success) expectRefusedWith(result.issues, codes)
       }),
       { numRuns: 200 },
     )
