@@ -10,6 +10,7 @@ import {
 import { PlanError } from '../errors/plan-error.js'
 import type { AuditSink } from '../types/audit-sink.js'
 import { errorMessage } from '../util/error-message.js'
+import { isRecord } from '../util/is-record.js'
 import { type AuditHead, createAuditChain } from './audit-chain.js'
 import { type AuditKey, auditGenesis, auditKeyBytes, hashAuditLine } from './audit-key.js'
 import { verifyAuditLog } from './verify-audit-log.js'
@@ -113,7 +114,8 @@ export function createFileAuditSink(
       const line = readLastLine(fd, size)
       let seq: unknown
       try {
-        seq = (JSON.parse(line) as { seq?: unknown }).seq
+        const last: unknown = JSON.parse(line)
+        seq = isRecord(last) ? last.seq : undefined
       } catch {
         seq = undefined
       }
