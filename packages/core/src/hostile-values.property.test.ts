@@ -105,6 +105,22 @@ function planWith(where: string, value: unknown): unknown {
   return { steps: [step] }
 }
 
+/** The codes a plan with a hostile part is refused with: the plan's shape, never a crash. */
+const HOSTILE_PLAN_CODES = [
+  'budget_exceeded',
+  'invalid_arguments',
+  'invalid_plan',
+  'missing_argument',
+  'unknown_argument',
+  'unknown_tool',
+]
+
+/** At least one issue, each with one of `codes`. */
+function expectRefusedWith(issues: readonly { code: string }[], codes: readonly string[]): void {
+  expect(issues).not.toEqual([])
+  for (const issue of issues) expect(codes).toContain(issue.code)
+}
+
 function mustNotThrow<T>(name: string, run: () => T): T {
   try {
     return run()
@@ -124,7 +140,7 @@ describe('public entries (hostile values)', () => {
       fc.property(hostile, places, (make, where) => {
         const plan = planWith(where, make())
         const result = mustNotThrow('validate', () => compiler.validate(plan))
-        if (!result.success) expect(result.issues.length).toBeGreaterThan(0)
+        if (!result.success) expectRefusedWith(result.issues, HOSTILE_PLAN_CODES)
         mustNotThrow('approves', () => compiler.approves(plan))
         mustNotThrow('checkArguments', () => compiler.checkArguments('echo', plan))
         mustNotThrow('checkPath', () => compiler.checkPath(plan))
@@ -190,7 +206,10 @@ describe('public entries (hostile values)', () => {
         const result = mustNotThrow('submitPlan', () =>
           guard.submitPlan(planWith(where, make()), 'turn'),
         )
-        if (!result.success) expect(result.issues.length).toBeGreaterThan(0)
+        // The guard is shared: a plan seen before is refused as a repeat, and after enough
+        // refusals the run's denial budget is spent.
+        const codes = [...HOSTILE_PLAN_CODES, 'repeated_call', 'budget_exhausted']
+        if (!result.success) expectRefusedWith(result.issues, codes)
       }),
       { numRuns: 200 },
     )

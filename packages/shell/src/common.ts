@@ -45,7 +45,7 @@ export { DEFAULT_READ_ONLY } from './schema/default-read-only.js'
 export type { CommandCheckResult } from './types/command-check-result.js'
 export type { PathAccess, PathCheckResult, PathDenial, PathScope } from './types/path-scope.js'
 export type { IssueCode, PlanIssue } from './types/plan-issue.js'
-export { loadNodeBuiltin, nodeBuiltin } from './util/node-builtin.js'
+export { hostProcess, loadNodeBuiltin, nodeBuiltin } from './util/node-builtin.js'
 export { posix } from './util/posix-path.js'
 export { someOf } from './util/some-of.js'
 export {

@@ -55,7 +55,7 @@ describe('planToolApproval (tainted runs)', () => {
     const request = first.steps
       .at(-1)
       ?.content.find((part) => part.type === 'tool-approval-request')
-    expect(request).toBeDefined()
+    expect(request).toMatchObject({ toolCall: { toolName: 'run_command' } })
     expect(spies.runCommand).not.toHaveBeenCalled()
     const messages: ModelMessage[] = [
       { role: 'user', content: 'go' },

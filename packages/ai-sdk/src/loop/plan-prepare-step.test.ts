@@ -100,7 +100,7 @@ describe('planPrepareStep', () => {
     const { guard } = await guardFixture(plan, { maxCalls: 1 })
     await guard.authorize({ tool: 'view_file', args: { file: 'a.md' } })
     await guard.authorize({ tool: 'view_file', args: { file: 'b.md' } })
-    expect(guard.stopReason()).toBeDefined()
+    expect(guard.stopReason()?.code).toBe('budget_exhausted')
 
     const prepareStep = planPrepareStep(guard)
     const result = await prepareStep({

@@ -6,7 +6,7 @@ import { PlanError } from '../errors/plan-error.js'
  */
 export function countOption(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback
-  if (Number.isSafeInteger(value) && (value as number) >= 1) return value as number
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return value
   throw new PlanError(
     `${name} must be a whole number of at least 1, not ${String(value)}; leave it out for ${fallback}.`,
     { code: 'invalid_configuration' },

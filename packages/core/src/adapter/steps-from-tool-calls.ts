@@ -1,5 +1,6 @@
 import type { PlanStep } from '../schema/plan-schema.js'
 import { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN } from '../schema/step-id.js'
+import { stringAt } from '../util/item-at.js'
 
 /** A tool call as a model made it, in any framework's words mapped to these. */
 export interface ToolCallInput {
@@ -69,7 +70,7 @@ export function stepsFromToolCalls(calls: readonly ToolCallInput[]): ToolCallSte
       current = []
       turn = call.turn ?? 0
     }
-    const id = ids[index] as string
+    const id = stringAt(ids, index)
     current.push(id)
     const args = call.args as PlanStep['args']
     steps.push(

@@ -9,6 +9,8 @@ import {
 } from 'node:fs'
 import { PlanError } from '../errors/plan-error.js'
 import type { AuditSink } from '../types/audit-sink.js'
+import { errorMessage } from '../util/error-message.js'
+import { isRecord } from '../util/is-record.js'
 import { type AuditHead, createAuditChain } from './audit-chain.js'
 import { type AuditKey, auditGenesis, auditKeyBytes, hashAuditLine } from './audit-key.js'
 import { verifyAuditLog } from './verify-audit-log.js'
@@ -95,7 +97,7 @@ export function createFileAuditSink(
   try {
     key = auditKeyBytes(options.key)
   } catch (error) {
-    throw new PlanError((error as Error).message, { code: 'invalid_configuration', cause: error })
+    throw new PlanError(errorMessage(error), { code: 'invalid_configuration', cause: error })
   }
   let head: AuditHead = { seq: 0, hash: auditGenesis(key) }
   try {
@@ -112,7 +114,8 @@ export function createFileAuditSink(
       const line = readLastLine(fd, size)
       let seq: unknown
       try {
-        seq = (JSON.parse(line) as { seq?: unknown }).seq
+        const last: unknown = JSON.parse(line)
+        seq = isRecord(last) ? last.seq : undefined
       } catch {
         seq = undefined
       }
@@ -124,7 +127,7 @@ export function createFileAuditSink(
     if (fd !== undefined) closeSync(fd)
     throw PlanError.isInstance(error)
       ? error
-      : failure(`Cannot open the audit log ${path}: ${(error as Error).message}`, error)
+      : failure(`Cannot open the audit log ${path}: ${errorMessage(error)}`, error)
   }
   const chain = createAuditChain(head, key)
   let broken: PlanError | undefined
@@ -144,10 +147,7 @@ export function createFileAuditSink(
         if (sync) fsyncSync(fd)
       } catch (error) {
         // A partial line may be on disk: nothing more may be chained after it.
-        broken = failure(
-          `Cannot write to the audit log ${path}: ${(error as Error).message}`,
-          error,
-        )
+        broken = failure(`Cannot write to the audit log ${path}: ${errorMessage(error)}`, error)
         throw broken
       }
       chain.commit(line)

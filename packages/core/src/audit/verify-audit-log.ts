@@ -1,5 +1,7 @@
 import { type AuditLine, auditLineSchema } from '../schema/audit-line-schema.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { errorMessage } from '../util/error-message.js'
+import { stringAt } from '../util/item-at.js'
 import { rfc8785Json } from '../util/rfc8785-json.js'
 import type { AuditHead } from './audit-chain.js'
 import { type AuditKey, auditGenesis, auditKeyBytes, hashAuditLine } from './audit-key.js'
@@ -68,7 +70,7 @@ function readLines(log: unknown): { lines: string[]; unterminated: boolean } | u
   if (typeof log === 'string') {
     const lines = log.split('\n')
     // A complete log ends with a newline, so the last part is empty.
-    const tail = lines.pop() as string
+    const tail = lines.pop() ?? ''
     if (tail !== '') lines.push(tail)
     return { lines, unterminated: tail !== '' }
   }
@@ -103,15 +105,7 @@ export function verifyAuditLog(
   try {
     return verifyLines(log, options)
   } catch (error) {
-    return refused(0, 'not_a_log', `The log cannot be read: ${describeError(error)}.`)
-  }
-}
-
-function describeError(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : typeof error
-  } catch {
-    return 'unknown error'
+    return refused(0, 'not_a_log', `The log cannot be read: ${errorMessage(error)}.`)
   }
 }
 
@@ -186,7 +180,7 @@ function verifyLines(log: unknown, options: VerifyAuditLogOptions): AuditLogVeri
   const { lines, unterminated } = read
   let head: AuditHead = { seq: 0, hash: auditGenesis(key) }
   for (let index = 0; index < lines.length; index += 1) {
-    const text = lines[index] as string
+    const text = stringAt(lines, index)
     const last = index === lines.length - 1
     const context = { text, number: index + 1, last, unterminated, head, keyed: key !== undefined }
     const refusal = lineRefusal(context)

@@ -1,4 +1,6 @@
 import type { PathAccess, PathCheckResult, PathDenial, PathScope } from '../types/path-scope.js'
+import { errorCode } from '../util/error-code.js'
+import { stringAt } from '../util/item-at.js'
 import { loadNodeBuiltin } from '../util/node-builtin.js'
 import { posix } from '../util/posix-path.js'
 import { checkPathLexical, isWithin } from './path-scope.js'
@@ -22,10 +24,6 @@ interface FileSystem {
 type Resolution =
   | { readonly ok: true; readonly real: string }
   | { readonly ok: false; readonly reason: string }
-
-function errorCode(error: unknown): string {
-  return (error as NodeJS.ErrnoException).code ?? 'error'
-}
 
 /**
  * Resolves an absolute path the way the kernel does. Its system calls are synchronous: each is
@@ -105,7 +103,8 @@ function resolveByWalk(fs: FileSystem, absolute: string): Resolution {
   let real = '/'
   let hops = 0
   while (pending.length > 0) {
-    const part = pending.pop() as string
+    const part = pending.pop()
+    if (part === undefined) break
     if (part === '' || part === '.') continue
     if (part === '..') {
       real = posix.dirname(real)
@@ -116,7 +115,7 @@ function resolveByWalk(fs: FileSystem, absolute: string): Resolution {
     try {
       stats = fs.lstatSync(candidate, { throwIfNoEntry: false })
     } catch (error) {
-      return { ok: false, reason: `${candidate}: ${errorCode(error)}` }
+      return { ok: false, reason: `${candidate}: ${errorCode(error) ?? 'error'}` }
     }
     // A missing folder is taken as one a tool would create; a later `..` climbs back out of
     // it onto real folders, whose links must still be followed (`missing/../link/x`).
@@ -132,7 +131,7 @@ function resolveByWalk(fs: FileSystem, absolute: string): Resolution {
       try {
         target = fs.readlinkSync(candidate)
       } catch (error) {
-        return { ok: false, reason: `${candidate}: ${errorCode(error)}` }
+        return { ok: false, reason: `${candidate}: ${errorCode(error) ?? 'error'}` }
       }
       if (target.length === 0 || target.includes('\0'))
         return { ok: false, reason: `${candidate}: empty link` }
@@ -186,7 +185,7 @@ export async function checkPathOnDisk(
   const lexical = checkPathLexical(value, scope, access)
   if (!lexical.allowed) return lexical
   const text = value as string
-  const first = scope.roots[0] as string
+  const first = stringAt(scope.roots, 0)
   // Joined without normalising: `..` must apply after links are followed, as the kernel does.
   const joined = text.startsWith('/') ? text : `${first}/${text}`
   const resolve = await resolverOnDisk()

@@ -47,14 +47,14 @@ describe('analyzeGraph', () => {
 })
 
 /** Dependency lists as the compressed form `orderDependencies` reads. */
-function compressed(dependencies: readonly (readonly number[])[]): [Int32Array, number[]] {
+function compressed(dependencies: readonly (readonly number[])[]): [Int32Array, Int32Array] {
   const start = new Int32Array(dependencies.length + 1)
   const target: number[] = []
   dependencies.forEach((deps, node) => {
     target.push(...deps)
     start[node + 1] = target.length
   })
-  return [start, target]
+  return [start, Int32Array.from(target)]
 }
 
 describe('forwardDependencies', () => {

@@ -1,3 +1,4 @@
+import { int32At, itemAt, numberAt } from '../util/item-at.js'
 /** The result of {@link analyzeGraph}. */
 export interface GraphAnalysis {
   /** Node indices in topological order; ties (same level) keep index order. Empty when cyclic. */
@@ -20,11 +21,11 @@ export function analyzeGraph(dependencies: readonly (readonly number[])[]): Grap
   const dependencyStart = new Int32Array(dependencies.length + 1)
   const dependencyTarget: number[] = []
   for (let node = 0; node < dependencies.length; node += 1) {
-    const deps = dependencies[node] as readonly number[]
-    for (let edge = 0; edge < deps.length; edge += 1) dependencyTarget.push(deps[edge] as number)
+    const deps = itemAt(dependencies, node)
+    for (let edge = 0; edge < deps.length; edge += 1) dependencyTarget.push(itemAt(deps, edge))
     dependencyStart[node + 1] = dependencyTarget.length
   }
-  return analyzeDependencies(dependencyStart, dependencyTarget)
+  return analyzeDependencies(dependencyStart, Int32Array.from(dependencyTarget))
 }
 
 /**
@@ -33,8 +34,8 @@ export function analyzeGraph(dependencies: readonly (readonly number[])[]): Grap
  * `dependencyStart.length - 1` nodes.
  */
 export function analyzeDependencies(
-  dependencyStart: ArrayLike<number>,
-  dependencyTarget: ArrayLike<number>,
+  dependencyStart: Int32Array,
+  dependencyTarget: Int32Array,
 ): GraphAnalysis {
   return (
     forwardDependencies(dependencyStart, dependencyTarget) ??
@@ -48,19 +49,19 @@ export function analyzeDependencies(
  * node's level is known once its dependencies' are); undefined at the first edge that does not.
  */
 export function forwardDependencies(
-  dependencyStart: ArrayLike<number>,
-  dependencyTarget: ArrayLike<number>,
+  dependencyStart: Int32Array,
+  dependencyTarget: Int32Array,
 ): GraphAnalysis | undefined {
   const count = dependencyStart.length - 1
   const level = new Int32Array(count)
   let maxLevel = -1
   for (let node = 0; node < count; node += 1) {
-    const end = dependencyStart[node + 1] as number
+    const end = int32At(dependencyStart, node + 1)
     let nodeLevel = 0
-    for (let edge = dependencyStart[node] as number; edge < end; edge += 1) {
-      const dep = dependencyTarget[edge] as number
+    for (let edge = int32At(dependencyStart, node); edge < end; edge += 1) {
+      const dep = int32At(dependencyTarget, edge)
       if (dep >= node) return undefined
-      const above = (level[dep] as number) + 1
+      const above = int32At(level, dep) + 1
       if (above > nodeLevel) nodeLevel = above
     }
     level[node] = nodeLevel
@@ -72,30 +73,30 @@ export function forwardDependencies(
 
 /** {@link analyzeDependencies} for any graph: Kahn's algorithm, then Tarjan's on what is left. */
 export function orderDependencies(
-  dependencyStart: ArrayLike<number>,
-  dependencyTarget: ArrayLike<number>,
+  dependencyStart: Int32Array,
+  dependencyTarget: Int32Array,
 ): GraphAnalysis {
   const count = dependencyStart.length - 1
   const pending = new Int32Array(count)
   // Dependents in compressed form: dependentsOf(i) = targets[start[i] .. start[i + 1]).
   const start = new Int32Array(count + 1)
   for (let node = 0; node < count; node += 1) {
-    const end = dependencyStart[node + 1] as number
-    pending[node] = end - (dependencyStart[node] as number)
-    for (let edge = dependencyStart[node] as number; edge < end; edge += 1) {
-      const dep = dependencyTarget[edge] as number
-      start[dep + 1] = (start[dep + 1] as number) + 1
+    const end = int32At(dependencyStart, node + 1)
+    pending[node] = end - int32At(dependencyStart, node)
+    for (let edge = int32At(dependencyStart, node); edge < end; edge += 1) {
+      const dep = int32At(dependencyTarget, edge)
+      start[dep + 1] = int32At(start, dep + 1) + 1
     }
   }
   for (let node = 0; node < count; node += 1)
-    start[node + 1] = (start[node + 1] as number) + (start[node] as number)
+    start[node + 1] = int32At(start, node + 1) + int32At(start, node)
   const fill = start.slice(0, count)
-  const targets = new Int32Array(start[count] as number)
+  const targets = new Int32Array(int32At(start, count))
   for (let node = 0; node < count; node += 1) {
-    const end = dependencyStart[node + 1] as number
-    for (let edge = dependencyStart[node] as number; edge < end; edge += 1) {
-      const dep = dependencyTarget[edge] as number
-      const slot = fill[dep] as number
+    const end = int32At(dependencyStart, node + 1)
+    for (let edge = int32At(dependencyStart, node); edge < end; edge += 1) {
+      const dep = int32At(dependencyTarget, edge)
+      const slot = int32At(fill, dep)
       targets[slot] = node
       fill[dep] = slot + 1
     }
@@ -114,14 +115,14 @@ export function orderDependencies(
   }
   let maxLevel = -1
   for (let head = 0; head < tail; head += 1) {
-    const node = queue[head] as number
-    const nodeLevel = level[node] as number
+    const node = int32At(queue, head)
+    const nodeLevel = int32At(level, node)
     if (nodeLevel > maxLevel) maxLevel = nodeLevel
-    const end = start[node + 1] as number
-    for (let edge = start[node] as number; edge < end; edge += 1) {
-      const next = targets[edge] as number
-      if ((level[next] as number) < nodeLevel + 1) level[next] = nodeLevel + 1
-      const left = (pending[next] as number) - 1
+    const end = int32At(start, node + 1)
+    for (let edge = int32At(start, node); edge < end; edge += 1) {
+      const next = int32At(targets, edge)
+      if (int32At(level, next) < nodeLevel + 1) level[next] = nodeLevel + 1
+      const left = int32At(pending, next) - 1
       pending[next] = left
       if (left === 0) {
         queue[tail] = next
@@ -131,7 +132,7 @@ export function orderDependencies(
   }
 
   if (tail < count) {
-    for (let node = 0; node < count; node += 1) if ((pending[node] as number) > 0) level[node] = -1
+    for (let node = 0; node < count; node += 1) if (int32At(pending, node) > 0) level[node] = -1
     return {
       order: [],
       level,
@@ -158,24 +159,24 @@ function groupByLevel(level: Int32Array, count: number): { levels: number[][]; o
   }
   const sizes = new Int32Array(count)
   for (let node = 0; node < level.length; node += 1) {
-    const group = level[node] as number
-    sizes[group] = (sizes[group] as number) + 1
+    const group = int32At(level, node)
+    sizes[group] = int32At(sizes, group) + 1
   }
   const levels: number[][] = new Array(count)
   const starts = new Int32Array(count)
   let offset = 0
   for (let group = 0; group < count; group += 1) {
-    levels[group] = new Array(sizes[group] as number)
+    levels[group] = new Array(int32At(sizes, group))
     starts[group] = offset
-    offset += sizes[group] as number
+    offset += int32At(sizes, group)
   }
   const order: number[] = new Array(level.length)
   const filled = new Int32Array(count)
   for (let node = 0; node < level.length; node += 1) {
-    const group = level[node] as number
-    const member = filled[group] as number
-    ;(levels[group] as number[])[member] = node
-    order[(starts[group] as number) + member] = node
+    const group = int32At(level, node)
+    const member = int32At(filled, group)
+    itemAt(levels, group)[member] = node
+    order[int32At(starts, group) + member] = node
     filled[group] = member + 1
   }
   return { levels, order }
@@ -186,8 +187,8 @@ function groupByLevel(level: Int32Array, count: number): { levels: number[][]; o
  * algorithm could not order (Tarjan's algorithm, iterative so deep graphs cannot overflow the stack).
  */
 function findCycles(
-  dependencyStart: ArrayLike<number>,
-  dependencyTarget: ArrayLike<number>,
+  dependencyStart: Int32Array,
+  dependencyTarget: Int32Array,
   pending: Int32Array,
 ): number[][] {
   const count = dependencyStart.length - 1
@@ -202,7 +203,7 @@ function findCycles(
   const callEdge: number[] = []
 
   for (let root = 0; root < count; root += 1) {
-    if ((pending[root] as number) === 0 || index[root] !== -1) continue
+    if (int32At(pending, root) === 0 || index[root] !== -1) continue
     callNode.push(root)
     callEdge.push(0)
     index[root] = counter
@@ -212,13 +213,13 @@ function findCycles(
     onStack[root] = 1
     while (callNode.length > 0) {
       const top = callNode.length - 1
-      const node = callNode[top] as number
-      const first = dependencyStart[node] as number
-      const edge = callEdge[top] as number
-      if (first + edge < (dependencyStart[node + 1] as number)) {
+      const node = numberAt(callNode, top)
+      const first = int32At(dependencyStart, node)
+      const edge = numberAt(callEdge, top)
+      if (first + edge < int32At(dependencyStart, node + 1)) {
         callEdge[top] = edge + 1
-        const next = dependencyTarget[first + edge] as number
-        if ((pending[next] as number) === 0) continue
+        const next = int32At(dependencyTarget, first + edge)
+        if (int32At(pending, next) === 0) continue
         if (index[next] === -1) {
           index[next] = counter
           low[next] = counter
@@ -227,21 +228,21 @@ function findCycles(
           onStack[next] = 1
           callNode.push(next)
           callEdge.push(0)
-        } else if (onStack[next] === 1 && (index[next] as number) < (low[node] as number)) {
-          low[node] = index[next] as number
+        } else if (onStack[next] === 1 && int32At(index, next) < int32At(low, node)) {
+          low[node] = int32At(index, next)
         }
         continue
       }
       callNode.pop()
       callEdge.pop()
       const parent = callNode[callNode.length - 1]
-      if (parent !== undefined && (low[node] as number) < (low[parent] as number))
-        low[parent] = low[node] as number
+      if (parent !== undefined && int32At(low, node) < int32At(low, parent))
+        low[parent] = int32At(low, node)
       if (low[node] === index[node]) {
         const members: number[] = []
         let member: number
         do {
-          member = stack.pop() as number
+          member = stack.pop() ?? node
           onStack[member] = 0
           component[member] = components.length
           members.push(member)
@@ -253,20 +254,20 @@ function findCycles(
 
   const cycles: number[][] = []
   for (let id = 0; id < components.length; id += 1) {
-    const members = components[id] as number[]
+    const members = itemAt(components, id)
     if (members.length < 2) continue
-    let first = members[0] as number
+    let first = itemAt(members, 0)
     for (const member of members) if (member < first) first = member
     cycles.push(witness(dependencyStart, dependencyTarget, component, id, first))
   }
-  cycles.sort((left, right) => (left[0] as number) - (right[0] as number))
+  cycles.sort((left, right) => numberAt(left, 0) - numberAt(right, 0))
   return cycles
 }
 
 /** Shortest cycle through `start` inside one component, by breadth-first search. */
 function witness(
-  dependencyStart: ArrayLike<number>,
-  dependencyTarget: ArrayLike<number>,
+  dependencyStart: Int32Array,
+  dependencyTarget: Int32Array,
   component: Int32Array,
   id: number,
   start: number,
@@ -274,10 +275,10 @@ function witness(
   const previous = new Map<number, number>()
   const queue = [start]
   for (let head = 0; head < queue.length; head += 1) {
-    const node = queue[head] as number
-    const end = dependencyStart[node + 1] as number
-    for (let edge = dependencyStart[node] as number; edge < end; edge += 1) {
-      const next = dependencyTarget[edge] as number
+    const node = numberAt(queue, head)
+    const end = int32At(dependencyStart, node + 1)
+    for (let edge = int32At(dependencyStart, node); edge < end; edge += 1) {
+      const next = int32At(dependencyTarget, edge)
       if (component[next] !== id) continue
       if (next === start) {
         const path = [start]

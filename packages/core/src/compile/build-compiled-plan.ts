@@ -1,4 +1,5 @@
 import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
+import { itemAt, numberAt, stringAt } from '../util/item-at.js'
 import type { GraphAnalysis } from './analyze-graph.js'
 import { PlanColumns } from './plan-columns.js'
 import type { PlanLinks } from './plan-links.js'
@@ -8,7 +9,7 @@ import type { StepTable } from './step-table.js'
 function idsOf(ids: readonly string[], nodes: readonly number[]): string[] {
   const out: string[] = new Array(nodes.length)
   for (let position = 0; position < nodes.length; position += 1)
-    out[position] = ids[nodes[position] as number] as string
+    out[position] = stringAt(ids, numberAt(nodes, position))
   return out
 }
 
@@ -35,7 +36,7 @@ export function buildCompiledPlan(
   })
   const levels: (readonly string[])[] = new Array(graph.levels.length)
   for (let level = 0; level < graph.levels.length; level += 1)
-    levels[level] = Object.freeze(idsOf(links.ids, graph.levels[level] as number[]))
+    levels[level] = Object.freeze(idsOf(links.ids, itemAt(graph.levels, level)))
   const plan = {} as PlanBody
   Object.defineProperty(plan, COLUMNS, { value: columns })
   Object.defineProperty(plan, 'steps', STEPS)

@@ -2,11 +2,12 @@ import { describe } from '../checks/path-scope.js'
 import { createIssue } from '../issues/create-issue.js'
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
 import type { StepReference } from '../types/compiled-plan.js'
-import type { JsonObject, JsonValue } from '../types/json-value.js'
+import type { JsonObject } from '../types/json-value.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { isForbiddenKey } from '../util/forbidden-key.js'
 import { hasOwnKey } from '../util/has-own-key.js'
 import { isPlainObject } from '../util/is-plain-object.js'
+import { valueAt } from '../util/item-at.js'
 import { sortSmall } from '../util/sort-small.js'
 import type { ArgumentContext, ArgumentWalk, Path } from './argument-walk.js'
 import { checkArgumentValue } from './check-argument-value.js'
@@ -42,15 +43,15 @@ function byName(left: string, right: string): number {
 /** A copy of `record` with its keys inserted in sorted order (canonical for hashing). */
 function sortedCopy(record: JsonObject): JsonObject {
   const sorted: JsonObject = {}
-  for (const name of sortSmall(Object.keys(record))) sorted[name] = record[name] as JsonValue
+  for (const name of sortSmall(Object.keys(record))) sorted[name] = valueAt(record, name)
   return sorted
 }
 
 /** `{ [second]: …, [first]: … }`: the sorted copy of an object whose only keys are `first`, `second`. */
 function swappedPair(record: JsonObject, first: string, second: string): JsonObject {
   const sorted: JsonObject = {}
-  sorted[second] = record[second] as JsonValue
-  sorted[first] = record[first] as JsonValue
+  sorted[second] = valueAt(record, second)
+  sorted[first] = valueAt(record, first)
   return sorted
 }
 
@@ -126,7 +127,7 @@ function copyDeclared(
       reportUndeclared(declared, name, base, walk)
       continue
     }
-    const spec = declared[name] as ArgSpec
+    const spec = valueAt(declared, name)
     const value = checkArgumentValue(spec, args[name], base, name, TOP, 0, walk)
     if (value === undefined) continue
     if (previous !== undefined && byName(previous, name) >= 0) sorted = false
@@ -160,7 +161,7 @@ function adoptDeclared(
       continue
     }
     const given = args[name]
-    const value = checkArgumentValue(declared[name] as ArgSpec, given, base, name, TOP, 0, walk)
+    const value = checkArgumentValue(valueAt(declared, name), given, base, name, TOP, 0, walk)
     if (value === undefined) clean = false
     else if (value !== given) args[name] = value
     if (previous === undefined) first = name
@@ -184,7 +185,7 @@ function reportMissing(
 ): void {
   for (const name in declared) {
     if (!hasOwnKey(declared, name) || hasOwnKey(args, name)) continue
-    const spec = declared[name] as ArgSpec
+    const spec = valueAt(declared, name)
     if (spec.required !== false) {
       walk.issues.push(
         createIssue(

@@ -1,3 +1,4 @@
+import { stringAt } from '../util/item-at.js'
 import { hasUnsafeCharacter } from '../util/unsafe-characters.js'
 
 /** The URL that was checked (WHATWG-normalised: pass this one on), or why it is refused. */
@@ -83,11 +84,11 @@ export function checkUrl(value: string, rules: UrlRules): UrlCheckResult {
       'The URL carries credentials (an "@" in its authority).',
       'Remove the user name and password from the URL.',
     )
-  const authority = parts === null ? undefined : splitAuthority(parts[2] as string)
+  const authority = parts === null ? undefined : splitAuthority(stringAt(parts, 2))
   if (
     parts === null ||
     authority === undefined ||
-    (parts[1] as string).toLowerCase() !== scheme ||
+    stringAt(parts, 1).toLowerCase() !== scheme ||
     !sameHost(authority.host, url.hostname) ||
     !samePort(scheme, authority.port, url.port)
   )

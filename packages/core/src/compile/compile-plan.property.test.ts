@@ -40,6 +40,18 @@ const planArb = fc.array(
   { minLength: 1, maxLength: 8 },
 )
 
+/** The defects {@link planArb} makes, by code: ids, dependencies, tools, paths, arguments. */
+const DEFECT_CODES = [
+  'cyclic_dependency',
+  'duplicate_step_id',
+  'path_invalid',
+  'path_outside_workspace',
+  'self_dependency',
+  'undefined_dependency',
+  'unknown_argument',
+  'unknown_tool',
+]
+
 /** Plans that are DAGs by construction (deps only on earlier steps), then shuffled. */
 const dagArb = fc
   .integer({ min: 1, max: 40 })
@@ -80,7 +92,8 @@ describe('createPlanCompiler (properties)', () => {
       fc.property(planArb, (plan) => {
         const result = compiler.validate(plan)
         if (!result.success) {
-          expect(result.issues.length).toBeGreaterThan(0)
+          expect(result.issues).not.toEqual([])
+          for (const issue of result.issues) expect(DEFECT_CODES).toContain(issue.code)
           return
         }
         const compiled = result.plan

@@ -1,6 +1,7 @@
 import { createIssue } from '../issues/create-issue.js'
 import type { Budgets } from '../schema/policy-schema.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { int32At, numberAt, stringAt } from '../util/item-at.js'
 import type { GraphAnalysis } from './analyze-graph.js'
 import type { Path } from './argument-walk.js'
 import type { PlanLinks } from './plan-links.js'
@@ -8,13 +9,13 @@ import { quote, stepPath } from './step-path.js'
 
 function cycleIssues(graph: GraphAnalysis, links: PlanLinks, base: Path, issues: PlanIssue[]) {
   for (const cycle of graph.cycles) {
-    const cycleIds = cycle.map((node) => links.ids[node] as string)
-    const first = cycle[0] as number
+    const cycleIds = cycle.map((node) => stringAt(links.ids, node))
+    const first = numberAt(cycle, 0)
     issues.push({
       ...createIssue(
         'cyclic_dependency',
         `Steps form a cycle: ${cycleIds.join(' → ')}.`,
-        stepPath(base, links.rowOf[first] as number, 'depends_on'),
+        stepPath(base, int32At(links.rowOf, first), 'depends_on'),
         'Remove one dependency of the cycle; a plan must be a DAG.',
         links.ids[first],
       ),
@@ -34,7 +35,7 @@ function depthIssue(
   return createIssue(
     'budget_exceeded',
     `The longest dependency chain has ${graph.criticalPathLength} steps; the policy allows ${maxDepth}.`,
-    stepPath(base, links.rowOf[deepest] as number),
+    stepPath(base, int32At(links.rowOf, deepest)),
     'Run independent steps in parallel instead of chaining them.',
     links.ids[deepest],
   )
@@ -46,17 +47,17 @@ function fanOutIssues(links: PlanLinks, base: Path, maxFanOut: number, issues: P
   const fanOut = new Int32Array(links.size)
   const targets = links.dependencyTarget
   for (let edge = 0; edge < links.edgeCount; edge += 1) {
-    const dependency = targets[edge] as number
-    fanOut[dependency] = (fanOut[dependency] as number) + 1
+    const dependency = int32At(targets, edge)
+    fanOut[dependency] = int32At(fanOut, dependency) + 1
   }
   for (let node = 0; node < fanOut.length; node += 1) {
-    const count = fanOut[node] as number
+    const count = int32At(fanOut, node)
     if (count <= maxFanOut) continue
     issues.push(
       createIssue(
         'budget_exceeded',
         `${count} steps depend on step ${quote(links.ids[node] ?? '')}; the policy allows ${maxFanOut}.`,
-        stepPath(base, links.rowOf[node] as number),
+        stepPath(base, int32At(links.rowOf, node)),
         'Reduce the number of direct dependents.',
         links.ids[node],
       ),

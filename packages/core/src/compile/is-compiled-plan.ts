@@ -1,16 +1,16 @@
 import type { CompiledPlan } from '../types/compiled-plan.js'
+import { isRecord } from '../util/is-record.js'
 
 /**
  * True for a value shaped like a compiled plan (one `compile` returned, or a JSON copy of one).
  * A shape check only: a guard given such a plan still verifies it against its compiler.
  */
 export function isCompiledPlan(value: unknown): value is CompiledPlan {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
-  const candidate = value as Partial<Record<keyof CompiledPlan, unknown>>
   return (
-    typeof candidate.hash === 'string' &&
-    Array.isArray(candidate.steps) &&
-    Array.isArray(candidate.order) &&
-    Array.isArray(candidate.levels)
+    isRecord(value) &&
+    typeof value.hash === 'string' &&
+    Array.isArray(value.steps) &&
+    Array.isArray(value.order) &&
+    Array.isArray(value.levels)
   )
 }

@@ -3,6 +3,7 @@ import { createIssue } from '../issues/create-issue.js'
 import type { StepReference } from '../types/compiled-plan.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
+import { int32At, itemAt, stringAt } from '../util/item-at.js'
 import type { ArgumentWalk, Path } from './argument-walk.js'
 import { checkArgumentsInto } from './check-arguments.js'
 import type { CommandCheck } from './command-check.js'
@@ -49,13 +50,12 @@ function linkDependencies(
   targetNodes: Int32Array | undefined,
 ) {
   const { table, ids, base, issues } = input
-  const stepId = table.ids[index] as string
-  const first = table.dependencyStart[index] as number
-  const end = table.dependencyStart[index + 1] as number
+  const stepId = itemAt(table.ids, index)
+  const first = int32At(table.dependencyStart, index)
+  const end = int32At(table.dependencyStart, index + 1)
   for (let slot = first; slot < end; slot += 1) {
-    const target = table.dependencyIds[slot] as string
-    const targetNode =
-      targetNodes === undefined ? ids.position(target) : (targetNodes[slot] as number)
+    const target = stringAt(table.dependencyIds, slot)
+    const targetNode = targetNodes === undefined ? ids.position(target) : int32At(targetNodes, slot)
     if (targetNode >= 0 && target !== stepId) {
       links.addDependency(node, targetNode)
       continue
@@ -122,7 +122,7 @@ export function linkSteps(input: LinkInput): PlanLinks {
       const problem = checkExtractionStep(table.args[index], stepPath(base, index), stepId)
       if (problem !== undefined) issues.push(problem)
     }
-    const node = links.nodeOf[index] as number
+    const node = int32At(links.nodeOf, index)
     if (node < 0) continue
     linkDependencies(input, links, index, node, targetNodes)
     // Unknown and self references were reported (and left out) by the argument check.

@@ -1,7 +1,7 @@
 import { describe } from '../checks/path-scope.js'
 import { createIssue } from '../issues/create-issue.js'
 import type { PlanIssue } from '../types/plan-issue.js'
-import { describeThrown } from '../util/describe-thrown.js'
+import { errorMessage } from '../util/error-message.js'
 
 /** What {@link parsePlanText} read: the plan's value, or why there is none. */
 export type PlanText = { readonly plan: unknown } | { readonly issue: PlanIssue }
@@ -17,7 +17,7 @@ export function parsePlanText(text: unknown): PlanText {
   try {
     return { plan: JSON.parse(text) }
   } catch (error) {
-    const message = `The plan is not valid JSON: ${describeThrown(error)}.`
+    const message = `The plan is not valid JSON: ${errorMessage(error, 200)}.`
     return { issue: createIssue('invalid_plan', message, [], HINT) }
   }
 }

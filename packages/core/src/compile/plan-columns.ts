@@ -1,5 +1,6 @@
 import { pollutedPrototype } from '../errors/polluted-prototype.js'
 import type { CompiledStep, StepReference } from '../types/compiled-plan.js'
+import { int32At, itemAt, stringAt } from '../util/item-at.js'
 import { sortSmall } from '../util/sort-small.js'
 import type { HashedStep, HashSource } from './plan-hasher.js'
 import { NO_DEPENDENCIES, PlanHasher } from './plan-hasher.js'
@@ -57,15 +58,15 @@ export class PlanColumns implements HashSource {
   /** Writes `node`'s step as hashed into `step` (see {@link HashSource.fill}). */
   fill(node: number, step: HashedStep): void {
     const { ids, rowOf, tools, args, dependencyStart } = this.#input
-    const count = (dependencyStart[node + 1] as number) - (dependencyStart[node] as number)
-    step.args = args[node] as CompiledStep['args']
+    const count = int32At(dependencyStart, node + 1) - int32At(dependencyStart, node)
+    step.args = itemAt(args, node)
     // The edges of a node are distinct, so the ids need sorting, not deduplicating.
     step.dependsOn =
       count === 0
         ? NO_DEPENDENCIES
         : sortSmall(dependencyIdsInto(this.#input, node, step.dependsOn as string[]))
-    step.id = ids[node] as string
-    step.tool = tools[rowOf[node] as number] as string
+    step.id = stringAt(ids, node)
+    step.tool = itemAt(tools, int32At(rowOf, node))
   }
 
   /** The plan's hash (hex SHA-256 of its canonical JSON), computed at the first call. */
@@ -92,15 +93,15 @@ function buildSteps(input: PlanColumnsInput): CompiledStep[] {
   // 1 + the first node that depends on a node alone: later such nodes share its frozen list.
   const owner = new Int32Array(size)
   for (let node = 0; node < size; node += 1) {
-    const index = rowOf[node] as number
+    const index = int32At(rowOf, node)
     steps[node] = Object.freeze({
-      id: ids[node] as string,
+      id: stringAt(ids, node),
       index,
-      tool: tools[index] as string,
-      args: args[node] as CompiledStep['args'],
+      tool: itemAt(tools, index),
+      args: itemAt(args, node),
       dependsOn: dependsOn(input, node, steps, owner),
-      references: references[node] as readonly StepReference[],
-      level: level[node] as number,
+      references: itemAt(references, node),
+      level: int32At(level, node),
     })
     if (!Object.hasOwn(steps, node)) throw pollutedPrototype()
   }
@@ -115,15 +116,15 @@ function dependsOn(
   owner: Int32Array,
 ): readonly string[] {
   const { ids, dependencyStart, dependencyTarget } = input
-  const from = dependencyStart[node] as number
-  const end = dependencyStart[node + 1] as number
+  const from = int32At(dependencyStart, node)
+  const end = int32At(dependencyStart, node + 1)
   if (end === from) return NO_DEPENDENCIES
   if (end - from === 1) {
-    const target = dependencyTarget[from] as number
-    const first = owner[target] as number
-    if (first !== 0) return (steps[first - 1] as CompiledStep).dependsOn
+    const target = int32At(dependencyTarget, from)
+    const first = int32At(owner, target)
+    if (first !== 0) return itemAt(steps, first - 1).dependsOn
     owner[target] = node + 1
-    return Object.freeze([ids[target] as string])
+    return Object.freeze([stringAt(ids, target)])
   }
   return Object.freeze(dependencyIdsInto(input, node))
 }
@@ -135,10 +136,10 @@ function dependsOn(
  */
 function dependencyIdsInto(input: PlanColumnsInput, node: number, into?: string[]): string[] {
   const { ids, dependencyStart, dependencyTarget } = input
-  const from = dependencyStart[node] as number
-  const count = (dependencyStart[node + 1] as number) - from
+  const from = int32At(dependencyStart, node)
+  const count = int32At(dependencyStart, node + 1) - from
   const list = into !== undefined && into.length === count ? into : blankIds(count)
   for (let edge = 0; edge < count; edge += 1)
-    list[edge] = ids[dependencyTarget[from + edge] as number] as string
+    list[edge] = stringAt(ids, int32At(dependencyTarget, from + edge))
   return list
 }

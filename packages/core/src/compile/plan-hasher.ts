@@ -1,6 +1,7 @@
 import { pollutedPrototype } from '../errors/polluted-prototype.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import { canonicalJson, prototypesHaveToJson } from '../util/canonical-json.js'
+import { itemAt } from '../util/item-at.js'
 import { createSha256 } from '../util/portable-crypto.js'
 
 /** One step as it enters the plan hash; keys in sorted order. */
@@ -75,7 +76,7 @@ export class PlanHasher {
       const count = Math.min(CHUNK, size - start)
       if (pending.length > count) pending.length = count
       for (let offset = 0; offset < count; offset += 1)
-        source.fill(start + offset, pending[offset] as HashedStep)
+        source.fill(start + offset, itemAt(pending, offset))
       // A `toJSON` on a built-in prototype would let JSON.stringify write what it returns.
       const text = prototypesHaveToJson() ? canonicalJson(pending) : JSON.stringify(pending)
       if (start > 0) hash.update(',')

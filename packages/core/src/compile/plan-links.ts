@@ -1,5 +1,6 @@
 import type { ToolPolicy } from '../schema/policy-schema.js'
 import type { CompiledStep, StepReference } from '../types/compiled-plan.js'
+import { int32At, itemAt, numberAt } from '../util/item-at.js'
 import type { StepTable } from './step-table.js'
 
 const NONE: readonly StepReference[] = Object.freeze([])
@@ -9,8 +10,8 @@ const NO_ARGS: CompiledStep['args'] = Object.freeze({})
 
 /** A new array of `items[from, from + count)`; literals for the usual one or two keep it exact-size. */
 function head<T>(items: readonly T[], count: number, from = 0): T[] {
-  if (count === 1) return [items[from] as T]
-  if (count === 2) return [items[from] as T, items[from + 1] as T]
+  if (count === 1) return [itemAt(items, from)]
+  if (count === 2) return [itemAt(items, from), itemAt(items, from + 1)]
   return items.slice(from, from + count)
 }
 
@@ -19,7 +20,7 @@ function head<T>(items: readonly T[], count: number, from = 0): T[] {
 
 function countNodes(inGraph: Uint8Array, size: number): number {
   let nodes = 0
-  for (let index = 0; index < size; index += 1) nodes += inGraph[index] as number
+  for (let index = 0; index < size; index += 1) nodes += itemAt(inGraph, index)
   return nodes
 }
 
@@ -139,7 +140,7 @@ export class PlanLinks {
   #linked(node: number, dependency: number): boolean {
     const end = this.#edges
     // Nodes are linked and closed in order: this node's edges start where the last one's ended.
-    const count = end - (this.dependencyStart[node] as number)
+    const count = end - int32At(this.dependencyStart, node)
     const targets = this.#dependencyTarget
     if (count < SCAN_EDGES) {
       for (let edge = end - count; edge < end; edge += 1)
@@ -148,7 +149,7 @@ export class PlanLinks {
       // The edge about to be added is the last one scanned for: stamp them all from here on.
       this.#stamp ??= new Int32Array(this.size)
       for (let edge = end - count; edge < end; edge += 1)
-        this.#stamp[targets[edge] as number] = node + 1
+        this.#stamp[int32At(targets, edge)] = node + 1
       this.#stamp[dependency] = node + 1
       return false
     }
@@ -171,7 +172,7 @@ export class PlanLinks {
     const end = references.length
     this.referenceStart[node] = this.#referenceCount
     for (let position = from; position < end; position += 1) {
-      const target = this.nodeOf[targets[position] as number] as number
+      const target = int32At(this.nodeOf, numberAt(targets, position))
       const slot = this.#referenceCount
       if (slot === this.#referenceTarget.length)
         this.#referenceTarget = grown(this.#referenceTarget, (this.size >>> 2) + 8)

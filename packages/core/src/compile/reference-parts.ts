@@ -1,4 +1,5 @@
 import { isForbiddenKey } from '../util/forbidden-key.js'
+import { stringAt } from '../util/item-at.js'
 import type { Key, SharedReferenceParts } from './argument-walk.js'
 
 const MAX_REFERENCE_FIELDS = 32
@@ -24,7 +25,7 @@ function splitFields(text: string): string[] | undefined {
   const parts = text.indexOf('.') === -1 ? [text] : text.split('.')
   if (parts.length > MAX_REFERENCE_FIELDS) return undefined
   for (let index = 0; index < parts.length; index += 1) {
-    const part = parts[index] as string
+    const part = stringAt(parts, index)
     if (part === '' || isForbiddenKey(part)) return undefined
   }
   return parts

@@ -1,3 +1,5 @@
+import { int32At, numberAt, stringAt } from '../util/item-at.js'
+
 // Probes allowed before the index gives up on its own table and uses a Map: a plan crafted so
 // that many ids collide costs a bounded amount per id, never a quadratic one.
 const MAX_PROBES = 32
@@ -69,7 +71,7 @@ export class StepIndex {
   /** The step index of `id`, or undefined. */
   get(id: string): number | undefined {
     const position = this.position(id)
-    return position < 0 ? undefined : (this.#indices[position] as number)
+    return position < 0 ? undefined : numberAt(this.#indices, position)
   }
 
   /** The position of `id` in the order the ids were added, or -1. */
@@ -90,15 +92,15 @@ export class StepIndex {
     const slots = this.#slots
     if (slots === undefined || this.#fallback !== undefined) {
       for (let index = 0; index < count; index += 1)
-        out[index] = this.position(keys[index] as string)
+        out[index] = this.position(stringAt(keys, index))
       return
     }
     const seed = this.#seed
-    for (let index = 0; index < count; index += 1) out[index] = hashOf(keys[index] as string, seed)
+    for (let index = 0; index < count; index += 1) out[index] = hashOf(stringAt(keys, index), seed)
     // An id in the table sits within MAX_PROBES slots of its own (else it went to the Map):
     // a lookup that runs out of probes is a miss.
     for (let index = 0; index < count; index += 1) {
-      const found = this.#probe(slots, keys[index] as string, out[index] as number)
+      const found = this.#probe(slots, stringAt(keys, index), int32At(out, index))
       out[index] = found < 0 ? -1 : found
     }
   }
@@ -108,7 +110,7 @@ export class StepIndex {
     const entryMask = this.#entryMask
     let slot = hash & this.#mask
     for (let probe = 0; probe < MAX_PROBES; probe += 1) {
-      const value = slots[slot] as number
+      const value = int32At(slots, slot)
       const entry = value & entryMask
       if (entry === 0) return -1
       if (((value ^ hash) & ~entryMask) === 0 && this.#ids[entry - 1] === id) return entry - 1
@@ -129,12 +131,12 @@ export class StepIndex {
     const entryMask = this.#entryMask
     let slot = hash & this.#mask
     for (let probe = 0; probe < MAX_PROBES; probe += 1) {
-      const value = slots[slot] as number
+      const value = int32At(slots, slot)
       const entry = value & entryMask
       if (entry === 0) return undefined
       if (((value ^ hash) & ~entryMask) === 0) {
-        const id = this.#ids[entry - 1] as string
-        if (id.length === length && text.startsWith(id)) return this.#indices[entry - 1] as number
+        const id = stringAt(this.#ids, entry - 1)
+        if (id.length === length && text.startsWith(id)) return numberAt(this.#indices, entry - 1)
       }
       slot = (slot + 1) & this.#mask
     }
@@ -153,14 +155,14 @@ export class StepIndex {
     const entryMask = this.#entryMask
     let slot = hash & this.#mask
     for (let probe = 0; probe < MAX_PROBES; probe += 1) {
-      const value = slots[slot] as number
+      const value = int32At(slots, slot)
       const entry = value & entryMask
       if (entry === 0) {
         slots[slot] = (hash & ~entryMask) | (this.#append(id, index) + 1)
         return undefined
       }
       if (((value ^ hash) & ~entryMask) === 0 && this.#ids[entry - 1] === id)
-        return this.#indices[entry - 1] as number
+        return numberAt(this.#indices, entry - 1)
       slot = (slot + 1) & this.#mask
     }
     this.#useMap()
@@ -177,7 +179,7 @@ export class StepIndex {
   /** {@link addIfAbsent} on the list; past {@link LINEAR_IDS} ids, the index becomes a Map. */
   #addToList(id: string, index: number): number | undefined {
     const position = this.#find(id)
-    if (position >= 0) return this.#indices[position] as number
+    if (position >= 0) return numberAt(this.#indices, position)
     if (this.#count >= LINEAR_IDS) {
       this.#useMap()
       return this.#addToMap(id, index)
@@ -189,7 +191,7 @@ export class StepIndex {
   #addToMap(id: string, index: number): number | undefined {
     const map = this.#fallback as Map<string, number>
     const first = map.get(id)
-    if (first !== undefined) return this.#indices[first] as number
+    if (first !== undefined) return numberAt(this.#indices, first)
     map.set(id, this.#append(id, index))
     return undefined
   }
@@ -212,7 +214,7 @@ export class StepIndex {
     if (this.#fallback === undefined) {
       const map = new Map<string, number>()
       for (let position = 0; position < this.#count; position += 1)
-        map.set(this.#ids[position] as string, position)
+        map.set(stringAt(this.#ids, position), position)
       this.#fallback = map
     }
     return this.#fallback

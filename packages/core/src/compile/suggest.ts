@@ -1,3 +1,5 @@
+import { numberAt } from '../util/item-at.js'
+
 /** Levenshtein distance, bounded: returns `limit + 1` as soon as the distance exceeds `limit`. */
 function distance(left: string, right: string, limit: number): number {
   if (Math.abs(left.length - right.length) > limit) return limit + 1
@@ -8,9 +10,9 @@ function distance(left: string, right: string, limit: number): number {
     for (let column = 1; column <= right.length; column += 1) {
       const cost = left[row - 1] === right[column - 1] ? 0 : 1
       const value = Math.min(
-        (previous[column] as number) + 1,
-        (current[column - 1] as number) + 1,
-        (previous[column - 1] as number) + cost,
+        numberAt(previous, column) + 1,
+        numberAt(current, column - 1) + 1,
+        numberAt(previous, column - 1) + cost,
       )
       current.push(value)
       if (value < best) best = value
@@ -18,7 +20,7 @@ function distance(left: string, right: string, limit: number): number {
     if (best > limit) return limit + 1
     previous = current
   }
-  return previous[right.length] as number
+  return numberAt(previous, right.length)
 }
 
 function fold(value: string): string {

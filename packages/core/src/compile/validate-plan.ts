@@ -2,6 +2,7 @@ import { untrustedFlowIssues } from '../flow/untrusted-flow-issues.js'
 import type { PlanValidationResult } from '../types/plan-compiler.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
+import { int32At } from '../util/item-at.js'
 import { analyzeDependencies, type GraphAnalysis } from './analyze-graph.js'
 import type { Path } from './argument-walk.js'
 import { buildCompiledPlan } from './build-compiled-plan.js'
@@ -27,7 +28,7 @@ function reportUntrustedFlow(
     policy,
     ids: links.ids,
     references: links.references,
-    pathOf: (node) => stepPath(base, links.rowOf[node] as number),
+    pathOf: (node) => stepPath(base, int32At(links.rowOf, node)),
     order: graph.order,
     tools: links.tools,
     referenceStart: links.referenceStart,

@@ -7,6 +7,8 @@ import {
 } from '../sign/guard-state-signature.js'
 import { MIN_SECRET_BYTES, secretBytes } from '../sign/plan-signature-input.js'
 import { errorMessage } from '../util/error-message.js'
+import { isRecord } from '../util/is-record.js'
+import { itemAt } from '../util/item-at.js'
 import type { GuardStore, SavedRunState } from './guard-store.js'
 
 /** Options of {@link createSignedGuardStore}. */
@@ -27,9 +29,9 @@ interface SignedState {
 }
 
 function readKeys(options: SignedGuardStoreOptions): Uint8Array[] {
-  const given: unknown = (options as { keys?: unknown } | undefined)?.keys
+  const given: unknown = isRecord(options) ? options.keys : undefined
   const keys = Array.isArray(given) ? given.map(secretBytes) : []
-  if (keys.length > 0 && keys.every((key) => key !== undefined)) return keys as Uint8Array[]
+  if (keys.length > 0 && keys.every((key) => key !== undefined)) return keys
   const message = `createSignedGuardStore needs \`keys\`: a non-empty list of strings or bytes of at least ${MIN_SECRET_BYTES} bytes each.`
   throw new PlanError(message, {
     issues: [
@@ -51,15 +53,13 @@ function refused(runId: string, reason: string, hint: string): PlanError {
 }
 
 function readSignedState(runId: string, value: unknown): SignedState {
-  const record = value as Record<string, unknown>
-  const valid =
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    Object.keys(record).length === 2 &&
-    Object.hasOwn(record, 'state') &&
-    isStateSignature(record.signature)
-  if (valid) return record as unknown as SignedState
+  if (
+    isRecord(value) &&
+    Object.keys(value).length === 2 &&
+    Object.hasOwn(value, 'state') &&
+    isStateSignature(value.signature)
+  )
+    return { signature: value.signature, state: value.state }
   throw refused(
     runId,
     'carries no signature, or not one in the form a signed store writes',
@@ -116,7 +116,7 @@ export function createSignedGuardStore(
   options: SignedGuardStoreOptions,
 ): GuardStore {
   const keys = readKeys(options)
-  const signingKey = keys[0] as Uint8Array
+  const signingKey = itemAt(keys, 0)
   return {
     async load(runId) {
       const saved = await store.load(runId)

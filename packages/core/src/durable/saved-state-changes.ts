@@ -1,4 +1,5 @@
 import type { SavedStateChanges } from '../types/saved-state-changes.js'
+import { stringAt } from '../util/item-at.js'
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -14,6 +15,11 @@ function defineOwn(target: Record<string, unknown>, key: string, value: unknown)
   })
 }
 
+/** The last key of a path. */
+function lastKey(path: readonly string[]): string {
+  return stringAt(path, path.length - 1)
+}
+
 function parentOf(
   state: Record<string, unknown>,
   path: readonly string[],
@@ -21,7 +27,7 @@ function parentOf(
 ): Record<string, unknown> | undefined {
   let node = state
   for (let index = 0; index < path.length - 1; index += 1) {
-    const key = path[index] as string
+    const key = stringAt(path, index)
     const next = Object.hasOwn(node, key) ? node[key] : undefined
     if (isRecord(next)) {
       node = next
@@ -46,14 +52,14 @@ export function applySavedStateChanges(
 ): Record<string, unknown> {
   for (const path of changes.delete) {
     const parent = parentOf(state, path, false)
-    if (parent !== undefined) delete parent[path.at(-1) as string]
+    if (parent !== undefined) delete parent[lastKey(path)]
   }
   for (const [path, value] of changes.set) {
-    defineOwn(parentOf(state, path, true) as Record<string, unknown>, path.at(-1) as string, value)
+    defineOwn(parentOf(state, path, true) ?? {}, lastKey(path), value)
   }
   for (const [path, items, at] of changes.append ?? []) {
     const parent = parentOf(state, path, false)
-    const key = path.at(-1) as string
+    const key = lastKey(path)
     const list = parent !== undefined && Object.hasOwn(parent, key) ? parent[key] : undefined
     if (!Array.isArray(list) || list.length < at)
       throw new Error(`the saved changes write into ${path.join('.')} at ${at}, past its end`)

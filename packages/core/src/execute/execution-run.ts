@@ -79,7 +79,9 @@ export class ExecutionRun {
 
   /** The step with this id (the scheduler only hands out ids of the plan). */
   step(stepId: string): CompiledStep {
-    return this.graph.step(stepId) as CompiledStep
+    const step = this.graph.step(stepId)
+    if (step === undefined) throw new RangeError(`no step ${JSON.stringify(stepId)} in the plan`)
+    return step
   }
 
   /** Sends a progress event; a listener that throws changes nothing. */
@@ -276,7 +278,8 @@ export class ExecutionRun {
     const stack = [...this.graph.dependents(stepId)]
     const at = this.settings.now()
     while (stack.length > 0) {
-      const id = stack.pop() as string
+      const id = stack.pop()
+      if (id === undefined) break
       if (this.record.steps.has(id)) continue
       const issue = executionIssue(
         'step_skipped',

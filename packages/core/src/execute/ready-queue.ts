@@ -1,3 +1,5 @@
+import { numberAt } from '../util/item-at.js'
+
 /**
  * A max-heap of step positions: highest priority first, then lowest position (plan order).
  * Positions, not ids: the comparisons read a typed array, no map.
@@ -27,8 +29,8 @@ export class ReadyQueue {
     let at = heap.length - 1
     while (at > 0) {
       const parent = (at - 1) >> 1
-      if (!this.#before(heap[at] as number, heap[parent] as number)) break
-      ;[heap[at], heap[parent]] = [heap[parent] as number, heap[at] as number]
+      if (!this.#before(numberAt(heap, at), numberAt(heap, parent))) break
+      ;[heap[at], heap[parent]] = [numberAt(heap, parent), numberAt(heap, at)]
       at = parent
     }
   }
@@ -44,12 +46,12 @@ export class ReadyQueue {
       const left = at * 2 + 1
       const right = left + 1
       let best = at
-      if (left < heap.length && this.#before(heap[left] as number, heap[best] as number))
+      if (left < heap.length && this.#before(numberAt(heap, left), numberAt(heap, best)))
         best = left
-      if (right < heap.length && this.#before(heap[right] as number, heap[best] as number))
+      if (right < heap.length && this.#before(numberAt(heap, right), numberAt(heap, best)))
         best = right
       if (best === at) break
-      ;[heap[at], heap[best]] = [heap[best] as number, heap[at] as number]
+      ;[heap[at], heap[best]] = [numberAt(heap, best), numberAt(heap, at)]
       at = best
     }
     return top

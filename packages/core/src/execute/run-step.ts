@@ -4,6 +4,7 @@ import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject } from '../types/json-value.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { errorMessage } from '../util/error-message.js'
+import { itemAt } from '../util/item-at.js'
 import { outputToJson } from '../util/json-copy.js'
 import { executionIssue } from './execution-issue.js'
 import type { ExecutionRun } from './execution-run.js'
@@ -115,7 +116,7 @@ function deny(
   result.issues = issues
   result.endedAt = at
   run.emit({ type: 'denied', at, stepId: step.id, tool: step.tool, issues })
-  run.stepFailed(step.id, issues[0] as PlanIssue, 'denied')
+  run.stepFailed(step.id, itemAt(issues, 0), 'denied')
 }
 
 /** Records a successful outcome (the step is done); otherwise says why the attempt failed. */

@@ -1,5 +1,6 @@
 import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
 import { type DependentRows, dependentRows, dependentsAt } from '../util/dependent-rows.js'
+import { int32At, itemAt, stringAt } from '../util/item-at.js'
 
 const NO_IDS: readonly string[] = Object.freeze([])
 
@@ -21,7 +22,7 @@ export class StepGraph {
     this.steps = steps
     const position = new Map<string, number>()
     for (let index = 0; index < steps.length; index += 1)
-      position.set((steps[index] as CompiledStep).id, index)
+      position.set(itemAt(steps, index).id, index)
     this.#position = position
     this.#rows = dependentRows(steps, (stepId) => position.get(stepId))
     this.priority = priority ?? this.#remainingDepth(order)
@@ -47,20 +48,17 @@ export class StepGraph {
   dependents(stepId: string): readonly string[] {
     const at = this.#position.get(stepId)
     if (at === undefined) return NO_IDS
-    return Array.from(
-      this.dependentPositions(at),
-      (index) => (this.steps[index] as CompiledStep).id,
-    )
+    return Array.from(this.dependentPositions(at), (index) => itemAt(this.steps, index).id)
   }
 
   #remainingDepth(order: readonly string[]): Int32Array {
     const depth = new Int32Array(this.steps.length)
     for (let position = order.length - 1; position >= 0; position -= 1) {
-      const at = this.#position.get(order[position] as string)
+      const at = this.#position.get(stringAt(order, position))
       if (at === undefined) continue
       let longest = 0
       for (const dependent of this.dependentPositions(at))
-        longest = Math.max(longest, depth[dependent] as number)
+        longest = Math.max(longest, int32At(depth, dependent))
       depth[at] = longest + 1
     }
     return depth

@@ -1,4 +1,4 @@
-import type { CompiledStep } from '../types/compiled-plan.js'
+import { int32At, itemAt } from '../util/item-at.js'
 import { ReadyQueue } from './ready-queue.js'
 import type { StepGraph } from './step-graph.js'
 
@@ -97,7 +97,7 @@ export class StepScheduler {
   /** Whether a step still waits for dependencies. */
   isWaiting(stepId: string): boolean {
     const position = this.#graph.position(stepId)
-    return position >= 0 && (this.#waiting[position] as number) > 0
+    return position >= 0 && int32At(this.#waiting, position) > 0
   }
 
   /**
@@ -110,7 +110,7 @@ export class StepScheduler {
     if (position < 0) return
     const waiting = this.#waiting
     for (const dependent of this.#graph.dependentPositions(position)) {
-      const left = waiting[dependent] as number
+      const left = int32At(waiting, dependent)
       if (left === 0) continue
       waiting[dependent] = left - 1
       if (left === 1 && !this.#stopped) {
@@ -141,7 +141,7 @@ export class StepScheduler {
         this.#active < this.#options.concurrency &&
         this.#queue.size > 0
       )
-        this.#launch((this.#graph.steps[this.#queue.pop() as number] as CompiledStep).id)
+        this.#launch(itemAt(this.#graph.steps, this.#queue.pop() ?? -1).id)
     } finally {
       this.#pumping = false
     }

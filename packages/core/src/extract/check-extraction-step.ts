@@ -1,6 +1,7 @@
 import { createIssue } from '../issues/create-issue.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { isPlainObject } from '../util/is-plain-object.js'
+import { isRecord } from '../util/is-record.js'
 import { readExtractionSchema } from './read-extraction-schema.js'
 
 /**
@@ -9,8 +10,8 @@ import { readExtractionSchema } from './read-extraction-schema.js'
  * is trusted only when that step's output was.
  */
 export function isBoundEnum(schema: unknown): boolean {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return false
-  const record = schema as Record<string, unknown>
+  if (!isRecord(schema)) return false
+  const record = schema
   const keys = Object.keys(record)
   return (
     record.type === 'enum' &&
@@ -32,7 +33,7 @@ export function checkExtractionStep(
   stepId: string | undefined,
 ): PlanIssue | undefined {
   const schema =
-    typeof args === 'object' && args !== null ? (args as Record<string, unknown>).schema : undefined
+    typeof args === 'object' && args !== null && 'schema' in args ? args.schema : undefined
   if (readExtractionSchema(schema) !== undefined || isBoundEnum(schema)) return undefined
   return createIssue(
     'invalid_arguments',

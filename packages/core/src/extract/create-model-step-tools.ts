@@ -56,7 +56,7 @@ export function parseExtractedAnswer(answer: string): unknown {
     return text
   }
   if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'value' in value)
-    return (value as { value: unknown }).value
+    return value.value
   return value
 }
 

@@ -45,7 +45,7 @@ function patternOf(source: string): RegExp | undefined {
 
 const isInt = (value: unknown, min: number, max: number): value is number =>
   typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max
-const isOptionalNumber = (value: unknown) =>
+const isOptionalNumber = (value: unknown): value is number | undefined =>
   value === undefined || (typeof value === 'number' && Number.isFinite(value))
 
 function readScalar(value: Record<string, unknown>): ExtractionScalarSchema | undefined {
@@ -62,13 +62,14 @@ function readScalar(value: Record<string, unknown>): ExtractionScalarSchema | un
       return ok ? { type: 'enum', values: [...values] } : undefined
     }
     case 'number': {
-      if (value.integer !== undefined && typeof value.integer !== 'boolean') return undefined
-      if (!isOptionalNumber(value.minimum) || !isOptionalNumber(value.maximum)) return undefined
+      const { integer, minimum, maximum } = value
+      if (integer !== undefined && typeof integer !== 'boolean') return undefined
+      if (!isOptionalNumber(minimum) || !isOptionalNumber(maximum)) return undefined
       return {
         type: 'number',
-        ...(value.integer === undefined ? {} : { integer: value.integer as boolean }),
-        ...(value.minimum === undefined ? {} : { minimum: value.minimum as number }),
-        ...(value.maximum === undefined ? {} : { maximum: value.maximum as number }),
+        ...(integer === undefined ? {} : { integer }),
+        ...(minimum === undefined ? {} : { minimum }),
+        ...(maximum === undefined ? {} : { maximum }),
       }
     }
     case 'boolean':
@@ -85,8 +86,8 @@ function readScalar(value: Record<string, unknown>): ExtractionScalarSchema | un
       const ok =
         Array.isArray(within) &&
         within.length <= 64 &&
-        within.every((glob) => typeof glob === 'string' && glob !== '')
-      return ok ? { type: 'path', within: [...(within as string[])] } : undefined
+        within.every((glob): glob is string => typeof glob === 'string' && glob !== '')
+      return ok ? { type: 'path', within: [...within] } : undefined
     }
     default:
       return undefined

@@ -2,6 +2,7 @@ import { createIssue } from '../issues/create-issue.js'
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { IssueCode, PlanIssue } from '../types/plan-issue.js'
+import { valueAt } from '../util/item-at.js'
 import type { ParseCommand } from './data-sources.js'
 import { workspaceExecutor } from './workspace-executors.js'
 
@@ -70,7 +71,7 @@ export function checkLabelledRun(
   const commands: [string, (string | number)[]][] = []
   for (const name of Object.keys(tool.args))
     if (Object.hasOwn(args, name))
-      commandArguments(tool.args[name] as ArgSpec, args[name] as JsonValue, [name], commands)
+      commandArguments(valueAt(tool.args, name), valueAt(args, name), [name], commands)
   const issues: PlanIssue[] = []
   for (const [command, path] of commands) {
     const argv = parseCommand(command)

@@ -2,6 +2,7 @@ import type { ToolPolicy } from '../schema/policy-schema.js'
 import type { StepReference } from '../types/compiled-plan.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
+import { itemAt } from '../util/item-at.js'
 import { untrustedFlowIssues } from './untrusted-flow-issues.js'
 
 /** One step as the flow check sees it. */
@@ -42,7 +43,7 @@ export function checkUntrustedFlow(input: FlowInput): PlanIssue[] {
   if (indexOf === undefined) {
     const indexById = new Map<string, number>()
     for (let index = 0; index < steps.length; index += 1)
-      indexById.set((steps[index] as FlowStep).id, index)
+      indexById.set(itemAt(steps, index).id, index)
     indexOf = (id) => indexById.get(id)
   }
   const ids: string[] = []
@@ -51,7 +52,7 @@ export function checkUntrustedFlow(input: FlowInput): PlanIssue[] {
   const referenceStart: number[] = []
   const referenceTarget: number[] = []
   for (let index = 0; index < steps.length; index += 1) {
-    const step = steps[index] as FlowStep
+    const step = itemAt(steps, index)
     ids.push(step.id)
     references.push(step.references)
     tools.push(policy.tools.get(step.tool))
@@ -63,7 +64,7 @@ export function checkUntrustedFlow(input: FlowInput): PlanIssue[] {
     policy,
     ids,
     references,
-    pathOf: (index) => (steps[index] as FlowStep).path,
+    pathOf: (index) => itemAt(steps, index).path,
     order,
     tools,
     referenceStart,

@@ -11,6 +11,7 @@ import type {
   UntrustedFlowState,
   UntrustedTextIndexState,
 } from '../types/untrusted-flow.js'
+import { valueAt } from '../util/item-at.js'
 import type { ParseCommand } from './data-sources.js'
 import { matchesDeclassifySchema } from './matches-declassify-schema.js'
 import { SourceTrail } from './source-trail.js'
@@ -103,7 +104,7 @@ function collectTexts(value: JsonValue, out: string[], depth = 0): void {
   } else if (typeof value === 'object' && value !== null && depth < 128) {
     for (const key of Object.keys(value)) {
       out.push(key)
-      collectTexts(value[key] as JsonValue, out, depth + 1)
+      collectTexts(valueAt(value, key), out, depth + 1)
     }
   }
 }
@@ -142,7 +143,7 @@ function collectLeaves(
     if (depth > 128) return
     for (const key of Object.keys(value)) {
       out.push({ path: [...path, key], text: key, refuses: refusing })
-      collectLeaves(undefined, value[key] as JsonValue, [...path, key], refusing, out, depth + 1)
+      collectLeaves(undefined, valueAt(value, key), [...path, key], refusing, out, depth + 1)
     }
   }
 }
@@ -181,7 +182,7 @@ function checkPasted(
   const leaves: Leaf[] = []
   for (const name of Object.keys(args)) {
     const spec = Object.hasOwn(tool.args, name) ? tool.args[name] : undefined
-    collectLeaves(spec, args[name] as JsonValue, [name], spec === undefined, leaves)
+    collectLeaves(spec, valueAt(args, name), [name], spec === undefined, leaves)
   }
   let carries = tainted
   for (const leaf of leaves) {
@@ -251,8 +252,8 @@ export function createUntrustedFlowTracker(
   const index =
     state === undefined ? new UntrustedTextIndex() : UntrustedTextIndex.fromJSON(state.text)
   if (state !== undefined) {
-    for (const id of Object.keys(state.labels)) labels.set(id, state.labels[id] as TrustLabel)
-    for (const id of Object.keys(state.seen)) seen.set(id, state.seen[id] as number)
+    for (const id of Object.keys(state.labels)) labels.set(id, valueAt(state.labels, id))
+    for (const id of Object.keys(state.seen)) seen.set(id, valueAt(state.seen, id))
   }
 
   return {
@@ -409,10 +410,10 @@ export function readUntrustedFlowState(value: unknown): UntrustedFlowState {
       !isRecord(output) ||
       typeof output.stepId !== 'string' ||
       !Array.isArray(output.texts) ||
-      !output.texts.every((entry) => typeof entry === 'string')
+      !output.texts.every((entry): entry is string => typeof entry === 'string')
     )
       invalid()
-    return { stepId: output.stepId, texts: output.texts as string[] }
+    return { stepId: output.stepId, texts: output.texts }
   })
   const saturatedAt = text.saturatedAt ?? null
   if (
@@ -440,8 +441,9 @@ export function readUntrustedFlowState(value: unknown): UntrustedFlowState {
 }
 
 function readStrings(value: unknown): string[] {
-  if (!Array.isArray(value) || !value.every((entry) => typeof entry === 'string')) invalid()
-  return value as string[]
+  if (!Array.isArray(value) || !value.every((entry): entry is string => typeof entry === 'string'))
+    invalid()
+  return value
 }
 
 /** A record of source lists (by step id or by file), null-prototype. */

@@ -1,6 +1,7 @@
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
 import { workspaceRelative } from '../taint/workspace-relative.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
+import { valueAt } from '../util/item-at.js'
 import { commandSource } from './workspace-executors.js'
 
 export { workspaceRelative }
@@ -30,7 +31,7 @@ function collect(spec: ArgSpec, value: JsonValue, out: RoleValue[]): void {
 export function roleValues(tool: ToolPolicy, args: JsonObject): RoleValue[] {
   const out: RoleValue[] = []
   for (const name of Object.keys(tool.args))
-    if (Object.hasOwn(args, name)) collect(tool.args[name] as ArgSpec, args[name] as JsonValue, out)
+    if (Object.hasOwn(args, name)) collect(valueAt(tool.args, name), valueAt(args, name), out)
   return out
 }
 

@@ -1,5 +1,7 @@
 import { policyPattern } from '../policy/policy-pattern.js'
 import type { DeclassifySchema } from '../schema/policy-schema.js'
+import { isRecord } from '../util/is-record.js'
+import { valueAt } from '../util/item-at.js'
 
 /**
  * Whether a step's output has exactly the narrow shape a declassifier declares: finite numbers
@@ -37,19 +39,15 @@ export function matchesDeclassifySchema(
         value.every((item) => matchesDeclassifySchema(spec.items, item, depth + 1))
       )
     case 'object': {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
-      const record = value as Record<string, unknown>
+      if (!isRecord(value)) return false
+      const record = value
       const keys = Object.keys(record)
       const names = Object.keys(spec.properties)
       if (keys.length !== names.length) return false
       return names.every(
         (name) =>
           Object.hasOwn(record, name) &&
-          matchesDeclassifySchema(
-            spec.properties[name] as DeclassifySchema,
-            record[name],
-            depth + 1,
-          ),
+          matchesDeclassifySchema(valueAt(spec.properties, name), record[name], depth + 1),
       )
     }
   }

@@ -1,4 +1,5 @@
 import type { ArgSpec, Policy, ToolPolicy } from '../schema/policy-schema.js'
+import { valueAt } from '../util/item-at.js'
 
 /** Where a value sits inside a call's arguments, e.g. `["cmds", 0]`. */
 export type ArgumentPath = readonly (string | number)[]
@@ -26,7 +27,7 @@ export function subtreeRefusesUntrusted(spec: ArgSpec): boolean {
 export function pathRefusesUntrusted(tool: ToolPolicy, path: ArgumentPath): boolean {
   const name = path[0]
   if (typeof name !== 'string' || !Object.hasOwn(tool.args, name)) return true
-  let spec = tool.args[name] as ArgSpec
+  let spec = valueAt(tool.args, name)
   for (let index = 1; index < path.length; index += 1) {
     if (refusesUntrusted(spec)) return true
     if (spec.type === 'array') spec = spec.items

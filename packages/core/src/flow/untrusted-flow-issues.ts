@@ -2,6 +2,7 @@ import type { ToolPolicy } from '../schema/policy-schema.js'
 import type { StepReference } from '../types/compiled-plan.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
+import { int32At, itemAt, stringAt } from '../util/item-at.js'
 import {
   argumentName,
   outputName,
@@ -61,9 +62,9 @@ function flowTo(
   let currentField = field
   // Walk back to the source, then reverse: iterative, so a long chain cannot overflow.
   for (;;) {
-    const id = ids[current] as string
+    const id = stringAt(ids, current)
     hops.push(outputName(id, currentField))
-    const from = origins.from[current] as number
+    const from = int32At(origins.from, current)
     const reference = origins.reference[current]
     if (from <= 0 || reference === undefined) break
     hops.push(argumentName(id, reference.path))
@@ -105,14 +106,14 @@ function hasSinkReference(input: IndexedFlow): boolean {
   let lastPath: StepReference['path'] | undefined
   let refuses = false
   for (let node = 0; node < referenceStart.length - 1; node += 1) {
-    const first = referenceStart[node] as number
-    const end = referenceStart[node + 1] as number
+    const first = itemAt(referenceStart, node)
+    const end = itemAt(referenceStart, node + 1)
     const tool = tools[node]
     if (first === end || tool === undefined) continue
-    const references = referencesOf[node] as readonly StepReference[]
+    const references = itemAt(referencesOf, node)
     for (let slot = first; slot < end; slot += 1) {
-      if ((referenceTarget[slot] as number) < 0) continue
-      const path = (references[slot - first] as StepReference).path
+      if (itemAt(referenceTarget, slot) < 0) continue
+      const path = itemAt(references, slot - first).path
       if (tool !== lastTool || path !== lastPath) {
         lastTool = tool
         lastPath = path
@@ -146,7 +147,7 @@ export function untrustedFlowIssues(input: IndexedFlow): PlanIssue[] {
   let refusalPath: StepReference['path'] | undefined
   let refuses = false
   for (let position = 0; position < order.length; position += 1) {
-    const node = order[position] as number
+    const node = itemAt(order, position)
     const tool = tools[node]
     if (tool !== lastTool) {
       lastTool = tool
@@ -155,13 +156,13 @@ export function untrustedFlowIssues(input: IndexedFlow): PlanIssue[] {
       if (known === undefined) roles.set(tool, lastRole)
     }
     if (lastRole === IS_SOURCE) from[node] = SOURCE
-    const first = referenceStart[node] as number
-    const end = referenceStart[node + 1] as number
+    const first = itemAt(referenceStart, node)
+    const end = itemAt(referenceStart, node + 1)
     if (first === end) continue
-    const references = referencesOf[node] as readonly StepReference[]
+    const references = itemAt(referencesOf, node)
     for (let slot = first; slot < end; slot += 1) {
-      const reference = references[slot - first] as StepReference
-      const target = referenceTarget[slot] as number
+      const reference = itemAt(references, slot - first)
+      const target = itemAt(referenceTarget, slot)
       if (target < 0 || from[target] === 0) continue
       if (tool !== undefined && (tool !== refusalTool || reference.path !== refusalPath)) {
         refusalTool = tool
@@ -169,7 +170,7 @@ export function untrustedFlowIssues(input: IndexedFlow): PlanIssue[] {
         refuses = pathRefusesUntrusted(tool, reference.path)
       }
       if (tool !== undefined && refuses) {
-        const id = ids[node] as string
+        const id = stringAt(ids, node)
         const flow = [
           ...flowTo(ids, origins, target, reference.field),
           argumentName(id, reference.path),

@@ -1,3 +1,4 @@
+import { valueAt } from '../util/item-at.js'
 /**
  * A command that executes files of the workspace (a test runner, a build tool, an
  * interpreter, a package script): what it could run, and which data sources it already runs.
@@ -119,7 +120,7 @@ export function workspaceExecutor(argv: readonly string[]): WorkspaceExecutor | 
   const family = familyOf(program)
   if (family === undefined) return undefined
   if (family === 'node' && second !== undefined && PACKAGE_QUERIES.has(second)) return undefined
-  const { code } = FAMILIES[family] as Family
+  const { code } = valueAt(FAMILIES, family)
   return {
     family,
     runs: (relative) => !DOCUMENT.test(relative),

@@ -7,6 +7,7 @@ import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { AuthorizeResult, ToolCall } from '../types/plan-guard.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { canonicalJson, hashJsonOrNull, sha256 } from '../util/canonical-json.js'
+import { itemAt } from '../util/item-at.js'
 import { copyJson, defineValue } from '../util/json-copy.js'
 import { callKey } from './call-key.js'
 import { checkSelectedStep, diagnoseCall } from './diagnose-call.js'
@@ -21,7 +22,7 @@ import { toolFacts } from './tool-facts.js'
 
 /** A denial with its first issue. */
 export function denied(issues: readonly PlanIssue[]): AuthorizeResult {
-  return { allowed: false, issue: issues[0] as PlanIssue, issues }
+  return { allowed: false, issue: itemAt(issues, 0), issues }
 }
 
 /** Returns a running step to ready (a retry); the call it made still counts. */
@@ -182,11 +183,7 @@ async function checkOnDisk(
     let target: JsonValue = args
     for (const segment of entry.path.slice(0, -1))
       target = (target as Record<string | number, JsonValue>)[segment] as JsonValue
-    defineValue(
-      target as object,
-      entry.path[entry.path.length - 1] as string | number,
-      result.resolved,
-    )
+    defineValue(target as object, itemAt(entry.path, entry.path.length - 1), result.resolved)
   })
   return issues
 }

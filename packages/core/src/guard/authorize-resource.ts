@@ -3,6 +3,7 @@ import type { JsonValue } from '../types/json-value.js'
 import type { ResourceAuthorizeResult, ResourceRequest } from '../types/plan-guard.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { hashJsonOrNull, sha256 } from '../util/canonical-json.js'
+import { itemAt } from '../util/item-at.js'
 import { outputToJson } from '../util/json-copy.js'
 import { errorOutput } from './error-output.js'
 import { auditFailedIssue } from './guard-audit.js'
@@ -10,7 +11,7 @@ import type { GuardParts } from './guard-parts.js'
 import { MAX_OUTPUT_BYTES } from './max-output.js'
 
 function refused(issues: readonly PlanIssue[]): ResourceAuthorizeResult {
-  return { allowed: false, issue: issues[0] as PlanIssue, issues }
+  return { allowed: false, issue: itemAt(issues, 0), issues }
 }
 
 /** The request's fields as audited: its method and URI as strings, or null. */

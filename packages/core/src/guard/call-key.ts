@@ -24,13 +24,13 @@ export function rejectedTurnKey(plan: unknown): string | undefined {
   try {
     const steps: unknown = Array.isArray(plan)
       ? plan
-      : typeof plan === 'object' && plan !== null
-        ? (plan as { steps?: unknown }).steps
+      : typeof plan === 'object' && plan !== null && 'steps' in plan
+        ? plan.steps
         : undefined
     if (!Array.isArray(steps)) return undefined
     const calls = steps.map((step: unknown) =>
       typeof step === 'object' && step !== null
-        ? [(step as { tool?: unknown }).tool ?? null, (step as { args?: unknown }).args ?? null]
+        ? [('tool' in step ? step.tool : null) ?? null, ('args' in step ? step.args : null) ?? null]
         : [step],
     )
     return `turn:${sha256(canonicalJson(calls))}`

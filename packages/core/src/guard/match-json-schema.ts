@@ -47,6 +47,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+/** A sub-schema: an object, or `true` (anything); else not a schema this reader knows. */
+function subschema(value: unknown): JsonSchema {
+  if (value === true) return {}
+  if (!isObject(value))
+    throw new TypeError('unsupported JSON Schema: a sub-schema is not an object')
+  return value
+}
+
 function hasType(value: unknown, type: unknown): boolean {
   switch (type) {
     case 'object':
@@ -75,24 +83,29 @@ function checkScalar(schema: JsonSchema, value: unknown, path: Path): void {
     throw new Mismatch(path, `expected ${JSON.stringify(schema.const)}`)
   if (Array.isArray(schema.enum) && !schema.enum.includes(value))
     throw new Mismatch(path, `expected one of ${schema.enum.map(String).join(', ')}`)
-  if (typeof schema.minimum === 'number' && (value as number) < schema.minimum)
+  if (typeof schema.minimum === 'number' && Number(value) < schema.minimum)
     throw new Mismatch(path, `expected at least ${schema.minimum}`)
-  if (typeof schema.maximum === 'number' && (value as number) > schema.maximum)
+  if (typeof schema.maximum === 'number' && Number(value) > schema.maximum)
     throw new Mismatch(path, `expected at most ${schema.maximum}`)
 }
 
 function copyObject(schema: JsonSchema, value: Record<string, unknown>, path: Path): object {
-  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>
-  const required = (schema.required ?? []) as string[]
+  const properties = subschema(schema.properties ?? {})
+  const required = (Array.isArray(schema.required) ? schema.required : []).filter(
+    (name): name is string => typeof name === 'string',
+  )
+  const additional = schema.additionalProperties
+  const otherwise =
+    typeof additional === 'boolean' || additional === undefined ? additional : subschema(additional)
   for (const name of required)
     if (!Object.hasOwn(value, name)) throw new Mismatch([...path, name], 'required')
   const out = {}
   for (const key of Object.keys(value)) {
-    const known = Object.hasOwn(properties, key) ? properties[key] : undefined
-    const rule = known ?? (schema.additionalProperties as JsonSchema | boolean | undefined)
+    const known = Object.hasOwn(properties, key) ? subschema(properties[key]) : undefined
+    const rule = known ?? otherwise
     if (rule === false) throw new Mismatch([...path, key], 'not allowed')
     if (known === undefined && schema.propertyNames !== undefined)
-      walk(schema.propertyNames as JsonSchema, key, [...path, key])
+      walk(subschema(schema.propertyNames), key, [...path, key])
     const item = value[key]
     // An optional property may be undefined, as zod reads it; a required one may not.
     if (item === undefined && known !== undefined) {
@@ -112,9 +125,9 @@ function walk(schema: JsonSchema, value: unknown, path: Path): unknown {
   for (const keyword of Object.keys(schema))
     if (!KEYWORDS.has(keyword)) throw new TypeError(`unsupported JSON Schema keyword ${keyword}`)
   if (Array.isArray(schema.anyOf)) {
-    for (const branch of schema.anyOf as JsonSchema[]) {
+    for (const branch of schema.anyOf) {
       try {
-        return walk(branch, value, path)
+        return walk(subschema(branch), value, path)
       } catch (error) {
         if (!(error instanceof Mismatch)) throw error
       }
@@ -122,10 +135,11 @@ function walk(schema: JsonSchema, value: unknown, path: Path): unknown {
     throw new Mismatch(path, 'matches none of the allowed shapes')
   }
   checkScalar(schema, value, path)
-  if (schema.type === 'object') return copyObject(schema, value as Record<string, unknown>, path)
-  if (schema.type === 'array') {
-    const items = schema.items as JsonSchema | undefined
-    return (value as unknown[]).map((item, index) =>
+  // checkScalar has refused a value of another type.
+  if (schema.type === 'object' && isObject(value)) return copyObject(schema, value, path)
+  if (schema.type === 'array' && Array.isArray(value)) {
+    const items = schema.items === undefined ? undefined : subschema(schema.items)
+    return value.map((item, index) =>
       items === undefined ? item : walk(items, item, [...path, index]),
     )
   }

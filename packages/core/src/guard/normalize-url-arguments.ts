@@ -1,6 +1,7 @@
 import { checkUrl } from '../compile/check-url.js'
 import type { ArgSpec } from '../schema/policy-schema.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
+import { valueAt } from '../util/item-at.js'
 import { defineValue } from '../util/json-copy.js'
 
 function normalize(spec: ArgSpec, holder: object, key: string | number, value: JsonValue): void {
@@ -23,6 +24,5 @@ export function normalizeUrlArguments(
   args: JsonObject,
 ): void {
   for (const name of Object.keys(specs))
-    if (Object.hasOwn(args, name))
-      normalize(specs[name] as ArgSpec, args, name, args[name] as JsonValue)
+    if (Object.hasOwn(args, name)) normalize(valueAt(specs, name), args, name, valueAt(args, name))
 }

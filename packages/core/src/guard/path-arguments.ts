@@ -1,6 +1,7 @@
 import type { ArgSpec } from '../schema/policy-schema.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { PathAccess } from '../types/path-scope.js'
+import { valueAt } from '../util/item-at.js'
 
 /** One path-typed value inside a call's arguments. */
 export interface PathArgument {
@@ -32,8 +33,8 @@ export function pathArguments(
 ): PathArgument[] {
   const out: PathArgument[] = []
   for (const name of Object.keys(specs)) {
-    const spec = specs[name] as ArgSpec
-    if (Object.hasOwn(args, name)) collect(spec, args[name] as JsonValue, [name], out)
+    const spec = valueAt(specs, name)
+    if (Object.hasOwn(args, name)) collect(spec, valueAt(args, name), [name], out)
   }
   return out
 }

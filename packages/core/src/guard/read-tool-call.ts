@@ -1,7 +1,7 @@
 import { createIssue } from '../issues/create-issue.js'
 import type { ToolCall } from '../types/plan-guard.js'
 import type { PlanIssue } from '../types/plan-issue.js'
-import { describeThrown } from '../util/describe-thrown.js'
+import { errorMessage } from '../util/error-message.js'
 import { isPlainObject } from '../util/is-plain-object.js'
 
 /** A live call read once into a plain object, or the issue that refuses it. */
@@ -61,6 +61,6 @@ export function readToolCall(input: unknown): ReadToolCall {
     if (asksHuman) call.asksHuman = true
     return { call }
   } catch (error) {
-    return refuse(`The tool call cannot be read: ${describeThrown(error)}.`)
+    return refuse(`The tool call cannot be read: ${errorMessage(error, 200)}.`)
   }
 }

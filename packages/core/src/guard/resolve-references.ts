@@ -1,6 +1,7 @@
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { itemAt } from '../util/item-at.js'
 import { copyJson, defineValue } from '../util/json-copy.js'
 
 /** A step's arguments with references replaced by outputs, or why they cannot be. */
@@ -84,7 +85,7 @@ export function resolveReferences(
     }
     if (typeof target !== 'object' || target === null)
       return fail('The reference does not point into the planned arguments.')
-    defineValue(target, reference.path[reference.path.length - 1] as string | number, value.value)
+    defineValue(target, itemAt(reference.path, reference.path.length - 1), value.value)
   }
   return { success: true, args }
 }

@@ -4,6 +4,7 @@ import type { StepStatus } from '../types/plan-guard.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { canonicalJson } from '../util/canonical-json.js'
 import { type DependentRows, dependentRows, dependentsAt } from '../util/dependent-rows.js'
+import { int32At, itemAt } from '../util/item-at.js'
 import { freezeJson } from '../util/json-copy.js'
 import { callKey } from './call-key.js'
 import { resolveReferences } from './resolve-references.js'
@@ -205,11 +206,11 @@ export class RunState {
     const list = this.readyByKey.get(entry.key)
     if (list === undefined) return
     if (list.length === 1) {
-      if ((list[0] as CompiledStep).id === stepId) this.readyByKey.delete(entry.key)
+      if (itemAt(list, 0).id === stepId) this.readyByKey.delete(entry.key)
       return
     }
     for (let index = 0; index < list.length; index += 1) {
-      if ((list[index] as CompiledStep).id !== stepId) continue
+      if (itemAt(list, index).id !== stepId) continue
       list.splice(index, 1)
       break
     }
@@ -249,9 +250,9 @@ export class RunState {
     if (finished === undefined) return true
     const steps = this.plan?.steps ?? NO_STEPS
     for (const position of dependentsAt(this.dependents, finished.index)) {
-      const step = steps[position] as CompiledStep
+      const step = itemAt(steps, position)
       if (this.status.get(step.id) !== 'pending') continue
-      const left = this.waiting[position] as number
+      const left = int32At(this.waiting, position)
       const remaining = (left === 0 ? 1 : left) - 1
       this.waiting[position] = remaining
       if (remaining === 0) this.addReady(step)
@@ -275,8 +276,8 @@ export class RunState {
     const steps = this.plan?.steps ?? NO_STEPS
     const stack = [...dependentsAt(this.dependents, failed.index)]
     while (stack.length > 0) {
-      const position = stack.pop() as number
-      const id = (steps[position] as CompiledStep).id
+      const position = stack.pop() ?? -1
+      const id = itemAt(steps, position).id
       if (this.status.get(id) !== 'pending') continue
       this.changed?.add(id)
       this.status.set(id, 'skipped')
@@ -302,13 +303,13 @@ export class RunState {
   /** Steps whose dependencies are all done and that have not started, in plan order. */
   readySteps(): CompiledStep[] {
     return [...this.ready.keys()]
-      .map((id) => this.stepById.get(id) as CompiledStep)
+      .flatMap((id) => this.stepById.get(id) ?? [])
       .sort((left, right) => left.index - right.index)
   }
 
   /** Tools of the ready steps, and of interrupted calls (a repeat is told why it does not run). */
   readyTools(): string[] {
-    const tools = [...this.ready.keys()].map((id) => this.stepById.get(id)?.tool as string)
+    const tools = [...this.ready.keys()].map((id) => this.stepById.get(id)?.tool ?? '')
     for (const id of this.interrupted)
       if (this.status.get(id) === 'running') tools.push(this.knownStep(id)?.tool ?? '')
     return [...new Set(tools)].filter(Boolean)

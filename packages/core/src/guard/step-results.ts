@@ -1,18 +1,10 @@
 import { hashJsonOrNull } from '../util/canonical-json.js'
+import { errorMessage } from '../util/error-message.js'
 import { freezeJson, outputToJson } from '../util/json-copy.js'
 import { errorOutput } from './error-output.js'
 import type { GuardParts } from './guard-parts.js'
 import { MAX_OUTPUT_BYTES } from './max-output.js'
 import { toolFacts } from './tool-facts.js'
-
-function describeError(error: unknown): string {
-  try {
-    const text = error instanceof Error ? error.message : String(error)
-    return text.length > 500 ? `${text.slice(0, 500)}…` : text
-  } catch {
-    return 'an unprintable error'
-  }
-}
 
 /** `PlanGuard.complete`: a running step is done; its output is labelled, kept and audited. */
 export function completeStep(parts: GuardParts, stepId: string, output: unknown): void {
@@ -44,5 +36,5 @@ export function failStep(parts: GuardParts, stepId: string, error: unknown): voi
   if (previous === 'running' && failed !== undefined)
     flow.record(failed, errorOutput(error), tainted.get(stepId) ?? true)
   tainted.delete(stepId)
-  parts.record({ type: 'step_failed', stepId, error: describeError(error) })
+  parts.record({ type: 'step_failed', stepId, error: errorMessage(error, 500) })
 }

@@ -1,5 +1,5 @@
 import type { IssueCode, PlanIssue } from '../types/plan-issue.js'
-import { describeThrown } from '../util/describe-thrown.js'
+import { errorMessage } from '../util/error-message.js'
 import { createIssue } from './create-issue.js'
 
 /**
@@ -9,7 +9,7 @@ import { createIssue } from './create-issue.js'
 export function unreadableIssue(code: IssueCode, what: string, thrown: unknown): PlanIssue {
   return createIssue(
     code,
-    `The ${what} cannot be read: ${describeThrown(thrown)}.`,
+    `The ${what} cannot be read: ${errorMessage(thrown, 200)}.`,
     [],
     'Send plain JSON data: no getters, proxies, cycles or class instances.',
   )

@@ -1,5 +1,6 @@
 import type { Policy } from '../schema/policy-schema.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { itemAt } from '../util/item-at.js'
 import {
   decidePolicyCase,
   type PolicyCase,
@@ -48,7 +49,7 @@ export function policyExamples(policy: Policy): LocatedExample[] {
 function disagreement(example: LocatedExample, issues: readonly PlanIssue[]): PlanIssue {
   const expected = example.policyCase.expect
   if (expected === 'allow') {
-    const first = issues[0] as PlanIssue
+    const first = itemAt(issues, 0)
     return {
       code: 'policy_example_failed',
       message: `The example ${example.text} is listed as allowed, but the policy denies it: ${first.code}: ${first.message}`,

@@ -1,6 +1,7 @@
 import { DEFAULT_READ_ONLY } from '../schema/default-read-only.js'
 import type { Policy } from '../schema/policy-schema.js'
 import { isForbiddenKey } from '../util/forbidden-key.js'
+import { valueAt } from '../util/item-at.js'
 
 // A zod-free reading of the common, valid policy, so that a compiler starts without loading zod.
 // It accepts a subset of what `policySchema` accepts and returns exactly what `policySchema.parse`
@@ -274,7 +275,7 @@ function read(rule: Rule, value: unknown): unknown {
       const type = isRecord(value) ? value.type : undefined
       const variants = rule.variants()
       return typeof type === 'string' && Object.hasOwn(variants, type)
-        ? read(variants[type] as Rule, value)
+        ? read(valueAt(variants, type), value)
         : FAIL
     }
   }

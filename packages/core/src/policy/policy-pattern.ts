@@ -1,4 +1,6 @@
 import type { RE2JS } from 're2js'
+import { errorMessage } from '../util/error-message.js'
+import { isRecord } from '../util/is-record.js'
 
 type PatternEngine = typeof RE2JS
 
@@ -19,7 +21,8 @@ export async function loadPatternEngine(): Promise<void> {
 export function hasPatterns(value: unknown, depth = 0): boolean {
   if (typeof value !== 'object' || value === null || depth > 64) return false
   if (Array.isArray(value)) return value.some((item) => hasPatterns(item, depth + 1))
-  const record = value as Record<string, unknown>
+  if (!isRecord(value)) return false
+  const record = value
   if (typeof record.pattern === 'string') return true
   return Object.values(record).some((child) => hasPatterns(child, depth + 1))
 }
@@ -51,7 +54,7 @@ export function compilePolicyPattern(source: string): PolicyPatternResult {
   } catch (error) {
     return {
       success: false,
-      message: `not a valid regular expression: ${(error as Error).message}`,
+      message: `not a valid regular expression: ${errorMessage(error)}`,
     }
   }
   if (engineClass === undefined)
@@ -62,7 +65,7 @@ export function compilePolicyPattern(source: string): PolicyPatternResult {
   } catch (error) {
     return {
       success: false,
-      message: `not supported by the linear-time engine (RE2 syntax: no backreferences or lookaround): ${(error as Error).message}`,
+      message: `not supported by the linear-time engine (RE2 syntax: no backreferences or lookaround): ${errorMessage(error)}`,
     }
   }
   return {
@@ -102,7 +105,8 @@ export function compilePolicyPatterns(
     })
     return
   }
-  const record = value as Record<string, unknown>
+  if (!isRecord(value)) return
+  const record = value
   if (record.type === 'string' && typeof record.pattern === 'string') {
     const result = compilePolicyPattern(record.pattern)
     if (result.success) compiled.set(record, result.pattern)
@@ -135,9 +139,10 @@ export class LinearRegExp extends RegExp {
   override exec(value: string): RegExpExecArray | null {
     const text = String(value)
     if (!this.#pattern.test(text)) return null
-    const match = [text] as unknown as RegExpExecArray
-    match.index = 0
-    match.input = text
+    const match: RegExpExecArray = Object.assign([text] satisfies [string], {
+      index: 0,
+      input: text,
+    })
     return match
   }
 }

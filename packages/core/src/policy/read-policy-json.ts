@@ -9,7 +9,8 @@ function countNodes(value: JsonValue, limit: number): number {
   let count = 0
   const pending: JsonValue[] = [value]
   while (pending.length > 0 && count <= limit) {
-    const next = pending.pop() as JsonValue
+    const next = pending.pop()
+    if (next === undefined) break
     count += 1
     if (typeof next === 'object' && next !== null)
       for (const child of Object.values(next)) pending.push(child)

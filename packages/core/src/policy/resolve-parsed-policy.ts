@@ -2,6 +2,7 @@ import { PolicyError } from '../errors/policy-error.js'
 import type { Policy, ToolPolicy } from '../schema/policy-schema.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
+import { stringAt } from '../util/item-at.js'
 import { posix } from '../util/posix-path.js'
 import { compilePolicyPatterns } from './policy-pattern.js'
 
@@ -49,7 +50,7 @@ export function resolveParsedPolicy(policy: Policy, baseDir: string): ResolvedPo
   })
   if (issues.length > 0) throw new PolicyError(issues)
   const roots = policy.workspace.roots.map((root) => normalise(root, baseDir))
-  const first = roots[0] as string
+  const first = stringAt(roots, 0)
   const inside = (entry: string) =>
     normalise(posix.isAbsolute(entry) ? entry : posix.join(first, entry), baseDir)
   const extra = (entries: readonly string[]) =>
@@ -76,6 +77,7 @@ export function isResolvedPolicy(value: unknown): value is ResolvedPolicy {
     typeof value === 'object' &&
     value !== null &&
     'scope' in value &&
-    (value as { tools?: unknown }).tools instanceof Map
+    'tools' in value &&
+    value.tools instanceof Map
   )
 }

@@ -5,6 +5,7 @@ import { unreadableIssue } from '../issues/unreadable-issue.js'
 import { type PolicyInput, policySchema } from '../schema/policy-schema.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy, ResolvePolicyOptions } from '../types/resolved-policy.js'
+import { errorMessage } from '../util/error-message.js'
 import { loadNodeBuiltin } from '../util/node-builtin.js'
 import { posix } from '../util/posix-path.js'
 import { usePatternEngine } from './policy-pattern.js'
@@ -57,7 +58,7 @@ export async function loadPolicy(file: string): Promise<ResolvedPolicy> {
       [
         {
           code: 'invalid_policy',
-          message: `Cannot read the policy file ${file}: ${(error as Error).message}`,
+          message: `Cannot read the policy file ${file}: ${errorMessage(error)}`,
           path: [],
         },
       ],
@@ -72,7 +73,7 @@ export async function loadPolicy(file: string): Promise<ResolvedPolicy> {
       [
         {
           code: 'invalid_policy',
-          message: `The policy file ${file} is not valid JSON: ${(error as Error).message}`,
+          message: `The policy file ${file} is not valid JSON: ${errorMessage(error)}`,
           path: [],
         },
       ],

@@ -2,6 +2,8 @@ import { isCompiledPlan } from '../compile/is-compiled-plan.js'
 import { unreadableIssue } from '../issues/unreadable-issue.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { isRecord } from '../util/is-record.js'
+import { stringAt, valueAt } from '../util/item-at.js'
 import { type IssuesByStep, issuesByStep } from './issues-by-step.js'
 
 /** How a step fared, for rendering; run-time statuses plus `rejected` for plan issues. */
@@ -56,7 +58,7 @@ function markFor(
 ): (id: string, index: number) => StepMark {
   return (id, index) =>
     Object.hasOwn(status, id)
-      ? (status[id] as StepMark)
+      ? valueAt(status, id)
       : sorted.byIndex.has(index) || sorted.onCycle.has(id)
         ? 'rejected'
         : 'approved'
@@ -113,7 +115,7 @@ export function planView(plan: unknown, options: RenderOptions = {}): PlanView {
   const sorted = issuesByStep(issues, ids)
   const markOf = markFor(status, sorted)
   const steps: StepView[] = records.map((record, index) => {
-    const id = ids[index] as string
+    const id = stringAt(ids, index)
     return {
       key: `s${index}`,
       id,
@@ -152,15 +154,15 @@ function blockedByCycles(
 function rawRecords(plan: unknown): Record<string, unknown>[] {
   const rawSteps: unknown = Array.isArray(plan)
     ? plan
-    : typeof plan === 'object' && plan !== null
-      ? (plan as { steps?: unknown }).steps
+    : typeof plan === 'object' && plan !== null && 'steps' in plan
+      ? plan.steps
       : undefined
   if (!Array.isArray(rawSteps)) return []
   const records: Record<string, unknown>[] = []
   const count = Math.min(rawSteps.length, MAX_RENDERED_STEPS)
   for (let index = 0; index < count; index += 1) {
     const raw: unknown = rawSteps[index]
-    const record = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {}
+    const record = isRecord(raw) ? raw : {}
     const deps = Array.isArray(record.depends_on)
       ? record.depends_on
       : Array.isArray(record.dependsOn)

@@ -1,5 +1,6 @@
 import { PlanError } from '../errors/plan-error.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
+import { errorMessage } from '../util/error-message.js'
 import { hmacSha256, toHex } from '../util/portable-crypto.js'
 import {
   MIN_SECRET_BYTES,
@@ -41,7 +42,7 @@ export function signPlan(plan: CompiledPlan, secret: string | Uint8Array): strin
   try {
     input = planSignatureInput(plan)
   } catch (error) {
-    const message = `Cannot sign: ${(error as Error).message}`
+    const message = `Cannot sign: ${errorMessage(error)}`
     throw new PlanError(message, {
       issues: [{ code: 'signature_invalid', message, path: [] }],
       cause: error,

@@ -1,5 +1,6 @@
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { errorMessage } from '../util/error-message.js'
 import { equalBytes, fromHex, hmacSha256 } from '../util/portable-crypto.js'
 import {
   MIN_SECRET_BYTES,
@@ -49,10 +50,7 @@ export function verifyPlan(
   try {
     input = planSignatureInput(plan)
   } catch (error) {
-    return invalid(
-      `The plan cannot be verified: ${(error as Error).message}`,
-      'Sign a compiled plan.',
-    )
+    return invalid(`The plan cannot be verified: ${errorMessage(error)}`, 'Sign a compiled plan.')
   }
   const expected = hmacSha256(key, input)
   const given = fromHex(signature.slice(SIGNATURE_PREFIX.length))

@@ -5,6 +5,7 @@ import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { TaintState } from '../types/taint-state.js'
+import { valueAt } from '../util/item-at.js'
 import { commandReads } from './command-reads.js'
 import { matchesGlob } from './match-glob.js'
 import { commandReadsSensitive, type SensitivePaths, sensitivePaths } from './sensitive-reads.js'
@@ -182,7 +183,7 @@ export function checkTaintedCall(
   const sinks: Sink[] = []
   for (const name of Object.keys(specs)) {
     if (Object.hasOwn(args, name))
-      collectSinks(specs[name] as ArgSpec, args[name] as JsonValue, [name], sinks)
+      collectSinks(valueAt(specs, name), valueAt(args, name), [name], sinks)
   }
   const sensitive = sensitivePaths(tainted, compiler.policy.scope, roots)
   const { readsSensitive, acts } = readCall(compiler, tool, sinks, sensitive, roots)

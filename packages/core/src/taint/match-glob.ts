@@ -1,9 +1,11 @@
+import { itemAt } from '../util/item-at.js'
+
 const cache = new Map<string, RegExp>()
 
 function toRegExp(glob: string): RegExp {
   let source = ''
   for (let index = 0; index < glob.length; index += 1) {
-    const char = glob[index] as string
+    const char = itemAt(glob, index)
     if (char === '*' && glob[index + 1] === '*') {
       const slash = glob[index + 2] === '/'
       source += slash ? '(?:.*/)?' : '.*'

@@ -13,7 +13,7 @@ let loading: Promise<void> | undefined
 
 /** True once some code of the process has used the OpenTelemetry API (registered a provider). */
 function apiInUse(): boolean {
-  return (globalThis as Record<symbol, unknown>)[API_GLOBALS] !== undefined
+  return Reflect.get(globalThis, API_GLOBALS) !== undefined
 }
 
 /**

@@ -36,7 +36,7 @@ export function collectProcess(
   limits: ProcessLimits,
 ): Promise<ProcessOutcome> {
   return new Promise<ProcessOutcome>((resolve, reject) => {
-    const chunks = { out: [] as Buffer[], err: [] as Buffer[] }
+    const chunks: { out: Buffer[]; err: Buffer[] } = { out: [], err: [] }
     const size = { out: 0, err: 0 }
     let truncated = false
     let timedOut = false

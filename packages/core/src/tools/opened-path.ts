@@ -3,6 +3,7 @@ import { type FileHandle, lstat, open, readlink } from 'node:fs/promises'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import type { PathAccess } from '../types/path-scope.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
+import { errorCode } from '../util/error-code.js'
 import { refuse } from './tool-input.js'
 
 /**
@@ -18,7 +19,7 @@ export async function openChecked(
   try {
     return await open(path, flags | constants.O_NOFOLLOW)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error
+    if (errorCode(error) !== 'ELOOP') throw error
     refuse(tool, {
       code: 'path_not_allowed',
       message: `${path} changed into a link after it was checked.`,

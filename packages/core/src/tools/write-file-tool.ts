@@ -5,6 +5,7 @@ import { posix } from 'node:path'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { ToolFunction } from '../types/tool-function.js'
+import { errorCode } from '../util/error-code.js'
 import { checkDescriptor, openChecked } from './opened-path.js'
 import { realPathArgument, refuse, stringArgument } from './tool-input.js'
 
@@ -97,7 +98,7 @@ async function replaceFile(
       })
     mode = stats.mode & 0o7777
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    if (errorCode(error) !== 'ENOENT') throw error
   }
   const temporary = posix.join(folder, `.${name}.${randomBytes(6).toString('hex')}.tmp`)
   const handle = await open(

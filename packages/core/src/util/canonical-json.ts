@@ -1,3 +1,5 @@
+import { isPlainObject } from './is-plain-object.js'
+import { stringAt } from './item-at.js'
 import { sha256Hex } from './portable-crypto.js'
 
 const MAX_ARRAY_INDEX = 4294967294
@@ -27,7 +29,7 @@ function canonicalKeys(record: object): string[] {
   const keys = Object.keys(record).sort()
   const indices: string[] = []
   for (let index = 0; index < keys.length; index += 1) {
-    const key = keys[index] as string
+    const key = stringAt(keys, index)
     const first = key.charCodeAt(0)
     if (first >= 0x30 && first <= 0x39 && isArrayIndex(key)) indices.push(key)
   }
@@ -70,11 +72,8 @@ export function writeCanonical(value: unknown, keysOf: KeyOrder, depth = 0): str
     }
     return `${text}]`
   }
-  const prototype = Object.getPrototypeOf(value)
-  if (prototype !== Object.prototype && prototype !== null) {
-    throw new TypeError('Not JSON: an object that is not a plain object.')
-  }
-  const record = value as Record<string, unknown>
+  if (!isPlainObject(value)) throw new TypeError('Not JSON: an object that is not a plain object.')
+  const record = value
   let text = '{'
   for (const key of keysOf(record)) {
     const member = record[key]
@@ -111,9 +110,8 @@ function inCanonicalOrder(value: unknown, depth: number): boolean {
     }
     return true
   }
-  const prototype = Object.getPrototypeOf(value)
-  if (prototype !== Object.prototype && prototype !== null) return false
-  const record = value as Record<string, unknown>
+  if (!isPlainObject(value)) return false
+  const record = value
   let previous: string | undefined
   for (const key of Object.keys(record)) {
     const first = key.charCodeAt(0)

@@ -1,4 +1,5 @@
 import type { CompiledStep } from '../types/compiled-plan.js'
+import { int32At } from './item-at.js'
 
 /**
  * The dependents of each step of a plan, by position, as compressed rows: those of the step at
@@ -19,18 +20,18 @@ export function dependentRows(
   for (const step of steps)
     for (const dependency of step.dependsOn) {
       const at = position(dependency)
-      if (at !== undefined) starts[at + 1] = (starts[at + 1] as number) + 1
+      if (at !== undefined) starts[at + 1] = int32At(starts, at + 1) + 1
     }
   for (let index = 0; index < steps.length; index += 1)
-    starts[index + 1] = (starts[index + 1] as number) + (starts[index] as number)
-  const targets = new Int32Array(starts[steps.length] as number)
+    starts[index + 1] = int32At(starts, index + 1) + int32At(starts, index)
+  const targets = new Int32Array(int32At(starts, steps.length))
   const filled = starts.slice(0, steps.length)
   steps.forEach((step, index) => {
     for (const dependency of step.dependsOn) {
       const at = position(dependency)
       if (at === undefined) continue
-      targets[filled[at] as number] = index
-      filled[at] = (filled[at] as number) + 1
+      targets[int32At(filled, at)] = index
+      filled[at] = int32At(filled, at) + 1
     }
   })
   return { starts, targets }

@@ -1,4 +1,5 @@
 import type { JsonValue } from '../types/json-value.js'
+import { errorMessage } from './error-message.js'
 
 /** Deepest nesting accepted in a live call's arguments or a tool's output. */
 export const MAX_JSON_DEPTH = 64
@@ -88,7 +89,7 @@ export function outputToJson(value: unknown, maxBytes: number): JsonCopy {
   try {
     text = JSON.stringify(value)
   } catch (error) {
-    const reason = error instanceof Error ? error.message : 'it cannot be serialised'
+    const reason = errorMessage(error)
     return { ok: false, reason: `the output is not JSON (${reason})` }
   }
   if (text === undefined) return { ok: true, value: null }

@@ -1,1 +1,1 @@
-export { loadNodeBuiltin, nodeBuiltin } from '@plan/shell/common'
+export { hostProcess, loadNodeBuiltin, nodeBuiltin } from '@plan/shell/common'

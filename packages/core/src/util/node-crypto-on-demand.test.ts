@@ -16,7 +16,7 @@ afterEach(() => {
 })
 
 describe('nodeCryptoFor', () => {
-  it('should leave short hashes to plain code without loading node:crypto', async () => {
+  it('should leave short hashes to @noble/hashes without loading node:crypto', async () => {
     const { nodeCryptoFor, cryptoLoads } = await fresh()
     expect(nodeCryptoFor(10)).toBeUndefined()
     expect(nodeCryptoFor(2047)).toBeUndefined()

@@ -1,3 +1,4 @@
+import { stringAt } from './item-at.js'
 /**
  * Sorts `values` in place by UTF-16 code units, as `Array.prototype.sort` does: an insertion sort
  * for the usual handful (no comparator call per pair), the built-in sort beyond eight.
@@ -5,10 +6,10 @@
 export function sortSmall(values: string[]): string[] {
   if (values.length > 8) return values.sort()
   for (let index = 1; index < values.length; index += 1) {
-    const value = values[index] as string
+    const value = stringAt(values, index)
     let slot = index
-    while (slot > 0 && (values[slot - 1] as string) > value) {
-      values[slot] = values[slot - 1] as string
+    while (slot > 0 && stringAt(values, slot - 1) > value) {
+      values[slot] = stringAt(values, slot - 1)
       slot -= 1
     }
     values[slot] = value

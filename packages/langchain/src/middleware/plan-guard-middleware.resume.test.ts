@@ -134,7 +134,9 @@ describe('planGuardMiddleware', () => {
         ),
       ).invoke({ messages: [new HumanMessage('Take notes.')] }, config)
       expect(workspace.ran).toHaveLength(1)
-      expect(paused.__interrupt__).toBeDefined()
+      expect(paused.__interrupt__).toMatchObject([
+        { value: { actionRequests: [{ name: 'write_file', args: { file: 'NOTES.md' } }] } },
+      ])
 
       const resumed = await reviewed(scripted()).invoke(
         new Command({ resume: { decisions: [{ type: 'approve' }] } }),

@@ -67,7 +67,17 @@ describe('planGuardMiddleware', () => {
           })
         const restarted = agentOf()
         const paused = (await restarted.invoke(null, thread)) as Result
-        expect(paused.__interrupt__).toBeDefined()
+        expect(paused.__interrupt__).toMatchObject([
+          {
+            value: {
+              interrupted: {
+                stepId: 'one',
+                tool: 'view_file',
+                issue: { code: 'interrupted_call' },
+              },
+            },
+          },
+        ])
         const resumer = processes === 'one process' ? restarted : agentOf()
         const result = (await resumer.invoke(new Command({ resume: true }), thread)) as Result
         expectEveryCallAnswered(result.messages)

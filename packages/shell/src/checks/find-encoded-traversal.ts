@@ -29,7 +29,7 @@ function hexAt(text: string, start: number, length: number): number | undefined 
 
 /** True when a decoded character means something to a path, or hides text. */
 function isDangerous(character: string): boolean {
-  const code = character.codePointAt(0) as number
+  const code = character.codePointAt(0) ?? 0
   return (
     character === '.' ||
     character === '/' ||

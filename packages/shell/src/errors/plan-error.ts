@@ -14,11 +14,7 @@ export interface PlanErrorOptions {
 /** True when `error` is an object carrying the `Symbol.for` marker of an error class. */
 export function hasErrorMarker(error: unknown, symbol: symbol): boolean {
   try {
-    return (
-      typeof error === 'object' &&
-      error !== null &&
-      (error as Record<symbol, unknown>)[symbol] === true
-    )
+    return typeof error === 'object' && error !== null && Reflect.get(error, symbol) === true
   } catch {
     return false
   }

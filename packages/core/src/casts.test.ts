@@ -1,0 +1,78 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseSync } from 'rolldown/utils'
+import { describe, expect, it } from 'vitest'
+
+/**
+ * The most `as` casts (`as const` aside) the source of `src` may hold, outside `command/` and in
+ * it: each is a claim the compiler cannot check, so the count only goes down. Array reads go
+ * through `util/item-at.ts`, unknown values through type guards such as `isRecord`.
+ */
+const MAX_CASTS = { command: 0, rest: 81 }
+
+const SRC = import.meta.dirname
+
+const isSupport = (name: string) =>
+  /\.test(-d)?\.ts$/.test(name) || name === '__fixtures__' || name === 'test-utils'
+
+function sourceFiles(folder = ''): string[] {
+  return readdirSync(join(SRC, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = folder === '' ? entry.name : `${folder}/${entry.name}`
+    if (isSupport(entry.name)) return []
+    if (entry.isDirectory()) return sourceFiles(path)
+    return entry.name.endsWith('.ts') ? [path] : []
+  })
+}
+
+interface Node {
+  readonly type?: string
+  readonly start: number
+  readonly typeAnnotation?: { readonly start: number; readonly end: number }
+}
+
+/** Each cast in a text, as its line and the type it claims. */
+function castsIn(file: string, text: string): string[] {
+  const { program } = parseSync(file, text)
+  const found: string[] = []
+  const visit = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null) return
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item)
+      return
+    }
+    const node = value as Node
+    if (
+      (node.type === 'TSAsExpression' || node.type === 'TSTypeAssertion') &&
+      node.typeAnnotation !== undefined
+    ) {
+      const type = text.slice(node.typeAnnotation.start, node.typeAnnotation.end)
+      const line = text.slice(0, node.start).split('\n').length
+      if (type !== 'const') found.push(`${file}:${line} as ${type}`)
+    }
+    for (const child of Object.values(node)) visit(child)
+  }
+  visit(program)
+  return found
+}
+
+describe('casts in src', () => {
+  it('should stay within their ceiling, in command/ and elsewhere', () => {
+    const casts = sourceFiles().flatMap((file) =>
+      castsIn(file, readFileSync(join(SRC, file), 'utf8')),
+    )
+    const command = casts.filter((cast) => cast.startsWith('command/'))
+    const rest = casts.filter((cast) => !cast.startsWith('command/'))
+    expect(command.length, command.join('\n')).toBeLessThanOrEqual(MAX_CASTS.command)
+    expect(rest.length, rest.join('\n')).toBeLessThanOrEqual(MAX_CASTS.rest)
+  })
+
+  it('should count every cast, nested ones too, and leave as const alone', () => {
+    const text =
+      'const a = b as number\nconst c = [1] as const\nconst d = (e as unknown) as string\n'
+    expect(castsIn('sample.ts', text)).toEqual([
+      'sample.ts:1 as number',
+      'sample.ts:3 as string',
+      'sample.ts:3 as unknown',
+    ])
+  })
+})

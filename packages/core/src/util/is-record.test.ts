@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest'
+import { isRecord } from './is-record.js'
+
+describe('isRecord', () => {
+  it('should accept objects and refuse arrays, null and primitives', () => {
+    expect([{}, Object.create(null), new Map()].map(isRecord)).toEqual([true, true, true])
+    expect([[], null, undefined, 'text', 1].map(isRecord)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ])
+  })
+})
