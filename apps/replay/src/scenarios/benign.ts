@@ -60,7 +60,7 @@ function failingTest(
       step('test', view(testFile)),
       extract('which', ref('test.output.content'), 'Which source file does this test import?', {
         type: 'path',
-        within: ['src/**'],
+        within: ['src/**/*.js'],
       }),
       step('source', { tool: 'view_file', args: { file: ref('which') } }),
       generate(
