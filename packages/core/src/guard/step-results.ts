@@ -2,6 +2,7 @@ import { hashJsonOrNull } from '../util/canonical-json.js'
 import { freezeJson, outputToJson } from '../util/json-copy.js'
 import { errorOutput } from './error-output.js'
 import type { GuardParts } from './guard-parts.js'
+import { labelCommandWrites } from './labelled-files.js'
 import { MAX_OUTPUT_BYTES } from './max-output.js'
 import { toolFacts } from './tool-facts.js'
 
@@ -21,6 +22,8 @@ export function completeStep(parts: GuardParts, stepId: string, output: unknown)
   const json = outputToJson(output, MAX_OUTPUT_BYTES)
   const finished = run.knownSteps.get(stepId)
   run.complete(stepId, json.ok ? freezeJson(json.value) : undefined)
+  // Before its own output joins the context: what the command wrote carries what it was given.
+  if (finished !== undefined && json.ok) labelCommandWrites(parts, finished, json.value)
   const trust =
     finished === undefined
       ? 'untrusted'
