@@ -106,6 +106,24 @@ describe('files written by commands', () => {
     expect(codes).toEqual([[], [], []])
   })
 
+  it('should allow the tests after a tainted copy of code', async () => {
+    const codes = await playTurns(guard(), [
+      { tool: 'view_file', args: { file: 'src/strings.js' }, output: { content: 'code' } },
+      run('cp test/strings.test.js test/copy.test.js', ['test/copy.test.js']),
+      run('npm test'),
+    ])
+    expect(codes).toEqual([[], [], []])
+  })
+
+  it('should refuse the tests after a tainted copy of a README, wherever the run read it', async () => {
+    const codes = await playTurns(guard(), [
+      { tool: 'view_file', args: { file: 'src/strings.js' }, output: { content: 'code' } },
+      run('cp README.md test/copy.test.js', ['test/copy.test.js']),
+      run('npm test'),
+    ])
+    expect(codes).toEqual([[], [], ['tainted_run']])
+  })
+
   it('should allow the tests after an untainted copy', async () => {
     const codes = await playTurns(guard(), [
       run('cp test/a.test.js test/b.test.js', ['test/b.test.js']),

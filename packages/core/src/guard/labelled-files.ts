@@ -1,6 +1,6 @@
 import { checkLabelledRun } from '../flow/check-labelled-run.js'
 import { type ParseCommand, roleValues, workspaceRelative } from '../flow/data-sources.js'
-import { commandSource, workspaceExecutor } from '../flow/workspace-executors.js'
+import { workspaceExecutor } from '../flow/workspace-executors.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
@@ -82,14 +82,26 @@ function namedLabels(argv: readonly string[], labelled: ReadonlyMap<string, read
   return found
 }
 
+/** `file:` sources for the words of a command that name workspace files (what a `cp` copies). */
+function namedFiles(argv: readonly string[], roots: readonly string[]): string[] {
+  const found: string[] = []
+  for (const word of argv.slice(1)) {
+    if (word.startsWith('-') || !/[./]/u.test(word)) continue
+    const relative = workspaceRelative(word, roots)
+    if (relative !== undefined && relative !== '') found.push(`file:${relative}`)
+  }
+  return found
+}
+
 /**
  * Labels the files a finished command wrote, as its tool reported them (`writtenFiles` in the
- * output of the reference `run_command`): with the sources of the untrusted data its call
- * carried and of the labelled files it names, plus the command itself (`command:cp README.md`),
- * so running them later is a sink as for a write tool's files; a write that carries none changes
- * nothing (a report only adds labels, so output that claims a write cannot clear one). A test
- * runner or build tool run with no arguments but its subcommand writes what the workspace's
- * code makes (it was allowed to run none of the labelled files it could run).
+ * output of the reference `run_command`), when the call carried untrusted data or names a
+ * labelled file: with the sources of that data, of the labelled files it names and of the
+ * workspace files it names (`file:README.md` for `cp README.md test/a.test.js`), so running
+ * them later is a sink as for a write tool's files. A report only adds labels, so output that
+ * claims a write cannot clear one. A test runner or build tool run with no arguments but its
+ * subcommand writes what the workspace's code makes (it was allowed to run none of the
+ * labelled files it could run), and labels nothing.
  */
 export function labelCommandWrites(
   parts: GuardParts,
@@ -106,14 +118,13 @@ export function labelCommandWrites(
   const argv =
     commands.length === 1 ? commandParser(parts.compiler)(commands[0]?.value ?? '') : undefined
   const executor = argv === undefined ? undefined : workspaceExecutor(argv)
-  const plain =
-    argv !== undefined && argv.length <= 2 && executor !== undefined && executor.family !== 'git'
-  const sources = plain ? [] : [...parts.flow.callSources(step, parts.run.mode === 'turn')]
+  if (argv !== undefined && argv.length <= 2 && executor !== undefined && executor.family !== 'git')
+    return
+  const sources = [...parts.flow.callSources(step, parts.run.mode === 'turn')]
   if (argv !== undefined) sources.push(...namedLabels(argv, parts.flow.labelledFiles()))
-  if (sources.length > 0)
-    sources.push(argv === undefined ? `tool:${step.tool}` : commandSource(argv))
-  // A report only adds labels: output that claims a write can never clear one.
   if (sources.length === 0) return
+  if (argv === undefined) sources.push(`tool:${step.tool}`)
+  else sources.push(...namedFiles(argv, parts.compiler.policy.scope.roots))
   for (const file of written)
     parts.flow.labelFile(file, [...(parts.flow.labelledFiles().get(file) ?? []), ...sources])
 }
