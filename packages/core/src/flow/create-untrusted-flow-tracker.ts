@@ -9,6 +9,7 @@ import type { TaintState } from '../types/taint-state.js'
 import type { TrustLabel, UntrustedFlowState } from '../types/untrusted-flow.js'
 import { type ParseCommand, workspaceRelative } from './data-sources.js'
 import { matchesDeclassifySchema } from './matches-declassify-schema.js'
+import { RunningCommands } from './running-commands.js'
 import { SourceTrail } from './source-trail.js'
 import {
   type ArgumentPath,
@@ -65,6 +66,8 @@ export interface UntrustedFlowTracker {
   labelFile(relative: string, sources: readonly string[]): void
   /** The workspace files written with untrusted data, each with its sources. */
   labelledFiles(): ReadonlyMap<string, readonly string[]>
+  /** The commands running now that may write files from untrusted data or execute them. */
+  readonly commands: RunningCommands
   /** Counts a refusal put to a human; returns how many this run has put so far. */
   noteQuestion(): number
   toJSON(): UntrustedFlowState
@@ -329,6 +332,7 @@ export function createUntrustedFlowTracker(
     callSources: (step, inContext) => trail.callSources(step, labels, inContext && index.size > 0),
     labelFile: (relative, written) => trail.labelFile(relative, written),
     labelledFiles: () => trail.files,
+    commands: new RunningCommands(),
     noteQuestion: () => {
       questions += 1
       return questions

@@ -148,3 +148,56 @@ describe('files written by commands', () => {
     expect(parts.snapshot().flow?.files?.['test/c.test.js']).toContain('file:README.md')
   })
 })
+
+describe('commands of one turn that could race', () => {
+  let workspace: TestWorkspace
+  let compiler: PlanCompiler
+
+  beforeEach(async () => {
+    workspace = await createTestWorkspace()
+    compiler = await createTestCompiler(workspace.root, {
+      commands: { allow: ['npm', 'cp', 'git', 'ls'] },
+      trust: {
+        defaultOutput: 'untrusted',
+        tainted: { commands: ['npm test', 'cp', 'git status', 'ls'], writes: ['test/**'] },
+      },
+    })
+  })
+
+  afterEach(async () => {
+    await workspace.cleanup()
+  })
+
+  /** Submits one turn of calls and authorizes them all before any completes; their codes. */
+  async function parallelTurn(guard: PlanGuard, commands: readonly string[]) {
+    const steps = commands.map((command, index) => ({
+      id: `p${index}`,
+      tool: 'run_command',
+      args: { command },
+    }))
+    guard.submitPlan(steps, 'turn')
+    const codes: string[][] = []
+    for (const step of steps) {
+      const result = await guard.authorize({ tool: step.tool, args: step.args, callId: step.id })
+      codes.push(result.allowed ? [] : result.issues.map((issue) => issue.code))
+    }
+    return codes
+  }
+
+  it('should refuse running the tests beside a tainted copy, in either order', async () => {
+    for (const order of [
+      ['cp README.md test/a.test.js', 'npm test'],
+      ['npm test', 'cp README.md test/a.test.js'],
+    ]) {
+      const guard = createPlanGuard(undefined, { compiler, checkPathsOnDisk: false })
+      await playTurns(guard, [view('README.md')])
+      expect(await parallelTurn(guard, order)).toEqual([[], ['tainted_run']])
+    }
+  })
+
+  it('should allow the tests beside commands that only print', async () => {
+    const guard = createPlanGuard(undefined, { compiler, checkPathsOnDisk: false })
+    await playTurns(guard, [view('README.md')])
+    expect(await parallelTurn(guard, ['git status', 'npm test', 'ls test'])).toEqual([[], [], []])
+  })
+})

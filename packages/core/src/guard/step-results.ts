@@ -1,8 +1,8 @@
 import { hashJsonOrNull } from '../util/canonical-json.js'
 import { freezeJson, outputToJson } from '../util/json-copy.js'
+import { labelCommandWrites } from './command-writes.js'
 import { errorOutput } from './error-output.js'
 import type { GuardParts } from './guard-parts.js'
-import { labelCommandWrites } from './labelled-files.js'
 import { MAX_OUTPUT_BYTES } from './max-output.js'
 import { toolFacts } from './tool-facts.js'
 
@@ -43,6 +43,7 @@ export function failStep(parts: GuardParts, stepId: string, error: unknown): voi
   const failed = run.knownSteps.get(stepId)
   const previous = run.fail(stepId)
   if (previous === undefined) return
+  flow.commands.ended(stepId)
   // An error of a tool that ran is output too: its text carries the tool's label.
   if (previous === 'running' && failed !== undefined)
     flow.record(failed, errorOutput(error), tainted.get(stepId) ?? true)
