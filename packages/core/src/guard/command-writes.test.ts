@@ -132,6 +132,22 @@ describe('files written by commands', () => {
     expect(codes).toEqual([[], []])
   })
 
+  it('should keep the labels of an earlier run of the workspace in a fresh run', async () => {
+    const earlier = guard()
+    await playTurns(earlier, [
+      view('README.md'),
+      run('cp README.md test/a.test.js', ['test/a.test.js']),
+    ])
+    const labelledFiles = earlier.snapshot().flow?.files ?? {}
+    const fresh = createPlanGuard(undefined, { compiler, checkPathsOnDisk: false, labelledFiles })
+    expect(await playTurns(fresh, [view('src/a.js'), run('npm test')])).toEqual([
+      [],
+      ['tainted_run'],
+    ])
+    const unrelated = createPlanGuard(undefined, { compiler, checkPathsOnDisk: false })
+    expect(await playTurns(unrelated, [view('src/a.js'), run('npm test')])).toEqual([[], []])
+  })
+
   it('should never clear a label because an output claims a write', async () => {
     const parts = guard()
     const codes = await playTurns(parts, [

@@ -59,6 +59,10 @@ function createParts(
     options.now ?? Date.now,
     (issue) => record({ type: 'run_stopped', issue }),
   )
+  const flow = createUntrustedFlowTracker(compiler.policy, flowState, commandParser(compiler))
+  for (const [file, sources] of Object.entries(options.labelledFiles ?? {}))
+    if (Array.isArray(sources) && sources.every((source) => typeof source === 'string'))
+      flow.labelFile(file, [...(flow.labelledFiles().get(file) ?? []), ...sources])
   return {
     compiler,
     run: new RunState((step, args) => {
@@ -66,7 +70,7 @@ function createParts(
       return issues.length === 0 ? issues : issues.map((issue) => ({ ...issue, stepId: step.id }))
     }),
     budgets,
-    flow: createUntrustedFlowTracker(compiler.policy, flowState, commandParser(compiler)),
+    flow,
     audit,
     tainted: new Map(),
     checkDisk: options.checkPathsOnDisk !== false,
