@@ -118,19 +118,44 @@ function filesOf(value: PlannedValue, roots: readonly string[]): string[] {
   return [...(value.globs ?? [ANY_FILE])]
 }
 
-/** The sources of the labelled files a read of `file` (a path or a glob) may bring back. */
-function labelledSources(file: string, writes: readonly PlannedWrite[]): string[] {
-  const found: string[] = []
-  for (const write of writes)
-    if (
-      file === ANY_FILE ||
-      write.file === ANY_FILE ||
-      file === write.file ||
-      matchesGlob(write.file, file) ||
-      matchesGlob(file, write.file)
-    )
-      found.push(...write.sources)
-  return found
+const GLOB = /[*?[\]{}]/u
+
+/** The planned writes so far, found by file: exact paths in a table, globs in a list. */
+class PlannedWrites {
+  readonly all: PlannedWrite[] = []
+  readonly #byFile = new Map<string, PlannedWrite[]>()
+  readonly #globs: PlannedWrite[] = []
+
+  add(write: PlannedWrite): void {
+    this.all.push(write)
+    if (GLOB.test(write.file)) this.#globs.push(write)
+    else {
+      const same = this.#byFile.get(write.file)
+      if (same === undefined) this.#byFile.set(write.file, [write])
+      else same.push(write)
+    }
+  }
+
+  /** The sources of the labelled files a read of `file` (a path or a glob) may bring back. */
+  sourcesFor(file: string): string[] {
+    const found: string[] = []
+    const matching = GLOB.test(file)
+      ? this.all.filter(
+          (write) =>
+            file === ANY_FILE ||
+            write.file === ANY_FILE ||
+            matchesGlob(write.file, file) ||
+            matchesGlob(file, write.file),
+        )
+      : [
+          ...(this.#byFile.get(file) ?? []),
+          ...this.#globs.filter(
+            (write) => write.file === ANY_FILE || matchesGlob(file, write.file),
+          ),
+        ]
+    for (const write of matching) found.push(...write.sources)
+    return found
+  }
 }
 
 function hostOf(url: string): string {
@@ -142,7 +167,7 @@ function hostOf(url: string): string {
 }
 
 /** Where a step's own output comes from, as `outputSources` names it at run time. */
-function ownSources(input: PlannedRunsInput, node: number, writes: readonly PlannedWrite[]) {
+function ownSources(input: PlannedRunsInput, node: number, writes: PlannedWrites) {
   const tool = input.tools[node]
   const name = input.toolName(node)
   const toolName = `tool:${name}`
@@ -163,7 +188,7 @@ function ownSources(input: PlannedRunsInput, node: number, writes: readonly Plan
       const lists = value.role === 'read' && /list|tree/iu.test(name)
       for (const file of files) {
         sources.push(lists ? `list:${file}` : `file:${file}`)
-        sources.push(...labelledSources(file, writes))
+        sources.push(...writes.sourcesFor(file))
       }
     }
   }
@@ -180,7 +205,7 @@ function ownSources(input: PlannedRunsInput, node: number, writes: readonly Plan
 function plannedWrites(input: PlannedRunsInput): PlannedWrite[] {
   const { order, tools, references, referenceStart, referenceTarget } = input
   const sources: (readonly string[] | undefined)[] = new Array(input.ids.length)
-  const writes: PlannedWrite[] = []
+  const writes = new PlannedWrites()
   for (let position = 0; position < order.length; position += 1) {
     const node = order[position] as number
     const tool = tools[node]
@@ -211,36 +236,49 @@ function plannedWrites(input: PlannedRunsInput): PlannedWrite[] {
     for (const value of plannedValues(input, node))
       if (value.role === 'write')
         for (const file of filesOf(value, input.policy.scope.roots))
-          writes.push({ writer: node, file, sources: written, flow })
+          writes.add({ writer: node, file, sources: written, flow })
   }
-  return writes
+  return writes.all
 }
 
-/** Whether step `later` may run after `writer`: it is neither the writer nor one of its dependencies. */
-function runsAfter(
-  input: PlannedRunsInput,
-  writer: number,
-  later: number,
-  cache: Map<number, Uint8Array>,
-) {
-  if (writer === later) return false
-  let before = cache.get(writer)
-  if (before === undefined) {
-    before = new Uint8Array(input.ids.length)
+// Most steps whose dependencies are walked to order writes; past it, every run counts as later.
+const ORDERING_BUDGET = 1 << 24
+
+/** Which steps may run after a writer: any that is neither the writer nor one of its dependencies. */
+class Ordering {
+  readonly #before = new Map<number, Uint8Array>()
+  #spent = 0
+
+  constructor(private readonly input: PlannedRunsInput) {}
+
+  mayRunAfter(writer: number, later: number): boolean {
+    if (writer === later) return false
+    const before = this.#dependenciesOf(writer)
+    return before === undefined || before[later] !== 1
+  }
+
+  /** The transitive dependencies of a step, or undefined past the budget (fail closed). */
+  #dependenciesOf(writer: number): Uint8Array | undefined {
+    const known = this.#before.get(writer)
+    if (known !== undefined) return known
+    const { dependencyStart, dependencyTarget, ids } = this.input
+    this.#spent += ids.length
+    if (this.#spent > ORDERING_BUDGET) return undefined
+    const before = new Uint8Array(ids.length)
     const stack = [writer]
     while (stack.length > 0) {
       const node = stack.pop() as number
-      const end = input.dependencyStart[node + 1] as number
-      for (let edge = input.dependencyStart[node] as number; edge < end; edge += 1) {
-        const target = input.dependencyTarget[edge] as number
+      const end = dependencyStart[node + 1] as number
+      for (let edge = dependencyStart[node] as number; edge < end; edge += 1) {
+        const target = dependencyTarget[edge] as number
         if (target < 0 || before[target] === 1) continue
         before[target] = 1
         stack.push(target)
       }
     }
-    cache.set(writer, before)
+    this.#before.set(writer, before)
+    return before
   }
-  return before[later] !== 1
 }
 
 function runIssue(
@@ -298,14 +336,16 @@ export function plannedRunIssues(input: PlannedRunsInput): PlanIssue[] {
   if (runners.length === 0) return []
   const writes = plannedWrites(input)
   if (writes.length === 0) return []
-  const cache = new Map<number, Uint8Array>()
+  const order = new Ordering(input)
   const issues: PlanIssue[] = []
   for (const { node, value, argv } of runners) {
     const found: { file: string; sources: readonly string[]; write: PlannedWrite }[] = []
     for (const write of writes) {
-      if (!runsAfter(input, write.writer, node, cache)) continue
-      for (const run of labelledFilesRun(argv, new Map([[write.file, write.sources]])))
-        found.push({ file: run.file, sources: run.sources, write })
+      const runs = labelledFilesRun(argv, new Map([[write.file, write.sources]]))
+      if (runs.length === 0 || !order.mayRunAfter(write.writer, node)) continue
+      for (const run of runs) found.push({ file: run.file, sources: run.sources, write })
+      // The issue names a few files; more add nothing to it.
+      if (found.length > 3) break
     }
     if (found.length > 0) issues.push(runIssue(input, node, value, found))
   }
