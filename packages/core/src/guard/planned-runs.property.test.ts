@@ -21,6 +21,9 @@ type StepShape =
   | { kind: 'generate'; from: number }
   | { kind: 'write'; file: string; from: number | undefined }
   | { kind: 'run'; command: string }
+  | { kind: 'pick'; within: string; from: number; answer: number }
+  | { kind: 'viewPicked'; from: number }
+  | { kind: 'writePicked'; from: number; content: number }
 
 /** One step of a generated plan, reading the outputs of the steps before it by index. */
 const stepArb: fc.Arbitrary<StepShape> = fc.oneof(
@@ -33,6 +36,14 @@ const stepArb: fc.Arbitrary<StepShape> = fc.oneof(
     from: fc.option(fc.nat(), { nil: undefined }),
   }),
   fc.record({ kind: fc.constant('run'), command: fc.constantFrom(...COMMANDS) }),
+  fc.record({
+    kind: fc.constant('pick'),
+    within: fc.constantFrom('src/**', 'src/**/*.js', '**'),
+    from: fc.nat(),
+    answer: fc.nat(),
+  }),
+  fc.record({ kind: fc.constant('viewPicked'), from: fc.nat() }),
+  fc.record({ kind: fc.constant('writePicked'), from: fc.nat(), content: fc.nat() }),
 )
 
 function toStep(shape: StepShape, index: number): Step {
@@ -57,9 +68,53 @@ function toStep(shape: StepShape, index: number): Step {
             shape.from === undefined || index === 0 ? 'literal' : { $ref: earlier(shape.from) },
         },
       }
-    default:
+    case 'run':
       return { id, tool: 'run_command', args: { command: shape.command } }
+    case 'pick':
+      return index === 0
+        ? { id, tool: 'fetch_url', args: { url: 'https://docs.example.com/a' } }
+        : {
+            id,
+            tool: 'extract',
+            args: {
+              input: { $ref: earlier(shape.from) },
+              instruction: 'Which file?',
+              schema: { type: 'path', within: [shape.within] },
+            },
+          }
+    case 'viewPicked':
+      return index === 0
+        ? { id, tool: 'view_file', args: { file: 'README.md' } }
+        : { id, tool: 'view_file', args: { file: { $ref: earlier(shape.from) } } }
+    default:
+      return index === 0
+        ? { id, tool: 'view_file', args: { file: 'README.md' } }
+        : {
+            id,
+            tool: 'write_file',
+            args: {
+              file: { $ref: earlier(shape.from) },
+              content: { $ref: earlier(shape.content) },
+            },
+          }
   }
+}
+
+/** The paths a `within` glob of the generated plans admits. */
+const ADMITS: Record<string, readonly string[]> = {
+  'src/**': ['src/a.js', 'src/notes.md'],
+  'src/**/*.js': ['src/a.js'],
+  '**': ['src/a.js', 'src/notes.md', 'test/a.test.js'],
+}
+
+/**
+ * What a step answers: an extraction a path its schema admits (one it does not admit is
+ * refused at run time by design: the data decides), anything else some text.
+ */
+function outputOf(shape: StepShape, step: Step): unknown {
+  if (shape.kind !== 'pick' || step.tool !== 'extract') return 'text'
+  const admitted = ADMITS[shape.within] ?? []
+  return admitted[shape.answer % admitted.length]
 }
 
 describe('plan-time and run-time write-then-run checks', () => {
@@ -95,9 +150,9 @@ describe('plan-time and run-time write-then-run checks', () => {
         const validated = compiler.validate({ steps })
         if (!validated.success) return
         const guard = createPlanGuard(validated.plan, { compiler, checkPathsOnDisk: false })
-        for (const step of steps) {
+        for (const [index, step] of steps.entries()) {
           const resolved = guard.resolveArgs(step.id)
-          expect(resolved.success).toBe(true)
+          // A reference to text where a path goes, or to a failed pick, ends the run.
           if (!resolved.success) return
           const result = await guard.authorize({
             tool: step.tool,
@@ -108,10 +163,10 @@ describe('plan-time and run-time write-then-run checks', () => {
           // Only the data-flow checks are the compiler's to foresee; other refusals end the run.
           expect(codes).not.toContain('untrusted_flow')
           if (!result.allowed) return
-          guard.complete(step.id, 'text')
+          guard.complete(step.id, outputOf((shapes[index] as [StepShape, boolean])[0], step))
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 500 },
     )
   })
 })
