@@ -9,6 +9,7 @@ import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { labelledFilesRun } from './check-labelled-run.js'
 import type { ParseCommand } from './data-sources.js'
+import { PlanOrder } from './planned-order.js'
 import { argumentName, outputName, toolDeclassifies, toolOutputIsUntrusted } from './trust-rules.js'
 import type { IndexedFlow } from './untrusted-flow-issues.js'
 import { commandSource, workspaceExecutor } from './workspace-executors.js'
@@ -195,29 +196,87 @@ function ownSources(input: PlannedRunsInput, node: number, writes: PlannedWrites
   return sources.length === 0 ? [toolName] : sources
 }
 
+/** Whether a tool declares a write path (its step labels the files it writes). */
+function declaresWrite(spec: ArgSpec): boolean {
+  if (spec.type === 'array') return declaresWrite(spec.items)
+  return spec.type === 'path' && spec.access === 'write'
+}
+
 /**
- * The files the plan's steps write with untrusted data, with the sources of that data: labels
- * travel along `$ref` edges in topological order as they do at run time (a step's output
- * carries its own sources and those of the untrusted outputs it reads; a declassifying step's
- * output is trusted), and a step with a write path that reads untrusted output labels the
- * files it may write with the sources of what it reads.
+ * Which steps' outputs are untrusted (labels travel along `$ref` edges in topological order; a
+ * declassifying step's output is trusted) and which steps write files from untrusted output:
+ * a cheap pass before any source is worked out.
+ */
+function untrustedSteps(input: PlannedRunsInput): { untrusted: Uint8Array; writers: number[] } {
+  const { order, tools, referenceStart, referenceTarget } = input
+  const untrusted = new Uint8Array(input.ids.length)
+  const writers: number[] = []
+  const roles = new Map<ToolPolicy, number>()
+  for (let position = 0; position < order.length; position += 1) {
+    const node = order[position] as number
+    const tool = tools[node]
+    let role = tool === undefined ? 1 : roles.get(tool)
+    if (role === undefined && tool !== undefined) {
+      role = toolDeclassifies(tool) ? 0 : toolOutputIsUntrusted(input.policy.policy, tool) ? 1 : 2
+      role += Object.values(tool.args).some(declaresWrite) ? 4 : 0
+      roles.set(tool, role)
+    }
+    let carries = false
+    const end = referenceStart[node + 1] as number
+    for (let slot = referenceStart[node] as number; slot < end && !carries; slot += 1) {
+      const target = referenceTarget[slot] as number
+      carries = target >= 0 && untrusted[target] === 1
+    }
+    if (carries && (role as number) >= 4) writers.push(node)
+    const own = (role as number) % 4
+    if (own === 1 || (own === 2 && carries)) untrusted[node] = 1
+  }
+  return { untrusted, writers }
+}
+
+/** The steps whose sources a write's label needs: the writers and what they read, transitively. */
+function neededSteps(input: PlannedRunsInput, untrusted: Uint8Array, writers: readonly number[]) {
+  const needed = new Uint8Array(input.ids.length)
+  const stack = [...writers]
+  for (const writer of writers) needed[writer] = 1
+  while (stack.length > 0) {
+    const node = stack.pop() as number
+    const end = input.referenceStart[node + 1] as number
+    for (let slot = input.referenceStart[node] as number; slot < end; slot += 1) {
+      const target = input.referenceTarget[slot] as number
+      if (target < 0 || untrusted[target] !== 1 || needed[target] === 1) continue
+      needed[target] = 1
+      stack.push(target)
+    }
+  }
+  return needed
+}
+
+/**
+ * The files the plan's steps write with untrusted data, with the sources of that data, worked
+ * out as at run time: a step's output carries its own sources and those of the untrusted
+ * outputs it reads, and a step with a write path that reads untrusted output labels the files
+ * it may write with the sources of what it reads. Sources are worked out only for the steps a
+ * write's label needs.
  */
 function plannedWrites(input: PlannedRunsInput): PlannedWrite[] {
-  const { order, tools, references, referenceStart, referenceTarget } = input
+  const { untrusted, writers } = untrustedSteps(input)
+  if (writers.length === 0) return []
+  const needed = neededSteps(input, untrusted, writers)
+  const { order, references, referenceStart, referenceTarget } = input
   const sources: (readonly string[] | undefined)[] = new Array(input.ids.length)
   const writes = new PlannedWrites()
   for (let position = 0; position < order.length; position += 1) {
     const node = order[position] as number
-    const tool = tools[node]
+    if (needed[node] !== 1) continue
     const carried: string[] = []
     let flow: string[] | undefined
     const first = referenceStart[node] as number
     const end = referenceStart[node + 1] as number
     for (let slot = first; slot < end; slot += 1) {
       const target = referenceTarget[slot] as number
-      const found = target < 0 ? undefined : sources[target]
-      if (found === undefined) continue
-      carried.push(...found)
+      if (target < 0 || untrusted[target] !== 1) continue
+      carried.push(...(sources[target] ?? []))
       const reference = (references[node] as readonly StepReference[])[slot - first]
       if (flow === undefined && reference !== undefined)
         flow = [
@@ -225,12 +284,7 @@ function plannedWrites(input: PlannedRunsInput): PlannedWrite[] {
           argumentName(input.ids[node] as string, reference.path),
         ]
     }
-    if (tool !== undefined && toolDeclassifies(tool)) continue
-    const untrusted =
-      tool === undefined || carried.length > 0 || toolOutputIsUntrusted(input.policy.policy, tool)
-    if (!untrusted) continue
-    const own = ownSources(input, node, writes)
-    sources[node] = [...new Set([...own, ...carried])]
+    sources[node] = [...new Set([...ownSources(input, node, writes), ...carried])]
     if (flow === undefined) continue
     const written = [...new Set(carried)]
     for (const value of plannedValues(input, node))
@@ -239,46 +293,6 @@ function plannedWrites(input: PlannedRunsInput): PlannedWrite[] {
           writes.add({ writer: node, file, sources: written, flow })
   }
   return writes.all
-}
-
-// Most steps whose dependencies are walked to order writes; past it, every run counts as later.
-const ORDERING_BUDGET = 1 << 24
-
-/** Which steps may run after a writer: any that is neither the writer nor one of its dependencies. */
-class Ordering {
-  readonly #before = new Map<number, Uint8Array>()
-  #spent = 0
-
-  constructor(private readonly input: PlannedRunsInput) {}
-
-  mayRunAfter(writer: number, later: number): boolean {
-    if (writer === later) return false
-    const before = this.#dependenciesOf(writer)
-    return before === undefined || before[later] !== 1
-  }
-
-  /** The transitive dependencies of a step, or undefined past the budget (fail closed). */
-  #dependenciesOf(writer: number): Uint8Array | undefined {
-    const known = this.#before.get(writer)
-    if (known !== undefined) return known
-    const { dependencyStart, dependencyTarget, ids } = this.input
-    this.#spent += ids.length
-    if (this.#spent > ORDERING_BUDGET) return undefined
-    const before = new Uint8Array(ids.length)
-    const stack = [writer]
-    while (stack.length > 0) {
-      const node = stack.pop() as number
-      const end = dependencyStart[node + 1] as number
-      for (let edge = dependencyStart[node] as number; edge < end; edge += 1) {
-        const target = dependencyTarget[edge] as number
-        if (target < 0 || before[target] === 1) continue
-        before[target] = 1
-        stack.push(target)
-      }
-    }
-    this.#before.set(writer, before)
-    return before
-  }
 }
 
 function runIssue(
@@ -290,7 +304,7 @@ function runIssue(
   const shown = found
     .slice(0, 3)
     .map(({ file, sources }) => `${file} (from ${sources.slice(0, 3).join(', ')})`)
-  const more = found.length > 3 ? ` and ${found.length - 3} more` : ''
+  const more = found.length > 3 ? ' and more' : ''
   const first = found[0] as (typeof found)[number]
   const command = argumentName(input.ids[node] as string, value.path)
   const writer = input.ids[first.write.writer] as string
@@ -315,7 +329,37 @@ function runIssue(
  * a path the plan leaves to an `extract` step counts as any file its `within` globs allow.
  */
 export function plannedRunIssues(input: PlannedRunsInput): PlanIssue[] {
-  const runners: { node: number; value: PlannedValue; argv: readonly string[] }[] = []
+  const writes = plannedWrites(input)
+  if (writes.length === 0) return []
+  const runners = plannedRunners(input)
+  if (runners.length === 0) return []
+  const order = new PlanOrder({ ...input, size: input.ids.length })
+  // Per family of runner, the writes it would execute, in topological order of their writers.
+  const byFamily = new Map<string, FoundRun[]>()
+  const issues: PlanIssue[] = []
+  for (const { node, value, argv, family } of runners) {
+    let found = byFamily.get(family)
+    if (found === undefined) {
+      found = runsOf(argv, writes, order)
+      byFamily.set(family, found)
+    }
+    const later = mayRunAfter(found, node, order)
+    if (later.length > 0) issues.push(runIssue(input, node, value, later))
+  }
+  return issues
+}
+
+/** A planned write a runner would execute, with the sources that make running it new. */
+interface FoundRun {
+  readonly file: string
+  readonly sources: readonly string[]
+  readonly write: PlannedWrite
+}
+
+/** The steps whose commands execute workspace files, with the family of each. */
+function plannedRunners(input: PlannedRunsInput) {
+  const runners: { node: number; value: PlannedValue; argv: readonly string[]; family: string }[] =
+    []
   const takesCommands = new Map<ToolPolicy, boolean>()
   for (let node = 0; node < input.ids.length; node += 1) {
     const tool = input.tools[node]
@@ -329,25 +373,39 @@ export function plannedRunIssues(input: PlannedRunsInput): PlanIssue[] {
     for (const value of plannedValues(input, node)) {
       if (value.role !== 'command' || value.literal === undefined) continue
       const argv = input.parseCommand(value.literal)
-      if (argv !== undefined && workspaceExecutor(argv) !== undefined)
-        runners.push({ node, value, argv })
+      const executor = argv === undefined ? undefined : workspaceExecutor(argv)
+      if (argv !== undefined && executor !== undefined)
+        runners.push({ node, value, argv, family: executor.family })
     }
   }
-  if (runners.length === 0) return []
-  const writes = plannedWrites(input)
-  if (writes.length === 0) return []
-  const order = new Ordering(input)
-  const issues: PlanIssue[] = []
-  for (const { node, value, argv } of runners) {
-    const found: { file: string; sources: readonly string[]; write: PlannedWrite }[] = []
-    for (const write of writes) {
-      const runs = labelledFilesRun(argv, new Map([[write.file, write.sources]]))
-      if (runs.length === 0 || !order.mayRunAfter(write.writer, node)) continue
-      for (const run of runs) found.push({ file: run.file, sources: run.sources, write })
-      // The issue names a few files; more add nothing to it.
-      if (found.length > 3) break
-    }
-    if (found.length > 0) issues.push(runIssue(input, node, value, found))
+  return runners
+}
+
+/** The writes a command (by its argv) would execute, in topological order of their writers. */
+function runsOf(argv: readonly string[], writes: readonly PlannedWrite[], order: PlanOrder) {
+  const found: FoundRun[] = []
+  for (const write of writes)
+    for (const run of labelledFilesRun(argv, new Map([[write.file, write.sources]])))
+      found.push({ file: run.file, sources: run.sources, write })
+  return found.sort(
+    (left, right) => order.position(left.write.writer) - order.position(right.write.writer),
+  )
+}
+
+/**
+ * The found runs whose writer the runner may follow: a writer earlier in the topological
+ * order is never one of the runner's dependents; a later one is, only if it depends on it.
+ */
+function mayRunAfter(found: readonly FoundRun[], runner: number, order: PlanOrder): FoundRun[] {
+  const position = order.position(runner)
+  const before: FoundRun[] = []
+  for (const run of found) {
+    if (order.position(run.write.writer) >= position || before.length > 3) break
+    before.push(run)
   }
-  return issues
+  if (before.length > 0 || found.length === 0) return before
+  const dependents = order.dependentsOf(runner)
+  return found
+    .filter((run) => run.write.writer !== runner && dependents?.[run.write.writer] !== 1)
+    .slice(0, 4)
 }
