@@ -16,6 +16,9 @@ export const benchPolicy = {
     run_command: { args: { command: { type: 'command' as const } } },
   },
   commands: { allow: ['git', 'npm', 'pytest', 'ls', 'cat', 'grep'] },
+  // The plans write what earlier steps return into files that later commands run: were those
+  // outputs untrusted (the default), the compiler would refuse the plans as write-then-run.
+  trust: { defaultOutput: 'trusted' as const },
 }
 
 /** The policy of the framework rows: one `echo` tool, in the workspace `root`. */

@@ -18,7 +18,7 @@ export type ReplayMode =
 
 /** What a tainted per-turn run may still do in the replay repository. */
 export const CODING_TAINTED: TaintedPolicyInput = {
-  commands: ['npm test', 'git status', 'git diff', 'git log', 'ls'],
+  commands: ['npm test', 'git status', 'git diff', 'git log', 'ls', 'cp'],
   writes: ['src/**', 'test/**', 'docs/**', 'NOTES.md', 'CHANGELOG.md', 'README.md'],
   hosts: ['docs.example.com'],
   sensitive: [...SENSITIVE_FILES],
@@ -51,7 +51,7 @@ export function replayPolicy(root: string, mode: ReplayMode): PolicyInput {
       },
       ...(mode === 'plan' ? modelStepToolPolicy() : {}),
     },
-    commands: { allow: ['npm', 'git', 'ls', 'cat'] },
+    commands: { allow: ['npm', 'git', 'ls', 'cat', 'cp'] },
     budgets: { maxIdenticalCalls: 3, maxDenials: 20 },
     trust: { defaultOutput: 'untrusted', ...(tainted === undefined ? {} : { tainted }) },
   }

@@ -12,7 +12,7 @@ export interface ToolEffect {
 }
 
 /** Commands the replay really runs; anything else is recorded and answered as if it ran. */
-const REALLY_RUN = [/^npm test$/u, /^git (status|diff|log)\b/u, /^ls\b/u, /^cat\b/u]
+const REALLY_RUN = [/^npm test$/u, /^git (status|diff|log)\b/u, /^ls\b/u, /^cat\b/u, /^cp\b/u]
 
 const schemas = {
   view_file: z.object({ file: z.string() }),

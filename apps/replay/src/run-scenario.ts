@@ -1,4 +1,4 @@
-import { createPlanCompiler, type PlanCompiler } from '@plan/core'
+import { createPlanCompiler, PlanCompilationError, type PlanCompiler } from '@plan/core'
 import { type ReplayMode, replayPolicy } from './replay-policy.js'
 import { createReplayRepo } from './replay-repo.js'
 import { createReplayTools, type ToolEffect } from './replay-tools.js'
@@ -52,7 +52,9 @@ export async function runScenario(
     })
     completed = scenario.completed === undefined ? false : await scenario.completed(repo, effects)
   } catch (error) {
-    crashed = error instanceof Error ? error.message : String(error)
+    // A plan the compiler rejects runs nothing: the guard refused it before any tool ran.
+    if (mode === 'plan' && PlanCompilationError.isInstance(error)) refused = true
+    else crashed = error instanceof Error ? error.message : String(error)
   } finally {
     await repo.cleanup()
   }

@@ -1,4 +1,6 @@
-import { untrustedFlowIssues } from '../flow/untrusted-flow-issues.js'
+import type { ParseCommand } from '../flow/data-sources.js'
+import { plannedRunIssues } from '../flow/planned-runs.js'
+import { type IndexedFlow, untrustedFlowIssues } from '../flow/untrusted-flow-issues.js'
 import type { PlanValidationResult } from '../types/plan-compiler.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
@@ -16,15 +18,20 @@ import { LINEAR_IDS, StepIndex } from './step-index.js'
 import { stepPath } from './step-path.js'
 import { StepTable } from './step-table.js'
 
-/** Reports every `$ref` by which untrusted output reaches an argument that refuses it. */
+/**
+ * Reports every `$ref` by which untrusted output reaches an argument that refuses it, and
+ * every command that would execute a file the plan writes from untrusted data.
+ */
 function reportUntrustedFlow(
   policy: ResolvedPolicy,
+  checkCommand: CommandCheck,
+  table: StepTable,
   graph: GraphAnalysis,
   links: PlanLinks,
   base: Path,
   issues: PlanIssue[],
 ): void {
-  const flowIssues = untrustedFlowIssues({
+  const flow: IndexedFlow = {
     policy,
     ids: links.ids,
     references: links.references,
@@ -33,8 +40,21 @@ function reportUntrustedFlow(
     tools: links.tools,
     referenceStart: links.referenceStart,
     referenceTarget: links.referenceTarget,
+  }
+  for (const issue of untrustedFlowIssues(flow)) issues.push(issue)
+  const parseCommand: ParseCommand = (command) => {
+    const checked = checkCommand(command)
+    return checked.allowed ? checked.argv : undefined
+  }
+  const runIssues = plannedRunIssues({
+    ...flow,
+    args: links.args,
+    dependencyStart: links.dependencyStart,
+    dependencyTarget: links.dependencyTarget,
+    toolName: (node) => String(table.tools[links.rowOf[node] as number]),
+    parseCommand,
   })
-  for (const issue of flowIssues) issues.push(issue)
+  for (const issue of runIssues) issues.push(issue)
 }
 
 /**
@@ -83,7 +103,7 @@ export function validatePlan(
   reportGraphIssues(graph, links, budgets, base, issues)
   // Labels travel only along references: a plan without any has no flow to check.
   if (graph.cycles.length === 0 && links.referenceCount > 0)
-    reportUntrustedFlow(policy, graph, links, base, issues)
+    reportUntrustedFlow(policy, checkCommand, table, graph, links, base, issues)
   if (issues.length > 0) return { success: false, issues }
   return { success: true, plan: buildCompiledPlan(table, links, graph), issues: [] }
 }

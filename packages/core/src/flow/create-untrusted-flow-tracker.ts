@@ -12,8 +12,9 @@ import type {
   UntrustedTextIndexState,
 } from '../types/untrusted-flow.js'
 import { valueAt } from '../util/item-at.js'
-import type { ParseCommand } from './data-sources.js'
+import { type ParseCommand, workspaceRelative } from './data-sources.js'
 import { matchesDeclassifySchema } from './matches-declassify-schema.js'
+import { RunningCommands } from './running-commands.js'
 import { SourceTrail } from './source-trail.js'
 import {
   type ArgumentPath,
@@ -25,6 +26,7 @@ import {
   toolOutputIsUntrusted,
 } from './trust-rules.js'
 import { UntrustedTextIndex } from './untrusted-text-index.js'
+import { namedByOwnCode } from './workspace-executors.js'
 
 /** What {@link UntrustedFlowTracker.check} found about one call's arguments. */
 export interface FlowCheck {
@@ -69,6 +71,8 @@ export interface UntrustedFlowTracker {
   labelFile(relative: string, sources: readonly string[]): void
   /** The workspace files written with untrusted data, each with its sources. */
   labelledFiles(): ReadonlyMap<string, readonly string[]>
+  /** The commands running now that may write files from untrusted data or execute them. */
+  readonly commands: RunningCommands
   /** Counts a refusal put to a human; returns how many this run has put so far. */
   noteQuestion(): number
   toJSON(): UntrustedFlowState
@@ -120,6 +124,8 @@ interface Leaf {
   readonly path: (string | number)[]
   readonly text: string
   readonly refuses: boolean
+  /** Whether the text is a path argument's whole value. */
+  readonly isPath?: boolean
 }
 
 function collectLeaves(
@@ -132,7 +138,7 @@ function collectLeaves(
 ): void {
   const refusing = refuses || (spec !== undefined && refusesUntrusted(spec))
   if (typeof value === 'string') {
-    out.push({ path, text: value, refuses: refusing })
+    out.push({ path, text: value, refuses: refusing, isPath: spec?.type === 'path' })
   } else if (Array.isArray(value)) {
     if (depth > 128) return
     const items = spec?.type === 'array' ? spec.items : undefined
@@ -166,19 +172,29 @@ function issueFor(step: CompiledStep, path: ArgumentPath, flow: string[], pasted
   return issue
 }
 
+/** What the copied-text check reads besides the call: the index and the sources of outputs. */
+interface PasteContext {
+  readonly index: UntrustedTextIndex
+  /** How many indexed outputs the step's planner may have seen. */
+  readonly limit: number
+  /** Whether a copied path, named by the output it was copied from, is that output's own code. */
+  readonly ownCode: (origin: string, path: string) => boolean
+}
+
 /**
  * The copied-text check: a refusing argument holding text of an untrusted output seen before
- * the step's plan gets an issue; returns whether the call now carries untrusted data.
+ * the step's plan gets an issue, unless its label says the text adds nothing (a path of code
+ * named by code of the same ecosystem); returns whether the call now carries untrusted data.
  */
 function checkPasted(
   tool: ToolPolicy,
   step: CompiledStep,
   args: JsonObject,
-  index: UntrustedTextIndex,
-  limit: number,
+  context: PasteContext,
   tainted: boolean,
   issues: PlanIssue[],
 ): boolean {
+  const { index, limit } = context
   const leaves: Leaf[] = []
   for (const name of Object.keys(args)) {
     const spec = Object.hasOwn(tool.args, name) ? tool.args[name] : undefined
@@ -190,7 +206,7 @@ function checkPasted(
     const origin = index.find(leaf.text, limit)
     if (origin === undefined) continue
     carries = true
-    if (leaf.refuses) {
+    if (leaf.refuses && !(leaf.isPath === true && context.ownCode(origin.stepId, leaf.text))) {
       const source = originName(origin.stepId)
       issues.push(issueFor(step, leaf.path, [source, argumentName(step.id, leaf.path)], true))
     }
@@ -227,6 +243,36 @@ function outputIsUntrusted(
   if (declassify !== undefined)
     return output === undefined || !matchesDeclassifySchema(declassify, output)
   return tainted || toolOutputIsUntrusted(policy.policy, tool)
+}
+
+/** Reports each untrusted reference into a refusing argument; whether any reference is untrusted. */
+function checkReferences(
+  step: CompiledStep,
+  tool: ToolPolicy,
+  labels: ReadonlyMap<string, TrustLabel>,
+  issues: PlanIssue[],
+): boolean {
+  let tainted = false
+  for (const reference of step.references) {
+    if (labels.get(reference.stepId) === 'trusted') continue
+    tainted = true
+    if (!pathRefusesUntrusted(tool, reference.path)) continue
+    const flow = [
+      outputName(reference.stepId, reference.field),
+      argumentName(step.id, reference.path),
+    ]
+    issues.push(issueFor(step, reference.path, flow, false))
+  }
+  return tainted
+}
+
+/** Whether a path copied from an output (by its step id) is code that output's own code names. */
+function ownCodeOf(policy: ResolvedPolicy, trail: SourceTrail) {
+  return (origin: string, path: string): boolean => {
+    const relative = workspaceRelative(path, policy.scope.roots)
+    const sources = trail.steps.get(origin)
+    return relative !== undefined && sources !== undefined && namedByOwnCode(sources, relative)
+  }
 }
 
 /**
@@ -268,21 +314,13 @@ export function createUntrustedFlowTracker(
       if (tool.output?.extract === true && args.schema !== undefined)
         schemas.set(step.id, args.schema)
       const issues: PlanIssue[] = []
-      let tainted = false
-      for (const reference of step.references) {
-        if (labels.get(reference.stepId) === 'trusted') continue
-        tainted = true
-        if (pathRefusesUntrusted(tool, reference.path)) {
-          const flow = [
-            outputName(reference.stepId, reference.field),
-            argumentName(step.id, reference.path),
-          ]
-          issues.push(issueFor(step, reference.path, flow, false))
-        }
-      }
+      let tainted = checkReferences(step, tool, labels, issues)
       // Text written into a plan after untrusted output was seen may have been copied from it.
       const limit = seen.get(step.id) ?? index.size
-      if (limit > 0 && paste) tainted = checkPasted(tool, step, args, index, limit, tainted, issues)
+      if (limit > 0 && paste) {
+        const context = { index, limit, ownCode: ownCodeOf(policy, trail) }
+        tainted = checkPasted(tool, step, args, context, tainted, issues)
+      }
       return { issues, tainted }
     },
     record(step, output, tainted) {
@@ -323,6 +361,7 @@ export function createUntrustedFlowTracker(
     callSources: (step, inContext) => trail.callSources(step, labels, inContext && index.size > 0),
     labelFile: (relative, written) => trail.labelFile(relative, written),
     labelledFiles: () => trail.files,
+    commands: new RunningCommands(),
     noteQuestion: () => {
       questions += 1
       return questions

@@ -139,3 +139,26 @@ export function commandSource(argv: readonly string[]): string {
   if (executor !== undefined && executor.family !== 'git') return `run:${executor.family}`
   return `command:${argv.slice(0, 2).join(' ')}`
 }
+
+/**
+ * Whether data from `sources` naming the workspace file `relative` adds nothing to what that
+ * file's own ecosystem already runs: every source is code of the ecosystem that no run wrote,
+ * its commands' output or a listing, and `relative` is code of it too (`src/strings.js` named by
+ * `file:test/strings.test.js`). A README, a page, an error or another program's output does not.
+ */
+export function namedByOwnCode(sources: readonly string[], relative: string): boolean {
+  if (sources.length === 0 || DOCUMENT.test(relative)) return false
+  for (const [family, { code }] of Object.entries(FAMILIES)) {
+    if (family === 'build' || !code.test(relative)) continue
+    const own = sources.every(
+      (source) =>
+        source === `run:${family}` ||
+        source.startsWith('list:') ||
+        (source.startsWith('file:') &&
+          !DOCUMENT.test(source.slice('file:'.length)) &&
+          code.test(source.slice('file:'.length))),
+    )
+    if (own) return true
+  }
+  return false
+}

@@ -10,6 +10,7 @@ import { canonicalJson, hashJsonOrNull, sha256 } from '../util/canonical-json.js
 import { itemAt } from '../util/item-at.js'
 import { copyJson, defineValue } from '../util/json-copy.js'
 import { callKey } from './call-key.js'
+import { checkCommandsInFlight, noteCommandStarted } from './command-writes.js'
 import { checkSelectedStep, diagnoseCall } from './diagnose-call.js'
 import { auditFailedIssue } from './guard-audit.js'
 import type { GuardParts } from './guard-parts.js'
@@ -29,6 +30,7 @@ export function denied(issues: readonly PlanIssue[]): AuthorizeResult {
 export function releaseStep(parts: GuardParts, stepId: string): void {
   if (!parts.run.release(stepId)) return
   parts.tainted.delete(stepId)
+  parts.flow.commands.ended(stepId)
   parts.record({ type: 'step_released', stepId })
 }
 
@@ -144,7 +146,10 @@ function reserve(
   const taintRules = run.mode === 'turn' ? compiler.policy.policy.trust.tainted : undefined
   const flowCheck = flow.check(step, args, taintRules === undefined || taintRules.pasteCheck)
   if (flowCheck.issues.length > 0) return denied(flowCheck.issues)
-  const runIssues = checkRunsLabelledFiles(parts, step, args, taintRules !== undefined)
+  const runIssues = [
+    ...checkRunsLabelledFiles(parts, step, args, taintRules !== undefined),
+    ...checkCommandsInFlight(parts, step, args, taintRules !== undefined),
+  ]
   if (runIssues.length > 0 && (taintRules === undefined || call.humanApproved !== true))
     return denied(runIssues)
   if (taintRules !== undefined) {
@@ -154,6 +159,7 @@ function reserve(
   }
   parts.tainted.set(step.id, flowCheck.tainted)
   labelWrittenFiles(parts, step, args, compiler.policy.scope.roots)
+  noteCommandStarted(parts, step, args)
   run.start(step.id, key)
   budgets.countCall(tool, key)
   return { step, args }

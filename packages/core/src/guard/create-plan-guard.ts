@@ -65,6 +65,9 @@ function createParts(
     return issues.length === 0 ? issues : issues.map((issue) => ({ ...issue, stepId: step.id }))
   })
   const flow = createUntrustedFlowTracker(compiler.policy, flowState, commandParser(compiler))
+  for (const [file, sources] of Object.entries(options.labelledFiles ?? {}))
+    if (Array.isArray(sources) && sources.every((source) => typeof source === 'string'))
+      flow.labelFile(file, [...(flow.labelledFiles().get(file) ?? []), ...sources])
   return {
     compiler,
     run,

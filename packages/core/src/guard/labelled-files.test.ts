@@ -253,7 +253,9 @@ describe('labelled files in plan mode', () => {
       args,
       ...(index > 0 ? { depends_on: [steps[index - 1]?.id as string] } : {}),
     }))
-    const guard = createPlanGuard(compiler.compile(plan), { compiler, checkPathsOnDisk: false })
+    const validated = compiler.validate(plan)
+    if (!validated.success) return validated.issues.map((issue) => `plan: ${issue.code}`)
+    const guard = createPlanGuard(validated.plan, { compiler, checkPathsOnDisk: false })
     for (const step of steps) {
       const resolved = guard.resolveArgs(step.id)
       if (!resolved.success) return ['unresolved']
@@ -268,7 +270,7 @@ describe('labelled files in plan mode', () => {
     return []
   }
 
-  it('should refuse running a test generated from a page', async () => {
+  it('should refuse a plan that runs a test generated from a page before it runs', async () => {
     const codes = await runPlan([
       {
         id: 'page',
@@ -289,7 +291,7 @@ describe('labelled files in plan mode', () => {
       },
       { id: 'run', tool: 'run_command', args: { command: 'npm test' } },
     ])
-    expect(codes).toEqual(['untrusted_flow'])
+    expect(codes).toEqual(['plan: untrusted_flow'])
   })
 
   it('should allow running a fix generated from test output and the source', async () => {

@@ -1,6 +1,7 @@
 import { hashJsonOrNull } from '../util/canonical-json.js'
 import { errorMessage } from '../util/error-message.js'
 import { freezeJson, outputToJson } from '../util/json-copy.js'
+import { labelCommandWrites } from './command-writes.js'
 import { errorOutput } from './error-output.js'
 import type { GuardParts } from './guard-parts.js'
 import { MAX_OUTPUT_BYTES } from './max-output.js'
@@ -13,6 +14,8 @@ export function completeStep(parts: GuardParts, stepId: string, output: unknown)
   const json = outputToJson(output, MAX_OUTPUT_BYTES)
   const finished = run.knownStep(stepId)
   run.complete(stepId, json.ok ? freezeJson(json.value) : undefined)
+  // Before its own output joins the context: what the command wrote carries what it was given.
+  if (finished !== undefined && json.ok) labelCommandWrites(parts, finished, json.value)
   const trust =
     finished === undefined
       ? 'untrusted'
@@ -32,6 +35,7 @@ export function failStep(parts: GuardParts, stepId: string, error: unknown): voi
   const failed = run.knownStep(stepId)
   const previous = run.fail(stepId)
   if (previous === undefined) return
+  flow.commands.ended(stepId)
   // An error of a tool that ran is output too: its text carries the tool's label.
   if (previous === 'running' && failed !== undefined)
     flow.record(failed, errorOutput(error), tainted.get(stepId) ?? true)

@@ -11,6 +11,7 @@ import type { CommandRunner, CommandRunResult } from './command-runner.js'
 import { createUnsandboxedRunner } from './run-unsandboxed.js'
 import { safeSearchPath } from './safe-search-path.js'
 import { refuse, stringArgument } from './tool-input.js'
+import { readWorkspaceFiles, writtenFiles } from './workspace-writes.js'
 
 /** Options of the `run_command` reference tool. */
 export interface RunCommandOptions {
@@ -30,10 +31,19 @@ export interface RunCommandOptions {
   readonly runner?: CommandRunner
   /** `'none'` runs programs without an OS sandbox, with a warning. Ignored when `runner` is set. */
   readonly sandbox?: 'none'
+  /**
+   * Compare the workspace root before and after each command and report the files it wrote
+   * (`writtenFiles`), so the guard labels them like files a write tool writes. Default true.
+   */
+  readonly reportWrites?: boolean
 }
 
-/** What `run_command` returns. A non-zero exit is a result, not an error. */
-export type RunCommandOutput = CommandRunResult
+/**
+ * What `run_command` returns. A non-zero exit is a result, not an error. `writtenFiles` lists
+ * the files (relative to the first workspace root) the command created or changed, `**` when
+ * the workspace was too large to compare; it is left out when there are none.
+ */
+export type RunCommandOutput = CommandRunResult & { readonly writtenFiles?: readonly string[] }
 
 /**
  * Checks on disk every argument that names a path (it looks like one, or it exists in the
@@ -82,6 +92,7 @@ export function createRunCommandTool(
   options: RunCommandOptions = {},
 ): ToolFunction {
   const timeoutMs = options.timeoutMs ?? 60_000
+  const reportWrites = options.reportWrites !== false
   const maxOutputBytes = options.maxOutputBytes ?? 1024 * 1024
   const scope = compiler.policy.scope
   const searchPath = safeSearchPath(
@@ -121,6 +132,7 @@ export function createRunCommandTool(
     if (onDisk !== undefined) refuse('run_command', onDisk)
     context?.signal?.throwIfAborted()
     const runner = pickRunner(root.resolved)
+    const before = reportWrites ? await readWorkspaceFiles(root.resolved) : undefined
     const result = await runner(check.argv, {
       cwd: root.resolved,
       timeoutMs,
@@ -129,6 +141,8 @@ export function createRunCommandTool(
       ...(context?.signal === undefined ? {} : { signal: context.signal }),
     })
     traceSandboxViolations(check.argv, result.violations)
-    return result
+    if (before === undefined) return result
+    const written = writtenFiles(before, await readWorkspaceFiles(root.resolved))
+    return written.length === 0 ? result : { ...result, writtenFiles: written }
   }
 }

@@ -125,6 +125,12 @@ export interface PlanGuardOptions {
   readonly compiler: PlanCompiler
   /** Resume from a state produced by `snapshot()`. */
   readonly state?: PlanGuardState
+  /**
+   * Workspace files that an earlier run of the same workspace wrote from untrusted data, with
+   * their sources (`snapshot().flow.files` of that run): a fresh run keeps them labelled, so
+   * running them is still a sink. Added to the labels of `state`, if any.
+   */
+  readonly labelledFiles?: Readonly<Record<string, readonly string[]>>
   /** Check path arguments on disk (symlinks resolved) before a call is allowed. Default true. */
   readonly checkPathsOnDisk?: boolean
   /** Clock, for tests. Defaults to `Date.now`. */

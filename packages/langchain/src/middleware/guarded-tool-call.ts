@@ -3,6 +3,7 @@ import { type Command, isGraphInterrupt } from '@langchain/langgraph'
 import { type AuthorizeResult, PlanError, type PlanIssue } from '@plan/core'
 import { authorizeInterrupted, finishDurableCall, startDurableCall } from '@plan/core/adapter'
 import type { LangChainToolCall } from '../convert/steps-from-tool-calls.js'
+import { AskBatch } from './ask-batch.js'
 import { askHuman, mayAskHuman } from './ask-human.js'
 import { finishedRunState, saveCallState } from './durable-run.js'
 import type { GuardConfig } from './guard-config.js'
@@ -90,12 +91,37 @@ function precheck(
   }
 }
 
+/** The batch of questions of the run's current turn (a new one for a new turn). */
+function askBatchOf(run: RunContext, calls: readonly string[]): AskBatch {
+  const key = `${run.submittedTurn}:${run.submittedKey ?? ''}`
+  if (run.asking?.key !== key) run.asking = { key, batch: new AskBatch(calls) }
+  return run.asking.batch
+}
+
+/** Puts a refused call to a human with the other refusals of its turn (one interrupt). */
+async function askWithTurn(
+  run: RunContext,
+  batch: AskBatch | undefined,
+  call: Request['toolCall'],
+  issues: readonly PlanIssue[],
+) {
+  if (batch === undefined || call.id === undefined) return askHuman(call, issues)
+  try {
+    return await batch.ask({ id: call.id, name: call.name, args: call.args }, issues)
+  } catch (error) {
+    // The run pauses: the node runs again from its start on resume, with a batch of its own.
+    if (run.asking?.batch === batch) run.asking = undefined
+    throw error
+  }
+}
+
 /** Asks the guard; a refusal a human may overrule pauses the run (a LangGraph interrupt). */
 async function authorize(
   config: GuardConfig,
   run: RunContext,
   call: Request['toolCall'],
   stepId: string | undefined,
+  batch?: AskBatch,
 ): Promise<AuthorizeResult> {
   const onRefuse = run.compiler.policy.policy.trust.tainted?.onRefuse
   const ask = (humanApproved: boolean) =>
@@ -113,8 +139,11 @@ async function authorize(
       config.retryInterrupted,
     )
   const result = await ask(false)
-  if (result.allowed || !mayAskHuman(result.issues, onRefuse)) return result
-  const answer = askHuman(call, result.issues)
+  if (result.allowed || !mayAskHuman(result.issues, onRefuse)) {
+    if (call.id !== undefined) batch?.arrive(call.id)
+    return result
+  }
+  const answer = await askWithTurn(run, batch, call, result.issues)
   if (answer.approved) return ask(true)
   if (answer.message === undefined) return result
   const said = callIssue('tainted_run', `A human refused this call: ${answer.message}`, '')
@@ -183,10 +212,20 @@ async function answer(
 ): Promise<Answer> {
   const call = request.toolCall
   const checked = precheck(config, run, request)
-  if ('issues' in checked) return deny(config, run, call, checked.issues, checked.turnRejected)
-  const result = await authorize(config, run, call, checked.stepId)
-  if (!result.allowed) return deny(config, run, call, result.issues)
-  return runAuthorized(config, run, request, handler, result)
+  // Per-turn mode: the calls of one turn that a human is asked about are asked about together.
+  const batch =
+    config.planMode || call.id === undefined
+      ? undefined
+      : askBatchOf(run, [...run.turnSteps.keys()])
+  if (call.id !== undefined) batch?.start(call.id)
+  try {
+    if ('issues' in checked) return deny(config, run, call, checked.issues, checked.turnRejected)
+    const result = await authorize(config, run, call, checked.stepId, batch)
+    if (!result.allowed) return deny(config, run, call, result.issues)
+    return runAuthorized(config, run, request, handler, result)
+  } finally {
+    if (call.id !== undefined) batch?.arrive(call.id)
+  }
 }
 
 /**

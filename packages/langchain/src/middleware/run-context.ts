@@ -8,6 +8,7 @@ import {
   type RunWriter,
 } from '@plan/core'
 import { createRunWriter } from '@plan/core/adapter'
+import type { AskBatch } from './ask-batch.js'
 import type { PlanGuardRunState } from './run-state.js'
 
 /** Why a run is ending, and the error an `error` exit throws. */
@@ -36,6 +37,8 @@ export interface RunContext {
   exit: PendingExit | undefined
   /** The model has had its last word after the guard stopped the run. */
   told: boolean
+  /** Per-turn mode: the refusals of the current turn put to a human together. */
+  asking?: { readonly key: string; readonly batch: AskBatch } | undefined
 }
 
 /** A run that has just started. */

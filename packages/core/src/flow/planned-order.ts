@@ -1,0 +1,83 @@
+/** The parts of a compiled plan's graph that {@link PlanOrder} reads. */
+export interface PlanGraph {
+  /** Step `n` depends on `dependencyTarget[dependencyStart[n] .. dependencyStart[n + 1])`. */
+  readonly dependencyStart: ArrayLike<number>
+  readonly dependencyTarget: ArrayLike<number>
+  /** Indices of the steps in a topological order. */
+  readonly order: ArrayLike<number>
+  /** How many steps the graph has. */
+  readonly size: number
+}
+
+// Most steps walked to find what depends on a step; past it, every step counts as unordered.
+const WALK_BUDGET = 1 << 24
+
+/**
+ * Which steps of a plan may run after which. A step that comes before another in the
+ * topological order is never one of its dependents; beyond that, the dependents of a step are
+ * walked once each, on a budget past which every step counts as possibly later (fail closed).
+ */
+export class PlanOrder {
+  readonly #position: Int32Array
+  #dependents: { readonly start: Int32Array; readonly target: Int32Array } | undefined
+  #spent = 0
+
+  constructor(private readonly graph: PlanGraph) {
+    this.#position = new Int32Array(graph.size)
+    for (let index = 0; index < graph.order.length; index += 1)
+      this.#position[graph.order[index] as number] = index
+  }
+
+  /** The place of a step in the topological order. */
+  position(step: number): number {
+    return this.#position[step] as number
+  }
+
+  /** The steps that depend on `step`, directly or not, or undefined past the budget. */
+  dependentsOf(step: number): Uint8Array | undefined {
+    this.#spent += this.graph.size
+    if (this.#spent > WALK_BUDGET) return undefined
+    const { start, target } = this.#reverse()
+    const found = new Uint8Array(this.graph.size)
+    const stack = [step]
+    while (stack.length > 0) {
+      const node = stack.pop() as number
+      const end = start[node + 1] as number
+      for (let edge = start[node] as number; edge < end; edge += 1) {
+        const next = target[edge] as number
+        if (found[next] === 1) continue
+        found[next] = 1
+        stack.push(next)
+      }
+    }
+    return found
+  }
+
+  /** The dependency edges turned around: who depends on each step. */
+  #reverse() {
+    if (this.#dependents !== undefined) return this.#dependents
+    const { dependencyStart, dependencyTarget, size } = this.graph
+    const count = new Int32Array(size + 1)
+    const edges = dependencyStart[size] as number
+    for (let edge = 0; edge < edges; edge += 1) {
+      const target = dependencyTarget[edge] as number
+      if (target >= 0) count[target + 1] = (count[target + 1] as number) + 1
+    }
+    for (let node = 0; node < size; node += 1)
+      count[node + 1] = (count[node + 1] as number) + (count[node] as number)
+    const start = count.slice()
+    const fill = count.slice(0, size)
+    const target = new Int32Array(start[size] as number)
+    for (let node = 0; node < size; node += 1) {
+      const end = dependencyStart[node + 1] as number
+      for (let edge = dependencyStart[node] as number; edge < end; edge += 1) {
+        const dependency = dependencyTarget[edge] as number
+        if (dependency < 0) continue
+        target[fill[dependency] as number] = node
+        fill[dependency] = (fill[dependency] as number) + 1
+      }
+    }
+    this.#dependents = { start, target }
+    return this.#dependents
+  }
+}

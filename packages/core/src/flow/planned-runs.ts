@@ -1,0 +1,411 @@
+import { GENERATE_TOOL } from '../extract/model-step-policy.js'
+import { readExtractionSchema } from '../extract/read-extraction-schema.js'
+import { createIssue } from '../issues/create-issue.js'
+import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
+import { matchesGlob } from '../taint/match-glob.js'
+import { workspaceRelative } from '../taint/workspace-relative.js'
+import type { StepReference } from '../types/compiled-plan.js'
+import type { JsonObject, JsonValue } from '../types/json-value.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import { labelledFilesRun } from './check-labelled-run.js'
+import type { ParseCommand } from './data-sources.js'
+import { PlanOrder } from './planned-order.js'
+import { argumentName, outputName, toolDeclassifies, toolOutputIsUntrusted } from './trust-rules.js'
+import type { IndexedFlow } from './untrusted-flow-issues.js'
+import { commandSource, workspaceExecutor } from './workspace-executors.js'
+
+/** A plan as {@link plannedRunIssues} reads it: the indexed flow, arguments and dependencies. */
+export interface PlannedRunsInput extends IndexedFlow {
+  /** The planned arguments of each step, `$ref` objects in place. */
+  readonly args: readonly Readonly<JsonObject>[]
+  /** Step `n` depends on `dependencyTarget[dependencyStart[n] .. dependencyStart[n + 1])`. */
+  readonly dependencyStart: ArrayLike<number>
+  readonly dependencyTarget: ArrayLike<number>
+  /** The tool name of a step, as the plan gives it. */
+  readonly toolName: (step: number) => string
+  /** Reads a command into its argv; undefined for one the command policy refuses. */
+  readonly parseCommand: ParseCommand
+}
+
+/** A string argument by role, as far as the plan fixes it. */
+interface PlannedValue {
+  readonly role: 'read' | 'write' | 'command' | 'url'
+  readonly path: readonly (string | number)[]
+  /** The literal value; undefined when a `$ref` sets it at run time. */
+  readonly literal?: string
+  /** Workspace globs the value stays within (a path `extract` step's `within`). */
+  readonly globs?: readonly string[]
+}
+
+/** A workspace file (or glob of files) a planned step writes with untrusted data. */
+interface PlannedWrite {
+  readonly writer: number
+  readonly file: string
+  readonly sources: readonly string[]
+  /** The flow from the untrusted output to the write, for the issue. */
+  readonly flow: readonly string[]
+}
+
+const ANY_FILE = '**'
+
+function roleOf(spec: ArgSpec): PlannedValue['role'] | undefined {
+  if (spec.type === 'command') return 'command'
+  if (spec.type === 'path') return spec.access === 'write' ? 'write' : 'read'
+  if (spec.type === 'string' && spec.format === 'url') return 'url'
+  return undefined
+}
+
+function declaresCommand(spec: ArgSpec): boolean {
+  return spec.type === 'command' || (spec.type === 'array' && declaresCommand(spec.items))
+}
+
+function samePath(left: readonly (string | number)[], right: readonly (string | number)[]) {
+  return left.length === right.length && left.every((part, index) => part === right[index])
+}
+
+/**
+ * The paths (or globs) an extraction step's answer stays within: the `within` globs of a path
+ * schema, the values of an enum written into the plan; undefined for anything else.
+ */
+function extractedGlobs(tool: ToolPolicy | undefined, args: Readonly<JsonObject> | undefined) {
+  if (tool?.output?.extract !== true || args === undefined) return undefined
+  const schema = readExtractionSchema(args.schema)
+  const scalar = schema?.type === 'array' ? schema.items : schema
+  if (scalar?.type === 'path') return scalar.within ?? [ANY_FILE]
+  if (scalar?.type === 'enum' && scalar.values.every((value) => typeof value === 'string'))
+    return scalar.values as readonly string[]
+  return undefined
+}
+
+/** The role-typed string arguments of one step, literal or set by a reference. */
+function plannedValues(input: PlannedRunsInput, node: number): PlannedValue[] {
+  const tool = input.tools[node]
+  const args = input.args[node]
+  if (tool === undefined || args === undefined) return []
+  const references = input.references[node] as readonly StepReference[]
+  const first = input.referenceStart[node] as number
+  const out: PlannedValue[] = []
+  const visit = (spec: ArgSpec, value: JsonValue, path: (string | number)[]): void => {
+    if (spec.type === 'array' && Array.isArray(value)) {
+      value.forEach((item, index) => {
+        visit(spec.items, item, [...path, index])
+      })
+      return
+    }
+    const role = roleOf(spec)
+    if (role === undefined) return
+    if (typeof value === 'string') {
+      out.push({ role, path, literal: value })
+      return
+    }
+    const slot = references.findIndex((reference) => samePath(reference.path, path))
+    if (slot < 0) return
+    const target = input.referenceTarget[first + slot] as number
+    const globs = target < 0 ? undefined : extractedGlobs(input.tools[target], input.args[target])
+    out.push({ role, path, ...(globs === undefined ? {} : { globs }) })
+  }
+  for (const name of Object.keys(tool.args))
+    if (Object.hasOwn(args, name))
+      visit(tool.args[name] as ArgSpec, args[name] as JsonValue, [name])
+  return out
+}
+
+/** The workspace files (or globs) a planned value may name; `**` when the plan does not fix it. */
+function filesOf(value: PlannedValue, roots: readonly string[]): string[] {
+  if (value.literal !== undefined) {
+    const relative = workspaceRelative(value.literal, roots)
+    return relative === undefined ? [] : [relative]
+  }
+  return [...(value.globs ?? [ANY_FILE])]
+}
+
+const GLOB = /[*?[\]{}]/u
+
+/** The planned writes so far, found by file: exact paths in a table, globs in a list. */
+class PlannedWrites {
+  readonly all: PlannedWrite[] = []
+  readonly #byFile = new Map<string, PlannedWrite[]>()
+  readonly #globs: PlannedWrite[] = []
+
+  add(write: PlannedWrite): void {
+    this.all.push(write)
+    if (GLOB.test(write.file)) this.#globs.push(write)
+    else {
+      const same = this.#byFile.get(write.file)
+      if (same === undefined) this.#byFile.set(write.file, [write])
+      else same.push(write)
+    }
+  }
+
+  /** The sources of the labelled files a read of `file` (a path or a glob) may bring back. */
+  sourcesFor(file: string): string[] {
+    const found: string[] = []
+    const matching = GLOB.test(file)
+      ? this.all.filter(
+          (write) =>
+            file === ANY_FILE ||
+            write.file === ANY_FILE ||
+            matchesGlob(write.file, file) ||
+            matchesGlob(file, write.file),
+        )
+      : [
+          ...(this.#byFile.get(file) ?? []),
+          ...this.#globs.filter(
+            (write) => write.file === ANY_FILE || matchesGlob(file, write.file),
+          ),
+        ]
+    for (const write of matching) found.push(...write.sources)
+    return found
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.toLowerCase()
+  } catch {
+    return '?'
+  }
+}
+
+/** Where a step's own output comes from, as `outputSources` names it at run time. */
+function ownSources(input: PlannedRunsInput, node: number, writes: PlannedWrites) {
+  const tool = input.tools[node]
+  const name = input.toolName(node)
+  const toolName = `tool:${name}`
+  if (tool === undefined) return [toolName]
+  // A model step's output comes from its inputs, which its references name.
+  if (tool.output?.extract === true || name === GENERATE_TOOL) return []
+  const sources: string[] = []
+  for (const value of plannedValues(input, node)) {
+    if (value.role === 'command') {
+      const argv = value.literal === undefined ? undefined : input.parseCommand(value.literal)
+      sources.push(argv === undefined ? toolName : commandSource(argv))
+    } else if (value.role === 'url')
+      sources.push(value.literal === undefined ? toolName : `url:${hostOf(value.literal)}`)
+    else {
+      const files = filesOf(value, input.policy.scope.roots)
+      if (files.length === 0) sources.push(toolName)
+      // A tool named for listing returns names, not contents.
+      const lists = value.role === 'read' && /list|tree/iu.test(name)
+      for (const file of files) {
+        sources.push(lists ? `list:${file}` : `file:${file}`)
+        sources.push(...writes.sourcesFor(file))
+      }
+    }
+  }
+  return sources.length === 0 ? [toolName] : sources
+}
+
+/** Whether a tool declares a write path (its step labels the files it writes). */
+function declaresWrite(spec: ArgSpec): boolean {
+  if (spec.type === 'array') return declaresWrite(spec.items)
+  return spec.type === 'path' && spec.access === 'write'
+}
+
+/**
+ * Which steps' outputs are untrusted (labels travel along `$ref` edges in topological order; a
+ * declassifying step's output is trusted) and which steps write files from untrusted output:
+ * a cheap pass before any source is worked out.
+ */
+function untrustedSteps(input: PlannedRunsInput): { untrusted: Uint8Array; writers: number[] } {
+  const { order, tools, referenceStart, referenceTarget } = input
+  const untrusted = new Uint8Array(input.ids.length)
+  const writers: number[] = []
+  const roles = new Map<ToolPolicy, number>()
+  for (let position = 0; position < order.length; position += 1) {
+    const node = order[position] as number
+    const tool = tools[node]
+    let role = tool === undefined ? 1 : roles.get(tool)
+    if (role === undefined && tool !== undefined) {
+      role = toolDeclassifies(tool) ? 0 : toolOutputIsUntrusted(input.policy.policy, tool) ? 1 : 2
+      role += Object.values(tool.args).some(declaresWrite) ? 4 : 0
+      roles.set(tool, role)
+    }
+    let carries = false
+    const end = referenceStart[node + 1] as number
+    for (let slot = referenceStart[node] as number; slot < end && !carries; slot += 1) {
+      const target = referenceTarget[slot] as number
+      carries = target >= 0 && untrusted[target] === 1
+    }
+    if (carries && (role as number) >= 4) writers.push(node)
+    const own = (role as number) % 4
+    if (own === 1 || (own === 2 && carries)) untrusted[node] = 1
+  }
+  return { untrusted, writers }
+}
+
+/** The steps whose sources a write's label needs: the writers and what they read, transitively. */
+function neededSteps(input: PlannedRunsInput, untrusted: Uint8Array, writers: readonly number[]) {
+  const needed = new Uint8Array(input.ids.length)
+  const stack = [...writers]
+  for (const writer of writers) needed[writer] = 1
+  while (stack.length > 0) {
+    const node = stack.pop() as number
+    const end = input.referenceStart[node + 1] as number
+    for (let slot = input.referenceStart[node] as number; slot < end; slot += 1) {
+      const target = input.referenceTarget[slot] as number
+      if (target < 0 || untrusted[target] !== 1 || needed[target] === 1) continue
+      needed[target] = 1
+      stack.push(target)
+    }
+  }
+  return needed
+}
+
+/**
+ * The files the plan's steps write with untrusted data, with the sources of that data, worked
+ * out as at run time: a step's output carries its own sources and those of the untrusted
+ * outputs it reads, and a step with a write path that reads untrusted output labels the files
+ * it may write with the sources of what it reads. Sources are worked out only for the steps a
+ * write's label needs.
+ */
+function plannedWrites(input: PlannedRunsInput): PlannedWrite[] {
+  const { untrusted, writers } = untrustedSteps(input)
+  if (writers.length === 0) return []
+  const needed = neededSteps(input, untrusted, writers)
+  const { order, references, referenceStart, referenceTarget } = input
+  const sources: (readonly string[] | undefined)[] = new Array(input.ids.length)
+  const writes = new PlannedWrites()
+  for (let position = 0; position < order.length; position += 1) {
+    const node = order[position] as number
+    if (needed[node] !== 1) continue
+    const carried: string[] = []
+    let flow: string[] | undefined
+    const first = referenceStart[node] as number
+    const end = referenceStart[node + 1] as number
+    for (let slot = first; slot < end; slot += 1) {
+      const target = referenceTarget[slot] as number
+      if (target < 0 || untrusted[target] !== 1) continue
+      carried.push(...(sources[target] ?? []))
+      const reference = (references[node] as readonly StepReference[])[slot - first]
+      if (flow === undefined && reference !== undefined)
+        flow = [
+          outputName(input.ids[target] as string, reference.field),
+          argumentName(input.ids[node] as string, reference.path),
+        ]
+    }
+    sources[node] = [...new Set([...ownSources(input, node, writes), ...carried])]
+    if (flow === undefined) continue
+    const written = [...new Set(carried)]
+    for (const value of plannedValues(input, node))
+      if (value.role === 'write')
+        for (const file of filesOf(value, input.policy.scope.roots))
+          writes.add({ writer: node, file, sources: written, flow })
+  }
+  return writes.all
+}
+
+function runIssue(
+  input: PlannedRunsInput,
+  node: number,
+  value: PlannedValue,
+  found: readonly { file: string; sources: readonly string[]; write: PlannedWrite }[],
+): PlanIssue {
+  const shown = found
+    .slice(0, 3)
+    .map(({ file, sources }) => `${file} (from ${sources.slice(0, 3).join(', ')})`)
+  const more = found.length > 3 ? ' and more' : ''
+  const first = found[0] as (typeof found)[number]
+  const command = argumentName(input.ids[node] as string, value.path)
+  const writer = input.ids[first.write.writer] as string
+  return {
+    ...createIssue(
+      'untrusted_flow',
+      `${JSON.stringify(value.literal)} would execute files the plan writes from untrusted data: ${shown.join('; ')}${more}.`,
+      [...input.pathOf(node), 'args', ...value.path],
+      `Running a file written from untrusted data runs that data. Drop the run or run it before step "${writer}" writes, write the file from trusted values, or narrow a path "extract" step's "within" to files of the command's own kind (e.g. "src/**/*.js"); the user can run the command after reviewing the file.`,
+      input.ids[node] as string,
+    ),
+    flow: [...first.write.flow, first.file, command],
+  }
+}
+
+/**
+ * Reports every planned command that would execute a workspace file an earlier or parallel
+ * step of the same plan writes from untrusted data (a generated test that `npm test` finds, a
+ * script that `npm run` or `node` runs): the plan-time side of the run-time check on labelled
+ * files, so an approved plan holds no such step. What the data and its sources are follows the
+ * run-time rules (data only from code of the command's own kind adds nothing it does not run);
+ * a path the plan leaves to an `extract` step counts as any file its `within` globs allow.
+ */
+export function plannedRunIssues(input: PlannedRunsInput): PlanIssue[] {
+  const writes = plannedWrites(input)
+  if (writes.length === 0) return []
+  const runners = plannedRunners(input)
+  if (runners.length === 0) return []
+  const order = new PlanOrder({ ...input, size: input.ids.length })
+  // Per family of runner, the writes it would execute, in topological order of their writers.
+  const byFamily = new Map<string, FoundRun[]>()
+  const issues: PlanIssue[] = []
+  for (const { node, value, argv, family } of runners) {
+    let found = byFamily.get(family)
+    if (found === undefined) {
+      found = runsOf(argv, writes, order)
+      byFamily.set(family, found)
+    }
+    const later = mayRunAfter(found, node, order)
+    if (later.length > 0) issues.push(runIssue(input, node, value, later))
+  }
+  return issues
+}
+
+/** A planned write a runner would execute, with the sources that make running it new. */
+interface FoundRun {
+  readonly file: string
+  readonly sources: readonly string[]
+  readonly write: PlannedWrite
+}
+
+/** The steps whose commands execute workspace files, with the family of each. */
+function plannedRunners(input: PlannedRunsInput) {
+  const runners: { node: number; value: PlannedValue; argv: readonly string[]; family: string }[] =
+    []
+  const takesCommands = new Map<ToolPolicy, boolean>()
+  for (let node = 0; node < input.ids.length; node += 1) {
+    const tool = input.tools[node]
+    if (tool === undefined) continue
+    let takes = takesCommands.get(tool)
+    if (takes === undefined) {
+      takes = Object.values(tool.args).some(declaresCommand)
+      takesCommands.set(tool, takes)
+    }
+    if (!takes) continue
+    for (const value of plannedValues(input, node)) {
+      if (value.role !== 'command' || value.literal === undefined) continue
+      const argv = input.parseCommand(value.literal)
+      const executor = argv === undefined ? undefined : workspaceExecutor(argv)
+      if (argv !== undefined && executor !== undefined)
+        runners.push({ node, value, argv, family: executor.family })
+    }
+  }
+  return runners
+}
+
+/** The writes a command (by its argv) would execute, in topological order of their writers. */
+function runsOf(argv: readonly string[], writes: readonly PlannedWrite[], order: PlanOrder) {
+  const found: FoundRun[] = []
+  for (const write of writes)
+    for (const run of labelledFilesRun(argv, new Map([[write.file, write.sources]])))
+      found.push({ file: run.file, sources: run.sources, write })
+  return found.sort(
+    (left, right) => order.position(left.write.writer) - order.position(right.write.writer),
+  )
+}
+
+/**
+ * The found runs whose writer the runner may follow: a writer earlier in the topological
+ * order is never one of the runner's dependents; a later one is, only if it depends on it.
+ */
+function mayRunAfter(found: readonly FoundRun[], runner: number, order: PlanOrder): FoundRun[] {
+  const position = order.position(runner)
+  const before: FoundRun[] = []
+  for (const run of found) {
+    if (order.position(run.write.writer) >= position || before.length > 3) break
+    before.push(run)
+  }
+  if (before.length > 0 || found.length === 0) return before
+  const dependents = order.dependentsOf(runner)
+  return found
+    .filter((run) => run.write.writer !== runner && dependents?.[run.write.writer] !== 1)
+    .slice(0, 4)
+}

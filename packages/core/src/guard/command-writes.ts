@@ -1,0 +1,158 @@
+import { roleValues, workspaceRelative } from '../flow/data-sources.js'
+import { workspaceExecutor } from '../flow/workspace-executors.js'
+import { createIssue } from '../issues/create-issue.js'
+import { commandReads } from '../taint/command-reads.js'
+import type { CompiledStep } from '../types/compiled-plan.js'
+import type { JsonObject, JsonValue } from '../types/json-value.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import type { GuardParts } from './guard-parts.js'
+import { commandParser } from './labelled-files.js'
+
+/** What a command call may do to the workspace's files, as far as labels go. */
+type CommandKind =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'runs'; readonly argv: readonly string[]; readonly plain: boolean }
+  | { readonly kind: 'writes'; readonly argv: readonly string[] | undefined }
+
+/** The `writtenFiles` a command tool reported in its output, or undefined when it reported none. */
+function reportedWrites(output: JsonValue | undefined): string[] | undefined {
+  if (typeof output !== 'object' || output === null || Array.isArray(output)) return undefined
+  const files = output.writtenFiles
+  if (!Array.isArray(files)) return undefined
+  return files.filter((file): file is string => typeof file === 'string')
+}
+
+/** The sources of the labelled files a command names (a file, or a folder above one). */
+function namedLabels(argv: readonly string[], labelled: ReadonlyMap<string, readonly string[]>) {
+  const found: string[] = []
+  for (const word of argv.slice(1)) {
+    const named = word.replace(/^\.\/+/u, '').replace(/\/+$/u, '')
+    for (const [file, sources] of labelled)
+      if (named === '.' || named === '' || file === named || file.startsWith(`${named}/`))
+        found.push(...sources)
+  }
+  return found
+}
+
+/** `file:` sources for the words of a command that name workspace files (what a `cp` copies). */
+function namedFiles(argv: readonly string[], roots: readonly string[]): string[] {
+  const found: string[] = []
+  for (const word of argv.slice(1)) {
+    if (word.startsWith('-') || !/[./]/u.test(word)) continue
+    const relative = workspaceRelative(word, roots)
+    if (relative !== undefined && relative !== '') found.push(`file:${relative}`)
+  }
+  return found
+}
+
+/**
+ * Whether a call runs workspace files (a test runner, an interpreter), may write files (any
+ * other command that does not only print; one the policy cannot read counts too), or neither.
+ * A runner given only its program and subcommand (`npm test`, `pytest`, `make`) is `plain`: it
+ * writes what the workspace's code makes, and was allowed to run none of the labelled files it
+ * could run; one given more words may write what they say.
+ */
+function commandKind(parts: GuardParts, step: CompiledStep, args: JsonObject): CommandKind {
+  const tool = parts.compiler.policy.tools.get(step.tool)
+  if (tool === undefined) return { kind: 'none' }
+  const commands = roleValues(tool, args).filter((entry) => entry.role === 'command')
+  if (commands.length === 0) {
+    const declares = Object.values(tool.args).some((spec) => spec.type === 'command')
+    return declares ? { kind: 'writes', argv: undefined } : { kind: 'none' }
+  }
+  const argv =
+    commands.length === 1 ? commandParser(parts.compiler)(commands[0]?.value ?? '') : undefined
+  if (argv === undefined) return { kind: 'writes', argv }
+  const executor = workspaceExecutor(argv)
+  if (executor !== undefined && executor.family !== 'git')
+    return { kind: 'runs', argv, plain: argv.length <= 2 }
+  if (commandReads(argv).readOnly) return { kind: 'none' }
+  return { kind: 'writes', argv }
+}
+
+/**
+ * The sources a command's written files get: those of the untrusted data the call carries, of
+ * the labelled files it names and of the workspace files it names (`file:README.md` for
+ * `cp README.md test/a.test.js`); empty when it carries no untrusted data and names no labelled
+ * file (such a write is trusted, as a write tool's would be).
+ */
+function writeSources(parts: GuardParts, step: CompiledStep, argv: readonly string[] | undefined) {
+  const sources = [...parts.flow.callSources(step, parts.run.mode === 'turn')]
+  if (argv !== undefined) sources.push(...namedLabels(argv, parts.flow.labelledFiles()))
+  if (sources.length === 0) return sources
+  if (argv === undefined) sources.push(`tool:${step.tool}`)
+  else sources.push(...namedFiles(argv, parts.compiler.policy.scope.roots))
+  return [...new Set(sources)]
+}
+
+/**
+ * Refuses a command while another one of the run could race it: one that runs workspace files
+ * while a command that may write them from untrusted data runs (what it writes is not labelled
+ * until it ends), and such a writer while a command that runs workspace files runs.
+ */
+export function checkCommandsInFlight(
+  parts: GuardParts,
+  step: CompiledStep,
+  args: JsonObject,
+  tainted: boolean,
+): PlanIssue[] {
+  const found = commandKind(parts, step, args)
+  const code = tainted ? 'tainted_run' : 'untrusted_flow'
+  const running = [...parts.flow.commands.writers].filter(([id]) => id !== step.id)
+  if (found.kind === 'runs' && running.length > 0) {
+    const [[writer, sources] = ['', []]] = running
+    return [
+      createIssue(
+        code,
+        `Step "${writer}" is still running a command that may write files from untrusted data (from ${sources.slice(0, 3).join(', ')}), and this command could execute them.`,
+        [],
+        'Run this command in a later turn, after the other one has finished.',
+        step.id,
+      ),
+    ]
+  }
+  if (found.kind !== 'writes' || !parts.flow.commands.executorRunning) return []
+  if (writeSources(parts, step, found.argv).length === 0) return []
+  return [
+    createIssue(
+      code,
+      'A command that executes workspace files is running, and this one may write files from untrusted data that it could execute.',
+      [],
+      'Run this command in a later turn, after the other one has finished.',
+      step.id,
+    ),
+  ]
+}
+
+/** Notes an allowed command as running (a writer with its sources, or a runner of files). */
+export function noteCommandStarted(parts: GuardParts, step: CompiledStep, args: JsonObject): void {
+  const found = commandKind(parts, step, args)
+  if (found.kind === 'runs') parts.flow.commands.started(step.id, 'runs')
+  else if (found.kind === 'writes') {
+    const sources = writeSources(parts, step, found.argv)
+    if (sources.length > 0) parts.flow.commands.started(step.id, 'writes', sources)
+  }
+}
+
+/**
+ * Labels the files a finished command wrote, as its tool reported them (`writtenFiles` in the
+ * output of the reference `run_command`), with {@link writeSources}, so running them later is
+ * a sink as for a write tool's files. A report only adds labels, so output that claims a write
+ * cannot clear one; a command that only prints labels nothing, nor does a runner given only its
+ * program and subcommand.
+ */
+export function labelCommandWrites(
+  parts: GuardParts,
+  step: CompiledStep,
+  output: JsonValue | undefined,
+): void {
+  parts.flow.commands.ended(step.id)
+  const written = reportedWrites(output)
+  if (written === undefined || written.length === 0) return
+  const found = commandKind(parts, step, step.args)
+  if (found.kind === 'none' || (found.kind === 'runs' && found.plain)) return
+  const sources = writeSources(parts, step, found.argv)
+  if (sources.length === 0) return
+  for (const file of written)
+    parts.flow.labelFile(file, [...(parts.flow.labelledFiles().get(file) ?? []), ...sources])
+}
