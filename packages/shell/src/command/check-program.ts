@@ -204,9 +204,7 @@ function allowListIssue(
     return commandIssue(
       'command_not_allowed',
       `The program is given as a path (${quoted(given)}) that is not an allowed program in a system program folder (${SYSTEM_PROGRAM_FOLDERS.join(', ')}).`,
-      fitsPolicyLine(name)
-        ? `Use the bare name (${JSON.stringify(name)}); to allow it, add ${JSON.stringify(name)} to commands.allow.`
-        : 'Use the bare name of an allowed program.',
+      `${fitsPolicyLine(name) ? `Run the program by its bare name (${JSON.stringify(name)}${context.allow.has(name) ? '' : ', once commands.allow lists it'})` : 'Run an allowed program by its bare name'}: no policy line allows a program file outside those folders, which the agent may have written.`,
     )
   if (!context.allow.has(word))
     return commandIssue(
