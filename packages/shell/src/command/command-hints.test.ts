@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { commandPolicySchema } from '../schema/command-policy.js'
 import type { PathScope } from '../types/path-scope.js'
@@ -92,16 +93,21 @@ function policyChanges(hint: string): PolicyChange[] {
   return changes
 }
 
-function applyChange(raw: RawPolicy, change: PolicyChange): void {
+function applyChange(
+  raw: { rules?: Record<string, Record<string, unknown>> },
+  change: PolicyChange,
+): void {
   const parts = change.key.split('.')
   if (parts[0] !== 'commands') throw new Error(`not a command policy line: ${change.key}`)
   let target: Record<string, unknown> = raw
   if (parts[1] === 'rules') {
-    const program = parts[2] as string
+    // A program name may hold dots (powershell.exe): the field is the last part.
+    const program = parts.slice(2, -1).join('.')
+    raw.rules ??= {}
     raw.rules[program] ??= {}
     target = raw.rules[program] as Record<string, unknown>
   }
-  const field = parts[1] === 'rules' ? (parts[3] as string) : (parts[1] as string)
+  const field = parts.at(-1) as string
   if (change.kind === 'set') target[field] = true
   else {
     const list = (target[field] as string[] | undefined) ?? []
@@ -338,5 +344,57 @@ describe('bounded echo', () => {
         expect(`${issue.message} ${issue.hint}`, issue.code).not.toContain('A'.repeat(200))
       }
     }
+  })
+})
+
+describe('command hints over the corpus', () => {
+  const corpus = JSON.parse(
+    readFileSync(new URL('./__fixtures__/command-corpus.json', import.meta.url), 'utf8'),
+  ) as {
+    readonly policy: { rules?: Record<string, Record<string, unknown>> }
+    readonly scope: PathScope
+    readonly cases: readonly { readonly command: string }[]
+  }
+
+  it('should lift every issue whose hint names a policy line once that line is applied', async () => {
+    const base = await createCommandChecker({
+      policy: commandPolicySchema.parse(corpus.policy),
+      scope: corpus.scope,
+    })
+    let refused = 0
+    let named = 0
+    let allowedAfter = 0
+    const lying: string[] = []
+    for (const { command } of corpus.cases) {
+      const result = base.check(command)
+      if (result.allowed) continue
+      refused += 1
+      const naming = result.issues.filter((issue) => policyChanges(issue.hint ?? '').length > 0)
+      if (naming.length === 0) continue
+      named += 1
+      const raw = structuredClone(corpus.policy)
+      for (const issue of naming)
+        for (const change of policyChanges(issue.hint ?? '')) applyChange(raw, change)
+      const again = (
+        await createCommandChecker({ policy: commandPolicySchema.parse(raw), scope: corpus.scope })
+      ).check(command)
+      if (again.allowed) {
+        allowedAfter += 1
+        continue
+      }
+      const kept = again.issues.filter((issue) =>
+        naming.some((named) => named.code === issue.code && named.message === issue.message),
+      )
+      if (kept.length > 0) lying.push(`${command}: ${kept[0]?.hint}`)
+      else if (naming.length === result.issues.length)
+        lying.push(`${command}: allowed lines, still ${again.issue.code}: ${again.issue.message}`)
+    }
+    expect(lying).toEqual([])
+    // Measured on the corpus as it is: 594 refusals, 337 with a hint naming a line, 232 of them
+    // allowed once it is applied (the rest are refused by an issue that names no line). Floors,
+    // as the corpus grows.
+    expect(refused).toBeGreaterThanOrEqual(594)
+    expect(named).toBeGreaterThanOrEqual(337)
+    expect(allowedAfter).toBeGreaterThanOrEqual(232)
   })
 })
