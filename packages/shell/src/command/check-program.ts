@@ -180,6 +180,10 @@ function wrapperHint(name: string, word: string, args: readonly string[]): strin
   const target = runnerPackage(name, args)
   if (target !== undefined && fitsPolicyLine(target))
     return `Run only packages the policy names. ${policyLineSentence(`commands.rules.${word}.packages`, `[${JSON.stringify(target)}]`)}`
+  if (name === 'env')
+    return 'Run the inner program directly (without env) in its own step: environment variables cannot be set from a command.'
+  if (name === 'xargs')
+    return 'Run the inner program directly in its own step, naming its arguments instead of piping them to xargs.'
   return `Run the inner program directly (without ${name}) in its own step; set limits in the tool, not the command.`
 }
 

@@ -40,6 +40,7 @@ const RAW_POLICY = {
     'uvx',
     'pnpx',
     'timeout',
+    'env',
     'sudo',
     'mytool',
   ],
@@ -72,14 +73,15 @@ function refusal(command: string): readonly PlanIssue[] {
 /** A change of the policy a hint names: a list entry added or removed, or a switch set. */
 type PolicyChange =
   | { readonly kind: 'add' | 'remove'; readonly key: string; readonly value: string }
-  | { readonly kind: 'set'; readonly key: string }
+  | { readonly kind: 'set'; readonly key: string; readonly value?: number }
 
 /** Every policy line a hint names, in the forms the hints use. */
 function policyChanges(hint: string): PolicyChange[] {
   const changes: PolicyChange[] = []
-  for (const match of hint.matchAll(/(commands(?:\.[\w-]+)+): (true|\[.*?\])/g)) {
+  for (const match of hint.matchAll(/(commands(?:\.[\w-]+)+): (true|\d+|\[.*?\])/g)) {
     const [, key, value] = match as unknown as [string, string, string]
     if (value === 'true') changes.push({ kind: 'set', key })
+    else if (/^\d+$/.test(value)) changes.push({ kind: 'set', key, value: Number(value) })
     else
       for (const entry of JSON.parse(value) as string[])
         changes.push({ kind: 'add', key, value: entry })
@@ -108,7 +110,7 @@ function applyChange(
     target = raw.rules[program] as Record<string, unknown>
   }
   const field = parts.at(-1) as string
-  if (change.kind === 'set') target[field] = true
+  if (change.kind === 'set') target[field] = change.value ?? true
   else {
     const list = (target[field] as string[] | undefined) ?? []
     target[field] =
@@ -177,6 +179,8 @@ const REFUSALS: readonly (readonly [command: string, code: IssueCode])[] = [
   ['(ls)', 'command_subshell'],
   ['f() { ls; }', 'command_function'],
   ['', 'command_invalid'],
+  [`ls ${'a'.repeat(9000)}`, 'command_invalid'],
+  ['env FOO=1 ls', 'command_wrapper'],
   ['ls "unclosed', 'command_parse_error'],
 ]
 
@@ -282,6 +286,12 @@ describe('command hints', () => {
     expect(hintOf('timeout 5 ls')).toBe(
       'Run the inner program directly (without timeout) in its own step; set limits in the tool, not the command.',
     )
+    expect(hintOf('env FOO=1 ls')).toBe(
+      'Run the inner program directly (without env) in its own step: environment variables cannot be set from a command.',
+    )
+    expect(hintOf(`ls ${'a'.repeat(9000)}`)).toBe(
+      'Run a shorter command; pass long text through a file tool. The policy line commands.maxLength: 9003 would allow it.',
+    )
     expect(hintOf('npm --foo test')).toBe(
       'Put options after the subcommand (npm SUBCOMMAND --foo …), or use a known global option.',
     )
@@ -307,7 +317,7 @@ describe('command hints', () => {
       else lying.push(`${command}: ${result.issue.code} ${result.issue.hint}`)
     }
     expect(lying).toEqual([])
-    expect([named, REFUSALS.length]).toEqual([40, 60])
+    expect([named, REFUSALS.length]).toEqual([41, 62])
     expect(allowedAfter).toBe(named)
   })
 })
