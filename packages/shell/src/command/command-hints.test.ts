@@ -276,7 +276,9 @@ describe('command hints', () => {
     )
     for (const [command, code] of unliftable) {
       const issue = refusal(command).find((found) => found.code === code) as PlanIssue
-      expect(issue.hint, command).toContain('No policy line allows this')
+      expect(issue.hint, command).toContain(
+        'Commands run without a shell, so shell syntax is refused and no policy line allows it.',
+      )
       expect(policyChanges(issue.hint ?? ''), command).toEqual([])
     }
     const hintOf = (command: string) => refusal(command)[0]?.hint ?? ''

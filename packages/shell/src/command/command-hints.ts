@@ -36,7 +36,8 @@ export function allowExecSentence(word: string): string {
 }
 
 // Said after a syntax hint: no policy setting lifts a shell construct.
-const NO_POLICY_LINE = 'No policy line allows this: commands run without a shell.'
+const NO_POLICY_LINE =
+  'Commands run without a shell, so shell syntax is refused and no policy line allows it.'
 
 /** Hints a planner model can act on, shared by the syntax checks. */
 export const COMMAND_HINTS = {
