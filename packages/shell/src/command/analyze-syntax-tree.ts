@@ -364,7 +364,13 @@ function visit(walk: Walk, id: number, onlyCommand: boolean): boolean {
     return false
   }
   if (!isNamed(kinds, id)) {
-    if (type === '$') findings.report(RULES.translated_string as Rule)
+    // A `$` token: of a translated string when a quote follows, else of a variable expansion.
+    if (type === '$')
+      findings.report(
+        (walk.source[cursor.endIndex] === '"'
+          ? RULES.translated_string
+          : RULES.simple_expansion) as Rule,
+      )
     return false
   }
   if (type === 'ERROR') findings.report(PARSE_ERROR)

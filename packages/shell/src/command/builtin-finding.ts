@@ -1,4 +1,5 @@
 import type { IssueCode } from '../types/plan-issue.js'
+import { bounded } from './command-hints.js'
 import type { FlagStyle } from './uses-flag.js'
 
 /**
@@ -46,7 +47,8 @@ export const exec = (
 })
 
 /** An option before the subcommand that the checker cannot place: its value could be the subcommand. */
-export function unknownGlobal(name: string, option: string): BuiltinFinding {
+export function unknownGlobal(name: string, given: string): BuiltinFinding {
+  const option = bounded(given)
   return {
     code: 'command_flag_denied',
     kind: 'exec',

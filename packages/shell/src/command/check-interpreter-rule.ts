@@ -2,6 +2,7 @@ import { isWithin, resolvePath } from '../checks/path-scope.js'
 import type { ProgramRule } from '../schema/command-policy.js'
 import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { quoted } from './command-hints.js'
 
 // Interpreter options that change neither what code runs nor where it comes from.
 const PYTHON_SAFE = new Set(['-B', '-u', '-O', '-OO', '-q', '-s', '-E', '-I', '-P', '-b', '-bb'])
@@ -20,6 +21,19 @@ const NODE_SAFE_WITH_VALUE = new Set([
 const RUNNER_SAFE = new Set(['-y', '--yes', '--no-install', '--offline', '-q', '--quiet'])
 const RUNNERS = new Set(['npx', 'pnpx', 'bunx', 'uvx', 'pipx'])
 
+/**
+ * For an npx-style runner: the package it is asked to run (`npx prettier@3 --check` runs
+ * `prettier`), or undefined for another program or when it names none.
+ */
+export function runnerPackage(name: string, args: readonly string[]): string | undefined {
+  if (!RUNNERS.has(name)) return undefined
+  let index = 0
+  while (RUNNER_SAFE.has(args[index] ?? '')) index += 1
+  const target = args[index]
+  if (target === undefined || target.startsWith('-')) return undefined
+  return target.replace(/(?<=.)@[^/@]*$/, '')
+}
+
 /** True when the rule has any of the fine-grained interpreter fields. */
 export function hasInterpreterRule(rule: ProgramRule | undefined): rule is ProgramRule {
   return (
@@ -32,6 +46,18 @@ export function hasInterpreterRule(rule: ProgramRule | undefined): rule is Progr
 }
 
 /**
+ * Why an interpreter rule refuses a command, and what would change that: the rule field and
+ * value that would allow it (`modules: ["http.server"]`), or `inline` when the command runs code
+ * that only `allowExec` lets through.
+ */
+export interface InterpreterRefusal {
+  readonly message: string
+  readonly field?: 'modules' | 'scripts' | 'test' | 'packages'
+  readonly value?: string
+  readonly inline?: boolean
+}
+
+/**
  * Whether an interpreter or runner command does only what its rule allows: `python -m MODULE`
  * for a listed module, a listed script, `node --test`, or `npx PACKAGE` for a listed package,
  * each after options that do not load other code. Returns why not, or undefined when allowed.
@@ -41,14 +67,18 @@ export function checkInterpreterRule(
   args: readonly string[],
   rule: ProgramRule,
   scope: PathScope,
-): string | undefined {
+): InterpreterRefusal | undefined {
   if (RUNNERS.has(name)) {
     let index = 0
     while (RUNNER_SAFE.has(args[index] ?? '')) index += 1
     const target = args[index] ?? ''
     const bare = target.replace(/(?<=.)@[^/@]*$/, '')
     if (rule.packages?.includes(bare) === true) return undefined
-    return `${name} runs ${JSON.stringify(target)}, which is not in the rule's packages (${(rule.packages ?? []).join(', ') || 'none'}).`
+    return {
+      message: `${name} runs ${quoted(target)}, which is not in the rule's packages (${(rule.packages ?? []).join(', ') || 'none'}).`,
+      field: 'packages',
+      value: bare,
+    }
   }
   const python = name.startsWith('python') || name.startsWith('pypy')
   const node = name === 'node' || name === 'nodejs' || name.startsWith('node')
@@ -62,23 +92,36 @@ export function checkInterpreterRule(
     else break
   }
   const argument = args[index]
-  if (argument === undefined) return `${name} without a script reads code from stdin.`
+  if (argument === undefined)
+    return { message: `${name} without a script reads code from stdin.`, field: 'scripts' }
   if (python && (argument === '-m' || (argument.startsWith('-m') && argument.length > 2))) {
     const module = argument === '-m' ? (args[index + 1] ?? '') : argument.slice(2)
     return rule.modules?.includes(module) === true
       ? undefined
-      : `${name} -m ${module} is not in the rule's modules (${(rule.modules ?? []).join(', ') || 'none'}).`
+      : {
+          message: `${name} -m ${quoted(module)} is not in the rule's modules (${(rule.modules ?? []).join(', ') || 'none'}).`,
+          field: 'modules',
+          value: module,
+        }
   }
   if (node && argument === '--test') {
     return rule.test === true
       ? undefined
-      : `${name} --test is not allowed by the rule (test: true).`
+      : { message: `${name} --test is not allowed by the rule.`, field: 'test' }
   }
-  if (argument.startsWith('-')) return `${name} ${argument} is not an option the rule allows.`
+  if (argument.startsWith('-'))
+    return {
+      message: `${name} ${quoted(argument)} is not an option the rule allows.`,
+      inline: true,
+    }
   const resolved = resolvePath(argument, scope, 'read')
   if (typeof resolved === 'string' && scriptMatches(resolved, rule.scripts ?? [], scope))
     return undefined
-  return `${name} ${argument} is not one of the rule's scripts (${(rule.scripts ?? []).join(', ') || 'none'}).`
+  return {
+    message: `${name} ${quoted(argument)} is not one of the rule's scripts (${(rule.scripts ?? []).join(', ') || 'none'}).`,
+    field: 'scripts',
+    value: typeof resolved === 'string' ? relativeScript(resolved, scope) : undefined,
+  }
 }
 
 /** Policy problems of the interpreter rules: every script glob must be read-only. */
@@ -104,6 +147,16 @@ export function interpreterRuleIssues(
       } satisfies PlanIssue,
     ]
   })
+}
+
+// The script as a path relative to the first root when it lies under a readOnly path (the only
+// place a rule may list scripts from), else undefined.
+function relativeScript(resolved: string, scope: PathScope): string | undefined {
+  const root = scope.roots[0]
+  if (root === undefined || !isWithin(root, resolved) || resolved === root) return undefined
+  if (!scope.readOnly.some((entry) => isWithin(entry, resolved))) return undefined
+  const relative = resolved.slice(root === '/' ? 1 : root.length + 1)
+  return /[*?[]/.test(relative) ? undefined : relative
 }
 
 function scriptMatches(resolved: string, globs: readonly string[], scope: PathScope): boolean {

@@ -5,8 +5,14 @@ import { someOf } from '../util/some-of.js'
 import { isCatalogProgram } from './catalog-programs.js'
 import { type BuiltinFinding, checkBuiltinRules } from './check-builtin-rules.js'
 import { checkCommandPaths, protectedNames } from './check-command-paths.js'
-import { checkInterpreterRule, hasInterpreterRule } from './check-interpreter-rule.js'
+import {
+  checkInterpreterRule,
+  hasInterpreterRule,
+  type InterpreterRefusal,
+  runnerPackage,
+} from './check-interpreter-rule.js'
 import { checkUnmodelledProgram } from './check-unmodelled-program.js'
+import { allowExecSentence, fitsPolicyLine, policyLineSentence, quoted } from './command-hints.js'
 import { commandIssue } from './command-issue.js'
 import { findSubcommand } from './global-options.js'
 import { isNodeName, isPythonName, readInterpreterEntry } from './interpreter-entry.js'
@@ -109,17 +115,22 @@ function entryRunner(
   if (!isPythonName(name) && !isNodeName(name)) return undefined
   const entry = readInterpreterEntry(name, args, context.scope)
   if ('refused' in entry) {
-    issues.push(
-      commandIssue(
-        'command_inline_code',
-        entry.refused,
-        `Run a script file of the workspace (${name} scripts/build.${isPythonName(name) ? 'py' : 'mjs'}); to let ${name} run anything, the policy needs commands.rules.${name}.allowExec: true.`,
-      ),
-    )
+    issues.push(commandIssue('command_inline_code', entry.refused, entryHint(name, entry.module)))
     return [name]
   }
   return entry.runner ?? [name, ...args]
 }
+
+// How to run an interpreter the policy allows without a rule, when its entry is refused.
+function entryHint(name: string, module: string | undefined): string {
+  const script = `Run a script file of the workspace (${name} scripts/build.${isPythonName(name) ? 'py' : 'mjs'}).`
+  if (module !== undefined && MODULE_NAME.test(module) && fitsPolicyLine(module))
+    return `${script} ${policyLineSentence(`commands.rules.${name}.modules`, `[${JSON.stringify(module)}]`)} A rule with modules lets ${name} run only the modules and scripts it lists.`
+  return `${script} ${allowExecSentence(name)}`
+}
+
+// A module name the policy schema accepts in `modules`.
+const MODULE_NAME = /^[A-Za-z_][A-Za-z0-9_.]*$/
 
 // Programs that are never allowed, or only with allowExec or an interpreter rule.
 function kindIssues(
@@ -132,45 +143,58 @@ function kindIssues(
   const kind = programKind(name)
   if (kind === undefined) return []
   const allowExec = rule?.allowExec === true
-  const shown = JSON.stringify(word)
+  const shown = quoted(word)
   switch (kind) {
     case 'dangerous':
       return [
         commandIssue(
           'command_dangerous_program',
           `${shown} evaluates code, changes identity or escapes confinement; it is never allowed.`,
-          'Run the program you need directly, as the current user, in its own step.',
+          `Run the program you need directly, as the current user, in its own step; no policy line allows ${shown}.`,
         ),
       ]
     case 'wrapper':
       if (allowExec) return []
-      if (hasInterpreterRule(rule)) return interpreterRuleIssue(name, args, rule, scope)
+      if (hasInterpreterRule(rule)) return interpreterRuleIssue(word, args, rule, scope)
       return [
         commandIssue(
           'command_wrapper',
           `${shown} runs another program, which would escape the command checks.`,
-          `Run the inner program directly (without ${name}); set limits in the tool, not the command.`,
+          wrapperHint(name, word, args),
         ),
       ]
     case 'interpreter':
       if (allowExec) return []
-      if (hasInterpreterRule(rule)) return interpreterRuleIssue(name, args, rule, scope)
+      if (hasInterpreterRule(rule)) return interpreterRuleIssue(word, args, rule, scope)
       if (isPythonName(name) || isNodeName(name)) return []
-      return [interpreterIssue(name, shown, args)]
+      return [interpreterIssue(word, shown, args)]
     case 'interactive':
-      return allowExec ? [] : [interpreterIssue(name, shown, args)]
+      return allowExec ? [] : [interpreterIssue(word, shown, args)]
     default:
       return []
   }
 }
 
-// A built-in finding's hint, with the policy line that would lift it.
+// A wrapper's hint: the runner's package line, or the inner program run directly.
+function wrapperHint(name: string, word: string, args: readonly string[]): string {
+  const target = runnerPackage(name, args)
+  if (target !== undefined && fitsPolicyLine(target))
+    return `Run only packages the policy names. ${policyLineSentence(`commands.rules.${word}.packages`, `[${JSON.stringify(target)}]`)}`
+  if (name === 'env')
+    return 'Run the inner program directly (without env) in its own step: environment variables cannot be set from a command.'
+  if (name === 'xargs')
+    return 'Run the inner program directly in its own step, naming its arguments instead of piping them to xargs.'
+  return `Run the inner program directly (without ${name}) in its own step; set limits in the tool, not the command.`
+}
+
+// A built-in finding's hint, with the policy line that would lift it. An option the checker
+// cannot place before a subcommand has none: it is moved, not allowed.
 function withPolicyLine(finding: BuiltinFinding, word: string): string {
   if (finding.hint.includes('commands.rules.')) return finding.hint
-  if (finding.kind === 'exec')
-    return `${finding.hint} The policy line commands.rules.${word}.allowExec: true would allow it.`
-  if (finding.flag !== undefined)
-    return `${finding.hint} The policy line commands.rules.${word}.allowFlags: [${JSON.stringify(finding.flag)}] would allow it.`
+  if (finding.kind === 'exec' && finding.code !== 'command_flag_denied')
+    return `${finding.hint} ${allowExecSentence(word)}`
+  if (finding.kind === 'write' && finding.flag !== undefined)
+    return `${finding.hint} ${policyLineSentence(`commands.rules.${word}.allowFlags`, `[${JSON.stringify(finding.flag)}]`)}`
   return finding.hint
 }
 
@@ -183,37 +207,47 @@ function allowListIssue(
   if (word.includes('/'))
     return commandIssue(
       'command_not_allowed',
-      `The program is given as a path (${JSON.stringify(given)}) that is not an allowed program in a system program folder (${SYSTEM_PROGRAM_FOLDERS.join(', ')}).`,
-      `Use the bare name (${JSON.stringify(name)}); to allow it, add ${JSON.stringify(name)} to commands.allow.`,
+      `The program is given as a path (${quoted(given)}) that is not an allowed program in a system program folder (${SYSTEM_PROGRAM_FOLDERS.join(', ')}).`,
+      `${fitsPolicyLine(name) ? `Run the program by its bare name (${JSON.stringify(name)}${context.allow.has(name) ? '' : ', once commands.allow lists it'})` : 'Run an allowed program by its bare name'}: no policy line allows a program file outside those folders, which the agent may have written.`,
     )
   if (!context.allow.has(word))
     return commandIssue(
       'command_not_allowed',
-      `The program ${JSON.stringify(word)} is not in commands.allow.`,
-      `${context.allowHint} To allow it, add ${JSON.stringify(word)} to commands.allow.`,
+      `The program ${quoted(word)} is not in commands.allow.`,
+      fitsPolicyLine(word)
+        ? `${context.allowHint} To allow it, add ${JSON.stringify(word)} to commands.allow.`
+        : `${context.allowHint} A program name this long is not one to allow.`,
     )
   return undefined
 }
 
 function interpreterRuleIssue(
-  name: string,
+  word: string,
   args: readonly string[],
   rule: ProgramRule,
   scope: PathScope,
 ): PlanIssue[] {
-  const why = checkInterpreterRule(name, args, rule, scope)
-  return why === undefined
-    ? []
-    : [
-        commandIssue(
-          'command_inline_code',
-          why,
-          'Run only the modules, scripts or packages the policy rule lists for this program.',
-        ),
-      ]
+  const refusal = checkInterpreterRule(programName(word), args, rule, scope)
+  if (refusal === undefined) return []
+  return [commandIssue('command_inline_code', refusal.message, interpreterRuleHint(word, refusal))]
 }
 
-function interpreterIssue(name: string, shown: string, args: readonly string[]): PlanIssue {
+// What the rule of an interpreter would need to list for the refused command.
+function interpreterRuleHint(word: string, refusal: InterpreterRefusal): string {
+  const key = `commands.rules.${word}`
+  if (refusal.field === 'test') return policyLineSentence(`${key}.test`, 'true')
+  const value = refusal.value
+  if (refusal.field !== undefined && value !== undefined && fitsPolicyLine(value)) {
+    const listed = refusal.field === 'modules' && !MODULE_NAME.test(value) ? undefined : value
+    if (listed !== undefined)
+      return `Run only what ${key}.${refusal.field} lists. ${policyLineSentence(`${key}.${refusal.field}`, `[${JSON.stringify(listed)}]`)}`
+  }
+  if (refusal.field === 'scripts')
+    return `Run a script under a workspace.readOnly folder and list it in ${key}.scripts: a script the agent can write is inline code by another name.`
+  return `Run only the modules, scripts or packages ${key} lists. ${allowExecSentence(word)}`
+}
+
+function interpreterIssue(word: string, shown: string, args: readonly string[]): PlanIssue {
   const inline = args.find((argument) =>
     [
       '-c',
@@ -234,14 +268,14 @@ function interpreterIssue(name: string, shown: string, args: readonly string[]):
   )
   const what =
     inline !== undefined
-      ? `runs inline code (${inline})`
+      ? `runs inline code (${quoted(inline)})`
       : args.length === 0
         ? 'reads code from stdin'
         : 'runs code from a script or its own prompt'
   return commandIssue(
     'command_inline_code',
     `${shown} is a shell, interpreter or interactive program and ${what}.`,
-    `Run the program you need directly, not through ${name}. If this program must run scripts, the policy has to allow it with allowExec.`,
+    `Run the program you need directly, not through ${word}. ${allowExecSentence(word)}`,
   )
 }
 
@@ -254,7 +288,7 @@ function checkRule(word: string, args: readonly string[], rule: ProgramRule): Pl
       issues.push(
         commandIssue(
           'command_subcommand_not_allowed',
-          `${word} ${position.unknownOption} comes before the subcommand and is not a global option the checker knows, so the subcommand cannot be told.`,
+          `${word} ${quoted(position.unknownOption)} comes before the subcommand and is not a global option the checker knows, so the subcommand cannot be told.`,
           `Put options after the subcommand: ${rule.subcommands.map((name) => `${word} ${name}`).join(', ')}.`,
         ),
       )
@@ -264,8 +298,8 @@ function checkRule(word: string, args: readonly string[], rule: ProgramRule): Pl
           'command_subcommand_not_allowed',
           subcommand === undefined
             ? `${word} needs a subcommand; the policy allows ${rule.subcommands.join(', ')}.`
-            : `${word} ${subcommand} is not allowed; the policy allows ${rule.subcommands.join(', ')}.`,
-          `Use one of: ${rule.subcommands.map((name) => `${word} ${name}`).join(', ')}${subcommand === undefined ? '' : `; to allow it, add ${JSON.stringify(subcommand)} to commands.rules.${word}.subcommands`}.`,
+            : `${word} ${quoted(subcommand)} is not allowed; the policy allows ${rule.subcommands.join(', ')}.`,
+          `Use one of: ${rule.subcommands.map((name) => `${word} ${name}`).join(', ')}${subcommand === undefined || !fitsPolicyLine(subcommand) ? '' : `; to allow it, add ${JSON.stringify(subcommand)} to commands.rules.${word}.subcommands`}.`,
         ),
       )
     }
@@ -276,7 +310,7 @@ function checkRule(word: string, args: readonly string[], rule: ProgramRule): Pl
       issues.push(
         commandIssue(
           'command_flag_denied',
-          `${word} ${flag} is denied by the policy (found ${JSON.stringify(used)}).`,
+          `${word} ${flag} is denied by the policy (found ${quoted(used)}).`,
           `Run ${word} without ${flag}; to allow it, remove ${JSON.stringify(flag)} from commands.rules.${word}.denyFlags.`,
         ),
       )

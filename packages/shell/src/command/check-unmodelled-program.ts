@@ -1,4 +1,5 @@
 import type { PlanIssue } from '../types/plan-issue.js'
+import { allowExecSentence, quoted } from './command-hints.js'
 import { commandIssue } from './command-issue.js'
 import { programKind, programName } from './program-catalog.js'
 
@@ -26,8 +27,8 @@ export function checkUnmodelledProgram(word: string, args: readonly string[]): P
       return [
         commandIssue(
           'command_inline_code',
-          `${JSON.stringify(word)} is given the program ${JSON.stringify(first)} (${kind}) as an argument, and the checker has no model of how ${JSON.stringify(word)} uses it.`,
-          `Run the program you need directly; if ${word} must take it, allow ${word} with allowExec.`,
+          `${quoted(word)} is given the program ${quoted(first)} (${kind}) as an argument, and the checker has no model of how ${quoted(word)} uses it.`,
+          `Run the program you need directly, in its own step. ${allowExecSentence(word)}`,
         ),
       ]
     }

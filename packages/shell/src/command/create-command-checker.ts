@@ -91,7 +91,7 @@ function unmodelledWarnings(allow: ReadonlySet<string>): readonly PlanIssue[] {
           commandIssue(
             'command_unmodelled_program',
             `The allowed program ${JSON.stringify(word)} has no built-in model: its flags and operands are checked only generically (paths, shell syntax), and are otherwise guarded by the sandbox alone.`,
-            `Narrow it with a rule (subcommands, denyFlags), or run it only inside the sandbox.`,
+            `Narrow it with commands.rules.${word}.subcommands or commands.rules.${word}.denyFlags, or run it only inside the sandbox.`,
           ),
         ),
       ),

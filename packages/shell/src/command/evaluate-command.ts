@@ -60,6 +60,9 @@ export function evaluateCommand(
   return deny(unique(issues))
 }
 
+// The largest commands.maxLength the policy schema accepts.
+const MAX_POLICY_LENGTH = 1_000_000
+
 // Not a string, empty, too long, or holding characters no command needs.
 function inputIssue(command: unknown, maxLength: number): PlanIssue | undefined {
   if (typeof command !== 'string')
@@ -78,7 +81,9 @@ function inputIssue(command: unknown, maxLength: number): PlanIssue | undefined 
     return commandIssue(
       'command_invalid',
       `The command is ${command.length} characters long (at most ${maxLength}).`,
-      'Run a shorter command; pass long text through a file tool.',
+      command.length <= MAX_POLICY_LENGTH
+        ? `Run a shorter command; pass long text through a file tool. The policy line commands.maxLength: ${command.length} would allow it.`
+        : 'Run a shorter command; pass long text through a file tool.',
     )
   if (!isPrintableAscii(command) && hasUnsafeCommandCharacter(command))
     return commandIssue(

@@ -1,5 +1,6 @@
 import { resolvePath } from '../checks/path-scope.js'
 import type { PathScope } from '../types/path-scope.js'
+import { bounded, quoted } from './command-hints.js'
 import { findFlag } from './uses-flag.js'
 
 /**
@@ -8,7 +9,7 @@ import { findFlag } from './uses-flag.js'
  * checked by the runner's own model, as if that program had been run directly.
  */
 export type InterpreterEntry =
-  | { readonly refused: string }
+  | { readonly refused: string; readonly module?: string }
   | { readonly runner?: readonly string[] }
 
 // Options that change neither what code runs nor where it is loaded from.
@@ -139,7 +140,8 @@ function readPython(name: string, args: readonly string[], scope: PathScope): In
     const rest = args.slice(index + (argument === '-m' ? 2 : 1))
     if (runner === undefined)
       return {
-        refused: `${name} -m ${module} runs a module the checker has no model of.`,
+        refused: `${name} -m ${quoted(module)} runs a module the checker has no model of.`,
+        module,
       }
     return { runner: [...runner.split(' '), ...rest] }
   }
@@ -157,10 +159,10 @@ function pythonOptionValue(
   if (option === '-X')
     return PYTHON_X_SAFE.test(value)
       ? undefined
-      : `${name} -X ${value} is not an option the checker knows to load no code.`
+      : `${name} -X ${quoted(value)} is not an option the checker knows to load no code.`
   const category = value.split(':')[2] ?? ''
   return category.includes('.')
-    ? `${name} -W ${value} names the warning category ${category}, which python imports.`
+    ? `${name} -W ${quoted(value)} names the warning category ${quoted(category)}, which python imports.`
     : undefined
 }
 
@@ -202,7 +204,7 @@ function readNodeTest(name: string, rest: readonly string[]): InterpreterEntry {
     if (!argument.includes('=')) index += 1
     if (option === '--test-reporter' && !NODE_REPORTERS.has(value ?? ''))
       return {
-        refused: `${name} --test-reporter=${value ?? ''} names a reporter module, which node imports.`,
+        refused: `${name} --test-reporter=${quoted(value ?? '')} names a reporter module, which node imports.`,
       }
   }
   return {}
@@ -212,7 +214,7 @@ function scriptEntry(name: string, script: string, scope: PathScope): Interprete
   const resolved = resolvePath(script, scope, 'read')
   if (typeof resolved !== 'string')
     return {
-      refused: `${name} ${script} is not a script file inside the workspace: ${resolved.message}`,
+      refused: `${name} ${quoted(script)} is not a script file inside the workspace: ${resolved.message}`,
     }
   return {}
 }
@@ -233,6 +235,6 @@ function unknownOption(name: string, argument: string): string {
     '--interactive',
   ])
   return code !== undefined
-    ? `${name} ${argument} runs inline code or loads a module before the script.`
-    : `${name} ${argument} is an option the checker has no role for, so it is treated as one that loads code.`
+    ? `${name} ${bounded(argument)} runs inline code or loads a module before the script.`
+    : `${name} ${bounded(argument)} is an option the checker has no role for, so it is treated as one that loads code.`
 }

@@ -1,4 +1,5 @@
 import { type BuiltinFinding, exec } from './builtin-finding.js'
+import { quoted } from './command-hints.js'
 
 /**
  * What a program does with one option's value. Every option value has one:
@@ -79,8 +80,8 @@ export function codeRoleFindings(
     if (!CODE_ROLES.has(role)) return []
     return [
       exec(
-        `${name} ${spelling} ${JSON.stringify(value)}: ${option.why} (a ${role === 'program' ? 'program to run' : 'config file'}).`,
-        `Run ${name} without ${spelling}, or with only plain settings; if ${name} must take it, the policy needs commands.rules.${name}.allowExec: true.`,
+        `${name} ${spelling} ${quoted(value)}: ${option.why} (a ${role === 'program' ? 'program to run' : 'config file'}).`,
+        `Run ${name} without ${spelling}, or with only plain settings.`,
       ),
     ]
   })
