@@ -61,7 +61,7 @@ describe('files written by commands', () => {
   })
 
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   const guard = () => createPlanGuard(undefined, { compiler, checkPathsOnDisk: false })
@@ -181,7 +181,7 @@ describe('commands of one turn that could race', () => {
   })
 
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   /** Submits one turn of calls and authorizes them all before any completes; their codes. */

@@ -63,7 +63,7 @@ describe('the copied-text check in per-turn mode', () => {
   })
 
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   const guard = () => createPlanGuard(undefined, { compiler, checkPathsOnDisk: false })

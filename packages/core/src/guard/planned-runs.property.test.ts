@@ -135,7 +135,7 @@ describe('plan-time and run-time write-then-run checks', () => {
   })
 
   afterAll(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   it('should never approve a plan whose run the labelled-file check then stops', async () => {

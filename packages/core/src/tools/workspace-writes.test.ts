@@ -13,7 +13,7 @@ describe('writtenFiles', () => {
   let workspace: TestWorkspace
 
   beforeEach(async () => {
-    workspace = await createTestWorkspace()
+    workspace = await createTestWorkspace({ files: {} })
     await mkdir(join(workspace.root, 'src'))
     await mkdir(join(workspace.root, '.git', 'hooks'), { recursive: true })
     await mkdir(join(workspace.root, '.git', 'objects'), { recursive: true })
@@ -23,7 +23,7 @@ describe('writtenFiles', () => {
   })
 
   afterEach(async () => {
-    await workspace.cleanup()
+    await workspace.remove()
   })
 
   it('should list new and changed files, hooks included, and nothing unchanged', async () => {
