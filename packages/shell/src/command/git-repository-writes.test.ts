@@ -189,6 +189,14 @@ describe('checkGitRepositorySelection (through createCommandChecker, on disk)', 
       expect(refusedWith(checker, command), command).toContain('path_not_allowed')
   })
 
+  it('should answer an option left without its value, never throw', () => {
+    for (const command of ['git -c', 'git -C', 'git --git-dir', 'git -C sub -c', 'git --work-tree'])
+      expect(() => checker.check(command), command).not.toThrow()
+    // A config override with no value is still an override; `git -C` alone makes git exit.
+    expect(refusedWith(checker, 'git -c')).toEqual(['command_inline_code'])
+    expect(refusedWith(checker, 'git -C')).toEqual([])
+  })
+
   it('should allow git in the workspace repository and its plain folders', () => {
     for (const command of [
       'git -C . status',

@@ -271,7 +271,8 @@ export function findSubcommand(name: string, args: readonly string[]): Subcomman
       index += 1 // an attached value: git -Cdir, npm -Cdir
     else return { unknownOption: argument }
   }
-  return { index, subcommand: undefined }
+  // A last option that takes a value but has none (`git -c`) stepped past the end.
+  return { index: Math.min(index, args.length), subcommand: undefined }
 }
 
 /** True when the checker lists the global options of this program. */
