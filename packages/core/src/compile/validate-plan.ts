@@ -51,7 +51,7 @@ function reportUntrustedFlow(
     args: links.args,
     dependencyStart: links.dependencyStart,
     dependencyTarget: links.dependencyTarget,
-    toolName: (node) => String(table.tools[links.rowOf[node] as number]),
+    toolName: (node) => String(table.tools[int32At(links.rowOf, node)]),
     parseCommand,
   })
   for (const issue of runIssues) issues.push(issue)

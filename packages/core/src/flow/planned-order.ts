@@ -1,3 +1,5 @@
+import { itemAt, popped } from '../util/item-at.js'
+
 /** The parts of a compiled plan's graph that {@link PlanOrder} reads. */
 export interface PlanGraph {
   /** Step `n` depends on `dependencyTarget[dependencyStart[n] .. dependencyStart[n + 1])`. */
@@ -25,12 +27,12 @@ export class PlanOrder {
   constructor(private readonly graph: PlanGraph) {
     this.#position = new Int32Array(graph.size)
     for (let index = 0; index < graph.order.length; index += 1)
-      this.#position[graph.order[index] as number] = index
+      this.#position[itemAt(graph.order, index)] = index
   }
 
   /** The place of a step in the topological order. */
   position(step: number): number {
-    return this.#position[step] as number
+    return itemAt(this.#position, step)
   }
 
   /** The steps that depend on `step`, directly or not, or undefined past the budget. */
@@ -41,10 +43,10 @@ export class PlanOrder {
     const found = new Uint8Array(this.graph.size)
     const stack = [step]
     while (stack.length > 0) {
-      const node = stack.pop() as number
-      const end = start[node + 1] as number
-      for (let edge = start[node] as number; edge < end; edge += 1) {
-        const next = target[edge] as number
+      const node = popped(stack)
+      const end = itemAt(start, node + 1)
+      for (let edge = itemAt(start, node); edge < end; edge += 1) {
+        const next = itemAt(target, edge)
         if (found[next] === 1) continue
         found[next] = 1
         stack.push(next)
@@ -58,23 +60,23 @@ export class PlanOrder {
     if (this.#dependents !== undefined) return this.#dependents
     const { dependencyStart, dependencyTarget, size } = this.graph
     const count = new Int32Array(size + 1)
-    const edges = dependencyStart[size] as number
+    const edges = itemAt(dependencyStart, size)
     for (let edge = 0; edge < edges; edge += 1) {
-      const target = dependencyTarget[edge] as number
-      if (target >= 0) count[target + 1] = (count[target + 1] as number) + 1
+      const target = itemAt(dependencyTarget, edge)
+      if (target >= 0) count[target + 1] = itemAt(count, target + 1) + 1
     }
     for (let node = 0; node < size; node += 1)
-      count[node + 1] = (count[node + 1] as number) + (count[node] as number)
+      count[node + 1] = itemAt(count, node + 1) + itemAt(count, node)
     const start = count.slice()
     const fill = count.slice(0, size)
-    const target = new Int32Array(start[size] as number)
+    const target = new Int32Array(itemAt(start, size))
     for (let node = 0; node < size; node += 1) {
-      const end = dependencyStart[node + 1] as number
-      for (let edge = dependencyStart[node] as number; edge < end; edge += 1) {
-        const dependency = dependencyTarget[edge] as number
+      const end = itemAt(dependencyStart, node + 1)
+      for (let edge = itemAt(dependencyStart, node); edge < end; edge += 1) {
+        const dependency = itemAt(dependencyTarget, edge)
         if (dependency < 0) continue
-        target[fill[dependency] as number] = node
-        fill[dependency] = (fill[dependency] as number) + 1
+        target[itemAt(fill, dependency)] = node
+        fill[dependency] = itemAt(fill, dependency) + 1
       }
     }
     this.#dependents = { start, target }

@@ -4,9 +4,9 @@ import { createIssue } from '../issues/create-issue.js'
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
 import { matchesGlob } from '../taint/match-glob.js'
 import { workspaceRelative } from '../taint/workspace-relative.js'
-import type { StepReference } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { itemAt, popped } from '../util/item-at.js'
 import { labelledFilesRun } from './check-labelled-run.js'
 import type { ParseCommand } from './data-sources.js'
 import { PlanOrder } from './planned-order.js'
@@ -72,8 +72,10 @@ function extractedGlobs(tool: ToolPolicy | undefined, args: Readonly<JsonObject>
   const schema = readExtractionSchema(args.schema)
   const scalar = schema?.type === 'array' ? schema.items : schema
   if (scalar?.type === 'path') return scalar.within ?? [ANY_FILE]
-  if (scalar?.type === 'enum' && scalar.values.every((value) => typeof value === 'string'))
-    return scalar.values as readonly string[]
+  if (scalar?.type === 'enum') {
+    const values = scalar.values.filter((value) => typeof value === 'string')
+    if (values.length === scalar.values.length) return values
+  }
   return undefined
 }
 
@@ -82,8 +84,8 @@ function plannedValues(input: PlannedRunsInput, node: number): PlannedValue[] {
   const tool = input.tools[node]
   const args = input.args[node]
   if (tool === undefined || args === undefined) return []
-  const references = input.references[node] as readonly StepReference[]
-  const first = input.referenceStart[node] as number
+  const references = itemAt(input.references, node)
+  const first = itemAt(input.referenceStart, node)
   const out: PlannedValue[] = []
   const visit = (spec: ArgSpec, value: JsonValue, path: (string | number)[]): void => {
     if (spec.type === 'array' && Array.isArray(value)) {
@@ -100,7 +102,7 @@ function plannedValues(input: PlannedRunsInput, node: number): PlannedValue[] {
     }
     const slot = references.findIndex((reference) => samePath(reference.path, path))
     if (slot < 0) return
-    const target = input.referenceTarget[first + slot] as number
+    const target = itemAt(input.referenceTarget, first + slot)
     const globs = target < 0 ? undefined : extractedGlobs(input.tools[target], input.args[target])
     out.push({ role, path, ...(globs === undefined ? {} : { globs }) })
   }
@@ -203,6 +205,25 @@ function declaresWrite(spec: ArgSpec): boolean {
 }
 
 /**
+ * A tool's role in the order walk, kept per tool: 0 declassifies, 1 gives untrusted output,
+ * 2 passes on what it was given; plus 4 when it writes a file.
+ */
+function toolRole(
+  input: PlannedRunsInput,
+  tool: ToolPolicy,
+  roles: Map<ToolPolicy, number>,
+): number {
+  const output = toolDeclassifies(tool)
+    ? 0
+    : toolOutputIsUntrusted(input.policy.policy, tool)
+      ? 1
+      : 2
+  const role = output + (Object.values(tool.args).some(declaresWrite) ? 4 : 0)
+  roles.set(tool, role)
+  return role
+}
+
+/**
  * Which steps' outputs are untrusted (labels travel along `$ref` edges in topological order; a
  * declassifying step's output is trusted) and which steps write files from untrusted output:
  * a cheap pass before any source is worked out.
@@ -213,22 +234,17 @@ function untrustedSteps(input: PlannedRunsInput): { untrusted: Uint8Array; write
   const writers: number[] = []
   const roles = new Map<ToolPolicy, number>()
   for (let position = 0; position < order.length; position += 1) {
-    const node = order[position] as number
+    const node = itemAt(order, position)
     const tool = tools[node]
-    let role = tool === undefined ? 1 : roles.get(tool)
-    if (role === undefined && tool !== undefined) {
-      role = toolDeclassifies(tool) ? 0 : toolOutputIsUntrusted(input.policy.policy, tool) ? 1 : 2
-      role += Object.values(tool.args).some(declaresWrite) ? 4 : 0
-      roles.set(tool, role)
-    }
+    const role = tool === undefined ? 1 : (roles.get(tool) ?? toolRole(input, tool, roles))
     let carries = false
-    const end = referenceStart[node + 1] as number
-    for (let slot = referenceStart[node] as number; slot < end && !carries; slot += 1) {
-      const target = referenceTarget[slot] as number
+    const end = itemAt(referenceStart, node + 1)
+    for (let slot = itemAt(referenceStart, node); slot < end && !carries; slot += 1) {
+      const target = itemAt(referenceTarget, slot)
       carries = target >= 0 && untrusted[target] === 1
     }
-    if (carries && (role as number) >= 4) writers.push(node)
-    const own = (role as number) % 4
+    if (carries && role >= 4) writers.push(node)
+    const own = role % 4
     if (own === 1 || (own === 2 && carries)) untrusted[node] = 1
   }
   return { untrusted, writers }
@@ -240,10 +256,10 @@ function neededSteps(input: PlannedRunsInput, untrusted: Uint8Array, writers: re
   const stack = [...writers]
   for (const writer of writers) needed[writer] = 1
   while (stack.length > 0) {
-    const node = stack.pop() as number
-    const end = input.referenceStart[node + 1] as number
-    for (let slot = input.referenceStart[node] as number; slot < end; slot += 1) {
-      const target = input.referenceTarget[slot] as number
+    const node = popped(stack)
+    const end = itemAt(input.referenceStart, node + 1)
+    for (let slot = itemAt(input.referenceStart, node); slot < end; slot += 1) {
+      const target = itemAt(input.referenceTarget, slot)
       if (target < 0 || untrusted[target] !== 1 || needed[target] === 1) continue
       needed[target] = 1
       stack.push(target)
@@ -267,21 +283,21 @@ function plannedWrites(input: PlannedRunsInput): PlannedWrite[] {
   const sources: (readonly string[] | undefined)[] = new Array(input.ids.length)
   const writes = new PlannedWrites()
   for (let position = 0; position < order.length; position += 1) {
-    const node = order[position] as number
+    const node = itemAt(order, position)
     if (needed[node] !== 1) continue
     const carried: string[] = []
     let flow: string[] | undefined
-    const first = referenceStart[node] as number
-    const end = referenceStart[node + 1] as number
+    const first = itemAt(referenceStart, node)
+    const end = itemAt(referenceStart, node + 1)
     for (let slot = first; slot < end; slot += 1) {
-      const target = referenceTarget[slot] as number
+      const target = itemAt(referenceTarget, slot)
       if (target < 0 || untrusted[target] !== 1) continue
       carried.push(...(sources[target] ?? []))
-      const reference = (references[node] as readonly StepReference[])[slot - first]
+      const reference = itemAt(references, node)[slot - first]
       if (flow === undefined && reference !== undefined)
         flow = [
-          outputName(input.ids[target] as string, reference.field),
-          argumentName(input.ids[node] as string, reference.path),
+          outputName(itemAt(input.ids, target), reference.field),
+          argumentName(itemAt(input.ids, node), reference.path),
         ]
     }
     sources[node] = [...new Set([...ownSources(input, node, writes), ...carried])]
@@ -305,16 +321,16 @@ function runIssue(
     .slice(0, 3)
     .map(({ file, sources }) => `${file} (from ${sources.slice(0, 3).join(', ')})`)
   const more = found.length > 3 ? ' and more' : ''
-  const first = found[0] as (typeof found)[number]
-  const command = argumentName(input.ids[node] as string, value.path)
-  const writer = input.ids[first.write.writer] as string
+  const first = itemAt(found, 0)
+  const command = argumentName(itemAt(input.ids, node), value.path)
+  const writer = itemAt(input.ids, first.write.writer)
   return {
     ...createIssue(
       'untrusted_flow',
       `${JSON.stringify(value.literal)} would execute files the plan writes from untrusted data: ${shown.join('; ')}${more}.`,
       [...input.pathOf(node), 'args', ...value.path],
       `Running a file written from untrusted data runs that data. Drop the run or run it before step "${writer}" writes, write the file from trusted values, or narrow a path "extract" step's "within" to files of the command's own kind (e.g. "src/**/*.js"); the user can run the command after reviewing the file.`,
-      input.ids[node] as string,
+      itemAt(input.ids, node),
     ),
     flow: [...first.write.flow, first.file, command],
   }

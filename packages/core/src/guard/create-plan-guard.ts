@@ -4,7 +4,6 @@ import { createIssue } from '../issues/create-issue.js'
 import { verifyPlan } from '../sign/verify-plan.js'
 import { traceGuardEvent } from '../telemetry/decision-spans.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
-import type { JsonObject } from '../types/json-value.js'
 import type { PlanGuard, PlanGuardOptions, ResolveArgsResult } from '../types/plan-guard.js'
 import type { UntrustedFlowState } from '../types/untrusted-flow.js'
 import { copyJson } from '../util/json-copy.js'
@@ -158,7 +157,14 @@ function resolveArgs(parts: GuardParts, stepId: string): ResolveArgsResult {
     return { success: false, issue }
   }
   const copied = copyJson(entry.args)
-  if (copied.ok) return { success: true, args: copied.value as JsonObject }
+  // A copy of an object is an object: the check only narrows the type.
+  if (
+    copied.ok &&
+    typeof copied.value === 'object' &&
+    copied.value !== null &&
+    !Array.isArray(copied.value)
+  )
+    return { success: true, args: copied.value }
   const issue = createIssue(
     'invalid_arguments',
     'The planned arguments are not JSON.',

@@ -1,5 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises'
 import { posix } from 'node:path'
+import { popped } from '../util/item-at.js'
 
 /** What a walk of the workspace saw: each file's identity and version, or that it stopped. */
 export interface WorkspaceFiles {
@@ -34,7 +35,7 @@ export async function readWorkspaceFiles(
   const folders: string[] = ['']
   let entries = 0
   while (folders.length > 0) {
-    const relative = folders.pop() as string
+    const relative = popped(folders)
     const inGit = relative === '.git' || relative.endsWith('/.git')
     let listing: import('node:fs').Dirent[]
     try {

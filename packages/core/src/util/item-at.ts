@@ -39,3 +39,9 @@ export function valueAt<T>(
   const value = record[key]
   return value === undefined ? outOfRange(key) : (value as Exclude<T, undefined>)
 }
+
+/** `items.pop()` of an array the caller knows is not empty (a `while (stack.length > 0)` loop). */
+export function popped<T>(items: T[]): Exclude<T, undefined> {
+  const item = items.pop()
+  return item === undefined ? outOfRange(items.length) : (item as Exclude<T, undefined>)
+}
