@@ -1,32 +1,13 @@
 import { findSubcommand } from './global-options.js'
+import { familyTable } from './programs/program-families.js'
+import type {
+  ArgumentRole,
+  OperandRoles,
+  ProgramRoles,
+  SubcommandRoles,
+} from './programs/program-family.js'
 
-/**
- * What an argument position does with its value: reads a path, writes one, is a command or
- * script, a URL, or plain text. `unknown` is a position no table describes: a protected path
- * named there is refused as if it were written.
- */
-export type ArgumentRole = 'read' | 'write' | 'command' | 'url' | 'inert' | 'unknown'
-
-/**
- * How a program's operands are used: one role for all, the last or second one written, or the
- * first one read and the others unknown (an interpreter's script and its arguments).
- */
-export type OperandRoles = ArgumentRole | 'last-write' | 'second-write' | 'first-read'
-
-/** The argument roles of one program. */
-export interface ProgramRoles {
-  /** Role of the operands, or a function of the whole argument list (`gzip -c` reads). */
-  readonly operands: OperandRoles | ((args: readonly string[]) => OperandRoles)
-  /**
-   * Options that take a value, by spelling (`-o`, `--output`), with the role of that value; or
-   * a function of the argument list, for programs whose options differ by subcommand (git).
-   */
-  readonly values?:
-    | Readonly<Record<string, ArgumentRole>>
-    | ((args: readonly string[]) => Readonly<Record<string, ArgumentRole>>)
-  /** `key=value` operands (`dd if=… of=…`), with the role of the value. */
-  readonly keys?: Readonly<Record<string, ArgumentRole>>
-}
+export type { ArgumentRole, OperandRoles, ProgramRoles } from './programs/program-family.js'
 
 const READ_PROGRAMS = [
   'cat',
@@ -181,146 +162,39 @@ const compressorOperands = (args: readonly string[]): OperandRoles =>
     ? 'read'
     : 'write'
 
-// git subcommands whose operands are only read (paths, revisions, patterns).
-const GIT_READERS = new Set([
-  'status',
-  'diff',
-  'log',
-  'show',
-  'blame',
-  'grep',
-  'ls-files',
-  'add',
-  'commit',
-  'rev-parse',
-  'branch',
-  'tag',
-  'describe',
-  'shortlog',
-  'cat-file',
-  'ls-tree',
-  'fetch',
-  'push',
-  'remote',
-  'reflog',
-  'whatchanged',
-  'annotate',
-  'check-ignore',
-  'range-diff',
-  'difftool',
-])
-// git subcommands that rewrite or delete the files their operands name.
-const GIT_WRITERS = new Set([
-  'checkout',
-  'restore',
-  'reset',
-  'clean',
-  'rm',
-  'mv',
-  'stash',
-  'apply',
-  'am',
-  'switch',
-  'worktree',
-  'clone',
-  'init',
-  'archive',
-  'format-patch',
-  'bundle',
-  'read-tree',
-  'checkout-index',
-  'update-index',
-  'sparse-checkout',
-])
-const gitOperands = (args: readonly string[]): OperandRoles => {
-  const position = findSubcommand('git', args)
-  const subcommand = 'subcommand' in position ? (position.subcommand ?? '') : ''
-  if (GIT_READERS.has(subcommand)) return 'read'
-  return GIT_WRITERS.has(subcommand) ? 'write' : 'unknown'
+const subcommandOf = (name: string, args: readonly string[]): string => {
+  const position = findSubcommand(name, args)
+  return 'subcommand' in position ? (position.subcommand ?? '') : ''
 }
 
-type Values = Readonly<Record<string, ArgumentRole>>
-// git's global options, then the value-taking options of each subcommand (the same letter is a
-// flag elsewhere: checkout -m merges, blame -C detects copies).
-const GIT_GLOBAL_VALUES: Values = Object.freeze({
-  '-C': 'read',
-  '--git-dir': 'read',
-  '--work-tree': 'read',
-  '--shallow-file': 'write',
-  '--exec-path': 'command',
-  '--config-env': 'command',
-  '-c': 'inert',
-  '--namespace': 'inert',
-  '--attr-source': 'inert',
-  '--output': 'write',
-})
-const GIT_LOG_VALUES: Values = {
-  '-n': 'inert',
-  '--format': 'inert',
-  '--pretty': 'inert',
-  '--since': 'inert',
-  '--until': 'inert',
-  '--author': 'inert',
-  '--grep': 'inert',
-  '-L': 'inert',
+/** The roles of a program with subcommands, as functions of its argument list. */
+function subcommandProgramRoles(name: string, roles: SubcommandRoles): ProgramRoles {
+  const operands = new Map<string, OperandRoles>()
+  for (const [role, subcommands] of Object.entries(roles.operandsBySubcommand)) {
+    for (const subcommand of subcommands ?? []) {
+      if (!operands.has(subcommand)) operands.set(subcommand, role as OperandRoles)
+    }
+  }
+  const globalValues = Object.freeze({ ...roles.globalValues })
+  // The global options' table merged with each subcommand's, once.
+  const values = new Map(
+    Object.entries(roles.valuesBySubcommand).map(([subcommand, specific]) => [
+      subcommand,
+      Object.freeze({ ...globalValues, ...specific }),
+    ]),
+  )
+  return {
+    operands: (args) => operands.get(subcommandOf(name, args)) ?? roles.otherOperands,
+    values: (args) => values.get(subcommandOf(name, args)) ?? globalValues,
+  }
 }
-const GIT_MESSAGE_VALUES: Values = {
-  '-m': 'inert',
-  '--message': 'inert',
-  '-F': 'read',
-  '--file': 'read',
-}
-const GIT_SUBCOMMAND_VALUES: Readonly<Record<string, Values>> = {
-  commit: {
-    ...GIT_MESSAGE_VALUES,
-    '-C': 'inert',
-    '-c': 'inert',
-    '--author': 'inert',
-    '--date': 'inert',
-  },
-  tag: { ...GIT_MESSAGE_VALUES, '-u': 'inert' },
-  merge: { ...GIT_MESSAGE_VALUES, '-s': 'inert', '-X': 'inert' },
-  stash: { '-m': 'inert', '--message': 'inert' },
-  notes: GIT_MESSAGE_VALUES,
-  checkout: { '-b': 'inert', '-B': 'inert', '--orphan': 'inert' },
-  switch: { '-c': 'inert', '-C': 'inert', '--orphan': 'inert' },
-  log: GIT_LOG_VALUES,
-  show: GIT_LOG_VALUES,
-  shortlog: GIT_LOG_VALUES,
-  diff: { '--output': 'write' },
-  'format-patch': { '-o': 'write', '--output-directory': 'write' },
-  archive: { '-o': 'write', '--output': 'write', '--prefix': 'inert', '--format': 'inert' },
-  clone: {
-    '-o': 'inert',
-    '--origin': 'inert',
-    '-b': 'inert',
-    '--branch': 'inert',
-    '--depth': 'inert',
-    '--reference': 'read',
-    '--separate-git-dir': 'write',
-    '--template': 'command',
-    '-c': 'inert',
-    '--config': 'inert',
-  },
-  worktree: { '-b': 'inert', '-B': 'inert' },
-  grep: { '-e': 'inert', '-f': 'read', '-A': 'inert', '-B': 'inert', '-C': 'inert', '-m': 'inert' },
-  blame: { '-L': 'inert' },
-}
-// The global options' table merged with each subcommand's, once.
-const GIT_VALUES: Readonly<Record<string, Values>> = Object.fromEntries(
-  Object.entries(GIT_SUBCOMMAND_VALUES).map(([subcommand, specific]) => [
-    subcommand,
-    Object.freeze({ ...GIT_GLOBAL_VALUES, ...specific }),
+
+const FAMILY_ROLES: Record<string, ProgramRoles> = Object.fromEntries(
+  Object.entries(familyTable((family) => family.roles)).map(([name, roles]) => [
+    name,
+    'operandsBySubcommand' in roles ? subcommandProgramRoles(name, roles) : roles,
   ]),
 )
-const gitValues = (args: readonly string[]): Values => {
-  const position = findSubcommand('git', args)
-  const subcommand = 'subcommand' in position ? (position.subcommand ?? '') : ''
-  return (
-    (Object.hasOwn(GIT_VALUES, subcommand) ? GIT_VALUES[subcommand] : undefined) ??
-    GIT_GLOBAL_VALUES
-  )
-}
 
 // find deletes or writes what it finds with these actions.
 const findOperands = (args: readonly string[]): OperandRoles =>
@@ -364,6 +238,7 @@ const FIND_INERT = [
 ]
 
 const TABLE: Record<string, ProgramRoles> = {
+  ...FAMILY_ROLES,
   sort: { operands: 'read', values: SORT_VALUES },
   uniq: { operands: 'second-write', values: { '-f': 'inert', '-s': 'inert', '-w': 'inert' } },
   xxd: {
@@ -652,7 +527,6 @@ const TABLE: Record<string, ProgramRoles> = {
       '-fplugin': 'command',
     },
   },
-  git: { operands: gitOperands, values: gitValues },
   npm: {
     operands: 'unknown',
     values: {

@@ -1,51 +1,8 @@
-/** The options a program accepts before its subcommand. */
-interface GlobalOptions {
-  /** Options whose value may be the next word (`git -C dir`, `npm --prefix dir`). */
-  readonly withValue: readonly string[]
-  /** Options without a value. */
-  readonly flags: readonly string[]
-  /** Words that start with this character are options too (`cargo +nightly`). */
-  readonly extraPrefix?: string
-}
+import { familyTable } from './programs/program-families.js'
+import type { GlobalOptions } from './programs/program-family.js'
 
 const TABLE: Readonly<Record<string, GlobalOptions>> = {
-  git: {
-    withValue: [
-      '-C',
-      '-c',
-      '--git-dir',
-      '--work-tree',
-      '--namespace',
-      '--config-env',
-      '--super-prefix',
-      '--attr-source',
-      '--shallow-file',
-      '--exec-path',
-      '--list-cmds',
-    ],
-    flags: [
-      '-v',
-      '--version',
-      '-h',
-      '--help',
-      '--html-path',
-      '--man-path',
-      '--info-path',
-      '-p',
-      '--paginate',
-      '-P',
-      '--no-pager',
-      '--no-replace-objects',
-      '--no-lazy-fetch',
-      '--no-optional-locks',
-      '--no-advice',
-      '--bare',
-      '--literal-pathspecs',
-      '--glob-pathspecs',
-      '--noglob-pathspecs',
-      '--icase-pathspecs',
-    ],
-  },
+  ...familyTable((family) => family.globalOptions),
   npm: {
     withValue: [
       '--prefix',

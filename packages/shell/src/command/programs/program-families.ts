@@ -1,0 +1,14 @@
+import { GIT_FAMILY } from './git.js'
+import type { ProgramFamily } from './program-family.js'
+
+/** Every family of programs the checker models, one file each. */
+export const PROGRAM_FAMILIES: readonly ProgramFamily[] = [GIT_FAMILY]
+
+/** One of the tables of every family, merged by program name (a name is in one family only). */
+export function familyTable<Entry>(
+  table: (family: ProgramFamily) => Readonly<Record<string, Entry>> | undefined,
+): Record<string, Entry> {
+  const merged: Record<string, Entry> = {}
+  for (const family of PROGRAM_FAMILIES) Object.assign(merged, table(family))
+  return merged
+}
