@@ -527,34 +527,6 @@ const TABLE: Record<string, ProgramRoles> = {
       '-fplugin': 'command',
     },
   },
-  npm: {
-    operands: 'unknown',
-    values: {
-      '--prefix': 'write',
-      '-C': 'write',
-      '--cache': 'write',
-      '--userconfig': 'command',
-      '--globalconfig': 'command',
-      '-w': 'inert',
-      '--workspace': 'inert',
-      '--registry': 'url',
-    },
-  },
-  pnpm: {
-    operands: 'unknown',
-    values: {
-      '--dir': 'write',
-      '-C': 'write',
-      '--filter': 'inert',
-      '-F': 'inert',
-      '--store-dir': 'write',
-      '--virtual-store-dir': 'write',
-    },
-  },
-  yarn: {
-    operands: 'unknown',
-    values: { '--cwd': 'write', '--cache-folder': 'write', '--modules-folder': 'write' },
-  },
   pytest: {
     operands: 'read',
     values: {
@@ -662,22 +634,6 @@ TABLE.find = {
 TABLE.python = {
   operands: 'first-read',
   values: { '-m': 'inert', '-c': 'command', '-W': 'inert', '-X': 'inert' },
-}
-TABLE.node = {
-  operands: 'first-read',
-  values: {
-    '-e': 'command',
-    '--eval': 'command',
-    '-p': 'command',
-    '--print': 'command',
-    '-r': 'command',
-    '--require': 'command',
-    '--import': 'command',
-    '--loader': 'command',
-    '--test-reporter': 'inert',
-    '--test-name-pattern': 'inert',
-    '--test-reporter-destination': 'write',
-  },
 }
 for (const name of READ_PROGRAMS) TABLE[name] ??= { operands: 'read' }
 for (const name of WRITE_PROGRAMS) TABLE[name] ??= { operands: 'write' }

@@ -1,4 +1,5 @@
 import { type BuiltinFinding, exec } from './builtin-finding.js'
+import { familyTable } from './programs/program-families.js'
 import { codeRoleFindings, type ValueOption, type ValueRole, wordsRole } from './value-roles.js'
 
 // cargo `--config KEY=VALUE` settings that name no program; a value without `=` is a file.
@@ -20,6 +21,7 @@ const PYTEST_SAFE_INI =
   /^(cache_dir|python_files|python_classes|python_functions|testpaths|markers|console_output_style|log_cli|log_cli_level|log_level|log_format|log_date_format|junit_family|junit_suite_name|xfail_strict|norecursedirs|minversion|empty_parameter_set_mark|asyncio_mode|asyncio_default_fixture_loop_scope|timeout|verbosity_assertions|verbosity_test_cases)=/
 
 const MODELS: Readonly<Record<string, readonly ValueOption[]>> = {
+  ...familyTable((family) => family.valueOptions),
   cargo: [
     {
       spellings: ['--config'],
@@ -116,27 +118,6 @@ const MODELS: Readonly<Record<string, readonly ValueOption[]>> = {
       why: 'an aria2 config file can set hook commands (on-download-complete)',
     },
   ],
-  eslint: [
-    { spellings: ['-c', '--config'], role: 'config-file', why: 'an eslint config is code' },
-    { spellings: ['--rulesdir'], role: 'program', why: 'eslint loads rule modules from it' },
-    { spellings: ['--plugin'], role: 'program', why: 'eslint imports the plugin' },
-    { spellings: ['--parser'], role: 'program', why: 'eslint imports the parser' },
-    {
-      spellings: ['--resolve-plugins-relative-to'],
-      role: 'program',
-      why: 'eslint imports plugins from that folder',
-    },
-  ],
-  prettier: [
-    {
-      spellings: ['--config'],
-      role: 'config-file',
-      why: 'a prettier config can be code and name plugins',
-    },
-    { spellings: ['--plugin'], role: 'program', why: 'prettier imports the plugin' },
-  ],
-  vitest: [{ spellings: ['-c', '--config'], role: 'config-file', why: 'a vitest config is code' }],
-  jest: [{ spellings: ['-c', '--config'], role: 'config-file', why: 'a jest config can be code' }],
   make: [
     {
       spellings: ['-I', '--include-dir'],

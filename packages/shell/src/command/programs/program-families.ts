@@ -1,8 +1,9 @@
 import { GIT_FAMILY } from './git.js'
+import { NODE_FAMILY } from './node.js'
 import type { ProgramFamily } from './program-family.js'
 
 /** Every family of programs the checker models, one file each. */
-export const PROGRAM_FAMILIES: readonly ProgramFamily[] = [GIT_FAMILY]
+export const PROGRAM_FAMILIES: readonly ProgramFamily[] = [GIT_FAMILY, NODE_FAMILY]
 
 /** One of the tables of every family, merged by program name (a name is in one family only). */
 export function familyTable<Entry>(
