@@ -527,27 +527,6 @@ const TABLE: Record<string, ProgramRoles> = {
       '-fplugin': 'command',
     },
   },
-  pytest: {
-    operands: 'read',
-    values: {
-      '--basetemp': 'write',
-      '--junitxml': 'write',
-      '--junit-xml': 'write',
-      '--rootdir': 'write',
-      '-c': 'read',
-      '--confcutdir': 'read',
-      '-k': 'inert',
-      '-m': 'inert',
-      '-p': 'command',
-      '-o': 'unknown',
-      '--override-ini': 'unknown',
-      '--cov': 'read',
-      '--cov-report': 'unknown',
-      '--log-file': 'write',
-      '--debug': 'write',
-      '--cov-config': 'read',
-    },
-  },
   openssl: {
     operands: 'unknown',
     values: {
@@ -630,10 +609,6 @@ TABLE.find = {
     '-samefile': 'read',
     '-files0-from': 'read',
   },
-}
-TABLE.python = {
-  operands: 'first-read',
-  values: { '-m': 'inert', '-c': 'command', '-W': 'inert', '-X': 'inert' },
 }
 for (const name of READ_PROGRAMS) TABLE[name] ??= { operands: 'read' }
 for (const name of WRITE_PROGRAMS) TABLE[name] ??= { operands: 'write' }

@@ -73,34 +73,6 @@ const TABLE: Readonly<Record<string, GlobalOptions>> = {
     extraPrefix: '+',
   },
   go: { withValue: [], flags: [] },
-  uv: {
-    withValue: [
-      '--directory',
-      '--project',
-      '--cache-dir',
-      '--config-file',
-      '--python',
-      '-p',
-      '--color',
-    ],
-    flags: [
-      '-q',
-      '--quiet',
-      '-v',
-      '--verbose',
-      '--offline',
-      '--no-cache',
-      '-n',
-      '--native-tls',
-      '--no-config',
-      '--frozen',
-      '--locked',
-      '-h',
-      '--help',
-      '-V',
-      '--version',
-    ],
-  },
 }
 
 /** Where a program's subcommand is, or the option before it that the checker cannot place. */

@@ -15,11 +15,6 @@ const GO_GCFLAGS = /^(-N|-l|-m|-m=\d|-S|-B|-live|-d=checkptr(=\d)?|-race)$/
 const GO_ENV_SAFE =
   /^(GOPRIVATE|GONOPROXY|GONOSUMDB|GOPROXY|GOSUMDB|GOINSECURE|GO111MODULE|GOOS|GOARCH|GOAMD64|GOARM|GOARM64|CGO_ENABLED|GOTELEMETRY|GOWORK|GODEBUG)=[A-Za-z0-9_.,:/@*=+-]*$/
 
-// pytest `-o KEY=VALUE` settings that load nothing; addopts, pythonpath, filterwarnings and
-// plugin settings can.
-const PYTEST_SAFE_INI =
-  /^(cache_dir|python_files|python_classes|python_functions|testpaths|markers|console_output_style|log_cli|log_cli_level|log_level|log_format|log_date_format|junit_family|junit_suite_name|xfail_strict|norecursedirs|minversion|empty_parameter_set_mark|asyncio_mode|asyncio_default_fixture_loop_scope|timeout|verbosity_assertions|verbosity_test_cases)=/
-
 const MODELS: Readonly<Record<string, readonly ValueOption[]>> = {
   ...familyTable((family) => family.valueOptions),
   cargo: [
@@ -74,34 +69,6 @@ const MODELS: Readonly<Record<string, readonly ValueOption[]>> = {
       spellings: ['-modfile', '--modfile'],
       role: 'config-file',
       why: 'another go.mod can replace modules with other code and name tools',
-    },
-  ],
-  pytest: [
-    {
-      spellings: ['-o', '--override-ini'],
-      role: (value) => (PYTEST_SAFE_INI.test(value.replace(/^=/, '')) ? 'data' : 'program'),
-      why: 'ini settings such as addopts, pythonpath, filterwarnings and plugin settings load code',
-    },
-    { spellings: ['--pdbcls'], role: 'program', why: 'pytest imports the debugger class' },
-    {
-      spellings: ['-W', '--pythonwarnings'],
-      role: (value) => ((value.split(':')[2] ?? '').includes('.') ? 'program' : 'data'),
-      why: 'a warning category with a module path imports that module',
-    },
-    {
-      spellings: ['--tx'],
-      role: (value) => (/^(\d+\*)?popen$/.test(value) ? 'data' : 'program'),
-      why: 'an execnet gateway names a python or remote command to run',
-    },
-    {
-      spellings: ['--cov-config'],
-      role: 'config-file',
-      why: 'a coverage config file can name plugins',
-    },
-    {
-      spellings: ['-c', '--config-file'],
-      role: 'config-file',
-      why: 'pytest reads its settings (addopts, plugins) from it',
     },
   ],
   clang: [
