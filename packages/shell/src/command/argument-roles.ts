@@ -560,23 +560,6 @@ const TABLE: Record<string, ProgramRoles> = {
       '-W': 'inert',
     },
   },
-  cargo: {
-    operands: 'unknown',
-    values: {
-      '--manifest-path': 'read',
-      '--target-dir': 'write',
-      '-p': 'inert',
-      '--package': 'inert',
-      '-j': 'inert',
-      '--features': 'inert',
-      '-F': 'inert',
-      '--bin': 'inert',
-      '--test': 'inert',
-      '--target': 'inert',
-      '--config': 'command',
-      '-Z': 'command',
-    },
-  },
   go: {
     operands: 'unknown',
     values: {

@@ -53,25 +53,6 @@ const TABLE: Readonly<Record<string, GlobalOptions>> = {
       '--help',
     ],
   },
-  cargo: {
-    withValue: ['--color', '-C', '--config', '-Z', '--explain'],
-    flags: [
-      '-v',
-      '-vv',
-      '--verbose',
-      '-q',
-      '--quiet',
-      '--locked',
-      '--offline',
-      '--frozen',
-      '--list',
-      '-V',
-      '--version',
-      '-h',
-      '--help',
-    ],
-    extraPrefix: '+',
-  },
   go: { withValue: [], flags: [] },
 }
 

@@ -2,12 +2,6 @@ import { type BuiltinFinding, exec } from './builtin-finding.js'
 import { familyTable } from './programs/program-families.js'
 import { codeRoleFindings, type ValueOption, type ValueRole, wordsRole } from './value-roles.js'
 
-// cargo `--config KEY=VALUE` settings that name no program; a value without `=` is a file.
-const CARGO_SAFE_SETTING =
-  /^(net\.(offline|retry|git-fetch-with-cli)|build\.(jobs|incremental)|term\.[a-z-]+|http\.(timeout|multiplexing)|profile\.[A-Za-z0-9_-]+\.(opt-level|debug|debug-assertions|overflow-checks|lto|codegen-units|incremental|panic|strip|split-debuginfo))\s*=\s*[A-Za-z0-9_."'-]*$/
-const cargoConfig = (value: string): ValueRole =>
-  !value.includes('=') ? 'config-file' : CARGO_SAFE_SETTING.test(value) ? 'data' : 'program'
-
 // go build flags: words of -ldflags and -gcflags that only tune the output.
 const GO_LDFLAGS = /^(-s|-w|-X=.*|-buildid=.*|-linkmode=internal|-v|-strictdups=\d)$|^[^-]/
 const GO_GCFLAGS = /^(-N|-l|-m|-m=\d|-S|-B|-live|-d=checkptr(=\d)?|-race)$/
@@ -17,13 +11,6 @@ const GO_ENV_SAFE =
 
 const MODELS: Readonly<Record<string, readonly ValueOption[]>> = {
   ...familyTable((family) => family.valueOptions),
-  cargo: [
-    {
-      spellings: ['--config'],
-      role: cargoConfig,
-      why: 'cargo settings can name programs (build.rustc-wrapper, target.*.runner, linker, alias.*) and a file of them',
-    },
-  ],
   curl: [
     {
       spellings: ['--proto-default'],

@@ -1,10 +1,16 @@
+import { CARGO_FAMILY } from './cargo.js'
 import { GIT_FAMILY } from './git.js'
 import { NODE_FAMILY } from './node.js'
 import type { ProgramFamily } from './program-family.js'
 import { PYTHON_FAMILY } from './python.js'
 
 /** Every family of programs the checker models, one file each. */
-export const PROGRAM_FAMILIES: readonly ProgramFamily[] = [GIT_FAMILY, NODE_FAMILY, PYTHON_FAMILY]
+export const PROGRAM_FAMILIES: readonly ProgramFamily[] = [
+  GIT_FAMILY,
+  NODE_FAMILY,
+  PYTHON_FAMILY,
+  CARGO_FAMILY,
+]
 
 /** One of the tables of every family, merged by program name (a name is in one family only). */
 export function familyTable<Entry>(
