@@ -560,22 +560,6 @@ const TABLE: Record<string, ProgramRoles> = {
       '-W': 'inert',
     },
   },
-  go: {
-    operands: 'unknown',
-    values: {
-      '-o': 'write',
-      '-C': 'write',
-      '-modfile': 'read',
-      '-run': 'inert',
-      '-bench': 'inert',
-      '-tags': 'inert',
-      '-ldflags': 'inert',
-      '-gcflags': 'inert',
-      '-exec': 'command',
-      '-toolexec': 'command',
-      '-overlay': 'command',
-    },
-  },
 }
 
 TABLE.find = {

@@ -53,7 +53,6 @@ const TABLE: Readonly<Record<string, GlobalOptions>> = {
       '--help',
     ],
   },
-  go: { withValue: [], flags: [] },
 }
 
 /** Where a program's subcommand is, or the option before it that the checker cannot place. */

@@ -1,13 +1,7 @@
 import { type BuiltinFinding, exec } from './builtin-finding.js'
+import { GO_ENV_SAFE_SETTING } from './programs/go.js'
 import { familyTable } from './programs/program-families.js'
-import { codeRoleFindings, type ValueOption, type ValueRole, wordsRole } from './value-roles.js'
-
-// go build flags: words of -ldflags and -gcflags that only tune the output.
-const GO_LDFLAGS = /^(-s|-w|-X=.*|-buildid=.*|-linkmode=internal|-v|-strictdups=\d)$|^[^-]/
-const GO_GCFLAGS = /^(-N|-l|-m|-m=\d|-S|-B|-live|-d=checkptr(=\d)?|-race)$/
-// `go env -w` settings that name no program or flags.
-const GO_ENV_SAFE =
-  /^(GOPRIVATE|GONOPROXY|GONOSUMDB|GOPROXY|GOSUMDB|GOINSECURE|GO111MODULE|GOOS|GOARCH|GOAMD64|GOARM|GOARM64|CGO_ENABLED|GOTELEMETRY|GOWORK|GODEBUG)=[A-Za-z0-9_.,:/@*=+-]*$/
+import { codeRoleFindings, type ValueOption } from './value-roles.js'
 
 const MODELS: Readonly<Record<string, readonly ValueOption[]>> = {
   ...familyTable((family) => family.valueOptions),
@@ -28,34 +22,6 @@ const MODELS: Readonly<Record<string, readonly ValueOption[]>> = {
       spellings: ['--config'],
       role: 'config-file',
       why: 'a wgetrc file holds commands, such as use_askpass, that run programs',
-    },
-  ],
-  go: [
-    {
-      spellings: ['-ldflags', '--ldflags'],
-      role: wordsRole(GO_LDFLAGS),
-      why: 'linker flags can name an external linker or its flags (-extld, -extldflags, -I)',
-    },
-    {
-      spellings: ['-gcflags', '--gcflags'],
-      role: wordsRole(GO_GCFLAGS),
-      why: 'compiler flags other than the debugging ones can load files or plugins',
-    },
-    {
-      spellings: ['-asmflags', '--asmflags'],
-      role: wordsRole(/^-S$/),
-      why: 'assembler flags can load files',
-    },
-    {
-      spellings: ['-gccgoflags', '--gccgoflags'],
-      role: 'program',
-      why: 'gccgo flags can name a wrapper program',
-    },
-    { spellings: ['-vettool', '--vettool'], role: 'program', why: 'go vet runs the named tool' },
-    {
-      spellings: ['-modfile', '--modfile'],
-      role: 'config-file',
-      why: 'another go.mod can replace modules with other code and name tools',
     },
   ],
   clang: [
@@ -146,7 +112,7 @@ function goEnvFindings(args: readonly string[]): BuiltinFinding[] {
   const writes = args.indexOf('-w')
   if (writes === -1 && !args.some((argument) => argument.startsWith('-w='))) return []
   const settings = args.slice(1).filter((argument) => !argument.startsWith('-'))
-  const refused = settings.find((setting) => !GO_ENV_SAFE.test(setting))
+  const refused = settings.find((setting) => !GO_ENV_SAFE_SETTING.test(setting))
   if (refused === undefined && settings.length > 0) return []
   return [
     exec(

@@ -1,5 +1,6 @@
 import { CARGO_FAMILY } from './cargo.js'
 import { GIT_FAMILY } from './git.js'
+import { GO_FAMILY } from './go.js'
 import { NODE_FAMILY } from './node.js'
 import type { ProgramFamily } from './program-family.js'
 import { PYTHON_FAMILY } from './python.js'
@@ -10,6 +11,7 @@ export const PROGRAM_FAMILIES: readonly ProgramFamily[] = [
   NODE_FAMILY,
   PYTHON_FAMILY,
   CARGO_FAMILY,
+  GO_FAMILY,
 ]
 
 /** One of the tables of every family, merged by program name (a name is in one family only). */
