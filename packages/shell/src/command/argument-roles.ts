@@ -546,20 +546,6 @@ const TABLE: Record<string, ProgramRoles> = {
       '-writerand': 'write',
     },
   },
-  make: {
-    operands: 'inert',
-    values: {
-      '-C': 'read',
-      '--directory': 'read',
-      '-f': 'read',
-      '--file': 'read',
-      '--makefile': 'read',
-      '-I': 'read',
-      '--include-dir': 'read',
-      '-o': 'inert',
-      '-W': 'inert',
-    },
-  },
 }
 
 TABLE.find = {

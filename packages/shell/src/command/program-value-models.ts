@@ -38,13 +38,6 @@ const MODELS: Readonly<Record<string, readonly ValueOption[]>> = {
       why: 'an aria2 config file can set hook commands (on-download-complete)',
     },
   ],
-  make: [
-    {
-      spellings: ['-I', '--include-dir'],
-      role: 'config-file',
-      why: 'make searches it for the makefiles it includes, whose recipes run',
-    },
-  ],
 }
 
 const ALIASES: Readonly<Record<string, string>> = {

@@ -1,6 +1,7 @@
 import { CARGO_FAMILY } from './cargo.js'
 import { GIT_FAMILY } from './git.js'
 import { GO_FAMILY } from './go.js'
+import { MAKE_FAMILY } from './make.js'
 import { NODE_FAMILY } from './node.js'
 import type { ProgramFamily } from './program-family.js'
 import { PYTHON_FAMILY } from './python.js'
@@ -12,6 +13,7 @@ export const PROGRAM_FAMILIES: readonly ProgramFamily[] = [
   PYTHON_FAMILY,
   CARGO_FAMILY,
   GO_FAMILY,
+  MAKE_FAMILY,
 ]
 
 /** One of the tables of every family, merged by program name (a name is in one family only). */
