@@ -5,37 +5,11 @@ import { codeRoleFindings, type ValueOption } from './value-roles.js'
 
 const MODELS: Readonly<Record<string, readonly ValueOption[]>> = {
   ...familyTable((family) => family.valueOptions),
-  curl: [
-    {
-      spellings: ['--proto-default'],
-      role: (value) => (/^https?$/i.test(value) ? 'url' : 'config-file'),
-      why: 'a default protocol other than http(s) turns every operand into a file or other resource the check does not follow',
-    },
-    {
-      spellings: ['--variable'],
-      role: (value) => (/^[%]|^[^=]*@/.test(value) ? 'config-file' : 'data'),
-      why: 'curl variables read a file (name@file) or an environment variable (%name) into the request',
-    },
-  ],
-  wget: [
-    {
-      spellings: ['--config'],
-      role: 'config-file',
-      why: 'a wgetrc file holds commands, such as use_askpass, that run programs',
-    },
-  ],
   clang: [
     {
       spellings: ['--config'],
       role: 'config-file',
       why: 'a clang config file holds options, which can name programs (-B, -fplugin)',
-    },
-  ],
-  aria2c: [
-    {
-      spellings: ['--conf-path'],
-      role: 'config-file',
-      why: 'an aria2 config file can set hook commands (on-download-complete)',
     },
   ],
 }

@@ -1,4 +1,5 @@
 import { CARGO_FAMILY } from './cargo.js'
+import { CURL_FAMILY } from './curl.js'
 import { GIT_FAMILY } from './git.js'
 import { GO_FAMILY } from './go.js'
 import { MAKE_FAMILY } from './make.js'
@@ -14,6 +15,7 @@ export const PROGRAM_FAMILIES: readonly ProgramFamily[] = [
   CARGO_FAMILY,
   GO_FAMILY,
   MAKE_FAMILY,
+  CURL_FAMILY,
 ]
 
 /** One of the tables of every family, merged by program name (a name is in one family only). */
