@@ -150,18 +150,6 @@ const SORT_VALUES = {
   '-S': 'inert',
   '--buffer-size': 'inert',
 } as const
-const COMPRESS_VALUES = { '-S': 'inert', '--suffix': 'inert' } as const
-
-// gzip, xz, zstd, bzip2 … replace their operands unless they write to stdout or only test/list.
-const compressorOperands = (args: readonly string[]): OperandRoles =>
-  args.some(
-    (argument) =>
-      /^-[A-Za-z0-9]*[ctl]/.test(argument) ||
-      ['--stdout', '--to-stdout', '--test', '--list'].includes(argument),
-  )
-    ? 'read'
-    : 'write'
-
 const subcommandOf = (name: string, args: readonly string[]): string => {
   const position = findSubcommand(name, args)
   return 'subcommand' in position ? (position.subcommand ?? '') : ''
@@ -356,35 +344,6 @@ const TABLE: Record<string, ProgramRoles> = {
       '--exec': 'command',
     },
   },
-  gzip: { operands: compressorOperands, values: COMPRESS_VALUES },
-  gunzip: { operands: compressorOperands, values: COMPRESS_VALUES },
-  xz: { operands: compressorOperands, values: COMPRESS_VALUES },
-  unxz: { operands: compressorOperands, values: COMPRESS_VALUES },
-  bzip2: { operands: compressorOperands, values: COMPRESS_VALUES },
-  bunzip2: { operands: compressorOperands, values: COMPRESS_VALUES },
-  zstd: {
-    operands: compressorOperands,
-    values: { '-o': 'write', '--output-dir-flat': 'write', '-D': 'read' },
-  },
-  lz4: { operands: 'second-write' },
-  tar: {
-    operands: (args) =>
-      /^-?[A-Za-z]*[ct]/.test(args[0] ?? '') && !/^-?[A-Za-z]*x/.test(args[0] ?? '')
-        ? 'read'
-        : 'unknown',
-    values: {
-      '-f': 'write',
-      '--file': 'write',
-      '-C': 'write',
-      '--directory': 'write',
-      '-T': 'read',
-      '--files-from': 'read',
-      '-X': 'read',
-      '--exclude-from': 'read',
-      '--exclude': 'inert',
-      '-b': 'inert',
-    },
-  },
   iconv: {
     operands: 'read',
     values: {
@@ -404,19 +363,6 @@ const TABLE: Record<string, ProgramRoles> = {
       '--random-source': 'read',
       '-n': 'inert',
       '-i': 'inert',
-    },
-  },
-  unzip: { operands: 'read', values: { '-d': 'write', '-x': 'inert', '-P': 'inert' } },
-  zip: {
-    operands: 'unknown',
-    values: {
-      '-b': 'write',
-      '--temp-path': 'write',
-      '-x': 'inert',
-      '-i': 'inert',
-      '-P': 'inert',
-      '-O': 'write',
-      '--output-file': 'write',
     },
   },
   gcc: {

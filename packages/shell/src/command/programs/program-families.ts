@@ -1,3 +1,4 @@
+import { ARCHIVES_FAMILY } from './archives.js'
 import { CARGO_FAMILY } from './cargo.js'
 import { CURL_FAMILY } from './curl.js'
 import { GIT_FAMILY } from './git.js'
@@ -16,6 +17,7 @@ export const PROGRAM_FAMILIES: readonly ProgramFamily[] = [
   GO_FAMILY,
   MAKE_FAMILY,
   CURL_FAMILY,
+  ARCHIVES_FAMILY,
 ]
 
 /** One of the tables of every family, merged by program name (a name is in one family only). */
