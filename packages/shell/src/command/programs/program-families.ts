@@ -1,5 +1,6 @@
 import { ARCHIVES_FAMILY } from './archives.js'
 import { CARGO_FAMILY } from './cargo.js'
+import { COREUTILS_FAMILY } from './coreutils.js'
 import { CURL_FAMILY } from './curl.js'
 import { GIT_FAMILY } from './git.js'
 import { GO_FAMILY } from './go.js'
@@ -18,6 +19,7 @@ export const PROGRAM_FAMILIES: readonly ProgramFamily[] = [
   MAKE_FAMILY,
   CURL_FAMILY,
   ARCHIVES_FAMILY,
+  COREUTILS_FAMILY,
 ]
 
 /** One of the tables of every family, merged by program name (a name is in one family only). */
