@@ -167,25 +167,6 @@ const TABLE: Record<string, ProgramRoles> = {
       '--to-code': 'inert',
     },
   },
-  gcc: {
-    operands: 'read',
-    values: {
-      '-o': 'write',
-      '-MF': 'write',
-      '-I': 'read',
-      '-L': 'read',
-      '-l': 'inert',
-      '-D': 'inert',
-      '-U': 'inert',
-      '-x': 'inert',
-      '-include': 'read',
-      '-B': 'command',
-      '-wrapper': 'command',
-      '-specs': 'command',
-      '--specs': 'command',
-      '-fplugin': 'command',
-    },
-  },
   openssl: {
     operands: 'unknown',
     values: {

@@ -5,13 +5,6 @@ import { codeRoleFindings, type ValueOption } from './value-roles.js'
 
 const MODELS: Readonly<Record<string, readonly ValueOption[]>> = {
   ...familyTable((family) => family.valueOptions),
-  clang: [
-    {
-      spellings: ['--config'],
-      role: 'config-file',
-      why: 'a clang config file holds options, which can name programs (-B, -fplugin)',
-    },
-  ],
 }
 
 const ALIASES: Readonly<Record<string, string>> = {

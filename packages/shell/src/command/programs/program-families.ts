@@ -1,5 +1,6 @@
 import { ARCHIVES_FAMILY } from './archives.js'
 import { CARGO_FAMILY } from './cargo.js'
+import { COMPILERS_FAMILY } from './compilers.js'
 import { COREUTILS_FAMILY } from './coreutils.js'
 import { CURL_FAMILY } from './curl.js'
 import { GIT_FAMILY } from './git.js'
@@ -20,6 +21,7 @@ export const PROGRAM_FAMILIES: readonly ProgramFamily[] = [
   CURL_FAMILY,
   ARCHIVES_FAMILY,
   COREUTILS_FAMILY,
+  COMPILERS_FAMILY,
 ]
 
 /** One of the tables of every family, merged by program name (a name is in one family only). */
