@@ -12,7 +12,10 @@ const compressorOperands = (args: readonly string[]): OperandRoles =>
     ? 'read'
     : 'write'
 
-/** the compressors and archivers: gzip, xz, bzip2, zstd, lz4, tar, zip, unzip (and the aliases that take their roles: pigz, pbzip2, zstdmt, gtar, bsdtar). */
+/**
+ * The compressors and archivers: gzip, xz, bzip2, zstd, lz4, tar, zip, unzip (and the aliases
+ * that take their roles: pigz, pbzip2, zstdmt, gtar, bsdtar).
+ */
 export const ARCHIVES_FAMILY: ProgramFamily = {
   roles: {
     gzip: { operands: compressorOperands, values: COMPRESS_VALUES },

@@ -1,6 +1,6 @@
 import type { ProgramFamily } from './program-family.js'
 
-/** the downloaders: curl, wget and aria2c. */
+/** The downloaders: curl, wget and aria2c. */
 export const CURL_FAMILY: ProgramFamily = {
   roles: {
     curl: {
