@@ -1,326 +1,47 @@
 import { findSubcommand } from './global-options.js'
+import { familyTable } from './programs/program-families.js'
+import type {
+  ArgumentRole,
+  OperandRoles,
+  ProgramRoles,
+  SubcommandRoles,
+} from './programs/program-family.js'
 
-/**
- * What an argument position does with its value: reads a path, writes one, is a command or
- * script, a URL, or plain text. `unknown` is a position no table describes: a protected path
- * named there is refused as if it were written.
- */
-export type ArgumentRole = 'read' | 'write' | 'command' | 'url' | 'inert' | 'unknown'
+export type { ArgumentRole, OperandRoles, ProgramRoles } from './programs/program-family.js'
 
-/**
- * How a program's operands are used: one role for all, the last or second one written, or the
- * first one read and the others unknown (an interpreter's script and its arguments).
- */
-export type OperandRoles = ArgumentRole | 'last-write' | 'second-write' | 'first-read'
-
-/** The argument roles of one program. */
-export interface ProgramRoles {
-  /** Role of the operands, or a function of the whole argument list (`gzip -c` reads). */
-  readonly operands: OperandRoles | ((args: readonly string[]) => OperandRoles)
-  /**
-   * Options that take a value, by spelling (`-o`, `--output`), with the role of that value; or
-   * a function of the argument list, for programs whose options differ by subcommand (git).
-   */
-  readonly values?:
-    | Readonly<Record<string, ArgumentRole>>
-    | ((args: readonly string[]) => Readonly<Record<string, ArgumentRole>>)
-  /** `key=value` operands (`dd if=… of=…`), with the role of the value. */
-  readonly keys?: Readonly<Record<string, ArgumentRole>>
+const subcommandOf = (name: string, args: readonly string[]): string => {
+  const position = findSubcommand(name, args)
+  return 'subcommand' in position ? (position.subcommand ?? '') : ''
 }
 
-const READ_PROGRAMS = [
-  'cat',
-  'tac',
-  'head',
-  'tail',
-  'less',
-  'more',
-  'bat',
-  'batcat',
-  'nl',
-  'wc',
-  'cut',
-  'paste',
-  'join',
-  'comm',
-  'od',
-  'hexdump',
-  'hd',
-  'strings',
-  'file',
-  'stat',
-  'ls',
-  'dir',
-  'tree',
-  'du',
-  'diff',
-  'cmp',
-  'md5sum',
-  'sha1sum',
-  'sha224sum',
-  'sha256sum',
-  'sha384sum',
-  'sha512sum',
-  'b2sum',
-  'cksum',
-  'sum',
-  'base64',
-  'base32',
-  'basenc',
-  'fold',
-  'fmt',
-  'column',
-  'expand',
-  'unexpand',
-  'readlink',
-  'realpath',
-  'zcat',
-  'bzcat',
-  'xzcat',
-  'zstdcat',
-  'lz4cat',
-  'zless',
-  'zmore',
-  'find',
-  'source-highlight',
-  'pr',
-  'tsort',
-  'look',
-  'rev',
-  'jq',
-  'yq',
-  'grep',
-  'egrep',
-  'fgrep',
-  'zgrep',
-  'rg',
-  'ag',
-  'ack',
-  'fd',
-  'fdfind',
-  'tac',
-  'ul',
-  'colrm',
-  'nroff',
-  'ptx',
-  'numfmt',
-  'xmllint',
-  'pdftotext',
-  'exiftool',
-  'md5',
-  'cpio',
-]
-const WRITE_PROGRAMS = [
-  'rm',
-  'rmdir',
-  'touch',
-  'mkdir',
-  'chmod',
-  'chown',
-  'chgrp',
-  'truncate',
-  'shred',
-  'unlink',
-  'tee',
-  'mkfifo',
-  'mknod',
-  'setfacl',
-  'chattr',
-  'vi',
-  'vim',
-  'nano',
-  'emacs',
-  'ed',
-  'code',
-]
-const INERT_PROGRAMS = [
-  'echo',
-  'printf',
-  'pwd',
-  'true',
-  'false',
-  'basename',
-  'dirname',
-  'seq',
-  'date',
-  'whoami',
-  'id',
-  'yes',
-  'expr',
-  'test',
-  'uname',
-  'hostname',
-  'sleep',
-  'factor',
-  'which',
-  'whereis',
-]
-const SORT_VALUES = {
-  '-o': 'write',
-  '--output': 'write',
-  '-T': 'write',
-  '--temporary-directory': 'write',
-  '--compress-program': 'command',
-  '--files0-from': 'read',
-  '-k': 'inert',
-  '--key': 'inert',
-  '-t': 'inert',
-  '--field-separator': 'inert',
-  '-S': 'inert',
-  '--buffer-size': 'inert',
-} as const
-const COMPRESS_VALUES = { '-S': 'inert', '--suffix': 'inert' } as const
-
-// gzip, xz, zstd, bzip2 … replace their operands unless they write to stdout or only test/list.
-const compressorOperands = (args: readonly string[]): OperandRoles =>
-  args.some(
-    (argument) =>
-      /^-[A-Za-z0-9]*[ctl]/.test(argument) ||
-      ['--stdout', '--to-stdout', '--test', '--list'].includes(argument),
+/** The roles of a program with subcommands, as functions of its argument list. */
+function subcommandProgramRoles(name: string, roles: SubcommandRoles): ProgramRoles {
+  const operands = new Map<string, OperandRoles>()
+  for (const [role, subcommands] of Object.entries(roles.operandsBySubcommand)) {
+    for (const subcommand of subcommands ?? []) {
+      if (!operands.has(subcommand)) operands.set(subcommand, role as OperandRoles)
+    }
+  }
+  const globalValues = Object.freeze({ ...roles.globalValues })
+  // The global options' table merged with each subcommand's, once.
+  const values = new Map(
+    Object.entries(roles.valuesBySubcommand).map(([subcommand, specific]) => [
+      subcommand,
+      Object.freeze({ ...globalValues, ...specific }),
+    ]),
   )
-    ? 'read'
-    : 'write'
-
-// git subcommands whose operands are only read (paths, revisions, patterns).
-const GIT_READERS = new Set([
-  'status',
-  'diff',
-  'log',
-  'show',
-  'blame',
-  'grep',
-  'ls-files',
-  'add',
-  'commit',
-  'rev-parse',
-  'branch',
-  'tag',
-  'describe',
-  'shortlog',
-  'cat-file',
-  'ls-tree',
-  'fetch',
-  'push',
-  'remote',
-  'reflog',
-  'whatchanged',
-  'annotate',
-  'check-ignore',
-  'range-diff',
-  'difftool',
-])
-// git subcommands that rewrite or delete the files their operands name.
-const GIT_WRITERS = new Set([
-  'checkout',
-  'restore',
-  'reset',
-  'clean',
-  'rm',
-  'mv',
-  'stash',
-  'apply',
-  'am',
-  'switch',
-  'worktree',
-  'clone',
-  'init',
-  'archive',
-  'format-patch',
-  'bundle',
-  'read-tree',
-  'checkout-index',
-  'update-index',
-  'sparse-checkout',
-])
-const gitOperands = (args: readonly string[]): OperandRoles => {
-  const position = findSubcommand('git', args)
-  const subcommand = 'subcommand' in position ? (position.subcommand ?? '') : ''
-  if (GIT_READERS.has(subcommand)) return 'read'
-  return GIT_WRITERS.has(subcommand) ? 'write' : 'unknown'
+  return {
+    operands: (args) => operands.get(subcommandOf(name, args)) ?? roles.otherOperands,
+    values: (args) => values.get(subcommandOf(name, args)) ?? globalValues,
+  }
 }
 
-type Values = Readonly<Record<string, ArgumentRole>>
-// git's global options, then the value-taking options of each subcommand (the same letter is a
-// flag elsewhere: checkout -m merges, blame -C detects copies).
-const GIT_GLOBAL_VALUES: Values = Object.freeze({
-  '-C': 'read',
-  '--git-dir': 'read',
-  '--work-tree': 'read',
-  '--shallow-file': 'write',
-  '--exec-path': 'command',
-  '--config-env': 'command',
-  '-c': 'inert',
-  '--namespace': 'inert',
-  '--attr-source': 'inert',
-  '--output': 'write',
-})
-const GIT_LOG_VALUES: Values = {
-  '-n': 'inert',
-  '--format': 'inert',
-  '--pretty': 'inert',
-  '--since': 'inert',
-  '--until': 'inert',
-  '--author': 'inert',
-  '--grep': 'inert',
-  '-L': 'inert',
-}
-const GIT_MESSAGE_VALUES: Values = {
-  '-m': 'inert',
-  '--message': 'inert',
-  '-F': 'read',
-  '--file': 'read',
-}
-const GIT_SUBCOMMAND_VALUES: Readonly<Record<string, Values>> = {
-  commit: {
-    ...GIT_MESSAGE_VALUES,
-    '-C': 'inert',
-    '-c': 'inert',
-    '--author': 'inert',
-    '--date': 'inert',
-  },
-  tag: { ...GIT_MESSAGE_VALUES, '-u': 'inert' },
-  merge: { ...GIT_MESSAGE_VALUES, '-s': 'inert', '-X': 'inert' },
-  stash: { '-m': 'inert', '--message': 'inert' },
-  notes: GIT_MESSAGE_VALUES,
-  checkout: { '-b': 'inert', '-B': 'inert', '--orphan': 'inert' },
-  switch: { '-c': 'inert', '-C': 'inert', '--orphan': 'inert' },
-  log: GIT_LOG_VALUES,
-  show: GIT_LOG_VALUES,
-  shortlog: GIT_LOG_VALUES,
-  diff: { '--output': 'write' },
-  'format-patch': { '-o': 'write', '--output-directory': 'write' },
-  archive: { '-o': 'write', '--output': 'write', '--prefix': 'inert', '--format': 'inert' },
-  clone: {
-    '-o': 'inert',
-    '--origin': 'inert',
-    '-b': 'inert',
-    '--branch': 'inert',
-    '--depth': 'inert',
-    '--reference': 'read',
-    '--separate-git-dir': 'write',
-    '--template': 'command',
-    '-c': 'inert',
-    '--config': 'inert',
-  },
-  worktree: { '-b': 'inert', '-B': 'inert' },
-  grep: { '-e': 'inert', '-f': 'read', '-A': 'inert', '-B': 'inert', '-C': 'inert', '-m': 'inert' },
-  blame: { '-L': 'inert' },
-}
-// The global options' table merged with each subcommand's, once.
-const GIT_VALUES: Readonly<Record<string, Values>> = Object.fromEntries(
-  Object.entries(GIT_SUBCOMMAND_VALUES).map(([subcommand, specific]) => [
-    subcommand,
-    Object.freeze({ ...GIT_GLOBAL_VALUES, ...specific }),
+const FAMILY_ROLES: Record<string, ProgramRoles> = Object.fromEntries(
+  Object.entries(familyTable((family) => family.roles)).map(([name, roles]) => [
+    name,
+    'operandsBySubcommand' in roles ? subcommandProgramRoles(name, roles) : roles,
   ]),
 )
-const gitValues = (args: readonly string[]): Values => {
-  const position = findSubcommand('git', args)
-  const subcommand = 'subcommand' in position ? (position.subcommand ?? '') : ''
-  return (
-    (Object.hasOwn(GIT_VALUES, subcommand) ? GIT_VALUES[subcommand] : undefined) ??
-    GIT_GLOBAL_VALUES
-  )
-}
 
 // find deletes or writes what it finds with these actions.
 const findOperands = (args: readonly string[]): OperandRoles =>
@@ -364,8 +85,7 @@ const FIND_INERT = [
 ]
 
 const TABLE: Record<string, ProgramRoles> = {
-  sort: { operands: 'read', values: SORT_VALUES },
-  uniq: { operands: 'second-write', values: { '-f': 'inert', '-s': 'inert', '-w': 'inert' } },
+  ...FAMILY_ROLES,
   xxd: {
     operands: 'second-write',
     values: {
@@ -375,29 +95,6 @@ const TABLE: Record<string, ProgramRoles> = {
       '-s': 'inert',
       '-o': 'inert',
       '-n': 'inert',
-    },
-  },
-  cp: {
-    operands: 'last-write',
-    values: { '-t': 'write', '--target-directory': 'write', '-S': 'inert', '--suffix': 'inert' },
-  },
-  // mv removes its sources: every operand is written.
-  mv: {
-    operands: 'write',
-    values: { '-t': 'write', '--target-directory': 'write', '-S': 'inert', '--suffix': 'inert' },
-  },
-  ln: {
-    operands: 'last-write',
-    values: { '-t': 'write', '--target-directory': 'write', '-S': 'inert' },
-  },
-  install: {
-    operands: 'last-write',
-    values: {
-      '-t': 'write',
-      '--target-directory': 'write',
-      '-m': 'inert',
-      '-o': 'inert',
-      '-g': 'inert',
     },
   },
   rsync: {
@@ -416,28 +113,6 @@ const TABLE: Record<string, ProgramRoles> = {
   scp: {
     operands: 'last-write',
     values: { '-P': 'inert', '-l': 'inert', '-i': 'read', '-o': 'inert', '-c': 'inert' },
-  },
-  split: {
-    operands: 'second-write',
-    values: { '-b': 'inert', '-l': 'inert', '-n': 'inert', '-a': 'inert', '--filter': 'command' },
-  },
-  csplit: { operands: 'read', values: { '-f': 'write', '--prefix': 'write', '-b': 'inert' } },
-  dd: {
-    operands: 'unknown',
-    keys: {
-      if: 'read',
-      of: 'write',
-      bs: 'inert',
-      count: 'inert',
-      skip: 'inert',
-      seek: 'inert',
-      conv: 'inert',
-      status: 'inert',
-      ibs: 'inert',
-      obs: 'inert',
-      iflag: 'inert',
-      oflag: 'inert',
-    },
   },
   sed: {
     operands: 'read',
@@ -481,35 +156,6 @@ const TABLE: Record<string, ProgramRoles> = {
       '--exec': 'command',
     },
   },
-  gzip: { operands: compressorOperands, values: COMPRESS_VALUES },
-  gunzip: { operands: compressorOperands, values: COMPRESS_VALUES },
-  xz: { operands: compressorOperands, values: COMPRESS_VALUES },
-  unxz: { operands: compressorOperands, values: COMPRESS_VALUES },
-  bzip2: { operands: compressorOperands, values: COMPRESS_VALUES },
-  bunzip2: { operands: compressorOperands, values: COMPRESS_VALUES },
-  zstd: {
-    operands: compressorOperands,
-    values: { '-o': 'write', '--output-dir-flat': 'write', '-D': 'read' },
-  },
-  lz4: { operands: 'second-write' },
-  tar: {
-    operands: (args) =>
-      /^-?[A-Za-z]*[ct]/.test(args[0] ?? '') && !/^-?[A-Za-z]*x/.test(args[0] ?? '')
-        ? 'read'
-        : 'unknown',
-    values: {
-      '-f': 'write',
-      '--file': 'write',
-      '-C': 'write',
-      '--directory': 'write',
-      '-T': 'read',
-      '--files-from': 'read',
-      '-X': 'read',
-      '--exclude-from': 'read',
-      '--exclude': 'inert',
-      '-b': 'inert',
-    },
-  },
   iconv: {
     operands: 'read',
     values: {
@@ -519,187 +165,6 @@ const TABLE: Record<string, ProgramRoles> = {
       '-t': 'inert',
       '--from-code': 'inert',
       '--to-code': 'inert',
-    },
-  },
-  shuf: {
-    operands: 'read',
-    values: {
-      '-o': 'write',
-      '--output': 'write',
-      '--random-source': 'read',
-      '-n': 'inert',
-      '-i': 'inert',
-    },
-  },
-  unzip: { operands: 'read', values: { '-d': 'write', '-x': 'inert', '-P': 'inert' } },
-  zip: {
-    operands: 'unknown',
-    values: {
-      '-b': 'write',
-      '--temp-path': 'write',
-      '-x': 'inert',
-      '-i': 'inert',
-      '-P': 'inert',
-      '-O': 'write',
-      '--output-file': 'write',
-    },
-  },
-  curl: {
-    operands: 'url',
-    values: {
-      '-o': 'write',
-      '--output': 'write',
-      '--output-dir': 'write',
-      '-D': 'write',
-      '--dump-header': 'write',
-      '-c': 'write',
-      '--cookie-jar': 'write',
-      '--trace': 'write',
-      '--trace-ascii': 'write',
-      '--stderr': 'write',
-      '--libcurl': 'write',
-      '--etag-save': 'write',
-      '--hsts': 'write',
-      '--alt-svc': 'write',
-      '-T': 'read',
-      '--upload-file': 'read',
-      '-d': 'read',
-      '--data': 'read',
-      '--data-binary': 'read',
-      '--data-ascii': 'read',
-      '--data-urlencode': 'read',
-      '--json': 'read',
-      '-F': 'read',
-      '--form': 'read',
-      '-b': 'read',
-      '--cookie': 'read',
-      '--cacert': 'read',
-      '--cert': 'read',
-      '--key': 'read',
-      '-E': 'read',
-      '-H': 'inert',
-      '--header': 'inert',
-      '-A': 'inert',
-      '-X': 'inert',
-      '--request': 'inert',
-      '-u': 'inert',
-      '--user': 'inert',
-      '-e': 'inert',
-      '--referer': 'inert',
-      '-x': 'url',
-      '--proxy': 'url',
-      '-w': 'inert',
-      '--write-out': 'inert',
-      '-m': 'inert',
-      '--max-time': 'inert',
-      '--connect-timeout': 'inert',
-      '-r': 'inert',
-      '--range': 'inert',
-      '--retry': 'inert',
-      '-K': 'command',
-      '--config': 'command',
-      '--engine': 'command',
-    },
-  },
-  wget: {
-    operands: 'url',
-    values: {
-      '-O': 'write',
-      '--output-document': 'write',
-      '-o': 'write',
-      '--output-file': 'write',
-      '-a': 'write',
-      '--append-output': 'write',
-      '-P': 'write',
-      '--directory-prefix': 'write',
-      '-i': 'read',
-      '--input-file': 'read',
-      '--post-file': 'read',
-      '--body-file': 'read',
-      '--load-cookies': 'read',
-      '--save-cookies': 'write',
-      '--certificate': 'read',
-      '--private-key': 'read',
-      '--ca-certificate': 'read',
-      '-U': 'inert',
-      '--user-agent': 'inert',
-      '--header': 'inert',
-      '--post-data': 'inert',
-      '-t': 'inert',
-      '-T': 'inert',
-      '-e': 'command',
-      '--execute': 'command',
-      '--use-askpass': 'command',
-      '--config': 'command',
-    },
-  },
-  gcc: {
-    operands: 'read',
-    values: {
-      '-o': 'write',
-      '-MF': 'write',
-      '-I': 'read',
-      '-L': 'read',
-      '-l': 'inert',
-      '-D': 'inert',
-      '-U': 'inert',
-      '-x': 'inert',
-      '-include': 'read',
-      '-B': 'command',
-      '-wrapper': 'command',
-      '-specs': 'command',
-      '--specs': 'command',
-      '-fplugin': 'command',
-    },
-  },
-  git: { operands: gitOperands, values: gitValues },
-  npm: {
-    operands: 'unknown',
-    values: {
-      '--prefix': 'write',
-      '-C': 'write',
-      '--cache': 'write',
-      '--userconfig': 'command',
-      '--globalconfig': 'command',
-      '-w': 'inert',
-      '--workspace': 'inert',
-      '--registry': 'url',
-    },
-  },
-  pnpm: {
-    operands: 'unknown',
-    values: {
-      '--dir': 'write',
-      '-C': 'write',
-      '--filter': 'inert',
-      '-F': 'inert',
-      '--store-dir': 'write',
-      '--virtual-store-dir': 'write',
-    },
-  },
-  yarn: {
-    operands: 'unknown',
-    values: { '--cwd': 'write', '--cache-folder': 'write', '--modules-folder': 'write' },
-  },
-  pytest: {
-    operands: 'read',
-    values: {
-      '--basetemp': 'write',
-      '--junitxml': 'write',
-      '--junit-xml': 'write',
-      '--rootdir': 'write',
-      '-c': 'read',
-      '--confcutdir': 'read',
-      '-k': 'inert',
-      '-m': 'inert',
-      '-p': 'command',
-      '-o': 'unknown',
-      '--override-ini': 'unknown',
-      '--cov': 'read',
-      '--cov-report': 'unknown',
-      '--log-file': 'write',
-      '--debug': 'write',
-      '--cov-config': 'read',
     },
   },
   openssl: {
@@ -721,53 +186,6 @@ const TABLE: Record<string, ProgramRoles> = {
       '-writerand': 'write',
     },
   },
-  make: {
-    operands: 'inert',
-    values: {
-      '-C': 'read',
-      '--directory': 'read',
-      '-f': 'read',
-      '--file': 'read',
-      '--makefile': 'read',
-      '-I': 'read',
-      '--include-dir': 'read',
-      '-o': 'inert',
-      '-W': 'inert',
-    },
-  },
-  cargo: {
-    operands: 'unknown',
-    values: {
-      '--manifest-path': 'read',
-      '--target-dir': 'write',
-      '-p': 'inert',
-      '--package': 'inert',
-      '-j': 'inert',
-      '--features': 'inert',
-      '-F': 'inert',
-      '--bin': 'inert',
-      '--test': 'inert',
-      '--target': 'inert',
-      '--config': 'command',
-      '-Z': 'command',
-    },
-  },
-  go: {
-    operands: 'unknown',
-    values: {
-      '-o': 'write',
-      '-C': 'write',
-      '-modfile': 'read',
-      '-run': 'inert',
-      '-bench': 'inert',
-      '-tags': 'inert',
-      '-ldflags': 'inert',
-      '-gcflags': 'inert',
-      '-exec': 'command',
-      '-toolexec': 'command',
-      '-overlay': 'command',
-    },
-  },
 }
 
 TABLE.find = {
@@ -785,29 +203,6 @@ TABLE.find = {
     '-files0-from': 'read',
   },
 }
-TABLE.python = {
-  operands: 'first-read',
-  values: { '-m': 'inert', '-c': 'command', '-W': 'inert', '-X': 'inert' },
-}
-TABLE.node = {
-  operands: 'first-read',
-  values: {
-    '-e': 'command',
-    '--eval': 'command',
-    '-p': 'command',
-    '--print': 'command',
-    '-r': 'command',
-    '--require': 'command',
-    '--import': 'command',
-    '--loader': 'command',
-    '--test-reporter': 'inert',
-    '--test-name-pattern': 'inert',
-    '--test-reporter-destination': 'write',
-  },
-}
-for (const name of READ_PROGRAMS) TABLE[name] ??= { operands: 'read' }
-for (const name of WRITE_PROGRAMS) TABLE[name] ??= { operands: 'write' }
-for (const name of INERT_PROGRAMS) TABLE[name] ??= { operands: 'inert' }
 for (const [alias, name] of [
   ['gsed', 'sed'],
   ['gtar', 'tar'],

@@ -1,149 +1,10 @@
 import { type BuiltinFinding, exec } from './builtin-finding.js'
-import { codeRoleFindings, type ValueOption, type ValueRole, wordsRole } from './value-roles.js'
-
-// cargo `--config KEY=VALUE` settings that name no program; a value without `=` is a file.
-const CARGO_SAFE_SETTING =
-  /^(net\.(offline|retry|git-fetch-with-cli)|build\.(jobs|incremental)|term\.[a-z-]+|http\.(timeout|multiplexing)|profile\.[A-Za-z0-9_-]+\.(opt-level|debug|debug-assertions|overflow-checks|lto|codegen-units|incremental|panic|strip|split-debuginfo))\s*=\s*[A-Za-z0-9_."'-]*$/
-const cargoConfig = (value: string): ValueRole =>
-  !value.includes('=') ? 'config-file' : CARGO_SAFE_SETTING.test(value) ? 'data' : 'program'
-
-// go build flags: words of -ldflags and -gcflags that only tune the output.
-const GO_LDFLAGS = /^(-s|-w|-X=.*|-buildid=.*|-linkmode=internal|-v|-strictdups=\d)$|^[^-]/
-const GO_GCFLAGS = /^(-N|-l|-m|-m=\d|-S|-B|-live|-d=checkptr(=\d)?|-race)$/
-// `go env -w` settings that name no program or flags.
-const GO_ENV_SAFE =
-  /^(GOPRIVATE|GONOPROXY|GONOSUMDB|GOPROXY|GOSUMDB|GOINSECURE|GO111MODULE|GOOS|GOARCH|GOAMD64|GOARM|GOARM64|CGO_ENABLED|GOTELEMETRY|GOWORK|GODEBUG)=[A-Za-z0-9_.,:/@*=+-]*$/
-
-// pytest `-o KEY=VALUE` settings that load nothing; addopts, pythonpath, filterwarnings and
-// plugin settings can.
-const PYTEST_SAFE_INI =
-  /^(cache_dir|python_files|python_classes|python_functions|testpaths|markers|console_output_style|log_cli|log_cli_level|log_level|log_format|log_date_format|junit_family|junit_suite_name|xfail_strict|norecursedirs|minversion|empty_parameter_set_mark|asyncio_mode|asyncio_default_fixture_loop_scope|timeout|verbosity_assertions|verbosity_test_cases)=/
+import { GO_ENV_SAFE_SETTING } from './programs/go.js'
+import { familyTable } from './programs/program-families.js'
+import { codeRoleFindings, type ValueOption } from './value-roles.js'
 
 const MODELS: Readonly<Record<string, readonly ValueOption[]>> = {
-  cargo: [
-    {
-      spellings: ['--config'],
-      role: cargoConfig,
-      why: 'cargo settings can name programs (build.rustc-wrapper, target.*.runner, linker, alias.*) and a file of them',
-    },
-  ],
-  curl: [
-    {
-      spellings: ['--proto-default'],
-      role: (value) => (/^https?$/i.test(value) ? 'url' : 'config-file'),
-      why: 'a default protocol other than http(s) turns every operand into a file or other resource the check does not follow',
-    },
-    {
-      spellings: ['--variable'],
-      role: (value) => (/^[%]|^[^=]*@/.test(value) ? 'config-file' : 'data'),
-      why: 'curl variables read a file (name@file) or an environment variable (%name) into the request',
-    },
-  ],
-  wget: [
-    {
-      spellings: ['--config'],
-      role: 'config-file',
-      why: 'a wgetrc file holds commands, such as use_askpass, that run programs',
-    },
-  ],
-  go: [
-    {
-      spellings: ['-ldflags', '--ldflags'],
-      role: wordsRole(GO_LDFLAGS),
-      why: 'linker flags can name an external linker or its flags (-extld, -extldflags, -I)',
-    },
-    {
-      spellings: ['-gcflags', '--gcflags'],
-      role: wordsRole(GO_GCFLAGS),
-      why: 'compiler flags other than the debugging ones can load files or plugins',
-    },
-    {
-      spellings: ['-asmflags', '--asmflags'],
-      role: wordsRole(/^-S$/),
-      why: 'assembler flags can load files',
-    },
-    {
-      spellings: ['-gccgoflags', '--gccgoflags'],
-      role: 'program',
-      why: 'gccgo flags can name a wrapper program',
-    },
-    { spellings: ['-vettool', '--vettool'], role: 'program', why: 'go vet runs the named tool' },
-    {
-      spellings: ['-modfile', '--modfile'],
-      role: 'config-file',
-      why: 'another go.mod can replace modules with other code and name tools',
-    },
-  ],
-  pytest: [
-    {
-      spellings: ['-o', '--override-ini'],
-      role: (value) => (PYTEST_SAFE_INI.test(value.replace(/^=/, '')) ? 'data' : 'program'),
-      why: 'ini settings such as addopts, pythonpath, filterwarnings and plugin settings load code',
-    },
-    { spellings: ['--pdbcls'], role: 'program', why: 'pytest imports the debugger class' },
-    {
-      spellings: ['-W', '--pythonwarnings'],
-      role: (value) => ((value.split(':')[2] ?? '').includes('.') ? 'program' : 'data'),
-      why: 'a warning category with a module path imports that module',
-    },
-    {
-      spellings: ['--tx'],
-      role: (value) => (/^(\d+\*)?popen$/.test(value) ? 'data' : 'program'),
-      why: 'an execnet gateway names a python or remote command to run',
-    },
-    {
-      spellings: ['--cov-config'],
-      role: 'config-file',
-      why: 'a coverage config file can name plugins',
-    },
-    {
-      spellings: ['-c', '--config-file'],
-      role: 'config-file',
-      why: 'pytest reads its settings (addopts, plugins) from it',
-    },
-  ],
-  clang: [
-    {
-      spellings: ['--config'],
-      role: 'config-file',
-      why: 'a clang config file holds options, which can name programs (-B, -fplugin)',
-    },
-  ],
-  aria2c: [
-    {
-      spellings: ['--conf-path'],
-      role: 'config-file',
-      why: 'an aria2 config file can set hook commands (on-download-complete)',
-    },
-  ],
-  eslint: [
-    { spellings: ['-c', '--config'], role: 'config-file', why: 'an eslint config is code' },
-    { spellings: ['--rulesdir'], role: 'program', why: 'eslint loads rule modules from it' },
-    { spellings: ['--plugin'], role: 'program', why: 'eslint imports the plugin' },
-    { spellings: ['--parser'], role: 'program', why: 'eslint imports the parser' },
-    {
-      spellings: ['--resolve-plugins-relative-to'],
-      role: 'program',
-      why: 'eslint imports plugins from that folder',
-    },
-  ],
-  prettier: [
-    {
-      spellings: ['--config'],
-      role: 'config-file',
-      why: 'a prettier config can be code and name plugins',
-    },
-    { spellings: ['--plugin'], role: 'program', why: 'prettier imports the plugin' },
-  ],
-  vitest: [{ spellings: ['-c', '--config'], role: 'config-file', why: 'a vitest config is code' }],
-  jest: [{ spellings: ['-c', '--config'], role: 'config-file', why: 'a jest config can be code' }],
-  make: [
-    {
-      spellings: ['-I', '--include-dir'],
-      role: 'config-file',
-      why: 'make searches it for the makefiles it includes, whose recipes run',
-    },
-  ],
+  ...familyTable((family) => family.valueOptions),
 }
 
 const ALIASES: Readonly<Record<string, string>> = {
@@ -211,7 +72,7 @@ function goEnvFindings(args: readonly string[]): BuiltinFinding[] {
   const writes = args.indexOf('-w')
   if (writes === -1 && !args.some((argument) => argument.startsWith('-w='))) return []
   const settings = args.slice(1).filter((argument) => !argument.startsWith('-'))
-  const refused = settings.find((setting) => !GO_ENV_SAFE.test(setting))
+  const refused = settings.find((setting) => !GO_ENV_SAFE_SETTING.test(setting))
   if (refused === undefined && settings.length > 0) return []
   return [
     exec(

@@ -1,0 +1,35 @@
+import type { ProgramFamily } from './program-family.js'
+
+/** The C compilers: gcc and clang (and cc, c++, g++, clang++, which take gcc's roles). */
+export const COMPILERS_FAMILY: ProgramFamily = {
+  roles: {
+    gcc: {
+      operands: 'read',
+      values: {
+        '-o': 'write',
+        '-MF': 'write',
+        '-I': 'read',
+        '-L': 'read',
+        '-l': 'inert',
+        '-D': 'inert',
+        '-U': 'inert',
+        '-x': 'inert',
+        '-include': 'read',
+        '-B': 'command',
+        '-wrapper': 'command',
+        '-specs': 'command',
+        '--specs': 'command',
+        '-fplugin': 'command',
+      },
+    },
+  },
+  valueOptions: {
+    clang: [
+      {
+        spellings: ['--config'],
+        role: 'config-file',
+        why: 'a clang config file holds options, which can name programs (-B, -fplugin)',
+      },
+    ],
+  },
+}

@@ -1,0 +1,64 @@
+import { wordsRole } from '../value-roles.js'
+import type { ProgramFamily } from './program-family.js'
+
+// go build flags: words of -ldflags and -gcflags that only tune the output.
+const GO_LDFLAGS = /^(-s|-w|-X=.*|-buildid=.*|-linkmode=internal|-v|-strictdups=\d)$|^[^-]/
+const GO_GCFLAGS = /^(-N|-l|-m|-m=\d|-S|-B|-live|-d=checkptr(=\d)?|-race)$/
+/** The `go env -w` settings that name no program or flags. */
+export const GO_ENV_SAFE_SETTING =
+  /^(GOPRIVATE|GONOPROXY|GONOSUMDB|GOPROXY|GOSUMDB|GOINSECURE|GO111MODULE|GOOS|GOARCH|GOAMD64|GOARM|GOARM64|CGO_ENABLED|GOTELEMETRY|GOWORK|GODEBUG)=[A-Za-z0-9_.,:/@*=+-]*$/
+
+/** go, the Go toolchain. */
+export const GO_FAMILY: ProgramFamily = {
+  globalOptions: {
+    go: { withValue: [], flags: [] },
+  },
+  roles: {
+    go: {
+      operands: 'unknown',
+      values: {
+        '-o': 'write',
+        '-C': 'write',
+        '-modfile': 'read',
+        '-run': 'inert',
+        '-bench': 'inert',
+        '-tags': 'inert',
+        '-ldflags': 'inert',
+        '-gcflags': 'inert',
+        '-exec': 'command',
+        '-toolexec': 'command',
+        '-overlay': 'command',
+      },
+    },
+  },
+  valueOptions: {
+    go: [
+      {
+        spellings: ['-ldflags', '--ldflags'],
+        role: wordsRole(GO_LDFLAGS),
+        why: 'linker flags can name an external linker or its flags (-extld, -extldflags, -I)',
+      },
+      {
+        spellings: ['-gcflags', '--gcflags'],
+        role: wordsRole(GO_GCFLAGS),
+        why: 'compiler flags other than the debugging ones can load files or plugins',
+      },
+      {
+        spellings: ['-asmflags', '--asmflags'],
+        role: wordsRole(/^-S$/),
+        why: 'assembler flags can load files',
+      },
+      {
+        spellings: ['-gccgoflags', '--gccgoflags'],
+        role: 'program',
+        why: 'gccgo flags can name a wrapper program',
+      },
+      { spellings: ['-vettool', '--vettool'], role: 'program', why: 'go vet runs the named tool' },
+      {
+        spellings: ['-modfile', '--modfile'],
+        role: 'config-file',
+        why: 'another go.mod can replace modules with other code and name tools',
+      },
+    ],
+  },
+}

@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { PROGRAM_FAMILIES } from './program-families.js'
+import type { ProgramFamily } from './program-family.js'
+
+const TABLES = ['globalOptions', 'roles', 'valueOptions'] as const
+
+/** The family constants the files of this folder export (`export const GIT_FAMILY`). */
+function exportedFamilies(): string[] {
+  return readdirSync(import.meta.dirname)
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+    .flatMap((file) => {
+      const text = readFileSync(`${import.meta.dirname}/${file}`, 'utf8')
+      return [...text.matchAll(/^export const (\w+_FAMILY): ProgramFamily/gm)].map(
+        (match) => match[1] ?? '',
+      )
+    })
+    .sort()
+}
+
+/** The programs that two families both describe in one table, as `table: program`. */
+function sharedPrograms(families: readonly ProgramFamily[]): string[] {
+  return TABLES.flatMap((table) => {
+    const names = families.flatMap((family) => Object.keys(family[table] ?? {}))
+    return names
+      .filter((name, index) => names.indexOf(name) !== index)
+      .map((name) => `${table}: ${name}`)
+  })
+}
+
+describe('program families', () => {
+  it('should register every family file, so that no file of rules is left unused', async () => {
+    const registered = await import('./program-families.js')
+    const source = readFileSync(`${import.meta.dirname}/program-families.ts`, 'utf8')
+    const listed = /PROGRAM_FAMILIES[^=]*= \[([^\]]*)\]/.exec(source)?.[1] ?? ''
+    expect(
+      listed
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean)
+        .sort(),
+    ).toEqual(exportedFamilies())
+    expect(registered.PROGRAM_FAMILIES).toHaveLength(exportedFamilies().length)
+  })
+
+  it('should describe each program in one family only, since a later family would replace it', () => {
+    expect(sharedPrograms(PROGRAM_FAMILIES)).toEqual([])
+    const first: ProgramFamily = { roles: { git: { operands: 'read' } } }
+    const second: ProgramFamily = { roles: { git: { operands: 'write' } }, valueOptions: {} }
+    expect(sharedPrograms([first, second])).toEqual(['roles: git'])
+  })
+})

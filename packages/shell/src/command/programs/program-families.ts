@@ -1,0 +1,34 @@
+import { ARCHIVES_FAMILY } from './archives.js'
+import { CARGO_FAMILY } from './cargo.js'
+import { COMPILERS_FAMILY } from './compilers.js'
+import { COREUTILS_FAMILY } from './coreutils.js'
+import { CURL_FAMILY } from './curl.js'
+import { GIT_FAMILY } from './git.js'
+import { GO_FAMILY } from './go.js'
+import { MAKE_FAMILY } from './make.js'
+import { NODE_FAMILY } from './node.js'
+import type { ProgramFamily } from './program-family.js'
+import { PYTHON_FAMILY } from './python.js'
+
+/** Every family of programs the checker models, one file each. */
+export const PROGRAM_FAMILIES: readonly ProgramFamily[] = [
+  GIT_FAMILY,
+  NODE_FAMILY,
+  PYTHON_FAMILY,
+  CARGO_FAMILY,
+  GO_FAMILY,
+  MAKE_FAMILY,
+  CURL_FAMILY,
+  ARCHIVES_FAMILY,
+  COREUTILS_FAMILY,
+  COMPILERS_FAMILY,
+]
+
+/** One of the tables of every family, merged by program name (a name is in one family only). */
+export function familyTable<Entry>(
+  table: (family: ProgramFamily) => Readonly<Record<string, Entry>> | undefined,
+): Record<string, Entry> {
+  const merged: Record<string, Entry> = {}
+  for (const family of PROGRAM_FAMILIES) Object.assign(merged, table(family))
+  return merged
+}
