@@ -14,7 +14,6 @@ const MAX_LINES = 80
 const KNOWN_LONG: Readonly<Record<string, number>> = {
   'packages/ai-sdk/src/tools/guard-tools.ts wrapTool': 114,
   'packages/core/src/flow/create-untrusted-flow-tracker.ts createUntrustedFlowTracker': 105,
-  'packages/mcp/src/guard/create-mcp-call-guard.ts createMcpCallGuard': 90,
 }
 
 const ROOT = join(import.meta.dirname, '..', '..', '..')
