@@ -70,13 +70,8 @@ function setupError(name: string, reason: string): PlanError {
   })
 }
 
-function wrapTool(
-  name: string,
-  tool: AnyTool,
-  guard: PlanGuard,
-  options: GuardToolsOptions,
-  durable: DurableRun,
-): AnyTool {
+/** The tool's own `execute`; throws for a tool that no wrapper can intercept. */
+function executeOf(name: string, tool: AnyTool): Execute {
   if (typeof tool !== 'object' || tool === null) throw setupError(name, 'it is not a tool object.')
   if (tool.type === 'provider' && tool.isProviderExecuted === true) {
     throw setupError(
@@ -91,12 +86,31 @@ function wrapTool(
       'it has no execute function, so its calls would reach your code without a check. Give it an execute function or leave it out.',
     )
   }
-  if (isGuardedBy(tool, guard)) return tool
+  return execute
+}
 
-  const authorizeCall = async (
+/** What a guarded `execute` works with: the tool's name, the guard, and how to approve and run. */
+interface GuardedCall {
+  readonly name: string
+  readonly guard: PlanGuard
+  readonly durable: DurableRun
+  /** Decides a call and reports the decision: the approved step, or throws its denial. */
+  readonly authorize: (
     input: unknown,
     executionOptions: ToolExecutionOptions<unknown> | undefined,
-  ): Promise<AllowedResult> => {
+  ) => Promise<AllowedResult>
+  /** Runs the tool's own `execute`. */
+  readonly run: Execute
+}
+
+/** Authorizes each call of the tool `name`, started on the durable run when there is one. */
+function createCallAuthorizer(
+  name: string,
+  guard: PlanGuard,
+  options: GuardToolsOptions,
+  durable: DurableRun,
+): GuardedCall['authorize'] {
+  return async (input, executionOptions) => {
     const callId = executionOptions?.toolCallId
     const humanApproved = takeAsked(guard, callId)
     let decision = await decideForExecution(guard, {
@@ -123,62 +137,87 @@ function wrapTool(
     if (!decision.allowed) throw denialError(guard, name, decision)
     return decision.result
   }
-  const run = (args: unknown, executionOptions: ToolExecutionOptions<unknown>): unknown =>
-    execute.call(tool, args, executionOptions)
+}
 
-  let guardedExecute: Execute
-  if (isAsyncGeneratorFunction(execute)) {
-    // streaming tool: stay an async iterable so the SDK still reports preliminary results
-    guardedExecute = async function* (input, executionOptions) {
-      const approved = await authorizeCall(input, executionOptions)
-      let state: 'running' | 'finished' | 'failed' = 'running'
-      let last: unknown
-      try {
-        for await (const output of run(approved.args, executionOptions) as AsyncIterable<unknown>) {
-          last = output
-          yield output
-        }
-        state = 'finished'
-      } catch (error) {
-        state = 'failed'
-        guard.fail(approved.stepId, error)
-        throw error
-      } finally {
-        if (state === 'running') {
-          guard.fail(
-            approved.stepId,
-            new PlanError(`The "${name}" tool stopped before it finished.`, {
-              code: 'step_failed',
-            }),
-          )
-        }
-        if (state !== 'finished' && durable.durable) await endDurableCall(guard, durable)
+/**
+ * The guarded `execute` of a streaming tool: it stays an async iterable so the SDK still
+ * reports preliminary results; the last value is the step's output.
+ */
+function streamingExecute({ name, guard, durable, authorize, run }: GuardedCall): Execute {
+  return async function* (input, executionOptions) {
+    const approved = await authorize(input, executionOptions)
+    let state: 'running' | 'finished' | 'failed' = 'running'
+    let last: unknown
+    try {
+      for await (const output of run(approved.args, executionOptions) as AsyncIterable<unknown>) {
+        last = output
+        yield output
       }
-      guard.complete(approved.stepId, last)
-      if (durable.durable) await endDurableCall(guard, durable)
-    }
-  } else {
-    guardedExecute = async (input, executionOptions) => {
-      const approved = await authorizeCall(input, executionOptions)
-      let output: unknown
-      try {
-        const value = run(approved.args, executionOptions)
-        if (isAsyncIterable(value)) {
-          // a plain function returning an iterable: the SDK's final output is the last value
-          for await (const item of value) output = item
-        } else {
-          output = await value
-        }
-      } catch (error) {
-        guard.fail(approved.stepId, error)
-        if (durable.durable) await endDurableCall(guard, durable)
-        throw error
+      state = 'finished'
+    } catch (error) {
+      state = 'failed'
+      guard.fail(approved.stepId, error)
+      throw error
+    } finally {
+      if (state === 'running') {
+        guard.fail(
+          approved.stepId,
+          new PlanError(`The "${name}" tool stopped before it finished.`, {
+            code: 'step_failed',
+          }),
+        )
       }
-      guard.complete(approved.stepId, output)
-      if (durable.durable) await endDurableCall(guard, durable)
-      return output
+      if (state !== 'finished' && durable.durable) await endDurableCall(guard, durable)
     }
+    guard.complete(approved.stepId, last)
+    if (durable.durable) await endDurableCall(guard, durable)
   }
+}
+
+/** The guarded `execute` of a tool that returns its output (or an iterable of which the last counts). */
+function returningExecute({ guard, durable, authorize, run }: GuardedCall): Execute {
+  return async (input, executionOptions) => {
+    const approved = await authorize(input, executionOptions)
+    let output: unknown
+    try {
+      const value = run(approved.args, executionOptions)
+      if (isAsyncIterable(value)) {
+        // a plain function returning an iterable: the SDK's final output is the last value
+        for await (const item of value) output = item
+      } else {
+        output = await value
+      }
+    } catch (error) {
+      guard.fail(approved.stepId, error)
+      if (durable.durable) await endDurableCall(guard, durable)
+      throw error
+    }
+    guard.complete(approved.stepId, output)
+    if (durable.durable) await endDurableCall(guard, durable)
+    return output
+  }
+}
+
+/** `tool` with every call authorized by `guard`; the tool itself when `guard` already guards it. */
+function wrapTool(
+  name: string,
+  tool: AnyTool,
+  guard: PlanGuard,
+  options: GuardToolsOptions,
+  durable: DurableRun,
+): AnyTool {
+  const execute = executeOf(name, tool)
+  if (isGuardedBy(tool, guard)) return tool
+  const call: GuardedCall = {
+    name,
+    guard,
+    durable,
+    authorize: createCallAuthorizer(name, guard, options, durable),
+    run: (args, executionOptions) => execute.call(tool, args, executionOptions),
+  }
+  const guardedExecute = isAsyncGeneratorFunction(execute)
+    ? streamingExecute(call)
+    : returningExecute(call)
   // enumerable, so copies of the tool made by the SDK (`{ ...tool }`) keep the mark
   const guarded: Record<string | symbol, unknown> = { ...tool, execute: guardedExecute }
   guarded[guardedBy] = guard

@@ -275,6 +275,81 @@ function ownCodeOf(policy: ResolvedPolicy, trail: SourceTrail) {
   }
 }
 
+/** What the tracker keeps per step of a run, and the text of the untrusted outputs seen. */
+interface FlowRecords {
+  readonly labels: Map<string, TrustLabel>
+  /** For each step, how many indexed outputs its planner may have seen. */
+  readonly seen: Map<string, number>
+  readonly index: UntrustedTextIndex
+  readonly trail: SourceTrail
+  /** Extraction steps' schemas as checked, kept until their output is recorded. */
+  readonly schemas: Map<string, JsonValue>
+}
+
+/** The records of a run resumed from `state`, or of a new run. */
+function restoreRecords(
+  policy: ResolvedPolicy,
+  state: UntrustedFlowState | undefined,
+  parseCommand: ParseCommand,
+): FlowRecords {
+  const labels = new Map<string, TrustLabel>()
+  const seen = new Map<string, number>()
+  const trail = new SourceTrail(policy, parseCommand, state)
+  const schemas = new Map<string, JsonValue>()
+  const index =
+    state === undefined ? new UntrustedTextIndex() : UntrustedTextIndex.fromJSON(state.text)
+  if (state !== undefined) {
+    for (const id of Object.keys(state.labels)) labels.set(id, valueAt(state.labels, id))
+    for (const id of Object.keys(state.seen)) seen.set(id, valueAt(state.seen, id))
+  }
+  return { labels, seen, index, trail, schemas }
+}
+
+/** {@link UntrustedFlowTracker.check}. */
+function checkStep(
+  policy: ResolvedPolicy,
+  { labels, seen, index, trail, schemas }: FlowRecords,
+  step: CompiledStep,
+  args: JsonObject,
+  paste: boolean,
+): FlowCheck {
+  const tool = policy.tools.get(step.tool)
+  // Unknown tool: the guard denies it anyway; refuse here too.
+  if (tool === undefined) return { issues: [], tainted: true }
+  trail.checked(step, tool, args)
+  if (tool.output?.extract === true && args.schema !== undefined) schemas.set(step.id, args.schema)
+  const issues: PlanIssue[] = []
+  let tainted = checkReferences(step, tool, labels, issues)
+  // Text written into a plan after untrusted output was seen may have been copied from it.
+  const limit = seen.get(step.id) ?? index.size
+  if (limit > 0 && paste) {
+    const context = { index, limit, ownCode: ownCodeOf(policy, trail) }
+    tainted = checkPasted(tool, step, args, context, tainted, issues)
+  }
+  return { issues, tainted }
+}
+
+/** {@link UntrustedFlowTracker.record}. */
+function recordStep(
+  policy: ResolvedPolicy,
+  { labels, index, trail, schemas }: FlowRecords,
+  step: CompiledStep,
+  output: JsonValue | undefined,
+  tainted: boolean,
+): TrustLabel {
+  const tool = policy.tools.get(step.tool)
+  const schema = schemas.get(step.id)
+  schemas.delete(step.id)
+  const untrusted = outputIsUntrusted(policy, step, tool, output, tainted, labels, schema)
+  const label: TrustLabel = untrusted ? 'untrusted' : 'trusted'
+  labels.set(step.id, label)
+  if (untrusted) {
+    indexOutput(index, step.id, output)
+    trail.recorded(step, tool, labels)
+  } else trail.trusted(step.id)
+  return label
+}
+
 /**
  * Creates the run-time side of the data-flow check: outputs of untrusted tools (and of tools
  * fed untrusted data) are labelled when they finish; a reference to one stays untrusted; and
@@ -286,56 +361,22 @@ export function createUntrustedFlowTracker(
   /** Reads a command into its argv, to name where a command's output comes from. */
   parseCommand: ParseCommand = () => undefined,
 ): UntrustedFlowTracker {
-  const labels = new Map<string, TrustLabel>()
-  const seen = new Map<string, number>()
-  let sensitive = state?.sensitive === true
-  let acted = state?.acted === true
-  let questions = state?.questions ?? 0
-  const trail = new SourceTrail(policy, parseCommand, state)
-  const schemas = new Map<string, JsonValue>()
+  const flags: FlowFlags = {
+    sensitive: state?.sensitive === true,
+    acted: state?.acted === true,
+    questions: state?.questions ?? 0,
+  }
+  const records = restoreRecords(policy, state, parseCommand)
+  const { labels, seen, index, trail } = records
   // Whether resource content is trusted: the policy's answer, asked at the first resource read.
   let outsideTrusted: boolean | undefined
-  const index =
-    state === undefined ? new UntrustedTextIndex() : UntrustedTextIndex.fromJSON(state.text)
-  if (state !== undefined) {
-    for (const id of Object.keys(state.labels)) labels.set(id, valueAt(state.labels, id))
-    for (const id of Object.keys(state.seen)) seen.set(id, valueAt(state.seen, id))
-  }
 
   return {
     planApproved(stepIds) {
       for (const id of stepIds) seen.set(id, index.size)
     },
-    check(step, args, paste = true) {
-      const tool = policy.tools.get(step.tool)
-      // Unknown tool: the guard denies it anyway; refuse here too.
-      if (tool === undefined) return { issues: [], tainted: true }
-      trail.checked(step, tool, args)
-      if (tool.output?.extract === true && args.schema !== undefined)
-        schemas.set(step.id, args.schema)
-      const issues: PlanIssue[] = []
-      let tainted = checkReferences(step, tool, labels, issues)
-      // Text written into a plan after untrusted output was seen may have been copied from it.
-      const limit = seen.get(step.id) ?? index.size
-      if (limit > 0 && paste) {
-        const context = { index, limit, ownCode: ownCodeOf(policy, trail) }
-        tainted = checkPasted(tool, step, args, context, tainted, issues)
-      }
-      return { issues, tainted }
-    },
-    record(step, output, tainted) {
-      const tool = policy.tools.get(step.tool)
-      const schema = schemas.get(step.id)
-      schemas.delete(step.id)
-      const untrusted = outputIsUntrusted(policy, step, tool, output, tainted, labels, schema)
-      const label: TrustLabel = untrusted ? 'untrusted' : 'trusted'
-      labels.set(step.id, label)
-      if (untrusted) {
-        indexOutput(index, step.id, output)
-        trail.recorded(step, tool, labels)
-      } else trail.trusted(step.id)
-      return label
-    },
+    check: (step, args, paste = true) => checkStep(policy, records, step, args, paste),
+    record: (step, output, tainted) => recordStep(policy, records, step, output, tainted),
     recordContent(source, output) {
       outsideTrusted ??= outsideContentIsTrusted(policy.policy, policy.tools.values())
       if (outsideTrusted) return 'trusted'
@@ -345,13 +386,13 @@ export function createUntrustedFlowTracker(
     },
     taintState: () => ({
       untrusted: index.size > 0,
-      sensitive,
-      acted,
+      sensitive: flags.sensitive,
+      acted: flags.acted,
       sources: [...trail.context],
     }),
     noteCall(readsSensitive, acts) {
-      sensitive ||= readsSensitive
-      acted ||= acts
+      flags.sensitive ||= readsSensitive
+      flags.acted ||= acts
     },
     label: (stepId) => labels.get(stepId),
     forget(stepId) {
@@ -363,19 +404,20 @@ export function createUntrustedFlowTracker(
     labelledFiles: () => trail.files,
     commands: new RunningCommands(),
     noteQuestion: () => {
-      questions += 1
-      return questions
+      flags.questions += 1
+      return flags.questions
     },
-    toJSON: () => flowJSON(labels, seen, index, trail, { sensitive, acted, questions }),
+    toJSON: () => flowJSON(labels, seen, index, trail, flags),
     stepJSON: (stepId) => ({
       label: labels.get(stepId),
       seen: seen.get(stepId),
       sources: trail.steps.get(stepId),
     }),
-    summaryJSON: (from) => flowSummary(trail, index, from, { sensitive, acted, questions }),
+    summaryJSON: (from) => flowSummary(trail, index, from, flags),
   }
 }
 
+/** Whether the run read sensitive data, whether it acted, how many refusals it put to a human. */
 type FlowFlags = { sensitive: boolean; acted: boolean; questions: number }
 
 /** {@link UntrustedFlowTracker.toJSON}. */

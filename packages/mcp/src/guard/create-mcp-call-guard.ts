@@ -180,11 +180,8 @@ function argsHashOf(args: unknown): string | null {
  * Why a call of `tool` (as the client names it) is refused before the plan guard sees it: a
  * name that is not this server's, or a pinned tool whose listing did not match its pin.
  */
-function listingIssue(
-  tool: string,
-  names: ServerNames,
-  listing: ToolListing,
-): PlanIssue | undefined {
+function listingIssue(tool: string, listing: ToolListing): PlanIssue | undefined {
+  const names = listing.names
   if (names.unqualify(tool) === undefined)
     return {
       code: 'unknown_tool',
@@ -324,6 +321,97 @@ function sessionGuard(
 }
 
 /**
+ * Decides calls through the plan guard: in plan mode against the plan, in per-call mode each
+ * as a one-step turn under a fresh step id.
+ */
+function createCallDecider(
+  guard: PlanGuard,
+  mode: 'plan' | 'call',
+  options: McpGuardOptions,
+  state: PlanGuardState | undefined,
+): (tool: string, args: unknown) => Promise<AuthorizeResult> {
+  // step ids stay unique across a resumed run: a reused id with the same call would count as done
+  let counter = Object.keys(state?.status ?? {}).length
+  return async (tool, args) => {
+    if (mode === 'plan')
+      return authorizeInterrupted(guard, { tool, args }, options.retryInterrupted)
+    counter += 1
+    const stepId = `call-${counter}`
+    const submitted = guard.submitPlan({ steps: [{ id: stepId, tool, args: args ?? {} }] }, 'turn')
+    if (!submitted.success) {
+      const issues = relocate(submitted.issues)
+      return { allowed: false, issue: issues[0] as PlanIssue, issues }
+    }
+    // submitPlan and the reservation inside authorize run in one tick: parallel calls cannot interleave
+    const result = await authorizeInterrupted(
+      guard,
+      { tool, args, stepId },
+      options.retryInterrupted,
+    )
+    return result.allowed ? result : { ...result, issues: relocate(result.issues) }
+  }
+}
+
+/** What the model may call instead of a refused call; nothing once the run has stopped. */
+function allowedNow({ guard, compiler, mode }: CallSession): string {
+  if (guard.stopReason() !== undefined) return ''
+  return mode === 'plan' ? allowedText({ guard }) : allowedText({ compiler })
+}
+
+/**
+ * The decision about one call: refused before the plan guard when the listing rules it out,
+ * else the plan guard's, an allowed call started on the durable session; never throws.
+ */
+async function callDecision(
+  options: McpGuardOptions,
+  { guard, durable }: CallSession,
+  listing: ToolListing,
+  decide: (tool: string, args: unknown) => Promise<AuthorizeResult>,
+  tool: string,
+  args: unknown,
+): Promise<AuthorizeResult> {
+  const refusal = listingIssue(tool, listing)
+  if (refusal !== undefined) return refusedUnlisted(options, tool, args, refusal)
+  try {
+    const result = await decide(tool, args)
+    return result.allowed ? await durable.start(guard, tool, result) : result
+  } catch (error) {
+    const issues = guardFailure(error)
+    return { allowed: false, issue: issues[0] as PlanIssue, issues }
+  }
+}
+
+/** The session's `authorize`: decides each call, reports the decision, answers a refusal. */
+function createAuthorize(
+  options: McpGuardOptions,
+  session: CallSession,
+  listing: ToolListing,
+  state: PlanGuardState | undefined,
+): McpCallGuard['authorize'] {
+  const decide = createCallDecider(session.guard, session.mode, options, state)
+  return async (tool, args, callId) => {
+    const result = await callDecision(options, session, listing, decide, tool, args)
+    const issues = result.allowed ? [] : result.issues.length > 0 ? result.issues : [result.issue]
+    reportDecision(
+      {
+        kind: 'call',
+        tool,
+        callId,
+        args,
+        allowed: result.allowed,
+        stepId: result.allowed ? result.stepId : undefined,
+        issues,
+      },
+      options.onDecision,
+    )
+    if (!result.allowed)
+      return { allowed: false, issues, result: denialResult(tool, issues, allowedNow(session)) }
+    const serverTool = listing.names.unqualify(tool) as string
+    return allowedCall(session, tool, serverTool, result)
+  }
+}
+
+/**
  * Creates the guard of one MCP session. In per-call mode each `tools/call` is compiled as a
  * one-step plan (`submitPlan(…, 'turn')`), so the policy's argument checks, budgets, loop
  * detection and trust labels apply to every call; in plan mode calls must match the plan.
@@ -344,84 +432,21 @@ export async function createMcpCallGuard(options: McpGuardOptions): Promise<McpC
     schemes: options.resourceSchemes,
     onDisk: options.checkPathsOnDisk !== false,
   })
-  const names = serverNames(options.serverName)
-  const listing = new ToolListing(compiler.policy, names)
+  const listing = new ToolListing(compiler.policy, serverNames(options.serverName))
   const compiled = compiledPlan(options, compiler)
   const durable: DurableSession = await createDurableSession(options)
   const state = options.state ?? durable.restored
   const guard = sessionGuard(compiled, options, compiler, state)
   const restoredPlanMode = state?.plan != null && state.mode !== 'turn'
   const mode = options.plan !== undefined || restoredPlanMode ? 'plan' : 'call'
-  // step ids stay unique across a resumed run: a reused id with the same call would count as done
-  let counter = Object.keys(state?.status ?? {}).length
-
-  async function decide(tool: string, args: unknown): Promise<AuthorizeResult> {
-    if (mode === 'plan')
-      return authorizeInterrupted(guard, { tool, args }, options.retryInterrupted)
-    counter += 1
-    const stepId = `call-${counter}`
-    const submitted = guard.submitPlan({ steps: [{ id: stepId, tool, args: args ?? {} }] }, 'turn')
-    if (!submitted.success) {
-      const issues = relocate(submitted.issues)
-      return { allowed: false, issue: issues[0] as PlanIssue, issues }
-    }
-    // submitPlan and the reservation inside authorize run in one tick: parallel calls cannot interleave
-    const result = await authorizeInterrupted(
-      guard,
-      { tool, args, stepId },
-      options.retryInterrupted,
-    )
-    return result.allowed ? result : { ...result, issues: relocate(result.issues) }
-  }
-
-  /** What the model may call instead of a refused call; nothing once the run has stopped. */
-  function allowedNow(): string {
-    if (guard.stopReason() !== undefined) return ''
-    return mode === 'plan' ? allowedText({ guard }) : allowedText({ compiler })
-  }
-
-  async function authorize(
-    tool: string,
-    args: unknown,
-    callId?: string,
-  ): Promise<AllowedMcpCall | RefusedMcpCall> {
-    let result: AuthorizeResult
-    const refusal = listingIssue(tool, names, listing)
-    if (refusal !== undefined) result = refusedUnlisted(options, tool, args, refusal)
-    else
-      try {
-        result = await decide(tool, args)
-        if (result.allowed) result = await durable.start(guard, tool, result)
-      } catch (error) {
-        const issues = guardFailure(error)
-        result = { allowed: false, issue: issues[0] as PlanIssue, issues }
-      }
-    const issues = result.allowed ? [] : result.issues.length > 0 ? result.issues : [result.issue]
-    reportDecision(
-      {
-        kind: 'call',
-        tool,
-        callId,
-        args,
-        allowed: result.allowed,
-        stepId: result.allowed ? result.stepId : undefined,
-        issues,
-      },
-      options.onDecision,
-    )
-    if (!result.allowed)
-      return { allowed: false, issues, result: denialResult(tool, issues, allowedNow()) }
-    const serverTool = names.unqualify(tool) as string
-    return allowedCall({ guard, durable, compiler, mode }, tool, serverTool, result)
-  }
-
+  const session: CallSession = { guard, durable, compiler, mode }
   return {
     guard,
     compiler,
     mode,
     isToolAllowed: (name) => compiler.policy.tools.has(name),
-    ...listingMembers(options, { guard, durable, compiler, mode }, listing),
-    authorize,
+    ...listingMembers(options, session, listing),
+    authorize: createAuthorize(options, session, listing, state),
     checkResource: resourceCheckOf(inspector),
     authorizeResource:
       inspector === undefined ? undefined : createResourceAuthorizer(guard, inspector, durable),
