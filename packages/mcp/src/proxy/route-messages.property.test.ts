@@ -107,9 +107,13 @@ async function play(steps: readonly Step[]) {
         method: 'notifications/cancelled',
         params: { requestId: next.id },
       })
-    else if (next.kind === 'bogus')
+    else if (next.kind === 'bogus') {
       router.fromServer({ jsonrpc: '2.0', id: next.id, result: { bogus: serial } })
-    else if (next.kind === 'answer') {
+      // An answer with a waiting request's id is its answer: JSON-RPC links the two by id only,
+      // so a second answer after the client reused the id would answer the newer request.
+      for (const message of toServer)
+        if (isJSONRPCRequest(message) && message.id === next.id) answered.add(message)
+    } else if (next.kind === 'answer') {
       // the server answers each request it got once, in any order
       const waiting = toServer.filter(
         (message): message is JSONRPCRequest => isJSONRPCRequest(message) && !answered.has(message),
