@@ -1,3 +1,4 @@
+import { rowsOf } from '../util/dependent-rows.js'
 import { itemAt, popped } from '../util/item-at.js'
 
 /** The parts of a compiled plan's graph that {@link PlanOrder} reads. */
@@ -59,27 +60,16 @@ export class PlanOrder {
   #reverse() {
     if (this.#dependents !== undefined) return this.#dependents
     const { dependencyStart, dependencyTarget, size } = this.graph
-    const count = new Int32Array(size + 1)
-    const edges = itemAt(dependencyStart, size)
-    for (let edge = 0; edge < edges; edge += 1) {
-      const target = itemAt(dependencyTarget, edge)
-      if (target >= 0) count[target + 1] = itemAt(count, target + 1) + 1
-    }
-    for (let node = 0; node < size; node += 1)
-      count[node + 1] = itemAt(count, node + 1) + itemAt(count, node)
-    const start = count.slice()
-    const fill = count.slice(0, size)
-    const target = new Int32Array(itemAt(start, size))
-    for (let node = 0; node < size; node += 1) {
-      const end = itemAt(dependencyStart, node + 1)
-      for (let edge = itemAt(dependencyStart, node); edge < end; edge += 1) {
-        const dependency = itemAt(dependencyTarget, edge)
-        if (dependency < 0) continue
-        target[itemAt(fill, dependency)] = node
-        fill[dependency] = itemAt(fill, dependency) + 1
+    const { starts, targets } = rowsOf(size, (emit) => {
+      for (let node = 0; node < size; node += 1) {
+        const end = itemAt(dependencyStart, node + 1)
+        for (let edge = itemAt(dependencyStart, node); edge < end; edge += 1) {
+          const dependency = itemAt(dependencyTarget, edge)
+          if (dependency >= 0) emit(dependency, node)
+        }
       }
-    }
-    this.#dependents = { start, target }
+    })
+    this.#dependents = { start: starts, target: targets }
     return this.#dependents
   }
 }

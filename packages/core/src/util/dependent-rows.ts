@@ -11,30 +11,42 @@ export interface DependentRows {
   readonly targets: Int32Array
 }
 
+/**
+ * Rows of items by row, `size` rows, from every `(row, item)` pair `pairs` emits (twice: once to
+ * count, once to fill), in O(size + pairs); each row keeps the order its items were emitted in.
+ */
+export function rowsOf(
+  size: number,
+  pairs: (emit: (row: number, item: number) => void) => void,
+): DependentRows {
+  const starts = new Int32Array(size + 1)
+  pairs((row) => {
+    starts[row + 1] = int32At(starts, row + 1) + 1
+  })
+  for (let index = 0; index < size; index += 1)
+    starts[index + 1] = int32At(starts, index + 1) + int32At(starts, index)
+  const targets = new Int32Array(int32At(starts, size))
+  const filled = starts.slice(0, size)
+  pairs((row, item) => {
+    targets[int32At(filled, row)] = item
+    filled[row] = int32At(filled, row) + 1
+  })
+  return { starts, targets }
+}
+
 /** Builds the rows of `steps` (by position), in O(steps + edges); `position` finds an id. */
 export function dependentRows(
   steps: readonly CompiledStep[],
   position: (stepId: string) => number | undefined,
 ): DependentRows {
-  const starts = new Int32Array(steps.length + 1)
-  for (const step of steps)
-    for (const dependency of step.dependsOn) {
-      const at = position(dependency)
-      if (at !== undefined) starts[at + 1] = int32At(starts, at + 1) + 1
-    }
-  for (let index = 0; index < steps.length; index += 1)
-    starts[index + 1] = int32At(starts, index + 1) + int32At(starts, index)
-  const targets = new Int32Array(int32At(starts, steps.length))
-  const filled = starts.slice(0, steps.length)
-  steps.forEach((step, index) => {
-    for (const dependency of step.dependsOn) {
-      const at = position(dependency)
-      if (at === undefined) continue
-      targets[int32At(filled, at)] = index
-      filled[at] = int32At(filled, at) + 1
-    }
-  })
-  return { starts, targets }
+  return rowsOf(steps.length, (emit) =>
+    steps.forEach((step, index) => {
+      for (const dependency of step.dependsOn) {
+        const at = position(dependency)
+        if (at !== undefined) emit(at, index)
+      }
+    }),
+  )
 }
 
 /** Positions of the steps that depend on the step at `position`. */
