@@ -72,7 +72,7 @@ describe('files written by commands', () => {
       run('cp README.md test/a.test.js', ['test/a.test.js']),
       run('npm test'),
     ])
-    expect(codes).toEqual([[], [], ['tainted_run']])
+    expect(codes).toEqual([[], [], ['untrusted_flow']])
   })
 
   it('should refuse running a file a command copied from a labelled file', async () => {
@@ -85,7 +85,7 @@ describe('files written by commands', () => {
       run('cp test/notes.txt test/b.test.js', ['test/b.test.js']),
       run('npm test'),
     ])
-    expect(codes).toEqual([[], [], [], ['tainted_run']])
+    expect(codes).toEqual([[], [], [], ['untrusted_flow']])
   })
 
   it('should label every file when the command could not be compared', async () => {
@@ -94,7 +94,7 @@ describe('files written by commands', () => {
       run('git checkout -- test', ['**']),
       run('npm test'),
     ])
-    expect(codes[2]).toEqual(['tainted_run'])
+    expect(codes[2]).toEqual(['untrusted_flow'])
   })
 
   it('should allow the tests again after a test run that wrote files', async () => {
@@ -121,7 +121,7 @@ describe('files written by commands', () => {
       run('cp README.md test/copy.test.js', ['test/copy.test.js']),
       run('npm test'),
     ])
-    expect(codes).toEqual([[], [], ['tainted_run']])
+    expect(codes).toEqual([[], [], ['untrusted_flow']])
   })
 
   it('should allow the tests after an untainted copy', async () => {
@@ -142,7 +142,7 @@ describe('files written by commands', () => {
     const fresh = createPlanGuard(undefined, { compiler, checkPathsOnDisk: false, labelledFiles })
     expect(await playTurns(fresh, [view('src/a.js'), run('npm test')])).toEqual([
       [],
-      ['tainted_run'],
+      ['untrusted_flow'],
     ])
     const unrelated = createPlanGuard(undefined, { compiler, checkPathsOnDisk: false })
     expect(await playTurns(unrelated, [view('src/a.js'), run('npm test')])).toEqual([[], []])
