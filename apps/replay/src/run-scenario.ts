@@ -1,7 +1,8 @@
 import { createPlanCompiler, PlanCompilationError, type PlanCompiler } from '@plan/core'
-import { type ReplayMode, replayPolicy } from './replay-policy.js'
+import { asksReviewer, type ReplayMode, replayPolicy } from './replay-policy.js'
 import { createReplayRepo } from './replay-repo.js'
 import { createReplayTools, type ToolEffect } from './replay-tools.js'
+import { FatiguedReviewer, REVIEWER_ATTENTION } from './reviewer.js'
 import type { RunOutcome } from './run-outcome.js'
 import { type Agent, planFollower, type Scenario } from './scenario.js'
 
@@ -17,6 +18,8 @@ export interface ScenarioRun {
   readonly agent: Agent
   /** Records that the guard refused a call (or a whole turn), or stopped the run. */
   readonly refuse: () => void
+  /** Ask modes: the human the adapter puts refusals to (`onRefuse: 'ask'`). */
+  readonly reviewer: FatiguedReviewer | undefined
 }
 
 /** Runs a scenario through one framework's agent loop; `mode` `baseline` runs it unguarded. */
@@ -36,6 +39,7 @@ export async function runScenario(
   let refused = false
   let crashed: string | undefined
   let completed = false
+  const reviewer = asksReviewer(mode) ? new FatiguedReviewer(REVIEWER_ATTENTION) : undefined
   try {
     for (const [file, content] of Object.entries(scenario.files ?? {}))
       await repo.write(file, content)
@@ -49,6 +53,7 @@ export async function runScenario(
       refuse: () => {
         refused = true
       },
+      reviewer,
     })
     completed = scenario.completed === undefined ? false : await scenario.completed(repo, effects)
   } catch (error) {
@@ -65,5 +70,7 @@ export async function runScenario(
     refused,
     crashed,
     effects,
+    questions: reviewer?.asked ?? 0,
+    approvals: reviewer?.approved ?? 0,
   }
 }
