@@ -26,7 +26,7 @@ export function asksReviewer(mode: ReplayMode): boolean {
 
 /** What a tainted per-turn run may still do in the replay repository. */
 export const CODING_TAINTED: TaintedPolicyInput = {
-  commands: ['npm test', 'git status', 'git diff', 'git log', 'ls', 'cp'],
+  commands: ['npm test', 'git status', 'git diff', 'git log', 'ls', 'cp', 'grep'],
   writes: ['src/**', 'test/**', 'docs/**', 'NOTES.md', 'CHANGELOG.md', 'README.md'],
   hosts: ['docs.example.com'],
   sensitive: [...SENSITIVE_FILES],
@@ -63,7 +63,7 @@ export function replayPolicy(root: string, mode: ReplayMode): PolicyInput {
       },
       ...(mode === 'plan' ? modelStepToolPolicy() : {}),
     },
-    commands: { allow: ['npm', 'git', 'ls', 'cat', 'cp'] },
+    commands: { allow: ['npm', 'git', 'ls', 'cat', 'cp', 'grep'] },
     budgets: { maxIdenticalCalls: 3, maxDenials: 20 },
     trust: { defaultOutput: 'untrusted', ...(tainted === undefined ? {} : { tainted }) },
   }
