@@ -56,6 +56,22 @@ describe('createMcpCallGuard', () => {
     for (const issue of issues) expect(issue.stepId).toBeUndefined()
   })
 
+  it('should refuse a command that runs a file labelled by an earlier run (labelledFiles)', async () => {
+    const shell = {
+      ...policy(),
+      tools: { run: { args: { command: { type: 'command' as const } } } },
+      commands: { allow: ['npm'] },
+    }
+    const labelledFiles = { 'test/x.test.js': ['file:README.md'] }
+    const labelled = await createMcpCallGuard({ policy: shell, labelledFiles })
+    const refused = await labelled.authorize('run', { command: 'npm test' })
+    expect(refused.allowed ? [] : refused.issues.map((issue) => issue.code)).toEqual([
+      'untrusted_flow',
+    ])
+    const fresh = await createMcpCallGuard({ policy: shell })
+    expect((await fresh.authorize('run', { command: 'npm test' })).allowed).toBe(true)
+  })
+
   it('should need a policy or a compiler', async () => {
     await expect(createMcpCallGuard({} as McpGuardOptions)).rejects.toThrow(
       'needs a policy or a compiler',
