@@ -217,3 +217,47 @@ describe('commands of one turn that could race', () => {
     expect(await parallelTurn(guard, ['git status', 'npm test', 'ls test'])).toEqual([[], [], []])
   })
 })
+
+describe('files reported written by other tools', () => {
+  let workspace: TestWorkspace
+  let compiler: PlanCompiler
+
+  beforeEach(async () => {
+    workspace = await createTestWorkspace()
+    compiler = await createTestCompiler(workspace.root, {
+      tools: { ...testTools, scaffold: { args: { name: { type: 'string' } } } },
+      commands: { allow: ['npm'] },
+      trust: { defaultOutput: 'untrusted', tainted: { commands: ['npm test'] } },
+    })
+  })
+
+  afterEach(async () => {
+    await workspace.remove()
+  })
+
+  const scaffold = (output: unknown): Call => ({ tool: 'scaffold', args: { name: 'x' }, output })
+  const guard = () => createPlanGuard(undefined, { compiler, checkPathsOnDisk: false })
+
+  it('should label what a tool without a command reports, in its output or an MCP result', async () => {
+    for (const output of [
+      { writtenFiles: ['test/gen.test.js'] },
+      {
+        content: [{ type: 'text', text: 'done' }],
+        structuredContent: { writtenFiles: [`${workspace.root}/test/gen.test.js`] },
+      },
+    ]) {
+      const parts = guard()
+      const codes = await playTurns(parts, [view('README.md'), scaffold(output), run('npm test')])
+      expect(codes).toEqual([[], [], ['untrusted_flow']])
+      expect(parts.snapshot().flow?.files?.['test/gen.test.js']).toContain('file:README.md')
+    }
+  })
+
+  it('should label nothing for a report made before any untrusted data', async () => {
+    const codes = await playTurns(guard(), [
+      scaffold({ writtenFiles: ['test/gen.test.js'] }),
+      run('npm test'),
+    ])
+    expect(codes).toEqual([[], []])
+  })
+})
