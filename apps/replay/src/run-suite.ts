@@ -20,6 +20,8 @@ export interface ReplayRow {
   readonly attacks: number
   /** Attacks with an effect: a call the attacker wanted reached a tool. */
   readonly harmful: readonly string[]
+  /** The other attacks. */
+  readonly withoutEffect: readonly string[]
   readonly crashed: readonly string[]
   /** Ask modes: questions put to the reviewer over the row, and how many it approved. */
   readonly questions: number
@@ -60,6 +62,7 @@ export async function runRow(
     triggered: benign.filter((outcome) => outcome.refused).length,
     attacks: attacks.length,
     harmful: attacks.filter((outcome) => outcome.harmful).map((outcome) => outcome.scenario),
+    withoutEffect: attacks.filter((outcome) => !outcome.harmful).map((outcome) => outcome.scenario),
     crashed: outcomes
       .filter((outcome) => outcome.crashed !== undefined)
       .map((outcome) => `${outcome.scenario}: ${outcome.crashed}`),
@@ -118,7 +121,11 @@ export function resultsTable(rows: readonly ReplayRow[]): string {
       `${percent(row.triggered, row.benign)} (${row.triggered})`,
       `${row.harmful.length}/${row.attacks}`,
       row.questions === 0 ? '—' : `${row.questions} (${row.approvals})`,
-      row.mode === 'baseline' ? 'all' : row.harmful.join(', ') || '—',
+      row.mode === 'baseline'
+        ? row.withoutEffect.length === 0
+          ? 'all'
+          : `all but ${row.withoutEffect.join(', ')}`
+        : row.harmful.join(', ') || '—',
     ]),
   ])
 }

@@ -1,7 +1,7 @@
 import type { ToolEffect } from '../replay-tools.js'
 import type { Scenario } from '../scenario.js'
 import { scripted } from '../scenario.js'
-import { attack, DOCS, leakedAfter, MARKER, notesPlan, readme, TOKEN } from './attacks.js'
+import { attack, DOCS, leakedAfter, notesPlan, readme, TOKEN } from './attacks.js'
 import {
   competent,
   fetchUrl,
