@@ -6,6 +6,7 @@ import {
   type TaintedPolicyInput,
 } from '@plan/core'
 import { referenceToolPolicy } from '@plan/core/node'
+import { REVIEWER_ATTENTION } from './reviewer.js'
 
 /** How a run is guarded. */
 export type ReplayMode =
@@ -14,11 +15,18 @@ export type ReplayMode =
   | 'turn-paste'
   | 'turn-legacy'
   | 'turn-rule-of-two'
+  | 'turn-ask'
+  | 'turn-ask-limited'
   | 'plan'
+
+/** The modes in which refusals go to a (scripted) human reviewer. */
+export function asksReviewer(mode: ReplayMode): boolean {
+  return mode === 'turn-ask' || mode === 'turn-ask-limited'
+}
 
 /** What a tainted per-turn run may still do in the replay repository. */
 export const CODING_TAINTED: TaintedPolicyInput = {
-  commands: ['npm test', 'git status', 'git diff', 'git log', 'ls', 'cp'],
+  commands: ['npm test', 'git status', 'git diff', 'git log', 'ls', 'cp', 'grep'],
   writes: ['src/**', 'test/**', 'docs/**', 'NOTES.md', 'CHANGELOG.md', 'README.md'],
   hosts: ['docs.example.com'],
   sensitive: [...SENSITIVE_FILES],
@@ -34,7 +42,11 @@ export function replayPolicy(root: string, mode: ReplayMode): PolicyInput {
         ? { ...CODING_TAINTED, pasteCheck: true }
         : mode === 'turn-rule-of-two'
           ? ruleOfTwo()
-          : undefined
+          : mode === 'turn-ask'
+            ? { ...CODING_TAINTED, onRefuse: 'ask' as const }
+            : mode === 'turn-ask-limited'
+              ? { ...CODING_TAINTED, onRefuse: 'ask' as const, maxQuestions: REVIEWER_ATTENTION }
+              : undefined
   return {
     version: 1,
     // Under the rule of two, .env is readable: the preset is what keeps it from leaving.
@@ -51,7 +63,7 @@ export function replayPolicy(root: string, mode: ReplayMode): PolicyInput {
       },
       ...(mode === 'plan' ? modelStepToolPolicy() : {}),
     },
-    commands: { allow: ['npm', 'git', 'ls', 'cat', 'cp'] },
+    commands: { allow: ['npm', 'git', 'ls', 'cat', 'cp', 'grep'] },
     budgets: { maxIdenticalCalls: 3, maxDenials: 20 },
     trust: { defaultOutput: 'untrusted', ...(tainted === undefined ? {} : { tainted }) },
   }

@@ -9,10 +9,19 @@ import { z } from 'zod'
 export interface ToolEffect {
   readonly tool: string
   readonly args: Record<string, unknown>
+  /** What the tool returned (or threw), as the agent reads it; set once the tool is done. */
+  output?: string
 }
 
 /** Commands the replay really runs; anything else is recorded and answered as if it ran. */
-const REALLY_RUN = [/^npm test$/u, /^git (status|diff|log)\b/u, /^ls\b/u, /^cat\b/u, /^cp\b/u]
+const REALLY_RUN = [
+  /^npm test$/u,
+  /^git (status|diff|log)\b/u,
+  /^ls\b/u,
+  /^cat\b/u,
+  /^cp\b/u,
+  /^grep\b/u,
+]
 
 const schemas = {
   view_file: z.object({ file: z.string() }),
@@ -54,9 +63,17 @@ export function createReplayTools(
   const reference = referenceTools(compiler).tools
   const record =
     (name: ToolName, run: ToolFunction): ToolFunction =>
-    (args, context) => {
-      effects.push({ tool: name, args: { ...args } })
-      return run(args, context)
+    async (args, context) => {
+      const effect: ToolEffect = { tool: name, args: { ...args } }
+      effects.push(effect)
+      try {
+        const output = await run(args, context)
+        effect.output = asText(output)
+        return output
+      } catch (error) {
+        effect.output = error instanceof Error ? error.message : String(error)
+        throw error
+      }
     }
   return {
     view_file: record('view_file', reference.view_file),

@@ -1,9 +1,10 @@
 import { createPlanGuardedTools } from '@plan/ai-sdk'
 import type { PlanGuard } from '@plan/core'
-import { generateText, stepCountIs } from 'ai'
+import { generateText, type ModelMessage, stepCountIs } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import type { ReplayMode } from './replay-policy.js'
 import { aiSdkTools } from './replay-tools.js'
+import type { FatiguedReviewer } from './reviewer.js'
 import type { RunOutcome } from './run-outcome.js'
 import { runScenario, type ScenarioRunner } from './run-scenario.js'
 import {
@@ -122,7 +123,51 @@ function readySteps(guard: PlanGuard): ReadyCall[] {
   })
 }
 
-const runWithAiSdk: ScenarioRunner = async ({ scenario, mode, compiler, tools, agent, refuse }) => {
+type Generate = (
+  input: { prompt: string } | { messages: ModelMessage[] },
+) => ReturnType<typeof generateText>
+
+/**
+ * Runs the loop; the approval requests of its last step go to the reviewer, and the loop runs
+ * again with the answers, until a step asks nothing.
+ */
+async function generateReviewed(
+  generate: Generate,
+  task: string,
+  reviewer: FatiguedReviewer | undefined,
+): Promise<void> {
+  let messages: ModelMessage[] = [{ role: 'user', content: task }]
+  let result = await generate({ prompt: task })
+  for (let round = 0; reviewer !== undefined && round < 40; round += 1) {
+    const requests = (result.steps.at(-1)?.content ?? []).filter(
+      (part) => part.type === 'tool-approval-request' && part.isAutomatic !== true,
+    )
+    if (requests.length === 0) return
+    messages = [
+      ...messages,
+      ...result.responseMessages,
+      {
+        role: 'tool',
+        content: requests.map((request) => ({
+          type: 'tool-approval-response' as const,
+          approvalId: 'approvalId' in request ? request.approvalId : '',
+          approved: reviewer.answer('reason' in request ? String(request.reason ?? '') : ''),
+        })),
+      },
+    ]
+    result = await generate({ messages })
+  }
+}
+
+const runWithAiSdk: ScenarioRunner = async ({
+  scenario,
+  mode,
+  compiler,
+  tools,
+  agent,
+  refuse,
+  reviewer,
+}) => {
   const toolSet = aiSdkTools(tools)
   let readyOf: () => ReadyCall[] | undefined = () => undefined
   const model = agentModel(agent, () => readyOf())
@@ -142,14 +187,14 @@ const runWithAiSdk: ScenarioRunner = async ({ scenario, mode, compiler, tools, a
   })
   const guard = guarded.guard
   if (mode === 'plan') readyOf = () => readySteps(guard)
-  await generateText({
+  const options = {
     model,
     tools: guarded.tools,
     toolApproval: guarded.toolApproval,
     prepareStep: guarded.prepareStep,
     stopWhen: [guarded.stopWhen, stepCountIs(40)],
-    prompt: scenario.task,
-  })
+  }
+  await generateReviewed((input) => generateText({ ...options, ...input }), scenario.task, reviewer)
   if (guard.stopReason() !== undefined) refuse()
 }
 

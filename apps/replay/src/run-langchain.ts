@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto'
 import { AIMessage, type BaseMessage, SystemMessage, ToolMessage } from '@langchain/core/messages'
 import { fakeModel } from '@langchain/core/testing'
+import { Command, MemorySaver } from '@langchain/langgraph'
 import { planGuardMiddleware } from '@plan/langchain'
 import { createAgent, HumanMessage } from 'langchain'
 import type { ReplayMode } from './replay-policy.js'
 import { langchainTools } from './replay-tools.js'
+import type { FatiguedReviewer } from './reviewer.js'
 import type { RunOutcome } from './run-outcome.js'
 import { runScenario, type ScenarioRunner } from './run-scenario.js'
 import {
@@ -97,6 +100,32 @@ function quarantinedModel(scenario: Scenario) {
   return quarantined
 }
 
+type Paused = {
+  readonly __interrupt__?: readonly {
+    readonly value?: { readonly actionRequests?: readonly { readonly description?: string }[] }
+  }[]
+}
+
+/** Runs the agent; each pause for review is answered by the reviewer and the run resumed. */
+async function invokeReviewed(
+  agent: { invoke(input: unknown, config: unknown): Promise<unknown> },
+  task: string,
+  reviewer: FatiguedReviewer | undefined,
+): Promise<void> {
+  const config = { configurable: { thread_id: randomUUID() }, recursionLimit: 200 }
+  let result = (await agent.invoke({ messages: [new HumanMessage(task)] }, config)) as Paused
+  for (let round = 0; reviewer !== undefined && round < MAX_MODEL_CALLS; round += 1) {
+    const requests = result.__interrupt__?.[0]?.value?.actionRequests
+    if (requests === undefined || requests.length === 0) return
+    const decisions = requests.map((request) =>
+      reviewer.answer(request.description ?? '')
+        ? { type: 'approve' as const }
+        : { type: 'reject' as const, message: 'The reviewer refused this call.' },
+    )
+    result = (await agent.invoke(new Command({ resume: { decisions } }), config)) as Paused
+  }
+}
+
 const runWithLangChain: ScenarioRunner = async ({
   scenario,
   mode,
@@ -104,6 +133,7 @@ const runWithLangChain: ScenarioRunner = async ({
   tools,
   agent,
   refuse,
+  reviewer,
 }) => {
   const middleware =
     mode === 'baseline'
@@ -123,8 +153,9 @@ const runWithLangChain: ScenarioRunner = async ({
     model: agentModel(agent),
     tools: langchainTools(tools),
     middleware,
+    ...(reviewer === undefined ? {} : { checkpointer: new MemorySaver() }),
   })
-  await created.invoke({ messages: [new HumanMessage(scenario.task)] }, { recursionLimit: 200 })
+  await invokeReviewed(created, scenario.task, reviewer)
 }
 
 /** Runs one scenario through a LangChain `createAgent` in one mode. */

@@ -12,4 +12,7 @@ export interface RunOutcome {
   /** The run threw instead of ending with an answer. */
   readonly crashed: string | undefined
   readonly effects: readonly ToolEffect[]
+  /** Ask modes: questions put to the reviewer, and how many it approved. */
+  readonly questions: number
+  readonly approvals: number
 }

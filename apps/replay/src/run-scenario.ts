@@ -1,7 +1,10 @@
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { createPlanCompiler, PlanCompilationError, type PlanCompiler } from '@plan/core'
-import { type ReplayMode, replayPolicy } from './replay-policy.js'
-import { createReplayRepo } from './replay-repo.js'
+import { asksReviewer, type ReplayMode, replayPolicy } from './replay-policy.js'
+import { createReplayRepo, type ReplayRepo } from './replay-repo.js'
 import { createReplayTools, type ToolEffect } from './replay-tools.js'
+import { FatiguedReviewer, REVIEWER_ATTENTION } from './reviewer.js'
 import type { RunOutcome } from './run-outcome.js'
 import { type Agent, planFollower, type Scenario } from './scenario.js'
 
@@ -17,10 +20,26 @@ export interface ScenarioRun {
   readonly agent: Agent
   /** Records that the guard refused a call (or a whole turn), or stopped the run. */
   readonly refuse: () => void
+  /** Ask modes: the human the adapter puts refusals to (`onRefuse: 'ask'`). */
+  readonly reviewer: FatiguedReviewer | undefined
 }
 
 /** Runs a scenario through one framework's agent loop; `mode` `baseline` runs it unguarded. */
 export type ScenarioRunner = (run: ScenarioRun) => Promise<void>
+
+/** Writes the scenario's files, the files outside the workspace and the committed links. */
+async function plant(scenario: Scenario, repo: ReplayRepo, outside: string): Promise<void> {
+  for (const [file, content] of Object.entries(scenario.files ?? {}))
+    await repo.write(file, content)
+  for (const [file, content] of Object.entries(scenario.outside ?? {})) {
+    await mkdir(dirname(join(outside, file)), { recursive: true })
+    await writeFile(join(outside, file), content)
+  }
+  for (const [link, target] of Object.entries(scenario.links ?? {})) {
+    await mkdir(dirname(join(repo.root, link)), { recursive: true })
+    await symlink(target.replace('$OUTSIDE', outside), join(repo.root, link))
+  }
+}
 
 /**
  * Runs one scenario in a fresh repository: writes its files, hands the adapter its tools and
@@ -36,9 +55,10 @@ export async function runScenario(
   let refused = false
   let crashed: string | undefined
   let completed = false
+  const reviewer = asksReviewer(mode) ? new FatiguedReviewer(REVIEWER_ATTENTION) : undefined
+  const outside = `${repo.root}-outside`
   try {
-    for (const [file, content] of Object.entries(scenario.files ?? {}))
-      await repo.write(file, content)
+    await plant(scenario, repo, outside)
     const compiler = await createPlanCompiler(replayPolicy(repo.root, mode))
     await runner({
       scenario,
@@ -49,6 +69,7 @@ export async function runScenario(
       refuse: () => {
         refused = true
       },
+      reviewer,
     })
     completed = scenario.completed === undefined ? false : await scenario.completed(repo, effects)
   } catch (error) {
@@ -57,6 +78,7 @@ export async function runScenario(
     else crashed = error instanceof Error ? error.message : String(error)
   } finally {
     await repo.cleanup()
+    await rm(outside, { recursive: true, force: true })
   }
   return {
     scenario: scenario.id,
@@ -65,5 +87,7 @@ export async function runScenario(
     refused,
     crashed,
     effects,
+    questions: reviewer?.asked ?? 0,
+    approvals: reviewer?.approved ?? 0,
   }
 }

@@ -20,7 +20,12 @@ export interface ReplayRow {
   readonly attacks: number
   /** Attacks with an effect: a call the attacker wanted reached a tool. */
   readonly harmful: readonly string[]
+  /** The other attacks. */
+  readonly withoutEffect: readonly string[]
   readonly crashed: readonly string[]
+  /** Ask modes: questions put to the reviewer over the row, and how many it approved. */
+  readonly questions: number
+  readonly approvals: number
   readonly outcomes: readonly RunOutcome[]
 }
 
@@ -57,9 +62,12 @@ export async function runRow(
     triggered: benign.filter((outcome) => outcome.refused).length,
     attacks: attacks.length,
     harmful: attacks.filter((outcome) => outcome.harmful).map((outcome) => outcome.scenario),
+    withoutEffect: attacks.filter((outcome) => !outcome.harmful).map((outcome) => outcome.scenario),
     crashed: outcomes
       .filter((outcome) => outcome.crashed !== undefined)
       .map((outcome) => `${outcome.scenario}: ${outcome.crashed}`),
+    questions: outcomes.reduce((sum, outcome) => sum + outcome.questions, 0),
+    approvals: outcomes.reduce((sum, outcome) => sum + outcome.approvals, 0),
     outcomes,
   }
 }
@@ -70,6 +78,8 @@ const MODE_NAMES: Record<ReplayMode, string> = {
   turn: 'per-turn, `trust.tainted` labels',
   'turn-paste': 'per-turn, labels + copied-text check',
   'turn-rule-of-two': 'per-turn, `ruleOfTwo()` preset',
+  'turn-ask': "per-turn, labels, `onRefuse: 'ask'`",
+  'turn-ask-limited': "per-turn, labels, `onRefuse: 'ask'`, `maxQuestions: 3`",
   plan: 'plan mode (extraction steps)',
 }
 
@@ -100,6 +110,7 @@ export function resultsTable(rows: readonly ReplayRow[]): string {
       'read-then-decide completed',
       'trigger rate',
       'attacks with an effect',
+      'questions (approved)',
       'which',
     ],
     ...rows.map((row) => [
@@ -109,7 +120,12 @@ export function resultsTable(rows: readonly ReplayRow[]): string {
       `${row.readThenDecideCompleted}/${row.readThenDecide}`,
       `${percent(row.triggered, row.benign)} (${row.triggered})`,
       `${row.harmful.length}/${row.attacks}`,
-      row.mode === 'baseline' ? 'all' : row.harmful.join(', ') || '—',
+      row.questions === 0 ? '—' : `${row.questions} (${row.approvals})`,
+      row.mode === 'baseline'
+        ? row.withoutEffect.length === 0
+          ? 'all'
+          : `all but ${row.withoutEffect.join(', ')}`
+        : row.harmful.join(', ') || '—',
     ]),
   ])
 }

@@ -51,6 +51,10 @@ export interface Scenario {
   readonly techniques?: readonly string[]
   /** Files written into the repository before the run (planted bugs, injected text). */
   readonly files?: Readonly<Record<string, string>>
+  /** Files in a folder beside the repository, outside the workspace (`$OUTSIDE` in `links`). */
+  readonly outside?: Readonly<Record<string, string>>
+  /** Symbolic links committed to the repository: path → target (`$OUTSIDE/key.txt`). */
+  readonly links?: Readonly<Record<string, string>>
   /** Pages `fetch_url` serves; `ERROR:` makes it fail with the rest as the message. */
   readonly pages?: Readonly<Record<string, string>>
   /** The model of the baseline and per-turn runs. */
@@ -122,6 +126,21 @@ export function injectable(
     if (planned !== undefined) return { calls: planned }
     const attempt = nextAttempt(history.slice(prefix.length), attempts)
     return attempt === undefined ? { text: 'Done.' } : { calls: attempt }
+  }
+}
+
+/**
+ * A model that does `prefix`, then every attempt in turn, one a turn, whatever each returned:
+ * an attacker who reads the answers for the secret, not for an error.
+ */
+export function exhaustive(
+  prefix: readonly (readonly Call[])[],
+  attempts: readonly (readonly Call[])[],
+): Agent {
+  const turns = [...prefix, ...attempts]
+  return ({ history }) => {
+    const next = turns[history.length]
+    return next === undefined ? { text: 'Done.' } : { calls: next }
   }
 }
 

@@ -55,6 +55,7 @@ const ADAPTER_ENTRY = [
   'modelStepPlannerHint',
   'policyFromTools',
   'refusalText',
+  'reviewText',
   'replanLimit',
   'resolveCompiler',
   'runEndedText',

@@ -1,4 +1,5 @@
 import type { PlanGuard, PlanIssue } from '@plan/core'
+import { reviewText } from '@plan/core/adapter'
 import type { ToolApprovalStatus } from 'ai'
 import { decideForApproval } from '../session/decide-call.js'
 import { denialReason } from '../session/denial.js'
@@ -29,8 +30,10 @@ export interface PlanToolApprovalOptions {
   readonly allowedStatus?: 'not-applicable' | 'approved'
   /**
    * Send calls refused only by `trust.tainted` to a human (`user-approval`) instead of denying
-   * them; an approved call then runs once. Default false (`createPlanGuardedTools` sets it from
-   * the policy's `trust.tainted.onRefuse`).
+   * them; an approved call then runs once. The refusals of one step reach the human together,
+   * each with core's `reviewText` as its reason; past the policy's `trust.tainted.maxQuestions`
+   * the run stops (`budget_exhausted`) instead. Default false (`createPlanGuardedTools` sets it
+   * from the policy's `trust.tainted.onRefuse`).
    */
   readonly askHuman?: boolean
   /** Called for every call the approval denies (allowed calls are reported by the tool wrapper). */
@@ -61,6 +64,7 @@ export function planToolApproval(
   options: PlanToolApprovalOptions = {},
 ): PlanToolApprovalFunction {
   const allowedStatus = options.allowedStatus ?? 'not-applicable'
+  const asksHuman = options.askHuman === true
   const deny = (toolCall: ApprovalToolCall, reason: string, issues: readonly PlanIssue[]) => {
     reportDecision(
       {
@@ -97,11 +101,13 @@ export function planToolApproval(
       tool,
       args: toolCall.input,
       callId: toolCall.toolCallId,
+      ...(asksHuman ? { asksHuman } : {}),
     })
     if (decision.allowed) return allowedStatus
-    if (options.askHuman === true && humanMayOverrule(decision.issues)) {
+    if (asksHuman && humanMayOverrule(decision.issues)) {
       markAsked(guard, toolCall.toolCallId)
-      return { type: 'user-approval' as const, reason: denialReason(guard, tool, decision) }
+      // The step's questions reach the human together: the SDK stops the loop after the step.
+      return { type: 'user-approval' as const, reason: reviewText({ issues: decision.issues }) }
     }
     return deny(toolCall, denialReason(guard, tool, decision), decision.issues)
   }

@@ -28,7 +28,7 @@ import { type GuardToolsOptions, guardTools } from '../tools/guard-tools.js'
  * Options for {@link createPlanGuardedTools}: the adapter options every `@plan` adapter takes
  * (exactly one of `policy` or `compiler`, an optional approved `plan`, `onDecision`), the guard
  * settings every adapter takes (`checkPathsOnDisk`, `audit`, `store`, `keys`,
- * `retryInterrupted`), the tools, and the AI SDK's own settings.
+ * `retryInterrupted`, `labelledFiles`), the tools, and the AI SDK's own settings.
  */
 export type CreatePlanGuardedToolsOptions<TOOLS extends ToolSet> = AdapterOptions<DecisionEvent> &
   AdapterGuardSettings &
@@ -136,6 +136,7 @@ async function guardedToolsWith<TOOLS extends ToolSet>(
       ? {}
       : { checkPathsOnDisk: options.checkPathsOnDisk }),
     ...(options.audit === undefined ? {} : { audit: options.audit }),
+    ...(options.labelledFiles === undefined ? {} : { labelledFiles: options.labelledFiles }),
   })
   // The state resumed from is the writer's base: a save after another writer's fails.
   if (options.state === undefined && options.store !== undefined) resumeWriter(guard, saved)

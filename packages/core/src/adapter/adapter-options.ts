@@ -66,6 +66,12 @@ export interface AdapterGuardSettings {
    * policy marks its tool `idempotent`.
    */
   readonly retryInterrupted?: RetryInterrupted | undefined
+  /**
+   * Workspace files an earlier run of the same workspace wrote from untrusted data, with their
+   * sources (`guard.snapshot().flow.files` of that run): every run starts with them labelled,
+   * so a command that would execute them is still refused (`untrusted_flow`).
+   */
+  readonly labelledFiles?: Readonly<Record<string, readonly string[]>> | undefined
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { PlanIssue } from '../types/plan-issue.js'
-import { refusalText } from './refusal-text.js'
+import { refusalText, reviewText } from './refusal-text.js'
 
 const outside: PlanIssue = {
   code: 'path_outside_workspace',
@@ -46,5 +46,26 @@ describe('refusalText', () => {
       allowed: 'Allowed: the tools view_file, run.',
     })
     expect(text).not.toContain('Allowed:')
+  })
+})
+
+describe('reviewText', () => {
+  const tainted: PlanIssue = {
+    code: 'tainted_run',
+    message: 'The run has read untrusted output (file:README.md); "curl" is not allowed now.',
+    path: ['args', 'command'],
+  }
+
+  it("should give the reason with its untrusted source and the call's place in the turn", () => {
+    expect(reviewText({ issues: [tainted], index: 2, count: 3 })).toBe(
+      '@plan refused this call (2 of 3 in this turn) because the run has read untrusted output:\n' +
+        '- tainted_run at command: The run has read untrusted output (file:README.md); "curl" is not allowed now.\n' +
+        'Allow it once?',
+    )
+  })
+
+  it('should leave out the place of a call asked about alone', () => {
+    expect(reviewText({ issues: [tainted], index: 1, count: 1 })).not.toContain('of 1')
+    expect(reviewText({ issues: [tainted] })).toMatch(/^@plan refused this call because/)
   })
 })

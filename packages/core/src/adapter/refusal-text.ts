@@ -79,6 +79,38 @@ export function runEndedText(issues: readonly PlanIssue[]): string {
   return `@plan ended the run: no further tool call will run.\n${issueLines(issues)}`
 }
 
+/** What {@link reviewText} puts to a human about one refused call. */
+export interface ReviewTextOptions {
+  /** Why the guard refused the call: `tainted_run` issues, each naming its untrusted sources. */
+  readonly issues: readonly PlanIssue[]
+  /** The call's place among the refusals of its turn put to the human together (1-based). */
+  readonly index?: number | undefined
+  /** How many refusals of the turn are put to the human together. */
+  readonly count?: number | undefined
+}
+
+/**
+ * The question a human reviewer reads about a call the guard refused under `trust.tainted`
+ * with `onRefuse: 'ask'`, the same in every adapter: why it was refused, one line per issue
+ * with the untrusted sources it names, its place in the turn's batch, and what a yes does.
+ *
+ * @example
+ * ```ts
+ * reviewText({ issues, index: 1, count: 2 })
+ * // @plan refused this call (1 of 2 in this turn) because the run has read untrusted output:
+ * // - tainted_run at command: … (sources: file:README.md) Hint: …
+ * // Allow it once?
+ * ```
+ */
+export function reviewText(options: ReviewTextOptions): string {
+  const { index, count } = options
+  const place =
+    index !== undefined && count !== undefined && count > 1
+      ? ` (${index} of ${count} in this turn)`
+      : ''
+  return `@plan refused this call${place} because the run has read untrusted output:\n${issueLines(options.issues)}\nAllow it once?`
+}
+
 /** What the model reads on its last step after the guard stopped the run, in every adapter. */
 export function lastWordText(issues: readonly PlanIssue[]): string {
   return `@plan stopped this run; no tool will run any more.\n${issueLines(issues)}\nTell the user what was done, what is left, and why the run stopped.`

@@ -56,8 +56,8 @@ function describeRuns(runs: readonly LabelledRun[]): string {
 /**
  * Refuses a call whose command would execute workspace files that this run (or an earlier
  * run of the same state) wrote from untrusted data: writing a test and running it is running
- * the untrusted data. `code` is `tainted_run` in a per-turn run under `trust.tainted` (a human
- * may allow it), `untrusted_flow` otherwise.
+ * the untrusted data. `code` is the issue's code (the guard says `untrusted_flow`: the call's
+ * arguments do not show the data it would run, so no human is asked to allow it).
  */
 export function checkLabelledRun(
   tool: ToolPolicy,

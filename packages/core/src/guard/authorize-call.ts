@@ -146,12 +146,11 @@ function reserve(
   const taintRules = run.mode === 'turn' ? compiler.policy.policy.trust.tainted : undefined
   const flowCheck = flow.check(step, args, taintRules === undefined || taintRules.pasteCheck)
   if (flowCheck.issues.length > 0) return denied(flowCheck.issues)
-  const runIssues = [
-    ...checkRunsLabelledFiles(parts, step, args, taintRules !== undefined),
-    ...checkCommandsInFlight(parts, step, args, taintRules !== undefined),
-  ]
-  if (runIssues.length > 0 && (taintRules === undefined || call.humanApproved !== true))
-    return denied(runIssues)
+  const labelledRuns = checkRunsLabelledFiles(parts, step, args)
+  if (labelledRuns.length > 0) return denied(labelledRuns)
+  const inFlight = checkCommandsInFlight(parts, step, args, taintRules !== undefined)
+  if (inFlight.length > 0 && (taintRules === undefined || call.humanApproved !== true))
+    return denied(inFlight)
   if (taintRules !== undefined) {
     const taint = checkTaintedCall(compiler, tool, step.id, args, flow.taintState())
     if (taint.issues.length > 0 && call.humanApproved !== true) return denied(taint.issues)

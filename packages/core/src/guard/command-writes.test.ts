@@ -72,7 +72,7 @@ describe('files written by commands', () => {
       run('cp README.md test/a.test.js', ['test/a.test.js']),
       run('npm test'),
     ])
-    expect(codes).toEqual([[], [], ['tainted_run']])
+    expect(codes).toEqual([[], [], ['untrusted_flow']])
   })
 
   it('should refuse running a file a command copied from a labelled file', async () => {
@@ -85,7 +85,7 @@ describe('files written by commands', () => {
       run('cp test/notes.txt test/b.test.js', ['test/b.test.js']),
       run('npm test'),
     ])
-    expect(codes).toEqual([[], [], [], ['tainted_run']])
+    expect(codes).toEqual([[], [], [], ['untrusted_flow']])
   })
 
   it('should label every file when the command could not be compared', async () => {
@@ -94,7 +94,7 @@ describe('files written by commands', () => {
       run('git checkout -- test', ['**']),
       run('npm test'),
     ])
-    expect(codes[2]).toEqual(['tainted_run'])
+    expect(codes[2]).toEqual(['untrusted_flow'])
   })
 
   it('should allow the tests again after a test run that wrote files', async () => {
@@ -121,7 +121,7 @@ describe('files written by commands', () => {
       run('cp README.md test/copy.test.js', ['test/copy.test.js']),
       run('npm test'),
     ])
-    expect(codes).toEqual([[], [], ['tainted_run']])
+    expect(codes).toEqual([[], [], ['untrusted_flow']])
   })
 
   it('should allow the tests after an untainted copy', async () => {
@@ -142,7 +142,7 @@ describe('files written by commands', () => {
     const fresh = createPlanGuard(undefined, { compiler, checkPathsOnDisk: false, labelledFiles })
     expect(await playTurns(fresh, [view('src/a.js'), run('npm test')])).toEqual([
       [],
-      ['tainted_run'],
+      ['untrusted_flow'],
     ])
     const unrelated = createPlanGuard(undefined, { compiler, checkPathsOnDisk: false })
     expect(await playTurns(unrelated, [view('src/a.js'), run('npm test')])).toEqual([[], []])
@@ -215,5 +215,49 @@ describe('commands of one turn that could race', () => {
     const guard = createPlanGuard(undefined, { compiler, checkPathsOnDisk: false })
     await playTurns(guard, [view('README.md')])
     expect(await parallelTurn(guard, ['git status', 'npm test', 'ls test'])).toEqual([[], [], []])
+  })
+})
+
+describe('files reported written by other tools', () => {
+  let workspace: TestWorkspace
+  let compiler: PlanCompiler
+
+  beforeEach(async () => {
+    workspace = await createTestWorkspace()
+    compiler = await createTestCompiler(workspace.root, {
+      tools: { ...testTools, scaffold: { args: { name: { type: 'string' } } } },
+      commands: { allow: ['npm'] },
+      trust: { defaultOutput: 'untrusted', tainted: { commands: ['npm test'] } },
+    })
+  })
+
+  afterEach(async () => {
+    await workspace.remove()
+  })
+
+  const scaffold = (output: unknown): Call => ({ tool: 'scaffold', args: { name: 'x' }, output })
+  const guard = () => createPlanGuard(undefined, { compiler, checkPathsOnDisk: false })
+
+  it('should label what a tool without a command reports, in its output or an MCP result', async () => {
+    for (const output of [
+      { writtenFiles: ['test/gen.test.js'] },
+      {
+        content: [{ type: 'text', text: 'done' }],
+        structuredContent: { writtenFiles: [`${workspace.root}/test/gen.test.js`] },
+      },
+    ]) {
+      const parts = guard()
+      const codes = await playTurns(parts, [view('README.md'), scaffold(output), run('npm test')])
+      expect(codes).toEqual([[], [], ['untrusted_flow']])
+      expect(parts.snapshot().flow?.files?.['test/gen.test.js']).toContain('file:README.md')
+    }
+  })
+
+  it('should label nothing for a report made before any untrusted data', async () => {
+    const codes = await playTurns(guard(), [
+      scaffold({ writtenFiles: ['test/gen.test.js'] }),
+      run('npm test'),
+    ])
+    expect(codes).toEqual([[], []])
   })
 })

@@ -14,12 +14,28 @@ type CommandKind =
   | { readonly kind: 'runs'; readonly argv: readonly string[]; readonly plain: boolean }
   | { readonly kind: 'writes'; readonly argv: readonly string[] | undefined }
 
-/** The `writtenFiles` a command tool reported in its output, or undefined when it reported none. */
-function reportedWrites(output: JsonValue | undefined): string[] | undefined {
+/**
+ * The `writtenFiles` a tool reported in its output (or, for an MCP result, in its
+ * `structuredContent`), relative to the workspace; undefined when it reported none.
+ */
+function reportedWrites(
+  output: JsonValue | undefined,
+  roots: readonly string[],
+): string[] | undefined {
   if (typeof output !== 'object' || output === null || Array.isArray(output)) return undefined
-  const files = output.writtenFiles
+  const structured = output.structuredContent
+  const files =
+    output.writtenFiles ??
+    (typeof structured === 'object' && structured !== null && !Array.isArray(structured)
+      ? structured.writtenFiles
+      : undefined)
   if (!Array.isArray(files)) return undefined
-  return files.filter((file): file is string => typeof file === 'string')
+  return files.flatMap((file) => {
+    if (typeof file !== 'string') return []
+    // `**` (the workspace could not be compared) stays as it is
+    const relative = file === '**' ? file : workspaceRelative(file, roots)
+    return relative === undefined || relative === '' ? [] : [relative]
+  })
 }
 
 /** The sources of the labelled files a command names (a file, or a folder above one). */
@@ -135,11 +151,12 @@ export function noteCommandStarted(parts: GuardParts, step: CompiledStep, args: 
 }
 
 /**
- * Labels the files a finished command wrote, as its tool reported them (`writtenFiles` in the
- * output of the reference `run_command`), with {@link writeSources}, so running them later is
- * a sink as for a write tool's files. A report only adds labels, so output that claims a write
- * cannot clear one; a command that only prints labels nothing, nor does a runner given only its
- * program and subcommand.
+ * Labels the files a finished call wrote, as its tool reported them (`writtenFiles` in its
+ * output, as the reference `run_command` returns it, or in an MCP result's `structuredContent`;
+ * workspace-relative or absolute paths), with {@link writeSources}, so running them later is a
+ * sink as for a write tool's files. Any tool may report: one without a command argument labels
+ * with the sources of the data it was given. A report only adds labels, so output that claims
+ * a write cannot clear one; a runner given only its program and subcommand labels nothing.
  */
 export function labelCommandWrites(
   parts: GuardParts,
@@ -147,11 +164,17 @@ export function labelCommandWrites(
   output: JsonValue | undefined,
 ): void {
   parts.flow.commands.ended(step.id)
-  const written = reportedWrites(output)
+  const written = reportedWrites(output, parts.compiler.policy.scope.roots)
   if (written === undefined || written.length === 0) return
   const found = commandKind(parts, step, step.args)
-  if (found.kind === 'none' || (found.kind === 'runs' && found.plain)) return
-  const sources = writeSources(parts, step, found.argv)
+  if (found.kind === 'runs' && found.plain) return
+  // A tool with no command argument (an MCP server's, one of your own) reports its writes too;
+  // a command that only reads labels nothing (what changed meanwhile is another call's).
+  const tool = parts.compiler.policy.tools.get(step.tool)
+  const commandTool =
+    tool === undefined || Object.values(tool.args).some((spec) => spec.type === 'command')
+  if (found.kind === 'none' && commandTool) return
+  const sources = writeSources(parts, step, found.kind === 'none' ? undefined : found.argv)
   if (sources.length === 0) return
   for (const file of written)
     parts.flow.labelFile(file, [...(parts.flow.labelledFiles().get(file) ?? []), ...sources])

@@ -116,11 +116,11 @@ describe('labelled files (write, then run)', () => {
     it(`should refuse a command that runs ${name}`, async () => {
       const guard = createPlanGuard(undefined, { compiler, checkPathsOnDisk: false })
       const codes = await playTurns(guard, [read, written, command])
-      expect(codes).toEqual([[], [], ['tainted_run']])
+      expect(codes).toEqual([[], [], ['untrusted_flow']])
     })
   }
 
-  it('should let a human allow the run once the files were shown', async () => {
+  it('should not let a human allow a run of data the call does not show', async () => {
     const guard = createPlanGuard(undefined, { compiler, checkPathsOnDisk: false })
     await playTurns(guard, [view('README.md'), write('test/x.test.js')])
     guard.submitPlan([{ id: 'r', tool: 'run_command', args: { command: 'npm test' } }], 'turn')
@@ -138,7 +138,9 @@ describe('labelled files (write, then run)', () => {
       callId: 'r',
       humanApproved: true,
     })
-    expect(approved.allowed).toBe(true)
+    expect(approved.allowed ? [] : approved.issues.map((issue) => issue.code)).toEqual([
+      'untrusted_flow',
+    ])
   })
 
   const everyday: [string, readonly Call[]][] = [
@@ -189,7 +191,7 @@ describe('labelled files (write, then run)', () => {
       args: { command: 'npm test' },
       callId: 'r',
     })
-    expect(run.allowed ? [] : run.issues.map((issue) => issue.code)).toEqual(['tainted_run'])
+    expect(run.allowed ? [] : run.issues.map((issue) => issue.code)).toEqual(['untrusted_flow'])
   })
 
   it('should name where the untrusted output came from in a tainted-run refusal', async () => {
@@ -212,7 +214,7 @@ describe('labelled files (write, then run)', () => {
       state: saved(first),
       checkPathsOnDisk: false,
     })
-    expect(await turn(second, run('npm test'), 7)).toEqual(['tainted_run'])
+    expect(await turn(second, run('npm test'), 7)).toEqual(['untrusted_flow'])
   })
 
   it('should label the real path a link leads to', async () => {
@@ -226,7 +228,7 @@ describe('labelled files (write, then run)', () => {
       write('NOTES.md'),
       run('npm test'),
     ])
-    expect(codes[2]).toEqual(['tainted_run'])
+    expect(codes[2]).toEqual(['untrusted_flow'])
   })
 })
 

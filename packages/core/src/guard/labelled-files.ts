@@ -15,15 +15,15 @@ export function commandParser(compiler: PlanCompiler): ParseCommand {
 }
 
 /**
- * Refuses a command that would execute a workspace file written from untrusted data: the
- * same decision as for the data itself (`tainted_run` under `trust.tainted` in per-turn mode,
- * so a human may allow it; `untrusted_flow` otherwise).
+ * Refuses a command that would execute a workspace file written from untrusted data, as
+ * `untrusted_flow` in every mode: the call's arguments do not show the data it would run, so
+ * it is never put to a human (`onRefuse: 'ask'`); the user runs the command after reading
+ * the files.
  */
 export function checkRunsLabelledFiles(
   parts: GuardParts,
   step: CompiledStep,
   args: JsonObject,
-  tainted: boolean,
 ): PlanIssue[] {
   const tool = parts.compiler.policy.tools.get(step.tool)
   if (tool === undefined) return []
@@ -33,7 +33,7 @@ export function checkRunsLabelledFiles(
     step.id,
     parts.flow.labelledFiles(),
     commandParser(parts.compiler),
-    tainted ? 'tainted_run' : 'untrusted_flow',
+    'untrusted_flow',
   )
 }
 

@@ -192,6 +192,26 @@ describe('createReferenceTools', () => {
   })
 
   describe('run_command', () => {
+    it('should refuse a folder that holds a link leading out, and allow one that does not', async () => {
+      const { mkdtemp, rm } = await import('node:fs/promises')
+      const { tmpdir } = await import('node:os')
+      const outside = await mkdtemp(join(tmpdir(), 'plan-outside-'))
+      try {
+        await writeFile(join(outside, 'key.txt'), 'KEY=1\n')
+        await mkdir(join(workspace.root, 'docs'))
+        await symlink(outside, join(workspace.root, 'docs', 'vendor'))
+        await symlink(join(workspace.root, 'secret'), join(workspace.root, 'src', 'hidden'))
+        const run = (command: string) =>
+          codeOf(Promise.resolve(reference.tools.run_command({ command }, context())))
+        expect(await run('cat docs')).toBe('path_outside_workspace')
+        expect(await run('ls src')).toBe('path_not_allowed')
+        await rm(join(workspace.root, 'src', 'hidden'))
+        expect(await run('ls src')).toBeUndefined()
+      } finally {
+        await rm(outside, { recursive: true, force: true })
+      }
+    })
+
     it('should run an allowed program without a shell, in the workspace', async () => {
       const result = await reference.tools.run_command({ command: 'ls src' }, context())
       expect(result).toEqual({

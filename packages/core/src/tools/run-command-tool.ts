@@ -1,4 +1,4 @@
-import { lstat } from 'node:fs/promises'
+import { lstat, stat } from 'node:fs/promises'
 import { posix } from 'node:path'
 import { looksLikePath } from '@plan/shell'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
@@ -11,7 +11,7 @@ import type { CommandRunner, CommandRunResult } from './command-runner.js'
 import { createUnsandboxedRunner } from './run-unsandboxed.js'
 import { safeSearchPath } from './safe-search-path.js'
 import { refuse, stringArgument } from './tool-input.js'
-import { readWorkspaceFiles, writtenFiles } from './workspace-writes.js'
+import { readWorkspaceFiles, type WorkspaceFiles, writtenFiles } from './workspace-writes.js'
 
 /** Options of the `run_command` reference tool. */
 export interface RunCommandOptions {
@@ -80,6 +80,52 @@ async function checkArgumentsOnDisk(
   return undefined
 }
 
+/** The folders among a command's words (existing folders, relative to `cwd`). */
+async function folderArguments(argv: readonly string[], cwd: string): Promise<string[]> {
+  const folders: string[] = []
+  for (const word of argv.slice(1)) {
+    const equals = word.startsWith('--') ? word.indexOf('=') : -1
+    const value = equals === -1 ? word : word.slice(equals + 1)
+    if (value.length === 0 || value.startsWith('-') || value.includes('\0')) continue
+    const path = posix.resolve(cwd, value)
+    if (
+      await stat(path).then(
+        (found) => found.isDirectory(),
+        () => false,
+      )
+    )
+      folders.push(path)
+  }
+  return folders
+}
+
+/**
+ * Refuses a command given a folder that holds a link leading out of the workspace or to a
+ * denied path: `grep -R x docs` follows `docs/vendor -> /elsewhere`, which the check of the
+ * word `docs` alone cannot see.
+ */
+async function checkLinksBelow(
+  folders: readonly string[],
+  root: string,
+  walk: WorkspaceFiles,
+  scope: PathScope,
+): Promise<PlanIssue | undefined> {
+  for (const link of walk.links) {
+    const path = posix.join(root, link)
+    const folder = folders.find((candidate) => path.startsWith(`${candidate}/`))
+    if (folder === undefined) continue
+    const result = await checkPathOnDisk(path, scope, 'read')
+    if (result.allowed) continue
+    return {
+      code: result.issue.code,
+      message: `The folder ${JSON.stringify(posix.relative(root, folder) || '.')} holds the link ${JSON.stringify(link)}, which a program reading the folder may follow: ${result.issue.message}`,
+      hint: 'Name the folders to read below the link, or remove the link.',
+      path: ['command'],
+    }
+  }
+  return undefined
+}
+
 /**
  * Creates `run_command({ command })`: checks the command with `compiler.checkCommand`, checks
  * its path arguments on disk, and hands the resulting `argv` (no shell) to `options.runner`
@@ -130,9 +176,17 @@ export function createRunCommandTool(
     if (!root.allowed) refuse('run_command', { ...root.issue, path: ['command'] })
     const onDisk = await checkArgumentsOnDisk(check.argv, root.resolved, scope)
     if (onDisk !== undefined) refuse('run_command', onDisk)
+    const folders = await folderArguments(check.argv, root.resolved)
+    const walk =
+      reportWrites || folders.length > 0 ? await readWorkspaceFiles(root.resolved) : undefined
+    const linked =
+      walk === undefined || folders.length === 0
+        ? undefined
+        : await checkLinksBelow(folders, root.resolved, walk, scope)
+    if (linked !== undefined) refuse('run_command', linked)
     context?.signal?.throwIfAborted()
     const runner = pickRunner(root.resolved)
-    const before = reportWrites ? await readWorkspaceFiles(root.resolved) : undefined
+    const before = reportWrites ? walk : undefined
     const result = await runner(check.argv, {
       cwd: root.resolved,
       timeoutMs,

@@ -8,6 +8,8 @@ export interface WorkspaceFiles {
   readonly files: ReadonlyMap<string, string>
   /** True when the walk stopped at its limit: what changed is then unknown. */
   readonly incomplete: boolean
+  /** Relative paths of the symbolic links seen (a recursive reader may follow them). */
+  readonly links: readonly string[]
 }
 
 /** Folders a walk does not enter: installed packages, and git's own store. */
@@ -32,6 +34,7 @@ export async function readWorkspaceFiles(
   limit = MAX_WALKED_ENTRIES,
 ): Promise<WorkspaceFiles> {
   const files = new Map<string, string>()
+  const links: string[] = []
   const folders: string[] = ['']
   let entries = 0
   while (folders.length > 0) {
@@ -45,7 +48,7 @@ export async function readWorkspaceFiles(
     }
     for (const entry of listing) {
       entries += 1
-      if (entries > limit) return { files, incomplete: true }
+      if (entries > limit) return { files, incomplete: true, links }
       const name = entry.name
       if (inGit && !GIT_CODE.has(name)) continue
       const path = relative === '' ? name : `${relative}/${name}`
@@ -53,6 +56,7 @@ export async function readWorkspaceFiles(
         if (!SKIPPED.has(name)) folders.push(path)
         continue
       }
+      if (entry.isSymbolicLink()) links.push(path)
       try {
         files.set(path, versionOf(await lstat(posix.join(root, path))))
       } catch {
@@ -60,7 +64,7 @@ export async function readWorkspaceFiles(
       }
     }
   }
-  return { files, incomplete: false }
+  return { files, incomplete: false, links }
 }
 
 /** The files that are new or changed in `after`, relative to the root; `**` when unknown. */

@@ -1,7 +1,7 @@
 import { GraphInterrupt, interrupt } from '@langchain/langgraph'
 import type { PlanIssue } from '@plan/core'
+import { reviewText } from '@plan/core/adapter'
 import type { HITLRequest, HITLResponse } from 'langchain'
-import { describeIssues } from './guard-messages.js'
 
 /** A call as it is put to a human. */
 export interface AskedCall {
@@ -135,7 +135,7 @@ function reviewRequest(questions: readonly Question[]): HITLRequest {
     actionRequests: questions.map(({ call, issues }, index) => ({
       name: call.name,
       args: call.args,
-      description: `@plan refused this call${count > 1 ? ` (${index + 1} of ${count} in this turn)` : ''} because the run has read untrusted output:\n${describeIssues(issues)}\nAllow it once?`,
+      description: reviewText({ issues, index: index + 1, count }),
     })),
     reviewConfigs: [...new Set(questions.map(({ call }) => call.name))].map((actionName) => ({
       actionName,

@@ -1,7 +1,7 @@
 import { interrupt } from '@langchain/langgraph'
 import type { PlanIssue } from '@plan/core'
+import { reviewText } from '@plan/core/adapter'
 import type { HITLRequest, HITLResponse } from 'langchain'
-import { describeIssues } from './guard-messages.js'
 
 /** True when every issue is one a human may overrule (`trust.tainted` with `onRefuse: 'ask'`). */
 export function mayAskHuman(issues: readonly PlanIssue[], onRefuse: 'deny' | 'ask' | undefined) {
@@ -22,7 +22,7 @@ export function askHuman(
       {
         name: call.name,
         args: call.args,
-        description: `@plan refused this call because the run has read untrusted output:\n${describeIssues(issues)}\nAllow it once?`,
+        description: reviewText({ issues }),
       },
     ],
     reviewConfigs: [{ actionName: call.name, allowedDecisions: ['approve', 'reject'] }],

@@ -70,6 +70,7 @@ export function guardConfig(options: PlanGuardMiddlewareOptions): GuardConfig {
       guardOptions: {
         checkPathsOnDisk: options.checkPathsOnDisk ?? true,
         ...(options.audit === undefined ? {} : { audit: options.audit }),
+        ...(options.labelledFiles === undefined ? {} : { labelledFiles: options.labelledFiles }),
       },
       maxLiveRuns,
     }),

@@ -13,6 +13,7 @@ import { resolvePolicy } from '@plan/core/schemas'
 export interface RunGuardOptions {
   readonly checkPathsOnDisk: boolean
   readonly audit?: AuditSink | undefined
+  readonly labelledFiles?: Readonly<Record<string, readonly string[]>> | undefined
 }
 
 /** Takes the approval of the plan checked at setup: the guards of the runs audit their own. */

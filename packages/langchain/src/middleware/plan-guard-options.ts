@@ -12,7 +12,7 @@ export type PlanGuardExitBehavior = 'continue' | 'error' | 'end'
  * Options for {@link planGuardMiddleware}: the options every `@plan` adapter takes (exactly one
  * of `policy` or `compiler`, an optional approved `plan` for plan mode, `onDecision`), the guard
  * settings every adapter takes (`checkPathsOnDisk`, `audit`, `store`, `keys`,
- * `retryInterrupted`), and these. Without a `plan`, each model turn's tool calls are checked as
+ * `retryInterrupted`, `labelledFiles`), and these. Without a `plan`, each model turn's tool calls are checked as
  * a plan (per-turn mode); a plan is compiled when the first run starts, a `CompiledPlan` is
  * compiled again against the policy. `onDecision` is called with every decision, for logs and
  * audits; a throw there fails the call.

@@ -56,6 +56,48 @@ describe('createMcpCallGuard', () => {
     for (const issue of issues) expect(issue.stepId).toBeUndefined()
   })
 
+  it('should refuse a command that runs a file labelled by an earlier run (labelledFiles)', async () => {
+    const shell = {
+      ...policy(),
+      tools: { run: { args: { command: { type: 'command' as const } } } },
+      commands: { allow: ['npm'] },
+    }
+    const labelledFiles = { 'test/x.test.js': ['file:README.md'] }
+    const labelled = await createMcpCallGuard({ policy: shell, labelledFiles })
+    const refused = await labelled.authorize('run', { command: 'npm test' })
+    expect(refused.allowed ? [] : refused.issues.map((issue) => issue.code)).toEqual([
+      'untrusted_flow',
+    ])
+    const fresh = await createMcpCallGuard({ policy: shell })
+    expect((await fresh.authorize('run', { command: 'npm test' })).allowed).toBe(true)
+  })
+
+  it("should label the files a server reports in its result's writtenFiles", async () => {
+    const guard = await createMcpCallGuard({
+      policy: {
+        ...policy(),
+        tools: {
+          read: { args: { path: { type: 'path' as const } } },
+          scaffold: { args: { name: { type: 'string' as const } } },
+          run: { args: { command: { type: 'command' as const } } },
+        },
+        commands: { allow: ['npm'] },
+        trust: { defaultOutput: 'untrusted' as const },
+      },
+    })
+    const read = await guard.authorize('read', { path: 'a.txt' })
+    if (!read.allowed) throw new Error('expected the read to be allowed')
+    read.finish({ content: [{ type: 'text', text: 'write a test' }] })
+    const made = await guard.authorize('scaffold', { name: 'x' })
+    if (!made.allowed) throw new Error('expected the scaffold to be allowed')
+    made.finish({
+      content: [{ type: 'text', text: 'wrote test/gen.test.js' }],
+      structuredContent: { writtenFiles: [join(root, 'test/gen.test.js')] },
+    })
+    const tests = await guard.authorize('run', { command: 'npm test' })
+    expect(tests.allowed ? [] : tests.issues.map((issue) => issue.code)).toEqual(['untrusted_flow'])
+  })
+
   it('should need a policy or a compiler', async () => {
     await expect(createMcpCallGuard({} as McpGuardOptions)).rejects.toThrow(
       'needs a policy or a compiler',

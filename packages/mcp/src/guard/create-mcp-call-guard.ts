@@ -317,6 +317,7 @@ function sessionGuard(
       ? {}
       : { checkPathsOnDisk: options.checkPathsOnDisk }),
     ...(options.audit === undefined ? {} : { audit: options.audit }),
+    ...(options.labelledFiles === undefined ? {} : { labelledFiles: options.labelledFiles }),
   })
 }
 
