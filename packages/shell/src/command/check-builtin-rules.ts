@@ -1,3 +1,4 @@
+import { stringAt } from '../util/item-at.js'
 import {
   type BuiltinFinding,
   exec,
@@ -63,7 +64,7 @@ function checkSsh(args: readonly string[], name: string): BuiltinFinding[] {
   const denied = name === 'ssh' ? 'FI' : name === 'scp' ? 'FS' : 'FSDbs'
   const operands: string[] = []
   for (let index = 0; index < args.length; index += 1) {
-    const argument = args[index] as string
+    const argument = stringAt(args, index)
     if (argument === '--') {
       operands.push(...args.slice(index + 1))
       break
@@ -74,7 +75,7 @@ function checkSsh(args: readonly string[], name: string): BuiltinFinding[] {
       continue
     }
     for (let position = 1; position < argument.length; position += 1) {
-      const letter = argument[position] as string
+      const letter = argument.charAt(position)
       if (!withValue.includes(letter)) continue
       const rest = argument.slice(position + 1)
       const value = rest.length > 0 ? rest : (args[index + 1] ?? '')

@@ -1,3 +1,4 @@
+import { stringAt } from '../util/item-at.js'
 import { type BuiltinFinding, exec, unknownGlobal } from './builtin-finding.js'
 import { findSubcommand } from './global-options.js'
 import { findFlag, usesFlag } from './uses-flag.js'
@@ -79,7 +80,7 @@ export function checkGit(args: readonly string[]): BuiltinFinding[] {
 function globalOptionFindings(args: readonly string[], index: number): BuiltinFinding[] {
   const findings: BuiltinFinding[] = []
   for (let at = 0; at < index; at += 1) {
-    const argument = args[at] as string
+    const argument = stringAt(args, at)
     if (argument === '-c' || (argument.startsWith('-c') && !argument.startsWith('--'))) {
       const value = argument === '-c' ? (args[at + 1] ?? '') : argument.slice(2)
       const key = value.split('=')[0]?.toLowerCase() ?? ''

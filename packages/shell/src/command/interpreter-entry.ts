@@ -1,5 +1,6 @@
 import { resolvePath } from '../checks/path-scope.js'
 import type { PathScope } from '../types/path-scope.js'
+import { stringAt } from '../util/item-at.js'
 import { bounded, quoted } from './command-hints.js'
 import { findFlag } from './uses-flag.js'
 
@@ -115,7 +116,7 @@ export function readInterpreterEntry(
 function readPython(name: string, args: readonly string[], scope: PathScope): InterpreterEntry {
   let index = 0
   for (; index < args.length; index += 1) {
-    const argument = args[index] as string
+    const argument = stringAt(args, index)
     if (PYTHON_SAFE.has(argument)) continue
     if (PYTHON_INFO.has(argument)) return {}
     if (argument === '-W' || argument === '-X') {
@@ -169,10 +170,10 @@ function pythonOptionValue(
 function readNode(name: string, args: readonly string[], scope: PathScope): InterpreterEntry {
   let index = 0
   for (; index < args.length; index += 1) {
-    const argument = args[index] as string
+    const argument = stringAt(args, index)
     if (NODE_SAFE.has(argument)) continue
     if (NODE_INFO.has(argument)) return {}
-    const option = argument.split('=')[0] as string
+    const option = stringAt(argument.split('='), 0)
     if (NODE_SAFE_WITH_VALUE.has(option)) {
       if (!argument.includes('=')) index += 1
       continue
@@ -190,10 +191,10 @@ function readNode(name: string, args: readonly string[], scope: PathScope): Inte
 // `node --test [options] [files]`: the runner's options are checked by role; files are read.
 function readNodeTest(name: string, rest: readonly string[]): InterpreterEntry {
   for (let index = 0; index < rest.length; index += 1) {
-    const argument = rest[index] as string
+    const argument = stringAt(rest, index)
     if (argument === '--') break
     if (!argument.startsWith('-')) continue
-    const option = argument.split('=')[0] as string
+    const option = stringAt(argument.split('='), 0)
     const takesValue = NODE_TEST_OPTIONS[option]
     if (takesValue === undefined) {
       if (NODE_SAFE.has(argument)) continue
