@@ -1,4 +1,5 @@
 import { isForbiddenKey } from './forbidden-key.js'
+import { isPlainObject } from './is-plain-object.js'
 
 /** A JSON Schema as `z.toJSONSchema` writes it for plain data. */
 export type JsonSchema = { readonly [keyword: string]: unknown }
@@ -33,12 +34,6 @@ const KEYWORDS = new Set([
 ])
 
 const patterns = new Map<string, RegExp>()
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
-  const prototype = Object.getPrototypeOf(value)
-  return prototype === Object.prototype || prototype === null
-}
 
 /** A sub-schema: an object, or `true` (anything); `false` and anything else read nothing. */
 function subschema(value: unknown): JsonSchema | undefined {
