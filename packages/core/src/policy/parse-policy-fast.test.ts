@@ -303,7 +303,7 @@ describe('parsePolicyFast', () => {
 })
 
 describe('POLICY_JSON_SCHEMA', () => {
-  it('should be the JSON Schema of policySchema (run scripts/write-policy-json-schema.mjs when not)', () => {
+  it('should be the JSON Schema of policySchema (run scripts/write-json-schemas.mjs when not)', () => {
     expect(POLICY_JSON_SCHEMA).toEqual(policyJsonSchema())
   })
 

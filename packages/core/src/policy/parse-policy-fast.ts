@@ -9,6 +9,5 @@ import { POLICY_JSON_SCHEMA } from './policy-json-schema.js'
  * URL formats, keys that reach a prototype).
  */
 export function parsePolicyFast(input: unknown): Policy | undefined {
-  // The JSON Schema is generated from the schema that gives `Policy`.
-  return readJsonSchema(POLICY_JSON_SCHEMA, input) as Policy | undefined
+  return readJsonSchema<Policy>(POLICY_JSON_SCHEMA, input)
 }

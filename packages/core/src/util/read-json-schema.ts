@@ -179,9 +179,10 @@ class Reader {
  * Reads `value` with a JSON Schema that `z.toJSONSchema(schema, { io: 'input' })` wrote: a fresh
  * copy with the schema's defaults filled in, as `schema.parse(value)` gives it, or `undefined`
  * when the value does not match or the schema uses a keyword this reader does not know, so the
- * zod schema must decide. `value` must be plain JSON (no getters, no cycles).
+ * zod schema must decide. `value` must be plain JSON (no getters, no cycles). `T` is the output
+ * type of that zod schema: the caller's claim, which a test of each generated schema pins.
  */
-export function readJsonSchema(schema: JsonSchema, value: unknown): unknown {
+export function readJsonSchema<T>(schema: JsonSchema, value: unknown): T | undefined {
   const read = new Reader(schema).read(schema, value)
-  return read === FAIL ? undefined : read
+  return read === FAIL ? undefined : (read as T)
 }
