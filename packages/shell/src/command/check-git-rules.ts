@@ -125,8 +125,9 @@ function subcommandFindings(
         ? [exec('git help --web starts a browser.', HINT)]
         : []
     default: {
-      const why = GIT_DENIED_SUBCOMMANDS[subcommand]
-      return why === undefined ? [] : [exec(`git ${subcommand} ${why}.`, HINT)]
+      // An own entry only: `git constructor` is no denied subcommand of the table's prototype.
+      if (!Object.hasOwn(GIT_DENIED_SUBCOMMANDS, subcommand)) return []
+      return [exec(`git ${subcommand} ${GIT_DENIED_SUBCOMMANDS[subcommand]}.`, HINT)]
     }
   }
 }
