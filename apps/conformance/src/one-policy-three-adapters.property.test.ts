@@ -127,23 +127,16 @@ describe('one policy through LangChain, the AI SDK and MCP', () => {
     )
   })
 
-  it('should run the same calls in plan mode with the tools masked, as by default', async () => {
+  it('should give the same decisions, events and effects in plan mode with the tools masked', async () => {
     await fc.assert(
       fc.asyncProperty(
         policies({ allow: ['git'] }),
         fc.array(call, { minLength: 1, maxLength: 3 }),
         async (policy, calls) => {
           const { langchain, aiSdk } = await throughEach({ policy, plan: PLAN, calls })
-          // The AI SDK refuses a call of a tool left out of activeTools itself, before the
-          // guard sees it: that call runs nowhere, and it has no event.
-          const decided = new Set(aiSdk?.calls.map((event) => event.callId))
-          const masked = langchain?.calls.filter((event) => !decided.has(event.callId)) ?? []
-          expect(masked.filter((event) => event.allowed)).toEqual([])
-          expect(aiSdk?.ran).toEqual(langchain?.ran)
-          expect(aiSdk?.turns).toEqual([])
-          expect(aiSdk?.calls).toEqual(
-            langchain?.calls.filter((event) => decided.has(event.callId)),
-          )
+          // A call of a hidden tool still reaches the guard, which decides and reports it.
+          expect(langchain?.calls).toHaveLength(calls.length)
+          expect(comparable(aiSdk, true)).toEqual(comparable(langchain, true))
         },
       ),
       { numRuns: 25 },

@@ -120,24 +120,28 @@ describe('the packages of the workspace', () => {
   })
 })
 
-describe('the folder layers of @plan/shell', () => {
-  const shell = named('@plan/shell')
-  const imports = moduleImports(importsByWorkspace.get(shell) ?? [])
-  const doc = join(REPOSITORY_ROOT, shell.folder, 'docs', 'architecture.md')
+describe.each(['@plan/shell', '@plan/core'])('the folder layers of %s', (name) => {
+  const workspace = named(name)
+  const imports = moduleImports(importsByWorkspace.get(workspace) ?? [])
+  const doc = join(REPOSITORY_ROOT, workspace.folder, 'docs', 'architecture.md')
 
   it('should draw the folder imports in docs/architecture.md as they are', () => {
     expect(imports.length).toBeGreaterThan(100)
     const expected = reducedEdges(folderGraph(imports))
     const drawn = drawnEdges(doc, 'folder imports')
-    expect(drawn, `${shell.folder}/docs/architecture.md:\n${expected.join('\n')}`).toEqual(expected)
+    expect(drawn, `${workspace.folder}/docs/architecture.md:\n${expected.join('\n')}`).toEqual(
+      expected,
+    )
   })
 
   it('should place every folder in the diagram and import only along its arrows', () => {
     const drawn = graphOf(drawnEdges(doc, 'folder imports') ?? [])
-    expect(sourceFolders(shell).filter((folder) => !drawn.has(folder))).toEqual([])
+    expect(sourceFolders(workspace).filter((folder) => !drawn.has(folder))).toEqual([])
     expect(layerProblems(imports, drawn)).toEqual([])
   })
+})
 
+describe('layerProblems', () => {
   it('should report an import against the arrows, of an entry file, and a module cycle', () => {
     const drawn = graphOf(['command --> util'])
     const upward = { file: 'util/a.ts', specifier: '../command/b.js', target: 'command/b.ts' }

@@ -9,11 +9,12 @@ import {
 /** The node a package has in the package diagram: its name without the `@plan/` scope. */
 export const nodeName = (name: string) => name.replace(/^@plan\//, '')
 
-/** Whether a file only supports tests (it may use the package's devDependencies). */
+/**
+ * Whether a file only supports tests (it may use the package's devDependencies): what the
+ * `files` of a manifest leave out. A `test-*.ts` module of a `/test` entry ships.
+ */
 export const isTestSupport = (file: string) =>
-  /\.test(-d)?\.ts$/.test(file) ||
-  /(^|\/)(test-utils|__fixtures__)\//.test(file) ||
-  /(^|\/)test-[^/]*\.ts$/.test(file)
+  /\.test(-d)?\.ts$/.test(file) || /(^|\/)(test-utils|__fixtures__)\//.test(file)
 
 /**
  * The `@plan` dependency edges of every manifest, as sorted Mermaid lines: `from --> to` for a

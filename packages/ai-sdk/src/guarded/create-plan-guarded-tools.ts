@@ -48,10 +48,10 @@ export interface AiSdkGuardSettings<TOOLS extends ToolSet> {
    */
   readonly extractionModel?: LanguageModel
   /**
-   * Hide from the model the tools that cannot run (`activeTools`): in plan mode, every tool no
-   * ready step needs; in per-turn mode, every tool the policy does not list. Default true. The
-   * AI SDK refuses a call of a hidden tool itself, before the guard sees it, so such a call has
-   * no `onDecision` event and no audit line; false lets every call reach the guard.
+   * Hide from the model the tools that cannot run: in plan mode, every tool no ready step
+   * needs; in per-turn mode, every tool the policy does not list. Default true. A call of a
+   * hidden tool still reaches the guard, which refuses it with an `onDecision` event and an
+   * audit line, as in the other adapters; false shows the model every tool.
    */
   readonly maskTools?: boolean
   /** Plan mode: stop the loop once the plan is complete, before the model answers. Default false. */

@@ -14,6 +14,7 @@ import { type PlanTurnMiddlewareOptions, planTurnMiddleware } from '../turn/plan
 import { markLastWord } from './last-word.js'
 import { lastWordInstructions } from './last-word-instructions.js'
 import { lastWordMiddleware } from './last-word-middleware.js'
+import { maskToolsMiddleware } from './mask-tools-middleware.js'
 import { modeOf, type PlanMode } from './plan-mode.js'
 
 /** Options for {@link planPrepareStep}. */
@@ -26,14 +27,13 @@ export interface PlanPrepareStepOptions<TOOLS extends ToolSet = ToolSet> {
    */
   readonly tools?: TOOLS
   /**
-   * Tool names the model may see in per-turn mode, e.g. the tools the policy lists.
-   * Default: no narrowing in per-turn mode.
+   * Tool names the model may see in per-turn mode, e.g. the tools the policy lists; a call of
+   * another tool still reaches the guard. Default: no narrowing in per-turn mode.
    */
   readonly turnTools?: readonly (keyof TOOLS & string)[]
   /**
-   * Plan mode: narrow `activeTools` to the tools of the plan's ready steps. Default true. The
-   * AI SDK refuses a call of a tool outside `activeTools` itself, before the guard sees it (no
-   * `onDecision` event, no audit line); false lets every call reach the guard.
+   * Plan mode: show the model only the tools of the plan's ready steps. Default true. A call of
+   * another tool still reaches the guard, which refuses and reports it.
    */
   readonly maskTools?: boolean
   /** Plan mode: runs the plan's ready `extract` and `generate` steps before each step. */
@@ -60,8 +60,8 @@ function resolveModel(model: LanguageModel): Exclude<LanguageModel, string> {
 /**
  * A `prepareStep` function that keeps the model in step with the guard.
  *
- * - Plan mode: `activeTools` is narrowed to the tools of the plan's ready steps (tool
- *   masking); with nothing ready, or once the guard has stopped, the model gets no tools.
+ * - Plan mode: the model is shown only the tools of the plan's ready steps (tool masking);
+ *   with nothing ready, or once the guard has stopped, it gets no tools.
  * - Per-turn mode: the step's model is wrapped with {@link planTurnMiddleware}, so each
  *   response's batch of tool calls is compiled as a plan before any of them runs.
  *
@@ -94,9 +94,26 @@ export function planPrepareStep<TOOLS extends ToolSet = ToolSet>(
         ...(options.onDecision === undefined ? {} : { onDecision: options.onDecision }),
       })
       lastModel = base
-      lastWrapped = wrapLanguageModel({ model: base, middleware })
+      const { turnTools } = options
+      lastWrapped = wrapLanguageModel({
+        model: base,
+        middleware:
+          turnTools === undefined ? middleware : [middleware, maskToolsMiddleware(() => turnTools)],
+      })
     }
     return lastWrapped
+  }
+  // plan mode only: the model, wrapped so that it sees the tools of the ready steps
+  const masking = maskToolsMiddleware(() => guard.readyTools())
+  let lastPlanModel: Exclude<LanguageModel, string> | undefined
+  let lastMasked: Exclude<LanguageModel, string> | undefined
+  const maskedModel = (model: LanguageModel): Exclude<LanguageModel, string> => {
+    const base = resolveModel(model)
+    if (base !== lastPlanModel || lastMasked === undefined) {
+      lastPlanModel = base
+      lastMasked = wrapLanguageModel({ model: base, middleware: masking })
+    }
+    return lastMasked
   }
   return async ({ model, instructions }) => {
     releaseStaleReservations(guard)
@@ -117,12 +134,9 @@ export function planPrepareStep<TOOLS extends ToolSet = ToolSet>(
       }
     }
     if (mode === 'turn') {
-      return {
-        model: turnModel(model),
-        ...(options.turnTools === undefined ? {} : { activeTools: [...options.turnTools] }),
-      }
+      return { model: turnModel(model) }
     }
     if (options.maskTools === false) return {}
-    return { activeTools: [...new Set(guard.readyTools())] as ActiveTools }
+    return { model: maskedModel(model) }
   }
 }

@@ -1,10 +1,7 @@
+import { isRecord } from '../util/is-record.js'
 import type { BudgetReservation, GuardStore, ReserveResult, SavedRunState } from './guard-store.js'
 import { runTakenError, runWriteDecision } from './run-writer.js'
 import { applySavedStateChanges } from './saved-state-changes.js'
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function budgetKey(reservation: BudgetReservation): string {
   return JSON.stringify([reservation.budget, reservation.key, reservation.windowStart])

@@ -1,9 +1,6 @@
 import type { SavedStateChanges } from '../types/saved-state-changes.js'
+import { isRecord } from '../util/is-record.js'
 import { stringAt } from '../util/item-at.js'
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   // defineProperty, not assignment: a key named __proto__ stays an own key, as in JSON.parse.

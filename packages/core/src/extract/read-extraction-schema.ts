@@ -1,8 +1,9 @@
 import { checkPathLexical } from '../checks/path-scope.js'
 import { matchesGlob } from '../taint/match-glob.js'
 import type { PathScope } from '../types/path-scope.js'
-import { isPlainObject } from '../util/is-plain-object.js'
 import { posix } from '../util/posix-path.js'
+import { readJsonSchema } from '../util/read-json-schema.js'
+import { EXTRACTION_JSON_SCHEMA } from './extraction-json-schema.js'
 
 /** One value an extraction may return. */
 export type ExtractionScalarSchema =
@@ -26,15 +27,6 @@ export type ExtractionSchema =
   | ExtractionScalarSchema
   | { readonly type: 'array'; readonly items: ExtractionScalarSchema; readonly maxItems: number }
 
-const KEYS: Record<string, readonly string[]> = {
-  enum: ['type', 'values'],
-  number: ['type', 'integer', 'minimum', 'maximum'],
-  boolean: ['type'],
-  string: ['type', 'pattern', 'maxLength'],
-  path: ['type', 'within'],
-  array: ['type', 'items', 'maxItems'],
-}
-
 function patternOf(source: string): RegExp | undefined {
   try {
     return new RegExp(`^(?:${source})$`, 'u')
@@ -43,73 +35,15 @@ function patternOf(source: string): RegExp | undefined {
   }
 }
 
-const isInt = (value: unknown, min: number, max: number): value is number =>
-  typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max
-const isOptionalNumber = (value: unknown): value is number | undefined =>
-  value === undefined || (typeof value === 'number' && Number.isFinite(value))
-
-function readScalar(value: Record<string, unknown>): ExtractionScalarSchema | undefined {
-  switch (value.type) {
-    case 'enum': {
-      const values = value.values
-      if (!Array.isArray(values) || values.length === 0 || values.length > 256) return undefined
-      const ok = values.every(
-        (item) =>
-          (typeof item === 'string' && item.length <= 256) ||
-          (typeof item === 'number' && Number.isFinite(item)) ||
-          typeof item === 'boolean',
-      )
-      return ok ? { type: 'enum', values: [...values] } : undefined
-    }
-    case 'number': {
-      const { integer, minimum, maximum } = value
-      if (integer !== undefined && typeof integer !== 'boolean') return undefined
-      if (!isOptionalNumber(minimum) || !isOptionalNumber(maximum)) return undefined
-      return {
-        type: 'number',
-        ...(integer === undefined ? {} : { integer }),
-        ...(minimum === undefined ? {} : { minimum }),
-        ...(maximum === undefined ? {} : { maximum }),
-      }
-    }
-    case 'boolean':
-      return { type: 'boolean' }
-    case 'string': {
-      const { pattern, maxLength = 64 } = value
-      if (typeof pattern !== 'string' || pattern === '' || patternOf(pattern) === undefined)
-        return undefined
-      return isInt(maxLength, 1, 1024) ? { type: 'string', pattern, maxLength } : undefined
-    }
-    case 'path': {
-      const within = value.within
-      if (within === undefined) return { type: 'path' }
-      const ok =
-        Array.isArray(within) &&
-        within.length <= 64 &&
-        within.every((glob): glob is string => typeof glob === 'string' && glob !== '')
-      return ok ? { type: 'path', within: [...within] } : undefined
-    }
-    default:
-      return undefined
-  }
-}
-
 /**
- * Reads a plan's `schema` argument (without zod, on the compiler's path); undefined when it is
- * not a valid extraction schema. `extractionSchema` in `@plan/core/schemas` is its zod twin.
+ * Reads a plan's `schema` argument (without zod, on the compiler's path, through the JSON Schema
+ * generated from `extractionSchema` of `@plan/core/schemas`); undefined when it is not a valid
+ * extraction schema, or when its pattern is not a regular expression.
  */
 export function readExtractionSchema(value: unknown): ExtractionSchema | undefined {
-  if (!isPlainObject(value) || typeof value.type !== 'string') return undefined
-  const keys = KEYS[value.type]
-  if (keys === undefined || !Object.keys(value).every((key) => keys.includes(key))) return undefined
-  if (value.type !== 'array') return readScalar(value)
-  const { items, maxItems = 16 } = value
-  if (!isPlainObject(items) || items.type === 'array' || !isInt(maxItems, 0, 256)) return undefined
-  const itemKeys = typeof items.type === 'string' ? KEYS[items.type] : undefined
-  if (itemKeys === undefined || !Object.keys(items).every((key) => itemKeys.includes(key)))
-    return undefined
-  const scalar = readScalar(items)
-  return scalar === undefined ? undefined : { type: 'array', items: scalar, maxItems }
+  const schema = readJsonSchema<ExtractionSchema>(EXTRACTION_JSON_SCHEMA, value)
+  const scalar = schema?.type === 'array' ? schema.items : schema
+  return scalar?.type === 'string' && patternOf(scalar.pattern) === undefined ? undefined : schema
 }
 
 function relativeToRoot(root: string, path: string): string {

@@ -1,10 +1,13 @@
 import { readFile } from 'node:fs/promises'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { flowPolicy } from '../flow/__fixtures__/flow-policy.js'
+import { policyJsonSchema } from '../schema/plan-json-schema.js'
 import { policySchema } from '../schema/policy-schema.js'
 import { referenceToolPolicy } from '../tools/reference-tool-policy.js'
 import { parsePolicyFast } from './parse-policy-fast.js'
+import { POLICY_JSON_SCHEMA } from './policy-json-schema.js'
 
 async function fixture(path: string): Promise<unknown> {
   return JSON.parse(await readFile(new URL(path, import.meta.url), 'utf8'))
@@ -252,8 +255,32 @@ describe('parsePolicyFast', () => {
           { maxSteps: count, maxReplans: count, deadlineMs: count, denialWindowSeconds: count },
           { requiredKeys: [] },
         ),
-        trust: fc.record({ defaultOutput: maybe(fc.constantFrom('trusted', 'untrusted')) }),
+        trust: fc.record(
+          {
+            defaultOutput: maybe(fc.constantFrom('trusted', 'untrusted')),
+            tainted: fc.record(
+              {
+                mode: maybe(fc.constantFrom('allowlist', 'rule-of-two')),
+                commands: maybe(fc.array(text, { maxLength: 2 })),
+                maxQuestions: count,
+                urls: maybe(
+                  fc.array(fc.constantFrom('https://a.example/x', 'nope'), { maxLength: 1 }),
+                ),
+              },
+              { requiredKeys: [] },
+            ),
+          },
+          { requiredKeys: [] },
+        ),
         audit: fc.record({ required: flag }),
+        sandbox: fc.record(
+          {
+            network: fc.record({ allow: maybe(fc.array(text, { maxLength: 2 })) }),
+            env: maybe(fc.array(fc.constantFrom('HOME', 'PATH', '1x'), { maxLength: 1 })),
+            read: maybe(fc.array(fc.constantFrom('/opt', '/srv', 'opt'), { maxLength: 1 })),
+          },
+          { requiredKeys: [] },
+        ),
       },
       { requiredKeys: ['version', 'workspace', 'tools'] },
     )
@@ -275,8 +302,45 @@ describe('parsePolicyFast', () => {
   })
 })
 
+describe('POLICY_JSON_SCHEMA', () => {
+  it('should be the JSON Schema of policySchema (run scripts/write-json-schemas.mjs when not)', () => {
+    expect(POLICY_JSON_SCHEMA).toEqual(policyJsonSchema())
+  })
+
+  it('should say every check of policySchema but the one the fast reader makes itself', () => {
+    // A refinement or a transform has no JSON Schema: the fast reader would not see it.
+    const hidden = new Set<string>()
+    const flagged: string[] = []
+    z.toJSONSchema(policySchema, {
+      io: 'input',
+      unrepresentable: 'throw',
+      override: ({ zodSchema, path }) => {
+        const { def, bag } = zodSchema._zod
+        const checks = 'checks' in def ? (def.checks ?? []) : []
+        if (checks.some((check) => check._zod.def.check === 'custom')) hidden.add(path.join('.'))
+        if (['pipe', 'transform', 'custom'].includes(def.type)) hidden.add(path.join('.'))
+        const patterns: Iterable<RegExp> = 'patterns' in bag ? (bag.patterns as Set<RegExp>) : []
+        for (const pattern of patterns) if (pattern.flags !== '') flagged.push(path.join('.'))
+      },
+    })
+    // The arguments of tool examples refuse prototype keys, which the fast reader always declines.
+    expect([...hidden]).toEqual([
+      'properties.tools.additionalProperties.properties.examples.properties.allow.items',
+    ])
+    expect(flagged).toEqual([])
+  })
+})
+
 describe('parsePolicyFast and trust.tainted', () => {
-  it('should leave a tainted section to the zod schema, which reads urls and maxQuestions', () => {
+  it('should read a tainted section without urls exactly as policySchema does', () => {
+    const policy = {
+      ...minimal,
+      trust: { tainted: { mode: 'rule-of-two', commands: ['npm test'] } },
+    }
+    expect(parsePolicyFast(policy)).toEqual(policySchema.parse(policy))
+  })
+
+  it('should leave urls to the zod schema, which checks that they are URLs', () => {
     const policy = {
       ...minimal,
       trust: {

@@ -16,14 +16,14 @@ describe('sandboxPolicySchema', () => {
     }
   })
 
-  it('should leave a policy with sandbox.read to the schema in the fast reader', () => {
+  it('should read a policy with sandbox.read in the fast reader exactly as the schema does', () => {
     const policy = {
       version: 1,
       workspace: { roots: ['/srv/repo'] },
       tools: {},
       sandbox: { read: ['/opt/toolchain'] },
     }
-    expect(parsePolicyFast(policy)).toBeUndefined()
     expect(policySchema.parse(policy).sandbox?.read).toEqual(['/opt/toolchain'])
+    expect(parsePolicyFast(policy)).toEqual(policySchema.parse(policy))
   })
 })

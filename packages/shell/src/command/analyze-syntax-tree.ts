@@ -1,5 +1,6 @@
 import type { Language, Node, TreeCursor } from 'web-tree-sitter'
 import type { IssueCode, PlanIssue } from '../types/plan-issue.js'
+import { valueAt } from '../util/item-at.js'
 import { COMMAND_HINTS } from './command-hints.js'
 import { commandIssue } from './command-issue.js'
 import type { LexedWord } from './lex-command.js'
@@ -367,9 +368,10 @@ function visit(walk: Walk, id: number, onlyCommand: boolean): boolean {
     // A `$` token: of a translated string when a quote follows, else of a variable expansion.
     if (type === '$')
       findings.report(
-        (walk.source[cursor.endIndex] === '"'
-          ? RULES.translated_string
-          : RULES.simple_expansion) as Rule,
+        valueAt(
+          RULES,
+          walk.source[cursor.endIndex] === '"' ? 'translated_string' : 'simple_expansion',
+        ),
       )
     return false
   }
@@ -555,9 +557,9 @@ function decodeUnquoted(text: string): string {
   if (!text.includes('\\')) return text
   let value = ''
   for (let index = 0; index < text.length; index += 1) {
-    const char = text[index] as string
+    const char = text.charAt(index)
     if (char === '\\' && index + 1 < text.length) {
-      const next = text[index + 1] as string
+      const next = text.charAt(index + 1)
       if (next !== '\n') value += next
       index += 1
     } else {
@@ -571,7 +573,7 @@ function decodeDoubleQuoted(text: string): string {
   if (!text.includes('\\')) return text
   let value = ''
   for (let index = 0; index < text.length; index += 1) {
-    const char = text[index] as string
+    const char = text.charAt(index)
     const next = text[index + 1]
     if (
       char === '\\' &&

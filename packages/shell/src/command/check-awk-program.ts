@@ -12,7 +12,7 @@ export function awkCode(program: string): string {
   let last = ''
   let index = 0
   while (index < program.length) {
-    const char = program[index] as string
+    const char = program.charAt(index)
     if (char === '#') {
       while (index < program.length && program[index] !== '\n') index += 1
       continue

@@ -1,44 +1,17 @@
-import {
-  type BuiltinFinding,
-  exec,
-  type FlagRule,
-  type ProgramSpec,
-  unknownGlobal,
-} from './builtin-finding.js'
+import { stringAt } from '../util/item-at.js'
+import { type BuiltinFinding, exec, type ProgramSpec, unknownGlobal } from './builtin-finding.js'
 import { checkAwkProgram } from './check-awk-program.js'
 import { checkGit } from './check-git-rules.js'
 import { checkSedScript } from './check-sed-script.js'
-import { EXEC_RULES } from './exec-rules.js'
 import { findSubcommand, hasGlobalOptions } from './global-options.js'
 import { parseAwkArguments } from './parse-awk-arguments.js'
 import { parseSedArguments } from './parse-sed-arguments.js'
 import { programKind, programName } from './program-catalog.js'
 import { programValueFindings } from './program-value-models.js'
+import { familyTable } from './programs/program-families.js'
 import { findFlag, usesFlag } from './uses-flag.js'
 
 export type { BuiltinFinding } from './builtin-finding.js'
-
-const PACKAGE_MANAGER_FLAGS: FlagRule = {
-  flags: [
-    '--script-shell',
-    '--node-options',
-    '--shell',
-    '--editor',
-    '--browser',
-    '--git',
-    '--userconfig',
-    '--globalconfig',
-    '--onload-script',
-    '--call',
-    '--init-module',
-    '--viewer',
-    '--node-gyp',
-    '--shell-mode',
-    '-c',
-  ],
-  kind: 'exec',
-  why: 'sets the program that the package manager runs (shell, node options, editor, config file)',
-}
 
 const SSH_DANGEROUS_OPTIONS = new Set([
   'proxycommand',
@@ -63,7 +36,7 @@ function checkSsh(args: readonly string[], name: string): BuiltinFinding[] {
   const denied = name === 'ssh' ? 'FI' : name === 'scp' ? 'FS' : 'FSDbs'
   const operands: string[] = []
   for (let index = 0; index < args.length; index += 1) {
-    const argument = args[index] as string
+    const argument = stringAt(args, index)
     if (argument === '--') {
       operands.push(...args.slice(index + 1))
       break
@@ -74,7 +47,7 @@ function checkSsh(args: readonly string[], name: string): BuiltinFinding[] {
       continue
     }
     for (let position = 1; position < argument.length; position += 1) {
-      const letter = argument[position] as string
+      const letter = argument.charAt(position)
       if (!withValue.includes(letter)) continue
       const rest = argument.slice(position + 1)
       const value = rest.length > 0 ? rest : (args[index + 1] ?? '')
@@ -311,203 +284,35 @@ function checkSocat(args: readonly string[]): BuiltinFinding[] {
     : [exec(`socat ${address} runs a program.`, 'Use socat only between sockets and files.')]
 }
 
-// Programs that execute commands through their own flags or subcommands.
-const PROGRAMS: Readonly<Record<string, ProgramSpec>> = {
-  ...EXEC_RULES,
-  git: { custom: checkGit },
-  find: {
-    style: 'single',
-    flags: [
-      {
-        flags: ['-exec', '-execdir', '-ok', '-okdir'],
-        kind: 'exec',
-        why: 'runs a command for every match',
-      },
-      {
-        flags: ['-delete', '-fprint', '-fprint0', '-fprintf', '-fls'],
-        kind: 'write',
-        why: 'deletes or writes files',
-      },
-    ],
-  },
-  rg: {
-    flags: [
-      {
-        flags: ['--pre', '--pre-glob', '--hostname-bin', '--search-zip', '-z'],
-        kind: 'exec',
-        why: 'runs a preprocessor or decompression program',
-      },
-    ],
-  },
-  sed: { custom: checkSed },
-  awk: { custom: checkAwk },
-  tar: { custom: checkTar },
-  zip: { custom: checkZip },
-  ssh: { custom: checkSsh },
-  scp: { custom: checkSsh },
-  sftp: { custom: checkSsh },
-  rsync: {
-    flags: [
-      {
-        flags: ['-e', '--rsh', '--rsync-path', '--daemon', '--config'],
-        kind: 'exec',
-        why: 'runs a remote shell or helper program',
-      },
-    ],
-  },
-  npm: {
-    flags: [PACKAGE_MANAGER_FLAGS],
-    custom: checkPackageManager,
-    execSubcommands: [
-      'exec',
-      'x',
-      'explore',
-      'init',
-      'create',
-      'innit',
-      'edit',
-      'config',
-      'c',
-      'set',
-    ],
-  },
-  pnpm: {
-    flags: [PACKAGE_MANAGER_FLAGS],
-    custom: checkPackageManager,
-    execSubcommands: ['dlx', 'exec', 'x', 'create', 'config', 'c', 'env'],
-  },
-  yarn: {
-    flags: [PACKAGE_MANAGER_FLAGS],
-    custom: checkPackageManager,
-    execSubcommands: ['dlx', 'exec', 'create', 'node', 'config', 'set'],
-  },
-  uv: { execSubcommands: ['run', 'tool'] },
-  poetry: { execSubcommands: ['run', 'shell'] },
-  pipenv: { execSubcommands: ['run', 'shell'] },
-  pdm: { execSubcommands: ['run'] },
-  hatch: { execSubcommands: ['run', 'shell'] },
-  rye: { execSubcommands: ['run'] },
-  pixi: { execSubcommands: ['run', 'exec', 'shell'] },
-  bundle: { execSubcommands: ['exec'] },
-  bundler: { execSubcommands: ['exec'] },
-  conda: { execSubcommands: ['run'] },
-  mamba: { execSubcommands: ['run'] },
-  micromamba: { execSubcommands: ['run'] },
-  composer: { execSubcommands: ['exec'] },
-  make: { custom: checkMake },
-  go: { custom: checkGo },
-  tcpdump: { flags: [{ flags: ['-z'], kind: 'exec', why: 'runs a command on every saved file' }] },
-  hg: {
-    flags: [
-      {
-        flags: ['--config', '--debugger'],
-        kind: 'exec',
-        why: 'can alias a command to a shell snippet',
-      },
-    ],
-  },
-  svn: {
-    flags: [
-      {
-        flags: ['--config-option', '--editor-cmd', '--diff-cmd', '--diff3-cmd', '--config-dir'],
-        kind: 'exec',
-        why: 'runs a configured program',
-      },
-    ],
-  },
-  wget: {
-    flags: [
-      {
-        flags: ['--use-askpass', '--execute', '-e'],
-        kind: 'exec',
-        why: 'runs a program or wgetrc commands',
-      },
-    ],
-  },
-  curl: {
-    flags: [
-      {
-        flags: ['--config', '-K'],
-        kind: 'exec',
-        why: 'reads options from a file the check cannot see',
-      },
-      { flags: ['--engine'], kind: 'exec', why: 'loads a crypto engine library' },
-    ],
-  },
-  chrome: {
-    flags: [
-      {
-        flags: [
-          '--gpu-launcher',
-          '--renderer-cmd-prefix',
-          '--utility-cmd-prefix',
-          '--browser-subprocess-path',
-          '--plugin-launcher',
-          '--ppapi-plugin-launcher',
-        ],
-        kind: 'exec',
-        why: 'runs a launcher command',
-      },
-    ],
-  },
-  fd: {
-    flags: [
-      {
-        flags: ['-x', '--exec', '-X', '--exec-batch'],
-        kind: 'exec',
-        why: 'runs a command for every match',
-      },
-    ],
-  },
-  fdfind: {
-    flags: [
-      {
-        flags: ['-x', '--exec', '-X', '--exec-batch'],
-        kind: 'exec',
-        why: 'runs a command for every match',
-      },
-    ],
-  },
-  nc: {
-    flags: [
-      {
-        flags: ['-e', '-c', '--exec', '--sh-exec', '--lua-exec'],
-        kind: 'exec',
-        why: 'connects a program to the network',
-      },
-    ],
-  },
-  socat: { custom: checkSocat },
-  'ssh-keygen': { flags: [{ flags: ['-D'], kind: 'exec', why: 'loads a PKCS#11 library' }] },
-  aria2c: {
-    flags: [
-      {
-        flags: [
-          '--on-download-complete',
-          '--on-download-error',
-          '--on-download-start',
-          '--on-download-pause',
-          '--on-download-stop',
-          '--on-bt-download-complete',
-        ],
-        kind: 'exec',
-        why: 'runs a hook command',
-      },
-    ],
-  },
-  nmap: {
-    flags: [{ flags: ['--script', '--interactive', '-sC'], kind: 'exec', why: 'runs scripts' }],
-  },
-  gcc: {
-    style: 'single',
-    flags: [
-      {
-        flags: ['-wrapper', '-fplugin', '-specs', '--specs', '-B'],
-        kind: 'exec',
-        why: 'runs or loads another program',
-      },
-    ],
-  },
+// The built-in rules of the program families (flags and subcommands that run code or write
+// files), with the checks of this folder that families cannot hold without an import cycle.
+const CUSTOM_CHECKS: Readonly<Record<string, NonNullable<ProgramSpec['custom']>>> = {
+  git: checkGit,
+  sed: checkSed,
+  awk: checkAwk,
+  tar: checkTar,
+  zip: checkZip,
+  ssh: checkSsh,
+  scp: checkSsh,
+  sftp: checkSsh,
+  npm: checkPackageManager,
+  pnpm: checkPackageManager,
+  yarn: checkPackageManager,
+  make: checkMake,
+  go: checkGo,
+  socat: checkSocat,
+}
+const PROGRAMS: Readonly<Record<string, ProgramSpec>> = withCustomChecks(
+  familyTable((family) => family.builtins),
+  CUSTOM_CHECKS,
+)
+
+function withCustomChecks(
+  specs: Record<string, ProgramSpec>,
+  checks: Readonly<Record<string, NonNullable<ProgramSpec['custom']>>>,
+): Record<string, ProgramSpec> {
+  for (const [name, custom] of Object.entries(checks)) specs[name] = { ...specs[name], custom }
+  return specs
 }
 
 const ALIASES: Readonly<Record<string, string>> = {

@@ -1,62 +1,14 @@
+import { stringAt } from '../util/item-at.js'
 import { type BuiltinFinding, exec, unknownGlobal } from './builtin-finding.js'
 import { findSubcommand } from './global-options.js'
+import {
+  GIT_CONFIG_READS,
+  GIT_CONFIG_WRITES,
+  GIT_DENIED_SUBCOMMANDS,
+  GIT_EXEC_FLAGS,
+  SAFE_GIT_CONFIG,
+} from './programs/git.js'
 import { findFlag, usesFlag } from './uses-flag.js'
-
-const SAFE_GIT_CONFIG =
-  /^(user\.(name|email)|color\..*|advice\..*|core\.quotepath|init\.defaultbranch|i18n\..*|log\.(date|decorate|abbrevcommit)|diff\.(noprefix|mnemonicprefix|renames|algorithm)|column\.ui|pager\.[a-z-]+=false)$/
-
-const GIT_DENIED_SUBCOMMANDS: Readonly<Record<string, string>> = {
-  'filter-branch': 'runs shell snippets from its arguments',
-  daemon: 'starts a server',
-  instaweb: 'starts a web server and a browser',
-  'web--browse': 'starts a browser',
-  'upload-pack': 'is a transport helper',
-  'receive-pack': 'is a transport helper and runs hooks',
-  'upload-archive': 'is a transport helper',
-  shell: 'is a login shell',
-  'remote-ext': 'runs a command as a transport',
-  'remote-fd': 'is a transport helper',
-  'send-email': 'runs a mailer command (--sendmail-cmd, --smtp-server)',
-  hook: 'runs hooks',
-  maintenance: 'registers or runs scheduled jobs outside the command (cron, systemd timers)',
-  'credential-cache': 'starts a credential daemon',
-  'credential-store': 'reads and writes stored credentials',
-  credential: 'runs credential helpers and prints credentials',
-  p4: 'runs Perforce commands',
-  svn: 'runs Subversion commands',
-  cvsserver: 'is a server',
-  cvsimport: 'runs cvs commands',
-  archimport: 'runs arch commands',
-  'imap-send': 'runs a tunnel command and sends mail',
-}
-
-// Flags that run a program or install hooks, wherever they appear.
-const GIT_EXEC_FLAGS = [
-  '--upload-pack',
-  '--receive-pack',
-  '--exec',
-  '--extcmd',
-  '--open-files-in-pager',
-  '--template',
-  '--config-env',
-]
-
-const GIT_CONFIG_WRITES = [
-  '--add',
-  '--replace-all',
-  '--unset',
-  '--unset-all',
-  '--rename-section',
-  '--remove-section',
-  '--edit',
-  '-e',
-  'set',
-  'unset',
-  'edit',
-  'rename-section',
-  'remove-section',
-]
-const GIT_CONFIG_READS = ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '-l']
 
 const HINT = 'Run plain git subcommands without options that run programs or change configuration.'
 
@@ -79,7 +31,7 @@ export function checkGit(args: readonly string[]): BuiltinFinding[] {
 function globalOptionFindings(args: readonly string[], index: number): BuiltinFinding[] {
   const findings: BuiltinFinding[] = []
   for (let at = 0; at < index; at += 1) {
-    const argument = args[at] as string
+    const argument = stringAt(args, at)
     if (argument === '-c' || (argument.startsWith('-c') && !argument.startsWith('--'))) {
       const value = argument === '-c' ? (args[at + 1] ?? '') : argument.slice(2)
       const key = value.split('=')[0]?.toLowerCase() ?? ''
@@ -173,8 +125,9 @@ function subcommandFindings(
         ? [exec('git help --web starts a browser.', HINT)]
         : []
     default: {
-      const why = GIT_DENIED_SUBCOMMANDS[subcommand]
-      return why === undefined ? [] : [exec(`git ${subcommand} ${why}.`, HINT)]
+      // An own entry only: `git constructor` is no denied subcommand of the table's prototype.
+      if (!Object.hasOwn(GIT_DENIED_SUBCOMMANDS, subcommand)) return []
+      return [exec(`git ${subcommand} ${GIT_DENIED_SUBCOMMANDS[subcommand]}.`, HINT)]
     }
   }
 }

@@ -2,24 +2,10 @@ import { isWithin, resolvePath } from '../checks/path-scope.js'
 import type { ProgramRule } from '../schema/command-policy.js'
 import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { stringAt } from '../util/item-at.js'
 import { quoted } from './command-hints.js'
-
-// Interpreter options that change neither what code runs nor where it comes from.
-const PYTHON_SAFE = new Set(['-B', '-u', '-O', '-OO', '-q', '-s', '-E', '-I', '-P', '-b', '-bb'])
-const NODE_SAFE = new Set([
-  '--enable-source-maps',
-  '--no-warnings',
-  '--test-only',
-  '--no-deprecation',
-])
-const NODE_SAFE_WITH_VALUE = new Set([
-  '--test-reporter',
-  '--test-name-pattern',
-  '--test-concurrency',
-  '--test-reporter-destination',
-])
-const RUNNER_SAFE = new Set(['-y', '--yes', '--no-install', '--offline', '-q', '--quiet'])
-const RUNNERS = new Set(['npx', 'pnpx', 'bunx', 'uvx', 'pipx'])
+import { NODE_RULE_SAFE, NODE_RULE_SAFE_WITH_VALUE, RUNNER_SAFE, RUNNERS } from './programs/node.js'
+import { PYTHON_SAFE } from './programs/python.js'
 
 /**
  * For an npx-style runner: the package it is asked to run (`npx prettier@3 --check` runs
@@ -84,10 +70,10 @@ export function checkInterpreterRule(
   const node = name === 'node' || name === 'nodejs' || name.startsWith('node')
   let index = 0
   while (index < args.length) {
-    const argument = args[index] as string
+    const argument = stringAt(args, index)
     if (python && PYTHON_SAFE.has(argument)) index += 1
-    else if (node && NODE_SAFE.has(argument)) index += 1
-    else if (node && NODE_SAFE_WITH_VALUE.has(argument.split('=')[0] as string))
+    else if (node && NODE_RULE_SAFE.has(argument)) index += 1
+    else if (node && NODE_RULE_SAFE_WITH_VALUE.has(stringAt(argument.split('='), 0)))
       index += argument.includes('=') ? 1 : 2
     else break
   }
@@ -167,7 +153,7 @@ function scriptMatches(resolved: string, globs: readonly string[], scope: PathSc
 function globToRegExp(glob: string): RegExp {
   let source = ''
   for (let index = 0; index < glob.length; index += 1) {
-    const char = glob[index] as string
+    const char = glob.charAt(index)
     if (char === '*' && glob[index + 1] === '*') {
       source += '.*'
       index += 1

@@ -1,6 +1,7 @@
 import type { CommandPolicy, ProgramRule } from '../schema/command-policy.js'
 import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { stringAt } from '../util/item-at.js'
 import { someOf } from '../util/some-of.js'
 import { isCatalogProgram } from './catalog-programs.js'
 import { type BuiltinFinding, checkBuiltinRules } from './check-builtin-rules.js'
@@ -74,7 +75,7 @@ export function checkProgram(
     return checkProgram(context, target, withPaths)
   const issues: PlanIssue[] = []
   const runner = entryRunner(name, args, rule, context, issues)
-  const modelledName = runner === undefined ? name : (runner[0] as string)
+  const modelledName = runner === undefined ? name : stringAt(runner, 0)
   const modelledArgs = runner === undefined ? args : runner.slice(1)
   if (runner === undefined) issues.push(...kindIssues(name, word, args, rule, context.scope))
   const runnerExec = runner !== undefined && context.rules.get(modelledName)?.allowExec === true

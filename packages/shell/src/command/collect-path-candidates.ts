@@ -1,3 +1,4 @@
+import { stringAt, valueAt } from '../util/item-at.js'
 import { type ArgumentRole, type OperandRoles, programRoles, valueRoles } from './argument-roles.js'
 
 /** A value of a command line that may name a file, with the role of its position. */
@@ -92,7 +93,7 @@ export function collectPathCandidates(
   const operands: string[] = []
   const end = args.indexOf('--')
   for (let index = 0; index < args.length; index += 1) {
-    const argument = args[index] as string
+    const argument = stringAt(args, index)
     if (end !== -1 && index >= end) {
       if (index > end) operands.push(argument)
       continue
@@ -188,7 +189,7 @@ function longRole(
   if (option.length < 4) return undefined
   const found = longOptions(values)
     .filter((known) => known.startsWith(option))
-    .map((known) => values[known] as ArgumentRole)
+    .map((known) => valueAt(values, known))
   return STRENGTH.find((role) => found.includes(role))
 }
 
@@ -232,7 +233,7 @@ function shortValue(
   for (let position = 1; position < argument.length; position += 1) {
     const flag = `-${argument[position]}`
     if (!Object.hasOwn(values, flag)) continue
-    const role = values[flag] as ArgumentRole
+    const role = valueAt(values, flag)
     let at = position + 1
     if (argument[at] === '=') at += 1
     return { role, attached: at < argument.length, at }
@@ -248,7 +249,7 @@ function shortValue(
 function clusterValues(argument: string, protectedNames: readonly string[]): string[] | undefined {
   const starts = new Set<number>()
   for (let position = 2; position < argument.length; position += 1) {
-    const char = argument[position] as string
+    const char = argument.charAt(position)
     if (PATH_START.has(char) || argument[position - 1] === '=') starts.add(position)
     if (starts.size > MAX_CLUSTER_VALUES) return undefined
   }

@@ -3,6 +3,7 @@ import type { CommandPolicy } from '../schema/command-policy.js'
 import type { CommandCheckResult } from '../types/command-check-result.js'
 import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { itemAt } from '../util/item-at.js'
 import { isCatalogProgram } from './catalog-programs.js'
 import { interpreterRuleIssues } from './check-interpreter-rule.js'
 import { createProgramCheckContext } from './check-program.js'
@@ -104,5 +105,5 @@ function freeze(result: CommandCheckResult): CommandCheckResult {
   const issues = Object.freeze(
     result.issues.map((issue) => Object.freeze({ ...issue, path: Object.freeze([...issue.path]) })),
   )
-  return Object.freeze({ allowed: false, issue: issues[0] as PlanIssue, issues })
+  return Object.freeze({ allowed: false, issue: itemAt(issues, 0), issues })
 }

@@ -1,6 +1,7 @@
 import type { Parser } from 'web-tree-sitter'
 import type { CommandCheckResult } from '../types/command-check-result.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { itemAt, stringAt } from '../util/item-at.js'
 import { hasUnsafeCommandCharacter } from '../util/unsafe-characters.js'
 import { analyzeSyntaxTree, type SyntaxAnalysis } from './analyze-syntax-tree.js'
 import { checkProgram, type ProgramCheckContext } from './check-program.js'
@@ -27,7 +28,7 @@ export function evaluateCommand(
 ): CommandCheckResult {
   const invalid = inputIssue(command, evaluation.maxLength)
   if (invalid !== undefined) return deny([invalid])
-  const text = command as string
+  const text = String(command)
   const syntax = analyze(evaluation.parser, text)
   if (syntax === undefined)
     return deny([
@@ -55,7 +56,7 @@ export function evaluateCommand(
   if (argv !== undefined && issues.length === 0)
     return {
       allowed: true,
-      argv: [policyWord(argv[0] as string, context.allow) ?? '', ...argv.slice(1)],
+      argv: [policyWord(stringAt(argv, 0), context.allow) ?? '', ...argv.slice(1)],
     }
   return deny(unique(issues))
 }
@@ -146,7 +147,7 @@ function agree(syntax: SyntaxAnalysis, lexed: LexResult): boolean {
 }
 
 function deny(issues: readonly PlanIssue[]): CommandCheckResult {
-  const first = issues[0] as PlanIssue
+  const first = itemAt(issues, 0)
   return { allowed: false, issue: first, issues }
 }
 
@@ -155,7 +156,7 @@ function unique(issues: readonly PlanIssue[]): readonly PlanIssue[] {
   if (issues.length < 2) return issues
   return issues.filter((issue, index) => {
     for (let earlier = 0; earlier < index; earlier += 1) {
-      const other = issues[earlier] as PlanIssue
+      const other = itemAt(issues, earlier)
       if (other.code === issue.code && other.message === issue.message) return false
     }
     return true

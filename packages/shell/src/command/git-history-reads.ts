@@ -1,5 +1,6 @@
 import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { stringAt } from '../util/item-at.js'
 import { programRoles, valueRoles } from './argument-roles.js'
 import { commandIssue } from './command-issue.js'
 import { hasCommittedDeniedPath } from './git-committed-paths.js'
@@ -50,7 +51,7 @@ export function checkGitHistoryReads(args: readonly string[], scope: PathScope):
   const issues: PlanIssue[] = []
   for (const [index, spec] of specs.entries()) {
     if (spec.exclude || spec.pattern === '.') continue
-    const word = words[index] as string
+    const word = stringAt(words, index)
     const named = denied.find((path) => namesPath(spec, word, path))
     if (named !== undefined)
       issues.push(
@@ -88,7 +89,7 @@ function pathspecWords(args: readonly string[], rest: readonly string[]): string
   const values = valueRoles(roles, args)
   const words: string[] = []
   for (let index = 0; index < rest.length; index += 1) {
-    const argument = rest[index] as string
+    const argument = stringAt(rest, index)
     if (argument === '--') {
       words.push(...rest.slice(index + 1))
       break

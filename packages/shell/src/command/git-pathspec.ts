@@ -1,3 +1,5 @@
+import { valueAt } from '../util/item-at.js'
+
 /** What one git pathspec selects, with its magic read (`:(top,icase)x`, `:!x`, `:/x`). */
 export interface GitPathspec {
   /** The path or pattern, from the workspace root. */
@@ -25,8 +27,8 @@ export function parseGitPathspec(word: string): GitPathspec {
     pattern = close === -1 ? '' : word.slice(close + 1)
   } else if (word.startsWith(':')) {
     let index = 1
-    while (index < word.length && SHORT_MAGIC[word[index] as string] !== undefined) {
-      magic.add(SHORT_MAGIC[word[index] as string] as string)
+    while (index < word.length && Object.hasOwn(SHORT_MAGIC, word.charAt(index))) {
+      magic.add(valueAt(SHORT_MAGIC, word.charAt(index)))
       index += 1
     }
     if (word[index] === ':') index += 1
@@ -65,7 +67,7 @@ function matches(spec: GitPathspec, path: string): boolean {
 function globExpression(pattern: string): RegExp {
   let source = ''
   for (let index = 0; index < pattern.length; index += 1) {
-    const char = pattern[index] as string
+    const char = pattern.charAt(index)
     if (char === '*') source += '.*'
     else if (char === '?') source += '.'
     else if (char === '[') {

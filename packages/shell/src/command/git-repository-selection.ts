@@ -6,6 +6,7 @@ import {
 } from '../checks/repository-code-paths.js'
 import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { stringAt } from '../util/item-at.js'
 import { posix } from '../util/posix-path.js'
 import { commandIssue } from './command-issue.js'
 import { findSubcommand } from './global-options.js'
@@ -29,7 +30,7 @@ export function checkGitRepositorySelection(
   const end = 'index' in position ? position.index : args.length
   let folder = scope.roots[0] ?? '/'
   for (let index = 0; index < end; index += 1) {
-    const argument = args[index] as string
+    const argument = stringAt(args, index)
     const [option, inline] = splitOption(argument)
     if (option === '--bare')
       return refuse('git --bare treats the current folder as a bare repository.')

@@ -1,3 +1,4 @@
+import { stringAt } from '../util/item-at.js'
 import { familyTable } from './programs/program-families.js'
 import type { GlobalOptions } from './programs/program-family.js'
 
@@ -71,7 +72,7 @@ export function findSubcommand(name: string, args: readonly string[]): Subcomman
   const table = Object.hasOwn(TABLE, name) ? TABLE[name] : undefined
   let index = 0
   while (index < args.length) {
-    const argument = args[index] as string
+    const argument = stringAt(args, index)
     if (argument === '--') return { index: index + 1, subcommand: args[index + 1] }
     const prefixed = table?.extraPrefix !== undefined && argument.startsWith(table.extraPrefix)
     if (!argument.startsWith('-') && !prefixed) return { index, subcommand: argument }

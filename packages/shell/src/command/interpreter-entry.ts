@@ -1,6 +1,15 @@
 import { resolvePath } from '../checks/path-scope.js'
 import type { PathScope } from '../types/path-scope.js'
+import { stringAt } from '../util/item-at.js'
 import { bounded, quoted } from './command-hints.js'
+import {
+  NODE_INFO,
+  NODE_REPORTERS,
+  NODE_SAFE,
+  NODE_SAFE_WITH_VALUE,
+  NODE_TEST_OPTIONS,
+} from './programs/node.js'
+import { PYTHON_INFO, PYTHON_RUNNERS, PYTHON_SAFE, PYTHON_X_SAFE } from './programs/python.js'
 import { findFlag } from './uses-flag.js'
 
 /**
@@ -11,82 +20,6 @@ import { findFlag } from './uses-flag.js'
 export type InterpreterEntry =
   | { readonly refused: string; readonly module?: string }
   | { readonly runner?: readonly string[] }
-
-// Options that change neither what code runs nor where it is loaded from.
-const PYTHON_SAFE = new Set(['-B', '-u', '-O', '-OO', '-q', '-s', '-E', '-I', '-P', '-b', '-bb'])
-const PYTHON_INFO = new Set(['--version', '-V', '-VV', '--help', '-h'])
-const PYTHON_X_SAFE =
-  /^(dev|utf8(=[01])?|importtime|tracemalloc(=\d+)?|faulthandler|warn_default_encoding|no_debug_ranges|frozen_modules=(on|off))$/
-// Python modules that are entry points with a model, run as `python -m NAME …`.
-const PYTHON_RUNNERS: Readonly<Record<string, string>> = {
-  pytest: 'pytest',
-  'py.test': 'pytest',
-  pip: 'pip',
-  pip3: 'pip',
-  venv: 'python -m venv',
-  unittest: 'python -m unittest',
-  mypy: 'mypy',
-  black: 'black',
-  ruff: 'ruff',
-  isort: 'isort',
-  flake8: 'flake8',
-  'json.tool': 'python -m json.tool',
-}
-
-const NODE_SAFE = new Set([
-  '--enable-source-maps',
-  '--no-warnings',
-  '--no-deprecation',
-  '--trace-warnings',
-  '--trace-deprecation',
-  '--trace-uncaught',
-  '--throw-deprecation',
-  '--pending-deprecation',
-  '--experimental-vm-modules',
-  '--experimental-strip-types',
-  '--no-experimental-strip-types',
-  '--experimental-transform-types',
-  '--preserve-symlinks',
-  '--preserve-symlinks-main',
-  '--abort-on-uncaught-exception',
-  '--test-only',
-])
-const NODE_SAFE_WITH_VALUE = new Set([
-  '--max-old-space-size',
-  '--max-semi-space-size',
-  '--stack-size',
-  '--stack-trace-limit',
-  '--unhandled-rejections',
-  '--input-type',
-  '--conditions',
-  '-C',
-  '--title',
-])
-const NODE_INFO = new Set(['--version', '-v', '--help', '-h', '--v8-options'])
-
-/** The node test runner's options, each with whether it takes a value. */
-const NODE_TEST_OPTIONS: Readonly<Record<string, boolean>> = {
-  '--test-name-pattern': true,
-  '--test-skip-pattern': true,
-  '--test-concurrency': true,
-  '--test-timeout': true,
-  '--test-shard': true,
-  '--test-reporter': true,
-  '--test-reporter-destination': true,
-  '--test-coverage-include': true,
-  '--test-coverage-exclude': true,
-  '--test-coverage-branches': true,
-  '--test-coverage-functions': true,
-  '--test-coverage-lines': true,
-  '--test-only': false,
-  '--test-update-snapshots': false,
-  '--experimental-test-coverage': false,
-  '--experimental-test-module-mocks': false,
-  '--test-force-exit': false,
-  '--watch': false,
-}
-// Reporters built into node; any other value is a module node imports.
-const NODE_REPORTERS = new Set(['spec', 'tap', 'dot', 'junit', 'lcov'])
 
 /** True for the python interpreters (`python`, `python3`, `python3.12`, `pypy3`). */
 export function isPythonName(name: string): boolean {
@@ -115,7 +48,7 @@ export function readInterpreterEntry(
 function readPython(name: string, args: readonly string[], scope: PathScope): InterpreterEntry {
   let index = 0
   for (; index < args.length; index += 1) {
-    const argument = args[index] as string
+    const argument = stringAt(args, index)
     if (PYTHON_SAFE.has(argument)) continue
     if (PYTHON_INFO.has(argument)) return {}
     if (argument === '-W' || argument === '-X') {
@@ -169,10 +102,10 @@ function pythonOptionValue(
 function readNode(name: string, args: readonly string[], scope: PathScope): InterpreterEntry {
   let index = 0
   for (; index < args.length; index += 1) {
-    const argument = args[index] as string
+    const argument = stringAt(args, index)
     if (NODE_SAFE.has(argument)) continue
     if (NODE_INFO.has(argument)) return {}
-    const option = argument.split('=')[0] as string
+    const option = stringAt(argument.split('='), 0)
     if (NODE_SAFE_WITH_VALUE.has(option)) {
       if (!argument.includes('=')) index += 1
       continue
@@ -190,10 +123,10 @@ function readNode(name: string, args: readonly string[], scope: PathScope): Inte
 // `node --test [options] [files]`: the runner's options are checked by role; files are read.
 function readNodeTest(name: string, rest: readonly string[]): InterpreterEntry {
   for (let index = 0; index < rest.length; index += 1) {
-    const argument = rest[index] as string
+    const argument = stringAt(rest, index)
     if (argument === '--') break
     if (!argument.startsWith('-')) continue
-    const option = argument.split('=')[0] as string
+    const option = stringAt(argument.split('='), 0)
     const takesValue = NODE_TEST_OPTIONS[option]
     if (takesValue === undefined) {
       if (NODE_SAFE.has(argument)) continue

@@ -60,7 +60,7 @@ class CommandLexer {
     const length = command.length
     let index = 0
     while (index < length) {
-      const char = command[index] as string
+      const char = command.charAt(index)
       if (char === ' ' || char === '\t') {
         this.#finish(index)
         index += 1
@@ -153,7 +153,7 @@ class CommandLexer {
     this.#begin(index)
     let cursor = index + 1
     while (cursor < length && command[cursor] !== '"') {
-      const inner = command[cursor] as string
+      const inner = command.charAt(cursor)
       if (inner === '\\') {
         const escaped = command[cursor + 1]
         if (escaped === '\n') cursor += 2
@@ -190,7 +190,7 @@ class CommandLexer {
 
   #unquoted(index: number): number {
     const command = this.#command
-    const char = command[index] as string
+    const char = command.charAt(index)
     if (SPECIAL.has(char)) {
       this.#found(
         operatorFinding(command, index, {
@@ -207,7 +207,7 @@ class CommandLexer {
     const run = command.slice(index, end)
     this.#value += run
     this.#raw += run
-    this.#previous = command[end - 1] as string
+    this.#previous = command.charAt(end - 1)
     return end
   }
 }

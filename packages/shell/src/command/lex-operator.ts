@@ -85,7 +85,7 @@ export function operatorFinding(
   index: number,
   position: LexPosition,
 ): LexFinding | undefined {
-  const char = command[index] as string
+  const char = command.charAt(index)
   const next = command[index + 1]
   switch (char) {
     case '$':
@@ -136,7 +136,7 @@ function ampersandFinding(next: string | undefined): LexFinding {
 }
 
 function redirectionFinding(command: string, index: number): LexFinding {
-  const char = command[index] as string
+  const char = command.charAt(index)
   const next = command[index + 1]
   if (next === '(')
     return finding(
@@ -163,7 +163,7 @@ function wordFinding(
   index: number,
   position: LexPosition,
 ): LexFinding | undefined {
-  const char = command[index] as string
+  const char = command.charAt(index)
   switch (char) {
     case '{':
       // `{}` (find -exec's placeholder) is never brace-expanded.

@@ -1,3 +1,5 @@
+import { stringAt } from '../util/item-at.js'
+
 /** The parts of an awk command line. */
 export interface AwkArguments {
   /** Program texts: the first operand, or the values of -e/--source. */
@@ -41,7 +43,7 @@ export function parseAwkArguments(args: readonly string[]): AwkArguments {
   const unsafeOptions: string[] = []
   let explicitProgram = false
   for (let index = 0; index < args.length; index += 1) {
-    const argument = args[index] as string
+    const argument = stringAt(args, index)
     if (argument === '--') {
       operands.push(...args.slice(index + 1))
       break
@@ -67,7 +69,7 @@ export function parseAwkArguments(args: readonly string[]): AwkArguments {
     }
     if (argument.startsWith('-') && argument.length > 1) {
       for (let position = 1; position < argument.length; position += 1) {
-        const letter = argument[position] as string
+        const letter = argument.charAt(position)
         if (UNSAFE_SHORT.has(letter)) {
           unsafeOptions.push(`-${letter}`)
           if (letter === 'f' || letter === 'E') explicitProgram = true
@@ -91,6 +93,6 @@ export function parseAwkArguments(args: readonly string[]): AwkArguments {
     }
     operands.push(argument)
   }
-  if (!explicitProgram && operands.length > 0) programs.push(operands.shift() as string)
+  if (!explicitProgram && operands.length > 0) programs.push(...operands.splice(0, 1))
   return { programs, files: operands.filter((operand) => !ASSIGNMENT.test(operand)), unsafeOptions }
 }

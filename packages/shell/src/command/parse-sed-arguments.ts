@@ -1,3 +1,5 @@
+import { stringAt } from '../util/item-at.js'
+
 /** The parts of a sed command line. */
 export interface SedArguments {
   /** Scripts given with -e/--expression, or the first operand. */
@@ -20,7 +22,7 @@ export function parseSedArguments(args: readonly string[]): SedArguments {
   let scriptFile = false
   let explicitScript = false
   for (let index = 0; index < args.length; index += 1) {
-    const argument = args[index] as string
+    const argument = stringAt(args, index)
     if (argument === '--') {
       operands.push(...args.slice(index + 1))
       break
@@ -69,6 +71,6 @@ export function parseSedArguments(args: readonly string[]): SedArguments {
     }
     operands.push(argument)
   }
-  if (!explicitScript && operands.length > 0) scripts.push(operands.shift() as string)
+  if (!explicitScript && operands.length > 0) scripts.push(...operands.splice(0, 1))
   return { scripts, files: operands, inPlace, scriptFile }
 }

@@ -1,6 +1,7 @@
 import { isWithin, resolvePath } from '../checks/path-scope.js'
 import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { stringAt } from '../util/item-at.js'
 import { programRoles, valueRoles } from './argument-roles.js'
 import { commandIssue } from './command-issue.js'
 import { findSubcommand } from './global-options.js'
@@ -160,7 +161,7 @@ function operandsOf(name: string, args: readonly string[]): string[] {
   const values = valueRoles(roles, args)
   const operands: string[] = []
   for (let index = 0; index < args.length; index += 1) {
-    const argument = args[index] as string
+    const argument = stringAt(args, index)
     if (argument === '--') {
       operands.push(...args.slice(index + 1))
       break

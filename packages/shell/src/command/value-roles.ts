@@ -1,3 +1,4 @@
+import { stringAt } from '../util/item-at.js'
 import { type BuiltinFinding, exec } from './builtin-finding.js'
 import { quoted } from './command-hints.js'
 
@@ -44,7 +45,7 @@ export function optionValues(
 ): { readonly option: ValueOption; readonly spelling: string; readonly value: string }[] {
   const found: { option: ValueOption; spelling: string; value: string }[] = []
   for (let index = 0; index < args.length; index += 1) {
-    const argument = args[index] as string
+    const argument = stringAt(args, index)
     if (argument === '--') break
     for (const option of options) {
       const spelling = option.spellings.find(
@@ -95,7 +96,7 @@ export function wordsRole(allowed: RegExp): (value: string) => ValueRole {
       .split(/[\s'"]+/)
       .filter((word) => word.length > 0)
     for (let index = 0; index < words.length; index += 1) {
-      const word = words[index] as string
+      const word = stringAt(words, index)
       if (word === '-X') {
         index += 1
         continue

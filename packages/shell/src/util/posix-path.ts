@@ -1,3 +1,5 @@
+import { stringAt } from './item-at.js'
+
 // POSIX path functions with the results of Node's `path.posix`, for the runtime-neutral main
 // entry (no `node:` import). The tests compare them with `node:path` on generated paths.
 
@@ -43,7 +45,7 @@ function resolve(...paths: string[]): string {
   let resolved = ''
   let absolute = false
   for (let index = paths.length - 1; index >= -1 && !absolute; index -= 1) {
-    const path = index >= 0 ? (paths[index] as string) : currentDir()
+    const path = index >= 0 ? stringAt(paths, index) : currentDir()
     if (path.length === 0) continue
     resolved = `${path}/${resolved}`
     absolute = isAbsolute(path)

@@ -2,6 +2,19 @@ import type { ProgramFamily } from './program-family.js'
 
 /** The C compilers: gcc and clang (and cc, c++, g++, clang++, which take gcc's roles). */
 export const COMPILERS_FAMILY: ProgramFamily = {
+  /** Options that run or load another program. */
+  builtins: {
+    gcc: {
+      style: 'single',
+      flags: [
+        {
+          flags: ['-wrapper', '-fplugin', '-specs', '--specs', '-B'],
+          kind: 'exec',
+          why: 'runs or loads another program',
+        },
+      ],
+    },
+  },
   roles: {
     gcc: {
       operands: 'read',

@@ -153,6 +153,33 @@ const operandsOnly = (
  * writes, and the options that name a file.
  */
 export const COREUTILS_FAMILY: ProgramFamily = {
+  /** Flags of find and rg that run a command for each match, or delete and write files. */
+  builtins: {
+    find: {
+      style: 'single',
+      flags: [
+        {
+          flags: ['-exec', '-execdir', '-ok', '-okdir'],
+          kind: 'exec',
+          why: 'runs a command for every match',
+        },
+        {
+          flags: ['-delete', '-fprint', '-fprint0', '-fprintf', '-fls'],
+          kind: 'write',
+          why: 'deletes or writes files',
+        },
+      ],
+    },
+    rg: {
+      flags: [
+        {
+          flags: ['--pre', '--pre-glob', '--hostname-bin', '--search-zip', '-z'],
+          kind: 'exec',
+          why: 'runs a preprocessor or decompression program',
+        },
+      ],
+    },
+  },
   roles: {
     ...operandsOnly(READ_PROGRAMS, 'read'),
     ...operandsOnly(WRITE_PROGRAMS, 'write'),

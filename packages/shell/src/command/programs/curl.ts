@@ -2,6 +2,19 @@ import type { ProgramFamily } from './program-family.js'
 
 /** The downloaders: curl, wget and aria2c. */
 export const CURL_FAMILY: ProgramFamily = {
+  /** Options read from a file the check cannot see, and crypto engines it loads. */
+  builtins: {
+    curl: {
+      flags: [
+        {
+          flags: ['--config', '-K'],
+          kind: 'exec',
+          why: 'reads options from a file the check cannot see',
+        },
+        { flags: ['--engine'], kind: 'exec', why: 'loads a crypto engine library' },
+      ],
+    },
+  },
   roles: {
     curl: {
       operands: 'url',

@@ -177,3 +177,72 @@ export const GIT_FAMILY: ProgramFamily = {
     },
   },
 }
+
+// The built-in rules of git (check-git-rules.ts), as data.
+
+/** `git -c` settings that change nothing git runs (names, colours, advice, log and diff display). */
+export const SAFE_GIT_CONFIG =
+  /^(user\.(name|email)|color\..*|advice\..*|core\.quotepath|init\.defaultbranch|i18n\..*|log\.(date|decorate|abbrevcommit)|diff\.(noprefix|mnemonicprefix|renames|algorithm)|column\.ui|pager\.[a-z-]+=false)$/
+
+/** Subcommands git refuses whatever their options, with why. */
+export const GIT_DENIED_SUBCOMMANDS: Readonly<Record<string, string>> = {
+  'filter-branch': 'runs shell snippets from its arguments',
+  daemon: 'starts a server',
+  instaweb: 'starts a web server and a browser',
+  'web--browse': 'starts a browser',
+  'upload-pack': 'is a transport helper',
+  'receive-pack': 'is a transport helper and runs hooks',
+  'upload-archive': 'is a transport helper',
+  shell: 'is a login shell',
+  'remote-ext': 'runs a command as a transport',
+  'remote-fd': 'is a transport helper',
+  'send-email': 'runs a mailer command (--sendmail-cmd, --smtp-server)',
+  hook: 'runs hooks',
+  maintenance: 'registers or runs scheduled jobs outside the command (cron, systemd timers)',
+  'credential-cache': 'starts a credential daemon',
+  'credential-store': 'reads and writes stored credentials',
+  credential: 'runs credential helpers and prints credentials',
+  p4: 'runs Perforce commands',
+  svn: 'runs Subversion commands',
+  cvsserver: 'is a server',
+  cvsimport: 'runs cvs commands',
+  archimport: 'runs arch commands',
+  'imap-send': 'runs a tunnel command and sends mail',
+}
+
+/** Flags that run a program or install hooks, wherever they appear. */
+export const GIT_EXEC_FLAGS = [
+  '--upload-pack',
+  '--receive-pack',
+  '--exec',
+  '--extcmd',
+  '--open-files-in-pager',
+  '--template',
+  '--config-env',
+]
+
+/** Words that make `git config` write settings. */
+export const GIT_CONFIG_WRITES = [
+  '--add',
+  '--replace-all',
+  '--unset',
+  '--unset-all',
+  '--rename-section',
+  '--remove-section',
+  '--edit',
+  '-e',
+  'set',
+  'unset',
+  'edit',
+  'rename-section',
+  'remove-section',
+]
+/** Words that make `git config` only read settings. */
+export const GIT_CONFIG_READS = [
+  '--get',
+  '--get-all',
+  '--get-regexp',
+  '--get-urlmatch',
+  '--list',
+  '-l',
+]

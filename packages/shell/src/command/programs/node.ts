@@ -1,7 +1,56 @@
+import type { FlagRule } from '../builtin-finding.js'
 import type { ProgramFamily } from './program-family.js'
+
+const PACKAGE_MANAGER_FLAGS: FlagRule = {
+  flags: [
+    '--script-shell',
+    '--node-options',
+    '--shell',
+    '--editor',
+    '--browser',
+    '--git',
+    '--userconfig',
+    '--globalconfig',
+    '--onload-script',
+    '--call',
+    '--init-module',
+    '--viewer',
+    '--node-gyp',
+    '--shell-mode',
+    '-c',
+  ],
+  kind: 'exec',
+  why: 'sets the program that the package manager runs (shell, node options, editor, config file)',
+}
 
 /** node and its package managers (npm, pnpm, yarn), and the JavaScript tools they run. */
 export const NODE_FAMILY: ProgramFamily = {
+  /** Package managers: flags that set the program they run, subcommands that run another. */
+  builtins: {
+    npm: {
+      flags: [PACKAGE_MANAGER_FLAGS],
+      execSubcommands: [
+        'exec',
+        'x',
+        'explore',
+        'init',
+        'create',
+        'innit',
+        'edit',
+        'config',
+        'c',
+        'set',
+      ],
+    },
+    pnpm: {
+      flags: [PACKAGE_MANAGER_FLAGS],
+      execSubcommands: ['dlx', 'exec', 'x', 'create', 'config', 'c', 'env'],
+    },
+    yarn: {
+      flags: [PACKAGE_MANAGER_FLAGS],
+      execSubcommands: ['dlx', 'exec', 'create', 'node', 'config', 'set'],
+    },
+  },
   globalOptions: {
     npm: {
       withValue: [
@@ -166,3 +215,85 @@ export const NODE_FAMILY: ProgramFamily = {
     ],
   },
 }
+
+// What an interpreter entry (`node FILE`, `node --test`) and an interpreter rule may be given.
+
+/** Options of node that change neither what code runs nor where it is loaded from. */
+export const NODE_SAFE = new Set([
+  '--enable-source-maps',
+  '--no-warnings',
+  '--no-deprecation',
+  '--trace-warnings',
+  '--trace-deprecation',
+  '--trace-uncaught',
+  '--throw-deprecation',
+  '--pending-deprecation',
+  '--experimental-vm-modules',
+  '--experimental-strip-types',
+  '--no-experimental-strip-types',
+  '--experimental-transform-types',
+  '--preserve-symlinks',
+  '--preserve-symlinks-main',
+  '--abort-on-uncaught-exception',
+  '--test-only',
+])
+/** Such options that take a value. */
+export const NODE_SAFE_WITH_VALUE = new Set([
+  '--max-old-space-size',
+  '--max-semi-space-size',
+  '--stack-size',
+  '--stack-trace-limit',
+  '--unhandled-rejections',
+  '--input-type',
+  '--conditions',
+  '-C',
+  '--title',
+])
+/** Options of node that only print information. */
+export const NODE_INFO = new Set(['--version', '-v', '--help', '-h', '--v8-options'])
+
+/** The node test runner's options, each with whether it takes a value. */
+export const NODE_TEST_OPTIONS: Readonly<Record<string, boolean>> = {
+  '--test-name-pattern': true,
+  '--test-skip-pattern': true,
+  '--test-concurrency': true,
+  '--test-timeout': true,
+  '--test-shard': true,
+  '--test-reporter': true,
+  '--test-reporter-destination': true,
+  '--test-coverage-include': true,
+  '--test-coverage-exclude': true,
+  '--test-coverage-branches': true,
+  '--test-coverage-functions': true,
+  '--test-coverage-lines': true,
+  '--test-only': false,
+  '--test-update-snapshots': false,
+  '--experimental-test-coverage': false,
+  '--experimental-test-module-mocks': false,
+  '--test-force-exit': false,
+  '--watch': false,
+}
+/** Reporters built into node; any other value is a module node imports. */
+export const NODE_REPORTERS = new Set(['spec', 'tap', 'dot', 'junit', 'lcov'])
+
+/**
+ * Under an explicit interpreter rule (`test`, `scripts`): the options of node allowed beside it,
+ * fewer than {@link NODE_SAFE}.
+ */
+export const NODE_RULE_SAFE = new Set([
+  '--enable-source-maps',
+  '--no-warnings',
+  '--test-only',
+  '--no-deprecation',
+])
+/** Such options that take a value. */
+export const NODE_RULE_SAFE_WITH_VALUE = new Set([
+  '--test-reporter',
+  '--test-name-pattern',
+  '--test-concurrency',
+  '--test-reporter-destination',
+])
+/** Options of an npx-style runner that change nothing it runs. */
+export const RUNNER_SAFE = new Set(['-y', '--yes', '--no-install', '--offline', '-q', '--quiet'])
+/** The npx-style runners: each runs a package by name. */
+export const RUNNERS = new Set(['npx', 'pnpx', 'bunx', 'uvx', 'pipx'])

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { PROGRAM_FAMILIES } from './program-families.js'
 import type { ProgramFamily } from './program-family.js'
 
-const TABLES = ['globalOptions', 'roles', 'valueOptions'] as const
+const TABLES = ['globalOptions', 'roles', 'valueOptions', 'builtins'] as const
 
 /** The family constants the files of this folder export (`export const GIT_FAMILY`). */
 function exportedFamilies(): string[] {

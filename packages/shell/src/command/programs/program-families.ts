@@ -3,6 +3,7 @@ import { CARGO_FAMILY } from './cargo.js'
 import { COMPILERS_FAMILY } from './compilers.js'
 import { COREUTILS_FAMILY } from './coreutils.js'
 import { CURL_FAMILY } from './curl.js'
+import { EXEC_FAMILY } from './exec.js'
 import { GIT_FAMILY } from './git.js'
 import { GO_FAMILY } from './go.js'
 import { MAKE_FAMILY } from './make.js'
@@ -22,6 +23,7 @@ export const PROGRAM_FAMILIES: readonly ProgramFamily[] = [
   ARCHIVES_FAMILY,
   COREUTILS_FAMILY,
   COMPILERS_FAMILY,
+  EXEC_FAMILY,
 ]
 
 /** One of the tables of every family, merged by program name (a name is in one family only). */

@@ -1,3 +1,4 @@
+import type { ProgramSpec } from '../builtin-finding.js'
 import type { ValueOption } from '../value-roles.js'
 
 /**
@@ -66,4 +67,9 @@ export interface ProgramFamily {
   readonly roles?: Readonly<Record<string, ProgramRoles | SubcommandRoles>>
   /** The options whose values can run or load code, with the role of a given value. */
   readonly valueOptions?: Readonly<Record<string, readonly ValueOption[]>>
+  /**
+   * Built-in rules: flags and subcommands that run other code or write files the path check
+   * cannot see (`find -exec`, `npm exec`); they apply even when the policy allows the program.
+   */
+  readonly builtins?: Readonly<Record<string, ProgramSpec>>
 }

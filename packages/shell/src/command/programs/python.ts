@@ -7,6 +7,19 @@ const PYTEST_SAFE_INI =
 
 /** python, pytest and uv. */
 export const PYTHON_FAMILY: ProgramFamily = {
+  /** Project and environment managers: subcommands that run another program. */
+  builtins: {
+    uv: { execSubcommands: ['run', 'tool'] },
+    poetry: { execSubcommands: ['run', 'shell'] },
+    pipenv: { execSubcommands: ['run', 'shell'] },
+    pdm: { execSubcommands: ['run'] },
+    hatch: { execSubcommands: ['run', 'shell'] },
+    rye: { execSubcommands: ['run'] },
+    pixi: { execSubcommands: ['run', 'exec', 'shell'] },
+    conda: { execSubcommands: ['run'] },
+    mamba: { execSubcommands: ['run'] },
+    micromamba: { execSubcommands: ['run'] },
+  },
   globalOptions: {
     uv: {
       withValue: [
@@ -94,4 +107,41 @@ export const PYTHON_FAMILY: ProgramFamily = {
       },
     ],
   },
+}
+
+// What an interpreter entry (`python FILE`, `python -m NAME`) may be given.
+
+/** Options of python that change neither what code runs nor where it is loaded from. */
+export const PYTHON_SAFE = new Set([
+  '-B',
+  '-u',
+  '-O',
+  '-OO',
+  '-q',
+  '-s',
+  '-E',
+  '-I',
+  '-P',
+  '-b',
+  '-bb',
+])
+/** Options of python that only print information. */
+export const PYTHON_INFO = new Set(['--version', '-V', '-VV', '--help', '-h'])
+/** `python -X` settings that change nothing that runs. */
+export const PYTHON_X_SAFE =
+  /^(dev|utf8(=[01])?|importtime|tracemalloc(=\d+)?|faulthandler|warn_default_encoding|no_debug_ranges|frozen_modules=(on|off))$/
+/** Python modules that are entry points with a model, run as `python -m NAME …`. */
+export const PYTHON_RUNNERS: Readonly<Record<string, string>> = {
+  pytest: 'pytest',
+  'py.test': 'pytest',
+  pip: 'pip',
+  pip3: 'pip',
+  venv: 'python -m venv',
+  unittest: 'python -m unittest',
+  mypy: 'mypy',
+  black: 'black',
+  ruff: 'ruff',
+  isort: 'isort',
+  flake8: 'flake8',
+  'json.tool': 'python -m json.tool',
 }

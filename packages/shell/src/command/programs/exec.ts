@@ -1,5 +1,6 @@
-import { type BuiltinFinding, exec, type ProgramSpec } from './builtin-finding.js'
-import { type FlagStyle, usesFlag } from './uses-flag.js'
+import { type BuiltinFinding, exec, type ProgramSpec } from '../builtin-finding.js'
+import { type FlagStyle, usesFlag } from '../uses-flag.js'
+import type { ProgramFamily } from './program-family.js'
 
 // rpm modes that install or erase packages run the packages' scriptlets.
 function checkRpm(args: readonly string[]): BuiltinFinding[] {
@@ -250,5 +251,120 @@ export const EXEC_RULES: Readonly<Record<string, ProgramSpec>> = {
       'shell',
       'groupinstall',
     ],
+  },
+}
+
+/**
+ * Programs of no other family whose flags or subcommands run code or write files: the
+ * {@link EXEC_RULES}, remote shells and transfers, version control, network tools, browsers.
+ */
+export const EXEC_FAMILY: ProgramFamily = {
+  builtins: {
+    ...EXEC_RULES,
+    rsync: {
+      flags: [
+        {
+          flags: ['-e', '--rsh', '--rsync-path', '--daemon', '--config'],
+          kind: 'exec',
+          why: 'runs a remote shell or helper program',
+        },
+      ],
+    },
+    bundle: { execSubcommands: ['exec'] },
+    bundler: { execSubcommands: ['exec'] },
+    composer: { execSubcommands: ['exec'] },
+    tcpdump: {
+      flags: [{ flags: ['-z'], kind: 'exec', why: 'runs a command on every saved file' }],
+    },
+    hg: {
+      flags: [
+        {
+          flags: ['--config', '--debugger'],
+          kind: 'exec',
+          why: 'can alias a command to a shell snippet',
+        },
+      ],
+    },
+    svn: {
+      flags: [
+        {
+          flags: ['--config-option', '--editor-cmd', '--diff-cmd', '--diff3-cmd', '--config-dir'],
+          kind: 'exec',
+          why: 'runs a configured program',
+        },
+      ],
+    },
+    wget: {
+      flags: [
+        {
+          flags: ['--use-askpass', '--execute', '-e'],
+          kind: 'exec',
+          why: 'runs a program or wgetrc commands',
+        },
+      ],
+    },
+    chrome: {
+      flags: [
+        {
+          flags: [
+            '--gpu-launcher',
+            '--renderer-cmd-prefix',
+            '--utility-cmd-prefix',
+            '--browser-subprocess-path',
+            '--plugin-launcher',
+            '--ppapi-plugin-launcher',
+          ],
+          kind: 'exec',
+          why: 'runs a launcher command',
+        },
+      ],
+    },
+    fd: {
+      flags: [
+        {
+          flags: ['-x', '--exec', '-X', '--exec-batch'],
+          kind: 'exec',
+          why: 'runs a command for every match',
+        },
+      ],
+    },
+    fdfind: {
+      flags: [
+        {
+          flags: ['-x', '--exec', '-X', '--exec-batch'],
+          kind: 'exec',
+          why: 'runs a command for every match',
+        },
+      ],
+    },
+    nc: {
+      flags: [
+        {
+          flags: ['-e', '-c', '--exec', '--sh-exec', '--lua-exec'],
+          kind: 'exec',
+          why: 'connects a program to the network',
+        },
+      ],
+    },
+    'ssh-keygen': { flags: [{ flags: ['-D'], kind: 'exec', why: 'loads a PKCS#11 library' }] },
+    aria2c: {
+      flags: [
+        {
+          flags: [
+            '--on-download-complete',
+            '--on-download-error',
+            '--on-download-start',
+            '--on-download-pause',
+            '--on-download-stop',
+            '--on-bt-download-complete',
+          ],
+          kind: 'exec',
+          why: 'runs a hook command',
+        },
+      ],
+    },
+    nmap: {
+      flags: [{ flags: ['--script', '--interactive', '-sC'], kind: 'exec', why: 'runs scripts' }],
+    },
   },
 }

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { commandPolicySchema } from '../schema/command-policy.js'
-import { type CommandChecker, createCommandChecker } from './create-command-checker.js'
-import { EXEC_RULES } from './exec-rules.js'
+import { commandPolicySchema } from '../../schema/command-policy.js'
+import { type CommandChecker, createCommandChecker } from '../create-command-checker.js'
+import { EXEC_RULES } from './exec.js'
 
 // For every program with exec rules: a command it must allow, and one it must refuse.
 const PAIRS: Readonly<Record<string, readonly [allowed: string, denied: string]>> = {
