@@ -106,3 +106,38 @@ describe('UntrustedTextIndex with a text recorded again', () => {
     ).toBe('first')
   })
 })
+
+describe('UntrustedTextIndex with the same output recorded many times', () => {
+  const page = `# notes\n${'A line of the readme, read again and again.\n'.repeat(40)}`
+
+  it('should not saturate when only repeats pass the capacity', () => {
+    const index = new UntrustedTextIndex()
+    const times = Math.ceil(MAX_INDEXED_CHARACTERS / normaliseText(page).length) + 2
+    for (let read = 0; read < times; read += 1) index.add(`call-${read}`, [page])
+    expect(index.toJSON().saturatedAt).toBeNull()
+    expect(index.find('completely unrelated text of some length')).toBeUndefined()
+    expect(index.find('read again and again', times)?.stepId).toBe('call-0')
+  })
+
+  it('should still saturate on new text past the capacity after repeats', () => {
+    const index = new UntrustedTextIndex()
+    index.add('first', [page])
+    index.add('again', [page])
+    index.add('huge', ['x'.repeat(MAX_INDEXED_CHARACTERS)])
+    expect(index.toJSON().saturatedAt).toBe(2)
+    expect(index.find('completely unrelated text')?.stepId).toBe('huge')
+  })
+
+  it('should keep every repeat in its JSON and rebuild it with the same answers', () => {
+    const index = new UntrustedTextIndex()
+    for (const id of ['a', 'b', 'c']) index.add(id, [page])
+    const state = JSON.parse(JSON.stringify(index.toJSON()))
+    expect(state.outputs.map((output: { texts: string[] }) => output.texts)).toEqual(
+      Array.from({ length: 3 }, () => [normaliseText(page)]),
+    )
+    const restored = UntrustedTextIndex.fromJSON(state)
+    expect(restored.size).toBe(3)
+    expect(restored.find('read again and again', 3)?.stepId).toBe('a')
+    expect(restored.toJSON()).toEqual(index.toJSON())
+  })
+})

@@ -9,11 +9,14 @@ export const FRAGMENT_STRIDE = 4
  * indexed fragment. Shorter ones (down to {@link FRAGMENT_LENGTH}) may be found.
  */
 export const GUARANTEED_MATCH_LENGTH = FRAGMENT_LENGTH + FRAGMENT_STRIDE - 1
-/** Most normalised characters indexed in one run; past it the index is saturated. */
+/**
+ * Most normalised characters indexed in one run, each distinct text counted once (a text
+ * recorded again is held as the first); past it the index is saturated.
+ */
 export const MAX_INDEXED_CHARACTERS = 4 * 1024 * 1024
 
 /** The texts of an output with none long enough to index: one array for all of them. */
-const NO_TEXTS: string[] = []
+const NO_TEXTS: readonly string[] = Object.freeze([])
 
 // ASCII text is its own NFKC form: no call into Unicode normalisation for it.
 const ASCII = /^[\t\n\r\x20-\x7e]*$/
@@ -21,6 +24,13 @@ const ASCII = /^[\t\n\r\x20-\x7e]*$/
 /** Lowercase, compatibility-normalised, whitespace runs collapsed: small edits do not hide a paste. */
 export function normaliseText(text: string): string {
   return (ASCII.test(text) ? text : text.normalize('NFKC')).toLowerCase().replace(/\s+/gu, ' ')
+}
+
+/** The texts an output keeps: its one text's shared list, or a list of its own for several. */
+function keptTexts(kept: readonly (readonly string[])[]): readonly string[] {
+  if (kept.length === 0) return NO_TEXTS
+  if (kept.length === 1) return kept[0] ?? NO_TEXTS
+  return kept.map((only) => only[0] ?? '')
 }
 
 /** Where an indexed fragment first came from. */
@@ -42,9 +52,12 @@ export interface TextOrigin {
  */
 export class UntrustedTextIndex {
   readonly #fragments = new Map<string, number>()
-  /** Texts whose fragments are in the index already: indexing one again would add none. */
-  readonly #indexedTexts = new Set<string>()
-  readonly #outputs: { stepId: string; texts: string[] }[] = []
+  /**
+   * Texts whose fragments are in the index already, each to a list of just itself: indexing one
+   * again would add none, so a repeat is kept as this list and not counted against the capacity.
+   */
+  readonly #indexedTexts = new Map<string, readonly string[]>()
+  readonly #outputs: { stepId: string; texts: readonly string[] }[] = []
   #characters = 0
   #saturatedAt: number | undefined
 
@@ -60,27 +73,36 @@ export class UntrustedTextIndex {
    */
   add(stepId: string, texts: readonly string[], complete = true): number {
     const ordinal = this.#outputs.length
-    const kept: string[] = []
+    const kept: (readonly string[])[] = []
     if (!complete) this.#saturatedAt ??= ordinal
     for (const text of texts) {
       const normal = normaliseText(text)
       if (normal.length < FRAGMENT_LENGTH) continue
-      if (this.#characters + normal.length > MAX_INDEXED_CHARACTERS) {
-        this.#saturatedAt ??= ordinal
-        continue
-      }
-      this.#characters += normal.length
-      kept.push(normal)
-      this.#index(normal, ordinal)
+      const stored = this.#keep(normal, ordinal)
+      if (stored === undefined) this.#saturatedAt ??= ordinal
+      else kept.push(stored)
     }
-    this.#outputs.push({ stepId, texts: kept.length === 0 ? NO_TEXTS : kept })
+    this.#outputs.push({ stepId, texts: keptTexts(kept) })
     return ordinal
   }
 
+  /**
+   * Indexes a normalised text under `ordinal` and answers the string to keep for it; undefined
+   * when it is new and past the capacity. A text indexed before is there with an earlier
+   * ordinal, which every lookup that may see this output may see too: it adds nothing.
+   */
+  #keep(normal: string, ordinal: number): readonly string[] | undefined {
+    const known = this.#indexedTexts.get(normal)
+    if (known !== undefined) return known
+    if (this.#characters + normal.length > MAX_INDEXED_CHARACTERS) return undefined
+    this.#characters += normal.length
+    const only = Object.freeze([normal])
+    this.#indexedTexts.set(normal, only)
+    this.#index(normal, ordinal)
+    return only
+  }
+
   #index(normal: string, ordinal: number): void {
-    // Its fragments are there with this ordinal or an earlier one, which a lookup keeps.
-    if (this.#indexedTexts.has(normal)) return
-    this.#indexedTexts.add(normal)
     const last = normal.length - FRAGMENT_LENGTH
     for (let position = 0; position <= last; position += FRAGMENT_STRIDE) {
       const fragment = normal.slice(position, position + FRAGMENT_LENGTH)
@@ -131,11 +153,19 @@ export class UntrustedTextIndex {
   static fromJSON(state: UntrustedTextIndexState): UntrustedTextIndex {
     const index = new UntrustedTextIndex()
     state.outputs.forEach((output, ordinal) => {
-      index.#outputs.push({ stepId: output.stepId, texts: [...output.texts] })
+      const kept: (readonly string[])[] = []
+      // Saved texts were within the capacity when indexed; a repeat is kept as the first.
       for (const text of output.texts) {
-        index.#characters += text.length
-        index.#index(text, ordinal)
+        let only = index.#indexedTexts.get(text)
+        if (only === undefined) {
+          index.#characters += text.length
+          only = Object.freeze([text])
+          index.#indexedTexts.set(text, only)
+          index.#index(text, ordinal)
+        }
+        kept.push(only)
       }
+      index.#outputs.push({ stepId: output.stepId, texts: keptTexts(kept) })
     })
     if (state.saturatedAt !== null) index.#saturatedAt = state.saturatedAt
     return index

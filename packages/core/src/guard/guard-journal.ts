@@ -149,8 +149,7 @@ export class GuardJournal {
     const summary = this.flow.summaryJSON(base.outputs)
     if (summary.outputs.length > 0)
       changes.append.push([['flow', 'text', 'outputs'], summary.outputs, base.outputs])
-    const hashes = budgets.seenPlanHashes
-    if (hashes.size > base.hashes)
-      changes.append.push([['seenPlanHashes'], [...hashes].slice(base.hashes), base.hashes])
+    if (budgets.seenPlanHashes.size > base.hashes)
+      changes.append.push([['seenPlanHashes'], budgets.planHashesFrom(base.hashes), base.hashes])
   }
 }

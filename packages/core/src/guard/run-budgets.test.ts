@@ -168,6 +168,22 @@ describe('RunBudgets', () => {
     expect(reads).toBe(256)
   })
 
+  it('should list the plan hashes from a position in the order they were added', () => {
+    const { run } = budgets()
+    const plan = (hash: string) => ({ hash }) as CompiledPlan
+    run.seenPlanHashes.add('first')
+    run.notePlan(plan('second'))
+    run.notePlan(plan('first'))
+    expect(run.planHashesFrom(0)).toEqual(['first', 'second'])
+    run.notePlan(plan('third'))
+    expect(run.planHashesFrom(1)).toEqual(['second', 'third'])
+    run.seenPlanHashes.add('restored')
+    run.notePlan(plan('fourth'))
+    expect(run.planHashesFrom(2)).toEqual(['third', 'restored', 'fourth'])
+    expect(run.planHashesFrom(0)).toEqual([...run.seenPlanHashes])
+    expect(run.planHashesFrom(5)).toEqual([])
+  })
+
   it('should stop the run when the same turn repeats past maxIdenticalCalls', () => {
     const { run } = budgets()
     expect(run.countTurn('t')).toBeUndefined()

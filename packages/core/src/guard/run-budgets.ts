@@ -29,6 +29,11 @@ export class RunBudgets {
   readonly #seenPlanHashes = new Set<string>()
   /** Approved plans whose hashes join `seenPlanHashes` when it is first read after them. */
   readonly #unhashed: CompiledPlan[] = []
+  /**
+   * `seenPlanHashes` in the order they were added, while its length is the set's size (the set
+   * only grows; one added to the set itself puts it out of step until it is next read).
+   */
+  readonly #hashOrder: string[] = []
 
   /**
    * @param toolLimit the most calls of one tool in the run (its own limit or the policy's)
@@ -64,8 +69,27 @@ export class RunBudgets {
   }
 
   #hashNoted(): void {
-    for (const plan of this.#unhashed) this.#seenPlanHashes.add(plan.hash)
+    const hashes = this.#seenPlanHashes
+    for (const plan of this.#unhashed) {
+      const hash = plan.hash
+      const inStep = this.#hashOrder.length === hashes.size
+      if (inStep && !hashes.has(hash)) this.#hashOrder.push(hash)
+      hashes.add(hash)
+    }
     this.#unhashed.length = 0
+  }
+
+  /**
+   * The hashes of `seenPlanHashes` from position `start` on, in the order they were added,
+   * without listing the ones before it: a save of what changed costs what was added.
+   */
+  planHashesFrom(start: number): string[] {
+    const hashes = this.seenPlanHashes
+    if (this.#hashOrder.length !== hashes.size) {
+      this.#hashOrder.length = 0
+      for (const hash of hashes) this.#hashOrder.push(hash)
+    }
+    return this.#hashOrder.slice(start)
   }
 
   /** Stops the run (the first reason wins) and answers the reason it stopped for. */
