@@ -12,5 +12,11 @@ const sampled = await perRunInterleaved(aiSdkRuns(compiler), {
   batches: Number(batchesText),
 })
 process.stdout.write(
-  JSON.stringify(sampled.map((arm) => ({ wall: arm.samples, cpu: arm.cpu?.samples ?? [] }))),
+  JSON.stringify(
+    sampled.map((arm) => ({
+      wall: arm.samples,
+      cpu: arm.cpu?.samples ?? [],
+      thread: arm.thread?.samples ?? [],
+    })),
+  ),
 )

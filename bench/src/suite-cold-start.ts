@@ -24,14 +24,25 @@ const t2 = performance.now()
 const result = compiler.validate({ steps: ${steps} })
 const t3 = performance.now()
 if (!result.success) throw new Error('the plan should be approved')
-process.stdout.write(JSON.stringify({ importMs: t1 - t0, createMs: t2 - t1, validateMs: t3 - t2 }))
+const cpu = process.cpuUsage()
+process.stdout.write(JSON.stringify({ importMs: t1 - t0, createMs: t2 - t1, validateMs: t3 - t2, cpuMs: (cpu.user + cpu.system) / 1000 }))
 `
+}
+
+// A second bare start that prints its CPU time, the CPU baseline (the timed bare start prints nothing).
+const BARE_CPU =
+  'const cpu = process.cpuUsage(); process.stdout.write(JSON.stringify({ cpuMs: (cpu.user + cpu.system) / 1000 }))'
+
+/** CPU time (user + system, all threads) of a child, from its own count just before it exits. */
+function cpuOf(stdout: string): number {
+  return (JSON.parse(stdout) as { cpuMs: number }).cpuMs
 }
 
 interface Split {
   readonly importMs: number
   readonly createMs: number
   readonly validateMs: number
+  readonly cpuMs: number
 }
 
 function timeProcess(args: string[]): { ms: number; stdout: string } {
@@ -45,6 +56,7 @@ function timeProcess(args: string[]): { ms: number; stdout: string } {
 /** Cold start of a compiler in a new process, against a bare `node` start measured alongside. */
 export async function coldStartSuite(): Promise<Row[]> {
   const bare: number[] = []
+  const bareCpu: number[] = []
   const plain: number[] = []
   const commands: number[] = []
   const splits: Record<'plain' | 'commands', Split[]> = { plain: [], commands: [] }
@@ -54,6 +66,7 @@ export async function coldStartSuite(): Promise<Row[]> {
   // Interleaved, so that a slow moment of the machine hits every case alike.
   for (let index = 0; index < RUNS; index += 1) {
     bare.push(timeProcess(['-e', '']).ms)
+    bareCpu.push(cpuOf(timeProcess(['-e', BARE_CPU]).stdout))
     const withoutCommands = timeProcess(plainArgs)
     plain.push(withoutCommands.ms)
     splits.plain.push(JSON.parse(withoutCommands.stdout))
@@ -62,10 +75,12 @@ export async function coldStartSuite(): Promise<Row[]> {
     splits.commands.push(JSON.parse(withCommands.stdout))
   }
   const bareSpread = spreadOf(bare)
+  const bareCpuMedian = spreadOf(bareCpu).median
   const row = (label: string, times: number[], split: Split[], target: number): Row => {
     const total = spreadOf(times)
     const over = total.median - bareSpread.median
     const part = (key: keyof Split) => round(spreadOf(split.map((entry) => entry[key])).median)
+    const cpu = spreadOf(split.map((entry) => entry.cpuMs)).median
     return {
       suite: 'cold start',
       case: `new process: import @plan/core + createPlanCompiler + first validate, ${label} (in process, medians: import ${part('importMs')} ms, create ${part('createMs')} ms, validate ${part('validateMs')} ms)`,
@@ -73,7 +88,7 @@ export async function coldStartSuite(): Promise<Row[]> {
       unit: 'ms',
       baseline: "bare `node -e ''` start",
       target: `≤ ${target} ms over bare Node`,
-      note: `${round(over)} ms over bare (median − median): ${over <= target ? 'met' : 'missed'}; min − min ${round(total.min - bareSpread.min)} ms`,
+      note: `${round(over)} ms over bare (median − median): ${over <= target ? 'met' : 'missed'}; min − min ${round(total.min - bareSpread.min)} ms; CPU time (the process's own count, all threads) ${round(cpu)} ms against ${round(bareCpuMedian)} ms, ${round(cpu / bareCpuMedian)}×`,
     }
   }
   return [

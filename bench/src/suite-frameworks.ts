@@ -60,11 +60,26 @@ function row(
   }
 }
 
-/** CPU time per run beside the wall time: a busy machine moves it less. */
+/** One CPU clock's time per run against the baseline's, in µs (medians). */
+function cpuAgainst(value: Sampled, baseline: Sampled): string {
+  const added = round((value.median - baseline.median) * 1000)
+  return `${round(value.median * 1000)} µs against ${round(baseline.median * 1000)} µs, adds ${added} µs`
+}
+
+/**
+ * CPU time per run beside the wall time, which a busy machine moves most: of the whole process,
+ * and of the main thread alone (without the collector's and compiler's helper threads).
+ */
 function cpuNote(value: Sampled, baseline: Sampled): string {
-  if (value.cpu === undefined || baseline.cpu === undefined) return ''
-  const added = round((value.cpu.median - baseline.cpu.median) * 1000)
-  return `; CPU time per run ${round(value.cpu.median * 1000)} µs against ${round(baseline.cpu.median * 1000)} µs, adds ${added} µs`
+  const all =
+    value.cpu === undefined || baseline.cpu === undefined
+      ? ''
+      : `; CPU time per run (all threads) ${cpuAgainst(value.cpu, baseline.cpu)}`
+  const main =
+    value.thread === undefined || baseline.thread === undefined
+      ? ''
+      : `; main thread ${cpuAgainst(value.thread, baseline.thread)}`
+  return all + main
 }
 
 /** A LangChain agent run with one tool call: bare, with LangChain's limit, with the guard. */
@@ -121,9 +136,9 @@ async function aiSdkProcess(root: string): Promise<Sampled[]> {
     [aiSdkChild, root, String(AI_SDK.runs), String(AI_SDK.batches)],
     { maxBuffer: 1 << 20 },
   )
-  const arms = JSON.parse(stdout) as { wall: number[]; cpu: number[] }[]
+  const arms = JSON.parse(stdout) as { wall: number[]; cpu: number[]; thread: number[] }[]
   if (arms.length !== AI_SDK_ARMS.length) throw new Error('the AI SDK child measured no rows')
-  return arms.map((arm) => sampled(arm.wall, arm.cpu))
+  return arms.map((arm) => sampled(arm.wall, arm.cpu, arm.thread))
 }
 
 /**
@@ -135,17 +150,14 @@ async function aiSdkProcess(root: string): Promise<Sampled[]> {
 async function aiSdkRows(root: string): Promise<Row[]> {
   const processes: Sampled[][] = []
   for (let index = 0; index < AI_SDK.processes; index += 1) processes.push(await aiSdkProcess(root))
+  const clock = (arm: number, read: (sampled: Sampled) => Sampled | undefined) =>
+    processes.map((arms) => (read(arms[arm] as Sampled) ?? { median: Number.NaN }).median)
   const medians = (arm: number) =>
     sampled(
-      processes.map((arms) => (arms[arm] as Sampled).median),
-      processes.map((arms) => (arms[arm] as Sampled).cpu?.median ?? Number.NaN),
+      clock(arm, (arm) => arm),
+      clock(arm, (arm) => arm.cpu),
+      clock(arm, (arm) => arm.thread),
     )
-  const perProcess = (arm: number) => {
-    const differences = processes.map((arms) =>
-      spreadOf(pairedDifferences(arms[arm] as Sampled, arms[0] as Sampled)),
-    )
-    return `per process (min / median / max of ${AI_SDK.processes} processes' paired medians over ${AI_SDK.batches} rounds each): ${microseconds(differences.map((spread) => spread.median))} µs`
-  }
   const [bare, hooks, guarded] = [0, 1, 2].map(medians) as [Sampled, Sampled, Sampled]
   return [
     row(
@@ -153,16 +165,37 @@ async function aiSdkRows(root: string): Promise<Row[]> {
       guarded,
       'the same call with the unwrapped tools',
       bare,
-      perProcess(2),
+      perProcessNote(processes, 2),
     ),
     row(
       'AI SDK generateText + pass-through hooks (wrapped execute, toolApproval, prepareStep with a wrapped model)',
       hooks,
       'the same call with the unwrapped tools',
       bare,
-      perProcess(1),
+      perProcessNote(processes, 1),
     ),
   ]
+}
+
+/**
+ * µs an arm adds per run in each process, round by round against the bare arm: min / median /
+ * max of the processes' medians, in wall time and, where counted, in main-thread CPU time.
+ */
+function perProcessNote(processes: readonly Sampled[][], arm: number): string {
+  const medianDifference = (read: (sampled: Sampled) => Sampled | undefined) =>
+    processes.map((arms) => {
+      const value = read(arms[arm] as Sampled)
+      const baseline = read(arms[0] as Sampled)
+      return value === undefined || baseline === undefined
+        ? Number.NaN
+        : spreadOf(pairedDifferences(value, baseline)).median
+    })
+  const wall = medianDifference((sampled) => sampled)
+  const thread = medianDifference((sampled) => sampled.thread)
+  const threadNote = thread.some(Number.isNaN)
+    ? ''
+    : `, main-thread CPU time ${microseconds(thread)} µs`
+  return `per process (min / median / max of ${AI_SDK.processes} processes' paired medians over ${AI_SDK.batches} rounds each): wall ${microseconds(wall)} µs${threadNote}`
 }
 
 /** One agent run with one tool call, with and without the guard, in each framework. */

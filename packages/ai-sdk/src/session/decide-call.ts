@@ -150,6 +150,8 @@ export async function decideForExecution(guard: PlanGuard, call: ToolCall): Prom
  */
 export function releaseStaleReservations(guard: PlanGuard): void {
   const session = sessionOf(guard)
+  // called before every step and turn: most find nothing, and need no iterator to see it
+  if (session.reservations.size === 0) return
   for (const [callId, reservation] of session.reservations) {
     session.reservations.delete(callId)
     guard.release(reservation.result.stepId)

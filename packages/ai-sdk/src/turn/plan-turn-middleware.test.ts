@@ -1,5 +1,6 @@
-import { stepCountIs, streamText, wrapLanguageModel } from 'ai'
-import { describe, expect, it } from 'vitest'
+import { generateText, stepCountIs, streamText, tool, wrapLanguageModel } from 'ai'
+import { describe, expect, it, vi } from 'vitest'
+import { z } from 'zod'
 import { guardFixture } from '../test/guard-fixture.js'
 import { promptOf, scriptedModel } from '../test/scripted-model.js'
 import { testTools } from '../test-utils/test-tools.js'
@@ -125,5 +126,65 @@ describe('planTurnMiddleware', () => {
 
     expect(guard.plan?.steps.map((step) => step.id)).toEqual(['c1'])
     expect(spies.viewFile).toHaveBeenCalledTimes(1)
+  })
+
+  it('should plan the input the tool will receive, after its schema transformed it', async () => {
+    const { guard } = await guardFixture(undefined)
+    const viewFile = vi.fn(async ({ file }: { file: string }) => `contents of ${file}`)
+    const tools = {
+      view_file: tool({
+        inputSchema: z.object({ file: z.string().transform((file) => file.trim()) }),
+        execute: viewFile,
+      }),
+    }
+    const base = scriptedModel([
+      { calls: [{ id: 'c1', tool: 'view_file', input: { file: '  README.md ' } }] },
+    ])
+    const model = wrapLanguageModel({
+      model: base,
+      middleware: planTurnMiddleware(guard, { tools }),
+    })
+
+    await generateText({
+      model,
+      tools: guardTools(tools, guard),
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    })
+
+    expect(guard.plan?.steps.map((step) => step.args)).toEqual([{ file: 'README.md' }])
+    // it ran: the call the SDK made matched the planned step
+    expect(viewFile).toHaveBeenCalledTimes(1)
+  })
+
+  it('should wait for a schema with an async check, and leave out the calls it refuses', async () => {
+    const { guard } = await guardFixture(undefined)
+    const viewFile = vi.fn(async ({ file }: { file: string }) => `contents of ${file}`)
+    const inputSchema = z
+      .object({ file: z.string() })
+      .refine(async ({ file }) => !file.startsWith('secret'), { message: 'no secrets' })
+    const tools = { view_file: tool({ inputSchema, execute: viewFile }) }
+    const base = scriptedModel([
+      {
+        calls: [
+          { id: 'c1', tool: 'view_file', input: { file: 'README.md' } },
+          { id: 'c2', tool: 'view_file', input: { file: 'secret.md' } },
+        ],
+      },
+    ])
+    const model = wrapLanguageModel({
+      model: base,
+      middleware: planTurnMiddleware(guard, { tools }),
+    })
+
+    await generateText({
+      model,
+      tools: guardTools(tools, guard),
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    })
+
+    expect(guard.plan?.steps.map((step) => step.id)).toEqual(['c1'])
+    expect(viewFile).toHaveBeenCalledTimes(1)
   })
 })

@@ -1,5 +1,5 @@
 import type { PlanGuard, PlanIssue, TurnDecisionEvent } from '@plan/core'
-import { asSchema, type LanguageModelMiddleware, type Schema, type ToolSet } from 'ai'
+import { asSchema, type LanguageModelMiddleware, type Schema, type Tool, type ToolSet } from 'ai'
 import { stepsFromToolCalls, type ToolCallLike } from '../convert/steps-from-tool-calls.js'
 import { releaseStaleReservations } from '../session/decide-call.js'
 import { sessionOf } from '../session/guard-session.js'
@@ -36,13 +36,74 @@ function isModelToolCall(part: unknown): part is ModelToolCall {
   )
 }
 
-/** A tool's input validator, or null when its schema has none; undefined for an unknown tool. */
-type Validate = NonNullable<Schema['validate']> | null
+/** What a tool's input check concluded: the input the tool will receive, or none (invalid). */
+type Checked = { readonly value: unknown } | undefined
+
+/** A tool's input check, or null when its schema has none; undefined for an unknown tool. */
+type Validate = ((value: unknown) => Checked | PromiseLike<Checked>) | null
 
 // A tool set's schemas are the same objects run after run: each is wrapped once, not per run.
 const validators = new WeakMap<object, Validate>()
 
-/** Each tool's input validator, wrapped from its schema at the first call of any tool using it. */
+interface StandardSchema {
+  readonly '~standard': {
+    readonly validate: (value: unknown) => StandardResult | PromiseLike<StandardResult>
+  }
+}
+type StandardResult =
+  | { readonly value: unknown; readonly issues?: undefined }
+  | { readonly issues: readonly unknown[] }
+
+// The SDK's mark of its own schemas (`jsonSchema`, `zodSchema`): they are asked through `asSchema`.
+const sdkSchema = Symbol.for('vercel.ai.schema')
+
+function isStandardSchema(schema: object): schema is StandardSchema {
+  if (sdkSchema in schema) return false
+  const standard = (schema as { readonly '~standard'?: { readonly validate?: unknown } })[
+    '~standard'
+  ]
+  return (
+    typeof standard === 'object' && standard !== null && typeof standard.validate === 'function'
+  )
+}
+
+function fromStandard(result: StandardResult): Checked {
+  return result.issues === undefined ? { value: result.value } : undefined
+}
+
+function fromSchema(result: Awaited<ReturnType<NonNullable<Schema['validate']>>>): Checked {
+  return result.success ? { value: result.value } : undefined
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as Partial<PromiseLike<T>> | undefined)?.then === 'function'
+}
+
+/**
+ * The check the SDK makes of a tool's input. A Standard Schema (zod) is asked directly, as the
+ * SDK asks it (`safeParseAsync` runs the same checks): without a promise when the schema has
+ * no async part, so a turn of plain schemas is submitted in the step that received it.
+ */
+function validatorOfSchema(inputSchema: Tool['inputSchema']): Validate {
+  const schema: unknown = inputSchema
+  if (typeof schema === 'object' && schema !== null && isStandardSchema(schema)) {
+    const standard = schema['~standard']
+    return (value) => {
+      const result = standard.validate(value)
+      return isPromiseLike(result)
+        ? Promise.resolve(result).then(fromStandard)
+        : fromStandard(result)
+    }
+  }
+  const validate = asSchema(inputSchema).validate
+  if (validate === undefined) return null
+  return (value) => {
+    const result = validate(value)
+    return isPromiseLike(result) ? Promise.resolve(result).then(fromSchema) : fromSchema(result)
+  }
+}
+
+/** Each tool's input check, made from its schema at the first call of any tool using it. */
 function validatorsOf(tools: ToolSet): (name: string) => Validate | undefined {
   return (name) => {
     if (!Object.hasOwn(tools, name)) return undefined
@@ -50,20 +111,21 @@ function validatorsOf(tools: ToolSet): (name: string) => Validate | undefined {
     if (tool === undefined) return undefined
     const schema: unknown = tool.inputSchema
     if ((typeof schema !== 'object' && typeof schema !== 'function') || schema === null)
-      return asSchema(tool.inputSchema).validate ?? null
+      return validatorOfSchema(tool.inputSchema)
     let validate = validators.get(schema)
     if (validate === undefined) {
-      validate = asSchema(tool.inputSchema).validate ?? null
+      validate = validatorOfSchema(tool.inputSchema)
       validators.set(schema, validate)
     }
     return validate
   }
 }
 
-async function parseCall(
+/** The call as a step's source, with the input its tool will receive; undefined when it will not run. */
+function parseCall(
   call: ModelToolCall,
   validatorOf: ((name: string) => Validate | undefined) | undefined,
-): Promise<ToolCallLike | undefined> {
+): ToolCallLike | undefined | PromiseLike<ToolCallLike | undefined> {
   let value: unknown
   try {
     const text = typeof call.input === 'string' ? call.input : ''
@@ -71,37 +133,62 @@ async function parseCall(
   } catch {
     return undefined
   }
-  if (validatorOf === undefined)
-    return { toolCallId: call.toolCallId, toolName: call.toolName, input: value }
-  const validate = validatorOf(call.toolName)
+  const validate = validatorOf === undefined ? null : validatorOf(call.toolName)
   if (validate === undefined) return undefined
   if (validate === null)
     return { toolCallId: call.toolCallId, toolName: call.toolName, input: value }
-  const result = await validate(value)
-  return result.success
-    ? { toolCallId: call.toolCallId, toolName: call.toolName, input: result.value }
-    : undefined
+  const withInput = (checked: Checked): ToolCallLike | undefined =>
+    checked === undefined
+      ? undefined
+      : { toolCallId: call.toolCallId, toolName: call.toolName, input: checked.value }
+  const checked = validate(value)
+  return isPromiseLike(checked) ? Promise.resolve(checked).then(withInput) : withInput(checked)
+}
+
+/** Every call that its tool will run, parsed; a promise only when a schema's check is async. */
+function parseCalls(
+  calls: readonly ModelToolCall[],
+  validatorOf: ((name: string) => Validate | undefined) | undefined,
+): ToolCallLike[] | Promise<ToolCallLike[]> {
+  const parsed: (ToolCallLike | undefined | PromiseLike<ToolCallLike | undefined>)[] = []
+  let pending = false
+  for (const call of calls) {
+    const result = parseCall(call, validatorOf)
+    pending ||= isPromiseLike(result)
+    parsed.push(result)
+  }
+  const kept = (results: readonly (ToolCallLike | undefined)[]) =>
+    results.filter((result): result is ToolCallLike => result !== undefined)
+  return pending ? Promise.all(parsed).then(kept) : kept(parsed as (ToolCallLike | undefined)[])
 }
 
 /**
  * Submits one model response's batch of tool calls to the guard as a plan (per-turn mode).
  * Every call of a rejected batch is then denied with the plan's issues.
  */
-async function submitTurn(
+function submitTurn(
   guard: PlanGuard,
   calls: readonly ModelToolCall[],
   validatorOf: ((name: string) => Validate | undefined) | undefined,
   onDecision: PlanTurnMiddlewareOptions['onDecision'],
-): Promise<void> {
+): void | Promise<void> {
   const own = calls.filter((call) => call.providerExecuted !== true)
   if (own.length === 0) return
-  const session = sessionOf(guard)
   releaseStaleReservations(guard)
-  const parsed: ToolCallLike[] = []
-  for (const call of own) {
-    const result = await parseCall(call, validatorOf)
-    if (result !== undefined) parsed.push(result)
-  }
+  const parsed = parseCalls(own, validatorOf)
+  if (!Array.isArray(parsed))
+    return parsed.then((calls) => submitParsed(guard, own, calls, onDecision))
+  submitParsed(guard, own, parsed, onDecision)
+}
+
+/** Submits a batch's parsed calls as the turn's plan and reports the decision. */
+function submitParsed(
+  guard: PlanGuard,
+  own: readonly ModelToolCall[],
+  parsed: readonly ToolCallLike[],
+  onDecision: PlanTurnMiddlewareOptions['onDecision'],
+): void {
+  const session = sessionOf(guard)
   const steps = stepsFromToolCalls(parsed)
   const stepIds = new Map(parsed.map((call, index) => [call.toolCallId, steps[index]?.id ?? '']))
   let accepted = false
@@ -151,7 +238,9 @@ export function planTurnMiddleware(
       const result = await doGenerate()
       const calls = result.content.filter(isModelToolCall)
       // a response without tool calls (the model's answer) has no batch: nothing to await
-      if (calls.length > 0) await submitTurn(guard, calls, validatorOf, options.onDecision)
+      const submitted =
+        calls.length > 0 ? submitTurn(guard, calls, validatorOf, options.onDecision) : undefined
+      if (submitted !== undefined) await submitted
       return result
     },
     wrapStream: async ({ doStream }) => {
