@@ -173,7 +173,9 @@ function subcommandFindings(
         ? [exec('git help --web starts a browser.', HINT)]
         : []
     default: {
-      const why = GIT_DENIED_SUBCOMMANDS[subcommand]
+      const why = Object.hasOwn(GIT_DENIED_SUBCOMMANDS, subcommand)
+        ? GIT_DENIED_SUBCOMMANDS[subcommand]
+        : undefined
       return why === undefined ? [] : [exec(`git ${subcommand} ${why}.`, HINT)]
     }
   }
