@@ -218,8 +218,10 @@ export function localDisk(): DiskView | undefined {
       ? undefined
       : {
           exists: (path) => {
-            noteDiskConsulted()
-            return fs.existsSync(path)
+            const ask = () => fs.existsSync(path)
+            const answer = ask()
+            noteDiskConsulted(ask, answer)
+            return answer
           },
         }
   return disk
