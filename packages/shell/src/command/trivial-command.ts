@@ -1,4 +1,5 @@
-import type { SyntaxAnalysis } from './analyze-syntax-tree.js'
+import { RULES, type SyntaxAnalysis } from './analyze-syntax-tree.js'
+import { commandIssue } from './command-issue.js'
 import type { LexedWord } from './lex-command.js'
 
 // Unquoted characters that are literal wherever they stand in a word (`=` and `~` are literal
@@ -15,6 +16,8 @@ const TILDE = 0x7e
 const SPACE = 0x20
 const SINGLE_QUOTE = 0x27
 const DOUBLE_QUOTE = 0x22
+const AMPERSAND = 0x26
+const BAR = 0x7c
 
 // Words that the grammar reads as something other than a program name in command position.
 const KEYWORDS = new Set([
@@ -53,21 +56,34 @@ function isQuietInDoubleQuotes(code: number): boolean {
 
 /**
  * The grammar's analysis of a command whose Bash parse is trivial, found without the grammar:
- * words separated by spaces, each made of unquoted characters that are literal wherever they
- * stand, '…' parts and "…" parts without `$`, backquotes or backslashes, none starting `==` or
- * `=~`; the first word letters,
- * digits and `_./-` only, not starting with `-` or a digit, and no keyword. The result is the one `analyzeSyntaxTree`
- * gives for such input (a differential test over every corpus and a property over all of
- * Bash's metacharacters and reserved words holds them equal); any other input gives undefined,
- * and is parsed by the grammar.
+ * simple commands joined by ` && ` and ` || `, or by ` | ` (spaces around), of words separated by
+ * spaces, each made of unquoted characters that are literal wherever they stand, '…' parts and
+ * "…" parts without `$`, backquotes or backslashes, none starting `==` or `=~`; each command's
+ * first word letters, digits and `_./-` only, not starting with `-` or a digit, and no keyword.
+ * The result is the one `analyzeSyntaxTree` gives for such input (a differential test over
+ * every corpus and properties over all of Bash's metacharacters and reserved words hold them
+ * equal); any other input gives undefined, and is parsed by the grammar.
  */
 export function trivialSyntax(command: string): SyntaxAnalysis | undefined {
-  const words: LexedWord[] = []
+  const commands: LexedWord[][] = []
+  let words: LexedWord[] = []
+  let list = false
+  let pipeline = false
   const length = command.length
   let index = 0
   for (;;) {
     while (index < length && command.charCodeAt(index) === SPACE) index += 1
     if (index >= length) break
+    const operator = operatorLength(command, index)
+    if (operator > 0) {
+      if (words.length === 0) return undefined
+      commands.push(words)
+      words = []
+      if (operator === 1) pipeline = true
+      else list = true
+      index += operator
+      continue
+    }
     const end = words.length === 0 ? programEnd(command, index) : wordEnd(command, index, words)
     if (end === -1) return undefined
     if (words.length === 0) {
@@ -77,8 +93,24 @@ export function trivialSyntax(command: string): SyntaxAnalysis | undefined {
     }
     index = end
   }
-  if (words.length === 0) return undefined
-  return { issues: [], commands: [words.map((word) => word.value)], simple: words }
+  // A mix of the two nests in an order of the grammar's own (a | b | c && d is a pipeline).
+  if (words.length === 0 || (list && pipeline)) return undefined
+  commands.push(words)
+  const values = commands.map((each) => each.map((word) => word.value))
+  if (commands.length === 1) return { issues: [], commands: values, simple: words }
+  const found = list ? RULES.list : RULES.pipeline
+  const issues = [commandIssue(found.code, found.message, found.hint)]
+  return { issues, commands: values, simple: undefined }
+}
+
+/** The length of `&&`, `||` or `|` followed by a space at `index`, else 0. */
+function operatorLength(command: string, index: number): number {
+  const code = command.charCodeAt(index)
+  if (code !== AMPERSAND && code !== BAR) return 0
+  const double = command.charCodeAt(index + 1) === code
+  if (!double && code === AMPERSAND) return 0
+  const length = double ? 2 : 1
+  return command.charCodeAt(index + length) === SPACE ? length : 0
 }
 
 /** The end of a program name of NAME characters from `start`, or -1. */
