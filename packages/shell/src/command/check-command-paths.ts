@@ -13,9 +13,9 @@ import { nodeBuiltin } from '../util/node-builtin.js'
 import { posix } from '../util/posix-path.js'
 import type { ArgumentRole } from './argument-roles.js'
 import { checkBuildFileSelection } from './build-file-selection.js'
-import { collectPathCandidates } from './collect-path-candidates.js'
+import { collectPathCandidates, type PathCandidate } from './collect-path-candidates.js'
 import { commandIssue } from './command-issue.js'
-import { noteDiskConsulted } from './disk-verdicts.js'
+import { diskConsultations, noteDiskConsulted } from './disk-verdicts.js'
 import { checkGitHistoryReads } from './git-history-reads.js'
 import { checkGitRepositorySelection } from './git-repository-selection.js'
 import { checkGitRepositoryWrites } from './git-repository-writes.js'
@@ -71,6 +71,7 @@ export function checkCommandPaths(
   scope: PathScope,
   names: readonly string[] = protectedNames(scope),
   disk: DiskView | undefined = localDisk(),
+  verdicts?: PathVerdicts,
 ): PlanIssue[] {
   const { skip, programRole } = codeArguments(name, args)
   const { candidates, unreadable } = collectPathCandidates(programRole ?? name, args, skip, names)
@@ -98,10 +99,50 @@ export function checkCommandPaths(
     const done = seen.get(candidate.value) ?? 0
     if ((done & bit) !== 0) continue
     seen.set(candidate.value, done | bit)
-    const issue = checkCandidate(candidate.value, candidate.role, candidate.embedded, scope, disk)
+    const issue = candidateIssue(candidate, bit, scope, disk, verdicts)
     if (issue !== undefined) issues.push(issue)
   }
   return issues
+}
+
+/**
+ * The verdicts of path candidates already checked under one scope, by role, position kind and
+ * value: most words come back in many commands (`src/index.ts`, `status`). Only verdicts that did
+ * not look at the disk are kept.
+ */
+export class PathVerdicts {
+  readonly #verdicts = new Map<string, PlanIssue | undefined>()
+
+  get(key: string): PlanIssue | undefined | null {
+    const found = this.#verdicts.get(key)
+    return found === undefined && !this.#verdicts.has(key) ? null : found
+  }
+
+  set(key: string, issue: PlanIssue | undefined): void {
+    if (this.#verdicts.size >= MAX_PATH_VERDICTS) this.#verdicts.clear()
+    this.#verdicts.set(key, issue)
+  }
+}
+
+// Candidate verdicts kept per checker before the table starts again.
+const MAX_PATH_VERDICTS = 4096
+
+function candidateIssue(
+  candidate: PathCandidate,
+  bit: number,
+  scope: PathScope,
+  disk: DiskView | undefined,
+  verdicts: PathVerdicts | undefined,
+): PlanIssue | undefined {
+  const { value, role, embedded } = candidate
+  if (verdicts === undefined) return checkCandidate(value, role, embedded, scope, disk)
+  const key = `${bit} ${value}`
+  const known = verdicts.get(key)
+  if (known !== null) return known
+  const consulted = diskConsultations()
+  const issue = checkCandidate(value, role, embedded, scope, disk)
+  if (diskConsultations() === consulted) verdicts.set(key, issue)
+  return issue
 }
 
 const ROLE_BITS: Readonly<Record<ArgumentRole, number>> = {

@@ -55,6 +55,17 @@ export function hasCommittedDeniedPath(scope: PathScope): boolean {
   return found.answer
 }
 
+let modules: { child?: ChildProcess; fs?: FileSystem } | undefined
+
+// Looked up once: every history check of every command asks for them.
+function hostModules(): { child?: ChildProcess; fs?: FileSystem } {
+  modules ??= {
+    child: nodeBuiltin<ChildProcess>('node:child_process'),
+    fs: nodeBuiltin<FileSystem>('node:fs'),
+  }
+  return modules
+}
+
 // The answer, and whether the disk (or git) gave it.
 function committedDeniedPath(scope: PathScope): { answer: boolean; fromDisk: boolean } {
   const root = scope.roots[0]
@@ -64,8 +75,7 @@ function committedDeniedPath(scope: PathScope): { answer: boolean; fromDisk: boo
     .filter((path) => path.startsWith(`${prefix}/`))
     .map((path) => `:(top,literal)${path.slice(prefix.length + 1)}`)
   if (denied.length === 0) return { answer: false, fromDisk: false }
-  const child = nodeBuiltin<ChildProcess>('node:child_process')
-  const fs = nodeBuiltin<FileSystem>('node:fs')
+  const { child, fs } = hostModules()
   if (child === undefined || fs === undefined) return { answer: true, fromDisk: false }
   if (!hasRepository(fs, prefix)) return { answer: false, fromDisk: true }
   const stamp = ['index', 'logs/HEAD', 'packed-refs']
