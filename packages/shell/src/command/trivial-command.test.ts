@@ -58,6 +58,17 @@ const TOKENS = [
 // Mostly what the recognizer accepts, so that the property compares many accepted inputs: a
 // program-like start, then words and the characters that are literal only in some places.
 const PROGRAMS = ['git', 'ls', 'a', '_x', './run', '/usr/bin/node', 'x.y', 'a-b', 'A1', 'local']
+PROGRAMS.push('FOO=1 npm', 'A= B=x ls', "X='a b' ls", 'x=a=b git', 'X=~ ls', '_1=-x ls', 'X=1')
+PROGRAMS.push(
+  'X==a ls',
+  'X=a~ ls',
+  'X="y"z ls',
+  'X=1 if',
+  'X=1 -a',
+  'X+=1 ls',
+  'A[1]=2 ls',
+  '1X=2 ls',
+)
 const NEAR_TRIVIAL = [
   ...[' ', ' ', ' ', ' ', ' ', 'git', 'ls', '-la', '--x=y', 'a', '1', '20', '0x1F', '-1', '.'],
   ...['/', ':', '~', '=', '%', '+', ',', '@', '_', '-', "'x y'", '"x # y"', '"!"', '"a\'b"'],
@@ -154,13 +165,13 @@ describe('trivialSyntax', () => {
       { numRuns: 20_000 },
     )
     expect(recognized).toBeGreaterThan(2000)
-    expect(joined).toBeGreaterThan(150)
+    expect(joined).toBeGreaterThan(100)
   })
 
   it("should give the grammar's analysis for plain commands joined by lists and pipes", () => {
     const segment = fc
       .tuple(
-        fc.constantFrom(...PROGRAMS, 'if', 'time', '-x', '1'),
+        fc.constantFrom(...PROGRAMS, 'if', 'time', '-x', '1', 'X=1 ', 'X=1  ', 'X= '),
         fc.array(fc.constantFrom(...NEAR_TRIVIAL.filter((token) => !/[&|]/.test(token))), {
           maxLength: 4,
         }),
@@ -200,7 +211,6 @@ describe('trivialSyntax', () => {
       '&& ls',
       'ls &&',
       'ls | | ls',
-      'FOO=1 npm test',
       'echo "$(id)"',
       'echo ~',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal shell expansion is the input
@@ -226,6 +236,17 @@ describe('trivialSyntax', () => {
     expect(pipeline?.commands).toEqual([['curl', '-s', 'http://x'], ['sh']])
     // The grammar nests a mix in an order of its own: it reads the mix itself.
     expect(trivialSyntax('a | b | c && d')).toBeUndefined()
+  })
+
+  it('should name an assignment before a command after the list or pipeline it is in', () => {
+    const assigned = trivialSyntax('FOO=1 BAR= npm test && ls')
+    expect(assigned?.issues.map((issue) => issue.code)).toEqual([
+      'command_list',
+      'command_assignment',
+    ])
+    expect(assigned?.commands).toEqual([['npm', 'test'], ['ls']])
+    expect(trivialSyntax('FOO=1')).toBeUndefined()
+    expect(trivialSyntax('FOO=1 && ls')).toBeUndefined()
   })
 
   it('should read the words of a plain command with their spans and values', () => {

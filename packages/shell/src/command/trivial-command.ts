@@ -59,7 +59,8 @@ function isQuietInDoubleQuotes(code: number): boolean {
  * simple commands joined by ` && ` and ` || `, or by ` | ` (spaces around), of words separated by
  * spaces, each made of unquoted characters that are literal wherever they stand, '…' parts and
  * "…" parts without `$`, backquotes or backslashes, none starting `==` or `=~`; each command's
- * first word letters, digits and `_./-` only, not starting with `-` or a digit, and no keyword.
+ * program letters, digits and `_./-` only, not starting with `-` or a digit, and no keyword,
+ * after `NAME=value` assignments of such words, if any (reported as the grammar does).
  * The result is the one `analyzeSyntaxTree` gives for such input (a differential test over
  * every corpus and properties over all of Bash's metacharacters and reserved words hold them
  * equal); any other input gives undefined, and is parsed by the grammar.
@@ -69,6 +70,7 @@ export function trivialSyntax(command: string): SyntaxAnalysis | undefined {
   let words: LexedWord[] = []
   let list = false
   let pipeline = false
+  let assigned = false
   const length = command.length
   let index = 0
   for (;;) {
@@ -84,6 +86,15 @@ export function trivialSyntax(command: string): SyntaxAnalysis | undefined {
       index += operator
       continue
     }
+    if (words.length === 0) {
+      const assignment = assignmentEnd(command, index)
+      if (assignment === -1) return undefined
+      if (assignment > 0) {
+        assigned = true
+        index = assignment
+        continue
+      }
+    }
     const end = words.length === 0 ? programEnd(command, index) : wordEnd(command, index, words)
     if (end === -1) return undefined
     if (words.length === 0) {
@@ -97,10 +108,16 @@ export function trivialSyntax(command: string): SyntaxAnalysis | undefined {
   if (words.length === 0 || (list && pipeline)) return undefined
   commands.push(words)
   const values = commands.map((each) => each.map((word) => word.value))
-  if (commands.length === 1) return { issues: [], commands: values, simple: words }
-  const found = list ? RULES.list : RULES.pipeline
-  const issues = [commandIssue(found.code, found.message, found.hint)]
-  return { issues, commands: values, simple: undefined }
+  if (commands.length === 1 && !assigned) return { issues: [], commands: values, simple: words }
+  // The walk names the list or pipeline at the root before an assignment in a command below.
+  const found = [
+    list ? RULES.list : undefined,
+    pipeline ? RULES.pipeline : undefined,
+    assigned ? RULES.variable_assignment : undefined,
+  ].flatMap((rule) =>
+    rule === undefined ? [] : [commandIssue(rule.code, rule.message, rule.hint)],
+  )
+  return { issues: found, commands: values, simple: undefined }
 }
 
 /** The length of `&&`, `||` or `|` followed by a space at `index`, else 0. */
@@ -111,6 +128,25 @@ function operatorLength(command: string, index: number): number {
   if (!double && code === AMPERSAND) return 0
   const length = double ? 2 : 1
   return command.charCodeAt(index + length) === SPACE ? length : 0
+}
+
+/**
+ * The end of a `NAME=value` word before a command's program (value as an argument word, or
+ * empty); 0 when the word is not one, -1 when its value is not a plain word.
+ */
+function assignmentEnd(command: string, start: number): number {
+  let index = start
+  for (; index < command.length; index += 1) {
+    const code = command.charCodeAt(index)
+    const letter = (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f
+    if (!letter && (index === start || code < 0x30 || code > 0x39)) break
+  }
+  if (index === start || command.charCodeAt(index) !== EQUALS) return 0
+  // The grammar reads `_=…` (a special parameter's name) as a word.
+  if (index === start + 1 && command.charCodeAt(start) === 0x5f) return -1
+  const value = index + 1
+  if (value >= command.length || command.charCodeAt(value) === SPACE) return value
+  return wordEnd(command, value, [])
 }
 
 /** The end of a program name of NAME characters from `start`, or -1. */
