@@ -111,16 +111,27 @@ export function checkCommandPaths(
  * not look at the disk are kept.
  */
 export class PathVerdicts {
-  readonly #verdicts = new Map<string, PlanIssue | undefined>()
+  // By role and position bit, then by value; false for a value without an issue.
+  readonly #byBit = new Map<number, Map<string, PlanIssue | false>>()
+  #size = 0
 
-  get(key: string): PlanIssue | undefined | null {
-    const found = this.#verdicts.get(key)
-    return found === undefined && !this.#verdicts.has(key) ? null : found
+  /** The verdict of `value` in the position `bit`: an issue, false for none, undefined if new. */
+  get(bit: number, value: string): PlanIssue | false | undefined {
+    return this.#byBit.get(bit)?.get(value)
   }
 
-  set(key: string, issue: PlanIssue | undefined): void {
-    if (this.#verdicts.size >= MAX_PATH_VERDICTS) this.#verdicts.clear()
-    this.#verdicts.set(key, issue)
+  set(bit: number, value: string, issue: PlanIssue | undefined): void {
+    if (this.#size >= MAX_PATH_VERDICTS) {
+      this.#byBit.clear()
+      this.#size = 0
+    }
+    let verdicts = this.#byBit.get(bit)
+    if (verdicts === undefined) {
+      verdicts = new Map()
+      this.#byBit.set(bit, verdicts)
+    }
+    verdicts.set(value, issue ?? false)
+    this.#size += 1
   }
 }
 
@@ -136,12 +147,11 @@ function candidateIssue(
 ): PlanIssue | undefined {
   const { value, role, embedded } = candidate
   if (verdicts === undefined) return checkCandidate(value, role, embedded, scope, disk)
-  const key = `${bit} ${value}`
-  const known = verdicts.get(key)
-  if (known !== null) return known
+  const known = verdicts.get(bit, value)
+  if (known !== undefined) return known === false ? undefined : known
   const consulted = diskConsultations()
   const issue = checkCandidate(value, role, embedded, scope, disk)
-  if (diskConsultations() === consulted) verdicts.set(key, issue)
+  if (diskConsultations() === consulted) verdicts.set(bit, value, issue)
   return issue
 }
 
