@@ -22,8 +22,8 @@ interface Rule {
 
 const rule = (code: IssueCode, message: string, hint: string): Rule => ({ code, message, hint })
 
-/** What the walk reports for each node type that makes a command more than one simple command. */
-export const RULES = {
+// Node types that make a command more than one simple command of literal words.
+const RULES: Readonly<Record<string, Rule>> = {
   list: rule('command_list', 'The command chains commands with && or ||.', COMMAND_HINTS.list),
   pipeline: rule('command_pipeline', 'The command is a pipeline (|).', COMMAND_HINTS.pipeline),
   file_redirect: rule(
@@ -148,8 +148,7 @@ export const RULES = {
     COMMAND_HINTS.brace,
   ),
   comment: rule('command_invalid', 'The command contains a # comment.', COMMAND_HINTS.comment),
-} satisfies Readonly<Record<string, Rule>>
-const RULES_BY_TYPE: Readonly<Record<string, Rule | undefined>> = RULES
+}
 
 // Literal word nodes, and the parts of reported constructs that need no report of their own.
 const QUIET = new Set([
@@ -382,7 +381,7 @@ function visit(walk: Walk, id: number, onlyCommand: boolean): boolean {
   )
     findings.report(ARITHMETIC_COMMAND)
   else {
-    const found = RULES_BY_TYPE[type]
+    const found = RULES[type]
     if (found !== undefined) findings.report(found)
     else if (!QUIET.has(type)) findings.unknown.push(type)
   }

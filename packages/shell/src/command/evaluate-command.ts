@@ -8,7 +8,6 @@ import { COMMAND_HINTS } from './command-hints.js'
 import { commandIssue } from './command-issue.js'
 import { type LexResult, lexCommand } from './lex-command.js'
 import { policyWord } from './program-path.js'
-import { trivialSyntax } from './trivial-command.js'
 
 /** What one command check needs: the checker's parser, the length limit and the policy. */
 export interface CommandEvaluation {
@@ -104,10 +103,7 @@ function isPrintableAscii(command: string): boolean {
   return true
 }
 
-// The grammar's analysis; for a command of plain words, the same analysis without the parse.
 function analyze(parser: Parser, command: string): SyntaxAnalysis | undefined {
-  const trivial = trivialSyntax(command)
-  if (trivial !== undefined) return trivial
   const tree = parser.parse(command)
   if (tree === null) return undefined
   try {
