@@ -19,6 +19,7 @@ export function isWithin(parent: string, child: string): boolean {
 }
 
 const SLASH = 0x2f
+const TILDE = 0x7e
 const DOT = 0x2e
 
 /** True when `value[start, end)` is empty, `.` or `..`: a segment that resolving changes. */
@@ -31,8 +32,8 @@ function isSpecialSegment(value: string, start: number, end: number): boolean {
 
 /**
  * True for a path that `posix.resolve` keeps as it is (absolute) or only prefixes with the root
- * (relative), and that no character check refuses: printable ASCII except `\`, `:`, `%` and
- * `~`, and no empty, `.` or `..` segment (so no `//` and no trailing `/`).
+ * (relative), and that no character check refuses: printable ASCII except `\`, `:`, `%` and a
+ * leading `~` (HEAD~1 is plain), and no empty, `.` or `..` segment (so no `//` and no trailing `/`).
  */
 function isPlainPath(value: string): boolean {
   let segment = value.charCodeAt(0) === SLASH ? 1 : 0
@@ -41,7 +42,9 @@ function isPlainPath(value: string): boolean {
     if (code === SLASH) {
       if (isSpecialSegment(value, segment, index)) return false
       segment = index + 1
-    } else if (code < 0x20 || code > 0x7d || code === 0x5c || code === 0x3a || code === 0x25) {
+    } else if (code < 0x20 || code > 0x7e || code === 0x5c || code === 0x3a || code === 0x25) {
+      return false
+    } else if (code === TILDE && index === 0) {
       return false
     }
   }

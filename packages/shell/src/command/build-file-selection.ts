@@ -57,7 +57,7 @@ export function checkBuildFileSelection(
   args: readonly string[],
   scope: PathScope,
 ): PlanIssue | undefined {
-  const tool = BUILD_TOOLS[name]
+  const tool = Object.hasOwn(BUILD_TOOLS, name) ? BUILD_TOOLS[name] : undefined
   const root = scope.roots[0]
   if (tool === undefined || root === undefined) return undefined
   const prefix = root === '/' ? '' : root

@@ -359,8 +359,8 @@ const ALIASES: Readonly<Record<string, string>> = {
  * They apply even when the policy allows the program.
  */
 export function checkBuiltinRules(name: string, args: readonly string[]): BuiltinFinding[] {
-  const key = ALIASES[name] ?? name
-  const spec = PROGRAMS[key]
+  const key = (Object.hasOwn(ALIASES, name) ? ALIASES[name] : undefined) ?? name
+  const spec = Object.hasOwn(PROGRAMS, key) ? PROGRAMS[key] : undefined
   const findings: BuiltinFinding[] = programValueFindings(name, args)
   if (spec === undefined) return findings
   if (key !== 'git' && hasGlobalOptions(key)) {

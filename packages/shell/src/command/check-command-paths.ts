@@ -13,9 +13,9 @@ import { nodeBuiltin } from '../util/node-builtin.js'
 import { posix } from '../util/posix-path.js'
 import type { ArgumentRole } from './argument-roles.js'
 import { checkBuildFileSelection } from './build-file-selection.js'
-import { collectPathCandidates } from './collect-path-candidates.js'
+import { collectPathCandidates, type PathCandidate } from './collect-path-candidates.js'
 import { commandIssue } from './command-issue.js'
-import { noteDiskConsulted } from './disk-verdicts.js'
+import { diskConsultations, noteDiskConsulted } from './disk-verdicts.js'
 import { checkGitHistoryReads } from './git-history-reads.js'
 import { checkGitRepositorySelection } from './git-repository-selection.js'
 import { checkGitRepositoryWrites } from './git-repository-writes.js'
@@ -71,6 +71,7 @@ export function checkCommandPaths(
   scope: PathScope,
   names: readonly string[] = protectedNames(scope),
   disk: DiskView | undefined = localDisk(),
+  verdicts?: PathVerdicts,
 ): PlanIssue[] {
   const { skip, programRole } = codeArguments(name, args)
   const { candidates, unreadable } = collectPathCandidates(programRole ?? name, args, skip, names)
@@ -98,10 +99,60 @@ export function checkCommandPaths(
     const done = seen.get(candidate.value) ?? 0
     if ((done & bit) !== 0) continue
     seen.set(candidate.value, done | bit)
-    const issue = checkCandidate(candidate.value, candidate.role, candidate.embedded, scope, disk)
+    const issue = candidateIssue(candidate, bit, scope, disk, verdicts)
     if (issue !== undefined) issues.push(issue)
   }
   return issues
+}
+
+/**
+ * The verdicts of path candidates already checked under one scope, by role, position kind and
+ * value: most words come back in many commands (`src/index.ts`, `status`). Only verdicts that did
+ * not look at the disk are kept.
+ */
+export class PathVerdicts {
+  // By role and position bit, then by value; false for a value without an issue.
+  readonly #byBit = new Map<number, Map<string, PlanIssue | false>>()
+  #size = 0
+
+  /** The verdict of `value` in the position `bit`: an issue, false for none, undefined if new. */
+  get(bit: number, value: string): PlanIssue | false | undefined {
+    return this.#byBit.get(bit)?.get(value)
+  }
+
+  set(bit: number, value: string, issue: PlanIssue | undefined): void {
+    if (this.#size >= MAX_PATH_VERDICTS) {
+      this.#byBit.clear()
+      this.#size = 0
+    }
+    let verdicts = this.#byBit.get(bit)
+    if (verdicts === undefined) {
+      verdicts = new Map()
+      this.#byBit.set(bit, verdicts)
+    }
+    verdicts.set(value, issue ?? false)
+    this.#size += 1
+  }
+}
+
+// Candidate verdicts kept per checker before the table starts again.
+const MAX_PATH_VERDICTS = 4096
+
+function candidateIssue(
+  candidate: PathCandidate,
+  bit: number,
+  scope: PathScope,
+  disk: DiskView | undefined,
+  verdicts: PathVerdicts | undefined,
+): PlanIssue | undefined {
+  const { value, role, embedded } = candidate
+  if (verdicts === undefined) return checkCandidate(value, role, embedded, scope, disk)
+  const known = verdicts.get(bit, value)
+  if (known !== undefined) return known === false ? undefined : known
+  const consulted = diskConsultations()
+  const issue = checkCandidate(value, role, embedded, scope, disk)
+  if (diskConsultations() === consulted) verdicts.set(bit, value, issue)
+  return issue
 }
 
 const ROLE_BITS: Readonly<Record<ArgumentRole, number>> = {
@@ -218,8 +269,10 @@ export function localDisk(): DiskView | undefined {
       ? undefined
       : {
           exists: (path) => {
-            noteDiskConsulted()
-            return fs.existsSync(path)
+            const ask = () => fs.existsSync(path)
+            const answer = ask()
+            noteDiskConsulted(ask, answer)
+            return answer
           },
         }
   return disk

@@ -5,7 +5,7 @@ import { stringAt } from '../util/item-at.js'
 import { someOf } from '../util/some-of.js'
 import { isCatalogProgram } from './catalog-programs.js'
 import { type BuiltinFinding, checkBuiltinRules } from './check-builtin-rules.js'
-import { checkCommandPaths, protectedNames } from './check-command-paths.js'
+import { checkCommandPaths, PathVerdicts, protectedNames } from './check-command-paths.js'
 import {
   checkInterpreterRule,
   hasInterpreterRule,
@@ -34,6 +34,8 @@ export interface ProgramCheckContext {
   readonly allowHint: string
   /** First path segments of the protected paths inside the first root. */
   readonly protectedNames: readonly string[]
+  /** The path verdicts of words already checked under this scope. */
+  readonly pathVerdicts: PathVerdicts
 }
 
 /** Reads the parts of a command policy that every program check uses. */
@@ -51,6 +53,7 @@ export function createProgramCheckContext(
         ? `Use one of: ${someOf([...allow].sort(), MAX_LISTED_PROGRAMS)}.`
         : 'The policy allows no programs; do not run commands.',
     protectedNames: protectedNames(scope),
+    pathVerdicts: new PathVerdicts(),
   }
 }
 
@@ -95,7 +98,14 @@ export function checkProgram(
   if (!allowExec && !isCatalogProgram(name)) issues.push(...checkUnmodelledProgram(word, args))
   if (withPaths && rule?.skipPathCheck !== true)
     issues.push(
-      ...checkCommandPaths(modelledName, modelledArgs, context.scope, context.protectedNames),
+      ...checkCommandPaths(
+        modelledName,
+        modelledArgs,
+        context.scope,
+        context.protectedNames,
+        undefined,
+        context.pathVerdicts,
+      ),
     )
   return issues
 }

@@ -89,6 +89,35 @@ describe('createCommandChecker', () => {
       expect({ command, code: codeOf(command) }).toEqual({ command, code: 'command_not_allowed' })
   })
 
+  it('should refuse or allow, never throw, for words named like Object.prototype keys', async () => {
+    const keys = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']
+    const shapes = ['K', 'K x', 'git K', 'git K x', 'npm K', 'npm exec K', 'git --K', 'git -K']
+    const more = ['find . -K', 'sed -K x', 'tar -K', 'grep --K x', 'python3 -K', 'make K', 'rg K']
+    const keyed = await createCommandChecker({ policy: { ...policy, allow: keys }, scope })
+    for (const key of keys) {
+      for (const shape of [...shapes, ...more]) {
+        const command = shape.replaceAll('K', key)
+        expect(codeOf(command), command).toMatch(/^(allowed|command_\w+)$/)
+        const result = keyed.check(command)
+        expect(result.allowed || result.issue.code.startsWith('command_'), command).toBe(true)
+      }
+    }
+    const words = [...keys, 'git', 'npm', 'exec', 'python3', '-m', 'node', '--test', 'make', '-C']
+    const command = fc
+      .array(fc.constantFrom(...words, 'find', 'sed', 'tar', 'cargo', 'go', 'pytest', '--', '-c'), {
+        minLength: 1,
+        maxLength: 6,
+      })
+      .map((parts) => parts.join(' '))
+    fc.assert(
+      fc.property(command, (text) => {
+        const result = keyed.check(text)
+        return result.allowed || result.issue.code.startsWith('command_')
+      }),
+      { numRuns: 3000 },
+    )
+  })
+
   it('should deny programs that are not in the allow list, with the allowed ones in the hint', () => {
     const result = checker.check('curl http://example.com')
     expect(result.allowed).toBe(false)

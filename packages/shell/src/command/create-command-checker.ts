@@ -9,7 +9,7 @@ import { interpreterRuleIssues } from './check-interpreter-rule.js'
 import { createProgramCheckContext } from './check-program.js'
 import { commandIssue } from './command-issue.js'
 import { CommandResultCache } from './command-result-cache.js'
-import { diskConsultations } from './disk-verdicts.js'
+import { type DiskFact, factsHold, recordDiskFacts } from './disk-verdicts.js'
 import { evaluateCommand } from './evaluate-command.js'
 import { loadBashLanguage } from './load-bash-language.js'
 import { programName } from './program-catalog.js'
@@ -36,6 +36,14 @@ export interface CommandChecker {
 
 // Command results kept at most (two generations of half as many).
 const CACHE_SIZE = 512
+// Disk answers a kept verdict may depend on: each is asked again on every hit.
+const MAX_DISK_FACTS = 16
+
+/** A verdict, and the disk's answers it was reached with (asked again before it is reused). */
+interface CachedVerdict {
+  readonly result: CommandCheckResult
+  readonly facts: readonly DiskFact[]
+}
 
 /**
  * Creates a command checker: loads the tree-sitter Bash grammar (once per process) and gives
@@ -66,17 +74,18 @@ export async function createCommandChecker(
   )
   if (policyIssues.length > 0) throw new PolicyError(policyIssues)
   const evaluation = { parser, maxLength: policy.maxLength, context }
-  const cache = new CommandResultCache<CommandCheckResult>(CACHE_SIZE / 2)
+  const cache = new CommandResultCache<CachedVerdict>(CACHE_SIZE / 2)
   return {
     warnings: unmodelledWarnings(context.allow),
     check(command: unknown): CommandCheckResult {
       if (typeof command !== 'string') return evaluateCommand(evaluation, command)
       const cached = cache.get(command)
-      if (cached !== undefined) return cached
-      const before = diskConsultations()
-      const result = freeze(evaluateCommand(evaluation, command))
-      // A verdict that looked at the disk is asked again next time: the disk may change.
-      if (diskConsultations() === before) cache.set(command, result)
+      // A verdict that looked at the disk holds while the disk gives the same answers.
+      if (cached !== undefined && (cached.facts.length === 0 || factsHold(cached.facts)))
+        return cached.result
+      const { value, facts } = recordDiskFacts(() => evaluateCommand(evaluation, command))
+      const result = freeze(value)
+      if (facts.length <= MAX_DISK_FACTS) cache.set(command, { result, facts })
       return result
     },
   }

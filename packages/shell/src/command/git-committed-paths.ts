@@ -50,24 +50,40 @@ function hasRepository(fs: FileSystem, prefix: string): boolean {
  * changes. Where the checker cannot run git, the answer is true: history may hold anything.
  */
 export function hasCommittedDeniedPath(scope: PathScope): boolean {
+  const found = committedDeniedPath(scope)
+  if (found.fromDisk) noteDiskConsulted(() => committedDeniedPath(scope).answer, found.answer)
+  return found.answer
+}
+
+let modules: { child?: ChildProcess; fs?: FileSystem } | undefined
+
+// Looked up once: every history check of every command asks for them.
+function hostModules(): { child?: ChildProcess; fs?: FileSystem } {
+  modules ??= {
+    child: nodeBuiltin<ChildProcess>('node:child_process'),
+    fs: nodeBuiltin<FileSystem>('node:fs'),
+  }
+  return modules
+}
+
+// The answer, and whether the disk (or git) gave it.
+function committedDeniedPath(scope: PathScope): { answer: boolean; fromDisk: boolean } {
   const root = scope.roots[0]
-  if (root === undefined) return false
+  if (root === undefined) return { answer: false, fromDisk: false }
   const prefix = root === '/' ? '' : root
   const denied = scope.deny
     .filter((path) => path.startsWith(`${prefix}/`))
     .map((path) => `:(top,literal)${path.slice(prefix.length + 1)}`)
-  if (denied.length === 0) return false
-  const child = nodeBuiltin<ChildProcess>('node:child_process')
-  const fs = nodeBuiltin<FileSystem>('node:fs')
-  if (child === undefined || fs === undefined) return true
-  noteDiskConsulted()
-  if (!hasRepository(fs, prefix)) return false
+  if (denied.length === 0) return { answer: false, fromDisk: false }
+  const { child, fs } = hostModules()
+  if (child === undefined || fs === undefined) return { answer: true, fromDisk: false }
+  if (!hasRepository(fs, prefix)) return { answer: false, fromDisk: true }
   const stamp = ['index', 'logs/HEAD', 'packed-refs']
     .map((file) => fs.statSync(`${prefix}/.git/${file}`, { throwIfNoEntry: false })?.mtimeMs ?? 0)
     .join(',')
   const key = `${root}\u0000${denied.join('\u0000')}\u0000${stamp}`
   const known = answers.get(key)
-  if (known !== undefined) return known
+  if (known !== undefined) return { answer: known, fromDisk: true }
   const git = (args: readonly string[]) => runGit(child, root, args)
   const history = git(['log', '--all', '--format=%H', '-1', '--', ...denied])
   const index = git(['ls-files', '--cached', '--', ...denied])
@@ -77,7 +93,7 @@ export function hasCommittedDeniedPath(scope: PathScope): boolean {
     (index.status === 0 && index.stdout.trim().length > 0)
   if (answers.size > 64) answers.clear()
   answers.set(key, answer)
-  return answer
+  return { answer, fromDisk: true }
 }
 
 function runGit(child: ChildProcess, root: string, args: readonly string[]) {

@@ -215,11 +215,25 @@ describe('checkGitRepositorySelection (through createCommandChecker, on disk)', 
       })
   })
 
-  it('should check the disk again when the same command comes back (no cached verdict)', () => {
+  it('should check the disk again when the same command comes back', () => {
     mkdirSync(join(root, 'later'))
     expect(checker.check('git -C later status').allowed).toBe(true)
     mkdirSync(join(root, 'later', '.git', 'objects'), { recursive: true })
     writeFileSync(join(root, 'later', '.git', 'HEAD'), 'ref: refs/heads/main\n')
     expect(refusedWith(checker, 'git -C later status')).toContain('path_not_allowed')
+  })
+
+  it('should reuse a verdict that looked at the disk only while the disk answers the same', () => {
+    mkdirSync(join(root, 'again'))
+    const first = checker.check('git -C again status')
+    expect(first.allowed).toBe(true)
+    expect(checker.check('git -C again status')).toBe(first)
+    mkdirSync(join(root, 'again', '.git', 'objects'), { recursive: true })
+    writeFileSync(join(root, 'again', '.git', 'HEAD'), 'ref: refs/heads/main\n')
+    const refused = checker.check('git -C again status')
+    expect(refused.allowed).toBe(false)
+    expect(checker.check('git -C again status')).toBe(refused)
+    rmSync(join(root, 'again', '.git'), { recursive: true })
+    expect(checker.check('git -C again status')).toEqual(first)
   })
 })

@@ -145,7 +145,9 @@ const SETS_UPSTREAM = [
  * tags and stashes are fine.
  */
 export function gitCodePartWrite(subcommand: string, rest: readonly string[]): string | undefined {
-  const writes = WRITES_CODE_PARTS[subcommand]
+  const writes = Object.hasOwn(WRITES_CODE_PARTS, subcommand)
+    ? WRITES_CODE_PARTS[subcommand]
+    : undefined
   const word = rest.find((argument) => !argument.startsWith('-'))
   if (writes !== undefined && word !== undefined && writes.has(word))
     return `git ${subcommand} ${word} writes the repository's configuration or its worktree and submodule folders`

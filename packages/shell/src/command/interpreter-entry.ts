@@ -69,7 +69,7 @@ function readPython(name: string, args: readonly string[], scope: PathScope): In
     return { refused: `${name} without a script reads code from stdin.` }
   if (argument === '-m' || /^-m[A-Za-z_]/.test(argument)) {
     const module = argument === '-m' ? (args[index + 1] ?? '') : argument.slice(2)
-    const runner = PYTHON_RUNNERS[module]
+    const runner = Object.hasOwn(PYTHON_RUNNERS, module) ? PYTHON_RUNNERS[module] : undefined
     const rest = args.slice(index + (argument === '-m' ? 2 : 1))
     if (runner === undefined)
       return {
@@ -127,7 +127,9 @@ function readNodeTest(name: string, rest: readonly string[]): InterpreterEntry {
     if (argument === '--') break
     if (!argument.startsWith('-')) continue
     const option = stringAt(argument.split('='), 0)
-    const takesValue = NODE_TEST_OPTIONS[option]
+    const takesValue = Object.hasOwn(NODE_TEST_OPTIONS, option)
+      ? NODE_TEST_OPTIONS[option]
+      : undefined
     if (takesValue === undefined) {
       if (NODE_SAFE.has(argument)) continue
       return { refused: unknownOption(`${name} --test`, argument) }

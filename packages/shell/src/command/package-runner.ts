@@ -12,10 +12,11 @@ const RUNNER_QUIET = new Set([
 ])
 const RUNNERS = new Set(['npx', 'pnpx', 'bunx'])
 // Package-manager subcommands that run a package's program with the words after it.
-const EXEC_SUBCOMMANDS: Readonly<Record<string, ReadonlySet<string>>> = {
-  npm: new Set(['exec', 'x']),
-  pnpm: new Set(['exec', 'dlx']),
-}
+// A Map: a program named like an Object.prototype key (`constructor`) is no entry.
+const EXEC_SUBCOMMANDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['npm', new Set(['exec', 'x'])],
+  ['pnpm', new Set(['exec', 'dlx'])],
+])
 
 /**
  * The program an npx-style runner is asked to run, with its arguments (`npx tsc --noEmit`,
@@ -31,7 +32,7 @@ export function runnerTarget(
 ): readonly string[] | undefined {
   let index: number
   if (RUNNERS.has(name)) index = 0
-  else if (EXEC_SUBCOMMANDS[name]?.has(args[0] ?? '') === true) index = 1
+  else if (EXEC_SUBCOMMANDS.get(name)?.has(args[0] ?? '') === true) index = 1
   else return undefined
   while (RUNNER_QUIET.has(args[index] ?? '')) index += 1
   if (args[index] === '--') index += 1

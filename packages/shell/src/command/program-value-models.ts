@@ -7,10 +7,11 @@ const MODELS: Readonly<Record<string, readonly ValueOption[]>> = {
   ...familyTable((family) => family.valueOptions),
 }
 
-const ALIASES: Readonly<Record<string, string>> = {
-  'py.test': 'pytest',
-  'clang++': 'clang',
-}
+// A Map: a program named like an Object.prototype key (`constructor`) is no alias.
+const ALIASES: ReadonlyMap<string, string> = new Map([
+  ['py.test', 'pytest'],
+  ['clang++', 'clang'],
+])
 // rustc options (after `cargo rustc --`) that name a linker or pass it arguments.
 const RUSTC_PROGRAM_OPTION =
   /^(-C\s*)?(linker|link-args?|pre-link-args?|linker-flavor|llvm-args|profile-use|profile-generate)(=|$)|^-Z/
@@ -27,7 +28,7 @@ const GCC_FAMILY =
  * compiler response files (`gcc @file`).
  */
 export function programValueFindings(name: string, args: readonly string[]): BuiltinFinding[] {
-  const key = ALIASES[name] ?? name
+  const key = ALIASES.get(name) ?? name
   const compiler = COMPILERS.has(key) || (key.includes('-') && GCC_FAMILY.test(key))
   if (!compiler && !Object.hasOwn(MODELS, key) && !OTHER_MODELS.has(key)) return []
   const findings = codeRoleFindings(name, args, MODELS[key] ?? [])

@@ -145,8 +145,8 @@ function treeSources(
     const paths = end === -1 ? afterPattern(operandsOf('git', rest), rest) : rest.slice(end + 1)
     return { sources: paths.length === 0 ? ['.'] : paths, skipsHidden: false }
   }
-  const key = ALIASES[name] ?? name
-  const reader = READERS[key]
+  const key = (Object.hasOwn(ALIASES, name) ? ALIASES[name] : undefined) ?? name
+  const reader = Object.hasOwn(READERS, key) ? READERS[key] : undefined
   if (reader === undefined || !reader.recursive(args)) return undefined
   const operands = operandsOf(key, args)
   return {
