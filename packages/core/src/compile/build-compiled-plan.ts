@@ -67,6 +67,25 @@ function columnsOf(plan: object): PlanColumns {
   return columns
 }
 
+/** The ids of a plan's steps by position, and the position of each id. */
+export interface StepPositions {
+  readonly ids: readonly string[]
+  readonly positions: ReadonlyMap<string, number>
+}
+
+/**
+ * The positions of `plan`'s steps: for a compiled plan, read from its columns and made once
+ * (the guard and the executor share them, no step object is made); else from `plan.steps`.
+ */
+export function stepPositions(plan: CompiledPlan): StepPositions {
+  if (Object.hasOwn(plan, COLUMNS)) {
+    const columns = columnsOf(plan)
+    return { ids: columns.ids, positions: columns.positions() }
+  }
+  const ids = plan.steps.map((step) => step.id)
+  return { ids, positions: new Map(ids.map((id, position) => [id, position])) }
+}
+
 /** Every compiled plan's `steps`: one getter, so that plans share a hidden class. */
 const STEPS: PropertyDescriptor = {
   enumerable: true,

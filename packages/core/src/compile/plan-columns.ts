@@ -44,6 +44,7 @@ export interface PlanColumnsInput {
 export class PlanColumns implements HashSource {
   readonly #input: PlanColumnsInput
   #steps: readonly CompiledStep[] | undefined
+  #positions: ReadonlyMap<string, number> | undefined
   readonly #hasher = new PlanHasher(this)
 
   constructor(input: PlanColumnsInput) {
@@ -72,6 +73,22 @@ export class PlanColumns implements HashSource {
   /** The plan's hash (hex SHA-256 of its canonical JSON), computed at the first call. */
   hash(): string {
     return this.#hasher.digest()
+  }
+
+  /** The step ids by position (the positions of {@link steps}). */
+  get ids(): readonly string[] {
+    return this.#input.ids
+  }
+
+  /** The position of each step id, made at the first call: one map for every reader of the plan. */
+  positions(): ReadonlyMap<string, number> {
+    if (this.#positions !== undefined) return this.#positions
+    const { ids } = this.#input
+    const positions = new Map<string, number>()
+    for (let position = 0; position < ids.length; position += 1)
+      positions.set(stringAt(ids, position), position)
+    this.#positions = positions
+    return positions
   }
 
   /** The frozen step objects, made at the first call and the same at every later one. */

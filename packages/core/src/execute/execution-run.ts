@@ -1,3 +1,4 @@
+import { stepPositions } from '../compile/build-compiled-plan.js'
 import { PlanError } from '../errors/plan-error.js'
 import type { AuditEvent } from '../types/audit-event.js'
 import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
@@ -58,6 +59,8 @@ export class ExecutionRun {
     this.#options = options
     this.settings = readExecutionSettings(options)
     this.graph = createStepGraph(plan)
+    const { ids, positions } = stepPositions(plan)
+    this.record.steps.place(ids, positions)
     this.calls = new RunningCalls(this.settings.timeoutMs)
     this.scheduler = new StepScheduler(this.graph, {
       concurrency: this.settings.concurrency,
@@ -149,8 +152,9 @@ export class ExecutionRun {
     this.record.note(failure, issue)
     const at = this.settings.now()
     this.calls.abortAll(new PlanError(issue.message, { issues: [issue] }))
-    for (const [stepId, result] of this.record.steps) {
-      if (result.status !== undefined) continue
+    for (const stepId of this.record.open()) {
+      const result = this.record.steps.get(stepId)
+      if (result === undefined) continue
       // Being authorized, running, or waiting to retry: the step will not finish now.
       this.guard.fail(stepId, issue)
       if (result.attempts === 0) continue

@@ -1,3 +1,4 @@
+import { stepPositions } from '../compile/build-compiled-plan.js'
 import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
 import { type DependentRows, dependentRows, dependentsAt } from '../util/dependent-rows.js'
 import { int32At, itemAt, stringAt } from '../util/item-at.js'
@@ -14,15 +15,21 @@ export class StepGraph {
   readonly steps: readonly CompiledStep[]
   /** Longest remaining chain (in steps) from each step to the end of the plan, by position. */
   readonly priority: Int32Array
-  readonly #position: Map<string, number>
+  readonly #position: ReadonlyMap<string, number>
   readonly #rows: DependentRows
 
-  /** @param priority by position; computed from `order` (a topological order) when omitted */
-  constructor(steps: readonly CompiledStep[], order: readonly string[], priority?: Int32Array) {
+  /**
+   * @param priority by position; computed from `order` (a topological order) when omitted
+   * @param positions of the step ids; made from `steps` when omitted
+   */
+  constructor(
+    steps: readonly CompiledStep[],
+    order: readonly string[],
+    priority?: Int32Array,
+    positions?: ReadonlyMap<string, number>,
+  ) {
     this.steps = steps
-    const position = new Map<string, number>()
-    for (let index = 0; index < steps.length; index += 1)
-      position.set(itemAt(steps, index).id, index)
+    const position = positions ?? new Map(steps.map((step, index) => [step.id, index]))
     this.#position = position
     this.#rows = dependentRows(steps, (stepId) => position.get(stepId))
     this.priority = priority ?? this.#remainingDepth(order)
@@ -67,5 +74,5 @@ export class StepGraph {
 
 /** Builds the scheduler's view of a compiled plan, in O(steps + edges). */
 export function createStepGraph(plan: CompiledPlan): StepGraph {
-  return new StepGraph(plan.steps, plan.order)
+  return new StepGraph(plan.steps, plan.order, undefined, stepPositions(plan).positions)
 }

@@ -2,10 +2,12 @@ import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { StepStatus } from '../types/plan-guard.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { stepPositions } from '../compile/build-compiled-plan.js'
 import { canonicalJson } from '../util/canonical-json.js'
 import { type DependentRows, dependentRows, dependentsAt } from '../util/dependent-rows.js'
 import { int32At, itemAt } from '../util/item-at.js'
 import { freezeJson } from '../util/json-copy.js'
+import { StepValues } from '../util/step-values.js'
 import { callKey } from './call-key.js'
 import { resolveReferences } from './resolve-references.js'
 
@@ -52,11 +54,12 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
 export class RunState {
   plan: CompiledPlan | undefined
   mode: PlanMode = 'plan'
-  readonly status = new Map<string, StepStatus>()
-  readonly outputs = new Map<string, JsonValue>()
+  /** Kept by position for the current plan's steps, like {@link outputs} and {@link ranWith}. */
+  readonly status = new StepValues<StepStatus>()
+  readonly outputs = new StepValues<JsonValue>()
   readonly ready = new Map<string, ReadyEntry>()
   /** The call key each step ran with, to recognise a repeat of a finished call. */
-  readonly ranWith = new Map<string, string>()
+  readonly ranWith = new StepValues<string>()
   /** Steps restored as running: their call started in an earlier process and never ended. */
   readonly interrupted = new Set<string>()
   /**
@@ -71,7 +74,8 @@ export class RunState {
    * read them (the steps of a newly installed plan are not added; the tracker reads the plan).
    */
   changed: Set<string> | undefined
-  private stepById = new Map<string, CompiledStep>()
+  /** The position of each step of the current plan (shared with the plan's other readers). */
+  #positions: ReadonlyMap<string, number> = new Map()
   private stepsByTool = new Map<string, CompiledStep[]>()
   /** The dependents of each step of the current plan, by position (`index`). */
   private dependents: DependentRows = { starts: new Int32Array(1), targets: new Int32Array(0) }
@@ -86,7 +90,8 @@ export class RunState {
 
   /** A step of the current plan. */
   step(stepId: string): CompiledStep | undefined {
-    return this.stepById.get(stepId)
+    const position = this.#positions.get(stepId)
+    return position === undefined ? undefined : this.plan?.steps[position]
   }
 
   /**
@@ -94,7 +99,7 @@ export class RunState {
    * re-plans and turns.
    */
   knownStep(stepId: string): CompiledStep | undefined {
-    return this.stepById.get(stepId) ?? this.#earlier.get(stepId)
+    return this.step(stepId) ?? this.#earlier.get(stepId)
   }
 
   /** The steps of the current plan that call `tool`. */
@@ -126,17 +131,18 @@ export class RunState {
     if (this.ready.size > 0) for (const stepId of [...this.ready.keys()]) this.removeReady(stepId)
     // A refusal put to a human is replayed within its plan; a new plan counts afresh.
     if (!restoring) this.asked.clear()
+    const previous = this.plan
+    const before = this.#positions
+    const { ids, positions } = stepPositions(next)
     this.plan = next
     this.mode = mode
-    // The first plan fills the maps made with the run; later plans start from new ones.
-    const previous = this.stepById
-    if (previous.size > 0) {
-      this.stepById = new Map()
-      this.stepsByTool = new Map()
-    }
+    this.#positions = positions
+    for (const values of [this.status, this.outputs, this.ranWith]) values.place(ids, positions)
+    // The first plan fills the map made with the run; later plans start from a new one.
+    if (previous !== undefined) this.stepsByTool = new Map()
     for (const step of next.steps) {
-      const known = previous.get(step.id) ?? this.#earlier.get(step.id)
-      this.stepById.set(step.id, step)
+      const at = before.get(step.id)
+      const known = (at === undefined ? undefined : previous?.steps[at]) ?? this.#earlier.get(step.id)
       push(this.stepsByTool, step.tool, step)
       if (!(restoring ? this.status.has(step.id) : this.carries(step, known))) {
         this.status.set(step.id, 'pending')
@@ -146,11 +152,10 @@ export class RunState {
       }
       this.#earlier.delete(step.id)
     }
-    this.dependents = dependentRows(next.steps, (stepId) => this.stepById.get(stepId)?.index)
+    this.dependents = dependentRows(next.steps, (stepId) => positions.get(stepId))
     this.waiting = new Int32Array(next.steps.length)
-    if (previous !== this.stepById)
-      for (const [stepId, step] of previous)
-        if (!this.stepById.has(stepId)) this.#earlier.set(stepId, step)
+    for (const step of previous?.steps ?? NO_STEPS)
+      if (!positions.has(step.id)) this.#earlier.set(step.id, step)
     for (const step of next.steps) if (this.status.get(step.id) === 'pending') this.schedule(step)
   }
 
@@ -226,7 +231,7 @@ export class RunState {
 
   /** running → ready (a retry, or an interrupted call approved again); false when not running. */
   release(stepId: string): boolean {
-    const step = this.stepById.get(stepId)
+    const step = this.step(stepId)
     if (step === undefined || this.status.get(stepId) !== 'running') return false
     this.changed?.add(stepId)
     this.status.set(stepId, 'pending')
@@ -246,7 +251,7 @@ export class RunState {
     this.status.set(stepId, 'done')
     if (output === undefined) this.outputs.delete(stepId)
     else this.outputs.set(stepId, output)
-    const finished = this.stepById.get(stepId)
+    const finished = this.step(stepId)
     if (finished === undefined) return true
     const steps = this.plan?.steps ?? NO_STEPS
     for (const position of dependentsAt(this.dependents, finished.index)) {
@@ -270,7 +275,7 @@ export class RunState {
     this.changed?.add(stepId)
     this.status.set(stepId, 'failed')
     this.removeReady(stepId)
-    const failed = this.stepById.get(stepId)
+    const failed = this.step(stepId)
     if (failed === undefined) return state
     this.waiting[failed.index] = 0
     const steps = this.plan?.steps ?? NO_STEPS
@@ -303,13 +308,13 @@ export class RunState {
   /** Steps whose dependencies are all done and that have not started, in plan order. */
   readySteps(): CompiledStep[] {
     return [...this.ready.keys()]
-      .flatMap((id) => this.stepById.get(id) ?? [])
+      .flatMap((id) => this.step(id) ?? [])
       .sort((left, right) => left.index - right.index)
   }
 
   /** Tools of the ready steps, and of interrupted calls (a repeat is told why it does not run). */
   readyTools(): string[] {
-    const tools = [...this.ready.keys()].map((id) => this.stepById.get(id)?.tool ?? '')
+    const tools = [...this.ready.keys()].map((id) => this.step(id)?.tool ?? '')
     for (const id of this.interrupted)
       if (this.status.get(id) === 'running') tools.push(this.knownStep(id)?.tool ?? '')
     return [...new Set(tools)].filter(Boolean)
