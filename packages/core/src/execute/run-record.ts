@@ -1,5 +1,5 @@
-import { StepValues } from '../util/step-values.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { StepValues } from '../util/step-values.js'
 import type { ExecutionStatus } from './execution-event.js'
 import type { ExecutionStepResult } from './execution-result.js'
 

@@ -1,8 +1,8 @@
+import { stepPositions } from '../compile/build-compiled-plan.js'
 import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { StepStatus } from '../types/plan-guard.js'
 import type { PlanIssue } from '../types/plan-issue.js'
-import { stepPositions } from '../compile/build-compiled-plan.js'
 import { canonicalJson } from '../util/canonical-json.js'
 import { type DependentRows, dependentRows, dependentsAt } from '../util/dependent-rows.js'
 import { int32At, itemAt } from '../util/item-at.js'
@@ -142,7 +142,8 @@ export class RunState {
     if (previous !== undefined) this.stepsByTool = new Map()
     for (const step of next.steps) {
       const at = before.get(step.id)
-      const known = (at === undefined ? undefined : previous?.steps[at]) ?? this.#earlier.get(step.id)
+      const known =
+        (at === undefined ? undefined : previous?.steps[at]) ?? this.#earlier.get(step.id)
       push(this.stepsByTool, step.tool, step)
       if (!(restoring ? this.status.has(step.id) : this.carries(step, known))) {
         this.status.set(step.id, 'pending')
