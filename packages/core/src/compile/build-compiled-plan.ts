@@ -1,5 +1,5 @@
 import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
-import { itemAt, numberAt, stringAt } from '../util/item-at.js'
+import { numberAt, stringAt } from '../util/item-at.js'
 import type { GraphAnalysis } from './analyze-graph.js'
 import { PlanColumns } from './plan-columns.js'
 import type { PlanLinks } from './plan-links.js'
@@ -15,9 +15,9 @@ function idsOf(ids: readonly string[], nodes: readonly number[]): string[] {
 
 /**
  * The approved plan of an acyclic, issue-free graph: its steps, topological order, levels,
- * critical path length and hash, all deep-frozen. `steps` and `hash` are enumerable getters,
- * made from the compiler's columns when first read: many plans are never hashed, and a plan
- * that is only checked or signed never needs its steps as objects.
+ * critical path length and hash, all deep-frozen. `steps`, `levels` and `hash` are enumerable
+ * getters, made from the compiler's columns when first read: many plans are never hashed, and a
+ * plan that is only checked, signed or run never needs its steps as objects or its levels.
  */
 export function buildCompiledPlan(
   table: StepTable,
@@ -33,22 +33,20 @@ export function buildCompiledPlan(
     dependencyStart: links.dependencyStart,
     dependencyTarget: links.dependencyTarget,
     level: graph.level,
+    levelCount: graph.levels.length,
   })
-  const levels: (readonly string[])[] = new Array(graph.levels.length)
-  for (let level = 0; level < graph.levels.length; level += 1)
-    levels[level] = Object.freeze(idsOf(links.ids, itemAt(graph.levels, level)))
   const plan = {} as PlanBody
   Object.defineProperty(plan, COLUMNS, { value: columns })
   Object.defineProperty(plan, 'steps', STEPS)
   plan.order = Object.freeze(idsOf(links.ids, graph.order))
-  plan.levels = Object.freeze(levels)
+  Object.defineProperty(plan, 'levels', LEVELS)
   Object.defineProperty(plan, 'hash', HASH)
   plan.criticalPathLength = graph.criticalPathLength
   return Object.freeze(plan) as CompiledPlan
 }
 
 /** A compiled plan until its keys are added, in order: `steps`, `order`, `levels`, `hash`, `criticalPathLength`. */
-type PlanBody = { -readonly [K in 'order' | 'levels' | 'criticalPathLength']: CompiledPlan[K] }
+type PlanBody = { -readonly [K in 'order' | 'criticalPathLength']: CompiledPlan[K] }
 
 /**
  * What each compiled plan is made from, under a symbol: a non-enumerable, read-only own
@@ -91,6 +89,14 @@ const STEPS: PropertyDescriptor = {
   enumerable: true,
   get(this: object): readonly CompiledStep[] {
     return columnsOf(this).steps()
+  },
+}
+
+/** Every compiled plan's `levels`: one getter, so that plans share a hidden class. */
+const LEVELS: PropertyDescriptor = {
+  enumerable: true,
+  get(this: object): readonly (readonly string[])[] {
+    return columnsOf(this).levels()
   },
 }
 

@@ -33,6 +33,8 @@ export interface PlanColumnsInput {
   readonly dependencyStart: Int32Array
   readonly dependencyTarget: Int32Array
   readonly level: Int32Array
+  /** Number of levels (the critical path length). */
+  readonly levelCount: number
 }
 
 /**
@@ -45,6 +47,7 @@ export class PlanColumns implements HashSource {
   readonly #input: PlanColumnsInput
   #steps: readonly CompiledStep[] | undefined
   #positions: ReadonlyMap<string, number> | undefined
+  #levels: readonly (readonly string[])[] | undefined
   readonly #hasher = new PlanHasher(this)
 
   constructor(input: PlanColumnsInput) {
@@ -89,6 +92,15 @@ export class PlanColumns implements HashSource {
       positions.set(stringAt(ids, position), position)
     this.#positions = positions
     return positions
+  }
+
+  /**
+   * The ids of each level, in plan order inside a level, frozen: made at the first call (a
+   * chain of a million steps has a million levels, each an array).
+   */
+  levels(): readonly (readonly string[])[] {
+    this.#levels ??= Object.freeze(levelIds(this.#input))
+    return this.#levels
   }
 
   /** The frozen step objects, made at the first call and the same at every later one. */
@@ -159,4 +171,24 @@ function dependencyIdsInto(input: PlanColumnsInput, node: number, into?: string[
   for (let edge = 0; edge < count; edge += 1)
     list[edge] = stringAt(ids, int32At(dependencyTarget, from + edge))
   return list
+}
+
+/** The ids of every level of `input`, each list frozen and of its exact size. */
+function levelIds(input: PlanColumnsInput): (readonly string[])[] {
+  const { ids, level, levelCount } = input
+  const sizes = new Int32Array(levelCount)
+  for (let node = 0; node < ids.length; node += 1) {
+    const group = int32At(level, node)
+    sizes[group] = int32At(sizes, group) + 1
+  }
+  const levels: string[][] = new Array(levelCount)
+  for (let group = 0; group < levelCount; group += 1)
+    levels[group] = blankIds(int32At(sizes, group))
+  const filled = new Int32Array(levelCount)
+  for (let node = 0; node < ids.length; node += 1) {
+    const group = int32At(level, node)
+    itemAt(levels, group)[int32At(filled, group)] = stringAt(ids, node)
+    filled[group] = int32At(filled, group) + 1
+  }
+  return levels.map((list) => Object.freeze(list))
 }
