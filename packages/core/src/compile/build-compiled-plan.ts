@@ -1,5 +1,5 @@
 import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
-import { numberAt, stringAt } from '../util/item-at.js'
+import { itemAt, numberAt, stringAt } from '../util/item-at.js'
 import type { GraphAnalysis } from './analyze-graph.js'
 import { PlanColumns } from './plan-columns.js'
 import type { PlanLinks } from './plan-links.js'
@@ -65,23 +65,50 @@ function columnsOf(plan: object): PlanColumns {
   return columns
 }
 
-/** The ids of a plan's steps by position, and the position of each id. */
-export interface StepPositions {
+/**
+ * A plan's steps by position, read without making the step objects: the guard and the
+ * executor of a large plan keep nothing per step but what they need.
+ */
+export interface PlanSteps {
+  readonly size: number
+  /** The step ids by position. */
   readonly ids: readonly string[]
+  /** The position of each step id (one map per plan, shared by its readers). */
   readonly positions: ReadonlyMap<string, number>
+  /** The step at `position` (a new object each time, until `plan.steps` was read). */
+  step(position: number): CompiledStep
+  tool(position: number): string
+  /** Positions of the steps the step at `position` depends on. */
+  dependencies(position: number): ArrayLike<number>
 }
 
-/**
- * The positions of `plan`'s steps: for a compiled plan, read from its columns and made once
- * (the guard and the executor share them, no step object is made); else from `plan.steps`.
- */
-export function stepPositions(plan: CompiledPlan): StepPositions {
-  if (Object.hasOwn(plan, COLUMNS)) {
-    const columns = columnsOf(plan)
-    return { ids: columns.ids, positions: columns.positions() }
+/** A view of step objects by position (for a plan that is not a compiled one, and tests). */
+export function stepsView(steps: readonly CompiledStep[]): PlanSteps {
+  const ids = steps.map((step) => step.id)
+  const positions = new Map(ids.map((id, position) => [id, position]))
+  const dependencies = steps.map((step) => step.dependsOn.flatMap((id) => positions.get(id) ?? []))
+  return {
+    size: steps.length,
+    ids,
+    positions,
+    step: (position) => itemAt(steps, position),
+    tool: (position) => itemAt(steps, position).tool,
+    dependencies: (position) => itemAt(dependencies, position),
   }
-  const ids = plan.steps.map((step) => step.id)
-  return { ids, positions: new Map(ids.map((id, position) => [id, position])) }
+}
+
+/** `plan`'s steps by position: read from a compiled plan's columns, else from `plan.steps`. */
+export function planSteps(plan: CompiledPlan): PlanSteps {
+  if (!Object.hasOwn(plan, COLUMNS)) return stepsView(plan.steps)
+  const columns = columnsOf(plan)
+  return {
+    size: columns.size,
+    ids: columns.ids,
+    positions: columns.positions(),
+    step: (position) => columns.step(position),
+    tool: (position) => columns.tool(position),
+    dependencies: (position) => columns.dependencies(position),
+  }
 }
 
 /** Every compiled plan's `steps`: one getter, so that plans share a hidden class. */

@@ -1,11 +1,11 @@
-import { stepPositions } from '../compile/build-compiled-plan.js'
+import { type PlanSteps, planSteps, stepsView } from '../compile/build-compiled-plan.js'
 import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { StepStatus } from '../types/plan-guard.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { canonicalJson } from '../util/canonical-json.js'
-import { type DependentRows, dependentRows, dependentsAt } from '../util/dependent-rows.js'
-import { int32At, itemAt } from '../util/item-at.js'
+import { type DependentRows, dependentRowsBy, dependentsAt } from '../util/dependent-rows.js'
+import { int32At, itemAt, stringAt } from '../util/item-at.js'
 import { freezeJson } from '../util/json-copy.js'
 import { StepValues } from '../util/step-values.js'
 import { callKey } from './call-key.js'
@@ -74,9 +74,10 @@ export class RunState {
    * read them (the steps of a newly installed plan are not added; the tracker reads the plan).
    */
   changed: Set<string> | undefined
-  /** The position of each step of the current plan (shared with the plan's other readers). */
-  #positions: ReadonlyMap<string, number> = new Map()
-  private stepsByTool = new Map<string, CompiledStep[]>()
+  /** The current plan's steps by position, read from its columns (no step object is kept). */
+  #steps: PlanSteps = stepsView(NO_STEPS)
+  /** Positions of the current plan's steps, by tool. */
+  private stepsByTool = new Map<string, number[]>()
   /** The dependents of each step of the current plan, by position (`index`). */
   private dependents: DependentRows = { starts: new Int32Array(1), targets: new Int32Array(0) }
   /** Remaining unfinished dependencies of each pending step of the current plan. */
@@ -90,8 +91,8 @@ export class RunState {
 
   /** A step of the current plan. */
   step(stepId: string): CompiledStep | undefined {
-    const position = this.#positions.get(stepId)
-    return position === undefined ? undefined : this.plan?.steps[position]
+    const position = this.#steps.positions.get(stepId)
+    return position === undefined ? undefined : this.#steps.step(position)
   }
 
   /**
@@ -104,7 +105,8 @@ export class RunState {
 
   /** The steps of the current plan that call `tool`. */
   stepsOf(tool: string): readonly CompiledStep[] {
-    return this.stepsByTool.get(tool) ?? NO_STEPS
+    const positions = this.stepsByTool.get(tool)
+    return positions === undefined ? NO_STEPS : positions.map((at) => this.#steps.step(at))
   }
 
   /** The first ready step that accepts the call with key `key`. */
@@ -131,59 +133,63 @@ export class RunState {
     if (this.ready.size > 0) for (const stepId of [...this.ready.keys()]) this.removeReady(stepId)
     // A refusal put to a human is replayed within its plan; a new plan counts afresh.
     if (!restoring) this.asked.clear()
-    const previous = this.plan
-    const before = this.#positions
-    const { ids, positions } = stepPositions(next)
+    const before = this.#steps
+    const steps = planSteps(next)
+    const { ids, positions } = steps
     this.plan = next
     this.mode = mode
-    this.#positions = positions
+    this.#steps = steps
     for (const values of [this.status, this.outputs, this.ranWith]) values.place(ids, positions)
-    // The first plan fills the map made with the run; later plans start from a new one.
-    if (previous !== undefined) this.stepsByTool = new Map()
-    for (const step of next.steps) {
-      const at = before.get(step.id)
-      const known =
-        (at === undefined ? undefined : previous?.steps[at]) ?? this.#earlier.get(step.id)
-      push(this.stepsByTool, step.tool, step)
-      if (!(restoring ? this.status.has(step.id) : this.carries(step, known))) {
-        this.status.set(step.id, 'pending')
-        this.outputs.delete(step.id)
-        this.ranWith.delete(step.id)
-        onReset(step.id)
+    this.stepsByTool = new Map()
+    for (let position = 0; position < steps.size; position += 1) {
+      const stepId = stringAt(ids, position)
+      push(this.stepsByTool, steps.tool(position), position)
+      if (!(restoring ? this.status.has(stepId) : this.carries(steps, position, before))) {
+        this.status.set(stepId, 'pending')
+        this.outputs.delete(stepId)
+        this.ranWith.delete(stepId)
+        onReset(stepId)
       }
-      this.#earlier.delete(step.id)
+      this.#earlier.delete(stepId)
     }
-    this.dependents = dependentRows(next.steps, (stepId) => positions.get(stepId))
-    this.waiting = new Int32Array(next.steps.length)
-    for (const step of previous?.steps ?? NO_STEPS)
-      if (!positions.has(step.id)) this.#earlier.set(step.id, step)
-    for (const step of next.steps) if (this.status.get(step.id) === 'pending') this.schedule(step)
+    this.dependents = dependentRowsBy(steps.size, (position) => steps.dependencies(position))
+    this.waiting = new Int32Array(steps.size)
+    for (let position = 0; position < before.size; position += 1)
+      if (!positions.has(stringAt(before.ids, position)))
+        this.#earlier.set(stringAt(before.ids, position), before.step(position))
+    for (let position = 0; position < steps.size; position += 1)
+      if (this.status.get(stringAt(ids, position)) === 'pending') this.schedule(position)
   }
 
-  /** True when an earlier plan's step with this id (`previous`) ran (or runs) the same call. */
-  private carries(step: CompiledStep, previous: CompiledStep | undefined): boolean {
-    const state = this.status.get(step.id)
-    return (
-      previous !== undefined &&
-      (state === 'done' || state === 'running') &&
-      previous.tool === step.tool &&
-      canonicalJson(previous.args) === canonicalJson(step.args)
-    )
+  /**
+   * True when the step at `position` of `steps` ran (or runs) the same call as the earlier
+   * plan's step with its id (in `before`, else in an earlier plan).
+   */
+  private carries(steps: PlanSteps, position: number, before: PlanSteps): boolean {
+    const stepId = stringAt(steps.ids, position)
+    const state = this.status.get(stepId)
+    if (state !== 'done' && state !== 'running') return false
+    const at = before.positions.get(stepId)
+    const previous = at === undefined ? this.#earlier.get(stepId) : before.step(at)
+    if (previous === undefined || previous.tool !== steps.tool(position)) return false
+    return canonicalJson(previous.args) === canonicalJson(steps.step(position).args)
   }
 
   /** A pending step of a new plan: skipped, ready or waiting, by its dependencies. */
-  private schedule(step: CompiledStep): void {
+  private schedule(position: number): void {
+    const { ids } = this.#steps
+    const dependencies = this.#steps.dependencies(position)
     let remaining = 0
-    for (const dependency of step.dependsOn) {
-      const state = this.status.get(dependency)
+    for (let edge = 0; edge < dependencies.length; edge += 1) {
+      const state = this.status.get(stringAt(ids, itemAt(dependencies, edge)))
       if (state === 'failed' || state === 'skipped') {
-        this.status.set(step.id, 'skipped')
+        this.status.set(stringAt(ids, position), 'skipped')
         return
       }
       if (state !== 'done') remaining += 1
     }
-    if (remaining === 0) this.addReady(step)
-    else this.waiting[step.index] = remaining
+    if (remaining === 0) this.addReady(this.#steps.step(position))
+    else this.waiting[position] = remaining
   }
 
   private addReady(step: CompiledStep): void {
@@ -252,16 +258,15 @@ export class RunState {
     this.status.set(stepId, 'done')
     if (output === undefined) this.outputs.delete(stepId)
     else this.outputs.set(stepId, output)
-    const finished = this.step(stepId)
+    const finished = this.#steps.positions.get(stepId)
     if (finished === undefined) return true
-    const steps = this.plan?.steps ?? NO_STEPS
-    for (const position of dependentsAt(this.dependents, finished.index)) {
-      const step = itemAt(steps, position)
-      if (this.status.get(step.id) !== 'pending') continue
+    const { ids } = this.#steps
+    for (const position of dependentsAt(this.dependents, finished)) {
+      if (this.status.get(stringAt(ids, position)) !== 'pending') continue
       const left = int32At(this.waiting, position)
       const remaining = (left === 0 ? 1 : left) - 1
       this.waiting[position] = remaining
-      if (remaining === 0) this.addReady(step)
+      if (remaining === 0) this.addReady(this.#steps.step(position))
     }
     return true
   }
@@ -276,14 +281,14 @@ export class RunState {
     this.changed?.add(stepId)
     this.status.set(stepId, 'failed')
     this.removeReady(stepId)
-    const failed = this.step(stepId)
+    const failed = this.#steps.positions.get(stepId)
     if (failed === undefined) return state
-    this.waiting[failed.index] = 0
-    const steps = this.plan?.steps ?? NO_STEPS
-    const stack = [...dependentsAt(this.dependents, failed.index)]
+    this.waiting[failed] = 0
+    const { ids } = this.#steps
+    const stack = [...dependentsAt(this.dependents, failed)]
     while (stack.length > 0) {
       const position = stack.pop() ?? -1
-      const id = itemAt(steps, position).id
+      const id = stringAt(ids, position)
       if (this.status.get(id) !== 'pending') continue
       this.changed?.add(id)
       this.status.set(id, 'skipped')
@@ -296,9 +301,11 @@ export class RunState {
 
   /** After a restore: the call keys of steps that ran, and the running ones as interrupted. */
   markRestored(): void {
-    for (const step of this.plan?.steps ?? NO_STEPS) {
-      const state = this.status.get(step.id)
+    const { ids, size } = this.#steps
+    for (let position = 0; position < size; position += 1) {
+      const state = this.status.get(stringAt(ids, position))
       if (state !== 'done' && state !== 'running') continue
+      const step = this.#steps.step(position)
       const resolved = resolveReferences(step, this.outputs)
       if (resolved.success)
         this.ranWith.set(step.id, callKey(step.tool, canonicalJson(resolved.args)))
@@ -329,6 +336,6 @@ export class RunState {
   /** True when every step of the current plan is done, failed or skipped. */
   isComplete(): boolean {
     if (this.plan === undefined) return false
-    return this.plan.steps.every((step) => isEnded(this.status.get(step.id)))
+    return this.#steps.ids.every((stepId) => isEnded(this.status.get(stepId)))
   }
 }
