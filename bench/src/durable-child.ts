@@ -44,7 +44,9 @@ async function execute(): Promise<Record<string, number>> {
   const result = await executePlan(plan, { work: async () => 'ok' }, { compiler, concurrency: 8 })
   const ms = performance.now() - start
   if (result.status !== 'completed') throw new Error(`run ended ${result.status}`)
-  // What the plan and the run's result hold once the garbage is gone (needs --expose-gc).
+  // What the plan and the run's result hold once the garbage is gone (needs --expose-gc): after
+  // the run's last deferred callback, which still holds the run and its guard.
+  await new Promise((resolve) => setImmediate(resolve))
   const collect = (globalThis as { gc?: () => void }).gc
   collect?.()
   const retainedHeapBytes = collect === undefined ? 0 : process.memoryUsage().heapUsed

@@ -15,9 +15,9 @@ function idsOf(ids: readonly string[], nodes: readonly number[]): string[] {
 
 /**
  * The approved plan of an acyclic, issue-free graph: its steps, topological order, levels,
- * critical path length and hash, all deep-frozen. `steps` and `hash` are enumerable getters,
- * made from the compiler's columns when first read: many plans are never hashed, and a plan
- * that is only checked or signed never needs its steps as objects.
+ * critical path length and hash, all deep-frozen. `steps`, `levels` and `hash` are enumerable
+ * getters, made from the compiler's columns when first read: many plans are never hashed, and a
+ * plan that is only checked, signed or run never needs its steps as objects or its levels.
  */
 export function buildCompiledPlan(
   table: StepTable,
@@ -33,22 +33,20 @@ export function buildCompiledPlan(
     dependencyStart: links.dependencyStart,
     dependencyTarget: links.dependencyTarget,
     level: graph.level,
+    levelCount: graph.levels.length,
   })
-  const levels: (readonly string[])[] = new Array(graph.levels.length)
-  for (let level = 0; level < graph.levels.length; level += 1)
-    levels[level] = Object.freeze(idsOf(links.ids, itemAt(graph.levels, level)))
   const plan = {} as PlanBody
   Object.defineProperty(plan, COLUMNS, { value: columns })
   Object.defineProperty(plan, 'steps', STEPS)
   plan.order = Object.freeze(idsOf(links.ids, graph.order))
-  plan.levels = Object.freeze(levels)
+  Object.defineProperty(plan, 'levels', LEVELS)
   Object.defineProperty(plan, 'hash', HASH)
   plan.criticalPathLength = graph.criticalPathLength
   return Object.freeze(plan) as CompiledPlan
 }
 
 /** A compiled plan until its keys are added, in order: `steps`, `order`, `levels`, `hash`, `criticalPathLength`. */
-type PlanBody = { -readonly [K in 'order' | 'levels' | 'criticalPathLength']: CompiledPlan[K] }
+type PlanBody = { -readonly [K in 'order' | 'criticalPathLength']: CompiledPlan[K] }
 
 /**
  * What each compiled plan is made from, under a symbol: a non-enumerable, read-only own
@@ -67,11 +65,65 @@ function columnsOf(plan: object): PlanColumns {
   return columns
 }
 
+/**
+ * A plan's steps by position, read without making the step objects: the guard and the
+ * executor of a large plan keep nothing per step but what they need.
+ */
+export interface PlanSteps {
+  readonly size: number
+  /** The step ids by position. */
+  readonly ids: readonly string[]
+  /** The position of each step id (one map per plan, shared by its readers). */
+  readonly positions: ReadonlyMap<string, number>
+  /** The step at `position` (a new object each time, until `plan.steps` was read). */
+  step(position: number): CompiledStep
+  tool(position: number): string
+  /** Positions of the steps the step at `position` depends on. */
+  dependencies(position: number): ArrayLike<number>
+}
+
+/** A view of step objects by position (for a plan that is not a compiled one, and tests). */
+export function stepsView(steps: readonly CompiledStep[]): PlanSteps {
+  const ids = steps.map((step) => step.id)
+  const positions = new Map(ids.map((id, position) => [id, position]))
+  const dependencies = steps.map((step) => step.dependsOn.flatMap((id) => positions.get(id) ?? []))
+  return {
+    size: steps.length,
+    ids,
+    positions,
+    step: (position) => itemAt(steps, position),
+    tool: (position) => itemAt(steps, position).tool,
+    dependencies: (position) => itemAt(dependencies, position),
+  }
+}
+
+/** `plan`'s steps by position: read from a compiled plan's columns, else from `plan.steps`. */
+export function planSteps(plan: CompiledPlan): PlanSteps {
+  if (!Object.hasOwn(plan, COLUMNS)) return stepsView(plan.steps)
+  const columns = columnsOf(plan)
+  return {
+    size: columns.size,
+    ids: columns.ids,
+    positions: columns.positions(),
+    step: (position) => columns.step(position),
+    tool: (position) => columns.tool(position),
+    dependencies: (position) => columns.dependencies(position),
+  }
+}
+
 /** Every compiled plan's `steps`: one getter, so that plans share a hidden class. */
 const STEPS: PropertyDescriptor = {
   enumerable: true,
   get(this: object): readonly CompiledStep[] {
     return columnsOf(this).steps()
+  },
+}
+
+/** Every compiled plan's `levels`: one getter, so that plans share a hidden class. */
+const LEVELS: PropertyDescriptor = {
+  enumerable: true,
+  get(this: object): readonly (readonly string[])[] {
+    return columnsOf(this).levels()
   },
 }
 

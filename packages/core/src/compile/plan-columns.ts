@@ -17,6 +17,9 @@ function blankIds(count: number): string[] {
   return Array.from({ length: count }, () => '')
 }
 
+/** How many of the step objects made one at a time a plan keeps (a power of two). */
+const RECENT_STEPS = 64
+
 /** What the columns are made of: one entry per graph node, in plan order. */
 export interface PlanColumnsInput {
   readonly ids: readonly string[]
@@ -33,6 +36,8 @@ export interface PlanColumnsInput {
   readonly dependencyStart: Int32Array
   readonly dependencyTarget: Int32Array
   readonly level: Int32Array
+  /** Number of levels (the critical path length). */
+  readonly levelCount: number
 }
 
 /**
@@ -44,6 +49,9 @@ export interface PlanColumnsInput {
 export class PlanColumns implements HashSource {
   readonly #input: PlanColumnsInput
   #steps: readonly CompiledStep[] | undefined
+  #positions: ReadonlyMap<string, number> | undefined
+  #levels: readonly (readonly string[])[] | undefined
+  readonly #recent: (CompiledStep | undefined)[] = new Array(RECENT_STEPS).fill(undefined)
   readonly #hasher = new PlanHasher(this)
 
   constructor(input: PlanColumnsInput) {
@@ -74,6 +82,62 @@ export class PlanColumns implements HashSource {
     return this.#hasher.digest()
   }
 
+  /** The step ids by position (the positions of {@link steps}). */
+  get ids(): readonly string[] {
+    return this.#input.ids
+  }
+
+  /** The position of each step id, made at the first call: one map for every reader of the plan. */
+  positions(): ReadonlyMap<string, number> {
+    if (this.#positions !== undefined) return this.#positions
+    const { ids } = this.#input
+    const positions = new Map<string, number>()
+    for (let position = 0; position < ids.length; position += 1)
+      positions.set(stringAt(ids, position), position)
+    this.#positions = positions
+    return positions
+  }
+
+  /**
+   * The ids of each level, in plan order inside a level, frozen: made at the first call (a
+   * chain of a million steps has a million levels, each an array).
+   */
+  levels(): readonly (readonly string[])[] {
+    this.#levels ??= Object.freeze(levelIds(this.#input))
+    return this.#levels
+  }
+
+  /** The tool of the step at `node`. */
+  tool(node: number): string {
+    return itemAt(this.#input.tools, int32At(this.#input.rowOf, node))
+  }
+
+  /** Nodes the step at `node` depends on: explicit dependencies, then those of references. */
+  dependencies(node: number): Int32Array {
+    const { dependencyStart, dependencyTarget } = this.#input
+    return dependencyTarget.subarray(dependencyStart[node], dependencyStart[node + 1])
+  }
+
+  /**
+   * The step at `node`: the plan's own object once {@link steps} were made, else a new frozen
+   * one (nothing keeps it), so a reader of a few steps at a time never makes them all.
+   */
+  step(node: number): CompiledStep {
+    if (this.#steps !== undefined) return itemAt(this.#steps, node)
+    // The steps asked for lately, by node modulo the size: a step being authorized, run and
+    // completed is made once, and stays the same object meanwhile.
+    const slot = node & (RECENT_STEPS - 1)
+    const recent = this.#recent[slot]
+    if (recent !== undefined && recent.id === this.#input.ids[node]) return recent
+    const dependsOn =
+      int32At(this.#input.dependencyStart, node + 1) === int32At(this.#input.dependencyStart, node)
+        ? NO_DEPENDENCIES
+        : Object.freeze(dependencyIdsInto(this.#input, node))
+    const step = stepObject(this.#input, node, dependsOn)
+    this.#recent[slot] = step
+    return step
+  }
+
   /** The frozen step objects, made at the first call and the same at every later one. */
   steps(): readonly CompiledStep[] {
     this.#steps ??= Object.freeze(buildSteps(this.#input))
@@ -87,25 +151,34 @@ export class PlanColumns implements HashSource {
  * stand in for a step or a shared dependency list (then this throws).
  */
 function buildSteps(input: PlanColumnsInput): CompiledStep[] {
-  const { ids, rowOf, tools, args, references, level } = input
-  const size = ids.length
+  const size = input.ids.length
   const steps: CompiledStep[] = new Array(size)
   // 1 + the first node that depends on a node alone: later such nodes share its frozen list.
   const owner = new Int32Array(size)
   for (let node = 0; node < size; node += 1) {
-    const index = int32At(rowOf, node)
-    steps[node] = Object.freeze({
-      id: stringAt(ids, node),
-      index,
-      tool: itemAt(tools, index),
-      args: itemAt(args, node),
-      dependsOn: dependsOn(input, node, steps, owner),
-      references: itemAt(references, node),
-      level: int32At(level, node),
-    })
+    steps[node] = stepObject(input, node, dependsOn(input, node, steps, owner))
     if (!Object.hasOwn(steps, node)) throw pollutedPrototype()
   }
   return steps
+}
+
+/** The frozen step object of `node`, with its dependency ids `dependsOn`. */
+function stepObject(
+  input: PlanColumnsInput,
+  node: number,
+  dependsOn: readonly string[],
+): CompiledStep {
+  const { ids, rowOf, tools, args, references, level } = input
+  const index = int32At(rowOf, node)
+  return Object.freeze({
+    id: stringAt(ids, node),
+    index,
+    tool: itemAt(tools, index),
+    args: itemAt(args, node),
+    dependsOn,
+    references: itemAt(references, node),
+    level: int32At(level, node),
+  })
 }
 
 /** `node`'s dependency ids, frozen: explicit ones, then those implied by references. */
@@ -142,4 +215,24 @@ function dependencyIdsInto(input: PlanColumnsInput, node: number, into?: string[
   for (let edge = 0; edge < count; edge += 1)
     list[edge] = stringAt(ids, int32At(dependencyTarget, from + edge))
   return list
+}
+
+/** The ids of every level of `input`, each list frozen and of its exact size. */
+function levelIds(input: PlanColumnsInput): (readonly string[])[] {
+  const { ids, level, levelCount } = input
+  const sizes = new Int32Array(levelCount)
+  for (let node = 0; node < ids.length; node += 1) {
+    const group = int32At(level, node)
+    sizes[group] = int32At(sizes, group) + 1
+  }
+  const levels: string[][] = new Array(levelCount)
+  for (let group = 0; group < levelCount; group += 1)
+    levels[group] = blankIds(int32At(sizes, group))
+  const filled = new Int32Array(levelCount)
+  for (let node = 0; node < ids.length; node += 1) {
+    const group = int32At(level, node)
+    itemAt(levels, group)[int32At(filled, group)] = stringAt(ids, node)
+    filled[group] = int32At(filled, group) + 1
+  }
+  return levels.map((list) => Object.freeze(list))
 }

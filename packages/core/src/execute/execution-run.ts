@@ -6,6 +6,7 @@ import type { PlanGuard, PlanGuardState } from '../types/plan-guard.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { ToolFunction } from '../types/tool-function.js'
 import { errorMessage } from '../util/error-message.js'
+import { itemAt, stringAt } from '../util/item-at.js'
 import type { ExecutePlanOptions } from './execute-plan-options.js'
 import type { ExecutionEvent } from './execution-event.js'
 import { executionIssue } from './execution-issue.js'
@@ -58,6 +59,7 @@ export class ExecutionRun {
     this.#options = options
     this.settings = readExecutionSettings(options)
     this.graph = createStepGraph(plan)
+    this.record.steps.place(this.graph.steps.ids, this.graph.steps.positions)
     this.calls = new RunningCalls(this.settings.timeoutMs)
     this.scheduler = new StepScheduler(this.graph, {
       concurrency: this.settings.concurrency,
@@ -108,9 +110,9 @@ export class ExecutionRun {
   start(): Promise<ExecutionResult> {
     this.#restore()
     this.#seed()
-    this.emit({ type: 'plan-start', at: this.startedAt, steps: this.plan.steps.length })
-    const { plan } = this
-    if (!this.audit({ type: 'run_started', planHash: plan.hash, steps: plan.steps.length })) {
+    const steps = this.graph.size
+    this.emit({ type: 'plan-start', at: this.startedAt, steps })
+    if (!this.audit({ type: 'run_started', planHash: this.plan.hash, steps })) {
       const message = 'The start of the run could not be written to the audit log.'
       this.halt(
         executionIssue('audit_failed', message, undefined, 'Fix the audit log and run again.'),
@@ -149,8 +151,9 @@ export class ExecutionRun {
     this.record.note(failure, issue)
     const at = this.settings.now()
     this.calls.abortAll(new PlanError(issue.message, { issues: [issue] }))
-    for (const [stepId, result] of this.record.steps) {
-      if (result.status !== undefined) continue
+    for (const stepId of this.record.open()) {
+      const result = this.record.steps.get(stepId)
+      if (result === undefined) continue
       // Being authorized, running, or waiting to retry: the step will not finish now.
       this.guard.fail(stepId, issue)
       if (result.attempts === 0) continue
@@ -198,20 +201,20 @@ export class ExecutionRun {
   #collectSteps(at: number): Record<string, ExecutionStepResult> {
     const steps: Record<string, ExecutionStepResult> = Object.create(null)
     const reason = this.record.reason
-    for (const step of this.plan.steps) {
-      let result = this.record.steps.get(step.id)
+    for (const stepId of this.graph.steps.ids) {
+      let result = this.record.steps.get(stepId)
       if (result?.status === undefined) {
         const issue = executionIssue(
           'step_skipped',
           reason === undefined
             ? 'The step never became ready.'
             : `The run stopped early: ${reason.message}`,
-          step.id,
+          stepId,
         )
         result = { status: 'skipped', attempts: 0, issues: [issue] }
-        this.emit({ type: 'skipped', at, stepId: step.id, issue })
+        this.emit({ type: 'skipped', at, stepId, issue })
       }
-      steps[step.id] = result as ExecutionStepResult
+      steps[stepId] = result as ExecutionStepResult
     }
     return steps
   }
@@ -220,20 +223,20 @@ export class ExecutionRun {
   #restore(): void {
     const state = this.#state
     if (state === undefined) return
-    for (const step of this.plan.steps) {
-      const status = Object.hasOwn(state.status, step.id) ? state.status[step.id] : undefined
+    for (const stepId of this.graph.steps.ids) {
+      const status = Object.hasOwn(state.status, stepId) ? state.status[stepId] : undefined
       if (status === 'done') {
         const outputs = state.outputs
-        const output = Object.hasOwn(outputs, step.id) ? (outputs[step.id] as JsonValue) : null
-        this.record.settle(step.id, { status: 'done', output, attempts: 0 })
+        const output = Object.hasOwn(outputs, stepId) ? (outputs[stepId] as JsonValue) : null
+        this.record.settle(stepId, { status: 'done', output, attempts: 0 })
       } else if (status === 'failed' || status === 'skipped') {
-        const message = `Step ${JSON.stringify(step.id)} ${status} before this run resumed.`
+        const message = `Step ${JSON.stringify(stepId)} ${status} before this run resumed.`
         const code = status === 'failed' ? 'step_failed' : 'step_skipped'
-        const issues = [executionIssue(code, message, step.id)]
-        this.record.settle(step.id, { status, attempts: 0, issues })
+        const issues = [executionIssue(code, message, stepId)]
+        this.record.settle(stepId, { status, attempts: 0, issues })
         if (status === 'failed') this.record.note('failed')
       } else if (status === 'running') {
-        this.guard.release(step.id)
+        this.guard.release(stepId)
       }
     }
   }
@@ -241,19 +244,22 @@ export class ExecutionRun {
   // Every step not finished yet is ready, waits for dependencies, or is skipped.
   #seed(): void {
     const results = this.record.steps
-    for (const step of this.plan.steps) {
-      if (results.has(step.id)) continue
+    const { ids, size } = this.graph.steps
+    for (let position = 0; position < size; position += 1) {
+      const stepId = stringAt(ids, position)
+      if (results.has(stepId)) continue
       let unmet = 0
       let blocked = false
-      for (const dependency of step.dependsOn) {
-        const status = results.get(dependency)?.status
+      const dependencies = this.graph.steps.dependencies(position)
+      for (let edge = 0; edge < dependencies.length; edge += 1) {
+        const status = results.get(stringAt(ids, itemAt(dependencies, edge)))?.status
         if (status !== 'done') unmet += 1
         if (status !== undefined && status !== 'done') blocked = true
       }
       if (blocked) {
-        const issues = [executionIssue('step_skipped', 'A dependency did not finish.', step.id)]
-        this.record.settle(step.id, { status: 'skipped', attempts: 0, issues })
-      } else this.scheduler.wait(step.id, unmet)
+        const issues = [executionIssue('step_skipped', 'A dependency did not finish.', stepId)]
+        this.record.settle(stepId, { status: 'skipped', attempts: 0, issues })
+      } else this.scheduler.wait(stepId, unmet)
     }
   }
 

@@ -1,4 +1,5 @@
 import type { PlanIssue } from '../types/plan-issue.js'
+import { StepValues } from '../util/step-values.js'
 import type { ExecutionStatus } from './execution-event.js'
 import type { ExecutionStepResult } from './execution-result.js'
 
@@ -6,6 +7,18 @@ import type { ExecutionStepResult } from './execution-result.js'
 export type StepRecord = { -readonly [K in keyof ExecutionStepResult]?: ExecutionStepResult[K] } & {
   attempts: number
 }
+
+/**
+ * A new step record, with room in the object itself for the fields a run adds as the step goes
+ * on (a constructor's objects get it, an object literal's do not): a plain object otherwise.
+ */
+export const newStepRecord: () => StepRecord = (() => {
+  function OpenRecord(this: StepRecord) {
+    this.attempts = 0
+  }
+  OpenRecord.prototype = Object.prototype
+  return (): StepRecord => Reflect.construct(OpenRecord, [])
+})()
 
 /** Why a run did not complete. */
 export type RunFailure = 'aborted' | 'denied' | 'failed'
@@ -15,7 +28,10 @@ export type RunFailure = 'aborted' | 'denied' | 'failed'
  * called steps ended, the first reason to stop, and the worst failure seen.
  */
 export class RunRecord {
-  readonly steps = new Map<string, StepRecord>()
+  /** By position in the plan, once {@link place}d; steps that were never reached have none. */
+  readonly steps = new StepValues<StepRecord>()
+  /** Steps recorded without a status yet, in the order they were recorded. */
+  readonly #open = new Set<string>()
   /** Ids of the steps whose tool was called, in the order they ended. */
   readonly order: string[] = []
   /** The first issue that stopped the run or one of its steps. */
@@ -42,6 +58,16 @@ export class RunRecord {
   /** Records a step that ended without running its tool (skipped, or finished earlier). */
   settle(stepId: string, result: StepRecord): void {
     this.steps.set(stepId, result)
+    if (result.status === undefined) this.#open.add(stepId)
+  }
+
+  /** Ids of the steps recorded and not ended, in the order they were recorded. */
+  open(): string[] {
+    const open: string[] = []
+    for (const stepId of this.#open)
+      if (this.steps.get(stepId)?.status === undefined) open.push(stepId)
+      else this.#open.delete(stepId)
+    return open
   }
 
   /** Marks a step whose tool was called as ended. */
@@ -49,5 +75,6 @@ export class RunRecord {
     result.status = status
     result.endedAt = at
     this.order.push(stepId)
+    this.#open.delete(stepId)
   }
 }

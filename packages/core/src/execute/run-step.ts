@@ -8,7 +8,7 @@ import { itemAt } from '../util/item-at.js'
 import { outputToJson } from '../util/json-copy.js'
 import { executionIssue } from './execution-issue.js'
 import type { ExecutionRun } from './execution-run.js'
-import type { StepRecord } from './run-record.js'
+import { newStepRecord, type StepRecord } from './run-record.js'
 import type { CallOutcome } from './running-calls.js'
 
 /** Why an attempt failed: what to report, and the issue that says so. */
@@ -25,7 +25,7 @@ interface AttemptFailure {
 export async function runStep(run: ExecutionRun, stepId: string, launched: () => void) {
   const step = run.step(stepId)
   const tool = Object.hasOwn(run.tools, step.tool) ? run.tools[step.tool] : undefined
-  const result: StepRecord = { attempts: 0 }
+  const result = newStepRecord()
   run.record.settle(stepId, result)
   if (typeof tool !== 'function') {
     const message = `No implementation of tool ${JSON.stringify(step.tool)} was given to executePlan.`

@@ -1,42 +1,49 @@
+import { type PlanSteps, planSteps } from '../compile/build-compiled-plan.js'
 import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
-import { type DependentRows, dependentRows, dependentsAt } from '../util/dependent-rows.js'
-import { int32At, itemAt, stringAt } from '../util/item-at.js'
+import { type DependentRows, dependentRowsBy, dependentsAt } from '../util/dependent-rows.js'
+import { int32At, stringAt } from '../util/item-at.js'
 
 const NO_IDS: readonly string[] = Object.freeze([])
 
 /**
- * The steps of a plan as the scheduler sees them, in columns by position in the plan: one map
- * from id to position, and typed arrays for the dependents (compressed rows) and the priority
- * (longest remaining chain), so a plan of a million steps costs a few bytes per step here.
+ * The steps of a plan as the scheduler sees them, in columns by position in the plan: the
+ * plan's map from id to position, and typed arrays for the dependents (compressed rows) and
+ * the priority (longest remaining chain), so a plan of a million steps costs a few bytes per
+ * step here, and no step object is kept.
  */
 export class StepGraph {
   /** The steps, by position (their `index`). */
-  readonly steps: readonly CompiledStep[]
+  readonly steps: PlanSteps
   /** Longest remaining chain (in steps) from each step to the end of the plan, by position. */
   readonly priority: Int32Array
-  readonly #position: Map<string, number>
   readonly #rows: DependentRows
 
   /** @param priority by position; computed from `order` (a topological order) when omitted */
-  constructor(steps: readonly CompiledStep[], order: readonly string[], priority?: Int32Array) {
+  constructor(steps: PlanSteps, order: readonly string[], priority?: Int32Array) {
     this.steps = steps
-    const position = new Map<string, number>()
-    for (let index = 0; index < steps.length; index += 1)
-      position.set(itemAt(steps, index).id, index)
-    this.#position = position
-    this.#rows = dependentRows(steps, (stepId) => position.get(stepId))
+    this.#rows = dependentRowsBy(steps.size, (position) => steps.dependencies(position))
     this.priority = priority ?? this.#remainingDepth(order)
+  }
+
+  /** Number of steps. */
+  get size(): number {
+    return this.steps.size
   }
 
   /** Position of a step in the plan, or -1 for an id that is not a step of it. */
   position(stepId: string): number {
-    return this.#position.get(stepId) ?? -1
+    return this.steps.positions.get(stepId) ?? -1
+  }
+
+  /** The id of the step at `position`. */
+  id(position: number): string {
+    return stringAt(this.steps.ids, position)
   }
 
   /** The step with this id. */
   step(stepId: string): CompiledStep | undefined {
-    const at = this.#position.get(stepId)
-    return at === undefined ? undefined : this.steps[at]
+    const at = this.steps.positions.get(stepId)
+    return at === undefined ? undefined : this.steps.step(at)
   }
 
   /** Positions of the steps that depend on the step at `position`. */
@@ -46,15 +53,15 @@ export class StepGraph {
 
   /** Ids of the steps that depend on `stepId`, in plan order. */
   dependents(stepId: string): readonly string[] {
-    const at = this.#position.get(stepId)
+    const at = this.steps.positions.get(stepId)
     if (at === undefined) return NO_IDS
-    return Array.from(this.dependentPositions(at), (index) => itemAt(this.steps, index).id)
+    return Array.from(this.dependentPositions(at), (index) => this.id(index))
   }
 
   #remainingDepth(order: readonly string[]): Int32Array {
-    const depth = new Int32Array(this.steps.length)
+    const depth = new Int32Array(this.steps.size)
     for (let position = order.length - 1; position >= 0; position -= 1) {
-      const at = this.#position.get(stringAt(order, position))
+      const at = this.steps.positions.get(stringAt(order, position))
       if (at === undefined) continue
       let longest = 0
       for (const dependent of this.dependentPositions(at))
@@ -67,5 +74,5 @@ export class StepGraph {
 
 /** Builds the scheduler's view of a compiled plan, in O(steps + edges). */
 export function createStepGraph(plan: CompiledPlan): StepGraph {
-  return new StepGraph(plan.steps, plan.order)
+  return new StepGraph(planSteps(plan), plan.order)
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { stepsView } from '../compile/build-compiled-plan.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import { StepGraph } from './step-graph.js'
 import { StepScheduler } from './step-scheduler.js'
@@ -21,7 +22,7 @@ function graphOf(
     }),
   )
   return new StepGraph(
-    steps,
+    stepsView(steps),
     ids,
     Int32Array.from(ids, (id) => priority[id] ?? 1),
   )

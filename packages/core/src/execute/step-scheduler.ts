@@ -1,4 +1,4 @@
-import { int32At, itemAt } from '../util/item-at.js'
+import { int32At } from '../util/item-at.js'
 import { ReadyQueue } from './ready-queue.js'
 import type { StepGraph } from './step-graph.js'
 
@@ -62,7 +62,7 @@ export class StepScheduler {
     this.#options = options
     this.#defer = options.defer ?? defaultDefer
     this.#queue = new ReadyQueue(graph.priority)
-    this.#waiting = new Int32Array(graph.steps.length)
+    this.#waiting = new Int32Array(graph.size)
   }
 
   /** Steps started and not yet ended. */
@@ -141,7 +141,7 @@ export class StepScheduler {
         this.#active < this.#options.concurrency &&
         this.#queue.size > 0
       )
-        this.#launch(itemAt(this.#graph.steps, this.#queue.pop() ?? -1).id)
+        this.#launch(this.#graph.id(this.#queue.pop() ?? -1))
     } finally {
       this.#pumping = false
     }

@@ -1,3 +1,4 @@
+import { planSteps } from '../compile/build-compiled-plan.js'
 import { PlanError } from '../errors/plan-error.js'
 import { createUntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker.js'
 import { createIssue } from '../issues/create-issue.js'
@@ -109,7 +110,7 @@ function start(
     const approved = revalidatePlan(compiler, compiled)
     budgets.seenPlanHashes.add(approved.hash)
     run.install(approved, 'plan', false, (stepId) => parts.flow.forget(stepId))
-    parts.flow.planApproved(approved.steps.map((step) => step.id))
+    parts.flow.planApproved(planSteps(approved).ids)
   }
   const plan = run.plan
   if (plan === undefined) return
@@ -117,7 +118,7 @@ function start(
     type: 'plan_approved',
     kind: state === undefined ? 'plan' : 'restore',
     planHash: plan.hash,
-    steps: plan.steps.length,
+    steps: planSteps(plan).size,
     signed: parts.signatureRequired,
   } as const
   traceGuardEvent(event)

@@ -1,3 +1,4 @@
+import { planSteps } from '../compile/build-compiled-plan.js'
 import type { UntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { SavedStateChanges } from '../types/saved-state-changes.js'
@@ -75,9 +76,9 @@ export class GuardJournal {
     const plan = run.plan
     if (plan !== base.plan) {
       changes.set.push([['plan'], plan ?? null])
-      for (const step of plan?.steps ?? []) {
-        steps.add(step.id)
-        put(changes, ['flow', 'seen', step.id], this.flow.stepJSON(step.id).seen)
+      for (const stepId of plan === undefined ? [] : planSteps(plan).ids) {
+        steps.add(stepId)
+        put(changes, ['flow', 'seen', stepId], this.flow.stepJSON(stepId).seen)
       }
     }
     for (const stepId of steps) this.#step(changes, stepId)

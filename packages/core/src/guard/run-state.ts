@@ -1,11 +1,13 @@
+import { type PlanSteps, planSteps, stepsView } from '../compile/build-compiled-plan.js'
 import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { StepStatus } from '../types/plan-guard.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { canonicalJson } from '../util/canonical-json.js'
-import { type DependentRows, dependentRows, dependentsAt } from '../util/dependent-rows.js'
-import { int32At, itemAt } from '../util/item-at.js'
+import { type DependentRows, dependentRowsBy, dependentsAt } from '../util/dependent-rows.js'
+import { int32At, itemAt, stringAt } from '../util/item-at.js'
 import { freezeJson } from '../util/json-copy.js'
+import { StepValues } from '../util/step-values.js'
 import { callKey } from './call-key.js'
 import { resolveReferences } from './resolve-references.js'
 
@@ -52,11 +54,12 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
 export class RunState {
   plan: CompiledPlan | undefined
   mode: PlanMode = 'plan'
-  readonly status = new Map<string, StepStatus>()
-  readonly outputs = new Map<string, JsonValue>()
+  /** Kept by position for the current plan's steps, like {@link outputs} and {@link ranWith}. */
+  readonly status = new StepValues<StepStatus>()
+  readonly outputs = new StepValues<JsonValue>()
   readonly ready = new Map<string, ReadyEntry>()
   /** The call key each step ran with, to recognise a repeat of a finished call. */
-  readonly ranWith = new Map<string, string>()
+  readonly ranWith = new StepValues<string>()
   /** Steps restored as running: their call started in an earlier process and never ended. */
   readonly interrupted = new Set<string>()
   /**
@@ -71,8 +74,10 @@ export class RunState {
    * read them (the steps of a newly installed plan are not added; the tracker reads the plan).
    */
   changed: Set<string> | undefined
-  private stepById = new Map<string, CompiledStep>()
-  private stepsByTool = new Map<string, CompiledStep[]>()
+  /** The current plan's steps by position, read from its columns (no step object is kept). */
+  #steps: PlanSteps = stepsView(NO_STEPS)
+  /** Positions of the current plan's steps, by tool. */
+  private stepsByTool = new Map<string, number[]>()
   /** The dependents of each step of the current plan, by position (`index`). */
   private dependents: DependentRows = { starts: new Int32Array(1), targets: new Int32Array(0) }
   /** Remaining unfinished dependencies of each pending step of the current plan. */
@@ -86,7 +91,8 @@ export class RunState {
 
   /** A step of the current plan. */
   step(stepId: string): CompiledStep | undefined {
-    return this.stepById.get(stepId)
+    const position = this.#steps.positions.get(stepId)
+    return position === undefined ? undefined : this.#steps.step(position)
   }
 
   /**
@@ -94,12 +100,13 @@ export class RunState {
    * re-plans and turns.
    */
   knownStep(stepId: string): CompiledStep | undefined {
-    return this.stepById.get(stepId) ?? this.#earlier.get(stepId)
+    return this.step(stepId) ?? this.#earlier.get(stepId)
   }
 
   /** The steps of the current plan that call `tool`. */
   stepsOf(tool: string): readonly CompiledStep[] {
-    return this.stepsByTool.get(tool) ?? NO_STEPS
+    const positions = this.stepsByTool.get(tool)
+    return positions === undefined ? NO_STEPS : positions.map((at) => this.#steps.step(at))
   }
 
   /** The first ready step that accepts the call with key `key`. */
@@ -126,58 +133,63 @@ export class RunState {
     if (this.ready.size > 0) for (const stepId of [...this.ready.keys()]) this.removeReady(stepId)
     // A refusal put to a human is replayed within its plan; a new plan counts afresh.
     if (!restoring) this.asked.clear()
+    const before = this.#steps
+    const steps = planSteps(next)
+    const { ids, positions } = steps
     this.plan = next
     this.mode = mode
-    // The first plan fills the maps made with the run; later plans start from new ones.
-    const previous = this.stepById
-    if (previous.size > 0) {
-      this.stepById = new Map()
-      this.stepsByTool = new Map()
-    }
-    for (const step of next.steps) {
-      const known = previous.get(step.id) ?? this.#earlier.get(step.id)
-      this.stepById.set(step.id, step)
-      push(this.stepsByTool, step.tool, step)
-      if (!(restoring ? this.status.has(step.id) : this.carries(step, known))) {
-        this.status.set(step.id, 'pending')
-        this.outputs.delete(step.id)
-        this.ranWith.delete(step.id)
-        onReset(step.id)
+    this.#steps = steps
+    for (const values of [this.status, this.outputs, this.ranWith]) values.place(ids, positions)
+    this.stepsByTool = new Map()
+    for (let position = 0; position < steps.size; position += 1) {
+      const stepId = stringAt(ids, position)
+      push(this.stepsByTool, steps.tool(position), position)
+      if (!(restoring ? this.status.has(stepId) : this.carries(steps, position, before))) {
+        this.status.set(stepId, 'pending')
+        this.outputs.delete(stepId)
+        this.ranWith.delete(stepId)
+        onReset(stepId)
       }
-      this.#earlier.delete(step.id)
+      this.#earlier.delete(stepId)
     }
-    this.dependents = dependentRows(next.steps, (stepId) => this.stepById.get(stepId)?.index)
-    this.waiting = new Int32Array(next.steps.length)
-    if (previous !== this.stepById)
-      for (const [stepId, step] of previous)
-        if (!this.stepById.has(stepId)) this.#earlier.set(stepId, step)
-    for (const step of next.steps) if (this.status.get(step.id) === 'pending') this.schedule(step)
+    this.dependents = dependentRowsBy(steps.size, (position) => steps.dependencies(position))
+    this.waiting = new Int32Array(steps.size)
+    for (let position = 0; position < before.size; position += 1)
+      if (!positions.has(stringAt(before.ids, position)))
+        this.#earlier.set(stringAt(before.ids, position), before.step(position))
+    for (let position = 0; position < steps.size; position += 1)
+      if (this.status.get(stringAt(ids, position)) === 'pending') this.schedule(position)
   }
 
-  /** True when an earlier plan's step with this id (`previous`) ran (or runs) the same call. */
-  private carries(step: CompiledStep, previous: CompiledStep | undefined): boolean {
-    const state = this.status.get(step.id)
-    return (
-      previous !== undefined &&
-      (state === 'done' || state === 'running') &&
-      previous.tool === step.tool &&
-      canonicalJson(previous.args) === canonicalJson(step.args)
-    )
+  /**
+   * True when the step at `position` of `steps` ran (or runs) the same call as the earlier
+   * plan's step with its id (in `before`, else in an earlier plan).
+   */
+  private carries(steps: PlanSteps, position: number, before: PlanSteps): boolean {
+    const stepId = stringAt(steps.ids, position)
+    const state = this.status.get(stepId)
+    if (state !== 'done' && state !== 'running') return false
+    const at = before.positions.get(stepId)
+    const previous = at === undefined ? this.#earlier.get(stepId) : before.step(at)
+    if (previous === undefined || previous.tool !== steps.tool(position)) return false
+    return canonicalJson(previous.args) === canonicalJson(steps.step(position).args)
   }
 
   /** A pending step of a new plan: skipped, ready or waiting, by its dependencies. */
-  private schedule(step: CompiledStep): void {
+  private schedule(position: number): void {
+    const { ids } = this.#steps
+    const dependencies = this.#steps.dependencies(position)
     let remaining = 0
-    for (const dependency of step.dependsOn) {
-      const state = this.status.get(dependency)
+    for (let edge = 0; edge < dependencies.length; edge += 1) {
+      const state = this.status.get(stringAt(ids, itemAt(dependencies, edge)))
       if (state === 'failed' || state === 'skipped') {
-        this.status.set(step.id, 'skipped')
+        this.status.set(stringAt(ids, position), 'skipped')
         return
       }
       if (state !== 'done') remaining += 1
     }
-    if (remaining === 0) this.addReady(step)
-    else this.waiting[step.index] = remaining
+    if (remaining === 0) this.addReady(this.#steps.step(position))
+    else this.waiting[position] = remaining
   }
 
   private addReady(step: CompiledStep): void {
@@ -226,7 +238,7 @@ export class RunState {
 
   /** running → ready (a retry, or an interrupted call approved again); false when not running. */
   release(stepId: string): boolean {
-    const step = this.stepById.get(stepId)
+    const step = this.step(stepId)
     if (step === undefined || this.status.get(stepId) !== 'running') return false
     this.changed?.add(stepId)
     this.status.set(stepId, 'pending')
@@ -246,16 +258,15 @@ export class RunState {
     this.status.set(stepId, 'done')
     if (output === undefined) this.outputs.delete(stepId)
     else this.outputs.set(stepId, output)
-    const finished = this.stepById.get(stepId)
+    const finished = this.#steps.positions.get(stepId)
     if (finished === undefined) return true
-    const steps = this.plan?.steps ?? NO_STEPS
-    for (const position of dependentsAt(this.dependents, finished.index)) {
-      const step = itemAt(steps, position)
-      if (this.status.get(step.id) !== 'pending') continue
+    const { ids } = this.#steps
+    for (const position of dependentsAt(this.dependents, finished)) {
+      if (this.status.get(stringAt(ids, position)) !== 'pending') continue
       const left = int32At(this.waiting, position)
       const remaining = (left === 0 ? 1 : left) - 1
       this.waiting[position] = remaining
-      if (remaining === 0) this.addReady(step)
+      if (remaining === 0) this.addReady(this.#steps.step(position))
     }
     return true
   }
@@ -270,14 +281,14 @@ export class RunState {
     this.changed?.add(stepId)
     this.status.set(stepId, 'failed')
     this.removeReady(stepId)
-    const failed = this.stepById.get(stepId)
+    const failed = this.#steps.positions.get(stepId)
     if (failed === undefined) return state
-    this.waiting[failed.index] = 0
-    const steps = this.plan?.steps ?? NO_STEPS
-    const stack = [...dependentsAt(this.dependents, failed.index)]
+    this.waiting[failed] = 0
+    const { ids } = this.#steps
+    const stack = [...dependentsAt(this.dependents, failed)]
     while (stack.length > 0) {
       const position = stack.pop() ?? -1
-      const id = itemAt(steps, position).id
+      const id = stringAt(ids, position)
       if (this.status.get(id) !== 'pending') continue
       this.changed?.add(id)
       this.status.set(id, 'skipped')
@@ -290,9 +301,11 @@ export class RunState {
 
   /** After a restore: the call keys of steps that ran, and the running ones as interrupted. */
   markRestored(): void {
-    for (const step of this.plan?.steps ?? NO_STEPS) {
-      const state = this.status.get(step.id)
+    const { ids, size } = this.#steps
+    for (let position = 0; position < size; position += 1) {
+      const state = this.status.get(stringAt(ids, position))
       if (state !== 'done' && state !== 'running') continue
+      const step = this.#steps.step(position)
       const resolved = resolveReferences(step, this.outputs)
       if (resolved.success)
         this.ranWith.set(step.id, callKey(step.tool, canonicalJson(resolved.args)))
@@ -303,13 +316,13 @@ export class RunState {
   /** Steps whose dependencies are all done and that have not started, in plan order. */
   readySteps(): CompiledStep[] {
     return [...this.ready.keys()]
-      .flatMap((id) => this.stepById.get(id) ?? [])
+      .flatMap((id) => this.step(id) ?? [])
       .sort((left, right) => left.index - right.index)
   }
 
   /** Tools of the ready steps, and of interrupted calls (a repeat is told why it does not run). */
   readyTools(): string[] {
-    const tools = [...this.ready.keys()].map((id) => this.stepById.get(id)?.tool ?? '')
+    const tools = [...this.ready.keys()].map((id) => this.step(id)?.tool ?? '')
     for (const id of this.interrupted)
       if (this.status.get(id) === 'running') tools.push(this.knownStep(id)?.tool ?? '')
     return [...new Set(tools)].filter(Boolean)
@@ -323,6 +336,6 @@ export class RunState {
   /** True when every step of the current plan is done, failed or skipped. */
   isComplete(): boolean {
     if (this.plan === undefined) return false
-    return this.plan.steps.every((step) => isEnded(this.status.get(step.id)))
+    return this.#steps.ids.every((stepId) => isEnded(this.status.get(stepId)))
   }
 }

@@ -1,5 +1,5 @@
 import type { CompiledStep } from '../types/compiled-plan.js'
-import { int32At } from './item-at.js'
+import { int32At, itemAt } from './item-at.js'
 
 /**
  * The dependents of each step of a plan, by position, as compressed rows: those of the step at
@@ -52,4 +52,17 @@ export function dependentRows(
 /** Positions of the steps that depend on the step at `position`. */
 export function dependentsAt(rows: DependentRows, position: number): Int32Array {
   return rows.targets.subarray(rows.starts[position], rows.starts[position + 1])
+}
+
+/** The rows of `size` steps whose dependencies (positions) `dependencies` gives, in O(steps + edges). */
+export function dependentRowsBy(
+  size: number,
+  dependencies: (position: number) => ArrayLike<number>,
+): DependentRows {
+  return rowsOf(size, (emit) => {
+    for (let position = 0; position < size; position += 1) {
+      const targets = dependencies(position)
+      for (let edge = 0; edge < targets.length; edge += 1) emit(itemAt(targets, edge), position)
+    }
+  })
 }

@@ -1,0 +1,87 @@
+/**
+ * A map from step id to a value, kept by position for the steps of one plan (a dense array,
+ * no hash entry per step) and in a small map for any other id. It iterates the other ids first,
+ * in the order they were set, then the plan's steps in plan order: for a single plan that is
+ * the order a `Map` filled in plan order has.
+ */
+export class StepValues<V> implements ReadonlyMap<string, V> {
+  #positions: ReadonlyMap<string, number> = new Map()
+  #ids: readonly string[] = []
+  /** By position; `undefined` where a step has no value. */
+  #values: (V | undefined)[] = []
+  #placed = 0
+  #others = new Map<string, V>()
+
+  get size(): number {
+    return this.#placed + this.#others.size
+  }
+
+  /**
+   * Keeps the values by position for a plan whose step ids are `ids` (`positions` finds one):
+   * the values of its ids move into the array, every other value into the map.
+   */
+  place(ids: readonly string[], positions: ReadonlyMap<string, number>): void {
+    const entries = [...this.entries()]
+    this.#positions = positions
+    this.#ids = ids
+    this.#values = new Array(ids.length).fill(undefined)
+    this.#placed = 0
+    this.#others = new Map()
+    for (const [id, value] of entries) this.set(id, value)
+  }
+
+  get(id: string): V | undefined {
+    const position = this.#positions.get(id)
+    return position === undefined ? this.#others.get(id) : this.#values[position]
+  }
+
+  has(id: string): boolean {
+    return this.get(id) !== undefined
+  }
+
+  set(id: string, value: V): this {
+    const position = this.#positions.get(id)
+    if (position === undefined) {
+      this.#others.set(id, value)
+      return this
+    }
+    if (this.#values[position] === undefined) this.#placed += 1
+    this.#values[position] = value
+    return this
+  }
+
+  delete(id: string): boolean {
+    const position = this.#positions.get(id)
+    if (position === undefined) return this.#others.delete(id)
+    if (this.#values[position] === undefined) return false
+    this.#values[position] = undefined
+    this.#placed -= 1
+    return true
+  }
+
+  *entries(): MapIterator<[string, V]> {
+    yield* this.#others
+    const values = this.#values
+    for (let position = 0; position < values.length; position += 1) {
+      const value = values[position]
+      const id = this.#ids[position]
+      if (value !== undefined && id !== undefined) yield [id, value]
+    }
+  }
+
+  *keys(): MapIterator<string> {
+    for (const [id] of this.entries()) yield id
+  }
+
+  *values(): MapIterator<V> {
+    for (const [, value] of this.entries()) yield value
+  }
+
+  [Symbol.iterator](): MapIterator<[string, V]> {
+    return this.entries()
+  }
+
+  forEach(callback: (value: V, id: string, map: ReadonlyMap<string, V>) => void): void {
+    for (const [id, value] of this.entries()) callback(value, id, this)
+  }
+}
