@@ -1,5 +1,5 @@
 import type { PolicyInput } from '@plan/core'
-import { referenceToolPolicy } from '@plan/core/node'
+import { referenceToolPolicy } from '@plan/tools'
 
 /**
  * The demo's policy: the reference tools plus a logging codemod, inside the workspace only;

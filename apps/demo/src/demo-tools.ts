@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import type { JsonObject, PlanCompiler, ToolFunction } from '@plan/core'
-import { createReferenceTools, type ReferenceTools } from '@plan/core/node'
 import { checkSandbox, createSandboxedReferenceTools } from '@plan/sandbox'
+import { createReferenceTools, type ReferenceTools } from '@plan/tools'
 
 /** What ran, in order: `tool args` lines, so a scenario can show that a stopped call never ran. */
 export type RunLog = string[]

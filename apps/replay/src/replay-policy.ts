@@ -5,7 +5,7 @@ import {
   SENSITIVE_FILES,
   type TaintedPolicyInput,
 } from '@plan/core'
-import { referenceToolPolicy } from '@plan/core/node'
+import { referenceToolPolicy } from '@plan/tools'
 import { REVIEWER_ATTENTION } from './reviewer.js'
 
 /** How a run is guarded. */

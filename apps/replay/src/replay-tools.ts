@@ -1,6 +1,6 @@
 import type { PlanCompiler, ToolFunction } from '@plan/core'
-import { createReferenceTools, type ReferenceTools } from '@plan/core/node'
 import { checkSandbox, createSandboxedReferenceTools } from '@plan/sandbox'
+import { createReferenceTools, type ReferenceTools } from '@plan/tools'
 import { tool as aiTool, type ToolExecutionOptions, type ToolSet } from 'ai'
 import { tool as langchainTool } from 'langchain'
 import { z } from 'zod'
@@ -52,7 +52,7 @@ function referenceTools(compiler: PlanCompiler): ReferenceTools {
 }
 
 /**
- * The replay's tools: the reference tools of `@plan/core` on the temporary repository, and a
+ * The replay's tools: the reference tools of `@plan/tools` on the temporary repository, and a
  * `fetch_url` that serves canned pages. Every call that reaches a tool is recorded first.
  */
 export function createReplayTools(

@@ -1,5 +1,5 @@
 // `@plan/core/adapter`: the versioned API that the @plan adapters (LangChain, AI SDK, MCP) and
-// the packages built on core (sandbox, PostgreSQL store, CLI) use to make an integration behave
+// the packages built on core (tools, sandbox, PostgreSQL store, CLI) use to make an integration behave
 // like the others; a third-party adapter may use it too. It is released in lockstep with them
 // and documented in docs/adapter-api.md. Runtime-neutral: no Node.js built-in, no zod.
 
@@ -29,7 +29,8 @@ export { finishDurableCall, startDurableCall } from './durable/start-durable-cal
 export { EXTRACT_TOOL, GENERATE_TOOL, modelStepPlannerHint } from './extract/model-step-policy.js'
 export { runReadyModelSteps } from './extract/run-ready-model-steps.js'
 export { formatPath } from './issues/format-issues.js'
-export type { DecisionSource } from './telemetry/decision-spans.js'
-export { traceCallDecision } from './telemetry/decision-spans.js'
+export type { DecisionSource, SandboxViolation } from './telemetry/decision-spans.js'
+export { traceCallDecision, traceSandboxViolations } from './telemetry/decision-spans.js'
 export { canonicalJson, hashJson } from './util/canonical-json.js'
+export { errorCode } from './util/error-code.js'
 export { errorMessage } from './util/error-message.js'

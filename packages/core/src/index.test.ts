@@ -44,6 +44,7 @@ const ADAPTER_ENTRY = [
   'canonicalJson',
   'countOption',
   'createRunWriter',
+  'errorCode',
   'errorMessage',
   'finishDurableCall',
   'formatPath',
@@ -66,6 +67,7 @@ const ADAPTER_ENTRY = [
   'startDurableCall',
   'stepsFromToolCalls',
   'traceCallDecision',
+  'traceSandboxViolations',
 ]
 
 const PACKAGES = join(import.meta.dirname, '..', '..')

@@ -101,12 +101,6 @@ export { signPlan } from './sign/sign-plan.js'
 export type { PlanSignatureCheck } from './sign/verify-plan.js'
 export { verifyPlan } from './sign/verify-plan.js'
 export { ruleOfTwo, SENSITIVE_FILES } from './taint/tainted-presets.js'
-export type {
-  CommandRunner,
-  CommandRunOptions,
-  CommandRunResult,
-  CommandViolation,
-} from './tools/command-runner.js'
 export type { AuditSink } from './types/audit-sink.js'
 export type { CommandCheckResult } from './types/command-check-result.js'
 export type { CompiledPlan, CompiledStep, StepReference } from './types/compiled-plan.js'

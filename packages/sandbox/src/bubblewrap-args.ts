@@ -1,7 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync, type Stats } from 'node:fs'
 import { posix } from 'node:path'
 import { isWithin } from '@plan/core/adapter'
-import { realOrSelf } from '@plan/core/node'
+import { realOrSelf } from '@plan/tools'
 import { protectionMounts } from './protection-mounts.js'
 import type { SandboxConfig } from './sandbox-config.js'
 import { SandboxError } from './sandbox-error.js'

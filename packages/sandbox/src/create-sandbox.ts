@@ -1,13 +1,8 @@
 import { type ChildProcessWithoutNullStreams, spawn as spawnProcess } from 'node:child_process'
 import { posix } from 'node:path'
-import type {
-  CommandRunResult,
-  PlanCompiler,
-  PlanIssue,
-  PolicyInput,
-  ResolvedPolicy,
-} from '@plan/core'
+import type { PlanCompiler, PlanIssue, PolicyInput, ResolvedPolicy } from '@plan/core'
 import { resolvePolicy } from '@plan/core/schemas'
+import type { CommandRunResult } from '@plan/tools'
 import { findProgram } from './find-program.js'
 import { collectSandboxed } from './run-sandboxed.js'
 import { createSandboxConfig, type SandboxConfig, type SandboxOptions } from './sandbox-config.js'

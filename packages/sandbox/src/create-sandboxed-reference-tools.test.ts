@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { createPlanCompiler, executePlan } from '@plan/core'
-import { referenceToolPolicy } from '@plan/core/node'
+import { referenceToolPolicy } from '@plan/tools'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { createSandboxedReferenceTools } from './create-sandboxed-reference-tools.js'
 import {

@@ -1,9 +1,5 @@
 import type { PlanCompiler } from '@plan/core'
-import {
-  createReferenceTools,
-  type ReferenceTools,
-  type ReferenceToolsOptions,
-} from '@plan/core/node'
+import { createReferenceTools, type ReferenceTools, type ReferenceToolsOptions } from '@plan/tools'
 import { createSandbox, type Sandbox } from './create-sandbox.js'
 import type { SandboxOptions } from './sandbox-config.js'
 

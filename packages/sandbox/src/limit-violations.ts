@@ -1,4 +1,4 @@
-import type { CommandViolation } from '@plan/core'
+import type { CommandViolation } from '@plan/tools'
 import { LIMIT_NAMES, type LimitName, type SandboxLimits } from './sandbox-limits.js'
 
 // bubblewrap exits with 128 + the signal that killed the command.

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { connect, createServer, type Server, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { posix } from 'node:path'
-import type { CommandViolation } from '@plan/core'
+import type { CommandViolation } from '@plan/tools'
 import { hostAllowed } from './host-allowed.js'
 
 /** A filtering HTTP proxy on a Unix socket, for one sandboxed command. */

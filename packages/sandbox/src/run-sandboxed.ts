@@ -1,5 +1,4 @@
-import type { CommandRunResult } from '@plan/core'
-import { collectProcess, type ProcessOutcome } from '@plan/core/node'
+import { type CommandRunResult, collectProcess, type ProcessOutcome } from '@plan/tools'
 import { CLOSER_FAILED, CLOSER_NAME } from './descriptor-closer.js'
 import { limitViolations } from './limit-violations.js'
 import { SandboxError } from './sandbox-error.js'

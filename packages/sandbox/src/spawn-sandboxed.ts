@@ -1,7 +1,7 @@
 import { type ChildProcessWithoutNullStreams, type IOType, spawn } from 'node:child_process'
 import { existsSync, realpathSync } from 'node:fs'
 import type { Readable, Writable } from 'node:stream'
-import type { CommandViolation } from '@plan/core'
+import type { CommandViolation } from '@plan/tools'
 import { bubblewrapArgs, PROXY_SOCKET } from './bubblewrap-args.js'
 import { bubblewrapFeatures } from './bubblewrap-features.js'
 import { watchStatus } from './bubblewrap-status.js'

@@ -1,4 +1,4 @@
-import type { CommandViolation } from '@plan/core'
+import type { CommandViolation } from '@plan/tools'
 
 const REPORTS: readonly [RegExp, CommandViolation['kind']][] = [
   [/Read-only file system/i, 'write'],

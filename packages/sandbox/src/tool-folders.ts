@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { posix } from 'node:path'
 import { isWithin } from '@plan/core/adapter'
-import { realOrSelf } from '@plan/core/node'
+import { realOrSelf } from '@plan/tools'
 
 /** Where a program linked from a bin folder lives: its package's root, else its own folder. */
 function programLocation(target: string, toolchain: string): string {

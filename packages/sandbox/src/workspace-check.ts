@@ -8,9 +8,9 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { posix } from 'node:path'
-import type { CommandViolation } from '@plan/core'
 import { REPOSITORY_CODE_PATHS } from '@plan/core'
 import { isWithin } from '@plan/core/adapter'
+import type { CommandViolation } from '@plan/tools'
 import { GIT_TODO_LISTS } from './git-code-parts.js'
 import type { SandboxConfig } from './sandbox-config.js'
 import { scanWorkspace, type WorkspaceScan } from './workspace-scan.js'

@@ -11,7 +11,8 @@ export const GENERATE_TOOL = 'generate'
  * boolean, pattern, workspace path, or a list of one of these) that is trusted once it
  * matches, so later steps may use it anywhere through `$ref`; `generate` writes free text
  * (a fixed file, a summary) whose output stays untrusted, so it may only reach arguments that
- * accept untrusted data (file contents, not commands or write paths). Spread into `tools`.
+ * accept untrusted data (file contents, not commands or write paths). Spread into `tools`
+ * (`referenceToolPolicy` is `@plan/tools`').
  *
  * @example
  * ```ts

@@ -5,7 +5,6 @@ import { z } from 'zod'
 import { flowPolicy } from '../flow/__fixtures__/flow-policy.js'
 import { policyJsonSchema } from '../schema/plan-json-schema.js'
 import { policySchema } from '../schema/policy-schema.js'
-import { referenceToolPolicy } from '../tools/reference-tool-policy.js'
 import { parsePolicyFast } from './parse-policy-fast.js'
 import { POLICY_JSON_SCHEMA } from './policy-json-schema.js'
 
@@ -14,6 +13,26 @@ async function fixture(path: string): Promise<unknown> {
 }
 
 const minimal = { version: 1, workspace: { roots: ['/srv/repo'] }, tools: {} }
+
+/** The `tools` section `referenceToolPolicy()` of @plan/tools returns (descriptions included). */
+const REFERENCE_TOOLS = {
+  view_file: {
+    description: 'Read a text file inside the workspace.',
+    args: { file: { type: 'path', access: 'read' } },
+  },
+  write_file: {
+    description: 'Write a whole text file inside the workspace (atomically).',
+    args: { file: { type: 'path', access: 'write' }, content: { type: 'string' } },
+  },
+  list_files: {
+    description: 'List the entries of a folder inside the workspace.',
+    args: { dir: { type: 'path', access: 'read', required: false } },
+  },
+  run_command: {
+    description: 'Run one allowed program, without a shell, in the workspace.',
+    args: { command: { type: 'command' } },
+  },
+}
 
 const everything = {
   $schema: 'https://example.com/policy.json',
@@ -114,7 +133,7 @@ describe('parsePolicyFast', () => {
   it.each([
     ['a minimal policy (catches a default added to the schema only)', minimal],
     ['a policy using every field', everything],
-    ['the reference tools policy', { ...minimal, tools: referenceToolPolicy() }],
+    ['the reference tools policy', { ...minimal, tools: REFERENCE_TOOLS }],
     ['the data-flow fixture policy', flowPolicy('/srv/repo')],
   ])('should read %s exactly as policySchema does', (_, policy) => {
     const fast = parsePolicyFast(policy)

@@ -1,6 +1,3 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { trace } from '@opentelemetry/api'
 import {
   BasicTracerProvider,
@@ -13,8 +10,7 @@ import { createPlanCompiler } from '../compile/create-plan-compiler.js'
 import { executePlan } from '../execute/execute-plan.js'
 import { createPlanGuard } from '../guard/create-plan-guard.js'
 import type { PolicyInput } from '../schema/policy-schema.js'
-import { createRunCommandTool } from '../tools/run-command-tool.js'
-import { traceCallDecision } from './decision-spans.js'
+import { traceCallDecision, traceSandboxViolations } from './decision-spans.js'
 
 const policy: PolicyInput = {
   version: 1,
@@ -134,54 +130,36 @@ describe('decision spans', () => {
     ])
   })
 
-  it('should trace the accesses a sandbox refused as plan.sandbox_violation events', async () => {
+  it('should trace the accesses a sandbox refused as plan.sandbox_violation events', () => {
     register()
-    const root = await realpath(await mkdtemp(join(tmpdir(), 'plan-otel-')))
-    try {
-      const compiler = await createPlanCompiler({
-        version: 1,
-        workspace: { roots: [root] },
-        tools: { run_command: { args: { command: { type: 'command' } } } },
-        commands: { allow: ['ls'] },
-      })
-      const runCommand = createRunCommandTool(compiler, {
-        runner: async () => ({
-          exitCode: 1,
-          signal: null,
-          stdout: '',
-          stderr: 'ls: cannot open directory /home: Permission denied',
-          truncated: false,
-          timedOut: false,
-          violations: [
-            { kind: 'read', message: 'ls: cannot open directory /home', target: '/home' },
-          ],
-        }),
-      })
-      await runCommand({ command: 'ls' }, {
-        stepId: 's',
-        signal: new AbortController().signal,
-      } as never)
-      const spans = exporter.getFinishedSpans().map(summary)
-      expect(spans).toEqual([
-        {
-          name: 'run_sandboxed',
-          attributes: {
-            'plan.operation.name': 'run_sandboxed',
-            'plan.source': 'core',
-            'plan.sandbox.program': 'ls',
-            'plan.sandbox.violation.count': 1,
-            'error.type': 'sandbox_violation',
-          },
-          events: [['plan.sandbox_violation', undefined]],
+    traceSandboxViolations(
+      ['ls'],
+      [{ kind: 'read', message: 'ls: cannot open directory /home', target: '/home' }],
+    )
+    const spans = exporter.getFinishedSpans().map(summary)
+    expect(spans).toEqual([
+      {
+        name: 'run_sandboxed',
+        attributes: {
+          'plan.operation.name': 'run_sandboxed',
+          'plan.source': 'core',
+          'plan.sandbox.program': 'ls',
+          'plan.sandbox.violation.count': 1,
+          'error.type': 'sandbox_violation',
         },
-      ])
-      expect(exporter.getFinishedSpans()[0]?.events[0]?.attributes).toMatchObject({
-        'plan.sandbox.violation.kind': 'read',
-        'plan.sandbox.violation.target': '/home',
-      })
-    } finally {
-      await rm(root, { recursive: true, force: true })
-    }
+        events: [['plan.sandbox_violation', undefined]],
+      },
+    ])
+    expect(exporter.getFinishedSpans()[0]?.events[0]?.attributes).toMatchObject({
+      'plan.sandbox.violation.kind': 'read',
+      'plan.sandbox.violation.target': '/home',
+    })
+  })
+
+  it('should record no span for a command the sandbox refused nothing', () => {
+    register()
+    traceSandboxViolations(['ls'], [])
+    expect(exporter.getFinishedSpans()).toEqual([])
   })
 
   it('should decide as without tracing when the tracer provider throws', async () => {

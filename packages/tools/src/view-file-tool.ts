@@ -1,6 +1,5 @@
 import { constants } from 'node:fs'
-import type { PlanCompiler } from '../types/plan-compiler.js'
-import type { ToolFunction } from '../types/tool-function.js'
+import type { PlanCompiler, ToolFunction } from '@plan/core'
 import { checkDescriptor, openChecked } from './opened-path.js'
 import { realPathArgument, refuse, stringArgument } from './tool-input.js'
 

@@ -1,9 +1,6 @@
-import { checkPathOnDisk } from '../checks/path-on-disk.js'
-import { PlanError } from '../errors/plan-error.js'
-import type { JsonObject } from '../types/json-value.js'
-import type { PathAccess } from '../types/path-scope.js'
-import type { PlanCompiler } from '../types/plan-compiler.js'
-import type { PlanIssue } from '../types/plan-issue.js'
+import type { JsonObject, PathAccess, PlanCompiler, PlanIssue } from '@plan/core'
+import { PlanError } from '@plan/core'
+import { checkPathOnDisk } from '@plan/core/node'
 
 /** Throws a `PlanError` for a refused tool input; reference tools never run on one. */
 export function refuse(

@@ -1,6 +1,4 @@
-import type { PolicyInput } from '../schema/policy-schema.js'
-import type { PlanCompiler } from '../types/plan-compiler.js'
-import type { ToolFunction } from '../types/tool-function.js'
+import type { PlanCompiler, PolicyInput, ToolFunction } from '@plan/core'
 import { createListFilesTool, type ListFilesOptions } from './list-files-tool.js'
 import { referenceToolPolicy } from './reference-tool-policy.js'
 import { createRunCommandTool, type RunCommandOptions } from './run-command-tool.js'

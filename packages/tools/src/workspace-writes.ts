@@ -1,6 +1,5 @@
 import { lstat, readdir } from 'node:fs/promises'
 import { posix } from 'node:path'
-import { popped } from '../util/item-at.js'
 
 /** What a walk of the workspace saw: each file's identity and version, or that it stopped. */
 export interface WorkspaceFiles {
@@ -37,8 +36,7 @@ export async function readWorkspaceFiles(
   const links: string[] = []
   const folders: string[] = ['']
   let entries = 0
-  while (folders.length > 0) {
-    const relative = popped(folders)
+  for (let relative = folders.pop(); relative !== undefined; relative = folders.pop()) {
     const inGit = relative === '.git' || relative.endsWith('/.git')
     let listing: import('node:fs').Dirent[]
     try {

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs'
-import { isWithin } from '../checks/path-scope.js'
-import { posix } from '../util/posix-path.js'
+import { posix } from 'node:path'
+import { isWithin } from '@plan/core/adapter'
 
 /** The real path of `path`, or `path` itself when it does not resolve. */
 export function realOrSelf(path: string): string {

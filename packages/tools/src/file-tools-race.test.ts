@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { createPlanCompiler } from '@plan/core'
+import { createTestWorkspace, type TestWorkspace } from '@plan/core/test'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createPlanCompiler } from '../compile/create-plan-compiler.js'
-import { createTestWorkspace, type TestWorkspace } from '../guard/__fixtures__/test-workspace.js'
 import { createReferenceTools, type ReferenceTools } from './create-reference-tools.js'
 import { referenceToolPolicy } from './reference-tool-policy.js'
 

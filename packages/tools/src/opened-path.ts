@@ -1,9 +1,8 @@
 import { constants } from 'node:fs'
 import { type FileHandle, lstat, open, readlink } from 'node:fs/promises'
-import { checkPathOnDisk } from '../checks/path-on-disk.js'
-import type { PathAccess } from '../types/path-scope.js'
-import type { PlanCompiler } from '../types/plan-compiler.js'
-import { errorCode } from '../util/error-code.js'
+import type { PathAccess, PlanCompiler } from '@plan/core'
+import { errorCode } from '@plan/core/adapter'
+import { checkPathOnDisk } from '@plan/core/node'
 import { refuse } from './tool-input.js'
 
 /**

@@ -1,4 +1,4 @@
-import type { PolicyInput } from '../schema/policy-schema.js'
+import type { PolicyInput } from '@plan/core'
 
 /**
  * The `tools` section of a policy that matches the reference tools: `view_file`,

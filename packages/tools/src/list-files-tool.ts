@@ -1,9 +1,8 @@
 import { constants, type Dir } from 'node:fs'
 import { opendir, realpath } from 'node:fs/promises'
 import { posix } from 'node:path'
-import { isWithin } from '../checks/path-scope.js'
-import type { PlanCompiler } from '../types/plan-compiler.js'
-import type { ToolFunction } from '../types/tool-function.js'
+import type { PlanCompiler, ToolFunction } from '@plan/core'
+import { isWithin } from '@plan/core/adapter'
 import { checkDescriptor, openChecked } from './opened-path.js'
 import { realPathArgument, stringArgument } from './tool-input.js'
 
