@@ -22,6 +22,7 @@ export type { ExecutionResult, ExecutionStepResult } from './execution-result.js
  *
  * @example
  * ```ts
+ * // createReferenceTools comes from `@plan/tools`.
  * const compiler = await createPlanCompiler(policy)
  * const { tools } = createReferenceTools(compiler)
  * const result = await executePlan(compiler.compile(plan), tools, {
