@@ -33,6 +33,11 @@ const call: fc.Arbitrary<ModelCall> = fc.oneof(
     .map((command) => ({ tool: 'run_command' as const, args: { command } })),
 )
 
+const repeatedWrite: ModelCall = {
+  tool: 'write_file',
+  args: { file: 'docs/notes.md', content: 'x' },
+}
+
 /** Policies over the test workspace: which programs run, which paths are denied or read-only. */
 function policies(always: {
   readonly allow: string[]
@@ -100,7 +105,16 @@ describe('one policy through LangChain, the AI SDK and MCP', () => {
           expect(comparable(outcomes.mcp, false)).toEqual({ ...langchain, turns: [] })
         },
       ),
-      { numRuns: 40 },
+      {
+        numRuns: 40,
+        examples: [
+          // A write repeated: MCP's server echoes the absolute path, the others the relative one.
+          [
+            (root: string) => ({ ...testPolicy(root), commands: { allow: [] } }),
+            [repeatedWrite, repeatedWrite],
+          ],
+        ],
+      },
     )
   })
 

@@ -99,6 +99,38 @@ describe('createUntrustedFlowTracker', () => {
     )
   })
 
+  describe('a tool that echoes its own arguments', () => {
+    const notes = 'docs/release-notes.md'
+
+    /** A turn of one call, run and completed with `output`; its decision's code. */
+    async function turn(guard: PlanGuard, id: string, tool: string, args: object, output: unknown) {
+      guard.submitPlan([{ id, tool, args: { ...args } }], 'turn')
+      return codeOf(await run(guard, tool, args, output))
+    }
+
+    it('should not make the echoed path untrusted for a later write', async () => {
+      const guard = createPlanGuard(undefined, options())
+      await turn(guard, 'r1', 'view_file', { file: notes }, `${notes}: 3 lines`)
+      const write = { file: notes, content: 'updated' }
+      expect(await turn(guard, 'w1', 'write_file', write, 'ok')).toBe('allowed')
+    })
+
+    it('should still refuse a path that came from the output, not from the call', async () => {
+      const guard = createPlanGuard(undefined, options())
+      await turn(guard, 'r1', 'view_file', { file: 'README.md' }, `see ${notes} for more`)
+      const write = { file: notes, content: 'updated' }
+      expect(await turn(guard, 'w1', 'write_file', write, 'ok')).toBe('untrusted_flow')
+    })
+
+    it('should still index what the tool added around the echo', async () => {
+      const guard = createPlanGuard(undefined, options())
+      const output = `${notes} says: ${INJECTED_COMMAND}`
+      await turn(guard, 'r1', 'view_file', { file: notes }, output)
+      const command = { command: INJECTED_COMMAND }
+      expect(await turn(guard, 'c1', 'run_command', command, 'ok')).toBe('untrusted_flow')
+    })
+  })
+
   it('should allow a command that shares no text with untrusted output', async () => {
     const guard = createPlanGuard(undefined, options())
     guard.submitPlan(

@@ -14,6 +14,7 @@ import type {
 import { valueAt } from '../util/item-at.js'
 import { type ParseCommand, workspaceRelative } from './data-sources.js'
 import { matchesDeclassifySchema } from './matches-declassify-schema.js'
+import { withoutOwnEchoes } from './own-echoes.js'
 import { RunningCommands } from './running-commands.js'
 import { SourceTrail } from './source-trail.js'
 import {
@@ -113,11 +114,23 @@ function collectTexts(value: JsonValue, out: string[], depth = 0): void {
   }
 }
 
-/** Indexes the text of one untrusted output; one that is not JSON saturates the index. */
-function indexOutput(index: UntrustedTextIndex, origin: string, output: JsonValue | undefined) {
+/**
+ * Indexes the text of one untrusted output, less what echoes the call's own arguments (see
+ * {@link withoutOwnEchoes}); one that is not JSON saturates the index.
+ */
+function indexOutput(
+  index: UntrustedTextIndex,
+  origin: string,
+  output: JsonValue | undefined,
+  args?: JsonObject,
+) {
   const texts: string[] = []
   if (output !== undefined) collectTexts(output, texts)
-  index.add(origin, texts, output !== undefined)
+  index.add(
+    origin,
+    args === undefined ? texts : withoutOwnEchoes(texts, args),
+    output !== undefined,
+  )
 }
 
 interface Leaf {
@@ -344,7 +357,7 @@ function recordStep(
   const label: TrustLabel = untrusted ? 'untrusted' : 'trusted'
   labels.set(step.id, label)
   if (untrusted) {
-    indexOutput(index, step.id, output)
+    indexOutput(index, step.id, output, step.args)
     trail.recorded(step, tool, labels)
   } else trail.trusted(step.id)
   return label

@@ -1,0 +1,32 @@
+import type { JsonValue } from '../types/json-value.js'
+import { valueAt } from '../util/item-at.js'
+import { FRAGMENT_LENGTH, normaliseText } from './untrusted-text-index.js'
+
+/** The string values of a call's arguments long enough to be found in the text index. */
+function argumentTexts(value: JsonValue | undefined, out: string[], depth = 0): void {
+  if (typeof value === 'string') {
+    const normal = normaliseText(value)
+    if (normal.length >= FRAGMENT_LENGTH) out.push(normal)
+  } else if (Array.isArray(value)) {
+    if (depth < 128) for (const item of value) argumentTexts(item, out, depth + 1)
+  } else if (typeof value === 'object' && value !== null && depth < 128) {
+    for (const key of Object.keys(value)) argumentTexts(valueAt(value, key), out, depth + 1)
+  }
+}
+
+/**
+ * The texts of a call's output with the call's own argument values cut out: a tool that echoes
+ * what it was given (`wrote docs/notes.md`) hands back the caller's text, which carries the
+ * call's label, not new text from outside. The rest of each text stays, in pieces, so what the
+ * tool added around the echo is still indexed. Values shorter than a fragment are never found
+ * and are left alone, so a short argument does not cut an output into unindexed pieces.
+ */
+export function withoutOwnEchoes(texts: readonly string[], args: JsonValue): string[] {
+  const own: string[] = []
+  argumentTexts(args, own)
+  if (own.length === 0) return [...texts]
+  own.sort((a, b) => b.length - a.length)
+  let pieces = texts.map(normaliseText)
+  for (const echo of own) pieces = pieces.flatMap((piece) => piece.split(echo))
+  return pieces.filter((piece) => piece.length > 0)
+}
