@@ -295,7 +295,7 @@ function conclude(parts: GuardParts, call: ToolCall, result: AuthorizeResult): A
 
 /** Counts a question put to a human; past `maxQuestions`, the run stops instead of asking. */
 function questionLimit(parts: GuardParts): PlanIssue | undefined {
-  const limit = parts.compiler.policy.policy.trust.tainted?.maxQuestions ?? 10
+  const limit = parts.compiler.policy.policy.trust.tainted?.maxQuestions ?? 3
   const asked = parts.flow.noteQuestion()
   if (asked <= limit) return undefined
   return parts.budgets.stop(
@@ -310,7 +310,10 @@ function questionLimit(parts: GuardParts): PlanIssue | undefined {
 
 /**
  * The call id of a refusal that the caller puts to a human (`asksHuman`): one a human may
- * overrule, a tainted run under `onRefuse: 'ask'` or an interrupted call. Only in per-turn
+ * overrule, a tainted run under `onRefuse: 'ask'` or an interrupted call. A human is asked
+ * only what they can judge from the call: `tainted_run` shows in its arguments all it would
+ * do; `untrusted_flow` (files written from untrusted data run, a URL after a sensitive read)
+ * does not, and one such issue beside it makes the whole call final. Only in per-turn
  * mode, where every model turn installs a new plan and so forgets the ids: a plan that lasts
  * many turns would let a model repeat a refused call under the same id without its count.
  */
