@@ -1,5 +1,6 @@
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import { createIssue } from '../issues/create-issue.js'
+import type { TaintedPolicy } from '../schema/tainted-schema.js'
 import { checkTaintedCall } from '../taint/check-tainted-call.js'
 import { checkTaintedOnDisk, realRoots } from '../taint/check-tainted-on-disk.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
@@ -19,6 +20,7 @@ import { checkRunsLabelledFiles, labelWrittenFiles } from './labelled-files.js'
 import { normalizeUrlArguments } from './normalize-url-arguments.js'
 import { pathArguments } from './path-arguments.js'
 import { readToolCall } from './read-tool-call.js'
+import { checkTaintedCodeWrites } from './tainted-code-writes.js'
 import { toolFacts } from './tool-facts.js'
 
 /** A denial with its first issue. */
@@ -153,7 +155,9 @@ function reserve(
     return denied(inFlight)
   if (taintRules !== undefined) {
     const taint = checkTaintedCall(compiler, tool, step.id, args, flow.taintState())
-    if (taint.issues.length > 0 && call.humanApproved !== true) return denied(taint.issues)
+    const issues =
+      taint.issues.length > 0 ? taint.issues : taintedCode(parts, taintRules, step, args)
+    if (issues.length > 0 && call.humanApproved !== true) return denied(issues)
     flow.noteCall(taint.readsSensitive, taint.acts)
   }
   parts.tainted.set(step.id, flowCheck.tainted)
@@ -162,6 +166,18 @@ function reserve(
   run.start(step.id, key)
   budgets.countCall(tool, key)
   return { step, args }
+}
+
+/** In allowlist mode, once the run is tainted, a write of code is a sink too. */
+function taintedCode(
+  parts: GuardParts,
+  rules: TaintedPolicy,
+  step: CompiledStep,
+  args: JsonObject,
+): PlanIssue[] {
+  if (rules.mode !== 'allowlist' || !toolFacts(parts.compiler.policy.tools.get(step.tool)).writes)
+    return []
+  return parts.flow.taintState().untrusted ? checkTaintedCodeWrites(parts, step, args) : []
 }
 
 /** Checks path arguments on disk and replaces each by the real path that was checked. */
