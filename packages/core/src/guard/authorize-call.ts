@@ -7,6 +7,7 @@ import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { AuthorizeResult, ToolCall } from '../types/plan-guard.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import type { TaintState } from '../types/taint-state.js'
 import { canonicalJson, hashJsonOrNull, sha256 } from '../util/canonical-json.js'
 import { itemAt } from '../util/item-at.js'
 import { copyJson, defineValue } from '../util/json-copy.js'
@@ -154,9 +155,10 @@ function reserve(
   if (inFlight.length > 0 && (taintRules === undefined || call.humanApproved !== true))
     return denied(inFlight)
   if (taintRules !== undefined) {
-    const taint = checkTaintedCall(compiler, tool, step.id, args, flow.taintState())
+    const state = flow.taintState()
+    const taint = checkTaintedCall(compiler, tool, step.id, args, state)
     const issues =
-      taint.issues.length > 0 ? taint.issues : taintedCode(parts, taintRules, step, args)
+      taint.issues.length > 0 ? taint.issues : taintedCode(parts, taintRules, state, step, args)
     if (issues.length > 0 && call.humanApproved !== true) return denied(issues)
     flow.noteCall(taint.readsSensitive, taint.acts)
   }
@@ -172,12 +174,13 @@ function reserve(
 function taintedCode(
   parts: GuardParts,
   rules: TaintedPolicy,
+  state: TaintState,
   step: CompiledStep,
   args: JsonObject,
 ): PlanIssue[] {
-  if (rules.mode !== 'allowlist' || !toolFacts(parts.compiler.policy.tools.get(step.tool)).writes)
-    return []
-  return parts.flow.taintState().untrusted ? checkTaintedCodeWrites(parts, step, args) : []
+  if (rules.mode !== 'allowlist' || !state.untrusted) return []
+  if (!toolFacts(parts.compiler.policy.tools.get(step.tool)).writes) return []
+  return checkTaintedCodeWrites(parts, step, args)
 }
 
 /** Checks path arguments on disk and replaces each by the real path that was checked. */
