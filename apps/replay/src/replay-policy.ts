@@ -6,7 +6,6 @@ import {
   type TaintedPolicyInput,
 } from '@plan/core'
 import { referenceToolPolicy } from '@plan/tools'
-import { REVIEWER_ATTENTION } from './reviewer.js'
 
 /** How a run is guarded. */
 export type ReplayMode =
@@ -16,12 +15,12 @@ export type ReplayMode =
   | 'turn-legacy'
   | 'turn-rule-of-two'
   | 'turn-ask'
-  | 'turn-ask-limited'
+  | 'turn-ask-10'
   | 'plan'
 
 /** The modes in which refusals go to a (scripted) human reviewer. */
 export function asksReviewer(mode: ReplayMode): boolean {
-  return mode === 'turn-ask' || mode === 'turn-ask-limited'
+  return mode === 'turn-ask' || mode === 'turn-ask-10'
 }
 
 /** What a tainted per-turn run may still do in the replay repository. */
@@ -44,8 +43,8 @@ export function replayPolicy(root: string, mode: ReplayMode): PolicyInput {
           ? ruleOfTwo()
           : mode === 'turn-ask'
             ? { ...CODING_TAINTED, onRefuse: 'ask' as const }
-            : mode === 'turn-ask-limited'
-              ? { ...CODING_TAINTED, onRefuse: 'ask' as const, maxQuestions: REVIEWER_ATTENTION }
+            : mode === 'turn-ask-10'
+              ? { ...CODING_TAINTED, onRefuse: 'ask' as const, maxQuestions: 10 }
               : undefined
   return {
     version: 1,

@@ -79,7 +79,7 @@ const MODE_NAMES: Record<ReplayMode, string> = {
   'turn-paste': 'per-turn, labels + copied-text check',
   'turn-rule-of-two': 'per-turn, `ruleOfTwo()` preset',
   'turn-ask': "per-turn, labels, `onRefuse: 'ask'`",
-  'turn-ask-limited': "per-turn, labels, `onRefuse: 'ask'`, `maxQuestions: 3`",
+  'turn-ask-10': "per-turn, labels, `onRefuse: 'ask'`, `maxQuestions: 10`",
   plan: 'plan mode (extraction steps)',
 }
 

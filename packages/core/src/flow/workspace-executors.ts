@@ -18,6 +18,14 @@ export interface WorkspaceExecutor {
 /** Files no executor treats as code: documentation, plain text, images. */
 const DOCUMENT = /\.(md|markdown|mdx|txt|rst|adoc|csv|tsv|log|png|jpe?g|gif|svg|ico|webp|pdf)$/iu
 
+/**
+ * Whether some command of the workspace could execute (or load as code or config) this
+ * workspace file: every file but documentation, plain text and images.
+ */
+export function runsAsCode(relative: string): boolean {
+  return !DOCUMENT.test(relative)
+}
+
 interface Family {
   readonly programs: readonly string[]
   /** The files of this ecosystem: a source that holds one of them is code it already runs. */
@@ -123,7 +131,7 @@ export function workspaceExecutor(argv: readonly string[]): WorkspaceExecutor | 
   const { code } = valueAt(FAMILIES, family)
   return {
     family,
-    runs: (relative) => !DOCUMENT.test(relative),
+    runs: runsAsCode,
     alreadyRuns: (source) => {
       if (source === `run:${family}` || source.startsWith('list:')) return true
       if (!source.startsWith('file:')) return false

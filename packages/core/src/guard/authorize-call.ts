@@ -1,11 +1,13 @@
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import { createIssue } from '../issues/create-issue.js'
+import type { TaintedPolicy } from '../schema/tainted-schema.js'
 import { checkTaintedCall } from '../taint/check-tainted-call.js'
 import { checkTaintedOnDisk, realRoots } from '../taint/check-tainted-on-disk.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { AuthorizeResult, ToolCall } from '../types/plan-guard.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import type { TaintState } from '../types/taint-state.js'
 import { canonicalJson, hashJsonOrNull, sha256 } from '../util/canonical-json.js'
 import { itemAt } from '../util/item-at.js'
 import { copyJson, defineValue } from '../util/json-copy.js'
@@ -19,6 +21,7 @@ import { checkRunsLabelledFiles, labelWrittenFiles } from './labelled-files.js'
 import { normalizeUrlArguments } from './normalize-url-arguments.js'
 import { pathArguments } from './path-arguments.js'
 import { readToolCall } from './read-tool-call.js'
+import { checkTaintedCodeWrites } from './tainted-code-writes.js'
 import { toolFacts } from './tool-facts.js'
 
 /** A denial with its first issue. */
@@ -152,8 +155,11 @@ function reserve(
   if (inFlight.length > 0 && (taintRules === undefined || call.humanApproved !== true))
     return denied(inFlight)
   if (taintRules !== undefined) {
-    const taint = checkTaintedCall(compiler, tool, step.id, args, flow.taintState())
-    if (taint.issues.length > 0 && call.humanApproved !== true) return denied(taint.issues)
+    const state = flow.taintState()
+    const taint = checkTaintedCall(compiler, tool, step.id, args, state)
+    const issues =
+      taint.issues.length > 0 ? taint.issues : taintedCode(parts, taintRules, state, step, args)
+    if (issues.length > 0 && call.humanApproved !== true) return denied(issues)
     flow.noteCall(taint.readsSensitive, taint.acts)
   }
   parts.tainted.set(step.id, flowCheck.tainted)
@@ -162,6 +168,19 @@ function reserve(
   run.start(step.id, key)
   budgets.countCall(tool, key)
   return { step, args }
+}
+
+/** In allowlist mode, once the run is tainted, a write of code is a sink too. */
+function taintedCode(
+  parts: GuardParts,
+  rules: TaintedPolicy,
+  state: TaintState,
+  step: CompiledStep,
+  args: JsonObject,
+): PlanIssue[] {
+  if (rules.mode !== 'allowlist' || !state.untrusted) return []
+  if (!toolFacts(parts.compiler.policy.tools.get(step.tool)).writes) return []
+  return checkTaintedCodeWrites(parts, step, args)
 }
 
 /** Checks path arguments on disk and replaces each by the real path that was checked. */
@@ -295,7 +314,7 @@ function conclude(parts: GuardParts, call: ToolCall, result: AuthorizeResult): A
 
 /** Counts a question put to a human; past `maxQuestions`, the run stops instead of asking. */
 function questionLimit(parts: GuardParts): PlanIssue | undefined {
-  const limit = parts.compiler.policy.policy.trust.tainted?.maxQuestions ?? 10
+  const limit = parts.compiler.policy.policy.trust.tainted?.maxQuestions ?? 3
   const asked = parts.flow.noteQuestion()
   if (asked <= limit) return undefined
   return parts.budgets.stop(
@@ -310,7 +329,10 @@ function questionLimit(parts: GuardParts): PlanIssue | undefined {
 
 /**
  * The call id of a refusal that the caller puts to a human (`asksHuman`): one a human may
- * overrule, a tainted run under `onRefuse: 'ask'` or an interrupted call. Only in per-turn
+ * overrule, a tainted run under `onRefuse: 'ask'` or an interrupted call. A human is asked
+ * only what they can judge from the call: `tainted_run` shows in its arguments all it would
+ * do; `untrusted_flow` (files written from untrusted data run, a URL after a sensitive read)
+ * does not, and one such issue beside it makes the whole call final. Only in per-turn
  * mode, where every model turn installs a new plan and so forgets the ids: a plan that lasts
  * many turns would let a model repeat a refused call under the same id without its count.
  */

@@ -152,7 +152,7 @@ describe('files written by commands', () => {
     const parts = guard()
     const codes = await playTurns(parts, [
       view('README.md'),
-      { tool: 'write_file', args: { file: 'test/c.test.js', content: 'x' } },
+      run('cp README.md test/c.test.js', ['test/c.test.js']),
       {
         tool: 'fetch_url',
         args: { url: 'https://docs.example.com/' },

@@ -34,13 +34,21 @@ interface Call {
   readonly tool: string
   readonly args: Record<string, unknown>
   readonly output?: unknown
+  /** A human approved the call (`humanApproved`) after reading it. */
+  readonly approved?: boolean
 }
 
 /** Plays one per-turn call: a plan of one step, authorized and completed; the refusal codes. */
 async function turn(guard: PlanGuard, call: Call, index: number): Promise<string[]> {
   const id = `c${index}`
   guard.submitPlan([{ id, tool: call.tool, args: call.args }], 'turn')
-  const result = await guard.authorize({ tool: call.tool, args: call.args, callId: id })
+  const approved = call.approved === true ? { humanApproved: true } : {}
+  const result = await guard.authorize({
+    tool: call.tool,
+    args: call.args,
+    callId: id,
+    ...approved,
+  })
   if (!result.allowed) return result.issues.map((issue) => issue.code)
   guard.complete(result.stepId, call.output ?? 'ok')
   return []
@@ -67,6 +75,8 @@ const run = (command: string): Call => ({
   output: { stdout: 'ok' },
 })
 const fetchPage = (url: string): Call => ({ tool: 'fetch_url', args: { url }, output: 'page' })
+/** The call as a human approved it after reading it. */
+const approvedBy = (call: Call): Call => ({ ...call, approved: true })
 
 function saved(guard: PlanGuard): PlanGuardState {
   return JSON.parse(JSON.stringify(guard.snapshot())) as PlanGuardState
@@ -113,16 +123,17 @@ describe('labelled files (write, then run)', () => {
     ],
   ]
   for (const [name, read, written, command] of attacks) {
-    it(`should refuse a command that runs ${name}`, async () => {
+    it(`should refuse to write, and after an approved write to run, ${name}`, async () => {
       const guard = createPlanGuard(undefined, { compiler, checkPathsOnDisk: false })
-      const codes = await playTurns(guard, [read, written, command])
-      expect(codes).toEqual([[], [], ['untrusted_flow']])
+      // The code written is itself a sink of the tainted run; a reviewer may allow it once.
+      const codes = await playTurns(guard, [read, written, approvedBy(written), command])
+      expect(codes).toEqual([[], ['tainted_run'], [], ['untrusted_flow']])
     })
   }
 
   it('should not let a human allow a run of data the call does not show', async () => {
     const guard = createPlanGuard(undefined, { compiler, checkPathsOnDisk: false })
-    await playTurns(guard, [view('README.md'), write('test/x.test.js')])
+    await playTurns(guard, [view('README.md'), approvedBy(write('test/x.test.js'))])
     guard.submitPlan([{ id: 'r', tool: 'run_command', args: { command: 'npm test' } }], 'turn')
     const denied = await guard.authorize({
       tool: 'run_command',
@@ -167,8 +178,14 @@ describe('labelled files (write, then run)', () => {
       'a listing, then a test',
       [{ tool: 'list_files', args: { dir: 'src' } }, write('test/a.test.js'), run('npm test')],
     ],
-    ['a command that runs nothing', [view('README.md'), write('test/x.test.js'), run('ls test')]],
-    ['a version query', [view('README.md'), write('test/x.test.js'), run('npm --version')]],
+    [
+      'a command that runs nothing',
+      [view('README.md'), approvedBy(write('test/x.test.js')), run('ls test')],
+    ],
+    [
+      'a version query',
+      [view('README.md'), approvedBy(write('test/x.test.js')), run('npm --version')],
+    ],
   ]
   for (const [name, calls] of everyday) {
     it(`should allow ${name}`, async () => {

@@ -374,7 +374,7 @@ describe('parsePolicyFast and trust.tainted', () => {
     })
     expect(policySchema.parse({ ...minimal, trust: { tainted: {} } }).trust.tainted).toMatchObject({
       urls: [],
-      maxQuestions: 10,
+      maxQuestions: 3,
     })
     expect(
       policySchema.safeParse({ ...minimal, trust: { tainted: { urls: ['not a url'] } } }).success,

@@ -209,7 +209,7 @@ export const POLICY_JSON_SCHEMA: JsonSchema = {
             pasteCheck: { default: false, type: 'boolean' },
             onRefuse: { default: 'deny', type: 'string', enum: ['deny', 'ask'] },
             maxQuestions: {
-              default: 10,
+              default: 3,
               type: 'integer',
               exclusiveMinimum: 0,
               maximum: 9007199254740991,

@@ -43,8 +43,10 @@ export const taintedSchema = z.strictObject({
   /**
    * With `onRefuse: 'ask'`: how many refusals a run may put to a human. The next one stops
    * the run (`budget_exhausted`), so a reviewer is never worn down by a stream of requests.
+   * Default 3: a benign task of the replay asks none, an attack that adapts asks again after
+   * every refusal, and a reviewer has been seen to approve after seven routine requests.
    */
-  maxQuestions: z.number().int().positive().default(10),
+  maxQuestions: z.number().int().positive().default(3),
 })
 
 /** The `trust.tainted` section of a policy, defaults applied. */

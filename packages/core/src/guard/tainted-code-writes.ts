@@ -1,0 +1,64 @@
+import { workspaceRelative } from '../flow/data-sources.js'
+import { namedByOwnCode, runsAsCode } from '../flow/workspace-executors.js'
+import { createIssue } from '../issues/create-issue.js'
+import type { ArgSpec } from '../schema/policy-schema.js'
+import type { CompiledStep } from '../types/compiled-plan.js'
+import type { JsonObject, JsonValue } from '../types/json-value.js'
+import type { PlanIssue } from '../types/plan-issue.js'
+import { valueAt } from '../util/item-at.js'
+import type { GuardParts } from './guard-parts.js'
+
+function writePaths(
+  spec: ArgSpec,
+  value: JsonValue,
+  path: (string | number)[],
+  out: [string, (string | number)[]][],
+): void {
+  if (spec.type === 'array' && Array.isArray(value))
+    value.forEach((item, index) => {
+      writePaths(spec.items, item, [...path, index], out)
+    })
+  else if (spec.type === 'path' && spec.access === 'write' && typeof value === 'string')
+    out.push([value, path])
+}
+
+/**
+ * In a tainted per-turn run (`trust.tainted`, allowlist mode), a write under an allowed
+ * `writes` glob is still refused when the file is one a workspace command would execute (code,
+ * a test, a script, a config; not documentation) and the run's context holds data from
+ * somewhere that code does not already come from (a page, a README, another program's
+ * output): the written code could be the injection's payload (`src/telemetry.js` that posts
+ * to a host). Code written from the code and test output of its own ecosystem stays allowed.
+ * `tainted_run`: the content is in the call, so a reviewer can read what would be written.
+ */
+export function checkTaintedCodeWrites(
+  parts: GuardParts,
+  step: CompiledStep,
+  args: JsonObject,
+): PlanIssue[] {
+  const tool = parts.compiler.policy.tools.get(step.tool)
+  if (tool === undefined) return []
+  const found: [string, (string | number)[]][] = []
+  for (const name of Object.keys(tool.args))
+    if (Object.hasOwn(args, name))
+      writePaths(valueAt(tool.args, name), valueAt(args, name), [name], found)
+  if (found.length === 0) return []
+  const sources = parts.flow.callSources(step, true)
+  const issues: PlanIssue[] = []
+  for (const [value, path] of found) {
+    const relative = workspaceRelative(value, parts.compiler.policy.scope.roots)
+    if (relative === undefined || !runsAsCode(relative) || namedByOwnCode(sources, relative))
+      continue
+    const shown = sources.filter((source) => !namedByOwnCode([source], relative)).slice(0, 4)
+    issues.push(
+      createIssue(
+        'tainted_run',
+        `Untrusted output (from ${shown.join(', ')}) is in this run's context, so it may not write code that workspace commands would run; ${JSON.stringify(relative)} is code.`,
+        ['args', ...path],
+        'Write documentation or notes instead, or finish and tell the user which code change is left for them.',
+        step.id,
+      ),
+    )
+  }
+  return issues
+}
