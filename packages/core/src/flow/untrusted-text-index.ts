@@ -59,9 +59,21 @@ export class UntrustedTextIndex {
   readonly #indexedTexts = new Map<string, readonly string[]>()
   /** Each recorded output's step id, by ordinal (kept apart from its texts: no object per output). */
   readonly #stepIds: string[] = []
-  /** Each recorded output's kept texts, by ordinal; most are the one shared empty list. */
+  /**
+   * Each recorded output's kept texts, by ordinal, up to the last output that kept any: the
+   * outputs after it (most of a long run of short outputs) have no slot here.
+   */
   readonly #texts: (readonly string[])[] = []
   #characters = 0
+
+  /** Appends an output: its step id, and its texts when it kept any. */
+  #push(stepId: string, texts: readonly string[]): void {
+    if (texts.length > 0) {
+      while (this.#texts.length < this.#stepIds.length) this.#texts.push(NO_TEXTS)
+      this.#texts.push(texts)
+    }
+    this.#stepIds.push(stepId)
+  }
   #saturatedAt: number | undefined
 
   /** Number of outputs recorded so far; the next one gets this ordinal. */
@@ -85,8 +97,7 @@ export class UntrustedTextIndex {
       if (stored === undefined) this.#saturatedAt ??= ordinal
       else kept.push(stored)
     }
-    this.#stepIds.push(stepId)
-    this.#texts.push(keptTexts(kept))
+    this.#push(stepId, keptTexts(kept))
     return ordinal
   }
 
@@ -174,7 +185,7 @@ export class UntrustedTextIndex {
         kept.push(only)
       }
       index.#stepIds.push(output.stepId)
-      index.#texts.push(keptTexts(kept))
+      index.#push(output.stepId, keptTexts(kept))
     })
     if (state.saturatedAt !== null) index.#saturatedAt = state.saturatedAt
     return index
