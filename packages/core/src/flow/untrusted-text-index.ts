@@ -184,7 +184,6 @@ export class UntrustedTextIndex {
         }
         kept.push(only)
       }
-      index.#stepIds.push(output.stepId)
       index.#push(output.stepId, keptTexts(kept))
     })
     if (state.saturatedAt !== null) index.#saturatedAt = state.saturatedAt
