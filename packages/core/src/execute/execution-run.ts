@@ -12,7 +12,7 @@ import type { ExecutionEvent } from './execution-event.js'
 import { executionIssue } from './execution-issue.js'
 import type { ExecutionResult, ExecutionStepResult } from './execution-result.js'
 import { type ExecutionSettings, readExecutionSettings } from './execution-settings.js'
-import { type RunFailure, RunRecord } from './run-record.js'
+import { type RunFailure, RunRecord, type StepRecord } from './run-record.js'
 import { RunningCalls } from './running-calls.js'
 import { createStepGraph, type StepGraph } from './step-graph.js'
 import { type StepLauncher, StepScheduler } from './step-scheduler.js'
@@ -181,42 +181,39 @@ export class ExecutionRun {
     clearTimeout(this.#deadline)
     this.#options.signal?.removeEventListener('abort', this.#onAbort)
     const at = this.settings.now()
-    const steps = this.#collectSteps(at)
+    this.#skipUnreached(at)
     const status = this.record.status()
     const reason = this.record.reason
     this.emit({ type: 'plan-end', at, status, durationMs: at - this.startedAt })
     const outcome: { -readonly [K in keyof ExecutionResult]: ExecutionResult[K] } = {
       status,
-      steps,
+      steps: {},
       order: this.record.order,
       startedAt: this.startedAt,
       endedAt: at,
     }
+    Object.defineProperty(outcome, 'steps', lazySteps(this.graph.steps.ids, this.record.steps))
     if (reason !== undefined) outcome.reason = reason
     // The run is over either way; a failed write here has nothing left to stop.
     this.audit({ type: 'run_ended', status, reason: reason ?? null })
     this.#resolve(outcome)
   }
 
-  #collectSteps(at: number): Record<string, ExecutionStepResult> {
-    const steps: Record<string, ExecutionStepResult> = Object.create(null)
+  /** Records every step that never ended as skipped, with its `skipped` event. */
+  #skipUnreached(at: number): void {
     const reason = this.record.reason
     for (const stepId of this.graph.steps.ids) {
-      let result = this.record.steps.get(stepId)
-      if (result?.status === undefined) {
-        const issue = executionIssue(
-          'step_skipped',
-          reason === undefined
-            ? 'The step never became ready.'
-            : `The run stopped early: ${reason.message}`,
-          stepId,
-        )
-        result = { status: 'skipped', attempts: 0, issues: [issue] }
-        this.emit({ type: 'skipped', at, stepId, issue })
-      }
-      steps[stepId] = result as ExecutionStepResult
+      if (this.record.steps.get(stepId)?.status !== undefined) continue
+      const issue = executionIssue(
+        'step_skipped',
+        reason === undefined
+          ? 'The step never became ready.'
+          : `The run stopped early: ${reason.message}`,
+        stepId,
+      )
+      this.record.steps.set(stepId, { status: 'skipped', attempts: 0, issues: [issue] })
+      this.emit({ type: 'skipped', at, stepId, issue })
     }
-    return steps
   }
 
   // Resume: finished steps keep their result; steps that were running run again.
@@ -309,5 +306,31 @@ export class ExecutionRun {
       ),
       'failed',
     )
+  }
+}
+
+/**
+ * `ExecutionResult.steps` as an enumerable getter: the null-prototype record keyed by step id is
+ * made when first read (a run's records stay by plan position until then), then kept.
+ */
+function lazySteps(
+  ids: readonly string[],
+  records: ReadonlyMap<string, StepRecord>,
+): PropertyDescriptor {
+  let steps: Record<string, ExecutionStepResult> | undefined
+  let source: ReadonlyMap<string, StepRecord> | undefined = records
+  return {
+    enumerable: true,
+    get(): Readonly<Record<string, ExecutionStepResult>> {
+      if (steps !== undefined || source === undefined) return steps ?? Object.create(null)
+      const built: Record<string, ExecutionStepResult> = Object.create(null)
+      for (const stepId of ids) {
+        const result = source.get(stepId)
+        if (result?.status !== undefined) built[stepId] = result as ExecutionStepResult
+      }
+      steps = built
+      source = undefined
+      return built
+    },
   }
 }

@@ -12,6 +12,7 @@ import type {
   UntrustedTextIndexState,
 } from '../types/untrusted-flow.js'
 import { valueAt } from '../util/item-at.js'
+import { StepValues } from '../util/step-values.js'
 import { type ParseCommand, workspaceRelative } from './data-sources.js'
 import { matchesDeclassifySchema } from './matches-declassify-schema.js'
 import { withoutOwnEchoes } from './own-echoes.js'
@@ -41,6 +42,11 @@ export interface FlowCheck {
 export interface UntrustedFlowTracker {
   /** Stamps steps of a newly approved plan with the outputs their planner may have seen. */
   planApproved(stepIds: readonly string[]): void
+  /**
+   * Keeps the per-step records by position for a newly installed plan whose step ids are `ids`
+   * (`positions` finds one), as the run state does: no hash entry per step.
+   */
+  place(ids: readonly string[], positions: ReadonlyMap<string, number>): void
   /**
    * Checks a ready step's arguments (references resolved) before it runs; `paste: false`
    * skips the copied-text check (the tainted-run rules decide instead).
@@ -290,9 +296,9 @@ function ownCodeOf(policy: ResolvedPolicy, trail: SourceTrail) {
 
 /** What the tracker keeps per step of a run, and the text of the untrusted outputs seen. */
 interface FlowRecords {
-  readonly labels: Map<string, TrustLabel>
+  readonly labels: StepValues<TrustLabel>
   /** For each step, how many indexed outputs its planner may have seen. */
-  readonly seen: Map<string, number>
+  readonly seen: StepValues<number>
   readonly index: UntrustedTextIndex
   readonly trail: SourceTrail
   /** Extraction steps' schemas as checked, kept until their output is recorded. */
@@ -305,8 +311,8 @@ function restoreRecords(
   state: UntrustedFlowState | undefined,
   parseCommand: ParseCommand,
 ): FlowRecords {
-  const labels = new Map<string, TrustLabel>()
-  const seen = new Map<string, number>()
+  const labels = new StepValues<TrustLabel>()
+  const seen = new StepValues<number>()
   const trail = new SourceTrail(policy, parseCommand, state)
   const schemas = new Map<string, JsonValue>()
   const index =
@@ -387,6 +393,9 @@ export function createUntrustedFlowTracker(
   return {
     planApproved(stepIds) {
       for (const id of stepIds) seen.set(id, index.size)
+    },
+    place(ids, positions) {
+      for (const values of [labels, seen, trail.steps]) values.place(ids, positions)
     },
     check: (step, args, paste = true) => checkStep(policy, records, step, args, paste),
     record: (step, output, tainted) => recordStep(policy, records, step, output, tainted),

@@ -4,6 +4,7 @@ import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject } from '../types/json-value.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
 import type { TrustLabel, UntrustedFlowState } from '../types/untrusted-flow.js'
+import { StepValues } from '../util/step-values.js'
 import { outputSources, type ParseCommand } from './data-sources.js'
 
 type SourceLists = Map<string, readonly string[]>
@@ -13,8 +14,8 @@ type SourceLists = Map<string, readonly string[]>
  * step output, of everything the model has seen, and of each workspace file written with it.
  */
 export class SourceTrail {
-  /** The sources of each untrusted step output. */
-  readonly steps: SourceLists
+  /** The sources of each untrusted step output (by position for the current plan's steps). */
+  readonly steps = new StepValues<readonly string[]>()
   /** The sources of every untrusted output that reached the model's context. */
   readonly context: Set<string>
   /** Workspace files (relative to a root) written with untrusted data, with its sources. */
@@ -29,7 +30,7 @@ export class SourceTrail {
     private readonly parseCommand: ParseCommand,
     state: UntrustedFlowState | undefined,
   ) {
-    this.steps = new Map(Object.entries(state?.sources ?? {}))
+    for (const [id, sources] of Object.entries(state?.sources ?? {})) this.steps.set(id, sources)
     this.context = new Set(state?.context ?? [])
     this.files = new Map(Object.entries(state?.files ?? {}))
   }

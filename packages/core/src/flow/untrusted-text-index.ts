@@ -57,13 +57,28 @@ export class UntrustedTextIndex {
    * again would add none, so a repeat is kept as this list and not counted against the capacity.
    */
   readonly #indexedTexts = new Map<string, readonly string[]>()
-  readonly #outputs: { stepId: string; texts: readonly string[] }[] = []
+  /** Each recorded output's step id, by ordinal (kept apart from its texts: no object per output). */
+  readonly #stepIds: string[] = []
+  /**
+   * Each recorded output's kept texts, by ordinal, up to the last output that kept any: the
+   * outputs after it (most of a long run of short outputs) have no slot here.
+   */
+  readonly #texts: (readonly string[])[] = []
   #characters = 0
+
+  /** Appends an output: its step id, and its texts when it kept any. */
+  #push(stepId: string, texts: readonly string[]): void {
+    if (texts.length > 0) {
+      while (this.#texts.length < this.#stepIds.length) this.#texts.push(NO_TEXTS)
+      this.#texts.push(texts)
+    }
+    this.#stepIds.push(stepId)
+  }
   #saturatedAt: number | undefined
 
   /** Number of outputs recorded so far; the next one gets this ordinal. */
   get size(): number {
-    return this.#outputs.length
+    return this.#stepIds.length
   }
 
   /**
@@ -72,7 +87,7 @@ export class UntrustedTextIndex {
    * enough query that may have seen it counts as a match (fail closed).
    */
   add(stepId: string, texts: readonly string[], complete = true): number {
-    const ordinal = this.#outputs.length
+    const ordinal = this.#stepIds.length
     const kept: (readonly string[])[] = []
     if (!complete) this.#saturatedAt ??= ordinal
     for (const text of texts) {
@@ -82,7 +97,7 @@ export class UntrustedTextIndex {
       if (stored === undefined) this.#saturatedAt ??= ordinal
       else kept.push(stored)
     }
-    this.#outputs.push({ stepId, texts: keptTexts(kept) })
+    this.#push(stepId, keptTexts(kept))
     return ordinal
   }
 
@@ -114,7 +129,7 @@ export class UntrustedTextIndex {
    * The first untrusted output (among the first `seen` recorded) that shares text with
    * `text`, or undefined. `stepId` is `"*"` when only saturation makes it a match.
    */
-  find(text: string, seen: number = this.#outputs.length): TextOrigin | undefined {
+  find(text: string, seen: number = this.#stepIds.length): TextOrigin | undefined {
     if (seen <= 0) return undefined
     const normal = normaliseText(text)
     if (normal.length < FRAGMENT_LENGTH) return undefined
@@ -122,18 +137,22 @@ export class UntrustedTextIndex {
     for (let position = 0; position <= last; position += 1) {
       const ordinal = this.#fragments.get(normal.slice(position, position + FRAGMENT_LENGTH))
       if (ordinal !== undefined && ordinal < seen)
-        return { ordinal, stepId: this.#outputs[ordinal]?.stepId ?? '*' }
+        return { ordinal, stepId: this.#stepIds[ordinal] ?? '*' }
     }
     if (this.#saturatedAt !== undefined && this.#saturatedAt < seen)
-      return { ordinal: this.#saturatedAt, stepId: this.#outputs[this.#saturatedAt]?.stepId ?? '*' }
+      return { ordinal: this.#saturatedAt, stepId: this.#stepIds[this.#saturatedAt] ?? '*' }
     return undefined
   }
 
   /** `toJSON().outputs` from position `from` on. */
   outputsFrom(from: number): UntrustedTextIndexState['outputs'] {
-    return this.#outputs
-      .slice(from)
-      .map((output) => ({ stepId: output.stepId, texts: [...output.texts] }))
+    const outputs: { stepId: string; texts: string[] }[] = []
+    for (let ordinal = Math.max(0, from); ordinal < this.#stepIds.length; ordinal += 1)
+      outputs.push({
+        stepId: this.#stepIds[ordinal] ?? '',
+        texts: [...(this.#texts[ordinal] ?? NO_TEXTS)],
+      })
+    return outputs
   }
 
   /** `toJSON().saturatedAt`. */
@@ -144,7 +163,7 @@ export class UntrustedTextIndex {
   /** The index as JSON. */
   toJSON(): UntrustedTextIndexState {
     return {
-      outputs: this.#outputs.map((output) => ({ stepId: output.stepId, texts: [...output.texts] })),
+      outputs: this.outputsFrom(0),
       saturatedAt: this.#saturatedAt ?? null,
     }
   }
@@ -165,7 +184,7 @@ export class UntrustedTextIndex {
         }
         kept.push(only)
       }
-      index.#outputs.push({ stepId: output.stepId, texts: keptTexts(kept) })
+      index.#push(output.stepId, keptTexts(kept))
     })
     if (state.saturatedAt !== null) index.#saturatedAt = state.saturatedAt
     return index

@@ -110,6 +110,7 @@ function start(
     const approved = revalidatePlan(compiler, compiled)
     budgets.seenPlanHashes.add(approved.hash)
     run.install(approved, 'plan', false, (stepId) => parts.flow.forget(stepId))
+    parts.flow.place(run.steps.ids, run.steps.positions)
     parts.flow.planApproved(planSteps(approved).ids)
   }
   const plan = run.plan

@@ -62,6 +62,7 @@ export function restoreGuard(
   budgets.stopped = state.stopped ?? undefined
   if (plan === undefined) return
   run.install(plan, state.mode ?? 'plan', true, (stepId) => into.flow.forget(stepId))
+  into.flow.place(run.steps.ids, run.steps.positions)
   run.markRestored()
   for (const [callId, key] of Object.entries(state.asked ?? {})) run.asked.set(callId, key)
   // At-least-once for idempotent tools: their interrupted calls run again (and count again).

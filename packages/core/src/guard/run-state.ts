@@ -76,6 +76,11 @@ export class RunState {
   changed: Set<string> | undefined
   /** The current plan's steps by position, read from its columns (no step object is kept). */
   #steps: PlanSteps = stepsView(NO_STEPS)
+
+  /** The installed plan's steps by position. */
+  get steps(): PlanSteps {
+    return this.#steps
+  }
   /** Positions of the current plan's steps, by tool. */
   private stepsByTool = new Map<string, number[]>()
   /** The dependents of each step of the current plan, by position (`index`). */

@@ -87,6 +87,7 @@ export function submitPlan(
   parts.run.install(result.plan, kind === 'turn' ? 'turn' : 'plan', false, (stepId) =>
     flow.forget(stepId),
   )
+  flow.place(parts.run.steps.ids, parts.run.steps.positions)
   // Text in this plan can only have been copied from untrusted output that exists now.
   flow.planApproved(result.plan.steps.map((step) => step.id))
   // A turn's calls may run together: a command must not run ahead of a write beside it.
