@@ -21,10 +21,10 @@ function argumentTexts(value: JsonValue | undefined, out: string[], depth = 0): 
  * tool added around the echo is still indexed. Values shorter than a fragment are never found
  * and are left alone, so a short argument does not cut an output into unindexed pieces.
  */
-export function withoutOwnEchoes(texts: readonly string[], args: JsonValue): string[] {
+export function withoutOwnEchoes(texts: readonly string[], args: JsonValue): readonly string[] {
   const own: string[] = []
   argumentTexts(args, own)
-  if (own.length === 0) return [...texts]
+  if (own.length === 0) return texts
   own.sort((a, b) => b.length - a.length)
   let pieces = texts.map(normaliseText)
   for (const echo of own) pieces = pieces.flatMap((piece) => piece.split(echo))
