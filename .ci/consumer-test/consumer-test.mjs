@@ -246,30 +246,41 @@ const BUILTINS = new Set(builtinModules)
 /**
  * The entries that must load on runtimes without Node.js built-ins (edge functions): no module
  * they import statically, directly or not, may import one; and, except where zod is the point
- * (`/audit` reads lines with a zod schema), none may import zod.
+ * (`@plan/audit` reads lines with a zod schema), none may import zod.
  */
 const NEUTRAL_ENTRIES = [
-  { file: 'index.js', name: 'main entry', zod: false },
-  { file: 'render.js', name: '/render', zod: false },
-  { file: 'adapter.js', name: '/adapter', zod: false },
-  { file: 'internal.js', name: '/internal', zod: false },
-  { file: 'audit.js', name: '/audit', zod: true },
+  { pkg: '@plan/core', subpath: '.', zod: false },
+  { pkg: '@plan/core', subpath: './adapter', zod: false },
+  { pkg: '@plan/core', subpath: './internal', zod: false },
+  { pkg: '@plan/render', subpath: '.', zod: false },
+  { pkg: '@plan/audit', subpath: '.', zod: true },
 ]
 
 /**
- * The file of `@plan/shell` that a specifier loads, by that package's exports; it sits beside
- * `@plan/core` in node_modules (hoisted by npm, in the same store folder under pnpm).
+ * The file an `@plan` specifier loads, by that package's exports, from the package beside
+ * `from` in node_modules (hoisted by npm, in the same store folder under pnpm) or `project`'s.
  */
-function shellEntryFile(coreEntry, specifier) {
-  const shell = realpathSync(join(dirname(coreEntry), '..', '..', 'shell'))
-  const subpath = `.${specifier.slice('@plan/shell'.length)}`
-  const target = readJson(join(shell, 'package.json')).exports?.[subpath]?.default
-  if (typeof target !== 'string') fail(`@plan/shell exports no ${subpath} (from @plan/core)`)
-  return join(shell, target)
+function planEntryFile(project, from, specifier) {
+  const [scope, name, ...rest] = specifier.split('/')
+  const subpath = rest.length === 0 ? '.' : `./${rest.join('/')}`
+  const beside = from === undefined ? undefined : besidePackage(from, `${scope}/${name}`)
+  const dir = beside ?? realpathSync(join(project, 'node_modules', scope, name))
+  const target = readJson(join(dir, 'package.json')).exports?.[subpath]?.default
+  if (typeof target !== 'string') fail(`${scope}/${name} exports no ${subpath}`)
+  return join(dir, target)
 }
 
-function checkEntryIsNeutral(project, { file: entryFile, name, zod }) {
-  const entry = join(realpathSync(join(project, 'node_modules/@plan/core')), 'dist', entryFile)
+/** The folder of package `name` next to the package that holds `file`, if there is one. */
+function besidePackage(file, name) {
+  let dir = dirname(file)
+  while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir)
+  const candidate = join(dir, '..', '..', name)
+  return existsSync(join(candidate, 'package.json')) ? realpathSync(candidate) : undefined
+}
+
+function checkEntryIsNeutral(project, { pkg, subpath, zod }) {
+  const name = subpath === '.' ? pkg : `${pkg}/${subpath.slice(2)}`
+  const entry = planEntryFile(project, undefined, name)
   const seen = new Set()
   const pending = [entry]
   while (pending.length > 0) {
@@ -281,18 +292,16 @@ function checkEntryIsNeutral(project, { file: entryFile, name, zod }) {
       /^(?:import|export)\b[^'"]*?from\s*["']([^"']+)["']/gm,
     )) {
       if (specifier.startsWith('.')) pending.push(resolve(dirname(file), specifier))
-      else if (specifier === '@plan/shell' || specifier.startsWith('@plan/shell/'))
-        pending.push(shellEntryFile(entry, specifier))
+      else if (specifier.startsWith('@plan/')) pending.push(planEntryFile(project, file, specifier))
       else if (
         specifier.startsWith('node:') ||
         BUILTINS.has(specifier) ||
         (!zod && specifier.startsWith('zod'))
       )
-        fail(`@plan/core's ${name} imports ${specifier} (in ${file})`)
+        fail(`${name} imports ${specifier} (in ${file})`)
     }
   }
-  if (seen.size < 2)
-    fail(`@plan/core's ${name}: only ${seen.size} module found, the scan is broken`)
+  if (seen.size < 2) fail(`${name}: only ${seen.size} module found, the scan is broken`)
 }
 
 function main() {

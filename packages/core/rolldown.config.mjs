@@ -44,11 +44,9 @@ function isInMain(id, context) {
 export default defineConfig({
   input: {
     index: 'src/index.ts',
-    audit: 'src/audit.ts',
     adapter: 'src/adapter.ts',
     internal: 'src/internal.ts',
     node: 'src/node.ts',
-    render: 'src/render.ts',
     schemas: 'src/schemas.ts',
     test: 'src/test.ts',
   },

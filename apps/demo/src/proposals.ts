@@ -1,5 +1,5 @@
 import type { PlanIssue } from '@plan/core'
-import type { StepMark } from '@plan/core/render'
+import type { StepMark } from '@plan/render'
 import type { StoppedCall } from './scenario.js'
 
 /** A tool call an agent proposed, and what the guard decided about it. */

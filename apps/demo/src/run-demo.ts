@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { toMermaid, toText } from '@plan/core/render'
+import { toMermaid, toText } from '@plan/render'
 import type { ScenarioResult } from './scenario.js'
 import { agentScenarios } from './scenarios/agent-scenarios.js'
 import { cleanPlanScenario } from './scenarios/clean-plan.js'

@@ -1,5 +1,5 @@
 import type { PlanIssue } from '@plan/core'
-import type { StepMark } from '@plan/core/render'
+import type { StepMark } from '@plan/render'
 
 /** A call an agent proposed that the guard stopped. */
 export interface StoppedCall {

@@ -1,15 +1,11 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { verifyAuditLog } from './audit/verify-audit-log.js'
 import { checkPathLexical } from './checks/path-scope.js'
 import { createPlanCompiler } from './compile/create-plan-compiler.js'
 import { PlanError } from './errors/plan-error.js'
 import { executePlan } from './execute/execute-plan.js'
 import { createPlanGuard } from './guard/create-plan-guard.js'
 import { resolvePolicy } from './policy/resolve-policy.js'
-import { toDot } from './render/to-dot.js'
-import { toMermaid } from './render/to-mermaid.js'
-import { toText } from './render/to-text.js'
 import type { PolicyInput } from './schema/policy-schema.js'
 import { signPlan } from './sign/sign-plan.js'
 import { verifyPlan } from './sign/verify-plan.js'
@@ -135,7 +131,7 @@ describe('public entries (hostile values)', () => {
     compiler = await createPlanCompiler(policy)
   })
 
-  it('should answer validate, checks and renderers with issues, never a throw', () => {
+  it('should answer validate and the checks with issues, never a throw', () => {
     fc.assert(
       fc.property(hostile, places, (make, where) => {
         const plan = planWith(where, make())
@@ -146,11 +142,7 @@ describe('public entries (hostile values)', () => {
         mustNotThrow('checkPath', () => compiler.checkPath(plan))
         mustNotThrow('checkPathLexical', () => checkPathLexical(plan, compiler.policy.scope))
         mustNotThrow('checkCommand', () => compiler.checkCommand(plan))
-        mustNotThrow('toText', () => toText(plan as never))
-        mustNotThrow('toMermaid', () => toMermaid(plan as never))
-        mustNotThrow('toDot', () => toDot(plan as never))
         mustNotThrow('verifyPlan', () => verifyPlan(plan as never, 'x'.repeat(32), 's'.repeat(32)))
-        mustNotThrow('verifyAuditLog', () => verifyAuditLog(plan as never))
         expect(({} as Record<string, unknown>).polluted).toBeUndefined()
       }),
       { numRuns: 300 },

@@ -1,5 +1,5 @@
 import { createPlanCompiler, executePlan } from '@plan/core'
-import type { StepMark } from '@plan/core/render'
+import type { StepMark } from '@plan/render'
 import { demoPolicy } from '../demo-policy.js'
 import { createDemoTools, type RunLog } from '../demo-tools.js'
 import type { ScenarioResult } from '../scenario.js'

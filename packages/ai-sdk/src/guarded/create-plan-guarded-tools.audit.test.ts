@@ -1,4 +1,4 @@
-import { createMemoryAuditSink } from '@plan/core/audit'
+import { createMemoryAuditSink } from '@plan/audit'
 import { generateText, stepCountIs } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { scriptedModel } from '../test/scripted-model.js'

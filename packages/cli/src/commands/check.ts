@@ -1,4 +1,4 @@
-import { toText } from '@plan/core/render'
+import { toText } from '@plan/render'
 import { type CliIo, EXIT_APPROVED, EXIT_REJECTED, UsageError } from '../io.js'
 import { issueJson, writeJson } from '../json-output.js'
 import { loadCompiler } from '../load-compiler.js'

@@ -1,4 +1,4 @@
-import { toDot, toMermaid, toText } from '@plan/core/render'
+import { toDot, toMermaid, toText } from '@plan/render'
 import { type CliIo, EXIT_APPROVED, EXIT_REJECTED, UsageError } from '../io.js'
 import { loadCompiler } from '../load-compiler.js'
 import { readPlanInput } from '../read-input.js'

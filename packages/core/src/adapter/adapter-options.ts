@@ -49,7 +49,7 @@ export interface AdapterGuardSettings {
   readonly checkPathsOnDisk?: boolean | undefined
   /**
    * Where every decision is written, as the guard writes it (see `createFileAuditSink` in
-   * `@plan/core/node`). A policy with `audit.required` refuses to start without one.
+   * `@plan/audit/node`). A policy with `audit.required` refuses to start without one.
    */
   readonly audit?: AuditSink | undefined
   /**

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createMemoryAuditSink } from '../audit/create-memory-audit-sink.js'
-import { verifyAuditLog } from '../audit/verify-audit-log.js'
 import type { PolicyInput } from '../schema/policy-schema.js'
+import { recordingAuditSink } from '../testing/__fixtures__/recording-audit-sink.js'
 import type { PlanGuard } from '../types/plan-guard.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import {
@@ -33,7 +32,7 @@ describe('PlanGuard.authorizeResource', () => {
 
   async function turnGuard(extra: Partial<PolicyInput> = {}) {
     const compiler = await createTestCompiler(workspace.root, extra)
-    const audit = createMemoryAuditSink()
+    const audit = recordingAuditSink()
     return { guard: createPlanGuard(undefined, { compiler, audit }), audit }
   }
 
@@ -62,7 +61,6 @@ describe('PlanGuard.authorizeResource', () => {
     )
     expect(next).toMatchObject({ success: false, issues: [{ code: 'budget_exhausted' }] })
     expect(guard.snapshot().calls).toBe(2)
-    expect(verifyAuditLog(audit.lines).valid).toBe(true)
   })
 
   it('should not count a subscription, which returns no content', async () => {
@@ -145,7 +143,7 @@ describe('PlanGuard.completeResource', () => {
 
   it('should label resource content untrusted, so text copied from it cannot become a command', async () => {
     const compiler = await createTestCompiler(workspace.root)
-    const audit = createMemoryAuditSink()
+    const audit = recordingAuditSink()
     const guard = createPlanGuard(undefined, { compiler, audit })
     const uri = `file://${workspace.root}/notes.txt`
     guard.completeResource(uri, contents(uri))
@@ -168,7 +166,7 @@ describe('PlanGuard.completeResource', () => {
     const compiler = await createTestCompiler(workspace.root, {
       trust: { defaultOutput: 'trusted' },
     })
-    const audit = createMemoryAuditSink()
+    const audit = recordingAuditSink()
     const guard = createPlanGuard(undefined, { compiler, audit })
     guard.completeResource('note://x', contents('note://x'))
     expect(audit.events[0]).toMatchObject({ type: 'resource_completed', trust: 'trusted' })
@@ -191,7 +189,7 @@ describe('PlanGuard.completeResource', () => {
           view_file: { ...testTools.view_file, ...declared },
         } as PolicyInput['tools'],
       })
-      const audit = createMemoryAuditSink()
+      const audit = recordingAuditSink()
       const guard = createPlanGuard(undefined, { compiler, audit })
       guard.completeResource('note://x', contents('note://x'))
       expect(audit.events[0]).toMatchObject({ type: 'resource_completed', trust: 'untrusted' })
@@ -219,7 +217,7 @@ describe('PlanGuard.failResource', () => {
   /** Whether `command` is refused as untrusted after a read failed with `error`. */
   async function refusedAfter(error: unknown): Promise<boolean> {
     const compiler = await createTestCompiler(workspace.root)
-    const audit = createMemoryAuditSink()
+    const audit = recordingAuditSink()
     const guard = createPlanGuard(undefined, { compiler, audit })
     guard.failResource('note://x', error)
     expect(audit.events).toMatchObject([

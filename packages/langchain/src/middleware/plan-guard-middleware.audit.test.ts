@@ -1,6 +1,6 @@
 import { HumanMessage } from '@langchain/core/messages'
+import { createMemoryAuditSink } from '@plan/audit'
 import { createPlanCompiler } from '@plan/core'
-import { createMemoryAuditSink } from '@plan/core/audit'
 import { createAgent } from 'langchain'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { scriptedModel } from '../test/scripted-model.js'

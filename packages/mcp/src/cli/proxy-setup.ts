@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { createFileAuditSink } from '@plan/audit/node'
 import {
   type AdapterGuardSettings,
   type AdapterOptions,
@@ -11,7 +12,7 @@ import {
   PlanError,
 } from '@plan/core'
 import { isWithin } from '@plan/core/adapter'
-import { createFileAuditSink, loadPolicy } from '@plan/core/node'
+import { loadPolicy } from '@plan/core/node'
 import type { McpGuardSettings } from '../guard/create-mcp-call-guard.js'
 import type { McpServerCommand } from '../proxy/create-mcp-guard-proxy.js'
 import { spawnServerProcess } from '../proxy/spawn-server.js'

@@ -7,12 +7,11 @@ import {
   readSync,
   writeSync,
 } from 'node:fs'
-import { PlanError } from '../errors/plan-error.js'
-import type { AuditSink } from '../types/audit-sink.js'
-import { errorMessage } from '../util/error-message.js'
-import { isRecord } from '../util/is-record.js'
+import { type AuditSink, PlanError } from '@plan/core'
+import { errorMessage } from '@plan/core/adapter'
 import { type AuditHead, createAuditChain } from './audit-chain.js'
 import { type AuditKey, auditGenesis, auditKeyBytes, hashAuditLine } from './audit-key.js'
+import { isRecord } from './is-record.js'
 import { verifyAuditLog } from './verify-audit-log.js'
 
 /** An audit sink backed by a file; close it when the run is over. */

@@ -1,4 +1,4 @@
-import { replaceUnsafeCharacters } from '../util/unsafe-characters.js'
+import { replaceUnsafeCharacters } from '@plan/shell/common'
 import { planView, type RenderOptions, type StepMark } from './plan-view.js'
 
 function quoted(value: string): string {

@@ -1,4 +1,4 @@
-import { replaceUnsafeCharacters } from '../util/unsafe-characters.js'
+import { replaceUnsafeCharacters } from '@plan/shell/common'
 import { planView, type RenderOptions, type StepMark, summarizeArgs } from './plan-view.js'
 
 // Mermaid labels are quoted; these characters are written as entity codes so no label can

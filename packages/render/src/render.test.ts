@@ -1,6 +1,5 @@
+import { createPlanCompiler, type PlanCompiler } from '@plan/core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createPlanCompiler } from '../compile/create-plan-compiler.js'
-import type { PlanCompiler } from '../types/plan-compiler.js'
 import { toDot } from './to-dot.js'
 import { toMermaid } from './to-mermaid.js'
 import { toText } from './to-text.js'

@@ -1,5 +1,5 @@
-import type { AuditEvent } from '../types/audit-event.js'
-import { rfc8785Json } from '../util/rfc8785-json.js'
+import type { AuditEvent } from '@plan/core'
+import { rfc8785Json } from '@plan/core/adapter'
 import { auditGenesis, hashAuditLine } from './audit-key.js'
 
 /** The last line of a log: its number and the hash of its text. */

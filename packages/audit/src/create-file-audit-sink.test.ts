@@ -1,12 +1,14 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import {
+  type AuditSink,
+  createPlanCompiler,
+  createPlanGuard,
+  executePlan,
+  PlanError,
+} from '@plan/core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createPlanCompiler } from '../compile/create-plan-compiler.js'
-import { PlanError } from '../errors/plan-error.js'
-import { executePlan } from '../execute/execute-plan.js'
-import { createPlanGuard } from '../guard/create-plan-guard.js'
-import type { AuditSink } from '../types/audit-sink.js'
 import { createFileAuditSink } from './create-file-audit-sink.js'
 import { createMemoryAuditSink } from './create-memory-audit-sink.js'
 import { verifyAuditLog } from './verify-audit-log.js'

@@ -1,10 +1,9 @@
-import { type AuditLine, auditLineSchema } from '../schema/audit-line-schema.js'
-import type { PlanIssue } from '../types/plan-issue.js'
-import { errorMessage } from '../util/error-message.js'
-import { stringAt } from '../util/item-at.js'
-import { rfc8785Json } from '../util/rfc8785-json.js'
+import type { PlanIssue } from '@plan/core'
+import { errorMessage, rfc8785Json } from '@plan/core/adapter'
+import { stringAt } from '@plan/shell/common'
 import type { AuditHead } from './audit-chain.js'
 import { type AuditKey, auditGenesis, auditKeyBytes, hashAuditLine } from './audit-key.js'
+import { type AuditLine, auditLineSchema } from './audit-line-schema.js'
 
 /** Why a log does not verify. */
 export type AuditLogProblem =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { AUDIT_GENESIS } from '../audit/audit-key.js'
+import { AUDIT_GENESIS } from './audit-key.js'
 import { auditLineSchema } from './audit-line-schema.js'
 
 const line = { seq: 1, time: '2026-01-01T00:00:00.000Z', prev: AUDIT_GENESIS, event: { type: 'x' } }

@@ -1,4 +1,4 @@
-import type { PlanIssue } from '../types/plan-issue.js'
+import type { PlanIssue } from '@plan/core'
 
 /** Issues of a plan sorted onto the steps they concern, for rendering. */
 export interface IssuesByStep {

@@ -1,10 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { type AuditRecord, PlanError } from '@plan/core'
+import { sha256Hex } from '@plan/core/adapter'
 import { afterEach, describe, expect, it } from 'vitest'
-import { PlanError } from '../errors/plan-error.js'
-import type { AuditRecord } from '../types/audit-event.js'
-import { sha256 } from '../util/canonical-json.js'
 import { formatAuditLine } from './audit-chain.js'
 import { AUDIT_GENESIS } from './audit-key.js'
 import { createFileAuditSink } from './create-file-audit-sink.js'
@@ -28,7 +27,7 @@ function forge(lines: readonly string[], edit: number): string[] {
     const event =
       index === edit ? { type: 'step_released' as const, stepId: 'forged' } : record.event
     const text = formatAuditLine(record.seq, record.time, prev, event)
-    prev = sha256(text)
+    prev = sha256Hex(text)
     return text
   })
 }

@@ -1,5 +1,4 @@
-import type { AuditEvent } from '../types/audit-event.js'
-import type { AuditSink } from '../types/audit-sink.js'
+import type { AuditEvent, AuditSink } from '@plan/core'
 import { createAuditChain } from './audit-chain.js'
 import { type AuditKey, auditKeyBytes } from './audit-key.js'
 

@@ -1,9 +1,7 @@
-import { isCompiledPlan } from '../compile/is-compiled-plan.js'
-import { unreadableIssue } from '../issues/unreadable-issue.js'
-import type { CompiledPlan } from '../types/compiled-plan.js'
-import type { PlanIssue } from '../types/plan-issue.js'
-import { isRecord } from '../util/is-record.js'
-import { stringAt, valueAt } from '../util/item-at.js'
+import type { CompiledPlan, PlanIssue } from '@plan/core'
+import { isCompiledPlan, unreadableIssue } from '@plan/core/adapter'
+import { stringAt, valueAt } from '@plan/shell/common'
+import { isRecord } from './is-record.js'
 import { type IssuesByStep, issuesByStep } from './issues-by-step.js'
 
 /** How a step fared, for rendering; run-time statuses plus `rejected` for plan issues. */

@@ -65,4 +65,24 @@ describe('verifyAuditLog', () => {
     expect(cut.valid ? 'valid' : cut.problem).toBe('head_mismatch')
     expect(verifyAuditLog(lines, { expectedHead: full.head }).valid).toBe(true)
   })
+
+  it('should refuse a hostile value as not a log, never a throw', () => {
+    const revocable = Proxy.revocable({}, {})
+    revocable.revoke()
+    const boom = (): never => {
+      throw new Error('hostile getter')
+    }
+    const hostile: unknown[] = [
+      revocable.proxy,
+      new Proxy([], { get: boom, has: boom, ownKeys: boom, getPrototypeOf: boom }),
+      Object.defineProperty({}, 'length', { get: boom }),
+      10n,
+      Symbol('s'),
+      { toString: boom },
+    ]
+    for (const value of hostile) {
+      const result = verifyAuditLog(value as never)
+      expect(result.valid ? 'valid' : result.problem).toMatch(/^(not_a_log|malformed)$/)
+    }
+  })
 })

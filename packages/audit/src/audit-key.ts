@@ -1,6 +1,4 @@
-import { secretBytes } from '../sign/plan-signature-input.js'
-import { sha256 } from '../util/canonical-json.js'
-import { hmacSha256, toHex } from '../util/portable-crypto.js'
+import { hmacSha256, secretBytes, sha256Hex, toHex } from '@plan/core/adapter'
 
 /** The `prev` of a log's first line. */
 export const AUDIT_GENESIS = '0'.repeat(64)
@@ -23,7 +21,7 @@ export function auditKeyBytes(key: unknown): Uint8Array | undefined {
 
 /** The chaining hash of one line: SHA-256, or HMAC-SHA-256 under the key. */
 export function hashAuditLine(line: string, key: Uint8Array | undefined): string {
-  return key === undefined ? sha256(line) : toHex(hmacSha256(key, line))
+  return key === undefined ? sha256Hex(line) : toHex(hmacSha256(key, line))
 }
 
 /**

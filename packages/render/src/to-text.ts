@@ -1,5 +1,4 @@
-import { formatPath } from '../issues/format-issues.js'
-import { replaceUnsafeCharacters } from '../util/unsafe-characters.js'
+import { formatPath, replaceUnsafeCharacters } from '@plan/shell/common'
 import {
   type PlanView,
   planView,
