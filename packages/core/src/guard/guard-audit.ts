@@ -43,7 +43,12 @@ export function auditRequiredError(): PlanError {
   const message = 'The policy requires an audit log, but the guard was given no audit sink.'
   return new PlanError(message, {
     issues: [
-      createIssue('audit_failed', message, [], 'Pass an audit sink (createFileAuditSink(path)).'),
+      createIssue(
+        'audit_failed',
+        message,
+        [],
+        'Pass an audit sink (createFileAuditSink(path) from @plan/audit/node).',
+      ),
     ],
   })
 }
