@@ -20,9 +20,9 @@ describe('StepRecords', () => {
       attempts: 1,
       startedAt: 5,
       output: { x: [1] },
-      status: 'done',
+      status: 'done' as const,
       endedAt: 9,
-    } as const
+    }
     records.set('a', { ...record })
     records.compact('a', records.get('a') ?? { attempts: 0 })
     expect(JSON.stringify(records.get('a'))).toBe(JSON.stringify(record))

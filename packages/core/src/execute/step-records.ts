@@ -2,22 +2,20 @@ import type { JsonValue } from '../types/json-value.js'
 import { StepValues } from '../util/step-values.js'
 import type { StepRecord } from './run-record.js'
 
-/** In the status column: a step whose record is an object (or none). */
-const AS_OBJECT = 0
-/** In the status column: a `done` step kept in the columns, its output in the value slot. */
-const DONE = 1
+/** The slot of a `done` step kept in the columns; its output is in `#outputs`. */
+const IN_COLUMNS: StepRecord = Object.freeze({ attempts: 0 })
 
 /**
  * The records of a run's steps by step id. A record is an object while its step goes on; a
- * step that ends `done` after one call of its tool, with nothing but an output, moves into
- * columns by plan position (status, attempts, start and end times, the output in the slot the
- * object had), and its record is made again, with the same fields in the same order, when read.
+ * step that ends `done` with nothing but an output moves into columns by plan position
+ * (attempts, start and end times, output), and its record is made again, with the same fields
+ * in the same order, when read.
  */
 export class StepRecords implements ReadonlyMap<string, StepRecord> {
-  /** By position: a record object, or the output of a step kept in the columns. */
-  readonly #slots = new StepValues<StepRecord | JsonValue>()
+  /** By position: a record object, or {@link IN_COLUMNS}. */
+  readonly #slots = new StepValues<StepRecord>()
+  readonly #outputs = new StepValues<JsonValue>()
   #positions: ReadonlyMap<string, number> = new Map()
-  #status = new Uint8Array(0)
   #attempts = new Uint32Array(0)
   #startedAt = new Float64Array(0)
   #endedAt = new Float64Array(0)
@@ -30,25 +28,25 @@ export class StepRecords implements ReadonlyMap<string, StepRecord> {
   place(ids: readonly string[], positions: ReadonlyMap<string, number>): void {
     const kept = [...this.entries()]
     this.#positions = positions
-    this.#status = new Uint8Array(ids.length)
     this.#attempts = new Uint32Array(ids.length)
     this.#startedAt = new Float64Array(ids.length)
     this.#endedAt = new Float64Array(ids.length)
     const slots = this.#slots
     for (const [id] of kept) slots.delete(id)
     slots.place(ids, positions)
+    this.#outputs.place(ids, positions)
     for (const [id, record] of kept) slots.set(id, record)
   }
 
   get(id: string): StepRecord | undefined {
     const slot = this.#slots.get(id)
     if (slot === undefined) return undefined
-    const position = this.#positions.get(id)
-    if (position === undefined || this.#status[position] !== DONE) return slot as StepRecord
+    const position = slot === IN_COLUMNS ? this.#positions.get(id) : undefined
+    if (position === undefined) return slot
     return {
       attempts: this.#attempts[position] ?? 0,
       startedAt: this.#startedAt[position],
-      output: slot as JsonValue,
+      output: this.#outputs.get(id) ?? null,
       status: 'done',
       endedAt: this.#endedAt[position],
     }
@@ -59,8 +57,7 @@ export class StepRecords implements ReadonlyMap<string, StepRecord> {
   }
 
   set(id: string, record: StepRecord): this {
-    const position = this.#positions.get(id)
-    if (position !== undefined) this.#status[position] = AS_OBJECT
+    this.#outputs.delete(id)
     this.#slots.set(id, record)
     return this
   }
@@ -75,11 +72,11 @@ export class StepRecords implements ReadonlyMap<string, StepRecord> {
     const { attempts, startedAt, output, endedAt } = record
     if (startedAt === undefined || output === undefined || endedAt === undefined) return
     if (attempts >>> 0 !== attempts || !hasDoneShape(record)) return
-    this.#status[position] = DONE
     this.#attempts[position] = attempts
     this.#startedAt[position] = startedAt
     this.#endedAt[position] = endedAt
-    this.#slots.set(id, output)
+    this.#outputs.set(id, output)
+    this.#slots.set(id, IN_COLUMNS)
   }
 
   *entries(): MapIterator<[string, StepRecord]> {
