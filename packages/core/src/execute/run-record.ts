@@ -1,7 +1,7 @@
 import type { PlanIssue } from '../types/plan-issue.js'
-import { StepValues } from '../util/step-values.js'
 import type { ExecutionStatus } from './execution-event.js'
 import type { ExecutionStepResult } from './execution-result.js'
+import { StepRecords } from './step-records.js'
 
 /** A step's result while the run goes on: no status yet while it is being authorized or run. */
 export type StepRecord = { -readonly [K in keyof ExecutionStepResult]?: ExecutionStepResult[K] } & {
@@ -29,7 +29,7 @@ export type RunFailure = 'aborted' | 'denied' | 'failed'
  */
 export class RunRecord {
   /** By position in the plan, once {@link place}d; steps that were never reached have none. */
-  readonly steps = new StepValues<StepRecord>()
+  readonly steps = new StepRecords()
   /** Steps recorded without a status yet, in the order they were recorded. */
   readonly #open = new Set<string>()
   /** Ids of the steps whose tool was called, in the order they ended. */
@@ -76,5 +76,6 @@ export class RunRecord {
     result.endedAt = at
     this.order.push(stepId)
     this.#open.delete(stepId)
+    if (status === 'done') this.steps.compact(stepId, result)
   }
 }
