@@ -6,6 +6,7 @@ import { matchesGlob } from '../taint/match-glob.js'
 import { workspaceRelative } from '../taint/workspace-relative.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { hostOf } from '../util/host-of.js'
 import { itemAt, popped } from '../util/item-at.js'
 import { labelledFilesRun } from './check-labelled-run.js'
 import type { ParseCommand } from './data-sources.js'
@@ -158,14 +159,6 @@ class PlannedWrites {
         ]
     for (const write of matching) found.push(...write.sources)
     return found
-  }
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname.toLowerCase()
-  } catch {
-    return '?'
   }
 }
 
