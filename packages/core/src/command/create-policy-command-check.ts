@@ -3,16 +3,13 @@ import type { ArgSpec, Policy } from '../schema/policy-schema.js'
 import type { CommandCheckResult } from '../types/command-check-result.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
+import { declaresCommand } from '../util/declares-command.js'
 
 /** Checks one command against a policy, and what the policy's command rules warn about. */
 export interface CommandCheck {
   readonly check: (command: unknown) => CommandCheckResult
   /** One issue per allowed program that has no built-in model (only the sandbox guards its flags). */
   readonly warnings: readonly PlanIssue[]
-}
-
-function declaresCommand(spec: ArgSpec): boolean {
-  return spec.type === 'command' || (spec.type === 'array' && declaresCommand(spec.items))
 }
 
 /**

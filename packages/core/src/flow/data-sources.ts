@@ -1,6 +1,7 @@
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
 import { workspaceRelative } from '../taint/workspace-relative.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
+import { hostOf } from '../util/host-of.js'
 import { valueAt } from '../util/item-at.js'
 import { commandSource } from './workspace-executors.js'
 
@@ -33,14 +34,6 @@ export function roleValues(tool: ToolPolicy, args: JsonObject): RoleValue[] {
   for (const name of Object.keys(tool.args))
     if (Object.hasOwn(args, name)) collect(valueAt(tool.args, name), valueAt(args, name), out)
   return out
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname.toLowerCase()
-  } catch {
-    return '?'
-  }
 }
 
 /**

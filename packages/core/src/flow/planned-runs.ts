@@ -6,6 +6,8 @@ import { matchesGlob } from '../taint/match-glob.js'
 import { workspaceRelative } from '../taint/workspace-relative.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { declaresCommand } from '../util/declares-command.js'
+import { hostOf } from '../util/host-of.js'
 import { itemAt, popped } from '../util/item-at.js'
 import { labelledFilesRun } from './check-labelled-run.js'
 import type { ParseCommand } from './data-sources.js'
@@ -53,10 +55,6 @@ function roleOf(spec: ArgSpec): PlannedValue['role'] | undefined {
   if (spec.type === 'path') return spec.access === 'write' ? 'write' : 'read'
   if (spec.type === 'string' && spec.format === 'url') return 'url'
   return undefined
-}
-
-function declaresCommand(spec: ArgSpec): boolean {
-  return spec.type === 'command' || (spec.type === 'array' && declaresCommand(spec.items))
 }
 
 function samePath(left: readonly (string | number)[], right: readonly (string | number)[]) {
@@ -158,14 +156,6 @@ class PlannedWrites {
         ]
     for (const write of matching) found.push(...write.sources)
     return found
-  }
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname.toLowerCase()
-  } catch {
-    return '?'
   }
 }
 

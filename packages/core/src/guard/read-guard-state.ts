@@ -4,8 +4,8 @@ import { unreadableIssue } from '../issues/unreadable-issue.js'
 import type { JsonValue } from '../types/json-value.js'
 import type { PlanGuardState } from '../types/plan-guard.js'
 import { copyJson } from '../util/json-copy.js'
+import { matchJsonSchema } from '../util/read-json-schema.js'
 import { GUARD_STATE_JSON_SCHEMA } from './guard-state-json-schema.js'
-import { matchJsonSchema } from './match-json-schema.js'
 
 function invalid(path: readonly (string | number)[], reason: string): never {
   const field = path.length === 0 ? 'state' : path.join('.')
