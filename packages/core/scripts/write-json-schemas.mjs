@@ -1,7 +1,8 @@
 // Writes the JSON Schemas that the main entry reads values with instead of loading zod, from the
-// zod schemas (the single definitions): src/policy/policy-json-schema.ts (a policy) and
-// src/extract/extraction-json-schema.ts (an extraction step's output schema). Run after
-// `pnpm build` whenever one of those zod schemas changes; a test fails until it is run.
+// zod schemas (the single definitions): src/policy/policy-json-schema.ts (a policy),
+// src/extract/extraction-json-schema.ts (an extraction step's output schema) and
+// src/guard/guard-state-json-schema.ts (a saved guard state). Run after `pnpm build` whenever one
+// of those zod schemas changes; a test fails until it is run.
 import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -9,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const { extractionSchema, policyJsonSchema } = await import(join(root, 'dist/schemas.js'))
+const { extractionSchema, guardStateJsonSchema, policyJsonSchema } = await import(join(root, 'dist/schemas.js'))
 
 const targets = [
   {
@@ -25,6 +26,13 @@ const targets = [
     name: 'EXTRACTION_JSON_SCHEMA',
     doc: "JSON Schema of an extraction step's output schema, as `extractionSchema` gives it.",
     schema: z.toJSONSchema(extractionSchema, { io: 'input', reused: 'ref' }),
+  },
+  {
+    path: 'src/guard/guard-state-json-schema.ts',
+    from: 'schema/guard-state-schema.ts',
+    name: 'GUARD_STATE_JSON_SCHEMA',
+    doc: 'JSON Schema of a saved guard state, as `guardStateJsonSchema()` of `@plan/core/schemas` gives it.',
+    schema: guardStateJsonSchema(),
   },
 ]
 for (const { path, from, name, doc, schema } of targets) {

@@ -92,7 +92,7 @@ describe('guardStateSchema', () => {
   })
 
   it('should give the JSON Schema the guard checks states with (run the generator when not)', () => {
-    // scripts/write-guard-state-json-schema.mjs writes guard-state-json-schema.ts.
+    // scripts/write-json-schemas.mjs writes guard-state-json-schema.ts.
     expect(GUARD_STATE_JSON_SCHEMA).toEqual(guardStateJsonSchema())
     expect(guardStateJsonSchema()).toMatchObject({
       type: 'object',
