@@ -12,9 +12,10 @@ import type { ExecutionEvent } from './execution-event.js'
 import { executionIssue } from './execution-issue.js'
 import type { ExecutionResult, ExecutionStepResult } from './execution-result.js'
 import { type ExecutionSettings, readExecutionSettings } from './execution-settings.js'
-import { type RunFailure, RunRecord, type StepRecord } from './run-record.js'
+import { type RunFailure, RunRecord } from './run-record.js'
 import { RunningCalls } from './running-calls.js'
 import { createStepGraph, type StepGraph } from './step-graph.js'
+import type { StepRecord } from './step-records.js'
 import { type StepLauncher, StepScheduler } from './step-scheduler.js'
 
 /**

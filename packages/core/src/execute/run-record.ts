@@ -1,12 +1,6 @@
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { ExecutionStatus } from './execution-event.js'
-import type { ExecutionStepResult } from './execution-result.js'
-import { StepRecords } from './step-records.js'
-
-/** A step's result while the run goes on: no status yet while it is being authorized or run. */
-export type StepRecord = { -readonly [K in keyof ExecutionStepResult]?: ExecutionStepResult[K] } & {
-  attempts: number
-}
+import { type StepRecord, StepRecords } from './step-records.js'
 
 /**
  * A new step record, with room in the object itself for the fields a run adds as the step goes

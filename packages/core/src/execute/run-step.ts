@@ -8,8 +8,9 @@ import { itemAt } from '../util/item-at.js'
 import { outputToJson } from '../util/json-copy.js'
 import { executionIssue } from './execution-issue.js'
 import type { ExecutionRun } from './execution-run.js'
-import { newStepRecord, type StepRecord } from './run-record.js'
+import { newStepRecord } from './run-record.js'
 import type { CallOutcome } from './running-calls.js'
+import type { StepRecord } from './step-records.js'
 
 /** Why an attempt failed: what to report, and the issue that says so. */
 interface AttemptFailure {

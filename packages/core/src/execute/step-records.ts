@@ -1,6 +1,11 @@
 import type { JsonValue } from '../types/json-value.js'
 import { StepValues } from '../util/step-values.js'
-import type { StepRecord } from './run-record.js'
+import type { ExecutionStepResult } from './execution-result.js'
+
+/** A step's result while the run goes on: no status yet while it is being authorized or run. */
+export type StepRecord = { -readonly [K in keyof ExecutionStepResult]?: ExecutionStepResult[K] } & {
+  attempts: number
+}
 
 /** The slot of a `done` step kept in the columns; its output is in `#outputs`. */
 const IN_COLUMNS: StepRecord = Object.freeze({ attempts: 0 })
