@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const { extractionSchema, guardStateJsonSchema, policyJsonSchema } = await import(join(root, 'dist/schemas.js'))
+const { extractionSchema, guardStateJsonSchema, policyJsonSchema } = await import(
+  join(root, 'dist/schemas.js')
+)
 
 const targets = [
   {
