@@ -9,9 +9,9 @@ import {
 } from 'node:fs'
 import { type AuditSink, PlanError } from '@plan/core'
 import { errorMessage } from '@plan/core/adapter'
+import { isRecord } from '@plan/shell/common'
 import { type AuditHead, createAuditChain } from './audit-chain.js'
 import { type AuditKey, auditGenesis, auditKeyBytes, hashAuditLine } from './audit-key.js'
-import { isRecord } from './is-record.js'
 import { verifyAuditLog } from './verify-audit-log.js'
 
 /** An audit sink backed by a file; close it when the run is over. */

@@ -1,7 +1,6 @@
 import type { CompiledPlan, PlanIssue } from '@plan/core'
 import { isCompiledPlan, unreadableIssue } from '@plan/core/adapter'
-import { stringAt, valueAt } from '@plan/shell/common'
-import { isRecord } from './is-record.js'
+import { isRecord, stringAt, valueAt } from '@plan/shell/common'
 import { type IssuesByStep, issuesByStep } from './issues-by-step.js'
 
 /** How a step fared, for rendering; run-time statuses plus `rejected` for plan issues. */
