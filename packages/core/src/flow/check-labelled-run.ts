@@ -1,10 +1,10 @@
+import { workspaceExecutor } from '@plan/shell'
 import { createIssue } from '../issues/create-issue.js'
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { IssueCode, PlanIssue } from '../types/plan-issue.js'
 import { valueAt } from '../util/item-at.js'
 import type { ParseCommand } from './data-sources.js'
-import { workspaceExecutor } from './workspace-executors.js'
 
 /** A labelled file a command would run, with the sources that make running it new. */
 export interface LabelledRun {

@@ -1,3 +1,4 @@
+import { namedByOwnCode } from '@plan/shell'
 import { PlanError } from '../errors/plan-error.js'
 import { matchesExtractionSchema, readExtractionSchema } from '../extract/read-extraction-schema.js'
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
@@ -28,7 +29,6 @@ import {
   toolOutputIsUntrusted,
 } from './trust-rules.js'
 import { UntrustedTextIndex } from './untrusted-text-index.js'
-import { namedByOwnCode } from './workspace-executors.js'
 
 /** What {@link UntrustedFlowTracker.check} found about one call's arguments. */
 export interface FlowCheck {

@@ -1,3 +1,4 @@
+import { commandSource, workspaceExecutor } from '@plan/shell'
 import { GENERATE_TOOL } from '../extract/model-step-policy.js'
 import { readExtractionSchema } from '../extract/read-extraction-schema.js'
 import { createIssue } from '../issues/create-issue.js'
@@ -14,7 +15,6 @@ import type { ParseCommand } from './data-sources.js'
 import { PlanOrder } from './planned-order.js'
 import { argumentName, outputName, toolDeclassifies, toolOutputIsUntrusted } from './trust-rules.js'
 import type { IndexedFlow } from './untrusted-flow-issues.js'
-import { commandSource, workspaceExecutor } from './workspace-executors.js'
 
 /** A plan as {@link plannedRunIssues} reads it: the indexed flow, arguments and dependencies. */
 export interface PlannedRunsInput extends IndexedFlow {

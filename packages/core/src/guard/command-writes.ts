@@ -1,7 +1,6 @@
+import { commandReads, workspaceExecutor } from '@plan/shell'
 import { roleValues, workspaceRelative } from '../flow/data-sources.js'
-import { workspaceExecutor } from '../flow/workspace-executors.js'
 import { createIssue } from '../issues/create-issue.js'
-import { commandReads } from '../taint/command-reads.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { PlanIssue } from '../types/plan-issue.js'

@@ -1,5 +1,5 @@
+import { namedByOwnCode, runsAsCode } from '@plan/shell'
 import { workspaceRelative } from '../flow/data-sources.js'
-import { namedByOwnCode, runsAsCode } from '../flow/workspace-executors.js'
 import { createIssue } from '../issues/create-issue.js'
 import type { ArgSpec } from '../schema/policy-schema.js'
 import type { CompiledStep } from '../types/compiled-plan.js'

@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { commandReads } from '@plan/shell'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   createTestCompiler,
@@ -10,7 +11,6 @@ import { createPlanGuard } from '../guard/create-plan-guard.js'
 import type { PolicyInput } from '../schema/policy-schema.js'
 import type { TaintedPolicyInput } from '../schema/tainted-schema.js'
 import type { PlanGuard } from '../types/plan-guard.js'
-import { commandReads } from './command-reads.js'
 import { ruleOfTwo } from './tainted-presets.js'
 
 let counter = 0
