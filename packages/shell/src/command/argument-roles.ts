@@ -114,48 +114,6 @@ const TABLE: Record<string, ProgramRoles> = {
     operands: 'last-write',
     values: { '-P': 'inert', '-l': 'inert', '-i': 'read', '-o': 'inert', '-c': 'inert' },
   },
-  sed: {
-    operands: 'read',
-    values: {
-      '-e': 'command',
-      '--expression': 'command',
-      '-f': 'command',
-      '--file': 'command',
-      '-l': 'inert',
-      '--line-length': 'inert',
-    },
-  },
-  'sed -i': {
-    operands: 'write',
-    values: {
-      '-e': 'command',
-      '--expression': 'command',
-      '-f': 'command',
-      '--file': 'command',
-      '-l': 'inert',
-      '--line-length': 'inert',
-    },
-  },
-  awk: {
-    operands: 'read',
-    values: {
-      '-f': 'command',
-      '--file': 'command',
-      '-e': 'command',
-      '--source': 'command',
-      '-v': 'inert',
-      '--assign': 'inert',
-      '-F': 'inert',
-      '--field-separator': 'inert',
-      '-W': 'command',
-      '-i': 'command',
-      '--include': 'command',
-      '-l': 'command',
-      '--load': 'command',
-      '-E': 'command',
-      '--exec': 'command',
-    },
-  },
   iconv: {
     operands: 'read',
     values: {
@@ -203,8 +161,8 @@ TABLE.find = {
     '-files0-from': 'read',
   },
 }
-for (const [alias, name] of [
-  ['gsed', 'sed'],
+const ALIASES: readonly (readonly [string, string])[] = [
+  ...Object.entries(familyTable((family) => family.aliases)),
   ['gtar', 'tar'],
   ['bsdtar', 'tar'],
   ['g++', 'gcc'],
@@ -217,33 +175,11 @@ for (const [alias, name] of [
   ['zstdmt', 'zstd'],
   ['pigz', 'gzip'],
   ['pbzip2', 'bzip2'],
-] as const) {
+]
+for (const [alias, name] of ALIASES) {
   const spec = TABLE[name]
   if (spec !== undefined) TABLE[alias] ??= spec
 }
-// grep-like programs: the first operand is a pattern unless -e/-f gives it.
-for (const name of ['grep', 'egrep', 'fgrep', 'zgrep', 'rg', 'ag', 'ack']) {
-  TABLE[name] = {
-    operands: 'read',
-    values: {
-      '-e': 'inert',
-      '--regexp': 'inert',
-      '-f': 'read',
-      '--file': 'read',
-      '-A': 'inert',
-      '-B': 'inert',
-      '-C': 'inert',
-      '-m': 'inert',
-      '-g': 'inert',
-      '--glob': 'inert',
-      '-t': 'inert',
-      '--type': 'inert',
-      '--pre': 'command',
-      '--pre-glob': 'inert',
-    },
-  }
-}
-
 /** The argument roles of a program (by normalised name), when the catalog describes it. */
 export function programRoles(name: string): ProgramRoles | undefined {
   if (Object.hasOwn(TABLE, name)) return TABLE[name]

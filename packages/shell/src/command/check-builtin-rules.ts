@@ -1,11 +1,7 @@
 import { stringAt } from '../util/item-at.js'
 import { type BuiltinFinding, exec, type ProgramSpec, unknownGlobal } from './builtin-finding.js'
-import { checkAwkProgram } from './check-awk-program.js'
 import { checkGit } from './check-git-rules.js'
-import { checkSedScript } from './check-sed-script.js'
 import { findSubcommand, hasGlobalOptions } from './global-options.js'
-import { parseAwkArguments } from './parse-awk-arguments.js'
-import { parseSedArguments } from './parse-sed-arguments.js'
 import { programKind, programName } from './program-catalog.js'
 import { programValueFindings } from './program-value-models.js'
 import { familyTable } from './programs/program-families.js'
@@ -171,55 +167,6 @@ function checkZip(args: readonly string[]): BuiltinFinding[] {
     : []
 }
 
-function checkSed(args: readonly string[]): BuiltinFinding[] {
-  const parsed = parseSedArguments(args)
-  const findings: BuiltinFinding[] = []
-  if (parsed.scriptFile)
-    findings.push(
-      exec(
-        'sed -f runs a script file the check cannot read.',
-        'Pass the sed script inline with -e.',
-      ),
-    )
-  for (const script of parsed.scripts) {
-    const problem = checkSedScript(script)
-    if (problem !== undefined) {
-      findings.push(
-        exec(
-          `The sed script uses ${problem}.`,
-          'Use sed only to print or substitute (s/a/b/g, -n 1,5p); no e, w, r commands or s///e, s///w flags.',
-        ),
-      )
-    }
-  }
-  return findings
-}
-
-function checkAwk(args: readonly string[]): BuiltinFinding[] {
-  const parsed = parseAwkArguments(args)
-  const findings: BuiltinFinding[] = []
-  for (const option of parsed.unsafeOptions) {
-    findings.push(
-      exec(
-        `awk ${option} loads, writes or debugs code outside the checked program.`,
-        'Pass the awk program inline, without -f, -E, -i, -l, -o, -p, -d or -D.',
-      ),
-    )
-  }
-  for (const program of parsed.programs) {
-    const problem = checkAwkProgram(program)
-    if (problem !== undefined) {
-      findings.push(
-        exec(
-          `The awk program uses ${problem}.`,
-          'Use awk only to select and print fields; no system(), pipes, getline or output redirection.',
-        ),
-      )
-    }
-  }
-  return findings
-}
-
 function checkMake(args: readonly string[]): BuiltinFinding[] {
   const findings: BuiltinFinding[] = []
   for (const argument of args) {
@@ -288,8 +235,6 @@ function checkSocat(args: readonly string[]): BuiltinFinding[] {
 // files), with the checks of this folder that families cannot hold without an import cycle.
 const CUSTOM_CHECKS: Readonly<Record<string, NonNullable<ProgramSpec['custom']>>> = {
   git: checkGit,
-  sed: checkSed,
-  awk: checkAwk,
   tar: checkTar,
   zip: checkZip,
   ssh: checkSsh,
@@ -316,10 +261,7 @@ function withCustomChecks(
 }
 
 const ALIASES: Readonly<Record<string, string>> = {
-  gawk: 'awk',
-  mawk: 'awk',
-  nawk: 'awk',
-  gsed: 'sed',
+  ...familyTable((family) => family.aliases),
   gtar: 'tar',
   bsdtar: 'tar',
   gfind: 'find',

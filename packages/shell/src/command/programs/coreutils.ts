@@ -61,13 +61,6 @@ const READ_PROGRAMS = [
   'rev',
   'jq',
   'yq',
-  'grep',
-  'egrep',
-  'fgrep',
-  'zgrep',
-  'rg',
-  'ag',
-  'ack',
   'fd',
   'fdfind',
   'tac',
@@ -153,7 +146,7 @@ const operandsOnly = (
  * writes, and the options that name a file.
  */
 export const COREUTILS_FAMILY: ProgramFamily = {
-  /** Flags of find and rg that run a command for each match, or delete and write files. */
+  /** Flags of find that run a command for each match, or delete and write files. */
   builtins: {
     find: {
       style: 'single',
@@ -167,15 +160,6 @@ export const COREUTILS_FAMILY: ProgramFamily = {
           flags: ['-delete', '-fprint', '-fprint0', '-fprintf', '-fls'],
           kind: 'write',
           why: 'deletes or writes files',
-        },
-      ],
-    },
-    rg: {
-      flags: [
-        {
-          flags: ['--pre', '--pre-glob', '--hostname-bin', '--search-zip', '-z'],
-          kind: 'exec',
-          why: 'runs a preprocessor or decompression program',
         },
       ],
     },

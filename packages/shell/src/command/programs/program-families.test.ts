@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { PROGRAM_FAMILIES } from './program-families.js'
 import type { ProgramFamily } from './program-family.js'
 
-const TABLES = ['globalOptions', 'roles', 'valueOptions', 'builtins'] as const
+const TABLES = ['globalOptions', 'roles', 'valueOptions', 'builtins', 'aliases'] as const
 
 /** The family constants the files of this folder export (`export const GIT_FAMILY`). */
 function exportedFamilies(): string[] {
@@ -16,6 +16,18 @@ function exportedFamilies(): string[] {
       )
     })
     .sort()
+}
+
+/** The aliases whose program is not in their own family, or whose name is a program itself. */
+function strayAliases(families: readonly ProgramFamily[]): string[] {
+  const described = (family: ProgramFamily) =>
+    new Set([...Object.keys(family.roles ?? {}), ...Object.keys(family.builtins ?? {})])
+  const everywhere = new Set(families.flatMap((family) => [...described(family)]))
+  return families.flatMap((family) =>
+    Object.entries(family.aliases ?? {})
+      .filter(([alias, name]) => !described(family).has(name) || everywhere.has(alias))
+      .map(([alias, name]) => `${alias} -> ${name}`),
+  )
 }
 
 /** The programs that two families both describe in one table, as `table: program`. */
@@ -48,5 +60,15 @@ describe('program families', () => {
     const first: ProgramFamily = { roles: { git: { operands: 'read' } } }
     const second: ProgramFamily = { roles: { git: { operands: 'write' } }, valueOptions: {} }
     expect(sharedPrograms([first, second])).toEqual(['roles: git'])
+  })
+
+  it('should give each alias a program of its own family, never the name of another program', () => {
+    expect(strayAliases(PROGRAM_FAMILIES)).toEqual([])
+    const sed: ProgramFamily = { roles: { sed: { operands: 'read' } } }
+    expect(strayAliases([{ ...sed, aliases: { gsed: 'sed' } }])).toEqual([])
+    expect(strayAliases([sed, { aliases: { gsed: 'sed' } }])).toEqual(['gsed -> sed'])
+    expect(
+      strayAliases([sed, { roles: { gsed: { operands: 'read' } }, aliases: { gsed: 'sed' } }]),
+    ).toEqual(['gsed -> sed'])
   })
 })

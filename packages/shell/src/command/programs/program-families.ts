@@ -10,6 +10,7 @@ import { MAKE_FAMILY } from './make.js'
 import { NODE_FAMILY } from './node.js'
 import type { ProgramFamily } from './program-family.js'
 import { PYTHON_FAMILY } from './python.js'
+import { TEXT_TOOLS_FAMILY } from './text-tools.js'
 
 /** Every family of programs the checker models, one file each. */
 export const PROGRAM_FAMILIES: readonly ProgramFamily[] = [
@@ -22,6 +23,7 @@ export const PROGRAM_FAMILIES: readonly ProgramFamily[] = [
   CURL_FAMILY,
   ARCHIVES_FAMILY,
   COREUTILS_FAMILY,
+  TEXT_TOOLS_FAMILY,
   COMPILERS_FAMILY,
   EXEC_FAMILY,
 ]

@@ -61,6 +61,11 @@ export interface GlobalOptions {
  * that a reader finds all the tables of a program in one place.
  */
 export interface ProgramFamily {
+  /**
+   * Other names of the family's programs (`gsed` for sed, `pigz` for gzip), which take the
+   * program's argument roles and built-in rules.
+   */
+  readonly aliases?: Readonly<Record<string, string>>
   /** The options before the subcommand, of the programs that have subcommands. */
   readonly globalOptions?: Readonly<Record<string, GlobalOptions>>
   /** What each argument position does with its value (paths read, written, commands, …). */
