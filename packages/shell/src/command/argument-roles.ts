@@ -43,47 +43,6 @@ const FAMILY_ROLES: Record<string, ProgramRoles> = Object.fromEntries(
   ]),
 )
 
-// find deletes or writes what it finds with these actions.
-const findOperands = (args: readonly string[]): OperandRoles =>
-  args.some((argument) => ['-delete', '-fprint', '-fprint0', '-fprintf', '-fls'].includes(argument))
-    ? 'write'
-    : 'read'
-const FIND_INERT = [
-  '-name',
-  '-iname',
-  '-path',
-  '-ipath',
-  '-wholename',
-  '-iwholename',
-  '-regex',
-  '-iregex',
-  '-type',
-  '-xtype',
-  '-maxdepth',
-  '-mindepth',
-  '-size',
-  '-mtime',
-  '-mmin',
-  '-atime',
-  '-amin',
-  '-ctime',
-  '-cmin',
-  '-perm',
-  '-user',
-  '-group',
-  '-uid',
-  '-gid',
-  '-links',
-  '-inum',
-  '-printf',
-  '-fstype',
-  '-regextype',
-  '-lname',
-  '-ilname',
-  '-used',
-  '-context',
-]
-
 const TABLE: Record<string, ProgramRoles> = {
   ...FAMILY_ROLES,
   xxd: {
@@ -146,21 +105,6 @@ const TABLE: Record<string, ProgramRoles> = {
   },
 }
 
-TABLE.find = {
-  operands: findOperands,
-  values: {
-    ...Object.fromEntries(FIND_INERT.map((primary) => [primary, 'inert' as const])),
-    '-fprint': 'write',
-    '-fprint0': 'write',
-    '-fprintf': 'write',
-    '-fls': 'write',
-    '-newer': 'read',
-    '-anewer': 'read',
-    '-cnewer': 'read',
-    '-samefile': 'read',
-    '-files0-from': 'read',
-  },
-}
 const ALIASES: readonly (readonly [string, string])[] = [
   ...Object.entries(familyTable((family) => family.aliases)),
   ['gtar', 'tar'],
@@ -171,7 +115,6 @@ const ALIASES: readonly (readonly [string, string])[] = [
   ['clang', 'gcc'],
   ['clang++', 'gcc'],
   ['gmake', 'make'],
-  ['gfind', 'find'],
   ['zstdmt', 'zstd'],
   ['pigz', 'gzip'],
   ['pbzip2', 'bzip2'],

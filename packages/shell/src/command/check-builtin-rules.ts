@@ -264,7 +264,6 @@ const ALIASES: Readonly<Record<string, string>> = {
   ...familyTable((family) => family.aliases),
   gtar: 'tar',
   bsdtar: 'tar',
-  gfind: 'find',
   gmake: 'make',
   chromium: 'chrome',
   'chromium-browser': 'chrome',

@@ -53,7 +53,6 @@ const READ_PROGRAMS = [
   'lz4cat',
   'zless',
   'zmore',
-  'find',
   'source-highlight',
   'pr',
   'tsort',
@@ -61,8 +60,6 @@ const READ_PROGRAMS = [
   'rev',
   'jq',
   'yq',
-  'fd',
-  'fdfind',
   'tac',
   'ul',
   'colrm',
@@ -146,24 +143,6 @@ const operandsOnly = (
  * writes, and the options that name a file.
  */
 export const COREUTILS_FAMILY: ProgramFamily = {
-  /** Flags of find that run a command for each match, or delete and write files. */
-  builtins: {
-    find: {
-      style: 'single',
-      flags: [
-        {
-          flags: ['-exec', '-execdir', '-ok', '-okdir'],
-          kind: 'exec',
-          why: 'runs a command for every match',
-        },
-        {
-          flags: ['-delete', '-fprint', '-fprint0', '-fprintf', '-fls'],
-          kind: 'write',
-          why: 'deletes or writes files',
-        },
-      ],
-    },
-  },
   roles: {
     ...operandsOnly(READ_PROGRAMS, 'read'),
     ...operandsOnly(WRITE_PROGRAMS, 'write'),

@@ -319,24 +319,6 @@ export const EXEC_FAMILY: ProgramFamily = {
         },
       ],
     },
-    fd: {
-      flags: [
-        {
-          flags: ['-x', '--exec', '-X', '--exec-batch'],
-          kind: 'exec',
-          why: 'runs a command for every match',
-        },
-      ],
-    },
-    fdfind: {
-      flags: [
-        {
-          flags: ['-x', '--exec', '-X', '--exec-batch'],
-          kind: 'exec',
-          why: 'runs a command for every match',
-        },
-      ],
-    },
     nc: {
       flags: [
         {

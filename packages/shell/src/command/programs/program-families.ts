@@ -4,6 +4,7 @@ import { COMPILERS_FAMILY } from './compilers.js'
 import { COREUTILS_FAMILY } from './coreutils.js'
 import { CURL_FAMILY } from './curl.js'
 import { EXEC_FAMILY } from './exec.js'
+import { FIND_FAMILY } from './find.js'
 import { GIT_FAMILY } from './git.js'
 import { GO_FAMILY } from './go.js'
 import { MAKE_FAMILY } from './make.js'
@@ -24,6 +25,7 @@ export const PROGRAM_FAMILIES: readonly ProgramFamily[] = [
   ARCHIVES_FAMILY,
   COREUTILS_FAMILY,
   TEXT_TOOLS_FAMILY,
+  FIND_FAMILY,
   COMPILERS_FAMILY,
   EXEC_FAMILY,
 ]
