@@ -56,23 +56,6 @@ const TABLE: Record<string, ProgramRoles> = {
       '-n': 'inert',
     },
   },
-  rsync: {
-    operands: 'last-write',
-    values: {
-      '--exclude': 'inert',
-      '--include': 'inert',
-      '--files-from': 'read',
-      '--log-file': 'write',
-      '--temp-dir': 'write',
-      '-T': 'write',
-      '--backup-dir': 'write',
-      '--partial-dir': 'write',
-    },
-  },
-  scp: {
-    operands: 'last-write',
-    values: { '-P': 'inert', '-l': 'inert', '-i': 'read', '-o': 'inert', '-c': 'inert' },
-  },
   iconv: {
     operands: 'read',
     values: {

@@ -1,4 +1,3 @@
-import { stringAt } from '../util/item-at.js'
 import { type BuiltinFinding, exec, type ProgramSpec, unknownGlobal } from './builtin-finding.js'
 import { checkGit } from './check-git-rules.js'
 import { findSubcommand, hasGlobalOptions } from './global-options.js'
@@ -8,75 +7,6 @@ import { familyTable } from './programs/program-families.js'
 import { findFlag, usesFlag } from './uses-flag.js'
 
 export type { BuiltinFinding } from './builtin-finding.js'
-
-const SSH_DANGEROUS_OPTIONS = new Set([
-  'proxycommand',
-  'localcommand',
-  'permitlocalcommand',
-  'knownhostscommand',
-  'match',
-  'include',
-  'pkcs11provider',
-  'securitykeyprovider',
-  'remotecommand',
-  'controlpath',
-  'controlmaster',
-])
-
-function checkSsh(args: readonly string[], name: string): BuiltinFinding[] {
-  const findings: BuiltinFinding[] = []
-  const hint =
-    'Connect without options that run local programs (ProxyCommand, LocalCommand, -F, -S).'
-  const withValue =
-    name === 'ssh' ? 'BbcDEeFIiJLlmOoPpQRSWw' : name === 'scp' ? 'cDFiJlOoPSX' : 'BbcDFiJlOoPRSs'
-  const denied = name === 'ssh' ? 'FI' : name === 'scp' ? 'FS' : 'FSDbs'
-  const operands: string[] = []
-  for (let index = 0; index < args.length; index += 1) {
-    const argument = stringAt(args, index)
-    if (argument === '--') {
-      operands.push(...args.slice(index + 1))
-      break
-    }
-    // OpenSSH reads options after the host too (ssh host -oProxyCommand=…), so scan every word.
-    if (!argument.startsWith('-') || argument.length < 2) {
-      operands.push(argument)
-      continue
-    }
-    for (let position = 1; position < argument.length; position += 1) {
-      const letter = argument.charAt(position)
-      if (!withValue.includes(letter)) continue
-      const rest = argument.slice(position + 1)
-      const value = rest.length > 0 ? rest : (args[index + 1] ?? '')
-      if (rest.length === 0) index += 1
-      if (letter === 'o') {
-        // ssh removes quotes and compares keywords case-insensitively: -o '"ProxyCommand" id'.
-        const key = value.replace(/["']/g, '').trim().split(/[\s=]/)[0]?.toLowerCase() ?? ''
-        if (SSH_DANGEROUS_OPTIONS.has(key))
-          findings.push(exec(`${name} -o ${key} runs a local command or loads code.`, hint))
-      } else if (denied.includes(letter)) {
-        findings.push(
-          exec(
-            `${name} -${letter} runs a program, loads a library or reads a config file that can run one.`,
-            hint,
-          ),
-        )
-      }
-      break
-    }
-  }
-  const noCommand = args.some((argument) => /^-[A-Za-z]*N/.test(argument))
-  if (name === 'ssh' && operands.length > 0 && !noCommand) {
-    findings.push(
-      exec(
-        operands.length > 1
-          ? 'ssh HOST COMMAND runs a command on the host (localhost included).'
-          : 'ssh HOST opens a shell on the host (localhost included).',
-        'Use a tool made for the remote task; ssh needs allowExec in the policy.',
-      ),
-    )
-  }
-  return findings
-}
 
 // Node options that load code, passed on by `npm test -- …` when the script runs node.
 const NODE_CODE_FLAGS = [
@@ -237,9 +167,6 @@ const CUSTOM_CHECKS: Readonly<Record<string, NonNullable<ProgramSpec['custom']>>
   git: checkGit,
   tar: checkTar,
   zip: checkZip,
-  ssh: checkSsh,
-  scp: checkSsh,
-  sftp: checkSsh,
   npm: checkPackageManager,
   pnpm: checkPackageManager,
   yarn: checkPackageManager,

@@ -261,15 +261,6 @@ export const EXEC_RULES: Readonly<Record<string, ProgramSpec>> = {
 export const EXEC_FAMILY: ProgramFamily = {
   builtins: {
     ...EXEC_RULES,
-    rsync: {
-      flags: [
-        {
-          flags: ['-e', '--rsh', '--rsync-path', '--daemon', '--config'],
-          kind: 'exec',
-          why: 'runs a remote shell or helper program',
-        },
-      ],
-    },
     bundle: { execSubcommands: ['exec'] },
     bundler: { execSubcommands: ['exec'] },
     composer: { execSubcommands: ['exec'] },

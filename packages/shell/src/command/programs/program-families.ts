@@ -11,6 +11,7 @@ import { MAKE_FAMILY } from './make.js'
 import { NODE_FAMILY } from './node.js'
 import type { ProgramFamily } from './program-family.js'
 import { PYTHON_FAMILY } from './python.js'
+import { REMOTE_FAMILY } from './remote.js'
 import { TEXT_TOOLS_FAMILY } from './text-tools.js'
 
 /** Every family of programs the checker models, one file each. */
@@ -26,6 +27,7 @@ export const PROGRAM_FAMILIES: readonly ProgramFamily[] = [
   COREUTILS_FAMILY,
   TEXT_TOOLS_FAMILY,
   FIND_FAMILY,
+  REMOTE_FAMILY,
   COMPILERS_FAMILY,
   EXEC_FAMILY,
 ]
