@@ -90,17 +90,12 @@ const TABLE: Record<string, ProgramRoles> = {
 
 const ALIASES: readonly (readonly [string, string])[] = [
   ...Object.entries(familyTable((family) => family.aliases)),
-  ['gtar', 'tar'],
-  ['bsdtar', 'tar'],
   ['g++', 'gcc'],
   ['cc', 'gcc'],
   ['c++', 'gcc'],
   ['clang', 'gcc'],
   ['clang++', 'gcc'],
   ['gmake', 'make'],
-  ['zstdmt', 'zstd'],
-  ['pigz', 'gzip'],
-  ['pbzip2', 'bzip2'],
 ]
 for (const [alias, name] of ALIASES) {
   const spec = TABLE[name]

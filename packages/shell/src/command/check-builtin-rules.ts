@@ -42,61 +42,6 @@ function checkPackageManager(args: readonly string[], name: string): BuiltinFind
       ]
 }
 
-function checkTar(args: readonly string[]): BuiltinFinding[] {
-  const findings: BuiltinFinding[] = []
-  const hint = 'Use plain tar options: no command hooks, compression programs or remote archives.'
-  const longFlags = [
-    '--checkpoint-action',
-    '--to-command',
-    '--use-compress-program',
-    '--info-script',
-    '--new-volume-script',
-    '--rsh-command',
-    '--rmt-command',
-  ]
-  const forceLocal = args.some((argument) => usesFlag(argument, '--force-local'))
-  args.forEach((argument, index) => {
-    const long = findFlag(argument, longFlags)
-    if (long !== undefined) findings.push(exec(`tar ${long} runs a command.`, hint))
-    // Old-style options: the first argument may be a cluster without a dash (tar cIf …).
-    const cluster =
-      argument.startsWith('-') && !argument.startsWith('--')
-        ? argument.slice(1)
-        : index === 0 && !argument.startsWith('-')
-          ? argument
-          : ''
-    if (/[IF]/.test(cluster))
-      findings.push(exec('tar -I/-F runs a compression program or a volume script.', hint))
-    if (!forceLocal && /^[^/]*:/.test(argument.replace(/^-+[A-Za-z]*f/, ''))) {
-      findings.push(
-        exec(
-          'tar treats host:file archives as remote and runs rsh/ssh.',
-          'Use a local archive name, or add --force-local.',
-        ),
-      )
-    }
-  })
-  return findings
-}
-
-function checkZip(args: readonly string[]): BuiltinFinding[] {
-  const testCommand = args.some(
-    (argument) =>
-      usesFlag(argument, '--unzip-command') ||
-      (argument.startsWith('-') &&
-        !argument.startsWith('--') &&
-        (argument.match(/T/g)?.length ?? 0) >= 2),
-  )
-  return testCommand
-    ? [
-        exec(
-          'zip -TT/--unzip-command runs a command to test the archive.',
-          'Use zip -T without a test command.',
-        ),
-      ]
-    : []
-}
-
 function checkMake(args: readonly string[]): BuiltinFinding[] {
   const findings: BuiltinFinding[] = []
   for (const argument of args) {
@@ -165,8 +110,6 @@ function checkSocat(args: readonly string[]): BuiltinFinding[] {
 // files), with the checks of this folder that families cannot hold without an import cycle.
 const CUSTOM_CHECKS: Readonly<Record<string, NonNullable<ProgramSpec['custom']>>> = {
   git: checkGit,
-  tar: checkTar,
-  zip: checkZip,
   npm: checkPackageManager,
   pnpm: checkPackageManager,
   yarn: checkPackageManager,
@@ -189,8 +132,6 @@ function withCustomChecks(
 
 const ALIASES: Readonly<Record<string, string>> = {
   ...familyTable((family) => family.aliases),
-  gtar: 'tar',
-  bsdtar: 'tar',
   gmake: 'make',
   chromium: 'chrome',
   'chromium-browser': 'chrome',
@@ -274,5 +215,8 @@ export function checkBuiltinRules(name: string, args: readonly string[]): Builti
 
 /** Every program (and alias) that has built-in rules. */
 export function programsWithBuiltinRules(): readonly string[] {
-  return [...Object.keys(PROGRAMS), ...Object.keys(ALIASES)]
+  const aliases = Object.keys(ALIASES).filter((alias) =>
+    Object.hasOwn(PROGRAMS, ALIASES[alias] ?? ''),
+  )
+  return [...Object.keys(PROGRAMS), ...aliases]
 }

@@ -1,3 +1,5 @@
+import { type BuiltinFinding, exec } from '../builtin-finding.js'
+import { findFlag, usesFlag } from '../uses-flag.js'
 import type { OperandRoles, ProgramFamily } from './program-family.js'
 
 const COMPRESS_VALUES = { '-S': 'inert', '--suffix': 'inert' } as const
@@ -12,11 +14,69 @@ const compressorOperands = (args: readonly string[]): OperandRoles =>
     ? 'read'
     : 'write'
 
+function checkTar(args: readonly string[]): BuiltinFinding[] {
+  const findings: BuiltinFinding[] = []
+  const hint = 'Use plain tar options: no command hooks, compression programs or remote archives.'
+  const longFlags = [
+    '--checkpoint-action',
+    '--to-command',
+    '--use-compress-program',
+    '--info-script',
+    '--new-volume-script',
+    '--rsh-command',
+    '--rmt-command',
+  ]
+  const forceLocal = args.some((argument) => usesFlag(argument, '--force-local'))
+  args.forEach((argument, index) => {
+    const long = findFlag(argument, longFlags)
+    if (long !== undefined) findings.push(exec(`tar ${long} runs a command.`, hint))
+    // Old-style options: the first argument may be a cluster without a dash (tar cIf …).
+    const cluster =
+      argument.startsWith('-') && !argument.startsWith('--')
+        ? argument.slice(1)
+        : index === 0 && !argument.startsWith('-')
+          ? argument
+          : ''
+    if (/[IF]/.test(cluster))
+      findings.push(exec('tar -I/-F runs a compression program or a volume script.', hint))
+    if (!forceLocal && /^[^/]*:/.test(argument.replace(/^-+[A-Za-z]*f/, ''))) {
+      findings.push(
+        exec(
+          'tar treats host:file archives as remote and runs rsh/ssh.',
+          'Use a local archive name, or add --force-local.',
+        ),
+      )
+    }
+  })
+  return findings
+}
+
+function checkZip(args: readonly string[]): BuiltinFinding[] {
+  const testCommand = args.some(
+    (argument) =>
+      usesFlag(argument, '--unzip-command') ||
+      (argument.startsWith('-') &&
+        !argument.startsWith('--') &&
+        (argument.match(/T/g)?.length ?? 0) >= 2),
+  )
+  return testCommand
+    ? [
+        exec(
+          'zip -TT/--unzip-command runs a command to test the archive.',
+          'Use zip -T without a test command.',
+        ),
+      ]
+    : []
+}
+
 /**
- * The compressors and archivers: gzip, xz, bzip2, zstd, lz4, tar, zip, unzip (and the aliases
- * that take their roles: pigz, pbzip2, zstdmt, gtar, bsdtar).
+ * The compressors and archivers: gzip, xz, bzip2, zstd, lz4, tar, zip, unzip (and their
+ * aliases: pigz, pbzip2, zstdmt, gtar, bsdtar).
  */
 export const ARCHIVES_FAMILY: ProgramFamily = {
+  aliases: { gtar: 'tar', bsdtar: 'tar', zstdmt: 'zstd', pigz: 'gzip', pbzip2: 'bzip2' },
+  /** Options of tar and zip that run a command or a compression program. */
+  builtins: { tar: { custom: checkTar }, zip: { custom: checkZip } },
   roles: {
     gzip: { operands: compressorOperands, values: COMPRESS_VALUES },
     gunzip: { operands: compressorOperands, values: COMPRESS_VALUES },
