@@ -1,3 +1,5 @@
+import { type BuiltinFinding, exec } from '../builtin-finding.js'
+import { findFlag } from '../uses-flag.js'
 import { wordsRole } from '../value-roles.js'
 import type { ProgramFamily } from './program-family.js'
 
@@ -8,8 +10,30 @@ const GO_GCFLAGS = /^(-N|-l|-m|-m=\d|-S|-B|-live|-d=checkptr(=\d)?|-race)$/
 export const GO_ENV_SAFE_SETTING =
   /^(GOPRIVATE|GONOPROXY|GONOSUMDB|GOPROXY|GOSUMDB|GOINSECURE|GO111MODULE|GOOS|GOARCH|GOAMD64|GOARM|GOARM64|CGO_ENABLED|GOTELEMETRY|GOWORK|GODEBUG)=[A-Za-z0-9_.,:/@*=+-]*$/
 
+function checkGo(args: readonly string[]): BuiltinFinding[] {
+  const findings: BuiltinFinding[] = []
+  for (const argument of args) {
+    const normalised = argument.startsWith('--') ? argument.slice(1) : argument
+    const flag = findFlag(normalised, ['-exec', '-toolexec', '-overlay'], 'single')
+    if (flag !== undefined)
+      findings.push(exec(`go ${flag} runs another program.`, 'Run go without -exec or -toolexec.'))
+  }
+  if (args[0] === 'run' && args.some((argument) => argument.includes('@'))) {
+    findings.push(
+      exec(
+        'go run MODULE@VERSION downloads and runs code.',
+        'Run code from the workspace only.',
+        'command_wrapper',
+      ),
+    )
+  }
+  return findings
+}
+
 /** go, the Go toolchain. */
 export const GO_FAMILY: ProgramFamily = {
+  /** Flags that run another program, and `go run` of a module from elsewhere. */
+  builtins: { go: { custom: checkGo } },
   globalOptions: {
     go: { withValue: [], flags: [] },
   },

@@ -1,4 +1,5 @@
-import type { FlagRule } from '../builtin-finding.js'
+import { type BuiltinFinding, exec, type FlagRule } from '../builtin-finding.js'
+import { findFlag } from '../uses-flag.js'
 import type { ProgramFamily } from './program-family.js'
 
 const PACKAGE_MANAGER_FLAGS: FlagRule = {
@@ -23,9 +24,46 @@ const PACKAGE_MANAGER_FLAGS: FlagRule = {
   why: 'sets the program that the package manager runs (shell, node options, editor, config file)',
 }
 
+// Node options that load code, passed on by `npm test -- …` when the script runs node.
+const NODE_CODE_FLAGS = [
+  '--require',
+  '--import',
+  '--loader',
+  '--experimental-loader',
+  '--eval',
+  '--print',
+  '--env-file',
+  '--inspect',
+  '--inspect-brk',
+  '--experimental-policy',
+]
+
+function checkPackageManager(args: readonly string[], name: string): BuiltinFinding[] {
+  const end = args.indexOf('--')
+  const used = args.find(
+    (argument, index) =>
+      findFlag(argument, NODE_CODE_FLAGS) !== undefined ||
+      (end !== -1 &&
+        index > end &&
+        /^-[A-Za-z]*[rep]/.test(argument) &&
+        !argument.startsWith('--')),
+  )
+  return used === undefined
+    ? []
+    : [
+        exec(
+          `${name} passes ${used} on to the script, which makes node load or run other code.`,
+          `Run ${name} test without node options that load code (--require, -r, --import, --loader).`,
+        ),
+      ]
+}
+
 /** node and its package managers (npm, pnpm, yarn), and the JavaScript tools they run. */
 export const NODE_FAMILY: ProgramFamily = {
-  /** Package managers: flags that set the program they run, subcommands that run another. */
+  /**
+   * Package managers: flags that set the program they run, subcommands that run another, and
+   * node options passed on to a script.
+   */
   builtins: {
     npm: {
       flags: [PACKAGE_MANAGER_FLAGS],
@@ -41,14 +79,17 @@ export const NODE_FAMILY: ProgramFamily = {
         'c',
         'set',
       ],
+      custom: checkPackageManager,
     },
     pnpm: {
       flags: [PACKAGE_MANAGER_FLAGS],
       execSubcommands: ['dlx', 'exec', 'x', 'create', 'config', 'c', 'env'],
+      custom: checkPackageManager,
     },
     yarn: {
       flags: [PACKAGE_MANAGER_FLAGS],
       execSubcommands: ['dlx', 'exec', 'create', 'node', 'config', 'set'],
+      custom: checkPackageManager,
     },
   },
   globalOptions: {
