@@ -36,71 +36,19 @@ function subcommandProgramRoles(name: string, roles: SubcommandRoles): ProgramRo
   }
 }
 
-const FAMILY_ROLES: Record<string, ProgramRoles> = Object.fromEntries(
+const TABLE: Record<string, ProgramRoles> = Object.fromEntries(
   Object.entries(familyTable((family) => family.roles)).map(([name, roles]) => [
     name,
     'operandsBySubcommand' in roles ? subcommandProgramRoles(name, roles) : roles,
   ]),
 )
 
-const TABLE: Record<string, ProgramRoles> = {
-  ...FAMILY_ROLES,
-  xxd: {
-    operands: 'second-write',
-    values: {
-      '-c': 'inert',
-      '-g': 'inert',
-      '-l': 'inert',
-      '-s': 'inert',
-      '-o': 'inert',
-      '-n': 'inert',
-    },
-  },
-  iconv: {
-    operands: 'read',
-    values: {
-      '-o': 'write',
-      '--output': 'write',
-      '-f': 'inert',
-      '-t': 'inert',
-      '--from-code': 'inert',
-      '--to-code': 'inert',
-    },
-  },
-  openssl: {
-    operands: 'unknown',
-    values: {
-      '-in': 'read',
-      '-out': 'write',
-      '-inkey': 'read',
-      '-key': 'read',
-      '-keyout': 'write',
-      '-CAfile': 'read',
-      '-CApath': 'read',
-      '-cert': 'read',
-      '-config': 'command',
-      '-engine': 'command',
-      '-passin': 'read',
-      '-passout': 'read',
-      '-rand': 'read',
-      '-writerand': 'write',
-    },
-  },
+// An alias takes the roles of its program (gsed those of sed).
+for (const [alias, name] of Object.entries(familyTable((family) => family.aliases))) {
+  const roles = TABLE[name]
+  if (roles !== undefined) TABLE[alias] ??= roles
 }
 
-const ALIASES: readonly (readonly [string, string])[] = [
-  ...Object.entries(familyTable((family) => family.aliases)),
-  ['g++', 'gcc'],
-  ['cc', 'gcc'],
-  ['c++', 'gcc'],
-  ['clang', 'gcc'],
-  ['clang++', 'gcc'],
-  ['gmake', 'make'],
-]
-for (const [alias, name] of ALIASES) {
-  const spec = TABLE[name]
-  if (spec !== undefined) TABLE[alias] ??= spec
-}
 /** The argument roles of a program (by normalised name), when the catalog describes it. */
 export function programRoles(name: string): ProgramRoles | undefined {
   if (Object.hasOwn(TABLE, name)) return TABLE[name]

@@ -7,62 +7,12 @@ import { findFlag } from './uses-flag.js'
 
 export type { BuiltinFinding } from './builtin-finding.js'
 
-function checkSocat(args: readonly string[]): BuiltinFinding[] {
-  const address = args.find((argument) => /(^|[!,])\s*(exec|system):/i.test(argument))
-  return address === undefined
-    ? []
-    : [exec(`socat ${address} runs a program.`, 'Use socat only between sockets and files.')]
-}
+// The built-in rules of every family. git's check reads its tables from programs/git.ts,
+// which cannot reference the check back without an import cycle, so it joins here.
+const PROGRAMS: Record<string, ProgramSpec> = familyTable((family) => family.builtins)
+PROGRAMS.git = { ...PROGRAMS.git, custom: checkGit }
 
-// The built-in rules of the program families (flags and subcommands that run code or write
-// files), with the checks of this folder that families cannot hold without an import cycle.
-const CUSTOM_CHECKS: Readonly<Record<string, NonNullable<ProgramSpec['custom']>>> = {
-  git: checkGit,
-  socat: checkSocat,
-}
-const PROGRAMS: Readonly<Record<string, ProgramSpec>> = withCustomChecks(
-  familyTable((family) => family.builtins),
-  CUSTOM_CHECKS,
-)
-
-function withCustomChecks(
-  specs: Record<string, ProgramSpec>,
-  checks: Readonly<Record<string, NonNullable<ProgramSpec['custom']>>>,
-): Record<string, ProgramSpec> {
-  for (const [name, custom] of Object.entries(checks)) specs[name] = { ...specs[name], custom }
-  return specs
-}
-
-const ALIASES: Readonly<Record<string, string>> = {
-  ...familyTable((family) => family.aliases),
-  chromium: 'chrome',
-  'chromium-browser': 'chrome',
-  'google-chrome': 'chrome',
-  'google-chrome-stable': 'chrome',
-  electron: 'chrome',
-  'g++': 'gcc',
-  cc: 'gcc',
-  'c++': 'gcc',
-  clang: 'gcc',
-  'clang++': 'gcc',
-  ncat: 'nc',
-  latex: 'pdflatex',
-  xelatex: 'pdflatex',
-  lualatex: 'pdflatex',
-  pdftex: 'pdflatex',
-  tex: 'pdflatex',
-  etex: 'pdflatex',
-  luatex: 'pdflatex',
-  xetex: 'pdflatex',
-  rpmbuild: 'rpm',
-  rpmdb: 'rpm',
-  rpmverify: 'rpm',
-  apt: 'apt-get',
-  dnf: 'yum',
-  pip3: 'pip',
-  rpmquery: 'rpm',
-  netcat: 'nc',
-}
+const ALIASES: Readonly<Record<string, string>> = familyTable((family) => family.aliases)
 
 /**
  * The built-in rules for programs that run other programs through their own flags or

@@ -2,6 +2,7 @@ import type { ProgramFamily } from './program-family.js'
 
 /** The C compilers: gcc and clang (and cc, c++, g++, clang++, which take gcc's roles). */
 export const COMPILERS_FAMILY: ProgramFamily = {
+  aliases: { 'g++': 'gcc', cc: 'gcc', 'c++': 'gcc', clang: 'gcc', 'clang++': 'gcc' },
   /** Options that run or load another program. */
   builtins: {
     gcc: {

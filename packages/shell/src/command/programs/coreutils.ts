@@ -194,6 +194,28 @@ export const COREUTILS_FAMILY: ProgramFamily = {
         oflag: 'inert',
       },
     },
+    xxd: {
+      operands: 'second-write',
+      values: {
+        '-c': 'inert',
+        '-g': 'inert',
+        '-l': 'inert',
+        '-s': 'inert',
+        '-o': 'inert',
+        '-n': 'inert',
+      },
+    },
+    iconv: {
+      operands: 'read',
+      values: {
+        '-o': 'write',
+        '--output': 'write',
+        '-f': 'inert',
+        '-t': 'inert',
+        '--from-code': 'inert',
+        '--to-code': 'inert',
+      },
+    },
     shuf: {
       operands: 'read',
       values: {

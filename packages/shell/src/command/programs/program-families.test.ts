@@ -1,5 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { programRoles, programsWithRoles } from '../argument-roles.js'
+import { isCatalogProgram } from '../catalog-programs.js'
+import { programsWithBuiltinRules } from '../check-builtin-rules.js'
 import { PROGRAM_FAMILIES } from './program-families.js'
 import type { ProgramFamily } from './program-family.js'
 
@@ -60,6 +63,28 @@ describe('program families', () => {
     const first: ProgramFamily = { roles: { git: { operands: 'read' } } }
     const second: ProgramFamily = { roles: { git: { operands: 'write' } }, valueOptions: {} }
     expect(sharedPrograms([first, second])).toEqual(['roles: git'])
+  })
+
+  it('should find every program of every family, and every alias, by its name', () => {
+    const withRoles = new Set(programsWithRoles())
+    const withBuiltins = new Set(programsWithBuiltinRules())
+    const lost = PROGRAM_FAMILIES.flatMap((family) => [
+      ...Object.entries(family.roles ?? {})
+        .filter(
+          ([name, roles]) =>
+            !withRoles.has(name) || ('operands' in roles && programRoles(name) !== roles),
+        )
+        .map(([name]) => `roles: ${name}`),
+      ...Object.keys(family.builtins ?? {})
+        .filter((name) => !withBuiltins.has(name) || !isCatalogProgram(name))
+        .map((name) => `builtins: ${name}`),
+      ...Object.entries(family.aliases ?? {})
+        .filter(
+          ([alias, name]) => programRoles(alias) !== programRoles(name) || !isCatalogProgram(alias),
+        )
+        .map(([alias]) => `aliases: ${alias}`),
+    ])
+    expect(lost).toEqual([])
   })
 
   it('should give each alias a program of its own family, never the name of another program', () => {
