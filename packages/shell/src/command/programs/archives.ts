@@ -90,6 +90,7 @@ export const ARCHIVES_FAMILY: ProgramFamily = {
     },
     lz4: { operands: 'second-write' },
     tar: {
+      bareOptions: true,
       operands: (args) =>
         /^-?[A-Za-z]*[ct]/.test(args[0] ?? '') && !/^-?[A-Za-z]*x/.test(args[0] ?? '')
           ? 'read'

@@ -58,8 +58,6 @@ const READ_PROGRAMS = [
   'tsort',
   'look',
   'rev',
-  'jq',
-  'yq',
   'tac',
   'ul',
   'colrm',
@@ -147,6 +145,9 @@ export const COREUTILS_FAMILY: ProgramFamily = {
     ...operandsOnly(READ_PROGRAMS, 'read'),
     ...operandsOnly(WRITE_PROGRAMS, 'write'),
     ...operandsOnly(INERT_PROGRAMS, 'inert'),
+    // The first operand of jq and yq is a filter, not a path.
+    jq: { operands: 'read', patternFirst: true },
+    yq: { operands: 'read', patternFirst: true },
     sort: { operands: 'read', values: SORT_VALUES },
     uniq: { operands: 'second-write', values: { '-f': 'inert', '-s': 'inert', '-w': 'inert' } },
     cp: {

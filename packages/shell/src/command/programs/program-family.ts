@@ -28,6 +28,10 @@ export interface ProgramRoles {
   readonly values?: OptionValueRoles | ((args: readonly string[]) => OptionValueRoles)
   /** `key=value` operands (`dd if=… of=…`), with the role of the value. */
   readonly keys?: OptionValueRoles
+  /** The first operand is a pattern, not a path, unless `-e`/`-f` gives it (grep, jq). */
+  readonly patternFirst?: boolean
+  /** The first word may be an option cluster without a dash (`tar cf out.tar src`). */
+  readonly bareOptions?: boolean
 }
 
 /**

@@ -18,6 +18,7 @@ const SED_VALUES: OptionValueRoles = {
 // grep-like programs: the first operand is a pattern unless -e/-f gives it.
 const GREP_ROLES: ProgramRoles = {
   operands: 'read',
+  patternFirst: true,
   values: {
     '-e': 'inert',
     '--regexp': 'inert',
