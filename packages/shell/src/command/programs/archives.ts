@@ -1,6 +1,7 @@
 import { type BuiltinFinding, exec } from '../builtin-finding.js'
+import { flagMatcher } from '../tree-sources.js'
 import { findFlag, usesFlag } from '../uses-flag.js'
-import type { OperandRoles, ProgramFamily } from './program-family.js'
+import type { OperandRoles, ProgramFamily, TreeReads } from './program-family.js'
 
 const COMPRESS_VALUES = { '-S': 'inert', '--suffix': 'inert' } as const
 
@@ -69,6 +70,17 @@ function checkZip(args: readonly string[]): BuiltinFinding[] {
     : []
 }
 
+const tarCreates = flagMatcher(['--create', '--append', '--update'], 'cru')
+// tar reads the trees it archives; its first word may be a bare option cluster (tar czf).
+const TAR_TREES: TreeReads = {
+  recursive: (args) => /^[A-Za-z]*[cru]/.test(args[0] ?? '') || tarCreates(args),
+  sources: (operands, args) => (/^[A-Za-z]+$/.test(args[0] ?? '') ? operands.slice(1) : operands),
+}
+const GZIP_TREES: TreeReads = {
+  recursive: flagMatcher(['--recursive'], 'r'),
+  sources: (operands) => operands,
+}
+
 /**
  * The compressors and archivers: gzip, xz, bzip2, zstd, lz4, tar, zip, unzip (and their
  * aliases: pigz, pbzip2, zstdmt, gtar, bsdtar).
@@ -121,5 +133,16 @@ export const ARCHIVES_FAMILY: ProgramFamily = {
         '--output-file': 'write',
       },
     },
+  },
+  treeReads: {
+    zip: {
+      recursive: flagMatcher(['--recurse-paths'], 'rR'),
+      sources: (operands) => operands.slice(1),
+    },
+    tar: TAR_TREES,
+    gtar: TAR_TREES,
+    bsdtar: TAR_TREES,
+    gzip: GZIP_TREES,
+    gunzip: GZIP_TREES,
   },
 }

@@ -1,3 +1,4 @@
+import { allButLast, flagMatcher } from '../tree-sources.js'
 import type { OperandRoles, ProgramFamily, ProgramRoles } from './program-family.js'
 
 const READ_PROGRAMS = [
@@ -227,5 +228,9 @@ export const COREUTILS_FAMILY: ProgramFamily = {
         '-i': 'inert',
       },
     },
+  },
+  treeReads: {
+    diff: { recursive: flagMatcher(['--recursive'], 'r'), sources: (operands) => operands },
+    cp: { recursive: flagMatcher(['--recursive', '--archive'], 'rRa'), sources: allButLast },
   },
 }

@@ -6,7 +6,14 @@ import { programsWithBuiltinRules } from '../check-builtin-rules.js'
 import { PROGRAM_FAMILIES } from './program-families.js'
 import type { ProgramFamily } from './program-family.js'
 
-const TABLES = ['globalOptions', 'roles', 'valueOptions', 'builtins', 'aliases'] as const
+const TABLES = [
+  'globalOptions',
+  'roles',
+  'valueOptions',
+  'builtins',
+  'aliases',
+  'treeReads',
+] as const
 
 /** The family constants the files of this folder export (`export const GIT_FAMILY`). */
 function exportedFamilies(): string[] {
@@ -78,6 +85,10 @@ describe('program families', () => {
       ...Object.keys(family.builtins ?? {})
         .filter((name) => !withBuiltins.has(name) || !isCatalogProgram(name))
         .map((name) => `builtins: ${name}`),
+      // The tree check reads the operands of a tree reader through its roles.
+      ...Object.keys(family.treeReads ?? {})
+        .filter((name) => programRoles(name) === undefined)
+        .map((name) => `treeReads: ${name}`),
       ...Object.entries(family.aliases ?? {})
         .filter(
           ([alias, name]) => programRoles(alias) !== programRoles(name) || !isCatalogProgram(alias),

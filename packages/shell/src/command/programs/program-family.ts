@@ -34,6 +34,16 @@ export interface ProgramRoles {
   readonly bareOptions?: boolean
 }
 
+/** How a program reads whole trees (`grep -r`, `cp -r`, `tar -c`): when, and which operands. */
+export interface TreeReads {
+  /** True when this argument list reads its sources recursively. */
+  readonly recursive: (args: readonly string[]) => boolean
+  /** The tree operands, from all operands (the first may be a pattern, the last a target). */
+  readonly sources: (operands: readonly string[], args: readonly string[]) => readonly string[]
+  /** Whether it skips hidden files unless told otherwise (ripgrep). */
+  readonly skipsHidden?: (args: readonly string[]) => boolean
+}
+
 /**
  * The argument roles of a program whose operands and options depend on its subcommand (git):
  * found after the program's global options (see {@link GlobalOptions}).
@@ -76,6 +86,11 @@ export interface ProgramFamily {
   readonly roles?: Readonly<Record<string, ProgramRoles | SubcommandRoles>>
   /** The options whose values can run or load code, with the role of a given value. */
   readonly valueOptions?: Readonly<Record<string, readonly ValueOption[]>>
+  /**
+   * How programs read whole trees, by exact name (aliases do not take these): a command that
+   * reads a tree holding a denied path is refused, though the operand itself is allowed.
+   */
+  readonly treeReads?: Readonly<Record<string, TreeReads>>
   /**
    * Built-in rules: flags and subcommands that run other code or write files the path check
    * cannot see (`find -exec`, `npm exec`); they apply even when the policy allows the program.

@@ -1,5 +1,6 @@
 import { stringAt } from '../../util/item-at.js'
 import { type BuiltinFinding, exec } from '../builtin-finding.js'
+import { allButLast, flagMatcher } from '../tree-sources.js'
 import type { ProgramFamily } from './program-family.js'
 
 const SSH_DANGEROUS_OPTIONS = new Set([
@@ -109,5 +110,9 @@ export const REMOTE_FAMILY: ProgramFamily = {
       operands: 'last-write',
       values: { '-P': 'inert', '-l': 'inert', '-i': 'read', '-o': 'inert', '-c': 'inert' },
     },
+  },
+  treeReads: {
+    rsync: { recursive: flagMatcher(['--recursive', '--archive'], 'ra'), sources: allButLast },
+    scp: { recursive: flagMatcher([], 'r'), sources: allButLast },
   },
 }

@@ -3,7 +3,8 @@ import { checkAwkProgram } from '../check-awk-program.js'
 import { checkSedScript } from '../check-sed-script.js'
 import { parseAwkArguments } from '../parse-awk-arguments.js'
 import { parseSedArguments } from '../parse-sed-arguments.js'
-import type { OptionValueRoles, ProgramFamily, ProgramRoles } from './program-family.js'
+import { afterPattern, flagMatcher } from '../tree-sources.js'
+import type { OptionValueRoles, ProgramFamily, ProgramRoles, TreeReads } from './program-family.js'
 
 // sed's script options: -e gives a script, -f a script file (its built-in rule refuses -f).
 const SED_VALUES: OptionValueRoles = {
@@ -37,6 +38,23 @@ const GREP_ROLES: ProgramRoles = {
   },
 }
 const GREP_PROGRAMS = ['grep', 'egrep', 'fgrep', 'zgrep', 'rg', 'ag', 'ack']
+
+const grepRecursive = flagMatcher(['--recursive', '--dereference-recursive', '--directories'], 'rR')
+// grep reads trees with -r (or --directories=recurse).
+const GREP_TREES: TreeReads = {
+  recursive: (args) => grepRecursive(args) || args.includes('recurse'),
+  sources: afterPattern,
+}
+const showsHidden = flagMatcher(
+  ['--hidden', '--no-ignore', '--unrestricted', '--no-ignore-dot'],
+  'u.',
+)
+// ripgrep and its kin always search trees, skipping hidden files unless told otherwise.
+const RIPGREP_TREES: TreeReads = {
+  recursive: (args) => !args.includes('--files'),
+  sources: afterPattern,
+  skipsHidden: (args) => !showsHidden(args),
+}
 
 function checkSed(args: readonly string[]): BuiltinFinding[] {
   const parsed = parseSedArguments(args)
@@ -131,5 +149,13 @@ export const TEXT_TOOLS_FAMILY: ProgramFamily = {
       },
     },
     ...Object.fromEntries(GREP_PROGRAMS.map((name) => [name, GREP_ROLES])),
+  },
+  treeReads: {
+    grep: GREP_TREES,
+    egrep: GREP_TREES,
+    fgrep: GREP_TREES,
+    rg: RIPGREP_TREES,
+    ag: RIPGREP_TREES,
+    ack: RIPGREP_TREES,
   },
 }
