@@ -6,8 +6,8 @@ import type { ProgramFamily } from './program-family.js'
 // go build flags: words of -ldflags and -gcflags that only tune the output.
 const GO_LDFLAGS = /^(-s|-w|-X=.*|-buildid=.*|-linkmode=internal|-v|-strictdups=\d)$|^[^-]/
 const GO_GCFLAGS = /^(-N|-l|-m|-m=\d|-S|-B|-live|-d=checkptr(=\d)?|-race)$/
-/** The `go env -w` settings that name no program or flags. */
-export const GO_ENV_SAFE_SETTING =
+// The `go env -w` settings that name no program or flags.
+const GO_ENV_SAFE_SETTING =
   /^(GOPRIVATE|GONOPROXY|GONOSUMDB|GOPROXY|GOSUMDB|GOINSECURE|GO111MODULE|GOOS|GOARCH|GOAMD64|GOARM|GOARM64|CGO_ENABLED|GOTELEMETRY|GOWORK|GODEBUG)=[A-Za-z0-9_.,:/@*=+-]*$/
 
 function checkGo(args: readonly string[]): BuiltinFinding[] {
@@ -28,6 +28,22 @@ function checkGo(args: readonly string[]): BuiltinFinding[] {
     )
   }
   return findings
+}
+
+// `go env -w KEY=VALUE` persists settings for every later go command.
+function goEnvFindings(args: readonly string[]): BuiltinFinding[] {
+  if (args[0] !== 'env') return []
+  const writes = args.indexOf('-w')
+  if (writes === -1 && !args.some((argument) => argument.startsWith('-w='))) return []
+  const settings = args.slice(1).filter((argument) => !argument.startsWith('-'))
+  const refused = settings.find((setting) => !GO_ENV_SAFE_SETTING.test(setting))
+  if (refused === undefined && settings.length > 0) return []
+  return [
+    exec(
+      `go env -w ${refused ?? ''} persists a setting that can name programs or flags (GOFLAGS, CC, CXX, GOTOOLCHAIN, …) for every later go command.`,
+      'Persist only plain settings (GOPRIVATE, GOPROXY, CGO_ENABLED); pass build flags on the command line.',
+    ),
+  ]
 }
 
 /** go, the Go toolchain. */
@@ -55,6 +71,7 @@ export const GO_FAMILY: ProgramFamily = {
       },
     },
   },
+  valueChecks: { go: goEnvFindings },
   valueOptions: {
     go: [
       {

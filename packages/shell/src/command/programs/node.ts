@@ -58,6 +58,19 @@ function checkPackageManager(args: readonly string[], name: string): BuiltinFind
       ]
 }
 
+// `--config.KEY=VALUE` sets package-manager configuration, which can name the programs it runs.
+function checkPackageManagerConfig(args: readonly string[], name: string): BuiltinFinding[] {
+  const setting = args.find((argument) => argument.startsWith('--config.'))
+  return setting === undefined
+    ? []
+    : [
+        exec(
+          `${name} ${setting} sets package-manager configuration, which can name the programs it runs (script-shell, node-options).`,
+          `Run ${name} without --config.…; if it must take it, the policy needs commands.rules.${name}.allowExec: true.`,
+        ),
+      ]
+}
+
 /** node and its package managers (npm, pnpm, yarn), and the JavaScript tools they run. */
 export const NODE_FAMILY: ProgramFamily = {
   /**
@@ -227,6 +240,11 @@ export const NODE_FAMILY: ProgramFamily = {
       operands: 'unknown',
       values: { '--cwd': 'write', '--cache-folder': 'write', '--modules-folder': 'write' },
     },
+  },
+  valueChecks: {
+    npm: checkPackageManagerConfig,
+    pnpm: checkPackageManagerConfig,
+    yarn: checkPackageManagerConfig,
   },
   valueOptions: {
     eslint: [

@@ -10,6 +10,7 @@ const TABLES = [
   'globalOptions',
   'roles',
   'valueOptions',
+  'valueChecks',
   'builtins',
   'aliases',
   'treeReads',

@@ -92,6 +92,11 @@ export interface ProgramFamily {
    */
   readonly treeReads?: Readonly<Record<string, TreeReads>>
   /**
+   * Checks of option values that `valueOptions` cannot describe (`go env -w`, `cargo -Z`,
+   * `gcc @file`), by program name; their findings follow the value options'.
+   */
+  readonly valueChecks?: Readonly<Record<string, NonNullable<ProgramSpec['custom']>>>
+  /**
    * Built-in rules: flags and subcommands that run other code or write files the path check
    * cannot see (`find -exec`, `npm exec`); they apply even when the policy allows the program.
    */
