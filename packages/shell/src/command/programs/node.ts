@@ -356,3 +356,29 @@ export const NODE_RULE_SAFE_WITH_VALUE = new Set([
 export const RUNNER_SAFE = new Set(['-y', '--yes', '--no-install', '--offline', '-q', '--quiet'])
 /** The npx-style runners: each runs a package by name. */
 export const RUNNERS = new Set(['npx', 'pnpx', 'bunx', 'uvx', 'pipx'])
+
+/**
+ * Options of npx-style runners that change neither which program runs nor how, when the
+ * runner's target is checked as run directly (`npx tsc`, `pnpm exec vitest`).
+ */
+export const RUNNER_QUIET = new Set([
+  '-y',
+  '--yes',
+  '--no-install',
+  '--no',
+  '-q',
+  '--quiet',
+  '--offline',
+  '--prefer-offline',
+  '--silent',
+])
+/** The npx-style runners whose target, when the policy allows it, is checked as run directly. */
+export const SAME_PROGRAM_RUNNERS = new Set(['npx', 'pnpx', 'bunx'])
+/**
+ * Package-manager subcommands that run a package's program with the words after it. A Map: a
+ * program named like an Object.prototype key (`constructor`) is no entry.
+ */
+export const EXEC_RUNNER_SUBCOMMANDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['npm', new Set(['exec', 'x'])],
+  ['pnpm', new Set(['exec', 'dlx'])],
+])
