@@ -27,8 +27,6 @@ const FILE_URL = /^file:(?:\/\/(?:localhost)?(?=\/))?/i
 const PATH_START = new Set(['/', '.', '~', '@'])
 const HAS_PREFIX = /[=@<:]/
 const STRENGTH: readonly ArgumentRole[] = ['write', 'unknown', 'command', 'read', 'url', 'inert']
-const TAR = new Set(['tar', 'gtar', 'bsdtar'])
-const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'zgrep', 'rg', 'ag', 'ack', 'jq', 'yq'])
 
 /** The values a word may hand to the program as a path: itself, and behind known prefixes. */
 export function unwrapValue(value: string): string[] {
@@ -69,12 +67,12 @@ export function collectPathCandidates(
   skip: ReadonlySet<string>,
   protectedNames: readonly string[],
 ): PathCandidates {
+  const roles = programRoles(name)
   // tar's old-style first word is an option cluster without a dash (tar cf out.tar src).
   const args =
-    TAR.has(name) && /^[A-Za-z]+$/.test(input[0] ?? '')
+    roles?.bareOptions === true && /^[A-Za-z]+$/.test(input[0] ?? '')
       ? [`-${input[0]}`, ...input.slice(1)]
       : input
-  const roles = programRoles(name)
   const values = valueRoles(roles, args)
   const candidates: PathCandidate[] = []
   const unreadable: string[] = []
@@ -119,7 +117,7 @@ export function collectPathCandidates(
   }
   const operandRoles = roles === undefined ? 'unknown' : resolveOperands(roles.operands, args)
   const patternFirst =
-    PATTERN_FIRST.has(name) &&
+    roles?.patternFirst === true &&
     !args.some((argument) => /^-[A-Za-z]*[ef]|^--(regexp|file)/.test(argument))
   operands.forEach((operand, index) => {
     const role =

@@ -1,22 +1,4 @@
-/** Options of npx-style runners that change neither which program runs nor how. */
-const RUNNER_QUIET = new Set([
-  '-y',
-  '--yes',
-  '--no-install',
-  '--no',
-  '-q',
-  '--quiet',
-  '--offline',
-  '--prefer-offline',
-  '--silent',
-])
-const RUNNERS = new Set(['npx', 'pnpx', 'bunx'])
-// Package-manager subcommands that run a package's program with the words after it.
-// A Map: a program named like an Object.prototype key (`constructor`) is no entry.
-const EXEC_SUBCOMMANDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
-  ['npm', new Set(['exec', 'x'])],
-  ['pnpm', new Set(['exec', 'dlx'])],
-])
+import { EXEC_RUNNER_SUBCOMMANDS, RUNNER_QUIET, SAME_PROGRAM_RUNNERS } from './programs/node.js'
 
 /**
  * The program an npx-style runner is asked to run, with its arguments (`npx tsc --noEmit`,
@@ -31,8 +13,8 @@ export function runnerTarget(
   allow: ReadonlySet<string>,
 ): readonly string[] | undefined {
   let index: number
-  if (RUNNERS.has(name)) index = 0
-  else if (EXEC_SUBCOMMANDS.get(name)?.has(args[0] ?? '') === true) index = 1
+  if (SAME_PROGRAM_RUNNERS.has(name)) index = 0
+  else if (EXEC_RUNNER_SUBCOMMANDS.get(name)?.has(args[0] ?? '') === true) index = 1
   else return undefined
   while (RUNNER_QUIET.has(args[index] ?? '')) index += 1
   if (args[index] === '--') index += 1

@@ -5,91 +5,10 @@ import { stringAt } from '../util/item-at.js'
 import { programRoles, valueRoles } from './argument-roles.js'
 import { commandIssue } from './command-issue.js'
 import { findSubcommand } from './global-options.js'
+import { familyTable } from './programs/program-families.js'
+import { afterPattern } from './tree-sources.js'
 
-/** How one program reads a whole tree: when it does, and which operands are the trees. */
-interface TreeReader {
-  /** True when this argument list reads its sources recursively. */
-  readonly recursive: (args: readonly string[]) => boolean
-  /** The tree operands, from all operands (the first may be a pattern, the last a target). */
-  readonly sources: (operands: readonly string[], args: readonly string[]) => readonly string[]
-  /** Whether it skips hidden files unless told otherwise (ripgrep). */
-  readonly skipsHidden?: (args: readonly string[]) => boolean
-}
-
-// A matcher of short-option clusters holding one of the letters, or of the long flags.
-function flagMatcher(
-  long: readonly string[],
-  letters: string,
-): (args: readonly string[]) => boolean {
-  const short = letters.length === 0 ? undefined : new RegExp(`^-[A-Za-z]*[${letters}]`)
-  return (args) =>
-    args.some(
-      (argument) =>
-        (short !== undefined && !argument.startsWith('--') && short.test(argument)) ||
-        long.some((flag) => argument === flag || argument.startsWith(`${flag}=`)),
-    )
-}
-
-const patternGiven = (args: readonly string[]) =>
-  args.some((argument) => /^-[A-Za-z]*[ef]|^--(regexp|file)/.test(argument))
-const afterPattern = (operands: readonly string[], args: readonly string[]) => {
-  const rest = patternGiven(args) ? operands : operands.slice(1)
-  return rest.length === 0 ? ['.'] : rest
-}
-const allButLast = (operands: readonly string[], args: readonly string[]) =>
-  args.some((argument) => /^-[A-Za-z]*t|^--target-directory/.test(argument))
-    ? operands
-    : operands.slice(0, -1)
-
-const grepRecursive = flagMatcher(['--recursive', '--dereference-recursive', '--directories'], 'rR')
-const GREP: TreeReader = {
-  recursive: (args) => grepRecursive(args) || args.includes('recurse'),
-  sources: afterPattern,
-}
-const showsHidden = flagMatcher(
-  ['--hidden', '--no-ignore', '--unrestricted', '--no-ignore-dot'],
-  'u.',
-)
-const RIPGREP: TreeReader = {
-  recursive: (args) => !args.includes('--files'),
-  sources: afterPattern,
-  skipsHidden: (args) => !showsHidden(args),
-}
-const tarCreates = flagMatcher(['--create', '--append', '--update'], 'cru')
-const READERS: Readonly<Record<string, TreeReader>> = {
-  grep: GREP,
-  egrep: GREP,
-  fgrep: GREP,
-  rg: RIPGREP,
-  ag: RIPGREP,
-  ack: RIPGREP,
-  diff: {
-    recursive: flagMatcher(['--recursive'], 'r'),
-    sources: (operands) => operands,
-  },
-  cp: {
-    recursive: flagMatcher(['--recursive', '--archive'], 'rRa'),
-    sources: allButLast,
-  },
-  rsync: {
-    recursive: flagMatcher(['--recursive', '--archive'], 'ra'),
-    sources: allButLast,
-  },
-  scp: { recursive: flagMatcher([], 'r'), sources: allButLast },
-  zip: {
-    recursive: flagMatcher(['--recurse-paths'], 'rR'),
-    sources: (operands) => operands.slice(1),
-  },
-  tar: {
-    recursive: (args) => /^[A-Za-z]*[cru]/.test(args[0] ?? '') || tarCreates(args),
-    sources: (operands, args) => (/^[A-Za-z]+$/.test(args[0] ?? '') ? operands.slice(1) : operands),
-  },
-  gzip: {
-    recursive: flagMatcher(['--recursive'], 'r'),
-    sources: (operands) => operands,
-  },
-}
-const ALIASES: Readonly<Record<string, string>> = { gtar: 'tar', bsdtar: 'tar', gunzip: 'gzip' }
+const TREE_READS = familyTable((family) => family.treeReads)
 
 // git grep reads the work tree, untracked files included, with these.
 const GIT_GREP_TREE = ['--untracked', '--no-index', '--no-exclude-standard']
@@ -145,10 +64,9 @@ function treeSources(
     const paths = end === -1 ? afterPattern(operandsOf('git', rest), rest) : rest.slice(end + 1)
     return { sources: paths.length === 0 ? ['.'] : paths, skipsHidden: false }
   }
-  const key = (Object.hasOwn(ALIASES, name) ? ALIASES[name] : undefined) ?? name
-  const reader = Object.hasOwn(READERS, key) ? READERS[key] : undefined
+  const reader = Object.hasOwn(TREE_READS, name) ? TREE_READS[name] : undefined
   if (reader === undefined || !reader.recursive(args)) return undefined
-  const operands = operandsOf(key, args)
+  const operands = operandsOf(name, args)
   return {
     sources: reader.sources(operands, args),
     skipsHidden: reader.skipsHidden?.(args) ?? false,

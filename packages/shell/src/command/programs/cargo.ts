@@ -1,3 +1,4 @@
+import { type BuiltinFinding, exec } from '../builtin-finding.js'
 import type { ValueRole } from '../value-roles.js'
 import type { ProgramFamily } from './program-family.js'
 
@@ -6,6 +7,54 @@ const CARGO_SAFE_SETTING =
   /^(net\.(offline|retry|git-fetch-with-cli)|build\.(jobs|incremental)|term\.[a-z-]+|http\.(timeout|multiplexing)|profile\.[A-Za-z0-9_-]+\.(opt-level|debug|debug-assertions|overflow-checks|lto|codegen-units|incremental|panic|strip|split-debuginfo))\s*=\s*[A-Za-z0-9_."'-]*$/
 const cargoConfig = (value: string): ValueRole =>
   !value.includes('=') ? 'config-file' : CARGO_SAFE_SETTING.test(value) ? 'data' : 'program'
+
+// rustc options (after `cargo rustc --`) that name a linker or pass it arguments.
+const RUSTC_PROGRAM_OPTION =
+  /^(-C\s*)?(linker|link-args?|pre-link-args?|linker-flavor|llvm-args|profile-use|profile-generate)(=|$)|^-Z/
+// `cargo -Z…` turns on unstable features (config-include, host-config); `cargo rustc -- -C
+// linker=…` names a program for rustc.
+function cargoProgramFindings(args: readonly string[]): BuiltinFinding[] {
+  const end = args.indexOf('--')
+  const before = end === -1 ? args : args.slice(0, end)
+  const unstable = before.find((argument) => argument.startsWith('-Z'))
+  if (unstable !== undefined)
+    return [
+      exec(
+        `cargo ${unstable} turns on unstable features, some of which read more configuration (config-include, host-config).`,
+        'Run cargo without -Z, or let the policy allow it with commands.rules.cargo.allowExec: true.',
+      ),
+    ]
+  const subcommand = before.find((argument) => !argument.startsWith('-'))
+  if (end === -1 || (subcommand !== 'rustc' && subcommand !== 'rustdoc')) return []
+  const words = args.slice(end + 1)
+  const named = words.find(
+    (word, index) =>
+      RUSTC_PROGRAM_OPTION.test(word) ||
+      ((word === '-C' || word === '--codegen') &&
+        RUSTC_PROGRAM_OPTION.test(words[index + 1] ?? '')),
+  )
+  return named === undefined
+    ? []
+    : [
+        exec(
+          `cargo ${subcommand} -- ${named} names a linker, its arguments or unstable rustc options (a program to run).`,
+          `Run cargo ${subcommand} without linker options.`,
+        ),
+      ]
+}
+
+// cargo's own checks, then `cargo +TOOLCHAIN` with a path, which runs the toolchain there.
+function checkCargoValues(args: readonly string[]): BuiltinFinding[] {
+  const findings = cargoProgramFindings(args)
+  if (args.some((argument) => argument.startsWith('+') && argument.includes('/')))
+    findings.push(
+      exec(
+        'cargo +TOOLCHAIN with a path runs the toolchain in that folder.',
+        'Name an installed toolchain (cargo +stable build), not a folder.',
+      ),
+    )
+  return findings
+}
 
 /** cargo, the Rust build tool and package manager. */
 export const CARGO_FAMILY: ProgramFamily = {
@@ -49,6 +98,7 @@ export const CARGO_FAMILY: ProgramFamily = {
       },
     },
   },
+  valueChecks: { cargo: checkCargoValues },
   valueOptions: {
     cargo: [
       {

@@ -1,3 +1,4 @@
+import { allButLast, flagMatcher } from '../tree-sources.js'
 import type { OperandRoles, ProgramFamily, ProgramRoles } from './program-family.js'
 
 const READ_PROGRAMS = [
@@ -53,23 +54,11 @@ const READ_PROGRAMS = [
   'lz4cat',
   'zless',
   'zmore',
-  'find',
   'source-highlight',
   'pr',
   'tsort',
   'look',
   'rev',
-  'jq',
-  'yq',
-  'grep',
-  'egrep',
-  'fgrep',
-  'zgrep',
-  'rg',
-  'ag',
-  'ack',
-  'fd',
-  'fdfind',
   'tac',
   'ul',
   'colrm',
@@ -153,37 +142,13 @@ const operandsOnly = (
  * writes, and the options that name a file.
  */
 export const COREUTILS_FAMILY: ProgramFamily = {
-  /** Flags of find and rg that run a command for each match, or delete and write files. */
-  builtins: {
-    find: {
-      style: 'single',
-      flags: [
-        {
-          flags: ['-exec', '-execdir', '-ok', '-okdir'],
-          kind: 'exec',
-          why: 'runs a command for every match',
-        },
-        {
-          flags: ['-delete', '-fprint', '-fprint0', '-fprintf', '-fls'],
-          kind: 'write',
-          why: 'deletes or writes files',
-        },
-      ],
-    },
-    rg: {
-      flags: [
-        {
-          flags: ['--pre', '--pre-glob', '--hostname-bin', '--search-zip', '-z'],
-          kind: 'exec',
-          why: 'runs a preprocessor or decompression program',
-        },
-      ],
-    },
-  },
   roles: {
     ...operandsOnly(READ_PROGRAMS, 'read'),
     ...operandsOnly(WRITE_PROGRAMS, 'write'),
     ...operandsOnly(INERT_PROGRAMS, 'inert'),
+    // The first operand of jq and yq is a filter, not a path.
+    jq: { operands: 'read', patternFirst: true },
+    yq: { operands: 'read', patternFirst: true },
     sort: { operands: 'read', values: SORT_VALUES },
     uniq: { operands: 'second-write', values: { '-f': 'inert', '-s': 'inert', '-w': 'inert' } },
     cp: {
@@ -231,6 +196,28 @@ export const COREUTILS_FAMILY: ProgramFamily = {
         oflag: 'inert',
       },
     },
+    xxd: {
+      operands: 'second-write',
+      values: {
+        '-c': 'inert',
+        '-g': 'inert',
+        '-l': 'inert',
+        '-s': 'inert',
+        '-o': 'inert',
+        '-n': 'inert',
+      },
+    },
+    iconv: {
+      operands: 'read',
+      values: {
+        '-o': 'write',
+        '--output': 'write',
+        '-f': 'inert',
+        '-t': 'inert',
+        '--from-code': 'inert',
+        '--to-code': 'inert',
+      },
+    },
     shuf: {
       operands: 'read',
       values: {
@@ -241,5 +228,9 @@ export const COREUTILS_FAMILY: ProgramFamily = {
         '-i': 'inert',
       },
     },
+  },
+  treeReads: {
+    diff: { recursive: flagMatcher(['--recursive'], 'r'), sources: (operands) => operands },
+    cp: { recursive: flagMatcher(['--recursive', '--archive'], 'rRa'), sources: allButLast },
   },
 }

@@ -42,6 +42,13 @@ function checkPytest(args: readonly string[]): BuiltinFinding[] {
       ]
 }
 
+function checkSocat(args: readonly string[]): BuiltinFinding[] {
+  const address = args.find((argument) => /(^|[!,])\s*(exec|system):/i.test(argument))
+  return address === undefined
+    ? []
+    : [exec(`socat ${address} runs a program.`, 'Use socat only between sockets and files.')]
+}
+
 const execFlags = (flags: readonly string[], why: string, style?: FlagStyle): ProgramSpec => ({
   ...(style === undefined ? {} : { style }),
   flags: [{ flags, kind: 'exec', why }],
@@ -256,20 +263,37 @@ export const EXEC_RULES: Readonly<Record<string, ProgramSpec>> = {
 
 /**
  * Programs of no other family whose flags or subcommands run code or write files: the
- * {@link EXEC_RULES}, remote shells and transfers, version control, network tools, browsers.
+ * {@link EXEC_RULES}, version control, network tools, browsers (and their aliases), and the
+ * file options of openssl.
  */
 export const EXEC_FAMILY: ProgramFamily = {
+  aliases: {
+    chromium: 'chrome',
+    'chromium-browser': 'chrome',
+    'google-chrome': 'chrome',
+    'google-chrome-stable': 'chrome',
+    electron: 'chrome',
+    ncat: 'nc',
+    netcat: 'nc',
+    latex: 'pdflatex',
+    xelatex: 'pdflatex',
+    lualatex: 'pdflatex',
+    pdftex: 'pdflatex',
+    tex: 'pdflatex',
+    etex: 'pdflatex',
+    luatex: 'pdflatex',
+    xetex: 'pdflatex',
+    rpmbuild: 'rpm',
+    rpmdb: 'rpm',
+    rpmverify: 'rpm',
+    rpmquery: 'rpm',
+    apt: 'apt-get',
+    dnf: 'yum',
+    pip3: 'pip',
+  },
   builtins: {
     ...EXEC_RULES,
-    rsync: {
-      flags: [
-        {
-          flags: ['-e', '--rsh', '--rsync-path', '--daemon', '--config'],
-          kind: 'exec',
-          why: 'runs a remote shell or helper program',
-        },
-      ],
-    },
+    socat: { custom: checkSocat },
     bundle: { execSubcommands: ['exec'] },
     bundler: { execSubcommands: ['exec'] },
     composer: { execSubcommands: ['exec'] },
@@ -319,24 +343,6 @@ export const EXEC_FAMILY: ProgramFamily = {
         },
       ],
     },
-    fd: {
-      flags: [
-        {
-          flags: ['-x', '--exec', '-X', '--exec-batch'],
-          kind: 'exec',
-          why: 'runs a command for every match',
-        },
-      ],
-    },
-    fdfind: {
-      flags: [
-        {
-          flags: ['-x', '--exec', '-X', '--exec-batch'],
-          kind: 'exec',
-          why: 'runs a command for every match',
-        },
-      ],
-    },
     nc: {
       flags: [
         {
@@ -365,6 +371,27 @@ export const EXEC_FAMILY: ProgramFamily = {
     },
     nmap: {
       flags: [{ flags: ['--script', '--interactive', '-sC'], kind: 'exec', why: 'runs scripts' }],
+    },
+  },
+  roles: {
+    openssl: {
+      operands: 'unknown',
+      values: {
+        '-in': 'read',
+        '-out': 'write',
+        '-inkey': 'read',
+        '-key': 'read',
+        '-keyout': 'write',
+        '-CAfile': 'read',
+        '-CApath': 'read',
+        '-cert': 'read',
+        '-config': 'command',
+        '-engine': 'command',
+        '-passin': 'read',
+        '-passout': 'read',
+        '-rand': 'read',
+        '-writerand': 'write',
+      },
     },
   },
 }

@@ -1,15 +1,55 @@
+import { type BuiltinFinding, exec } from '../builtin-finding.js'
+import { findFlag } from '../uses-flag.js'
 import { wordsRole } from '../value-roles.js'
 import type { ProgramFamily } from './program-family.js'
 
 // go build flags: words of -ldflags and -gcflags that only tune the output.
 const GO_LDFLAGS = /^(-s|-w|-X=.*|-buildid=.*|-linkmode=internal|-v|-strictdups=\d)$|^[^-]/
 const GO_GCFLAGS = /^(-N|-l|-m|-m=\d|-S|-B|-live|-d=checkptr(=\d)?|-race)$/
-/** The `go env -w` settings that name no program or flags. */
-export const GO_ENV_SAFE_SETTING =
+// The `go env -w` settings that name no program or flags.
+const GO_ENV_SAFE_SETTING =
   /^(GOPRIVATE|GONOPROXY|GONOSUMDB|GOPROXY|GOSUMDB|GOINSECURE|GO111MODULE|GOOS|GOARCH|GOAMD64|GOARM|GOARM64|CGO_ENABLED|GOTELEMETRY|GOWORK|GODEBUG)=[A-Za-z0-9_.,:/@*=+-]*$/
+
+function checkGo(args: readonly string[]): BuiltinFinding[] {
+  const findings: BuiltinFinding[] = []
+  for (const argument of args) {
+    const normalised = argument.startsWith('--') ? argument.slice(1) : argument
+    const flag = findFlag(normalised, ['-exec', '-toolexec', '-overlay'], 'single')
+    if (flag !== undefined)
+      findings.push(exec(`go ${flag} runs another program.`, 'Run go without -exec or -toolexec.'))
+  }
+  if (args[0] === 'run' && args.some((argument) => argument.includes('@'))) {
+    findings.push(
+      exec(
+        'go run MODULE@VERSION downloads and runs code.',
+        'Run code from the workspace only.',
+        'command_wrapper',
+      ),
+    )
+  }
+  return findings
+}
+
+// `go env -w KEY=VALUE` persists settings for every later go command.
+function goEnvFindings(args: readonly string[]): BuiltinFinding[] {
+  if (args[0] !== 'env') return []
+  const writes = args.indexOf('-w')
+  if (writes === -1 && !args.some((argument) => argument.startsWith('-w='))) return []
+  const settings = args.slice(1).filter((argument) => !argument.startsWith('-'))
+  const refused = settings.find((setting) => !GO_ENV_SAFE_SETTING.test(setting))
+  if (refused === undefined && settings.length > 0) return []
+  return [
+    exec(
+      `go env -w ${refused ?? ''} persists a setting that can name programs or flags (GOFLAGS, CC, CXX, GOTOOLCHAIN, …) for every later go command.`,
+      'Persist only plain settings (GOPRIVATE, GOPROXY, CGO_ENABLED); pass build flags on the command line.',
+    ),
+  ]
+}
 
 /** go, the Go toolchain. */
 export const GO_FAMILY: ProgramFamily = {
+  /** Flags that run another program, and `go run` of a module from elsewhere. */
+  builtins: { go: { custom: checkGo } },
   globalOptions: {
     go: { withValue: [], flags: [] },
   },
@@ -31,6 +71,7 @@ export const GO_FAMILY: ProgramFamily = {
       },
     },
   },
+  valueChecks: { go: goEnvFindings },
   valueOptions: {
     go: [
       {

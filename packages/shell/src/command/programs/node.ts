@@ -1,4 +1,5 @@
-import type { FlagRule } from '../builtin-finding.js'
+import { type BuiltinFinding, exec, type FlagRule } from '../builtin-finding.js'
+import { findFlag } from '../uses-flag.js'
 import type { ProgramFamily } from './program-family.js'
 
 const PACKAGE_MANAGER_FLAGS: FlagRule = {
@@ -23,9 +24,59 @@ const PACKAGE_MANAGER_FLAGS: FlagRule = {
   why: 'sets the program that the package manager runs (shell, node options, editor, config file)',
 }
 
+// Node options that load code, passed on by `npm test -- …` when the script runs node.
+const NODE_CODE_FLAGS = [
+  '--require',
+  '--import',
+  '--loader',
+  '--experimental-loader',
+  '--eval',
+  '--print',
+  '--env-file',
+  '--inspect',
+  '--inspect-brk',
+  '--experimental-policy',
+]
+
+function checkPackageManager(args: readonly string[], name: string): BuiltinFinding[] {
+  const end = args.indexOf('--')
+  const used = args.find(
+    (argument, index) =>
+      findFlag(argument, NODE_CODE_FLAGS) !== undefined ||
+      (end !== -1 &&
+        index > end &&
+        /^-[A-Za-z]*[rep]/.test(argument) &&
+        !argument.startsWith('--')),
+  )
+  return used === undefined
+    ? []
+    : [
+        exec(
+          `${name} passes ${used} on to the script, which makes node load or run other code.`,
+          `Run ${name} test without node options that load code (--require, -r, --import, --loader).`,
+        ),
+      ]
+}
+
+// `--config.KEY=VALUE` sets package-manager configuration, which can name the programs it runs.
+function checkPackageManagerConfig(args: readonly string[], name: string): BuiltinFinding[] {
+  const setting = args.find((argument) => argument.startsWith('--config.'))
+  return setting === undefined
+    ? []
+    : [
+        exec(
+          `${name} ${setting} sets package-manager configuration, which can name the programs it runs (script-shell, node-options).`,
+          `Run ${name} without --config.…; if it must take it, the policy needs commands.rules.${name}.allowExec: true.`,
+        ),
+      ]
+}
+
 /** node and its package managers (npm, pnpm, yarn), and the JavaScript tools they run. */
 export const NODE_FAMILY: ProgramFamily = {
-  /** Package managers: flags that set the program they run, subcommands that run another. */
+  /**
+   * Package managers: flags that set the program they run, subcommands that run another, and
+   * node options passed on to a script.
+   */
   builtins: {
     npm: {
       flags: [PACKAGE_MANAGER_FLAGS],
@@ -41,14 +92,17 @@ export const NODE_FAMILY: ProgramFamily = {
         'c',
         'set',
       ],
+      custom: checkPackageManager,
     },
     pnpm: {
       flags: [PACKAGE_MANAGER_FLAGS],
       execSubcommands: ['dlx', 'exec', 'x', 'create', 'config', 'c', 'env'],
+      custom: checkPackageManager,
     },
     yarn: {
       flags: [PACKAGE_MANAGER_FLAGS],
       execSubcommands: ['dlx', 'exec', 'create', 'node', 'config', 'set'],
+      custom: checkPackageManager,
     },
   },
   globalOptions: {
@@ -187,6 +241,11 @@ export const NODE_FAMILY: ProgramFamily = {
       values: { '--cwd': 'write', '--cache-folder': 'write', '--modules-folder': 'write' },
     },
   },
+  valueChecks: {
+    npm: checkPackageManagerConfig,
+    pnpm: checkPackageManagerConfig,
+    yarn: checkPackageManagerConfig,
+  },
   valueOptions: {
     eslint: [
       { spellings: ['-c', '--config'], role: 'config-file', why: 'an eslint config is code' },
@@ -297,3 +356,29 @@ export const NODE_RULE_SAFE_WITH_VALUE = new Set([
 export const RUNNER_SAFE = new Set(['-y', '--yes', '--no-install', '--offline', '-q', '--quiet'])
 /** The npx-style runners: each runs a package by name. */
 export const RUNNERS = new Set(['npx', 'pnpx', 'bunx', 'uvx', 'pipx'])
+
+/**
+ * Options of npx-style runners that change neither which program runs nor how, when the
+ * runner's target is checked as run directly (`npx tsc`, `pnpm exec vitest`).
+ */
+export const RUNNER_QUIET = new Set([
+  '-y',
+  '--yes',
+  '--no-install',
+  '--no',
+  '-q',
+  '--quiet',
+  '--offline',
+  '--prefer-offline',
+  '--silent',
+])
+/** The npx-style runners whose target, when the policy allows it, is checked as run directly. */
+export const SAME_PROGRAM_RUNNERS = new Set(['npx', 'pnpx', 'bunx'])
+/**
+ * Package-manager subcommands that run a package's program with the words after it. A Map: a
+ * program named like an Object.prototype key (`constructor`) is no entry.
+ */
+export const EXEC_RUNNER_SUBCOMMANDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['npm', new Set(['exec', 'x'])],
+  ['pnpm', new Set(['exec', 'dlx'])],
+])

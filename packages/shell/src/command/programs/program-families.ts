@@ -4,12 +4,15 @@ import { COMPILERS_FAMILY } from './compilers.js'
 import { COREUTILS_FAMILY } from './coreutils.js'
 import { CURL_FAMILY } from './curl.js'
 import { EXEC_FAMILY } from './exec.js'
+import { FIND_FAMILY } from './find.js'
 import { GIT_FAMILY } from './git.js'
 import { GO_FAMILY } from './go.js'
 import { MAKE_FAMILY } from './make.js'
 import { NODE_FAMILY } from './node.js'
 import type { ProgramFamily } from './program-family.js'
 import { PYTHON_FAMILY } from './python.js'
+import { REMOTE_FAMILY } from './remote.js'
+import { TEXT_TOOLS_FAMILY } from './text-tools.js'
 
 /** Every family of programs the checker models, one file each. */
 export const PROGRAM_FAMILIES: readonly ProgramFamily[] = [
@@ -22,6 +25,9 @@ export const PROGRAM_FAMILIES: readonly ProgramFamily[] = [
   CURL_FAMILY,
   ARCHIVES_FAMILY,
   COREUTILS_FAMILY,
+  TEXT_TOOLS_FAMILY,
+  FIND_FAMILY,
+  REMOTE_FAMILY,
   COMPILERS_FAMILY,
   EXEC_FAMILY,
 ]

@@ -28,6 +28,20 @@ export interface ProgramRoles {
   readonly values?: OptionValueRoles | ((args: readonly string[]) => OptionValueRoles)
   /** `key=value` operands (`dd if=… of=…`), with the role of the value. */
   readonly keys?: OptionValueRoles
+  /** The first operand is a pattern, not a path, unless `-e`/`-f` gives it (grep, jq). */
+  readonly patternFirst?: boolean
+  /** The first word may be an option cluster without a dash (`tar cf out.tar src`). */
+  readonly bareOptions?: boolean
+}
+
+/** How a program reads whole trees (`grep -r`, `cp -r`, `tar -c`): when, and which operands. */
+export interface TreeReads {
+  /** True when this argument list reads its sources recursively. */
+  readonly recursive: (args: readonly string[]) => boolean
+  /** The tree operands, from all operands (the first may be a pattern, the last a target). */
+  readonly sources: (operands: readonly string[], args: readonly string[]) => readonly string[]
+  /** Whether it skips hidden files unless told otherwise (ripgrep). */
+  readonly skipsHidden?: (args: readonly string[]) => boolean
 }
 
 /**
@@ -61,12 +75,27 @@ export interface GlobalOptions {
  * that a reader finds all the tables of a program in one place.
  */
 export interface ProgramFamily {
+  /**
+   * Other names of the family's programs (`gsed` for sed, `pigz` for gzip), which take the
+   * program's argument roles and built-in rules.
+   */
+  readonly aliases?: Readonly<Record<string, string>>
   /** The options before the subcommand, of the programs that have subcommands. */
   readonly globalOptions?: Readonly<Record<string, GlobalOptions>>
   /** What each argument position does with its value (paths read, written, commands, …). */
   readonly roles?: Readonly<Record<string, ProgramRoles | SubcommandRoles>>
   /** The options whose values can run or load code, with the role of a given value. */
   readonly valueOptions?: Readonly<Record<string, readonly ValueOption[]>>
+  /**
+   * How programs read whole trees, by exact name (aliases do not take these): a command that
+   * reads a tree holding a denied path is refused, though the operand itself is allowed.
+   */
+  readonly treeReads?: Readonly<Record<string, TreeReads>>
+  /**
+   * Checks of option values that `valueOptions` cannot describe (`go env -w`, `cargo -Z`,
+   * `gcc @file`), by program name; their findings follow the value options'.
+   */
+  readonly valueChecks?: Readonly<Record<string, NonNullable<ProgramSpec['custom']>>>
   /**
    * Built-in rules: flags and subcommands that run other code or write files the path check
    * cannot see (`find -exec`, `npm exec`); they apply even when the policy allows the program.

@@ -1,9 +1,40 @@
+import type { ValueOption } from '../value-roles.js'
 import type { ProgramFamily } from './program-family.js'
 
 // pytest `-o KEY=VALUE` settings that load nothing; addopts, pythonpath, filterwarnings and
 // plugin settings can.
 const PYTEST_SAFE_INI =
   /^(cache_dir|python_files|python_classes|python_functions|testpaths|markers|console_output_style|log_cli|log_cli_level|log_level|log_format|log_date_format|junit_family|junit_suite_name|xfail_strict|norecursedirs|minversion|empty_parameter_set_mark|asyncio_mode|asyncio_default_fixture_loop_scope|timeout|verbosity_assertions|verbosity_test_cases)=/
+
+// The options of pytest whose values can load code.
+const PYTEST_VALUES: readonly ValueOption[] = [
+  {
+    spellings: ['-o', '--override-ini'],
+    role: (value) => (PYTEST_SAFE_INI.test(value.replace(/^=/, '')) ? 'data' : 'program'),
+    why: 'ini settings such as addopts, pythonpath, filterwarnings and plugin settings load code',
+  },
+  { spellings: ['--pdbcls'], role: 'program', why: 'pytest imports the debugger class' },
+  {
+    spellings: ['-W', '--pythonwarnings'],
+    role: (value) => ((value.split(':')[2] ?? '').includes('.') ? 'program' : 'data'),
+    why: 'a warning category with a module path imports that module',
+  },
+  {
+    spellings: ['--tx'],
+    role: (value) => (/^(\d+\*)?popen$/.test(value) ? 'data' : 'program'),
+    why: 'an execnet gateway names a python or remote command to run',
+  },
+  {
+    spellings: ['--cov-config'],
+    role: 'config-file',
+    why: 'a coverage config file can name plugins',
+  },
+  {
+    spellings: ['-c', '--config-file'],
+    role: 'config-file',
+    why: 'pytest reads its settings (addopts, plugins) from it',
+  },
+]
 
 /** python, pytest and uv. */
 export const PYTHON_FAMILY: ProgramFamily = {
@@ -77,36 +108,8 @@ export const PYTHON_FAMILY: ProgramFamily = {
       },
     },
   },
-  valueOptions: {
-    pytest: [
-      {
-        spellings: ['-o', '--override-ini'],
-        role: (value) => (PYTEST_SAFE_INI.test(value.replace(/^=/, '')) ? 'data' : 'program'),
-        why: 'ini settings such as addopts, pythonpath, filterwarnings and plugin settings load code',
-      },
-      { spellings: ['--pdbcls'], role: 'program', why: 'pytest imports the debugger class' },
-      {
-        spellings: ['-W', '--pythonwarnings'],
-        role: (value) => ((value.split(':')[2] ?? '').includes('.') ? 'program' : 'data'),
-        why: 'a warning category with a module path imports that module',
-      },
-      {
-        spellings: ['--tx'],
-        role: (value) => (/^(\d+\*)?popen$/.test(value) ? 'data' : 'program'),
-        why: 'an execnet gateway names a python or remote command to run',
-      },
-      {
-        spellings: ['--cov-config'],
-        role: 'config-file',
-        why: 'a coverage config file can name plugins',
-      },
-      {
-        spellings: ['-c', '--config-file'],
-        role: 'config-file',
-        why: 'pytest reads its settings (addopts, plugins) from it',
-      },
-    ],
-  },
+  // py.test is the old name of pytest.
+  valueOptions: { pytest: PYTEST_VALUES, 'py.test': PYTEST_VALUES },
 }
 
 // What an interpreter entry (`python FILE`, `python -m NAME`) may be given.
