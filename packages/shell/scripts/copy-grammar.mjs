@@ -22,9 +22,18 @@ writeFileSync(join(target, 'tree-sitter-bash.wasm'), grammar.bytes)
 copyFileSync(join(bash, 'LICENSE'), join(target, 'LICENSE.tree-sitter-bash'))
 copyFileSync(join(runtime, 'tree-sitter.wasm'), join(target, 'tree-sitter.wasm'))
 copyFileSync(join(runtime, 'LICENSE'), join(target, 'LICENSE.web-tree-sitter'))
-// The source map is not shipped, so its comment goes too.
+// The source map is not shipped, so its comment goes too. Language.load also takes a compiled
+// WebAssembly.Module (its loader does already), so that the grammar compiles while the runtime
+// starts (src/command/load-bash-language.ts).
 const script = readFileSync(join(runtime, 'tree-sitter.js'), 'utf8')
+const bytesInput = 'if (input instanceof Uint8Array) {'
+if (script.split(bytesInput).length !== 2) throw new Error('Language.load has changed upstream.')
 writeFileSync(
   join(target, 'tree-sitter.js'),
-  script.replace(/\n\/\/# sourceMappingURL=.*\s*$/, '\n'),
+  script
+    .replace(
+      bytesInput,
+      'if (input instanceof Uint8Array || input instanceof WebAssembly.Module) {',
+    )
+    .replace(/\n\/\/# sourceMappingURL=.*\s*$/, '\n'),
 )
