@@ -6,11 +6,11 @@
  *
  * @packageDocumentation
  */
-export { looksLikePath } from './command/check-command-paths.js'
 export { commandIssue } from './command/command-issue.js'
 export type { CommandChecker, CommandCheckerOptions } from './command/create-command-checker.js'
 export { trackedDeniedPaths } from './command/git-committed-paths.js'
 export { createCommandChecker } from './command/load-command-checker.js'
+export { looksLikePath } from './command/looks-like-path.js'
 export type { CommandPolicy, ProgramRule } from './schema/command-policy.js'
 export type { CommandCheckResult } from './types/command-check-result.js'
 export type { PathScope } from './types/path-scope.js'
