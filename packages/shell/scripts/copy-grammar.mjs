@@ -22,8 +22,24 @@ writeFileSync(join(target, 'tree-sitter-bash.wasm'), grammar.bytes)
 copyFileSync(join(bash, 'LICENSE'), join(target, 'LICENSE.tree-sitter-bash'))
 copyFileSync(join(runtime, 'tree-sitter.wasm'), join(target, 'tree-sitter.wasm'))
 copyFileSync(join(runtime, 'LICENSE'), join(target, 'LICENSE.web-tree-sitter'))
-// The source map is not shipped, so its comment goes too.
-const script = readFileSync(join(runtime, 'tree-sitter.js'), 'utf8')
+// The source map is not shipped, so its comment goes too. Language.load also takes a compiled
+// WebAssembly.Module (its loader does already), so that the grammar compiles while the runtime
+// starts (src/command/load-bash-language.ts).
+// The runtime's one large function, which Parser.init calls at once, is wrapped in parentheses:
+// V8 then compiles it with the script instead of scanning it twice.
+const edits = [
+  [
+    'if (input instanceof Uint8Array) {',
+    'if (input instanceof Uint8Array || input instanceof WebAssembly.Module) {',
+  ],
+  ['  return async function(moduleArg = {}) {', '  return (async function(moduleArg = {}) {'],
+  ['    return moduleRtn;\n  };\n})();', '    return moduleRtn;\n  });\n})();'],
+]
+let script = readFileSync(join(runtime, 'tree-sitter.js'), 'utf8')
+for (const [from, to] of edits) {
+  if (script.split(from).length !== 2) throw new Error(`tree-sitter.js has changed: ${from}`)
+  script = script.replace(from, to)
+}
 writeFileSync(
   join(target, 'tree-sitter.js'),
   script.replace(/\n\/\/# sourceMappingURL=.*\s*$/, '\n'),

@@ -6,12 +6,12 @@
  *
  * @packageDocumentation
  */
-export { looksLikePath } from './command/check-command-paths.js'
 export { commandIssue } from './command/command-issue.js'
 export { type CommandReads, commandReads } from './command/command-reads.js'
 export type { CommandChecker, CommandCheckerOptions } from './command/create-command-checker.js'
 export { trackedDeniedPaths } from './command/git-committed-paths.js'
 export { createCommandChecker } from './command/load-command-checker.js'
+export { looksLikePath } from './command/looks-like-path.js'
 export {
   commandSource,
   namedByOwnCode,

@@ -19,26 +19,12 @@ import { diskConsultations, noteDiskConsulted } from './disk-verdicts.js'
 import { checkGitHistoryReads } from './git-history-reads.js'
 import { checkGitRepositorySelection } from './git-repository-selection.js'
 import { checkGitRepositoryWrites } from './git-repository-writes.js'
+import { looksLikePath } from './looks-like-path.js'
 import { parseAwkArguments } from './parse-awk-arguments.js'
 import { parseSedArguments } from './parse-sed-arguments.js'
 import { checkRecursiveReads } from './recursive-reads.js'
 
 const AWK = new Set(['awk', 'gawk', 'mawk', 'nawk'])
-const URL = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//
-
-/**
- * True when a word looks like a file path: absolute, `~…`, `.`/`..` or containing a `..`
- * segment, a `file://` URL, or containing `/` without spaces or backslashes (so that commit
- * messages and regexes are not mistaken for paths).
- */
-export function looksLikePath(value: string): boolean {
-  if (value.startsWith('/') || value.startsWith('~')) return true
-  if (value === '.' || value === '..' || value.startsWith('./') || value.startsWith('../'))
-    return true
-  if (value.includes('/../') || value.endsWith('/..')) return true
-  if (value.includes('://') && URL.test(value)) return value.toLowerCase().startsWith('file:')
-  return value.includes('/') && !/[\s\\]/.test(value)
-}
 
 /**
  * The relative names under which a protected path can be named from the first root (`.env`,

@@ -20,8 +20,23 @@ const VENDOR_URL = new URL(
 
 let loading: Promise<BashLanguage> | undefined
 
-async function readGrammar(): Promise<Uint8Array> {
-  const url = new URL('tree-sitter-bash.wasm', VENDOR_URL)
+/** What the loader uses of the WebAssembly API, which every runtime the grammar runs on has. */
+interface WebAssemblyApi {
+  compile(bytes: Uint8Array): Promise<CompiledModule>
+  readonly Instance: new (module: CompiledModule, imports: object) => object
+}
+
+/** A compiled `WebAssembly.Module`. */
+type CompiledModule = object
+
+/** The vendored runtime: its `Language.load` also takes a compiled module (copy-grammar.mjs). */
+interface VendoredRuntime {
+  readonly Parser: typeof Parser
+  readonly Language: { load(module: CompiledModule): Promise<Language> }
+}
+
+async function readVendorFile(name: string): Promise<Uint8Array> {
+  const url = new URL(name, VENDOR_URL)
   // Read once per process at start-up: a synchronous read is several times quicker than a
   // round trip through the thread pool, and nothing waits on this process meanwhile.
   const fsSync = nodeBuiltin<{ readFileSync(path: URL): Uint8Array }>('node:fs')
@@ -39,15 +54,28 @@ async function readGrammar(): Promise<Uint8Array> {
   return new Uint8Array(await response.arrayBuffer())
 }
 
+/** Starts compiling a vendored WebAssembly module; its failure is reported where it is awaited. */
+function compileVendorFile(wasm: WebAssemblyApi, name: string): Promise<CompiledModule> {
+  const compiled = readVendorFile(name).then((bytes) => wasm.compile(bytes))
+  compiled.catch(() => undefined)
+  return compiled
+}
+
 async function load(): Promise<BashLanguage> {
-  const grammar = readGrammar()
-  // Its failure is reported by the Promise.all below, even when the import fails first.
-  grammar.catch(() => undefined)
-  const runtime: typeof import('web-tree-sitter') = await import(
-    new URL('tree-sitter.js', VENDOR_URL).href
-  )
-  const [bytes] = await Promise.all([grammar, runtime.Parser.init()])
-  return { language: await runtime.Language.load(bytes), Parser: runtime.Parser }
+  const wasm: WebAssemblyApi = Reflect.get(globalThis, 'WebAssembly')
+  // Both modules compile on the engine's own threads while the runtime's script loads.
+  const runtimeModule = compileVendorFile(wasm, 'tree-sitter.wasm')
+  const grammarModule = compileVendorFile(wasm, 'tree-sitter-bash.wasm')
+  const runtime: VendoredRuntime = await import(new URL('tree-sitter.js', VENDOR_URL).href)
+  const compiled = await runtimeModule
+  await runtime.Parser.init({
+    // Instantiated synchronously, so that a failure rejects the init instead of stalling it.
+    instantiateWasm(imports: object, receive: (instance: object, module: CompiledModule) => void) {
+      receive(new wasm.Instance(compiled, imports), compiled)
+      return {}
+    },
+  })
+  return { language: await runtime.Language.load(await grammarModule), Parser: runtime.Parser }
 }
 
 /**

@@ -19,17 +19,20 @@ export const UNSAFE_CHARACTER_CLASS =
   '\\p{Cc}\\p{Cf}\\p{Default_Ignorable_Code_Point}\\p{Zl}\\p{Zp}\\p{Cs}'
 
 const PRESENTATION_SELECTORS = '\\uFE0E\\uFE0F'
-const UNSAFE = new RegExp(`(?![${PRESENTATION_SELECTORS}])[${UNSAFE_CHARACTER_CLASS}]`, 'u')
-const UNSAFE_GLOBAL = new RegExp(`(?![${PRESENTATION_SELECTORS}])[${UNSAFE_CHARACTER_CLASS}]`, 'gu')
+const UNSAFE_SOURCE = `(?![${PRESENTATION_SELECTORS}])[${UNSAFE_CHARACTER_CLASS}]`
 // Tab and newline are left to the command grammar, which reports them as a word break or a list.
-const UNSAFE_IN_COMMAND = new RegExp(
-  `(?![\\t\\n${PRESENTATION_SELECTORS}])[${UNSAFE_CHARACTER_CLASS}]`,
-  'u',
-)
+const UNSAFE_IN_COMMAND_SOURCE = `(?![\\t\\n${PRESENTATION_SELECTORS}])[${UNSAFE_CHARACTER_CLASS}]`
+
+// Built on first use: parsing the Unicode property classes takes a while at start-up, and a
+// program needs one or two of the three.
+let unsafe: RegExp | undefined
+let unsafeGlobal: RegExp | undefined
+let unsafeInCommand: RegExp | undefined
 
 /** True when `value` contains an {@link UNSAFE_CHARACTER_CLASS unsafe character}. */
 export function hasUnsafeCharacter(value: string): boolean {
-  return UNSAFE.test(value)
+  unsafe ??= new RegExp(UNSAFE_SOURCE, 'u')
+  return unsafe.test(value)
 }
 
 /**
@@ -37,15 +40,17 @@ export function hasUnsafeCharacter(value: string): boolean {
  * command checker reads as a word break and a command list).
  */
 export function hasUnsafeCommandCharacter(value: string): boolean {
-  return UNSAFE_IN_COMMAND.test(value)
+  unsafeInCommand ??= new RegExp(UNSAFE_IN_COMMAND_SOURCE, 'u')
+  return unsafeInCommand.test(value)
 }
 
 /** True for one code point that is an unsafe character. */
 export function isUnsafeCodePoint(codePoint: number): boolean {
-  return UNSAFE.test(String.fromCodePoint(codePoint))
+  return hasUnsafeCharacter(String.fromCodePoint(codePoint))
 }
 
 /** Replaces every unsafe character with `replacement`, for text shown in a terminal or a page. */
 export function replaceUnsafeCharacters(value: string, replacement = '?'): string {
-  return value.replace(UNSAFE_GLOBAL, replacement)
+  unsafeGlobal ??= new RegExp(UNSAFE_SOURCE, 'gu')
+  return value.replace(unsafeGlobal, replacement)
 }
