@@ -1,5 +1,6 @@
 import { pollutedPrototype } from '../errors/polluted-prototype.js'
 import type { CompiledStep, StepReference } from '../types/compiled-plan.js'
+import { type DependentRows, dependentRowsBy } from '../util/dependent-rows.js'
 import { int32At, itemAt, stringAt } from '../util/item-at.js'
 import { sortSmall } from '../util/sort-small.js'
 import type { HashedStep, HashSource } from './plan-hasher.js'
@@ -51,6 +52,7 @@ export class PlanColumns implements HashSource {
   #steps: readonly CompiledStep[] | undefined
   #positions: ReadonlyMap<string, number> | undefined
   #levels: readonly (readonly string[])[] | undefined
+  #dependents: DependentRows | undefined
   readonly #recent: (CompiledStep | undefined)[] = new Array(RECENT_STEPS).fill(undefined)
   readonly #hasher = new PlanHasher(this)
 
@@ -96,6 +98,15 @@ export class PlanColumns implements HashSource {
       positions.set(stringAt(ids, position), position)
     this.#positions = positions
     return positions
+  }
+
+  /**
+   * The dependents of each step, by position, made at the first call: one copy for the guard
+   * and the executor of the plan, which only read it.
+   */
+  dependents(): DependentRows {
+    this.#dependents ??= dependentRowsBy(this.size, (node) => this.dependencies(node))
+    return this.#dependents
   }
 
   /**

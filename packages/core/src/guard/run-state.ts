@@ -4,7 +4,7 @@ import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { StepStatus } from '../types/plan-guard.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { canonicalJson } from '../util/canonical-json.js'
-import { type DependentRows, dependentRowsBy, dependentsAt } from '../util/dependent-rows.js'
+import { type DependentRows, dependentsAt } from '../util/dependent-rows.js'
 import { int32At, itemAt, stringAt } from '../util/item-at.js'
 import { freezeJson } from '../util/json-copy.js'
 import { StepValues } from '../util/step-values.js'
@@ -157,7 +157,7 @@ export class RunState {
       }
       this.#earlier.delete(stepId)
     }
-    this.dependents = dependentRowsBy(steps.size, (position) => steps.dependencies(position))
+    this.dependents = steps.dependents()
     this.waiting = new Int32Array(steps.size)
     for (let position = 0; position < before.size; position += 1)
       if (!positions.has(stringAt(before.ids, position)))
