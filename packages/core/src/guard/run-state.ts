@@ -7,6 +7,7 @@ import { canonicalJson } from '../util/canonical-json.js'
 import { type DependentRows, dependentsAt } from '../util/dependent-rows.js'
 import { int32At, itemAt, stringAt } from '../util/item-at.js'
 import { freezeJson } from '../util/json-copy.js'
+import { StepCodes } from '../util/step-codes.js'
 import { StepValues } from '../util/step-values.js'
 import { callKey } from './call-key.js'
 import { resolveReferences } from './resolve-references.js'
@@ -31,6 +32,7 @@ export interface ReadyEntry {
 export type ArgumentCheck = (step: CompiledStep, args: JsonObject) => readonly PlanIssue[]
 
 const NO_STEPS: readonly CompiledStep[] = Object.freeze([])
+const STATUSES: readonly StepStatus[] = ['pending', 'running', 'done', 'failed', 'skipped']
 const NO_ISSUES: readonly PlanIssue[] = Object.freeze([])
 
 function isEnded(state: StepStatus | undefined): boolean {
@@ -41,6 +43,26 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key)
   if (list === undefined) map.set(key, [value])
   else list.push(value)
+}
+
+/** The positions of `steps` by tool, each tool's in plan order (typed arrays of their exact size). */
+function positionsByTool(steps: PlanSteps): Map<string, Int32Array> {
+  const counts = new Map<string, number>()
+  for (let position = 0; position < steps.size; position += 1) {
+    const tool = steps.tool(position)
+    counts.set(tool, (counts.get(tool) ?? 0) + 1)
+  }
+  const byTool = new Map<string, Int32Array>()
+  for (const [tool, count] of counts) byTool.set(tool, new Int32Array(count))
+  for (const tool of counts.keys()) counts.set(tool, 0)
+  for (let position = 0; position < steps.size; position += 1) {
+    const tool = steps.tool(position)
+    const filled = counts.get(tool) ?? 0
+    const positions = byTool.get(tool)
+    if (positions !== undefined) positions[filled] = position
+    counts.set(tool, filled + 1)
+  }
+  return byTool
 }
 
 /**
@@ -54,8 +76,8 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
 export class RunState {
   plan: CompiledPlan | undefined
   mode: PlanMode = 'plan'
-  /** Kept by position for the current plan's steps, like {@link outputs} and {@link ranWith}. */
-  readonly status = new StepValues<StepStatus>()
+  /** Kept by position for the current plan's steps (a byte each), like {@link outputs} and {@link ranWith}. */
+  readonly status = new StepCodes<StepStatus>(STATUSES)
   readonly outputs = new StepValues<JsonValue>()
   readonly ready = new Map<string, ReadyEntry>()
   /** The call key each step ran with, to recognise a repeat of a finished call. */
@@ -81,8 +103,8 @@ export class RunState {
   get steps(): PlanSteps {
     return this.#steps
   }
-  /** Positions of the current plan's steps, by tool. */
-  private stepsByTool = new Map<string, number[]>()
+  /** Positions of the current plan's steps, by tool, in plan order. */
+  private stepsByTool = new Map<string, Int32Array>()
   /** The dependents of each step of the current plan, by position (`index`). */
   private dependents: DependentRows = { starts: new Int32Array(1), targets: new Int32Array(0) }
   /** Remaining unfinished dependencies of each pending step of the current plan. */
@@ -111,7 +133,7 @@ export class RunState {
   /** The steps of the current plan that call `tool`. */
   stepsOf(tool: string): readonly CompiledStep[] {
     const positions = this.stepsByTool.get(tool)
-    return positions === undefined ? NO_STEPS : positions.map((at) => this.#steps.step(at))
+    return positions === undefined ? NO_STEPS : Array.from(positions, (at) => this.#steps.step(at))
   }
 
   /** The first ready step that accepts the call with key `key`. */
@@ -145,10 +167,9 @@ export class RunState {
     this.mode = mode
     this.#steps = steps
     for (const values of [this.status, this.outputs, this.ranWith]) values.place(ids, positions)
-    this.stepsByTool = new Map()
+    this.stepsByTool = positionsByTool(steps)
     for (let position = 0; position < steps.size; position += 1) {
       const stepId = stringAt(ids, position)
-      push(this.stepsByTool, steps.tool(position), position)
       if (!(restoring ? this.status.has(stepId) : this.carries(steps, position, before))) {
         this.status.set(stepId, 'pending')
         this.outputs.delete(stepId)
