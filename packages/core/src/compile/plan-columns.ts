@@ -3,6 +3,7 @@ import type { CompiledStep, StepReference } from '../types/compiled-plan.js'
 import { type DependentRows, dependentRowsBy } from '../util/dependent-rows.js'
 import { int32At, itemAt, stringAt } from '../util/item-at.js'
 import { sortSmall } from '../util/sort-small.js'
+import { IdPositions } from './id-positions.js'
 import type { HashedStep, HashSource } from './plan-hasher.js'
 import { NO_DEPENDENCIES, PlanHasher } from './plan-hasher.js'
 
@@ -89,15 +90,10 @@ export class PlanColumns implements HashSource {
     return this.#input.ids
   }
 
-  /** The position of each step id, made at the first call: one map for every reader of the plan. */
+  /** The position of each step id, made at the first call: one table for every reader of the plan. */
   positions(): ReadonlyMap<string, number> {
-    if (this.#positions !== undefined) return this.#positions
-    const { ids } = this.#input
-    const positions = new Map<string, number>()
-    for (let position = 0; position < ids.length; position += 1)
-      positions.set(stringAt(ids, position), position)
-    this.#positions = positions
-    return positions
+    this.#positions ??= new IdPositions(this.#input.ids)
+    return this.#positions
   }
 
   /**
