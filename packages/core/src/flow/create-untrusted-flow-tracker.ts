@@ -396,7 +396,7 @@ export function createUntrustedFlowTracker(
       for (const id of stepIds) seen.set(id, index.size)
     },
     place(ids, positions) {
-      for (const values of [labels, seen, trail.steps]) values.place(ids, positions)
+      for (const values of [labels, seen, trail]) values.place(ids, positions)
     },
     check: (step, args, paste = true) => checkStep(policy, records, step, args, paste),
     record: (step, output, tainted) => recordStep(policy, records, step, output, tainted),
