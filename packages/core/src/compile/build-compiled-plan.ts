@@ -1,4 +1,5 @@
 import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
+import { type DependentRows, dependentRowsBy } from '../util/dependent-rows.js'
 import { itemAt, numberAt, stringAt } from '../util/item-at.js'
 import type { GraphAnalysis } from './analyze-graph.js'
 import { PlanColumns } from './plan-columns.js'
@@ -80,6 +81,8 @@ export interface PlanSteps {
   tool(position: number): string
   /** Positions of the steps the step at `position` depends on. */
   dependencies(position: number): ArrayLike<number>
+  /** The positions of the steps that depend on each step (read only: it may be shared). */
+  dependents(): DependentRows
 }
 
 /** A view of step objects by position (for a plan that is not a compiled one, and tests). */
@@ -94,6 +97,7 @@ export function stepsView(steps: readonly CompiledStep[]): PlanSteps {
     step: (position) => itemAt(steps, position),
     tool: (position) => itemAt(steps, position).tool,
     dependencies: (position) => itemAt(dependencies, position),
+    dependents: () => dependentRowsBy(steps.length, (position) => itemAt(dependencies, position)),
   }
 }
 
@@ -108,6 +112,7 @@ export function planSteps(plan: CompiledPlan): PlanSteps {
     step: (position) => columns.step(position),
     tool: (position) => columns.tool(position),
     dependencies: (position) => columns.dependencies(position),
+    dependents: () => columns.dependents(),
   }
 }
 

@@ -1,7 +1,9 @@
 import { pollutedPrototype } from '../errors/polluted-prototype.js'
 import type { CompiledStep, StepReference } from '../types/compiled-plan.js'
+import { type DependentRows, dependentRowsBy } from '../util/dependent-rows.js'
 import { int32At, itemAt, stringAt } from '../util/item-at.js'
 import { sortSmall } from '../util/sort-small.js'
+import { IdPositions } from './id-positions.js'
 import type { HashedStep, HashSource } from './plan-hasher.js'
 import { NO_DEPENDENCIES, PlanHasher } from './plan-hasher.js'
 
@@ -51,6 +53,7 @@ export class PlanColumns implements HashSource {
   #steps: readonly CompiledStep[] | undefined
   #positions: ReadonlyMap<string, number> | undefined
   #levels: readonly (readonly string[])[] | undefined
+  #dependents: DependentRows | undefined
   readonly #recent: (CompiledStep | undefined)[] = new Array(RECENT_STEPS).fill(undefined)
   readonly #hasher = new PlanHasher(this)
 
@@ -87,15 +90,19 @@ export class PlanColumns implements HashSource {
     return this.#input.ids
   }
 
-  /** The position of each step id, made at the first call: one map for every reader of the plan. */
+  /** The position of each step id, made at the first call: one table for every reader of the plan. */
   positions(): ReadonlyMap<string, number> {
-    if (this.#positions !== undefined) return this.#positions
-    const { ids } = this.#input
-    const positions = new Map<string, number>()
-    for (let position = 0; position < ids.length; position += 1)
-      positions.set(stringAt(ids, position), position)
-    this.#positions = positions
-    return positions
+    this.#positions ??= new IdPositions(this.#input.ids)
+    return this.#positions
+  }
+
+  /**
+   * The dependents of each step, by position, made at the first call: one copy for the guard
+   * and the executor of the plan, which only read it.
+   */
+  dependents(): DependentRows {
+    this.#dependents ??= dependentRowsBy(this.size, (node) => this.dependencies(node))
+    return this.#dependents
   }
 
   /**

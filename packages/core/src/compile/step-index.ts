@@ -2,7 +2,7 @@ import { int32At, numberAt, stringAt } from '../util/item-at.js'
 
 // Probes allowed before the index gives up on its own table and uses a Map: a plan crafted so
 // that many ids collide costs a bounded amount per id, never a quadratic one.
-const MAX_PROBES = 32
+export const MAX_PROBES = 32
 
 /** Up to this many ids, an index is a plain list searched in order: cheaper than a table to build. */
 export const LINEAR_IDS = 8
@@ -11,7 +11,7 @@ export const LINEAR_IDS = 8
  * Seeded FNV-1a over the first `length` UTF-16 code units of `id`, with a final mix so that
  * close ids spread apart.
  */
-function hashOf(id: string, seed: number, length = id.length): number {
+export function hashOf(id: string, seed: number, length = id.length): number {
   let hash = seed
   for (let index = 0; index < length; index += 1)
     hash = Math.imul(hash ^ id.charCodeAt(index), 0x01000193)

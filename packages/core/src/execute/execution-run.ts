@@ -204,7 +204,7 @@ export class ExecutionRun {
   #skipUnreached(at: number): void {
     const reason = this.record.reason
     for (const stepId of this.graph.steps.ids) {
-      if (this.record.steps.get(stepId)?.status !== undefined) continue
+      if (this.record.steps.statusOf(stepId) !== undefined) continue
       const issue = executionIssue(
         'step_skipped',
         reason === undefined
@@ -250,7 +250,7 @@ export class ExecutionRun {
       let blocked = false
       const dependencies = this.graph.steps.dependencies(position)
       for (let edge = 0; edge < dependencies.length; edge += 1) {
-        const status = results.get(stringAt(ids, itemAt(dependencies, edge)))?.status
+        const status = results.statusOf(stringAt(ids, itemAt(dependencies, edge)))
         if (status !== 'done') unmet += 1
         if (status !== undefined && status !== 'done') blocked = true
       }

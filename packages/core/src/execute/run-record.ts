@@ -1,4 +1,5 @@
 import type { PlanIssue } from '../types/plan-issue.js'
+import { stringAt } from '../util/item-at.js'
 import type { ExecutionStatus } from './execution-event.js'
 import { type StepRecord, StepRecords } from './step-records.js'
 
@@ -24,8 +25,14 @@ export type RunFailure = 'aborted' | 'denied' | 'failed'
 export class RunRecord {
   /** By position in the plan, once {@link place}d; steps that were never reached have none. */
   readonly steps = new StepRecords()
-  /** Steps recorded without a status yet, in the order they were recorded. */
-  readonly #open = new Set<string>()
+  /**
+   * Steps recorded without a status yet, in the order they were recorded, with some that have
+   * ended since: those are dropped now and then, not one by one (a long-lived Set whose entries
+   * come and go every step gets a new table, in the old generation, at each growth or shrink).
+   */
+  readonly #open: string[] = []
+  /** Length of {@link #open} when its ended steps were last dropped. */
+  #kept = 0
   /** Ids of the steps whose tool was called, in the order they ended. */
   readonly order: string[] = []
   /** The first issue that stopped the run or one of its steps. */
@@ -52,16 +59,28 @@ export class RunRecord {
   /** Records a step that ended without running its tool (skipped, or finished earlier). */
   settle(stepId: string, result: StepRecord): void {
     this.steps.set(stepId, result)
-    if (result.status === undefined) this.#open.add(stepId)
+    if (result.status === undefined) {
+      this.#open.push(stepId)
+      if (this.#open.length >= 2 * this.#kept + 64) this.#dropEnded()
+    }
   }
 
   /** Ids of the steps recorded and not ended, in the order they were recorded. */
   open(): string[] {
-    const open: string[] = []
-    for (const stepId of this.#open)
-      if (this.steps.get(stepId)?.status === undefined) open.push(stepId)
-      else this.#open.delete(stepId)
-    return open
+    this.#dropEnded()
+    return [...new Set(this.#open)]
+  }
+
+  /** Drops the steps that have a status now from {@link #open}, in place. */
+  #dropEnded(): void {
+    const open = this.#open
+    let kept = 0
+    for (let index = 0; index < open.length; index += 1) {
+      const stepId = stringAt(open, index)
+      if (this.steps.statusOf(stepId) === undefined) open[kept++] = stepId
+    }
+    open.length = kept
+    this.#kept = kept
   }
 
   /** Marks a step whose tool was called as ended. */
@@ -69,7 +88,6 @@ export class RunRecord {
     result.status = status
     result.endedAt = at
     this.order.push(stepId)
-    this.#open.delete(stepId)
     if (status === 'done') this.steps.compact(stepId, result)
   }
 }

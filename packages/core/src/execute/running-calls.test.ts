@@ -61,4 +61,21 @@ describe('RunningCalls', () => {
     calls.abortAll(reason)
     expect(signals.map((signal) => signal.reason)).toEqual([reason, reason])
   })
+
+  it('should abort the calls in flight in the order they started, and no finished one', async () => {
+    const calls = new RunningCalls(undefined)
+    const aborted: string[] = []
+    const hang = (_args: unknown, context: { signal: AbortSignal; stepId: string }) => {
+      context.signal.addEventListener('abort', () => aborted.push(context.stepId))
+      return new Promise(() => {})
+    }
+    await calls.call(() => 'done', {}, 'first')
+    calls.call(hang, {}, 'b')
+    await calls.call(() => 'done', {}, 'second')
+    calls.call(hang, {}, 'c')
+    calls.call(hang, {}, 'd')
+    calls.abortAll(new PlanError('stop', { code: 'aborted' }))
+    calls.abortAll(new PlanError('again', { code: 'aborted' }))
+    expect(aborted).toEqual(['b', 'c', 'd'])
+  })
 })

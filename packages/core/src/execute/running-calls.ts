@@ -12,10 +12,19 @@ export type CallOutcome =
 /**
  * The tool calls in flight: each has its own abort signal and, with a time limit, a timer.
  * A call settles once; whatever the tool does after a timeout or an abort is ignored.
+ *
+ * Each call holds a slot of arrays that freed slots are reused from, not an entry of a Map:
+ * a long-lived Map whose entries come and go every step gets a new table at each growth or
+ * shrink, made in the old generation, where it stays until a full collection.
  */
 export class RunningCalls {
-  readonly #controllers = new Map<string, AbortController>()
-  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>()
+  /** The controller of the call in each slot; undefined for a free slot. */
+  readonly #controllers: (AbortController | undefined)[] = []
+  readonly #timers: (ReturnType<typeof setTimeout> | undefined)[] = []
+  /** When each slot's call started, counted: calls are aborted in the order they started. */
+  readonly #started: number[] = []
+  readonly #free: number[] = []
+  #calls = 0
   readonly #timeoutMs: number | undefined
 
   constructor(timeoutMs: number | undefined) {
@@ -25,23 +34,25 @@ export class RunningCalls {
   /** Calls `tool` now (synchronously) and resolves with how the call ended. */
   call(tool: ToolFunction, args: JsonObject, stepId: string): Promise<CallOutcome> {
     const controller = new AbortController()
-    this.#controllers.set(stepId, controller)
+    const slot = this.#free.pop() ?? this.#controllers.length
+    this.#controllers[slot] = controller
+    this.#timers[slot] = undefined
+    this.#started[slot] = this.#calls
+    this.#calls += 1
     return new Promise<CallOutcome>((resolve) => {
       let settled = false
       let timer: ReturnType<typeof setTimeout> | undefined
       const settle = (outcome: CallOutcome) => {
         if (settled) return
         settled = true
-        if (timer !== undefined) {
-          clearTimeout(timer)
-          if (this.#timers.get(stepId) === timer) this.#timers.delete(stepId)
-        }
-        if (this.#controllers.get(stepId) === controller) this.#controllers.delete(stepId)
+        if (timer !== undefined) clearTimeout(timer)
+        // After `abortAll` the slot is no longer this call's.
+        if (this.#controllers[slot] === controller) this.#release(slot)
         resolve(outcome)
       }
       if (this.#timeoutMs !== undefined) {
         timer = setTimeout(() => this.#timeOut(stepId, controller, settle), this.#timeoutMs)
-        this.#timers.set(stepId, timer)
+        this.#timers[slot] = timer
       }
       let returned: unknown
       try {
@@ -58,12 +69,25 @@ export class RunningCalls {
     })
   }
 
+  #release(slot: number): void {
+    this.#controllers[slot] = undefined
+    this.#timers[slot] = undefined
+    this.#free.push(slot)
+  }
+
   /** Aborts every call in flight with `reason`; their late results are the caller's to ignore. */
   abortAll(reason: PlanError): void {
-    for (const controller of this.#controllers.values()) controller.abort(reason)
-    this.#controllers.clear()
-    for (const timer of this.#timers.values()) clearTimeout(timer)
-    this.#timers.clear()
+    const slots: number[] = []
+    for (let slot = 0; slot < this.#controllers.length; slot += 1)
+      if (this.#controllers[slot] !== undefined) slots.push(slot)
+    slots.sort((left, right) => (this.#started[left] ?? 0) - (this.#started[right] ?? 0))
+    const controllers = slots.map((slot) => this.#controllers[slot])
+    const timers = this.#timers.splice(0)
+    this.#controllers.length = 0
+    this.#started.length = 0
+    this.#free.length = 0
+    for (const controller of controllers) controller?.abort(reason)
+    for (const timer of timers) if (timer !== undefined) clearTimeout(timer)
   }
 
   #timeOut(

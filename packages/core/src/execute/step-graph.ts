@@ -1,6 +1,6 @@
 import { type PlanSteps, planSteps } from '../compile/build-compiled-plan.js'
 import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
-import { type DependentRows, dependentRowsBy, dependentsAt } from '../util/dependent-rows.js'
+import { type DependentRows, dependentsAt } from '../util/dependent-rows.js'
 import { int32At, stringAt } from '../util/item-at.js'
 
 const NO_IDS: readonly string[] = Object.freeze([])
@@ -21,7 +21,7 @@ export class StepGraph {
   /** @param priority by position; computed from `order` (a topological order) when omitted */
   constructor(steps: PlanSteps, order: readonly string[], priority?: Int32Array) {
     this.steps = steps
-    this.#rows = dependentRowsBy(steps.size, (position) => steps.dependencies(position))
+    this.#rows = steps.dependents()
     this.priority = priority ?? this.#remainingDepth(order)
   }
 

@@ -57,6 +57,12 @@ export class StepRecords implements ReadonlyMap<string, StepRecord> {
     }
   }
 
+  /** The status of a step's record, without making the record of a step in the columns. */
+  statusOf(id: string): StepRecord['status'] {
+    const slot = this.#slots.get(id)
+    return slot === IN_COLUMNS ? 'done' : slot?.status
+  }
+
   has(id: string): boolean {
     return this.#slots.has(id)
   }

@@ -13,6 +13,7 @@ import type {
   UntrustedTextIndexState,
 } from '../types/untrusted-flow.js'
 import { valueAt } from '../util/item-at.js'
+import { StepCodes } from '../util/step-codes.js'
 import { StepValues } from '../util/step-values.js'
 import { type ParseCommand, workspaceRelative } from './data-sources.js'
 import { matchesDeclassifySchema } from './matches-declassify-schema.js'
@@ -296,7 +297,7 @@ function ownCodeOf(policy: ResolvedPolicy, trail: SourceTrail) {
 
 /** What the tracker keeps per step of a run, and the text of the untrusted outputs seen. */
 interface FlowRecords {
-  readonly labels: StepValues<TrustLabel>
+  readonly labels: StepCodes<TrustLabel>
   /** For each step, how many indexed outputs its planner may have seen. */
   readonly seen: StepValues<number>
   readonly index: UntrustedTextIndex
@@ -311,7 +312,7 @@ function restoreRecords(
   state: UntrustedFlowState | undefined,
   parseCommand: ParseCommand,
 ): FlowRecords {
-  const labels = new StepValues<TrustLabel>()
+  const labels = new StepCodes<TrustLabel>(['trusted', 'untrusted'])
   const seen = new StepValues<number>()
   const trail = new SourceTrail(policy, parseCommand, state)
   const schemas = new Map<string, JsonValue>()
@@ -395,7 +396,7 @@ export function createUntrustedFlowTracker(
       for (const id of stepIds) seen.set(id, index.size)
     },
     place(ids, positions) {
-      for (const values of [labels, seen, trail.steps]) values.place(ids, positions)
+      for (const values of [labels, seen, trail]) values.place(ids, positions)
     },
     check: (step, args, paste = true) => checkStep(policy, records, step, args, paste),
     record: (step, output, tainted) => recordStep(policy, records, step, output, tainted),

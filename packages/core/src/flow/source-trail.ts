@@ -20,8 +20,10 @@ export class SourceTrail {
   readonly context: Set<string>
   /** Workspace files (relative to a root) written with untrusted data, with its sources. */
   readonly files: SourceLists
-  // Where each checked step's output will come from, worked out on its resolved arguments.
-  readonly #origins: SourceLists = new Map()
+  // Where each checked step's output will come from, worked out on its resolved arguments: by
+  // position, like `steps` (a Map whose entries come and go every step would get a new table,
+  // in the old generation, at each growth or shrink).
+  readonly #origins = new StepValues<readonly string[]>()
   // One frozen list per distinct list of sources: most steps of a run share a few.
   readonly #lists = new Map<string, readonly string[]>()
 
@@ -33,6 +35,12 @@ export class SourceTrail {
     for (const [id, sources] of Object.entries(state?.sources ?? {})) this.steps.set(id, sources)
     this.context = new Set(state?.context ?? [])
     this.files = new Map(Object.entries(state?.files ?? {}))
+  }
+
+  /** Keeps the records by position for a newly installed plan's steps (see `StepValues.place`). */
+  place(ids: readonly string[], positions: ReadonlyMap<string, number>): void {
+    this.steps.place(ids, positions)
+    this.#origins.place(ids, positions)
   }
 
   #ownSources(step: CompiledStep, tool: ToolPolicy | undefined, args: JsonObject): string[] {

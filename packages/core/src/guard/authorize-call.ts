@@ -105,7 +105,7 @@ function interruptedCallWith(parts: GuardParts, key: string, stepId: string) {
   const { run } = parts
   if (run.interrupted.size === 0) return undefined
   for (const id of run.interrupted) {
-    if (id === stepId || run.status.get(id) !== 'running' || run.ranWith.get(id) !== key) continue
+    if (id === stepId || run.status.get(id) !== 'running' || run.ranKey(id) !== key) continue
     const tool = run.knownStep(id)?.tool ?? ''
     if (parts.compiler.policy.tools.get(tool)?.idempotent !== true)
       return interruptedCallIssue(id, tool)

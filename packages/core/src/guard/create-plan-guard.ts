@@ -8,6 +8,7 @@ import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { PlanGuard, PlanGuardOptions, ResolveArgsResult } from '../types/plan-guard.js'
 import type { UntrustedFlowState } from '../types/untrusted-flow.js'
 import { copyJson } from '../util/json-copy.js'
+import { StepValues } from '../util/step-values.js'
 import { releaseStep } from './authorize-call.js'
 import { checkSelectedStep } from './diagnose-call.js'
 import {
@@ -75,7 +76,7 @@ function createParts(
     flow,
     audit,
     journal: new GuardJournal(run, budgets, flow),
-    tainted: new Map(),
+    tainted: new StepValues<boolean>(),
     checkDisk: options.checkPathsOnDisk !== false,
     signatureRequired,
     secret: options.secret ?? '',
@@ -115,6 +116,7 @@ function start(
   }
   const plan = run.plan
   if (plan === undefined) return
+  parts.tainted.place(run.steps.ids, run.steps.positions)
   const event = {
     type: 'plan_approved',
     kind: state === undefined ? 'plan' : 'restore',

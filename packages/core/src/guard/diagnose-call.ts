@@ -61,10 +61,17 @@ export function matchesWithReferences(planned: JsonValue, live: JsonValue): bool
   )
 }
 
-/** A step of `tool` that already ran (or runs) exactly this call. */
-function alreadyRan(run: RunState, candidates: readonly CompiledStep[], key: string) {
+/** A step of `tool` that already ran (or runs) exactly this call (`args`, key `key`). */
+function alreadyRan(
+  run: RunState,
+  candidates: readonly CompiledStep[],
+  args: JsonObject,
+  key: string,
+) {
   for (const step of candidates) {
-    if (run.ranWith.get(step.id) !== key) continue
+    // A planned call's key is made again only for arguments that may be its own.
+    if (run.ranPlannedCall(step.id) && !matchesWithReferences(step.args, args)) continue
+    if (run.ranKey(step.id) !== key) continue
     const state = run.status.get(step.id)
     if (state === 'done') {
       return createIssue(
@@ -117,7 +124,7 @@ export function diagnoseCall(
       readyNow(run, 'No step is ready; submit a new plan if more work is needed.'),
     )
   }
-  const found = alreadyRan(run, candidates, key) ?? notReady(run, candidates, args)
+  const found = alreadyRan(run, candidates, args, key) ?? notReady(run, candidates, args)
   if (found !== undefined) return found
   const readyCandidates = candidates.filter((step) => run.ready.get(step.id)?.args !== undefined)
   if (readyCandidates.length > 0) {

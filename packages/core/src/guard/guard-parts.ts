@@ -1,6 +1,7 @@
 import type { UntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker.js'
 import type { AuditEvent } from '../types/audit-event.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
+import type { StepValues } from '../util/step-values.js'
 import type { GuardAudit } from './guard-audit.js'
 import type { GuardJournal } from './guard-journal.js'
 import type { RunBudgets } from './run-budgets.js'
@@ -15,8 +16,11 @@ export interface GuardParts {
   readonly audit: GuardAudit
   /** What changed since the last saved revision, for stores that save changes. */
   readonly journal: GuardJournal
-  /** Whether each running step was fed untrusted data (its output will be untrusted). */
-  readonly tainted: Map<string, boolean>
+  /**
+   * Whether each running step was fed untrusted data (its output will be untrusted): by
+   * position for the current plan's steps, placed with the run's other records.
+   */
+  readonly tainted: StepValues<boolean>
   /** Check path arguments on disk before a call is allowed. */
   readonly checkDisk: boolean
   /** Plans must carry a valid signature, checked with `secret`. */

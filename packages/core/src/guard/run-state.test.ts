@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { PlanCompiler } from '../types/plan-compiler.js'
+import { canonicalJson } from '../util/canonical-json.js'
 import { echoCompiler } from './__fixtures__/echo-compiler.js'
+import { callKey } from './call-key.js'
 import { RunState } from './run-state.js'
 
 let compiler: PlanCompiler
@@ -47,7 +49,7 @@ describe('RunState', () => {
     run.start('a', key)
     expect(run.status.get('a')).toBe('running')
     expect(run.readyStepFor(key)).toBeUndefined()
-    expect(run.ranWith.get('a')).toBe(key)
+    expect(run.ranKey('a')).toBe(key)
   })
 
   it('should make a dependent ready when its dependencies are done, with references resolved', () => {
@@ -88,7 +90,7 @@ describe('RunState', () => {
     expect(run.release('a')).toBe(true)
     expect(run.status.get('a')).toBe('pending')
     expect(run.readyStepFor(key)?.id).toBe('a')
-    expect(run.ranWith.has('a')).toBe(false)
+    expect(run.ranKey('a')).toBeUndefined()
     expect(run.release('a')).toBe(false)
     expect(run.release('nope')).toBe(false)
   })
@@ -109,6 +111,29 @@ describe('RunState', () => {
     expect(run.outputs.get('a')).toBe('out a')
   })
 
+  it('should give the key a step ran with, planned or resolved, and keep it when carried', () => {
+    const { run } = installed()
+    const planned = run.ready.get('a')?.key as string
+    run.start('a', planned)
+    run.complete('a', 'out a')
+    run.start('b', run.ready.get('b')?.key as string)
+    run.complete('b', { text: 'from b' })
+    const resolved = run.ready.get('c')?.key as string
+    run.start('c', resolved)
+    expect([run.ranKey('a'), run.ranKey('c')]).toEqual([
+      callKey('echo', canonicalJson({ text: 'a' })),
+      callKey('echo', canonicalJson({ text: 'from b' })),
+    ])
+    expect([run.ranPlannedCall('a'), run.ranPlannedCall('c')]).toEqual([true, false])
+    run.install(
+      compiler.compile([{ id: 'a', tool: 'echo', args: { text: 'a' } }]),
+      'plan',
+      false,
+      () => {},
+    )
+    expect([run.ranKey('a'), run.ranKey('c')]).toEqual([planned, resolved])
+  })
+
   it('should mark restored running steps as interrupted', () => {
     const plan = diamond()
     const run = new RunState()
@@ -116,7 +141,7 @@ describe('RunState', () => {
     run.install(plan, 'plan', true, () => {})
     run.markRestored()
     expect(run.interruptedSteps()).toEqual(['a'])
-    expect(run.ranWith.has('a')).toBe(true)
+    expect(run.ranKey('a')).toBe(callKey('echo', canonicalJson({ text: 'a' })))
     expect(run.readySteps().map((step) => step.id)).toEqual(['d'])
   })
 

@@ -4,9 +4,10 @@ import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { StepStatus } from '../types/plan-guard.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { canonicalJson } from '../util/canonical-json.js'
-import { type DependentRows, dependentRowsBy, dependentsAt } from '../util/dependent-rows.js'
+import { type DependentRows, dependentsAt } from '../util/dependent-rows.js'
 import { int32At, itemAt, stringAt } from '../util/item-at.js'
 import { freezeJson } from '../util/json-copy.js'
+import { StepCodes } from '../util/step-codes.js'
 import { StepValues } from '../util/step-values.js'
 import { callKey } from './call-key.js'
 import { resolveReferences } from './resolve-references.js'
@@ -31,7 +32,22 @@ export interface ReadyEntry {
 export type ArgumentCheck = (step: CompiledStep, args: JsonObject) => readonly PlanIssue[]
 
 const NO_STEPS: readonly CompiledStep[] = Object.freeze([])
+const STATUSES: readonly StepStatus[] = ['pending', 'running', 'done', 'failed', 'skipped']
 const NO_ISSUES: readonly PlanIssue[] = Object.freeze([])
+
+/**
+ * A step's call key in `RunState.#ranWith` when it is the key of its planned arguments (never a
+ * key: every key holds a NUL); {@link RunState.ranKey} makes the key again from the step.
+ */
+const PLANNED_CALL = ''
+
+/**
+ * Whether a step's call is its planned arguments as they are: no references, frozen (a compiled
+ * plan's), so its call key is that of `step.args`, now and later.
+ */
+function isPlannedCall(step: CompiledStep): boolean {
+  return step.references.length === 0 && Object.isFrozen(step.args)
+}
 
 function isEnded(state: StepStatus | undefined): boolean {
   return state === 'done' || state === 'failed' || state === 'skipped'
@@ -41,6 +57,26 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key)
   if (list === undefined) map.set(key, [value])
   else list.push(value)
+}
+
+/** The positions of `steps` by tool, each tool's in plan order (typed arrays of their exact size). */
+function positionsByTool(steps: PlanSteps): Map<string, Int32Array> {
+  const counts = new Map<string, number>()
+  for (let position = 0; position < steps.size; position += 1) {
+    const tool = steps.tool(position)
+    counts.set(tool, (counts.get(tool) ?? 0) + 1)
+  }
+  const byTool = new Map<string, Int32Array>()
+  for (const [tool, count] of counts) byTool.set(tool, new Int32Array(count))
+  for (const tool of counts.keys()) counts.set(tool, 0)
+  for (let position = 0; position < steps.size; position += 1) {
+    const tool = steps.tool(position)
+    const filled = counts.get(tool) ?? 0
+    const positions = byTool.get(tool)
+    if (positions !== undefined) positions[filled] = position
+    counts.set(tool, filled + 1)
+  }
+  return byTool
 }
 
 /**
@@ -54,12 +90,15 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
 export class RunState {
   plan: CompiledPlan | undefined
   mode: PlanMode = 'plan'
-  /** Kept by position for the current plan's steps, like {@link outputs} and {@link ranWith}. */
-  readonly status = new StepValues<StepStatus>()
+  /** Kept by position for the current plan's steps (a byte each), like {@link outputs}. */
+  readonly status = new StepCodes<StepStatus>(STATUSES)
   readonly outputs = new StepValues<JsonValue>()
   readonly ready = new Map<string, ReadyEntry>()
-  /** The call key each step ran with, to recognise a repeat of a finished call. */
-  readonly ranWith = new StepValues<string>()
+  /**
+   * The call key each step ran with, to recognise a repeat of a finished call (see
+   * {@link ranKey}): {@link PLANNED_CALL} for a step that ran its planned call.
+   */
+  readonly #ranWith = new StepValues<string>()
   /** Steps restored as running: their call started in an earlier process and never ended. */
   readonly interrupted = new Set<string>()
   /**
@@ -81,8 +120,8 @@ export class RunState {
   get steps(): PlanSteps {
     return this.#steps
   }
-  /** Positions of the current plan's steps, by tool. */
-  private stepsByTool = new Map<string, number[]>()
+  /** Positions of the current plan's steps, by tool, in plan order. */
+  private stepsByTool = new Map<string, Int32Array>()
   /** The dependents of each step of the current plan, by position (`index`). */
   private dependents: DependentRows = { starts: new Int32Array(1), targets: new Int32Array(0) }
   /** Remaining unfinished dependencies of each pending step of the current plan. */
@@ -111,7 +150,7 @@ export class RunState {
   /** The steps of the current plan that call `tool`. */
   stepsOf(tool: string): readonly CompiledStep[] {
     const positions = this.stepsByTool.get(tool)
-    return positions === undefined ? NO_STEPS : positions.map((at) => this.#steps.step(at))
+    return positions === undefined ? NO_STEPS : Array.from(positions, (at) => this.#steps.step(at))
   }
 
   /** The first ready step that accepts the call with key `key`. */
@@ -144,20 +183,19 @@ export class RunState {
     this.plan = next
     this.mode = mode
     this.#steps = steps
-    for (const values of [this.status, this.outputs, this.ranWith]) values.place(ids, positions)
-    this.stepsByTool = new Map()
+    for (const values of [this.status, this.outputs, this.#ranWith]) values.place(ids, positions)
+    this.stepsByTool = positionsByTool(steps)
     for (let position = 0; position < steps.size; position += 1) {
       const stepId = stringAt(ids, position)
-      push(this.stepsByTool, steps.tool(position), position)
       if (!(restoring ? this.status.has(stepId) : this.carries(steps, position, before))) {
         this.status.set(stepId, 'pending')
         this.outputs.delete(stepId)
-        this.ranWith.delete(stepId)
+        this.#ranWith.delete(stepId)
         onReset(stepId)
       }
       this.#earlier.delete(stepId)
     }
-    this.dependents = dependentRowsBy(steps.size, (position) => steps.dependencies(position))
+    this.dependents = steps.dependents()
     this.waiting = new Int32Array(steps.size)
     for (let position = 0; position < before.size; position += 1)
       if (!positions.has(stringAt(before.ids, position)))
@@ -177,7 +215,13 @@ export class RunState {
     const at = before.positions.get(stepId)
     const previous = at === undefined ? this.#earlier.get(stepId) : before.step(at)
     if (previous === undefined || previous.tool !== steps.tool(position)) return false
-    return canonicalJson(previous.args) === canonicalJson(steps.step(position).args)
+    const step = steps.step(position)
+    const planned = canonicalJson(previous.args)
+    if (planned !== canonicalJson(step.args)) return false
+    // The key is made again from the step that now has the id: the same, while it stays frozen.
+    if (this.ranPlannedCall(stepId) && !isPlannedCall(step))
+      this.#ranWith.set(stepId, callKey(previous.tool, planned))
+    return true
   }
 
   /** A pending step of a new plan: skipped, ready or waiting, by its dependencies. */
@@ -237,8 +281,26 @@ export class RunState {
   start(stepId: string, key: string): void {
     this.changed?.add(stepId)
     this.status.set(stepId, 'running')
+    // The ready entry's key of a planned call is its planned key: kept as a mark, not a string.
+    const step = this.ready.get(stepId)?.key === key ? this.step(stepId) : undefined
     this.removeReady(stepId)
-    this.ranWith.set(stepId, key)
+    this.#ranWith.set(stepId, step !== undefined && isPlannedCall(step) ? PLANNED_CALL : key)
+  }
+
+  /** The call key the step ran (or runs) with, or undefined when it has not started. */
+  ranKey(stepId: string): string | undefined {
+    const kept = this.#ranWith.get(stepId)
+    if (kept !== PLANNED_CALL) return kept
+    const step = this.knownStep(stepId)
+    return step === undefined ? undefined : callKey(step.tool, canonicalJson(step.args))
+  }
+
+  /**
+   * Whether the step ran (or runs) its planned arguments, with no references: the call key is
+   * then that of `step.args`, and a call whose arguments differ from them is not its call.
+   */
+  ranPlannedCall(stepId: string): boolean {
+    return this.#ranWith.get(stepId) === PLANNED_CALL
   }
 
   /** running → ready (a retry, or an interrupted call approved again); false when not running. */
@@ -248,7 +310,7 @@ export class RunState {
     this.changed?.add(stepId)
     this.status.set(stepId, 'pending')
     this.interrupted.delete(stepId)
-    this.ranWith.delete(stepId)
+    this.#ranWith.delete(stepId)
     this.addReady(step)
     return true
   }
@@ -313,7 +375,10 @@ export class RunState {
       const step = this.#steps.step(position)
       const resolved = resolveReferences(step, this.outputs)
       if (resolved.success)
-        this.ranWith.set(step.id, callKey(step.tool, canonicalJson(resolved.args)))
+        this.#ranWith.set(
+          step.id,
+          isPlannedCall(step) ? PLANNED_CALL : callKey(step.tool, canonicalJson(resolved.args)),
+        )
       if (state === 'running') this.interrupted.add(step.id)
     }
   }

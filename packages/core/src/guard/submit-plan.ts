@@ -88,6 +88,7 @@ export function submitPlan(
     flow.forget(stepId),
   )
   flow.place(parts.run.steps.ids, parts.run.steps.positions)
+  parts.tainted.place(parts.run.steps.ids, parts.run.steps.positions)
   // Text in this plan can only have been copied from untrusted output that exists now.
   flow.planApproved(result.plan.steps.map((step) => step.id))
   // A turn's calls may run together: a command must not run ahead of a write beside it.
