@@ -32,6 +32,11 @@ export type ArgumentCheck = (step: CompiledStep, args: JsonObject) => readonly P
 
 const NO_STEPS: readonly CompiledStep[] = Object.freeze([])
 const NO_ISSUES: readonly PlanIssue[] = Object.freeze([])
+// What a run holds before its first plan, shared: nothing writes them (`install` replaces them).
+const NO_PLAN_STEPS: PlanSteps = stepsView(NO_STEPS)
+const NO_DEPENDENTS: DependentRows = { starts: new Int32Array(1), targets: new Int32Array(0) }
+const NO_WAITING = new Int32Array(0)
+const NO_TOOLS: ReadonlyMap<string, readonly number[]> = new Map()
 
 function isEnded(state: StepStatus | undefined): boolean {
   return state === 'done' || state === 'failed' || state === 'skipped'
@@ -75,18 +80,18 @@ export class RunState {
    */
   changed: Set<string> | undefined
   /** The current plan's steps by position, read from its columns (no step object is kept). */
-  #steps: PlanSteps = stepsView(NO_STEPS)
+  #steps: PlanSteps = NO_PLAN_STEPS
 
   /** The installed plan's steps by position. */
   get steps(): PlanSteps {
     return this.#steps
   }
   /** Positions of the current plan's steps, by tool. */
-  private stepsByTool = new Map<string, number[]>()
+  private stepsByTool: ReadonlyMap<string, readonly number[]> = NO_TOOLS
   /** The dependents of each step of the current plan, by position (`index`). */
-  private dependents: DependentRows = { starts: new Int32Array(1), targets: new Int32Array(0) }
+  private dependents: DependentRows = NO_DEPENDENTS
   /** Remaining unfinished dependencies of each pending step of the current plan. */
-  private waiting = new Int32Array(0)
+  private waiting = NO_WAITING
   private readyByKey = new Map<string, CompiledStep[]>()
   private readonly checkArguments: ArgumentCheck
 
@@ -145,10 +150,11 @@ export class RunState {
     this.mode = mode
     this.#steps = steps
     for (const values of [this.status, this.outputs, this.ranWith]) values.place(ids, positions)
-    this.stepsByTool = new Map()
+    const stepsByTool = new Map<string, number[]>()
+    this.stepsByTool = stepsByTool
     for (let position = 0; position < steps.size; position += 1) {
       const stepId = stringAt(ids, position)
-      push(this.stepsByTool, steps.tool(position), position)
+      push(stepsByTool, steps.tool(position), position)
       if (!(restoring ? this.status.has(stepId) : this.carries(steps, position, before))) {
         this.status.set(stepId, 'pending')
         this.outputs.delete(stepId)
@@ -158,7 +164,8 @@ export class RunState {
       this.#earlier.delete(stepId)
     }
     this.dependents = dependentRowsBy(steps.size, (position) => steps.dependencies(position))
-    this.waiting = new Int32Array(steps.size)
+    // Only a step with dependencies ever waits: a plan without any (a turn's) needs no counts.
+    this.waiting = this.dependents.targets.length === 0 ? NO_WAITING : new Int32Array(steps.size)
     for (let position = 0; position < before.size; position += 1)
       if (!positions.has(stringAt(before.ids, position)))
         this.#earlier.set(stringAt(before.ids, position), before.step(position))
