@@ -4,19 +4,22 @@ type TransformParams = NonNullable<LanguageModelMiddleware['transformParams']>
 
 const SHORT_LIST = 16
 
+/** True when `shown` names `name`: a short list is searched as it is, a longer one by a set. */
+function namesOf(shown: Iterable<string>): (name: string) => boolean {
+  if (Array.isArray(shown) && shown.length <= SHORT_LIST) return (name) => shown.includes(name)
+  const names = new Set(shown)
+  return (name) => names.has(name)
+}
+
 /** The `transformParams` that shows the model only the tools `visible()` names at each call. */
 function maskParams(visible: () => Iterable<string>): TransformParams {
   return async ({ params }) => {
-    if (params.tools === undefined) return params
-    const shown = visible()
-    // a short list is searched as it is, a longer one through a set
-    const names: { has(name: string): boolean } =
-      Array.isArray(shown) && shown.length <= SHORT_LIST
-        ? { has: (name) => shown.includes(name) }
-        : new Set(shown)
-    const tools = params.tools.filter((tool) => names.has(tool.name))
-    // every tool shown: the params as they are, not a copy
-    return tools.length === params.tools.length ? params : { ...params, tools }
+    const all = params.tools
+    if (all === undefined) return params
+    const shows = namesOf(visible())
+    // every tool shown (the usual per-turn case): the params as they are, no copy
+    if (all.every((tool) => shows(tool.name))) return params
+    return { ...params, tools: all.filter((tool) => shows(tool.name)) }
   }
 }
 
