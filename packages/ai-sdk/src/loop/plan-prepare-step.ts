@@ -14,7 +14,7 @@ import { type PlanTurnMiddlewareOptions, planTurnMiddleware } from '../turn/plan
 import { markLastWord } from './last-word.js'
 import { lastWordInstructions } from './last-word-instructions.js'
 import { lastWordMiddleware } from './last-word-middleware.js'
-import { maskToolsMiddleware } from './mask-tools-middleware.js'
+import { maskToolsMiddleware, withMaskedTools } from './mask-tools-middleware.js'
 import { modeOf, type PlanMode } from './plan-mode.js'
 
 /** Options for {@link planPrepareStep}. */
@@ -98,7 +98,7 @@ export function planPrepareStep<TOOLS extends ToolSet = ToolSet>(
       lastWrapped = wrapLanguageModel({
         model: base,
         middleware:
-          turnTools === undefined ? middleware : [middleware, maskToolsMiddleware(() => turnTools)],
+          turnTools === undefined ? middleware : withMaskedTools(middleware, () => turnTools),
       })
     }
     return lastWrapped

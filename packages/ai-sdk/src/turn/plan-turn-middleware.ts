@@ -158,7 +158,9 @@ function parseCalls(
     parsed.push(result)
   }
   const kept = (results: readonly (ToolCallLike | undefined)[]) =>
-    results.filter((result): result is ToolCallLike => result !== undefined)
+    results.includes(undefined)
+      ? results.filter((result): result is ToolCallLike => result !== undefined)
+      : (results as ToolCallLike[])
   return pending ? Promise.all(parsed).then(kept) : kept(parsed as (ToolCallLike | undefined)[])
 }
 
@@ -172,7 +174,9 @@ function submitTurn(
   validatorOf: ((name: string) => Validate | undefined) | undefined,
   onDecision: PlanTurnMiddlewareOptions['onDecision'],
 ): void | Promise<void> {
-  const own = calls.filter((call) => call.providerExecuted !== true)
+  const own = calls.some((call) => call.providerExecuted === true)
+    ? calls.filter((call) => call.providerExecuted !== true)
+    : calls
   if (own.length === 0) return
   releaseStaleReservations(guard)
   const parsed = parseCalls(own, validatorOf)

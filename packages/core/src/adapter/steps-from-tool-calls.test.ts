@@ -22,6 +22,18 @@ describe('stepsFromToolCalls', () => {
     expect(ids).toEqual(['call_1_2', 'call_2', 'call_1', 'call_4', 'call_5'])
   })
 
+  it('should name a lone call as the first of several: its own valid id, else call_1', () => {
+    for (const id of ['call_1', 'c1', undefined, 'functions.view:0', 'x'.repeat(129)]) {
+      const [lone] = stepsFromToolCalls([{ id, tool: 't', args: {}, turn: 4 }])
+      const [first] = stepsFromToolCalls([
+        { id, tool: 't', args: {} },
+        { id: 'other', tool: 't', args: {} },
+      ])
+      expect(lone).toEqual({ id: first?.id, tool: 't', args: {} })
+      expect(lone?.id).toBe(id === 'call_1' || id === 'c1' ? id : 'call_1')
+    }
+  })
+
   it('should make each turn depend on the previous one', () => {
     const steps = stepsFromToolCalls([
       { id: 'a', tool: 't', args: {}, turn: 0 },

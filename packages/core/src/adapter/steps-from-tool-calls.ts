@@ -33,6 +33,9 @@ function isStepId(id: unknown): id is string {
  * earlier call, else `call_<n>` (`n` its position from 1), made unique against every own id.
  */
 function stepIds(calls: readonly ToolCallInput[]): string[] {
+  // one call (the usual turn): its own id when valid, else `call_1`, which no own id can take
+  const only = calls.length === 1 ? calls[0] : undefined
+  if (only !== undefined) return [isStepId(only.id) ? only.id : 'call_1']
   const taken = new Set(calls.map((call) => call.id).filter(isStepId))
   const used = new Set<string>()
   return calls.map((call, index) => {

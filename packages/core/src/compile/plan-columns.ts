@@ -7,6 +7,8 @@ import { IdPositions } from './id-positions.js'
 import type { HashedStep, HashSource } from './plan-hasher.js'
 import { NO_DEPENDENCIES, PlanHasher } from './plan-hasher.js'
 
+const NO_NODES = new Int32Array(0)
+
 /**
  * An array of `count` empty strings, each an own element from the start (literals for the
  * usual few): written inside its length only, it never meets an index accessor that a
@@ -122,7 +124,10 @@ export class PlanColumns implements HashSource {
   /** Nodes the step at `node` depends on: explicit dependencies, then those of references. */
   dependencies(node: number): Int32Array {
     const { dependencyStart, dependencyTarget } = this.#input
-    return dependencyTarget.subarray(dependencyStart[node], dependencyStart[node + 1])
+    const start = dependencyStart[node]
+    const end = dependencyStart[node + 1]
+    // a step without dependencies (every step of a turn) needs no view of its own
+    return start === end ? NO_NODES : dependencyTarget.subarray(start, end)
   }
 
   /**

@@ -34,6 +34,11 @@ export type ArgumentCheck = (step: CompiledStep, args: JsonObject) => readonly P
 const NO_STEPS: readonly CompiledStep[] = Object.freeze([])
 const STATUSES: readonly StepStatus[] = ['pending', 'running', 'done', 'failed', 'skipped']
 const NO_ISSUES: readonly PlanIssue[] = Object.freeze([])
+// What a run holds before its first plan, shared: nothing writes them (`install` replaces them).
+const NO_PLAN_STEPS: PlanSteps = stepsView(NO_STEPS)
+const NO_DEPENDENTS: DependentRows = { starts: new Int32Array(1), targets: new Int32Array(0) }
+const NO_WAITING = new Int32Array(0)
+const NO_TOOLS: ReadonlyMap<string, Int32Array> = new Map()
 
 /**
  * A step's call key in `RunState.#ranWith` when it is the key of its planned arguments (never a
@@ -114,18 +119,18 @@ export class RunState {
    */
   changed: Set<string> | undefined
   /** The current plan's steps by position, read from its columns (no step object is kept). */
-  #steps: PlanSteps = stepsView(NO_STEPS)
+  #steps: PlanSteps = NO_PLAN_STEPS
 
   /** The installed plan's steps by position. */
   get steps(): PlanSteps {
     return this.#steps
   }
   /** Positions of the current plan's steps, by tool, in plan order. */
-  private stepsByTool = new Map<string, Int32Array>()
+  private stepsByTool: ReadonlyMap<string, Int32Array> = NO_TOOLS
   /** The dependents of each step of the current plan, by position (`index`). */
-  private dependents: DependentRows = { starts: new Int32Array(1), targets: new Int32Array(0) }
+  private dependents: DependentRows = NO_DEPENDENTS
   /** Remaining unfinished dependencies of each pending step of the current plan. */
-  private waiting = new Int32Array(0)
+  private waiting = NO_WAITING
   private readyByKey = new Map<string, CompiledStep[]>()
   private readonly checkArguments: ArgumentCheck
 
@@ -196,7 +201,8 @@ export class RunState {
       this.#earlier.delete(stepId)
     }
     this.dependents = steps.dependents()
-    this.waiting = new Int32Array(steps.size)
+    // Only a step with dependencies ever waits: a plan without any (a turn's) needs no counts.
+    this.waiting = this.dependents.targets.length === 0 ? NO_WAITING : new Int32Array(steps.size)
     for (let position = 0; position < before.size; position += 1)
       if (!positions.has(stringAt(before.ids, position)))
         this.#earlier.set(stringAt(before.ids, position), before.step(position))

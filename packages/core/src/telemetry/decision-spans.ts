@@ -1,7 +1,7 @@
 import type { Attributes, Span } from '@opentelemetry/api'
 import type { AuditEvent } from '../types/audit-event.js'
 import type { PlanIssue } from '../types/plan-issue.js'
-import { planTracer } from './tracing-api.js'
+import { planTracer, tracingApiLoaded } from './tracing-api.js'
 
 /** What a call's span records of its decision: a `CallDecisionEvent` of any adapter. */
 export interface TracedCallDecision {
@@ -31,6 +31,18 @@ function safely(record: () => void): void {
     record()
   } catch {
     // A tracer provider that throws loses its spans, nothing else.
+  }
+}
+
+/**
+ * False when no span can be started (no OpenTelemetry API loaded, the usual case): the decision
+ * then makes no recording closure. Never throws.
+ */
+function mayTrace(): boolean {
+  try {
+    return tracingApiLoaded()
+  } catch {
+    return false
   }
 }
 
@@ -80,7 +92,7 @@ function addIssueEvents(span: Span, issues: readonly PlanIssue[]): void {
  * nothing) when no OpenTelemetry tracer provider is registered, and never throws.
  */
 export function traceCallDecision(event: TracedCallDecision, source: DecisionSource): void {
-  safely(() => recordCallDecision(event, source))
+  if (mayTrace()) safely(() => recordCallDecision(event, source))
 }
 
 function recordCallDecision(event: TracedCallDecision, source: DecisionSource): void {
@@ -126,7 +138,9 @@ function planAttributes(event: AuditEvent): Attributes | undefined {
  * are left to {@link traceCallDecision}, which knows the call's id.
  */
 export function traceGuardEvent(event: AuditEvent | (() => AuditEvent)): void {
-  safely(() => recordGuardEvent(event))
+  // a call's events are left to traceCallDecision: they start no loading of the API either
+  if (typeof event !== 'function' && !PLAN_LEVEL.has(event.type)) return
+  if (mayTrace()) safely(() => recordGuardEvent(event))
 }
 
 function recordGuardEvent(event: AuditEvent | (() => AuditEvent)): void {
@@ -159,7 +173,7 @@ export function traceSandboxViolations(
   argv: readonly string[],
   violations: readonly SandboxViolation[],
 ): void {
-  safely(() => recordSandboxViolations(argv, violations))
+  if (violations.length > 0 && mayTrace()) safely(() => recordSandboxViolations(argv, violations))
 }
 
 function recordSandboxViolations(

@@ -1,6 +1,9 @@
 import type { CompiledStep } from '../types/compiled-plan.js'
 import { int32At, itemAt } from './item-at.js'
 
+/** The row of a step without dependents (most steps): shared, as a view per step costs more. */
+const NO_ITEMS = new Int32Array(0)
+
 /**
  * The dependents of each step of a plan, by position, as compressed rows: those of the step at
  * position p are `targets[starts[p] .. starts[p + 1])`, in plan order. Two typed arrays in
@@ -25,7 +28,10 @@ export function rowsOf(
   })
   for (let index = 0; index < size; index += 1)
     starts[index + 1] = int32At(starts, index + 1) + int32At(starts, index)
-  const targets = new Int32Array(int32At(starts, size))
+  const count = int32At(starts, size)
+  // no pairs (a plan without dependencies): nothing to fill
+  if (count === 0) return { starts, targets: NO_ITEMS }
+  const targets = new Int32Array(count)
   const filled = starts.slice(0, size)
   pairs((row, item) => {
     targets[int32At(filled, row)] = item
@@ -51,7 +57,9 @@ export function dependentRows(
 
 /** Positions of the steps that depend on the step at `position`. */
 export function dependentsAt(rows: DependentRows, position: number): Int32Array {
-  return rows.targets.subarray(rows.starts[position], rows.starts[position + 1])
+  const start = rows.starts[position]
+  const end = rows.starts[position + 1]
+  return start === end ? NO_ITEMS : rows.targets.subarray(start, end)
 }
 
 /** The rows of `size` steps whose dependencies (positions) `dependencies` gives, in O(steps + edges). */

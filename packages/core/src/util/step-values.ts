@@ -1,3 +1,6 @@
+const NO_POSITIONS: ReadonlyMap<string, number> = new Map()
+const NO_IDS: readonly string[] = Object.freeze([])
+
 /**
  * A map from step id to a value, kept by position for the steps of one plan (a dense array,
  * no hash entry per step) and in a small map for any other id. It iterates the other ids first,
@@ -5,15 +8,21 @@
  * the order a `Map` filled in plan order has.
  */
 export class StepValues<V> implements ReadonlyMap<string, V> {
-  #positions: ReadonlyMap<string, number> = new Map()
-  #ids: readonly string[] = []
+  #positions: ReadonlyMap<string, number> = NO_POSITIONS
+  #ids: readonly string[] = NO_IDS
   /** By position; `undefined` where a step has no value. */
   #values: (V | undefined)[] = []
   #placed = 0
-  #others = new Map<string, V>()
+  /** Made at the first value of another id: a guard holds several, most never need it. */
+  #others: Map<string, V> | undefined
 
   get size(): number {
-    return this.#placed + this.#others.size
+    return this.#placed + (this.#others?.size ?? 0)
+  }
+
+  #othersMap(): Map<string, V> {
+    this.#others ??= new Map()
+    return this.#others
   }
 
   /**
@@ -28,22 +37,24 @@ export class StepValues<V> implements ReadonlyMap<string, V> {
     for (let position = 0; position < values.length; position += 1) {
       const value = values[position]
       const id = this.#ids[position]
-      if (value !== undefined && id !== undefined) this.#others.set(id, value)
+      if (value !== undefined && id !== undefined) this.#othersMap().set(id, value)
     }
     this.#positions = positions
     this.#ids = ids
     this.#values = new Array(ids.length).fill(undefined)
     this.#placed = 0
+    const others = this.#others
+    if (others === undefined || others.size === 0) return
     for (const id of ids) {
-      const value = this.#others.get(id)
-      if (value === undefined || !this.#others.delete(id)) continue
+      const value = others.get(id)
+      if (value === undefined || !others.delete(id)) continue
       this.set(id, value)
     }
   }
 
   get(id: string): V | undefined {
     const position = this.#positions.get(id)
-    return position === undefined ? this.#others.get(id) : this.#values[position]
+    return position === undefined ? this.#others?.get(id) : this.#values[position]
   }
 
   has(id: string): boolean {
@@ -53,7 +64,7 @@ export class StepValues<V> implements ReadonlyMap<string, V> {
   set(id: string, value: V): this {
     const position = this.#positions.get(id)
     if (position === undefined) {
-      this.#others.set(id, value)
+      this.#othersMap().set(id, value)
       return this
     }
     if (this.#values[position] === undefined) this.#placed += 1
@@ -63,7 +74,7 @@ export class StepValues<V> implements ReadonlyMap<string, V> {
 
   delete(id: string): boolean {
     const position = this.#positions.get(id)
-    if (position === undefined) return this.#others.delete(id)
+    if (position === undefined) return this.#others?.delete(id) ?? false
     if (this.#values[position] === undefined) return false
     this.#values[position] = undefined
     this.#placed -= 1
@@ -71,7 +82,7 @@ export class StepValues<V> implements ReadonlyMap<string, V> {
   }
 
   *entries(): MapIterator<[string, V]> {
-    yield* this.#others
+    if (this.#others !== undefined) yield* this.#others
     const values = this.#values
     for (let position = 0; position < values.length; position += 1) {
       const value = values[position]
