@@ -25,15 +25,33 @@ const PREFIXED =
 const TYPED_PATH = /^[A-Za-z][\w-]+:(?=[/.~])(?!\/\/)/
 const FILE_URL = /^file:(?:\/\/(?:localhost)?(?=\/))?/i
 const PATH_START = new Set(['/', '.', '~', '@'])
-const HAS_PREFIX = /[=@<:]/
 const STRENGTH: readonly ArgumentRole[] = ['write', 'unknown', 'command', 'read', 'url', 'inert']
 const TAR = new Set(['tar', 'gtar', 'bsdtar'])
 const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'zgrep', 'rg', 'ag', 'ack', 'jq', 'yq'])
 
+/** True when the value holds `=`, `@`, `<` or `:`, which every known prefix starts at or holds. */
+function hasPrefixCharacter(value: string): boolean {
+  for (let index = 0; index < value.length; index += 1) {
+    const code = value.charCodeAt(index)
+    if (code === 0x3d || code === 0x40 || code === 0x3c || code === 0x3a) return true
+  }
+  return false
+}
+
+/** `/\s/.test(value)`, with the regular expression run only for a value beyond ASCII. */
+function hasWhitespace(value: string): boolean {
+  for (let index = 0; index < value.length; index += 1) {
+    const code = value.charCodeAt(index)
+    if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return true
+    if (code >= 0x80) return /\s/.test(value)
+  }
+  return false
+}
+
 /** The values a word may hand to the program as a path: itself, and behind known prefixes. */
 export function unwrapValue(value: string): string[] {
   // Every prefix below starts at or holds one of these characters.
-  if (!HAS_PREFIX.test(value)) return [value]
+  if (!hasPrefixCharacter(value)) return [value]
   const values = [value]
   let rest = value
   const assignment = /^[A-Za-z_][\w.-]*=/.exec(rest)
@@ -79,7 +97,7 @@ export function collectPathCandidates(
   const candidates: PathCandidate[] = []
   const unreadable: string[] = []
   const push = (value: string, role: ArgumentRole, embedded: boolean) => {
-    if (!HAS_PREFIX.test(value)) candidates.push({ value, role, embedded })
+    if (!hasPrefixCharacter(value)) candidates.push({ value, role, embedded })
     else
       for (const unwrapped of unwrapValue(value))
         candidates.push({ value: unwrapped, role, embedded })
@@ -87,7 +105,7 @@ export function collectPathCandidates(
   const add = (value: string | undefined, role: ArgumentRole) => {
     if (value === undefined || value.length === 0 || skip.has(value) || role === 'command') return
     push(value, role, false)
-    if (!/\s/.test(value)) return
+    if (!hasWhitespace(value)) return
     for (const token of value.split(/[\s'"=,;()]+/)) if (token.length > 0) push(token, role, true)
   }
   const operands: string[] = []
