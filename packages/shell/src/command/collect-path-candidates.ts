@@ -243,13 +243,20 @@ function resolveOperands(
   return typeof operands === 'function' ? operands(args) : operands
 }
 
+// `-` and each ASCII character, the short options a cluster's letters stand for.
+const SHORT_FLAGS: readonly string[] = Array.from(
+  { length: 128 },
+  (_, code) => `-${String.fromCharCode(code)}`,
+)
+
 // The first letter of a cluster that the table says takes a value: `-ofile`, `-vo file`.
 function shortValue(
   argument: string,
   values: Readonly<Record<string, ArgumentRole>>,
 ): { role: ArgumentRole; attached: boolean; at: number } | undefined {
   for (let position = 1; position < argument.length; position += 1) {
-    const flag = `-${argument[position]}`
+    const code = argument.charCodeAt(position)
+    const flag = code < SHORT_FLAGS.length ? stringAt(SHORT_FLAGS, code) : `-${argument[position]}`
     if (!Object.hasOwn(values, flag)) continue
     const role = valueAt(values, flag)
     let at = position + 1
@@ -281,5 +288,6 @@ function clusterValues(argument: string, protectedNames: readonly string[]): str
       at = argument.indexOf(name, at + 1)
     }
   }
+  if (starts.size === 0) return []
   return [...starts].filter((at) => at < argument.length).map((at) => argument.slice(at))
 }
