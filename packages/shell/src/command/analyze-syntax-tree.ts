@@ -422,8 +422,8 @@ function conclude(findings: SyntaxFindings): SyntaxAnalysis {
 
 /**
  * A command's literal words; `skipped` when assignments or redirections were left out; `plain`
- * when every word is a word, a raw string or a string of plain text (no number or concatenation,
- * whose parts can hold more nodes).
+ * when literalCommandWords read every node below the command (a number with parts, such as
+ * `10#$x`, or a part that is not named, leaves nodes for the walk to report).
  */
 interface Words {
   readonly list: LexedWord[]
@@ -431,8 +431,10 @@ interface Words {
   readonly plain: boolean
 }
 
-// Literal nodes whose every descendant literalCommandWords reads.
-const PLAIN_TYPES = new Set(['word', 'raw_string', 'string'])
+/** Whether the literals decoded so far had every node below them read. */
+interface Reading {
+  whole: boolean
+}
 
 /**
  * The literal words of the command under the cursor, or undefined when one of its parts is not
@@ -442,9 +444,9 @@ const PLAIN_TYPES = new Set(['word', 'raw_string', 'string'])
 function literalCommandWords(cursor: TreeCursor, kinds: Kinds, source: string): Words | undefined {
   if (!cursor.gotoFirstChild()) return undefined
   const list: LexedWord[] = []
+  const reading: Reading = { whole: true }
   let skipped = false
   let literal = true
-  let plain = true
   do {
     const id = cursor.nodeTypeId
     const type = typeOf(kinds, id)
@@ -455,23 +457,19 @@ function literalCommandWords(cursor: TreeCursor, kinds: Kinds, source: string): 
     if (!isNamed(kinds, id)) literal = false
     else if (type === 'command_name') {
       // A node with one child spans exactly that child: its span is read there.
-      const name = commandNameValue(cursor, kinds, source)
+      const name = commandNameValue(cursor, kinds, source, reading)
       if (name?.value === undefined) literal = false
-      else {
-        if (!name.plain) plain = false
-        list.push({ start: name.start, end: name.end, value: name.value })
-      }
+      else list.push({ start: name.start, end: name.end, value: name.value })
     } else if (LITERAL_TYPES.has(type)) {
       const start = cursor.startIndex
       const end = cursor.endIndex
-      const value = decodeLiteral(cursor, kinds, type, start, end, source)
-      if (!PLAIN_TYPES.has(type)) plain = false
+      const value = decodeLiteral(cursor, kinds, type, start, end, source, reading)
       if (value === undefined) literal = false
       else list.push({ start, end, value })
     } else literal = false
   } while (literal && cursor.gotoNextSibling())
   cursor.gotoParent()
-  return literal && list.length > 0 ? { list, skipped, plain } : undefined
+  return literal && list.length > 0 ? { list, skipped, plain: reading.whole } : undefined
 }
 
 /** The value and span of a `command_name` node: exactly one child, a named literal. */
@@ -479,9 +477,8 @@ function commandNameValue(
   cursor: TreeCursor,
   kinds: Kinds,
   source: string,
-):
-  | { readonly value: string | undefined; readonly plain: boolean; start: number; end: number }
-  | undefined {
+  reading: Reading,
+): { readonly value: string | undefined; start: number; end: number } | undefined {
   if (!cursor.gotoFirstChild()) return undefined
   let value: string | undefined
   let start = -1
@@ -491,14 +488,17 @@ function commandNameValue(
   if (isNamed(kinds, id) && LITERAL_TYPES.has(type)) {
     start = cursor.startIndex
     end = cursor.endIndex
-    value = decodeLiteral(cursor, kinds, type, start, end, source)
+    value = decodeLiteral(cursor, kinds, type, start, end, source, reading)
   }
   const single = !cursor.gotoNextSibling()
   cursor.gotoParent()
-  return single ? { value, plain: PLAIN_TYPES.has(type), start, end } : undefined
+  return single ? { value, start, end } : undefined
 }
 
-/** The value of the literal node under the cursor; the cursor is back on it when this returns. */
+/**
+ * The value of the literal node under the cursor; the cursor is back on it when this returns.
+ * `reading.whole` turns false when the node holds a node that was not read.
+ */
 function decodeLiteral(
   cursor: TreeCursor,
   kinds: Kinds,
@@ -506,10 +506,17 @@ function decodeLiteral(
   start: number,
   end: number,
   source: string,
+  reading: Reading,
 ): string | undefined {
   switch (type) {
     case 'word':
+      return decodeUnquoted(source.slice(start, end))
     case 'number':
+      // A number's base can be an expansion (`10#$x`): its parts are left to the walk.
+      if (reading.whole && cursor.gotoFirstChild()) {
+        reading.whole = false
+        cursor.gotoParent()
+      }
       return decodeUnquoted(source.slice(start, end))
     case 'raw_string': {
       const text = source.slice(start, end)
@@ -531,26 +538,37 @@ function decodeLiteral(
       if (text.length < 2 || !text.startsWith('"') || !text.endsWith('"')) return undefined
       return decodeDoubleQuoted(text.slice(1, -1))
     }
-    case 'concatenation': {
-      let joined = ''
-      let literal = true
-      if (cursor.gotoFirstChild()) {
-        do {
-          const part = typeOf(kinds, cursor.nodeTypeId)
-          const value =
-            LITERAL_TYPES.has(part) && part !== 'concatenation'
-              ? decodeLiteral(cursor, kinds, part, cursor.startIndex, cursor.endIndex, source)
-              : undefined
-          if (value === undefined) literal = false
-          else joined += value
-        } while (literal && cursor.gotoNextSibling())
-        cursor.gotoParent()
-      }
-      return literal ? joined : undefined
-    }
+    case 'concatenation':
+      return decodeConcatenation(cursor, kinds, source, reading)
     default:
       return undefined
   }
+}
+
+/** The joined value of the literal parts of the concatenation under the cursor. */
+function decodeConcatenation(
+  cursor: TreeCursor,
+  kinds: Kinds,
+  source: string,
+  reading: Reading,
+): string | undefined {
+  let joined = ''
+  let literal = true
+  if (cursor.gotoFirstChild()) {
+    do {
+      const id = cursor.nodeTypeId
+      const part = typeOf(kinds, id)
+      if (!isNamed(kinds, id)) reading.whole = false
+      const value =
+        LITERAL_TYPES.has(part) && part !== 'concatenation'
+          ? decodeLiteral(cursor, kinds, part, cursor.startIndex, cursor.endIndex, source, reading)
+          : undefined
+      if (value === undefined) literal = false
+      else joined += value
+    } while (literal && cursor.gotoNextSibling())
+    cursor.gotoParent()
+  }
+  return literal ? joined : undefined
 }
 
 function decodeUnquoted(text: string): string {

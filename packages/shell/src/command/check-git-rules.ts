@@ -75,7 +75,8 @@ function anywhereFindings(argument: string, findings: BuiltinFinding[]): void {
       hint: 'Let git print to stdout; the tool returns the output.',
     })
   }
-  const lower = argument.toLowerCase()
+  // Lower-casing neither adds nor removes a colon: a word without `::` names no transport.
+  const lower = argument.includes('::') ? argument.toLowerCase() : ''
   if (lower.includes('ext::') || lower.startsWith('fd::') || lower.includes('=fd::')) {
     findings.push(
       exec(

@@ -25,13 +25,31 @@ const PREFIXED =
 const TYPED_PATH = /^[A-Za-z][\w-]+:(?=[/.~])(?!\/\/)/
 const FILE_URL = /^file:(?:\/\/(?:localhost)?(?=\/))?/i
 const PATH_START = new Set(['/', '.', '~', '@'])
-const HAS_PREFIX = /[=@<:]/
 const STRENGTH: readonly ArgumentRole[] = ['write', 'unknown', 'command', 'read', 'url', 'inert']
+
+/** True when the value holds `=`, `@`, `<` or `:`, which every known prefix starts at or holds. */
+function hasPrefixCharacter(value: string): boolean {
+  for (let index = 0; index < value.length; index += 1) {
+    const code = value.charCodeAt(index)
+    if (code === 0x3d || code === 0x40 || code === 0x3c || code === 0x3a) return true
+  }
+  return false
+}
+
+/** `/\s/.test(value)`, with the regular expression run only for a value beyond ASCII. */
+function hasWhitespace(value: string): boolean {
+  for (let index = 0; index < value.length; index += 1) {
+    const code = value.charCodeAt(index)
+    if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return true
+    if (code >= 0x80) return /\s/.test(value)
+  }
+  return false
+}
 
 /** The values a word may hand to the program as a path: itself, and behind known prefixes. */
 export function unwrapValue(value: string): string[] {
   // Every prefix below starts at or holds one of these characters.
-  if (!HAS_PREFIX.test(value)) return [value]
+  if (!hasPrefixCharacter(value)) return [value]
   const values = [value]
   let rest = value
   const assignment = /^[A-Za-z_][\w.-]*=/.exec(rest)
@@ -77,7 +95,7 @@ export function collectPathCandidates(
   const candidates: PathCandidate[] = []
   const unreadable: string[] = []
   const push = (value: string, role: ArgumentRole, embedded: boolean) => {
-    if (!HAS_PREFIX.test(value)) candidates.push({ value, role, embedded })
+    if (!hasPrefixCharacter(value)) candidates.push({ value, role, embedded })
     else
       for (const unwrapped of unwrapValue(value))
         candidates.push({ value: unwrapped, role, embedded })
@@ -85,7 +103,7 @@ export function collectPathCandidates(
   const add = (value: string | undefined, role: ArgumentRole) => {
     if (value === undefined || value.length === 0 || skip.has(value) || role === 'command') return
     push(value, role, false)
-    if (!/\s/.test(value)) return
+    if (!hasWhitespace(value)) return
     for (const token of value.split(/[\s'"=,;()]+/)) if (token.length > 0) push(token, role, true)
   }
   const operands: string[] = []
@@ -223,13 +241,20 @@ function resolveOperands(
   return typeof operands === 'function' ? operands(args) : operands
 }
 
+// `-` and each ASCII character, the short options a cluster's letters stand for.
+const SHORT_FLAGS: readonly string[] = Array.from(
+  { length: 128 },
+  (_, code) => `-${String.fromCharCode(code)}`,
+)
+
 // The first letter of a cluster that the table says takes a value: `-ofile`, `-vo file`.
 function shortValue(
   argument: string,
   values: Readonly<Record<string, ArgumentRole>>,
 ): { role: ArgumentRole; attached: boolean; at: number } | undefined {
   for (let position = 1; position < argument.length; position += 1) {
-    const flag = `-${argument[position]}`
+    const code = argument.charCodeAt(position)
+    const flag = code < SHORT_FLAGS.length ? stringAt(SHORT_FLAGS, code) : `-${argument[position]}`
     if (!Object.hasOwn(values, flag)) continue
     const role = valueAt(values, flag)
     let at = position + 1
@@ -261,5 +286,6 @@ function clusterValues(argument: string, protectedNames: readonly string[]): str
       at = argument.indexOf(name, at + 1)
     }
   }
+  if (starts.size === 0) return []
   return [...starts].filter((at) => at < argument.length).map((at) => argument.slice(at))
 }

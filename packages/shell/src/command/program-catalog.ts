@@ -296,7 +296,10 @@ export function programName(word: string): string {
 
 /** What kind of program a (normalised) name is, when it is one the checker always guards. */
 export function programKind(name: string): ProgramKind | undefined {
-  if (DANGEROUS_PROGRAMS.has(name) || /^ld-linux.*\.so/.test(name) || /^ld-musl/.test(name))
+  if (
+    DANGEROUS_PROGRAMS.has(name) ||
+    (name.startsWith('ld-') && (/^ld-linux.*\.so/.test(name) || /^ld-musl/.test(name)))
+  )
     return 'dangerous'
   if (WRAPPER_PROGRAMS.has(name)) return 'wrapper'
   if (INTERPRETER_PROGRAMS.has(name) || VERSIONED_INTERPRETER.test(name)) return 'interpreter'

@@ -11,7 +11,11 @@ export function flagMatcher(
     args.some(
       (argument) =>
         (short !== undefined && !argument.startsWith('--') && short.test(argument)) ||
-        long.some((flag) => argument === flag || argument.startsWith(`${flag}=`)),
+        long.some(
+          (flag) =>
+            argument.startsWith(flag) &&
+            (argument.length === flag.length || argument.startsWith('=', flag.length)),
+        ),
     )
 }
 

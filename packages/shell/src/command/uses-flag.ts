@@ -30,5 +30,6 @@ export function findFlag(
   flags: readonly string[],
   style: FlagStyle = 'gnu',
 ): string | undefined {
-  return flags.find((flag) => usesFlag(argument, flag, style))
+  for (const flag of flags) if (usesFlag(argument, flag, style)) return flag
+  return undefined
 }

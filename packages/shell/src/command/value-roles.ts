@@ -48,12 +48,7 @@ export function optionValues(
     const argument = stringAt(args, index)
     if (argument === '--') break
     for (const option of options) {
-      const spelling = option.spellings.find(
-        (candidate) =>
-          argument === candidate ||
-          argument.startsWith(`${candidate}=`) ||
-          (!candidate.startsWith('--') && candidate.length === 2 && argument.startsWith(candidate)),
-      )
+      const spelling = spellingUsed(argument, option.spellings)
       if (spelling === undefined) continue
       let value: string
       if (argument === spelling) {
@@ -65,6 +60,21 @@ export function optionValues(
     }
   }
   return found
+}
+
+// The spelling an argument uses: the option itself, `--opt=v`/`-o=v`, or a short option with
+// its value attached (`-ov`).
+function spellingUsed(argument: string, spellings: readonly string[]): string | undefined {
+  for (const candidate of spellings) {
+    if (!argument.startsWith(candidate)) continue
+    if (
+      argument.length === candidate.length ||
+      argument.startsWith('=', candidate.length) ||
+      (candidate.length === 2 && !candidate.startsWith('--'))
+    )
+      return candidate
+  }
+  return undefined
 }
 
 /**
