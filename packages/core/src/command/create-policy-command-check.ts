@@ -1,5 +1,5 @@
 import { commandIssue, createCommandChecker } from '@plan/shell'
-import type { ArgSpec, Policy } from '../schema/policy-schema.js'
+import type { Policy } from '../schema/policy-schema.js'
 import type { CommandCheckResult } from '../types/command-check-result.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
