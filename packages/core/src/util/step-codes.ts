@@ -1,10 +1,11 @@
+import { MapView } from './map-view.js'
 /**
  * A {@link StepValues} for values of a short, fixed list (a status, a label): the plan's steps
  * keep a one-byte code by position, not a pointer, and any other id a small map entry. The
  * same order of iteration: the other ids first, in the order they were set, then the plan's
  * steps in plan order.
  */
-export class StepCodes<V extends string> implements ReadonlyMap<string, V> {
+export class StepCodes<V extends string> extends MapView<V> {
   /** The values by code; code 0 is no value. */
   readonly #byCode: readonly (V | undefined)[]
   readonly #codeOf: ReadonlyMap<V, number>
@@ -16,6 +17,7 @@ export class StepCodes<V extends string> implements ReadonlyMap<string, V> {
 
   /** @param values every value a step may have (at most 255) */
   constructor(values: readonly V[]) {
+    super()
     if (values.length > 255) throw new RangeError('at most 255 values')
     this.#byCode = [undefined, ...values]
     this.#codeOf = new Map(values.map((value, index) => [value, index + 1]))
@@ -84,21 +86,5 @@ export class StepCodes<V extends string> implements ReadonlyMap<string, V> {
       const id = this.#ids[position]
       if (value !== undefined && id !== undefined) yield [id, value]
     }
-  }
-
-  *keys(): MapIterator<string> {
-    for (const [id] of this.entries()) yield id
-  }
-
-  *values(): MapIterator<V> {
-    for (const [, value] of this.entries()) yield value
-  }
-
-  [Symbol.iterator](): MapIterator<[string, V]> {
-    return this.entries()
-  }
-
-  forEach(callback: (value: V, id: string, map: ReadonlyMap<string, V>) => void): void {
-    for (const [id, value] of this.entries()) callback(value, id, this)
   }
 }

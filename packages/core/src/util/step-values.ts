@@ -1,3 +1,5 @@
+import { MapView } from './map-view.js'
+
 const NO_POSITIONS: ReadonlyMap<string, number> = new Map()
 const NO_IDS: readonly string[] = Object.freeze([])
 
@@ -7,7 +9,7 @@ const NO_IDS: readonly string[] = Object.freeze([])
  * in the order they were set, then the plan's steps in plan order: for a single plan that is
  * the order a `Map` filled in plan order has.
  */
-export class StepValues<V> implements ReadonlyMap<string, V> {
+export class StepValues<V> extends MapView<V> {
   #positions: ReadonlyMap<string, number> = NO_POSITIONS
   #ids: readonly string[] = NO_IDS
   /** By position; `undefined` where a step has no value. */
@@ -89,21 +91,5 @@ export class StepValues<V> implements ReadonlyMap<string, V> {
       const id = this.#ids[position]
       if (value !== undefined && id !== undefined) yield [id, value]
     }
-  }
-
-  *keys(): MapIterator<string> {
-    for (const [id] of this.entries()) yield id
-  }
-
-  *values(): MapIterator<V> {
-    for (const [, value] of this.entries()) yield value
-  }
-
-  [Symbol.iterator](): MapIterator<[string, V]> {
-    return this.entries()
-  }
-
-  forEach(callback: (value: V, id: string, map: ReadonlyMap<string, V>) => void): void {
-    for (const [id, value] of this.entries()) callback(value, id, this)
   }
 }

@@ -1,0 +1,26 @@
+/**
+ * A read-only `Map` of step ids to values kept some other way (columns by plan position): a
+ * subclass gives `size`, `get`, `has` and `entries`; the rest of `ReadonlyMap` follows from them.
+ */
+export abstract class MapView<V> implements ReadonlyMap<string, V> {
+  abstract readonly size: number
+  abstract get(id: string): V | undefined
+  abstract has(id: string): boolean
+  abstract entries(): MapIterator<[string, V]>
+
+  *keys(): MapIterator<string> {
+    for (const [id] of this.entries()) yield id
+  }
+
+  *values(): MapIterator<V> {
+    for (const [, value] of this.entries()) yield value
+  }
+
+  [Symbol.iterator](): MapIterator<[string, V]> {
+    return this.entries()
+  }
+
+  forEach(callback: (value: V, id: string, map: ReadonlyMap<string, V>) => void): void {
+    for (const [id, value] of this.entries()) callback(value, id, this)
+  }
+}
