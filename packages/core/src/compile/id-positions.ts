@@ -1,4 +1,5 @@
 import { int32At, stringAt } from '../util/item-at.js'
+import { MapView } from '../util/map-view.js'
 import { hashOf, MAX_PROBES } from './step-index.js'
 
 /**
@@ -8,7 +9,7 @@ import { hashOf, MAX_PROBES } from './step-index.js'
  * crafted for it costs a bounded amount per id). Iterates in position order, as a Map filled
  * in plan order does.
  */
-export class IdPositions implements ReadonlyMap<string, number> {
+export class IdPositions extends MapView<number> {
   readonly #ids: readonly string[]
   // One entry per slot: the position + 1 in the low bits (0 for an empty slot), the high bits
   // of the id's hash above them, so most other ids are told apart without reading them.
@@ -20,6 +21,7 @@ export class IdPositions implements ReadonlyMap<string, number> {
 
   /** @param ids distinct step ids, by position (kept, not copied: the plan's frozen array) */
   constructor(ids: readonly string[]) {
+    super()
     this.#ids = ids
     let size = 4
     while (size < ids.length * 2) size *= 2
@@ -80,19 +82,11 @@ export class IdPositions implements ReadonlyMap<string, number> {
       yield [stringAt(ids, position), position]
   }
 
-  *keys(): MapIterator<string> {
+  override *keys(): MapIterator<string> {
     yield* this.#ids
   }
 
-  *values(): MapIterator<number> {
+  override *values(): MapIterator<number> {
     for (let position = 0; position < this.#ids.length; position += 1) yield position
-  }
-
-  [Symbol.iterator](): MapIterator<[string, number]> {
-    return this.entries()
-  }
-
-  forEach(callback: (value: number, id: string, map: ReadonlyMap<string, number>) => void): void {
-    for (const [id, position] of this.entries()) callback(position, id, this)
   }
 }
