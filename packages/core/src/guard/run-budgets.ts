@@ -18,7 +18,12 @@ function stopIssue(code: 'budget_exhausted' | 'repeated_call', message: string, 
  * stopped. Pure apart from `onStop`, which is told once, when the run stops.
  */
 export class RunBudgets {
-  counters: BudgetCounters = emptyCounters()
+  #counters: BudgetCounters = emptyCounters()
+  /**
+   * The last call counted and its repeats, while `identicalCalls` is not up to date: the map
+   * then holds them alone (kept outside it, a call does not empty and refill a map).
+   */
+  #lastCall: { key: string; repeats: number } | undefined
   startedAt: number
   stopped: PlanIssue | undefined
 
@@ -50,6 +55,31 @@ export class RunBudgets {
     this.now = now
     this.onStop = onStop
     this.startedAt = now()
+  }
+
+  /** The run's counters (`identicalCalls` brought up to date with the last call). */
+  get counters(): BudgetCounters {
+    const last = this.#lastCall
+    if (last !== undefined) {
+      const identical = this.#counters.identicalCalls
+      if (identical.size > 0 && !(identical.size === 1 && identical.has(last.key)))
+        identical.clear()
+      identical.set(last.key, last.repeats)
+      this.#lastCall = undefined
+    }
+    return this.#counters
+  }
+
+  set counters(counters: BudgetCounters) {
+    this.#counters = counters
+    this.#lastCall = undefined
+  }
+
+  /** How many times the call with key `key` was counted with nothing else between. */
+  #repeatsOf(key: string): number {
+    const last = this.#lastCall
+    if (last !== undefined) return last.key === key ? last.repeats : 0
+    return this.#counters.identicalCalls.get(key) ?? 0
   }
 
   /**
@@ -120,7 +150,8 @@ export class RunBudgets {
 
   /** With `denialWindowSeconds`: the refusal of every call while this window has too many denials. */
   #denialPause(): PlanIssue | undefined {
-    const { budgets, counters } = this
+    const { budgets } = this
+    const counters = this.#counters
     const window = budgets.denialWindowSeconds
     if (window === undefined || counters.denials <= budgets.maxDenials) return undefined
     const left = counters.denialWindowStart + window * 1000 - this.now()
@@ -137,7 +168,7 @@ export class RunBudgets {
   #rollDenialWindow(): void {
     const window = this.budgets.denialWindowSeconds
     if (window === undefined) return
-    const { counters } = this
+    const counters = this.#counters
     const now = this.now()
     if (now - counters.denialWindowStart < window * 1000) return
     counters.denialWindowStart = now
@@ -147,7 +178,8 @@ export class RunBudgets {
 
   /** Why one more call of `tool` (with call key `key`, as step `stepId`) exceeds a budget. */
   checkCall(tool: string, key: string, stepId: string): PlanIssue | undefined {
-    const { budgets, counters } = this
+    const { budgets } = this
+    const counters = this.#counters
     const exhausted = this.#callsExhausted(
       `The run has made its ${budgets.maxCalls} allowed tool calls.`,
       'Stop calling tools and report what was done.',
@@ -164,7 +196,7 @@ export class RunBudgets {
         stepId,
       )
     }
-    if ((counters.identicalCalls.get(key) ?? 0) >= budgets.maxIdenticalCalls) {
+    if (this.#repeatsOf(key) >= budgets.maxIdenticalCalls) {
       return createIssue(
         'repeated_call',
         `This exact ${JSON.stringify(tool)} call has already been made ${budgets.maxIdenticalCalls} times in this run.`,
@@ -186,31 +218,37 @@ export class RunBudgets {
       `The run has made its ${this.budgets.maxCalls} allowed calls (tool calls and resource reads).`,
       'Stop calling tools and reading resources, and report what was done.',
     )
-    if (exhausted === undefined) this.counters.calls += 1
+    if (exhausted === undefined) this.#counters.calls += 1
     return exhausted
   }
 
   /** The issue that stops the run when it has made `maxCalls` calls already, else undefined. */
   #callsExhausted(message: string, hint: string, stepId?: string): PlanIssue | undefined {
     const { maxCalls } = this.budgets
-    if (maxCalls === undefined || this.counters.calls < maxCalls) return undefined
+    if (maxCalls === undefined || this.#counters.calls < maxCalls) return undefined
     return this.stop(createIssue('budget_exhausted', message, [], hint, stepId))
   }
 
   /** Counts a call that starts. Identical calls count only while nothing else happened between. */
   countCall(tool: string, key: string): void {
-    const { counters } = this
+    const counters = this.#counters
     counters.calls += 1
     counters.callsPerTool.set(tool, (counters.callsPerTool.get(tool) ?? 0) + 1)
-    const repeats = (counters.identicalCalls.get(key) ?? 0) + 1
-    counters.identicalCalls.clear()
-    counters.identicalCalls.set(key, repeats)
+    const repeats = this.#repeatsOf(key) + 1
+    const last = this.#lastCall
+    if (last === undefined) this.#lastCall = { key, repeats }
+    else {
+      last.key = key
+      last.repeats = repeats
+    }
   }
 
   /** A write succeeded: the same calls may now do something else, so repeats count from zero. */
   forgetRepeats(): void {
-    this.counters.identicalCalls.clear()
-    this.counters.turns.clear()
+    this.#lastCall = undefined
+    const { identicalCalls, turns } = this.#counters
+    if (identicalCalls.size > 0) identicalCalls.clear()
+    if (turns.size > 0) turns.clear()
   }
 
   /**
@@ -219,7 +257,8 @@ export class RunBudgets {
    * issue and refuses calls until the window ends instead). Denials after a stop are not counted.
    */
   countDenial(key: string | undefined): PlanIssue | undefined {
-    const { budgets, counters } = this
+    const { budgets } = this
+    const counters = this.#counters
     if (this.stopped !== undefined) return undefined
     this.#rollDenialWindow()
     counters.denials += 1
@@ -247,8 +286,8 @@ export class RunBudgets {
 
   /** Counts a re-plan; stops the run past `maxReplans`. */
   countReplan(): PlanIssue | undefined {
-    this.counters.replans += 1
-    if (this.counters.replans <= this.budgets.maxReplans) return undefined
+    this.#counters.replans += 1
+    if (this.#counters.replans <= this.budgets.maxReplans) return undefined
     return this.stop(
       createIssue(
         'replan_loop',
@@ -274,7 +313,7 @@ export class RunBudgets {
 
   /** Counts a per-turn batch by its signature; stops the run when the same turn repeats. */
   countTurn(signature: string): PlanIssue | undefined {
-    const { turns } = this.counters
+    const { turns } = this.#counters
     const count = (turns.get(signature) ?? 0) + 1
     turns.clear()
     if (count > this.budgets.maxIdenticalCalls) {
