@@ -19,11 +19,10 @@ function stopIssue(code: 'budget_exhausted' | 'repeated_call', message: string, 
  */
 export class RunBudgets {
   #counters: BudgetCounters = emptyCounters()
-  /**
-   * The last call counted and its repeats, while `identicalCalls` is not up to date: the map
-   * then holds them alone (kept outside it, a call does not empty and refill a map).
-   */
-  #lastCall: { key: string; repeats: number } | undefined
+  // The key of the last call counted and its repeats, kept outside `identicalCalls` so that a
+  // call does not empty and refill a map; undefined while the map is up to date.
+  #lastKey: string | undefined
+  #lastRepeats = 0
   startedAt: number
   stopped: PlanIssue | undefined
 
@@ -59,26 +58,25 @@ export class RunBudgets {
 
   /** The run's counters (`identicalCalls` brought up to date with the last call). */
   get counters(): BudgetCounters {
-    const last = this.#lastCall
-    if (last !== undefined) {
+    const key = this.#lastKey
+    if (key !== undefined) {
       const identical = this.#counters.identicalCalls
-      if (identical.size > 0 && !(identical.size === 1 && identical.has(last.key)))
-        identical.clear()
-      identical.set(last.key, last.repeats)
-      this.#lastCall = undefined
+      if (identical.size !== 1 || !identical.has(key)) identical.clear()
+      identical.set(key, this.#lastRepeats)
+      this.#lastKey = undefined
     }
     return this.#counters
   }
 
   set counters(counters: BudgetCounters) {
     this.#counters = counters
-    this.#lastCall = undefined
+    this.#lastKey = undefined
   }
 
   /** How many times the call with key `key` was counted with nothing else between. */
   #repeatsOf(key: string): number {
-    const last = this.#lastCall
-    if (last !== undefined) return last.key === key ? last.repeats : 0
+    const last = this.#lastKey
+    if (last !== undefined) return last === key ? this.#lastRepeats : 0
     return this.#counters.identicalCalls.get(key) ?? 0
   }
 
@@ -234,18 +232,13 @@ export class RunBudgets {
     const counters = this.#counters
     counters.calls += 1
     counters.callsPerTool.set(tool, (counters.callsPerTool.get(tool) ?? 0) + 1)
-    const repeats = this.#repeatsOf(key) + 1
-    const last = this.#lastCall
-    if (last === undefined) this.#lastCall = { key, repeats }
-    else {
-      last.key = key
-      last.repeats = repeats
-    }
+    this.#lastRepeats = this.#repeatsOf(key) + 1
+    this.#lastKey = key
   }
 
   /** A write succeeded: the same calls may now do something else, so repeats count from zero. */
   forgetRepeats(): void {
-    this.#lastCall = undefined
+    this.#lastKey = undefined
     const { identicalCalls, turns } = this.#counters
     if (identicalCalls.size > 0) identicalCalls.clear()
     if (turns.size > 0) turns.clear()
