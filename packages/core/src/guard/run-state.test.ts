@@ -52,6 +52,26 @@ describe('RunState', () => {
     expect(run.ranKey('a')).toBe(key)
   })
 
+  it('should hand out steps that make the same call in plan order, each once', () => {
+    const same = { tool: 'echo', args: { text: 'x' } }
+    const plan = compiler.compile([
+      { id: 'p', ...same },
+      { id: 'q', ...same },
+      { id: 'r', ...same },
+      { id: 's', tool: 'echo', args: { text: 'y' } },
+    ])
+    const { run } = installed(plan)
+    const key = run.ready.get('p')?.key as string
+    expect(run.ready.get('r')?.key).toBe(key)
+    run.start('q', key)
+    expect(run.readyStepFor(key)?.id).toBe('p')
+    run.start('p', key)
+    expect(run.readyStepFor(key)?.id).toBe('r')
+    run.start('r', key)
+    expect(run.readyStepFor(key)).toBeUndefined()
+    expect(run.readyStepFor(run.ready.get('s')?.key as string)?.id).toBe('s')
+  })
+
   it('should make a dependent ready when its dependencies are done, with references resolved', () => {
     const { run } = installed()
     run.start('a', 'ka')

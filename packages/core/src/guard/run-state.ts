@@ -58,12 +58,6 @@ function isEnded(state: StepStatus | undefined): boolean {
   return state === 'done' || state === 'failed' || state === 'skipped'
 }
 
-function push<T>(map: Map<string, T[]>, key: string, value: T): void {
-  const list = map.get(key)
-  if (list === undefined) map.set(key, [value])
-  else list.push(value)
-}
-
 /** The positions of `steps` by tool, each tool's in plan order (typed arrays of their exact size). */
 function positionsByTool(steps: PlanSteps): Map<string, Int32Array> {
   const counts = new Map<string, number>()
@@ -131,7 +125,8 @@ export class RunState {
   private dependents: DependentRows = NO_DEPENDENTS
   /** Remaining unfinished dependencies of each pending step of the current plan. */
   private waiting = NO_WAITING
-  private readyByKey = new Map<string, CompiledStep[]>()
+  /** Ready steps by call key: the step itself, or a list only when several share the key. */
+  private readyByKey = new Map<string, CompiledStep | CompiledStep[]>()
   private readonly checkArguments: ArgumentCheck
 
   constructor(checkArguments: ArgumentCheck = () => NO_ISSUES) {
@@ -160,7 +155,8 @@ export class RunState {
 
   /** The first ready step that accepts the call with key `key`. */
   readyStepFor(key: string): CompiledStep | undefined {
-    return this.readyByKey.get(key)?.[0]
+    const ready = this.readyByKey.get(key)
+    return Array.isArray(ready) ? ready[0] : ready
   }
 
   /** Dependencies of `step` that are not done. */
@@ -262,7 +258,10 @@ export class RunState {
       issue: undefined,
       argumentIssues,
     })
-    push(this.readyByKey, key, step)
+    const sharing = this.readyByKey.get(key)
+    if (sharing === undefined) this.readyByKey.set(key, step)
+    else if (Array.isArray(sharing)) sharing.push(step)
+    else this.readyByKey.set(key, [sharing, step])
   }
 
   private removeReady(stepId: string): void {
@@ -272,15 +271,14 @@ export class RunState {
     if (entry.key === undefined) return
     const list = this.readyByKey.get(entry.key)
     if (list === undefined) return
-    if (list.length === 1) {
-      if (itemAt(list, 0).id === stepId) this.readyByKey.delete(entry.key)
+    if (!Array.isArray(list)) {
+      if (list.id === stepId) this.readyByKey.delete(entry.key)
       return
     }
-    for (let index = 0; index < list.length; index += 1) {
-      if (itemAt(list, index).id !== stepId) continue
-      list.splice(index, 1)
-      break
-    }
+    const index = list.findIndex((step) => step.id === stepId)
+    if (index >= 0) list.splice(index, 1)
+    if (list.length === 1) this.readyByKey.set(entry.key, itemAt(list, 0))
+    else if (list.length === 0) this.readyByKey.delete(entry.key)
   }
 
   /** ready → running, with the call key it runs with. */
