@@ -278,7 +278,6 @@ export class RunState {
     const index = list.findIndex((step) => step.id === stepId)
     if (index >= 0) list.splice(index, 1)
     if (list.length === 1) this.readyByKey.set(entry.key, itemAt(list, 0))
-    else if (list.length === 0) this.readyByKey.delete(entry.key)
   }
 
   /** ready → running, with the call key it runs with. */
