@@ -5,8 +5,6 @@ export interface GraphAnalysis {
   readonly order: number[]
   /** Level of each node (longest chain of dependencies before it); -1 for nodes on or after a cycle. */
   readonly level: Int32Array
-  /** Nodes grouped by level, each group in index order. Empty when cyclic. */
-  readonly levels: number[][]
   /** Number of nodes on the longest chain. */
   readonly criticalPathLength: number
   /** One cycle per strongly connected component, as node indices with the first repeated last. */
@@ -67,8 +65,12 @@ export function forwardDependencies(
     level[node] = nodeLevel
     if (nodeLevel > maxLevel) maxLevel = nodeLevel
   }
-  const { levels, order } = groupByLevel(level, maxLevel + 1)
-  return { order, level, levels, criticalPathLength: maxLevel + 1, cycles: [] }
+  return {
+    order: orderByLevel(level, maxLevel + 1),
+    level,
+    criticalPathLength: maxLevel + 1,
+    cycles: [],
+  }
 }
 
 /** {@link analyzeDependencies} for any graph: Kahn's algorithm, then Tarjan's on what is left. */
@@ -136,50 +138,44 @@ export function orderDependencies(
     return {
       order: [],
       level,
-      levels: [],
       criticalPathLength: 0,
       cycles: findCycles(dependencyStart, dependencyTarget, pending),
     }
   }
 
-  const { levels, order } = groupByLevel(level, maxLevel + 1)
-  return { order, level, levels, criticalPathLength: maxLevel + 1, cycles: [] }
+  return {
+    order: orderByLevel(level, maxLevel + 1),
+    level,
+    criticalPathLength: maxLevel + 1,
+    cycles: [],
+  }
 }
 
 /**
- * Nodes grouped by level and the topological order they make, every array of its exact size:
- * a counting sort, which keeps index order inside a level.
+ * The topological order the levels make, nodes of one level in index order: a counting sort
+ * over `count` levels (no array per level: a chain has as many levels as nodes).
  */
-function groupByLevel(level: Int32Array, count: number): { levels: number[][]; order: number[] } {
+function orderByLevel(level: Int32Array, count: number): number[] {
+  const order: number[] = new Array(level.length)
   // One level or none (e.g. a turn's batch of calls without dependencies): index order.
   if (count <= 1) {
-    const order: number[] = new Array(level.length)
     for (let node = 0; node < level.length; node += 1) order[node] = node
-    return { levels: count === 0 ? [] : [order.slice()], order }
+    return order
   }
-  const sizes = new Int32Array(count)
+  const next = new Int32Array(count)
+  for (let node = 0; node < level.length; node += 1) {
+    const group = int32At(level, node) + 1
+    if (group < count) next[group] = int32At(next, group) + 1
+  }
+  for (let group = 1; group < count; group += 1)
+    next[group] = int32At(next, group) + int32At(next, group - 1)
   for (let node = 0; node < level.length; node += 1) {
     const group = int32At(level, node)
-    sizes[group] = int32At(sizes, group) + 1
+    const slot = int32At(next, group)
+    order[slot] = node
+    next[group] = slot + 1
   }
-  const levels: number[][] = new Array(count)
-  const starts = new Int32Array(count)
-  let offset = 0
-  for (let group = 0; group < count; group += 1) {
-    levels[group] = new Array(int32At(sizes, group))
-    starts[group] = offset
-    offset += int32At(sizes, group)
-  }
-  const order: number[] = new Array(level.length)
-  const filled = new Int32Array(count)
-  for (let node = 0; node < level.length; node += 1) {
-    const group = int32At(level, node)
-    const member = int32At(filled, group)
-    itemAt(levels, group)[member] = node
-    order[int32At(starts, group) + member] = node
-    filled[group] = member + 1
-  }
-  return { levels, order }
+  return order
 }
 
 /**

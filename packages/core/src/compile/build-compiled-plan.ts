@@ -34,7 +34,7 @@ export function buildCompiledPlan(
     dependencyStart: links.dependencyStart,
     dependencyTarget: links.dependencyTarget,
     level: graph.level,
-    levelCount: graph.levels.length,
+    levelCount: graph.criticalPathLength,
   })
   const plan = {} as PlanBody
   Object.defineProperty(plan, COLUMNS, { value: columns })

@@ -415,6 +415,24 @@ describe('createPlanCompiler', () => {
       ])
       expect(chain.issues.map((found) => found.code)).toEqual(['budget_exceeded'])
       expect(chain.issues[0]?.message).toContain('3 steps')
+      // The issue names the first step (in plan order) at the end of a longest chain.
+      const deep = await createPlanCompiler({
+        version: 1,
+        workspace: { roots: ['/srv/repo'] },
+        tools: { b: {} },
+        budgets: { maxDepth: 2 },
+      })
+      const deepest = deep.validate([
+        { id: 'x3', tool: 'b', depends_on: ['x2'] },
+        { id: 'y1', tool: 'b' },
+        { id: 'y3', tool: 'b', depends_on: ['y2'] },
+        { id: 'x2', tool: 'b', depends_on: ['x1'] },
+        { id: 'x1', tool: 'b' },
+        { id: 'y2', tool: 'b', depends_on: ['y1'] },
+      ])
+      expect(deepest.issues.map((found) => [found.code, found.stepId, found.path])).toEqual([
+        ['budget_exceeded', 'x3', [0]],
+      ])
       const fan = limited.validate([
         { id: 's1', tool: 'b' },
         { id: 's2', tool: 'b', depends_on: ['s1'] },

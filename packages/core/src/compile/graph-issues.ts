@@ -31,7 +31,8 @@ function depthIssue(
   maxDepth: number,
 ): PlanIssue | undefined {
   if (graph.criticalPathLength <= maxDepth) return undefined
-  const deepest = graph.levels[graph.levels.length - 1]?.[0] ?? 0
+  // The first node of the last level: the end of a longest chain.
+  const deepest = Math.max(0, graph.level.indexOf(graph.criticalPathLength - 1))
   return createIssue(
     'budget_exceeded',
     `The longest dependency chain has ${graph.criticalPathLength} steps; the policy allows ${maxDepth}.`,

@@ -94,7 +94,7 @@ describe('analyzeDependencies', () => {
       const order = Array.from({ length: count }, (_, node) => node)
       expect(analyzeDependencies(start, new Int32Array(0))).toMatchObject({
         order,
-        levels: count === 0 ? [] : [order],
+        level: new Int32Array(count),
         criticalPathLength: count === 0 ? 0 : 1,
       })
     }

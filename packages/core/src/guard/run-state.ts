@@ -7,6 +7,7 @@ import { canonicalJson } from '../util/canonical-json.js'
 import { type DependentRows, dependentsAt } from '../util/dependent-rows.js'
 import { int32At, itemAt, stringAt } from '../util/item-at.js'
 import { freezeJson } from '../util/json-copy.js'
+import { PositionMap } from '../util/position-map.js'
 import { StepCodes } from '../util/step-codes.js'
 import { StepValues } from '../util/step-values.js'
 import { callKey } from './call-key.js'
@@ -92,7 +93,8 @@ export class RunState {
   /** Kept by position for the current plan's steps (a byte each), like {@link outputs}. */
   readonly status = new StepCodes<StepStatus>(STATUSES)
   readonly outputs = new StepValues<JsonValue>()
-  readonly ready = new Map<string, ReadyEntry>()
+  /** The ready steps of the current plan, by position (see {@link PositionMap}). */
+  readonly ready = new PositionMap<ReadyEntry>()
   /**
    * The call key each step ran with, to recognise a repeat of a finished call (see
    * {@link ranKey}): {@link PLANNED_CALL} for a step that ran its planned call.
@@ -185,6 +187,7 @@ export class RunState {
     this.mode = mode
     this.#steps = steps
     for (const values of [this.status, this.outputs, this.#ranWith]) values.place(ids, positions)
+    this.ready.place(ids, positions)
     this.stepsByTool = positionsByTool(steps)
     for (let position = 0; position < steps.size; position += 1) {
       const stepId = stringAt(ids, position)
@@ -278,7 +281,6 @@ export class RunState {
     const index = list.findIndex((step) => step.id === stepId)
     if (index >= 0) list.splice(index, 1)
     if (list.length === 1) this.readyByKey.set(entry.key, itemAt(list, 0))
-    else if (list.length === 0) this.readyByKey.delete(entry.key)
   }
 
   /** ready → running, with the call key it runs with. */

@@ -1,0 +1,76 @@
+import { int32At, itemAt, popped, stringAt } from './item-at.js'
+import { MapView } from './map-view.js'
+
+const NO_POSITIONS: ReadonlyMap<string, number> = new Map()
+const NO_IDS: readonly string[] = Object.freeze([])
+const NO_SLOTS = new Int32Array(0)
+
+/**
+ * A map from step id to a value for a changing few of one plan's steps (the ready ones): values
+ * by position in a dense array, and the positions that have one in an unordered list. Setting
+ * and deleting allocate nothing once the list has grown (a `Map` that is set and emptied again
+ * makes a new table at each emptying, and a long-lived one makes it in the old generation).
+ * Iteration follows plan order and costs the entries, not the plan.
+ */
+export class PositionMap<V> extends MapView<V> {
+  #positions: ReadonlyMap<string, number> = NO_POSITIONS
+  #ids: readonly string[] = NO_IDS
+  #values: (V | undefined)[] = []
+  /** The positions that have a value, in no order. */
+  readonly #listed: number[] = []
+  /** Where each position with a value is in {@link #listed}. */
+  #slots: Int32Array = NO_SLOTS
+
+  get size(): number {
+    return this.#listed.length
+  }
+
+  /** Empties the map and keeps it for a plan whose step ids are `ids` (`positions` finds one). */
+  place(ids: readonly string[], positions: ReadonlyMap<string, number>): void {
+    this.#positions = positions
+    this.#ids = ids
+    this.#values = new Array(ids.length).fill(undefined)
+    this.#listed.length = 0
+    this.#slots = ids.length === 0 ? NO_SLOTS : new Int32Array(ids.length)
+  }
+
+  get(id: string): V | undefined {
+    const position = this.#positions.get(id)
+    return position === undefined ? undefined : this.#values[position]
+  }
+
+  has(id: string): boolean {
+    return this.get(id) !== undefined
+  }
+
+  /** Sets the value of a step of the plan; an id of no step of it is an error. */
+  set(id: string, value: V): this {
+    const position = this.#positions.get(id)
+    if (position === undefined) throw new Error(`${JSON.stringify(id)} is no step of the plan`)
+    if (this.#values[position] === undefined) {
+      this.#slots[position] = this.#listed.length
+      this.#listed.push(position)
+    }
+    this.#values[position] = value
+    return this
+  }
+
+  delete(id: string): boolean {
+    const position = this.#positions.get(id)
+    if (position === undefined || this.#values[position] === undefined) return false
+    this.#values[position] = undefined
+    const slot = int32At(this.#slots, position)
+    const last = popped(this.#listed)
+    if (last !== position) {
+      this.#listed[slot] = last
+      this.#slots[last] = slot
+    }
+    return true
+  }
+
+  *entries(): MapIterator<[string, V]> {
+    const positions = this.#listed.slice().sort((left, right) => left - right)
+    for (const position of positions)
+      yield [stringAt(this.#ids, position), itemAt(this.#values, position)]
+  }
+}
