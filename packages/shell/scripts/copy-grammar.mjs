@@ -26,7 +26,9 @@ copyFileSync(join(runtime, 'LICENSE'), join(target, 'LICENSE.web-tree-sitter'))
 // WebAssembly.Module (its loader does already), so that the grammar compiles while the runtime
 // starts (src/command/load-bash-language.ts).
 // The runtime's one large function, which Parser.init calls at once, is wrapped in parentheses:
-// V8 then compiles it with the script instead of scanning it twice.
+// V8 then compiles it with the script instead of scanning it twice. On Node.js it takes
+// `createRequire` from `process.getBuiltinModule` where there is one, instead of a dynamic import
+// (a round trip through the module loader).
 const edits = [
   [
     'if (input instanceof Uint8Array) {',
@@ -34,6 +36,10 @@ const edits = [
   ],
   ['  return async function(moduleArg = {}) {', '  return (async function(moduleArg = {}) {'],
   ['    return moduleRtn;\n  };\n})();', '    return moduleRtn;\n  });\n})();'],
+  [
+    'const { createRequire } = await import("module");',
+    'const { createRequire } = process.getBuiltinModule?.("module") ?? await import("module");',
+  ],
 ]
 let script = readFileSync(join(runtime, 'tree-sitter.js'), 'utf8')
 for (const [from, to] of edits) {

@@ -9,3 +9,6 @@ export function outlineLargeFunctions(input: Uint8Array): {
 
 /** The size in bytes of each function body the module defines, in order. */
 export function functionSizes(input: Uint8Array): number[]
+
+/** How many `br_table` instructions the module's function bodies hold. */
+export function branchTableCount(input: Uint8Array): number

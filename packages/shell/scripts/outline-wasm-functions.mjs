@@ -21,6 +21,9 @@ const LOCAL_GET = 0x20
 const LOCAL_SET = 0x21
 const LOCAL_TEE = 0x22
 const I32_CONST = 0x41
+const I32_EQZ = 0x45
+const I32_EQ = 0x46
+const DROP = 0x1a
 const VOID = 0x40
 const I32 = 0x7f
 
@@ -187,6 +190,7 @@ function decodeBody(bytes, body, paramTypes) {
   const reader = createReader(bytes, body.start)
   const localTypes = [...paramTypes]
   const groups = reader.u32()
+  const groupsStart = reader.position
   for (let group = 0; group < groups; group++) {
     const count = reader.u32()
     const type = reader.byte()
@@ -203,7 +207,7 @@ function decodeBody(bytes, body, paramTypes) {
     if (op === BLOCK || op === LOOP || op === IF) open++
     else if (op === END) open--
   }
-  return { localTypes, codeStart, instructions }
+  return { localTypes, groups, groupsStart, codeStart, instructions }
 }
 
 /**
@@ -305,15 +309,28 @@ function encodeOutlinedBody(bytes, instructions, region) {
   return out
 }
 
-/** The call that replaces a region: it passes every local and branches to the exit returned. */
-function encodeCallSite(region, localCount, functionIndex) {
+/**
+ * The call that replaces a region: it passes every local and branches to the exit returned,
+ * with one `br_if` per exit. (A `br_table` this deep in the switch's blocks would cost V8 work
+ * in proportion to the depth, once to validate it and again to compile it, at every call site.)
+ * `code` is a spare local that holds the exit's number while it is compared.
+ */
+function encodeCallSite(region, localCount, functionIndex, code) {
   const out = [BLOCK, VOID]
   for (let local = 0; local < localCount; local++) out.push(LOCAL_GET, ...leb(local))
   out.push(CALL, ...leb(functionIndex))
   for (const local of [...region.writes].reverse()) out.push(LOCAL_SET, ...leb(local))
-  out.push(BR_TABLE, ...leb(region.exits.length))
-  for (const exit of region.exits) out.push(...leb(exit + 1))
-  out.push(0, END)
+  const { exits } = region
+  if (exits.length === 0) out.push(DROP)
+  else if (exits.length === 1) out.push(I32_EQZ, BR_IF, ...leb(exits[0] + 1))
+  else {
+    out.push(LOCAL_SET, ...leb(code))
+    exits.forEach((exit, position) => {
+      out.push(LOCAL_GET, ...leb(code), I32_CONST, ...signedLeb(position), I32_EQ)
+      out.push(BR_IF, ...leb(exit + 1))
+    })
+  }
+  out.push(END)
   return out
 }
 
@@ -341,17 +358,25 @@ function typeKey(params, results) {
 function outlineFunction(bytes, module, functionIndex, addFunction) {
   const body = module.bodies[functionIndex]
   const type = module.types[module.functionTypes[functionIndex]]
-  const { localTypes, codeStart, instructions } = decodeBody(bytes, body, type.params)
+  const { localTypes, groups, groupsStart, codeStart, instructions } = decodeBody(
+    bytes,
+    body,
+    type.params,
+  )
   // Every local is passed to each outlined case, so a function with many stays whole.
   const regions =
     localTypes.length > MAXIMUM_LOCALS ? [] : findRegions(instructions, MINIMUM_REGION_BYTES)
-  const out = append([], bytes.subarray(body.start, codeStart))
+  if (regions.length === 0) return { body: bytes.subarray(body.start, body.end), count: 0 }
+  // One more i32 local, after the others: the call sites' exit number.
+  const code = localTypes.length
+  const out = append(leb(groups + 1), bytes.subarray(groupsStart, codeStart))
+  out.push(1, I32)
   let position = codeStart
   for (const region of regions) {
     const results = [I32, ...region.writes.map((local) => localTypes[local])]
     const index = addFunction(localTypes, results, encodeOutlinedBody(bytes, instructions, region))
     append(out, bytes.subarray(position, instructions[region.start].start))
-    append(out, encodeCallSite(region, localTypes.length, index))
+    append(out, encodeCallSite(region, localTypes.length, index, code))
     position = instructions[region.end].start
   }
   append(out, bytes.subarray(position, body.end))
@@ -414,4 +439,17 @@ export function outlineLargeFunctions(input) {
 export function functionSizes(input) {
   const bytes = Uint8Array.from(input)
   return readModule(bytes).bodies.map((body) => body.end - body.start)
+}
+
+/** How many `br_table` instructions the module's function bodies hold. */
+export function branchTableCount(input) {
+  const bytes = Uint8Array.from(input)
+  const module = readModule(bytes)
+  let count = 0
+  module.bodies.forEach((body, index) => {
+    const type = module.types[module.functionTypes[index]]
+    for (const { op } of decodeBody(bytes, body, type.params).instructions)
+      if (op === BR_TABLE) count++
+  })
+  return count
 }

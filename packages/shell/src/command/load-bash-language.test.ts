@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path'
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Parser, Tree } from 'web-tree-sitter'
-import { functionSizes } from '../../scripts/outline-wasm-functions.mjs'
+import { branchTableCount, functionSizes } from '../../scripts/outline-wasm-functions.mjs'
 import { loadBashLanguage } from './load-bash-language.js'
 
 const require = createRequire(import.meta.url)
@@ -74,6 +74,12 @@ describe('loadBashLanguage', () => {
   it('should ship a grammar whose functions are all under 64 KB', () => {
     const sizes = functionSizes(readFileSync(VENDORED))
     expect(Math.max(...sizes)).toBeLessThan(64 * 1024)
+  })
+
+  it('should branch from each outlined case without a br_table of its own', () => {
+    // The upstream grammar's tables only: a br_table at each of the lexer's ~950 call sites,
+    // deep in the switch's blocks, costs V8 work in proportion to that depth.
+    expect(branchTableCount(readFileSync(VENDORED))).toBe(branchTableCount(readFileSync(UPSTREAM)))
   })
 
   it('should parse every corpus and GTFOBins command to the tree the upstream grammar gives', () => {
