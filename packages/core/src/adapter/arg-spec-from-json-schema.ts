@@ -22,11 +22,13 @@ function isScalar(value: unknown): value is string | number | boolean {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
 }
 
+type SpecOf<Type extends ArgSpecInput['type']> = Extract<ArgSpecInput, { type: Type }>
+
 function withCommon(spec: ArgSpecInput, node: JsonSchemaNode, required: boolean): ArgSpecInput {
-  const out: Record<string, unknown> = { ...spec }
+  const out = { ...spec }
   if (!required) out.required = false
   if (typeof node.description === 'string') out.description = node.description
-  return out as ArgSpecInput
+  return out
 }
 
 function bound(
@@ -36,28 +38,30 @@ function bound(
   step: number,
   integer: boolean,
 ): number | undefined {
-  if (typeof node[inclusive] === 'number') return node[inclusive] as number
-  if (typeof node[exclusive] === 'number') return (node[exclusive] as number) + (integer ? step : 0)
+  const closed = node[inclusive]
+  if (typeof closed === 'number') return closed
+  const open = node[exclusive]
+  if (typeof open === 'number') return open + (integer ? step : 0)
   return undefined
 }
 
-function stringSpec(node: JsonSchemaNode): ArgSpecInput {
-  const spec: Record<string, unknown> = { type: 'string' }
+function stringSpec(node: JsonSchemaNode): SpecOf<'string'> {
+  const spec: SpecOf<'string'> = { type: 'string' }
   if (typeof node.minLength === 'number') spec.minLength = node.minLength
   if (typeof node.maxLength === 'number') spec.maxLength = node.maxLength
   if (typeof node.pattern === 'string') spec.pattern = node.pattern
-  return spec as ArgSpecInput
+  return spec
 }
 
-function numberSpec(node: JsonSchemaNode): ArgSpecInput {
+function numberSpec(node: JsonSchemaNode): SpecOf<'number'> {
   const integer = node.type === 'integer'
-  const spec: Record<string, unknown> = { type: 'number' }
+  const spec: SpecOf<'number'> = { type: 'number' }
   if (integer) spec.integer = true
   const minimum = bound(node, 'minimum', 'exclusiveMinimum', 1, integer)
   const maximum = bound(node, 'maximum', 'exclusiveMaximum', -1, integer)
   if (minimum !== undefined) spec.minimum = minimum
   if (maximum !== undefined) spec.maximum = maximum
-  return spec as ArgSpecInput
+  return spec
 }
 
 /** The first non-null type of a node (`["string", "null"]` is a string). */
@@ -94,12 +98,12 @@ export function argSpecFromSchema(
     case 'boolean':
       return withCommon({ type: 'boolean' }, node, required)
     case 'array': {
-      const spec: Record<string, unknown> = {
+      const spec: SpecOf<'array'> = {
         type: 'array',
         items: argSpecFromSchema(node.items, true, stringKind, depth + 1),
       }
       if (typeof node.maxItems === 'number') spec.maxItems = node.maxItems
-      return withCommon(spec as ArgSpecInput, node, required)
+      return withCommon(spec, node, required)
     }
     default:
       return withCommon({ type: 'json' }, node, required)

@@ -52,11 +52,11 @@ function toolEntry(
     const kind = inferFromNames ? kindFromName(tool.name, name) : undefined
     setOwn(args, name, argSpecFromSchema(node, required.has(name) && !hasDefault, kind))
   }
-  const entry: Record<string, unknown> = { args }
+  const entry: ToolPolicyInput = { args }
   if (typeof tool.description === 'string' && tool.description !== '') {
     entry.description = tool.description
   }
-  return entry as ToolPolicyInput
+  return entry
 }
 
 /**

@@ -25,10 +25,8 @@ export function setOwn(target: object, key: string, value: unknown): void {
   })
 }
 
-function ownEntry(record: object, key: string): Record<string, unknown> | undefined {
-  return Object.hasOwn(record, key)
-    ? ((record as Record<string, unknown>)[key] as Record<string, unknown>)
-    : undefined
+function ownEntry<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined
 }
 
 function mergeArgument(
@@ -46,7 +44,7 @@ function mergeArgument(
       hint: `Use one of: ${Object.keys(args).join(', ') || '(no arguments)'}.`,
     }
   }
-  const merged: Record<string, unknown> = { ...spec }
+  const merged = { ...spec }
   if (merged.required === undefined && derived.required !== undefined)
     merged.required = derived.required
   if (merged.description === undefined && derived.description !== undefined) {
@@ -75,7 +73,7 @@ export function applyToolOverrides(
     }
     const { args: argumentOverrides, ...rest } = override
     Object.assign(entry, rest)
-    const args = entry.args as Record<string, ArgSpecInput>
+    const args = entry.args ?? {}
     for (const [name, spec] of Object.entries(argumentOverrides ?? {})) {
       const issue = mergeArgument(toolName, args, name, spec)
       if (issue !== undefined) issues.push(issue)

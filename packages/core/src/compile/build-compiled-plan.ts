@@ -58,10 +58,8 @@ type PlanBody = { -readonly [K in 'order' | 'criticalPathLength']: CompiledPlan[
 const COLUMNS = Symbol('@plan/core.planColumns')
 
 /** The columns of `plan`; a TypeError for an object that is not a compiled plan. */
-function columnsOf(plan: object): PlanColumns {
-  const columns = Object.hasOwn(plan, COLUMNS)
-    ? (plan as { readonly [COLUMNS]: PlanColumns })[COLUMNS]
-    : undefined
+function columnsOf(plan: object & { readonly [COLUMNS]?: PlanColumns }): PlanColumns {
+  const columns = Object.hasOwn(plan, COLUMNS) ? plan[COLUMNS] : undefined
   if (columns === undefined) throw new TypeError('Not a plan compiled by @plan/core.')
   return columns
 }

@@ -1,6 +1,6 @@
 import { describe, findPathDenial } from '../checks/path-scope.js'
 import { createIssue } from '../issues/create-issue.js'
-import { policyPattern } from '../policy/policy-pattern.js'
+import { hasPattern, policyPattern } from '../policy/policy-pattern.js'
 import type { ArgSpec } from '../schema/policy-schema.js'
 import type { JsonValue } from '../types/json-value.js'
 import {
@@ -16,6 +16,22 @@ import { checkReference, isReference } from './check-reference.js'
 import { checkUrl } from './check-url.js'
 
 type SpecOf<T extends ArgSpec['type']> = Extract<ArgSpec, { type: T }>
+
+function isScalar(value: unknown): value is string | number | boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+}
+
+/** A value a path or command check allowed, which is always a string. */
+function allowedString(
+  value: unknown,
+  parent: Path,
+  key: Key,
+  walk: ArgumentWalk,
+): string | undefined {
+  return typeof value === 'string'
+    ? value
+    : fail(walk, parent, key, `Expected a string, got ${describe(value)}.`)
+}
 
 function checkString(
   spec: SpecOf<'string'>,
@@ -33,7 +49,7 @@ function checkString(
   }
   if (spec.minLength !== undefined && value.length < spec.minLength)
     return fail(walk, parent, key, `String is shorter than ${spec.minLength} characters.`)
-  if (spec.pattern !== undefined && !policyPattern(spec as { pattern: string }).test(value))
+  if (hasPattern(spec) && !policyPattern(spec).test(value))
     return fail(walk, parent, key, `String does not match the pattern ${spec.pattern}.`)
   if (spec.format === 'url') {
     const checked = checkUrl(value, { schemes: spec.schemes ?? ['https'], hosts: spec.hosts })
@@ -67,7 +83,7 @@ function checkEnum(
   key: Key,
   walk: ArgumentWalk,
 ): JsonValue | undefined {
-  if (spec.values.some((allowed) => allowed === value)) return value as JsonValue
+  if (isScalar(value) && spec.values.some((allowed) => allowed === value)) return value
   const allowed = spec.values.map((entry) => JSON.stringify(entry)).join(', ')
   return fail(
     walk,
@@ -86,7 +102,7 @@ function checkPathArgument(
   walk: ArgumentWalk,
 ): JsonValue | undefined {
   const denied = findPathDenial(value, walk.scope, spec.access)
-  if (denied === undefined) return value as string
+  if (denied === undefined) return allowedString(value, parent, key, walk)
   walk.issues.push(
     createIssue(denied.code, denied.message, [...parent, key], denied.hint, walk.stepId),
   )
@@ -100,7 +116,7 @@ function checkCommandArgument(
   walk: ArgumentWalk,
 ): JsonValue | undefined {
   const result = walk.checkCommand(value)
-  if (result.allowed) return value as string
+  if (result.allowed) return allowedString(value, parent, key, walk)
   for (const found of result.issues) {
     const path = [...parent, key, ...found.path]
     walk.issues.push(createIssue(found.code, found.message, path, found.hint, walk.stepId))
@@ -134,7 +150,9 @@ function checkArrayArgument(
     if (checked === undefined) ok = false
     else out.push(checked)
   }
-  return ok ? (Object.freeze(out) as JsonValue[]) : undefined
+  if (!ok) return undefined
+  Object.freeze(out)
+  return out
 }
 
 /**

@@ -170,11 +170,13 @@ function adoptDeclared(
     count += 1
   }
   if (!clean) return {}
-  if (sorted) return args as JsonObject
+  // Clean, every own key of `args` holds its checked value.
+  const adopted = args as JsonObject
+  if (sorted) return adopted
   // Two keys out of order (`{ file, content }`): the sorted copy is the pair swapped.
   return count === 2 && first !== undefined && previous !== undefined
-    ? swappedPair(args as JsonObject, first, previous)
-    : sortedCopy(args as JsonObject)
+    ? swappedPair(adopted, first, previous)
+    : sortedCopy(adopted)
 }
 
 function reportMissing(

@@ -52,23 +52,25 @@ function checkJson(
     return fail(walk, parent, key, `Value is nested deeper than ${MAX_ARGUMENT_DEPTH} levels.`)
   if (value === null || typeof value === 'boolean') {
     budget.bytes -= 5
-  } else if (typeof value === 'number') {
+    return budget.bytes < 0 ? fail(walk, parent, key, TOO_LARGE) : value
+  }
+  if (typeof value === 'number') {
     if (!Number.isFinite(value))
       return fail(walk, parent, key, 'Numbers must be finite (no NaN or Infinity).')
     budget.bytes -= 24
-  } else if (typeof value === 'string') {
-    budget.bytes -= value.length + 2
-  } else if (Array.isArray(value)) {
-    return checkJsonArray(value, parent, key, argParent, depth, walk, budget)
-  } else if (isReference(value, walk.owned === true)) {
-    return checkReference(value, parent, key, argParent, walk)
-  } else if (isPlainObject(value, walk.owned === true)) {
-    return checkJsonObject(value, parent, key, argParent, depth, walk, budget)
-  } else {
-    return fail(walk, parent, key, `Expected a JSON value, got ${describe(value)}.`)
+    return budget.bytes < 0 ? fail(walk, parent, key, TOO_LARGE) : value
   }
-  if (budget.bytes < 0) return fail(walk, parent, key, TOO_LARGE)
-  return value as JsonValue
+  if (typeof value === 'string') {
+    budget.bytes -= value.length + 2
+    return budget.bytes < 0 ? fail(walk, parent, key, TOO_LARGE) : value
+  }
+  if (Array.isArray(value))
+    return checkJsonArray(value, parent, key, argParent, depth, walk, budget)
+  if (isReference(value, walk.owned === true))
+    return checkReference(value, parent, key, argParent, walk)
+  if (isPlainObject(value, walk.owned === true))
+    return checkJsonObject(value, parent, key, argParent, depth, walk, budget)
+  return fail(walk, parent, key, `Expected a JSON value, got ${describe(value)}.`)
 }
 
 function checkJsonArray(
@@ -90,7 +92,8 @@ function checkJsonArray(
     out.push(checked)
   }
   if (budget.bytes < 0) return fail(walk, parent, key, TOO_LARGE)
-  return Object.freeze(out) as JsonValue[]
+  Object.freeze(out)
+  return out
 }
 
 function checkJsonObject(

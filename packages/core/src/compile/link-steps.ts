@@ -123,11 +123,12 @@ export function linkSteps(input: LinkInput): PlanLinks {
       if (problem !== undefined) issues.push(problem)
     }
     const node = int32At(links.nodeOf, index)
-    if (node < 0) continue
+    // A step with no valid id is no graph node.
+    if (node < 0 || stepId === undefined) continue
     linkDependencies(input, links, index, node, targetNodes)
     // Unknown and self references were reported (and left out) by the argument check.
     links.addReferences(node, references, targets, firstReference)
-    links.close(node, stepId as string, toolPolicy, args)
+    links.close(node, stepId, toolPolicy, args)
   }
   return links
 }

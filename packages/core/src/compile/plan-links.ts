@@ -153,7 +153,8 @@ export class PlanLinks {
       this.#stamp[dependency] = node + 1
       return false
     }
-    const stamp = this.#stamp as Int32Array
+    this.#stamp ??= new Int32Array(this.size)
+    const stamp = this.#stamp
     if (stamp[dependency] === node + 1) return true
     stamp[dependency] = node + 1
     return false

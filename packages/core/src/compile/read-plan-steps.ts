@@ -5,9 +5,12 @@ import { isPlainObject } from '../util/is-plain-object.js'
 import type { Path } from './argument-walk.js'
 import { quote } from './step-path.js'
 
-/** A plan's steps array and its path inside the plan (`["steps"]`, or `[]` for a bare array). */
+/**
+ * A plan's steps array (the plan's own, which a validation that owns the plan may clear as it
+ * reads) and its path inside the plan (`["steps"]`, or `[]` for a bare array).
+ */
 export interface PlanSteps {
-  readonly steps: readonly unknown[]
+  readonly steps: unknown[]
   readonly base: Path
 }
 
@@ -30,7 +33,7 @@ function checkStepList(
   base: Path,
   maxSteps: number,
   issues: PlanIssue[],
-): steps is readonly unknown[] {
+): steps is unknown[] {
   if (!Array.isArray(steps)) {
     const message = `"steps" must be an array, got ${describe(steps)}.`
     issues.push(createIssue('invalid_plan', message, base))

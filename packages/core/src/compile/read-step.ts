@@ -46,27 +46,27 @@ function isStepKey(key: string): boolean {
   }
 }
 
-/** The problem with a step's id, as `[message, hint, at the id]`, or undefined for a good id. */
-function idProblem(
-  raw: Step,
-  rawId: unknown,
-  index: number,
-): [string, string, boolean] | undefined {
+type IdProblem = [message: string, hint: string, atId: boolean]
+
+/** The problem with a step that has no own string id, as `[message, hint, at the id]`. */
+function untypedIdProblem(raw: Step, rawId: unknown, index: number): IdProblem {
   if (!hasOwnKey(raw, 'id'))
     return [
       `Step ${index} has no id.`,
       `Give every step a unique string id, e.g. "step_${index + 1}".`,
       false,
     ]
-  if (typeof rawId !== 'string') {
-    const example =
-      typeof rawId === 'number' && Number.isFinite(rawId) ? `"${rawId}"` : `"step_${index + 1}"`
-    return [
-      `Step ids must be strings, got ${describe(rawId)}.`,
-      `Use a string id such as ${example}.`,
-      true,
-    ]
-  }
+  const example =
+    typeof rawId === 'number' && Number.isFinite(rawId) ? `"${rawId}"` : `"step_${index + 1}"`
+  return [
+    `Step ids must be strings, got ${describe(rawId)}.`,
+    `Use a string id such as ${example}.`,
+    true,
+  ]
+}
+
+/** The problem with a string id, or undefined for a good one. */
+function stringIdProblem(rawId: string, index: number): IdProblem | undefined {
   if (rawId.length === 0)
     return ['Step id is empty.', `Use a non-empty id such as "step_${index + 1}".`, true]
   if (rawId.length > MAX_STEP_ID_LENGTH) {
@@ -83,8 +83,13 @@ function idProblem(
 /** The step's id when it is well-formed; otherwise reports why and returns undefined. */
 function readStepId(reading: StepReading, raw: Step, index: number): string | undefined {
   const rawId = raw.id
-  const problem = idProblem(raw, rawId, index)
-  if (problem === undefined) return rawId as string
+  if (typeof rawId !== 'string' || !hasOwnKey(raw, 'id'))
+    return reportIdProblem(reading, index, untypedIdProblem(raw, rawId, index))
+  const problem = stringIdProblem(rawId, index)
+  return problem === undefined ? rawId : reportIdProblem(reading, index, problem)
+}
+
+function reportIdProblem(reading: StepReading, index: number, problem: IdProblem): undefined {
   const [message, hint, atId] = problem
   const path = atId ? stepPath(reading.base, index, 'id') : stepPath(reading.base, index)
   reading.issues.push(createIssue('invalid_plan', message, path, hint))

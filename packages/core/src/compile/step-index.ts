@@ -131,7 +131,7 @@ export class StepIndex {
   }
 
   #addToMap(id: string, index: number): number | undefined {
-    const map = this.#fallback as Map<string, number>
+    const map = this.#fallback ?? this.#useMap()
     const first = map.get(id)
     if (first !== undefined) return numberAt(this.#indices, first)
     map.set(id, this.#append(id, index))

@@ -96,7 +96,7 @@ export function validatePlan(
   const table = new StepTable(steps.length)
   const ids = new StepIndex(steps.length, linearUpTo)
   const reading: StepReading = { table, base, issues, ids, owned }
-  if (owned) readOwnedSteps(reading, steps as unknown[])
+  if (owned) readOwnedSteps(reading, steps)
   else readSteps(reading, steps)
   const links = linkSteps({ policy, checkCommand, table, ids, base, issues, owned })
   const graph = analyzeDependencies(links.dependencyStart, links.dependencyTarget)

@@ -16,7 +16,10 @@ export function withUnrecordedValidate(compiler: PlanCompiler, validate: Validat
  * reach `approves`, and whose entries in the compiler's weak set cost the garbage collector more
  * than compiling them. Any other compiler validates as usual.
  */
-export function validateUnrecorded(compiler: PlanCompiler, plan: unknown): PlanValidationResult {
-  const own = (compiler as { readonly [UNRECORDED]?: Validate })[UNRECORDED]
+export function validateUnrecorded(
+  compiler: PlanCompiler & { readonly [UNRECORDED]?: Validate },
+  plan: unknown,
+): PlanValidationResult {
+  const own = compiler[UNRECORDED]
   return typeof own === 'function' ? own(plan) : compiler.validate(plan)
 }

@@ -8,7 +8,7 @@ import type { ToolFunction } from '../types/tool-function.js'
 import { errorMessage } from '../util/error-message.js'
 import { itemAt, stringAt } from '../util/item-at.js'
 import type { ExecutePlanOptions } from './execute-plan-options.js'
-import type { ExecutionEvent } from './execution-event.js'
+import type { ExecutionEvent, ExecutionStepStatus } from './execution-event.js'
 import { executionIssue } from './execution-issue.js'
 import type { ExecutionResult, ExecutionStepResult } from './execution-result.js'
 import { type ExecutionSettings, readExecutionSettings } from './execution-settings.js'
@@ -310,6 +310,13 @@ export class ExecutionRun {
   }
 }
 
+/** Whether a step's record has a status, which makes it a step result. */
+function hasEnded(
+  record: StepRecord | undefined,
+): record is StepRecord & { status: ExecutionStepStatus } {
+  return record?.status !== undefined
+}
+
 /**
  * `ExecutionResult.steps` as an enumerable getter: the null-prototype record keyed by step id is
  * made when first read (a run's records stay by plan position until then), then kept.
@@ -327,7 +334,7 @@ function lazySteps(
       const built: Record<string, ExecutionStepResult> = Object.create(null)
       for (const stepId of ids) {
         const result = source.get(stepId)
-        if (result?.status !== undefined) built[stepId] = result as ExecutionStepResult
+        if (hasEnded(result)) built[stepId] = result
       }
       steps = built
       source = undefined

@@ -3,8 +3,10 @@ import type { PlanGuard } from '../types/plan-guard.js'
 import type { ModelStepTools } from './create-model-step-tools.js'
 import { EXTRACT_TOOL, GENERATE_TOOL } from './model-step-policy.js'
 
-function isModelStep(tool: string): tool is 'extract' | 'generate' {
-  return tool === EXTRACT_TOOL || tool === GENERATE_TOOL
+function isModelStep<Step extends { readonly tool: string }>(
+  step: Step,
+): step is Step & { readonly tool: 'extract' | 'generate' } {
+  return step.tool === EXTRACT_TOOL || step.tool === GENERATE_TOOL
 }
 
 /**
@@ -25,7 +27,7 @@ export async function runReadyModelSteps(
   let ran = 0
   for (;;) {
     if (guard.stopReason() !== undefined) return ran
-    const ready = guard.readySteps().filter((step) => isModelStep(step.tool))
+    const ready = guard.readySteps().filter(isModelStep)
     if (ready.length === 0) return ran
     for (const step of ready) {
       const resolved = guard.resolveArgs(step.id)
@@ -44,7 +46,7 @@ export async function runReadyModelSteps(
       }
       ran += 1
       try {
-        const run = tools[step.tool as 'extract' | 'generate']
+        const run = tools[step.tool]
         guard.complete(step.id, await run(decision.args, { signal, stepId: step.id }))
       } catch (error) {
         guard.fail(step.id, error)

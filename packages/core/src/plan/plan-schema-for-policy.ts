@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { LinearRegExp, policyPattern } from '../policy/policy-pattern.js'
+import { hasPattern, LinearRegExp, policyPattern } from '../policy/policy-pattern.js'
 import { resolvePolicy } from '../policy/resolve-policy.js'
 import { jsonValueSchema, stepIdSchema } from '../schema/plan-schema.js'
 import type { ArgSpec, PolicyInput } from '../schema/policy-schema.js'
@@ -25,8 +25,7 @@ function valueSchema(spec: ArgSpec): z.ZodType {
       let schema = z.string()
       if (spec.minLength !== undefined) schema = schema.min(spec.minLength)
       if (spec.maxLength !== undefined) schema = schema.max(spec.maxLength)
-      if (spec.pattern !== undefined)
-        schema = schema.regex(new LinearRegExp(policyPattern(spec as { pattern: string })))
+      if (hasPattern(spec)) schema = schema.regex(new LinearRegExp(policyPattern(spec)))
       return schema
     }
     case 'number': {

@@ -74,6 +74,13 @@ export function compilePolicyPattern(source: string): PolicyPatternResult {
   }
 }
 
+/** Whether a policy entry declares a `pattern`, so that {@link policyPattern} takes it. */
+export function hasPattern<T extends { readonly pattern?: string | undefined }>(
+  spec: T,
+): spec is T & { readonly pattern: string } {
+  return spec.pattern !== undefined
+}
+
 /**
  * The compiled pattern of a policy entry (`{ pattern }`), cached per entry. Policies are
  * checked when they load, so a failure here means a hand-made entry: it matches nothing.

@@ -59,5 +59,5 @@ export const guardStateSchema = z
 
 /** JSON Schema of a saved guard state (`PlanGuard.snapshot()`), for stores and other languages. */
 export function guardStateJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(guardStateSchema) as Record<string, unknown>
+  return z.toJSONSchema(guardStateSchema)
 }

@@ -84,10 +84,10 @@ function untrustedOutput(state: TaintState, first = 'Untrusted'): string {
 function allowlistIssue(
   tainted: TaintedPolicy,
   sink: Sink,
+  kind: Exclude<SinkKind, 'read'>,
   stepId: string,
   state: TaintState,
 ): PlanIssue {
-  const kind = sink.kind as Exclude<SinkKind, 'read'>
   const list = allowedList(tainted, kind)
   const shown = sink.value.length > 120 ? `${sink.value.slice(0, 120)}…` : sink.value
   const hint =
@@ -242,7 +242,7 @@ function allowlistIssues(
       const checked = compiler.checkCommand(sink.value)
       allowed = checked.allowed && commandAllowed(checked.argv, tainted.commands)
     }
-    if (!allowed) issues.push(allowlistIssue(tainted, sink, stepId, state))
+    if (!allowed) issues.push(allowlistIssue(tainted, sink, sink.kind, stepId, state))
   }
   return issues
 }

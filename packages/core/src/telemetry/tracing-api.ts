@@ -8,13 +8,16 @@ export const TRACER_NAME = '@plan/core'
 // Where every copy of @opentelemetry/api 1.x keeps its registered providers.
 const API_GLOBALS = Symbol.for('opentelemetry.js.api.1')
 
+// The global object, which may hold the API's registrations under its symbol.
+const GLOBALS: object & { readonly [API_GLOBALS]?: unknown } = globalThis
+
 let api: TracingApi | undefined
 let loading: Promise<void> | undefined
 
 /** True once some code of the process has used the OpenTelemetry API (registered a provider). */
 function apiInUse(): boolean {
   // a plain read: `Reflect.get` on the global object costs several times more, on every decision
-  return (globalThis as { readonly [API_GLOBALS]?: unknown })[API_GLOBALS] !== undefined
+  return GLOBALS[API_GLOBALS] !== undefined
 }
 
 /**

@@ -113,8 +113,7 @@ function nestsTooDeep(value: JsonValue, depth: number): boolean {
     for (const item of value) if (nestsTooDeep(item, depth + 1)) return true
     return false
   }
-  for (const key of Object.keys(value))
-    if (nestsTooDeep(value[key] as JsonValue, depth + 1)) return true
+  for (const item of Object.values(value)) if (nestsTooDeep(item, depth + 1)) return true
   return false
 }
 

@@ -5,8 +5,23 @@ const NATIVE_FROM_LENGTH = 2048
 /** Short hashes done with @noble/hashes before Node's crypto is loaded anyway. */
 const PLAIN_HASHES = 16
 
+/** A hash or HMAC object of `node:crypto`. */
+export interface Digest {
+  update(data: string | Uint8Array): Digest
+  digest(): Uint8Array
+  digest(encoding: 'hex'): string
+}
+
+/** The part of `node:crypto` the portable hashes use. */
+export interface NodeCrypto {
+  createHash(algorithm: 'sha256'): Digest
+  createHmac(algorithm: 'sha256', key: Uint8Array): Digest
+  /** One-shot digest (Node.js 21.7+): a fraction of a hash object's cost for short texts. */
+  hash?(algorithm: 'sha256', data: string, outputEncoding: 'hex'): string
+}
+
 let loaded = false
-let native: unknown
+let native: NodeCrypto | undefined
 let plainHashes = 0
 
 /**
@@ -15,14 +30,14 @@ let plainHashes = 0
  * than a few short hashes with @noble/hashes, so a cold start that validates one small plan never
  * pays it; a long text, or the 17th hash of a process, loads it for good.
  */
-export function nodeCryptoFor<T>(length: number): T | undefined {
+export function nodeCryptoFor(length: number): NodeCrypto | undefined {
   if (!loaded) {
     if (length < NATIVE_FROM_LENGTH && plainHashes < PLAIN_HASHES) {
       plainHashes += 1
       return undefined
     }
     loaded = true
-    native = nodeBuiltin<T>('node:crypto')
+    native = nodeBuiltin<NodeCrypto>('node:crypto')
   }
-  return native as T | undefined
+  return native
 }

@@ -1,23 +1,11 @@
 import { hmac } from '@noble/hashes/hmac.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
-import { nodeCryptoFor } from './node-crypto-on-demand.js'
+import { type Digest, nodeCryptoFor } from './node-crypto-on-demand.js'
 
 // SHA-256 and HMAC-SHA-256, synchronous on every runtime: Node's crypto when it is there (fast;
 // loaded on demand, see nodeCryptoFor), else the audited @noble/hashes. The tests compare both
 // on generated input.
-
-interface Digest {
-  update(data: string | Uint8Array): Digest
-  digest(): Uint8Array
-  digest(encoding: 'hex'): string
-}
-interface NodeCrypto {
-  createHash(algorithm: 'sha256'): Digest
-  createHmac(algorithm: 'sha256', key: Uint8Array): Digest
-  /** One-shot digest (Node.js 21.7+): a fraction of a hash object's cost for short texts. */
-  hash?(algorithm: 'sha256', data: string, outputEncoding: 'hex'): string
-}
 
 /** SHA-256 of bytes, without Node's crypto. */
 export function sha256Portable(message: Uint8Array): Uint8Array {
@@ -51,7 +39,7 @@ export function fromHex(hex: string): Uint8Array {
 
 /** SHA-256 (hex) of a string's UTF-8 bytes. */
 export function sha256Hex(text: string): string {
-  const crypto = nodeCryptoFor<NodeCrypto>(text.length)
+  const crypto = nodeCryptoFor(text.length)
   if (crypto === undefined) return toHex(sha256Portable(utf8(text)))
   return typeof crypto.hash === 'function'
     ? crypto.hash('sha256', text, 'hex')
@@ -60,7 +48,7 @@ export function sha256Hex(text: string): string {
 
 /** HMAC-SHA-256 of a string's UTF-8 bytes. */
 export function hmacSha256(key: Uint8Array, text: string): Uint8Array {
-  const crypto = nodeCryptoFor<NodeCrypto>(text.length)
+  const crypto = nodeCryptoFor(text.length)
   return crypto === undefined
     ? hmacSha256Portable(key, utf8(text))
     : new Uint8Array(crypto.createHmac('sha256', key).update(text).digest())
@@ -103,8 +91,7 @@ export function createSha256(): IncrementalSha256 {
         return incremental
       }
       buffered += text
-      const crypto =
-        buffered.length > BUFFERED_TEXT ? nodeCryptoFor<NodeCrypto>(buffered.length) : undefined
+      const crypto = buffered.length > BUFFERED_TEXT ? nodeCryptoFor(buffered.length) : undefined
       if (crypto !== undefined) {
         hash = crypto.createHash('sha256').update(buffered)
         buffered = ''
