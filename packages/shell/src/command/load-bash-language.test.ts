@@ -57,6 +57,9 @@ function treeOf(parser: Parser, source: string): string[] {
   return lines
 }
 
+// Thousands of parses through two grammars: ~15 s alone, several times that on a busy machine.
+const LONG = 600_000
+
 describe('loadBashLanguage', () => {
   let vendored: Parser
   let upstream: Parser
@@ -82,7 +85,9 @@ describe('loadBashLanguage', () => {
     expect(branchTableCount(readFileSync(VENDORED))).toBe(branchTableCount(readFileSync(UPSTREAM)))
   })
 
-  it('should parse every corpus and GTFOBins command to the tree the upstream grammar gives', () => {
+  it('should parse every corpus and GTFOBins command to the tree the upstream grammar gives', {
+    timeout: LONG,
+  }, () => {
     const commands = [
       ...corpus.cases.map((entry) => entry.command),
       ...gtfobins.techniques.map((technique) => technique.code),
@@ -93,7 +98,9 @@ describe('loadBashLanguage', () => {
     }
   })
 
-  it('should parse generated shell text to the tree the upstream grammar gives', () => {
+  it('should parse generated shell text to the tree the upstream grammar gives', {
+    timeout: LONG,
+  }, () => {
     const source = fc
       .array(fc.oneof(fc.constantFrom(...TOKENS), fc.string()), { maxLength: 40 })
       .map((parts) => parts.join(''))
@@ -105,7 +112,9 @@ describe('loadBashLanguage', () => {
     )
   })
 
-  it('should parse arbitrary text to the tree the upstream grammar gives', () => {
+  it('should parse arbitrary text to the tree the upstream grammar gives', {
+    timeout: LONG,
+  }, () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (command) => {
         expect(treeOf(vendored, command)).toEqual(treeOf(upstream, command))
