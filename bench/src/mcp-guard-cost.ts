@@ -2,7 +2,8 @@
 // `node --expose-gc src/mcp-guard-cost.ts [calls] [--store] [--disk]` reads one file through
 // `createMcpCallGuard` (authorize, then finish with the server's answer) and prints, at each
 // checkpoint, the CPU time per call since the last one and the heap kept per call so far.
-// `--store` saves through the memory guard store, `--disk` checks the path on disk.
+// `--store` saves through the memory guard store, `--disk` checks the path on disk,
+// `--structured` answers as the filesystem server does (the text in `structuredContent` too).
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,6 +13,7 @@ import { createMcpCallGuard } from '@plan/mcp'
 const calls = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 100_000)
 const withStore = process.argv.includes('--store')
 const onDisk = process.argv.includes('--disk')
+const structured = process.argv.includes('--structured')
 const collect = (globalThis as { gc?: () => void }).gc
 if (collect === undefined) throw new Error('run with node --expose-gc')
 
@@ -34,7 +36,11 @@ const session = await createMcpCallGuard({
 async function call(index: number): Promise<void> {
   const decision = await session.authorize('read_text_file', { path: file }, String(index))
   if (!decision.allowed) throw new Error(`refused: ${decision.issues[0]?.code}`)
-  decision.finish(JSON.parse(JSON.stringify({ content: [{ type: 'text', text }] })))
+  const answer = {
+    content: [{ type: 'text', text }],
+    ...(structured ? { structuredContent: { content: text } } : {}),
+  }
+  decision.finish(JSON.parse(JSON.stringify(answer)))
   // a store saves in the background: let it, as a session between two messages does
   if (withStore) await new Promise((resolve) => setImmediate(resolve))
 }
