@@ -33,7 +33,17 @@ export function withoutOwnEchoes(texts: readonly string[], args: JsonValue): Kep
   argumentTexts(args, own)
   if (own.length === 0) return { texts, pieces: false }
   own.sort((a, b) => b.length - a.length)
-  let pieces = texts.map(normaliseText)
-  for (const echo of own) pieces = pieces.flatMap((piece) => piece.split(echo))
-  return { texts: pieces.filter((piece) => piece.length > 0), pieces: true }
+  // an output often holds a text twice (`content` and `structuredContent`): it is cut once
+  const cut = new Map<string, readonly string[]>()
+  const piecesOf = (text: string): readonly string[] => {
+    let pieces = cut.get(text)
+    if (pieces === undefined) {
+      pieces = [normaliseText(text)]
+      for (const echo of own) pieces = pieces.flatMap((piece) => piece.split(echo))
+      pieces = pieces.filter((piece) => piece.length > 0)
+      cut.set(text, pieces)
+    }
+    return pieces
+  }
+  return { texts: texts.flatMap(piecesOf), pieces: true }
 }
