@@ -2,7 +2,9 @@
 // `node --expose-gc src/mcp-guard-cost.ts [calls] [--store] [--disk]` reads one file through
 // `createMcpCallGuard` (authorize, then finish with the server's answer) and prints, at each
 // checkpoint, the CPU time per call since the last one and the heap kept per call so far.
-// `--store` saves through the memory guard store, `--disk` checks the path on disk.
+// `--store` saves through the memory guard store, `--disk` checks the path on disk,
+// `--structured` answers as the filesystem server does (the text in `structuredContent` too),
+// `--lines=N` reads a file of N lines (22 bytes each; default 20).
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,12 +14,14 @@ import { createMcpCallGuard } from '@plan/mcp'
 const calls = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 100_000)
 const withStore = process.argv.includes('--store')
 const onDisk = process.argv.includes('--disk')
+const structured = process.argv.includes('--structured')
+const lines = Number(process.argv.find((arg) => arg.startsWith('--lines='))?.slice(8) ?? 20)
 const collect = (globalThis as { gc?: () => void }).gc
 if (collect === undefined) throw new Error('run with node --expose-gc')
 
 const root = await realpath(await mkdtemp(join(tmpdir(), 'plan-mcp-cost-')))
 const file = join(root, 'README.md')
-const text = `# bench\n${'A line of the readme.\n'.repeat(20)}`
+const text = `# bench\n${'A line of the readme.\n'.repeat(lines)}`
 await writeFile(file, text)
 const session = await createMcpCallGuard({
   policy: {
@@ -34,7 +38,11 @@ const session = await createMcpCallGuard({
 async function call(index: number): Promise<void> {
   const decision = await session.authorize('read_text_file', { path: file }, String(index))
   if (!decision.allowed) throw new Error(`refused: ${decision.issues[0]?.code}`)
-  decision.finish(JSON.parse(JSON.stringify({ content: [{ type: 'text', text }] })))
+  const answer = {
+    content: [{ type: 'text', text }],
+    ...(structured ? { structuredContent: { content: text } } : {}),
+  }
+  decision.finish(JSON.parse(JSON.stringify(answer)))
   // a store saves in the background: let it, as a session between two messages does
   if (withStore) await new Promise((resolve) => setImmediate(resolve))
 }

@@ -133,11 +133,8 @@ function indexOutput(
 ) {
   const texts: string[] = []
   if (output !== undefined) collectTexts(output, texts)
-  index.add(
-    origin,
-    args === undefined ? texts : withoutOwnEchoes(texts, args),
-    output !== undefined,
-  )
+  const kept = args === undefined ? { texts, pieces: false } : withoutOwnEchoes(texts, args)
+  index.add(origin, kept.texts, output !== undefined, kept.pieces)
 }
 
 interface Leaf {

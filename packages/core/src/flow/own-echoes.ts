@@ -14,19 +14,36 @@ function argumentTexts(value: JsonValue | undefined, out: string[], depth = 0): 
   }
 }
 
+/** The texts an output keeps; `pieces` when they are pieces of normalised text. */
+export interface KeptTexts {
+  readonly texts: readonly string[]
+  readonly pieces: boolean
+}
+
 /**
  * The texts of a call's output with the call's own argument values cut out: a tool that echoes
  * what it was given (`wrote docs/notes.md`) hands back the caller's text, which carries the
  * call's label, not new text from outside. The rest of each text stays, in pieces, so what the
  * tool added around the echo is still indexed. Values shorter than a fragment are never found
- * and are left alone, so a short argument does not cut an output into unindexed pieces.
+ * and are left alone, so a short argument does not cut an output into unindexed pieces. The
+ * texts come back as they are when no argument is that long, else as normalised pieces.
  */
-export function withoutOwnEchoes(texts: readonly string[], args: JsonValue): readonly string[] {
+export function withoutOwnEchoes(texts: readonly string[], args: JsonValue): KeptTexts {
   const own: string[] = []
   argumentTexts(args, own)
-  if (own.length === 0) return texts
+  if (own.length === 0) return { texts, pieces: false }
   own.sort((a, b) => b.length - a.length)
-  let pieces = texts.map(normaliseText)
-  for (const echo of own) pieces = pieces.flatMap((piece) => piece.split(echo))
-  return pieces.filter((piece) => piece.length > 0)
+  // an output often holds a text twice (`content` and `structuredContent`): it is cut once
+  const cut = new Map<string, readonly string[]>()
+  const piecesOf = (text: string): readonly string[] => {
+    let pieces = cut.get(text)
+    if (pieces === undefined) {
+      pieces = [normaliseText(text)]
+      for (const echo of own) pieces = pieces.flatMap((piece) => piece.split(echo))
+      pieces = pieces.filter((piece) => piece.length > 0)
+      cut.set(text, pieces)
+    }
+    return pieces
+  }
+  return { texts: texts.flatMap(piecesOf), pieces: true }
 }

@@ -26,6 +26,14 @@ export function normaliseText(text: string): string {
   return (ASCII.test(text) ? text : text.normalize('NFKC')).toLowerCase().replace(/\s+/gu, ' ')
 }
 
+/**
+ * {@link normaliseText} of a piece of normalised text (a substring of its output): an ASCII
+ * piece is lowercase with single spaces already, so it is its own normal form.
+ */
+export function normalisePiece(piece: string): string {
+  return ASCII.test(piece) ? piece : normaliseText(piece)
+}
+
 /** The texts an output keeps: its one text's shared list, or a list of its own for several. */
 function keptTexts(kept: readonly (readonly string[])[]): readonly string[] {
   if (kept.length === 0) return NO_TEXTS
@@ -84,14 +92,15 @@ export class UntrustedTextIndex {
   /**
    * Records the string leaves (and object keys) of one untrusted output. A value that is not
    * JSON, or text past the index's capacity, saturates the index: from then on every long
-   * enough query that may have seen it counts as a match (fail closed).
+   * enough query that may have seen it counts as a match (fail closed). `pieces`: each text is
+   * a piece of normalised text (see {@link normalisePiece}).
    */
-  add(stepId: string, texts: readonly string[], complete = true): number {
+  add(stepId: string, texts: readonly string[], complete = true, pieces = false): number {
     const ordinal = this.#stepIds.length
     const kept: (readonly string[])[] = []
     if (!complete) this.#saturatedAt ??= ordinal
     for (const text of texts) {
-      const normal = normaliseText(text)
+      const normal = pieces ? normalisePiece(text) : normaliseText(text)
       if (normal.length < FRAGMENT_LENGTH) continue
       const stored = this.#keep(normal, ordinal)
       if (stored === undefined) this.#saturatedAt ??= ordinal
