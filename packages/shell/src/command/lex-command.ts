@@ -30,6 +30,11 @@ function endsPlainRun(code: number): boolean {
   return code < 128 && ENDS_PLAIN_RUN[code] === 1
 }
 
+// Inside double quotes: the closing quote, an escape, and the starts of expansions.
+function endsQuotedRun(code: number): boolean {
+  return code === 0x22 || code === 0x5c || code === 0x24 || code === 0x60
+}
+
 /**
  * A strict, independent tokenizer for the literal subset of Bash: unquoted words, '…', "…"
  * without expansions, and backslash escapes. Anything else is reported, never interpreted.
@@ -168,8 +173,11 @@ class CommandLexer {
       }
       if (inner === '$') this.#found(dollarFinding(command, cursor))
       else if (inner === '`') this.#found(backtickFinding())
-      this.#value += inner
-      cursor += 1
+      // A run of characters that end nothing inside the quotes is taken in one slice.
+      let end = cursor + 1
+      while (end < length && !endsQuotedRun(command.charCodeAt(end))) end += 1
+      this.#value += command.slice(cursor, end)
+      cursor = end
     }
     if (cursor >= length) {
       this.#report('command_parse_error', 'A double quote is not closed.', COMMAND_HINTS.parse)
