@@ -96,12 +96,10 @@ function inputIssue(command: unknown, maxLength: number): PlanIssue | undefined 
 }
 
 // Printable ASCII, tab and newline only: no character the unsafe-character check refuses.
+const NOT_PRINTABLE_ASCII = /[^\t\n\x20-\x7e]/
+
 function isPrintableAscii(command: string): boolean {
-  for (let index = 0; index < command.length; index += 1) {
-    const code = command.charCodeAt(index)
-    if ((code < 0x20 && code !== 0x09 && code !== 0x0a) || code > 0x7e) return false
-  }
-  return true
+  return !NOT_PRINTABLE_ASCII.test(command)
 }
 
 function analyze(parser: Parser, command: string): SyntaxAnalysis | undefined {

@@ -20,14 +20,20 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/
 const DOUBLE_QUOTE_ESCAPABLE = new Set(['$', '`', '"', '\\'])
 // Unquoted characters that may start a shell feature (see operatorFinding), and `#`.
 const SPECIAL = new Set(['$', '`', '|', '&', ';', '<', '>', '(', ')', '{', '}', '*', '?', '[', '~'])
-// Characters the main loop must see one by one: blanks, quotes, escapes and SPECIAL ones, as a
-// table by character code (all of them are ASCII).
-const ENDS_PLAIN_RUN = new Uint8Array(128)
-for (const char of [...SPECIAL, ' ', '\t', '\n', '\\', "'", '"'])
-  ENDS_PLAIN_RUN[char.charCodeAt(0)] = 1
+// Characters the main loop must see one by one: blanks, quotes, escapes and SPECIAL ones.
+const ENDS_PLAIN_RUN = [...SPECIAL, ' ', '\t', '\n', '\\', "'", '"']
+const asClass = (chars: readonly string[]) =>
+  chars.map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')
+// The end of a run from `lastIndex`: unquoted, at a character of ENDS_PLAIN_RUN; in double
+// quotes, at the closing quote, an escape or the start of an expansion. A sticky regular
+// expression finds it much faster than a charCodeAt loop over a long word.
+const PLAIN_RUN = new RegExp(`[^${asClass(ENDS_PLAIN_RUN)}]*`, 'y')
+const QUOTED_RUN = new RegExp(`[^${asClass(['"', '\\', '$', '`'])}]*`, 'y')
 
-function endsPlainRun(code: number): boolean {
-  return code < 128 && ENDS_PLAIN_RUN[code] === 1
+function runEnd(run: RegExp, from: number, command: string): number {
+  run.lastIndex = from
+  run.test(command)
+  return run.lastIndex
 }
 
 /**
@@ -168,8 +174,10 @@ class CommandLexer {
       }
       if (inner === '$') this.#found(dollarFinding(command, cursor))
       else if (inner === '`') this.#found(backtickFinding())
-      this.#value += inner
-      cursor += 1
+      // A run of characters that end nothing inside the quotes is taken in one slice.
+      const end = runEnd(QUOTED_RUN, cursor + 1, command)
+      this.#value += command.slice(cursor, end)
+      cursor = end
     }
     if (cursor >= length) {
       this.#report('command_parse_error', 'A double quote is not closed.', COMMAND_HINTS.parse)
@@ -202,8 +210,7 @@ class CommandLexer {
     }
     this.#begin(index)
     // A run of plain characters is taken in one slice.
-    let end = index + 1
-    while (end < command.length && !endsPlainRun(command.charCodeAt(end))) end += 1
+    const end = runEnd(PLAIN_RUN, index + 1, command)
     const run = command.slice(index, end)
     this.#value += run
     this.#raw += run
