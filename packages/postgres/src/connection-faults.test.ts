@@ -17,11 +17,8 @@ const url = postgresTestUrl()
 const worker = fileURLToPath(new URL('./__fixtures__/fault-reserve-worker.ts', import.meta.url))
 const reservation = { budget: 'shell', key: 'acme', windowStart: 0, maxCalls: 100 }
 
-interface Outcome {
-  readonly reserved: number
-  readonly refused: number
-  readonly failed: number
-}
+/** How a worker's calls ended: `started`, or the code that denied them. */
+type Outcome = Readonly<Record<string, number>>
 
 function runWorker(
   args: readonly string[],
@@ -71,7 +68,14 @@ describe.skipIf(url === undefined)('createPostgresGuardStore when connections fa
     )
     const admin = new pg.Client({ connectionString: url as string })
     await admin.connect()
+    const usedNow = async () => {
+      const result = await admin.query(
+        `SELECT coalesce(max(used), 0) AS used FROM ${prefix}shared_budgets`,
+      )
+      return Number(result.rows[0]?.used)
+    }
     let terminated = 0
+    let highest = 0
     // Every connection of the workers, again and again, until 50 were ended mid-work.
     while (terminated < 50) {
       const result = await admin.query(
@@ -79,11 +83,13 @@ describe.skipIf(url === undefined)('createPostgresGuardStore when connections fa
         [name],
       )
       terminated += Number(result.rows[0]?.ended ?? 0)
+      highest = Math.max(highest, await usedNow())
       await new Promise((resolve) => setTimeout(resolve, 5))
     }
     await writeFile(stop, '')
     const results = await Promise.all(workers)
-    const counted = await admin.query(`SELECT used FROM ${prefix}shared_budgets`)
+    const used = await usedNow()
+    const runs = await admin.query(`SELECT count(*) AS runs FROM ${prefix}guard_runs`)
     await admin.end()
     await setup.close()
 
@@ -91,17 +97,21 @@ describe.skipIf(url === undefined)('createPostgresGuardStore when connections fa
       results.map(() => [0, '']),
     )
     const outcomes = results.map((result) => JSON.parse(result.stdout) as Outcome)
-    const reserved = outcomes.reduce((sum, outcome) => sum + outcome.reserved, 0)
-    const failed = outcomes.reduce((sum, outcome) => sum + outcome.failed, 0)
-    // No row when every reservation failed (a busy machine with every connection ended).
-    const used = Number(counted.rows[0]?.used ?? 0)
-    // Every caller was answered; a call told "reserved" was counted; the count never passed K.
+    const total = (code: string) => outcomes.reduce((sum, outcome) => sum + (outcome[code] ?? 0), 0)
+    // Every caller was answered: started, or denied with store_failed or budget_exhausted.
     for (const outcome of outcomes) {
-      expect((outcome.reserved + outcome.refused + outcome.failed) % 32).toBe(0)
+      const codes = Object.keys(outcome).filter((code) => code !== 'started')
+      expect(
+        codes.filter((code) => code !== 'store_failed' && code !== 'budget_exhausted'),
+      ).toEqual([])
+      const answered = Object.values(outcome).reduce((sum, count) => sum + count, 0)
+      expect(answered % 32).toBe(0)
     }
-    expect(failed).toBeGreaterThan(0)
-    expect(reserved).toBeLessThanOrEqual(used)
-    expect(used).toBeLessThanOrEqual(reservation.maxCalls)
+    expect(total('store_failed')).toBeGreaterThan(0)
+    // Each started call was counted and its state saved; the count never passed K.
+    expect(total('started')).toBeLessThanOrEqual(used)
+    expect(total('started')).toBeLessThanOrEqual(Number(runs.rows[0]?.runs))
+    expect(Math.max(highest, used)).toBeLessThanOrEqual(reservation.maxCalls)
   })
 
   it('should fail a reservation that waits on a table lock, and count the next one', {
