@@ -230,6 +230,40 @@ describe('planGuardMiddleware', () => {
       })
     }
   })
+  describe('with a guard store, two processes resuming one run', () => {
+    for (const kind of STORE_KINDS) {
+      it(`should start a paused call once when both resume it at the same moment (${kind} store)`, async () => {
+        const checkpointer = new MemorySaver()
+        const store = storeOf(kind)
+        const thread = { configurable: { thread_id: randomUUID() } }
+        const first = processOf(checkpointer, store, modelReading('one'))
+        await first.invoke(
+          { messages: [new HumanMessage('Read.')] },
+          pausing(thread, 'interruptBefore'),
+        )
+        expect(workspace.ran).toEqual([])
+        // A redelivered job: two new processes resume the paused run from the same state.
+        const [one, two] = await Promise.all(
+          [0, 1].map(() =>
+            outcome(
+              processOf(checkpointer, store, scriptedModel([{ text: 'Done.' }])).invoke(
+                null,
+                thread,
+              ),
+            ),
+          ),
+        )
+        expect(workspace.ran).toEqual([`view_file:${join(workspace.root, 'README.md')}`])
+        // One went on; the other's call was refused before its tool started.
+        const answers = [one, two].map((result) =>
+          typeof result === 'string'
+            ? result
+            : (/store_failed/.exec(result?.one ?? '')?.[0] ?? 'ran'),
+        )
+        expect(answers.sort()).toEqual(['ran', 'store_failed'])
+      })
+    }
+  })
   describe('with a guard store that cannot save', () => {
     /** `store`, whose saves fail while `failing()` says so. */
     function failingWhen(store: GuardStore, failing: () => boolean): GuardStore {
