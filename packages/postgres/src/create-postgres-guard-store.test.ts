@@ -56,16 +56,43 @@ describe.skipIf(url === undefined)('createPostgresGuardStore', () => {
     await store.release?.([{ ...hour, windowStart: 0 }])
     expect((await store.reserve([{ ...hour, windowStart: 0 }])).reserved).toBe(true)
     expect((await store.reserve([{ ...hour, windowStart: 0 }])).reserved).toBe(false)
+    // A key that never comes back: its windows go too, once they ended a window ago.
+    const gone = { ...hour, key: 'gone' }
+    expect((await store.reserve([{ ...gone, windowStart: 0 }])).reserved).toBe(true)
     expect((await store.reserve([{ ...hour, windowStart: 3600 }])).reserved).toBe(true)
+    expect((await store.reserve([{ ...gone, windowStart: 3600 }])).reserved).toBe(true)
     expect((await store.reserve([{ ...hour, windowStart: 7200 }])).reserved).toBe(true)
     const client = new pg.Client({ connectionString: url as string })
     await client.connect()
     const rows = await client.query(
-      `SELECT window_start, used FROM ${prefix}shared_budgets ORDER BY window_start`,
+      `SELECT key, window_start, used FROM ${prefix}shared_budgets ORDER BY window_start, key`,
     )
     await client.end()
+    expect(rows.rows.map((row) => [row.key, Number(row.window_start), row.used])).toEqual([
+      ['acme', 3600, 1],
+      ['gone', 3600, 1],
+      ['acme', 7200, 1],
+    ])
+  })
+
+  it('should count a reservation while another session holds the row of an old window', async () => {
+    const prefix = uniquePrefix()
+    const store = newStore(prefix)
+    const hour = { budget: 'shell', key: 'acme', maxCalls: 5, windowSeconds: 3600 }
+    expect((await store.reserve([{ ...hour, windowStart: 0 }])).reserved).toBe(true)
+    const holder = new pg.Client({ connectionString: url as string })
+    await holder.connect()
+    // Another session holds the old window's row: the cleanup skips it, the call is counted.
+    await holder.query('BEGIN')
+    await holder.query(`SELECT * FROM ${prefix}shared_budgets WHERE window_start = 0 FOR UPDATE`)
+    expect(await store.reserve([{ ...hour, windowStart: 7200 }])).toEqual({ reserved: true })
+    await holder.query('ROLLBACK')
+    const rows = await holder.query(
+      `SELECT window_start, used FROM ${prefix}shared_budgets ORDER BY window_start`,
+    )
+    await holder.end()
     expect(rows.rows.map((row) => [Number(row.window_start), row.used])).toEqual([
-      [3600, 1],
+      [0, 1],
       [7200, 1],
     ])
   })

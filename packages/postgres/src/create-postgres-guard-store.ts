@@ -51,23 +51,37 @@ function order(left: BudgetReservation, right: BudgetReservation): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
+/** What one reservation got: counted (and whether it opened its window), or the count refused. */
+type ReserveOne =
+  | { readonly used?: undefined; readonly opened: boolean }
+  | { readonly used: number }
+
 async function reserveOne(
   client: PostgresClient | PostgresPool,
   sql: StoreSqlText,
   reservation: BudgetReservation,
-): Promise<number | undefined> {
+): Promise<ReserveOne> {
   const { budget, key, windowStart, maxCalls } = reservation
   const result = await client.query(sql.reserve, [budget, key, windowStart, maxCalls])
-  if (result.rows.length > 0) {
-    // The first call of a window: the counts of windows long over are no longer read.
-    const length = reservation.windowSeconds
-    if (Number(result.rows[0]?.used) === 1 && length !== undefined) {
-      await client.query(sql.forgetOld, [budget, key, windowStart - length])
-    }
-    return undefined
-  }
+  if (result.rows.length > 0) return { opened: Number(result.rows[0]?.used) === 1 }
   const used = await client.query(sql.used, [budget, key, windowStart])
-  return Number(used.rows[0]?.used ?? maxCalls)
+  return { used: Number(used.rows[0]?.used ?? maxCalls) }
+}
+
+/**
+ * After the first call of a window was counted: deletes the counts of the budget's windows (of
+ * every key) that ended a window ago, which no call reads again. Best effort: the reservation
+ * has committed, so a failure here changes nothing for the call.
+ */
+async function forgetOldWindows(
+  pool: PostgresPool,
+  sql: StoreSqlText,
+  opened: readonly BudgetReservation[],
+): Promise<void> {
+  for (const { budget, windowStart, windowSeconds } of opened) {
+    if (windowSeconds === undefined) continue
+    await pool.query(sql.forgetOld, [budget, windowStart - windowSeconds]).catch(() => undefined)
+  }
 }
 
 /**
@@ -76,7 +90,8 @@ async function reserveOne(
  * every process that uses the same database: a reservation is one conditional
  * `INSERT … ON CONFLICT DO UPDATE … WHERE used < max`, so concurrent calls can never together
  * exceed a budget. A count is given back only for a call whose save failed (its tool never
- * started); the first call of a window deletes the counts of windows that ended a window ago.
+ * started); the first call of a window deletes the budget's counts (of every key) of windows
+ * that ended a window ago.
  *
  * A run has one writer: a save names its writer and is compare-and-set on the revision that
  * writer loaded, so a second worker that resumed the same run is refused (`store_failed`)
@@ -126,6 +141,7 @@ export function createPostgresGuardStore(options: PostgresGuardStoreOptions): Po
       await client.query(sql.addBase)
       await client.query(sql.createChanges)
       await client.query(sql.createBudgets)
+      await client.query(sql.indexWindows)
     }).catch((error: unknown) => {
       ready = undefined
       throw error
@@ -202,24 +218,30 @@ async function reserveAll(
   const first = reservations[0]
   if (first === undefined) return { reserved: true }
   if (reservations.length === 1) {
-    const used = await reserveOne(pool, sql, first)
-    return used === undefined ? { reserved: true } : { reserved: false, reservation: first, used }
+    const one = await reserveOne(pool, sql, first)
+    if (one.used !== undefined) return { reserved: false, reservation: first, used: one.used }
+    if (one.opened) await forgetOldWindows(pool, sql, [first])
+    return { reserved: true }
   }
   // In one order, so two transactions never wait on each other's rows (no deadlock).
   const sorted = [...reservations].sort(order)
-  let refused: ReserveResult = { reserved: true }
+  let refused: ReserveResult | undefined
+  const opened: BudgetReservation[] = []
   await transaction(async (client) => {
     for (const reservation of sorted) {
-      const used = await reserveOne(client, sql, reservation)
-      if (used !== undefined) {
-        refused = { reserved: false, reservation, used }
+      const one = await reserveOne(client, sql, reservation)
+      if (one.used !== undefined) {
+        refused = { reserved: false, reservation, used: one.used }
         throw refusal
       }
+      if (one.opened) opened.push(reservation)
     }
   }).catch((error: unknown) => {
     if (error !== refusal) throw error
   })
-  return refused
+  if (refused !== undefined) return refused
+  await forgetOldWindows(pool, sql, opened)
+  return { reserved: true }
 }
 
 /** Thrown inside a reservation transaction to roll it back. */

@@ -30,6 +30,8 @@ export function storeSql(prefix: string) {
       used integer NOT NULL,
       PRIMARY KEY (budget, key, window_start)
     )`,
+    // For forgetOld: the windows of a budget by start, whatever their key.
+    indexWindows: `CREATE INDEX IF NOT EXISTS ${budgets}_windows ON ${budgets} (budget, window_start)`,
     // One statement, so the full state and its changes are read from one snapshot.
     load: `SELECT r.revision, r.state, (
         SELECT coalesce(json_agg(c.changes ORDER BY c.revision), '[]'::json) FROM ${changes} c
@@ -72,7 +74,11 @@ export function storeSql(prefix: string) {
     // A call that provably never started: its count comes back, never below zero.
     release: `UPDATE ${budgets} SET used = used - 1
       WHERE budget = $1 AND key = $2 AND window_start = $3 AND used > 0`,
-    // Windows that ended more than a window before the current one began ($3 is that bound).
-    forgetOld: `DELETE FROM ${budgets} WHERE budget = $1 AND key = $2 AND window_start < $3`,
+    // Windows of a budget, every key's, that ended more than a window before the current one
+    // began ($2 is that bound); rows another session is deleting are skipped, not waited for.
+    forgetOld: `DELETE FROM ${budgets} WHERE ctid IN (
+        SELECT ctid FROM ${budgets} WHERE budget = $1 AND window_start < $2
+        ORDER BY window_start LIMIT 1000 FOR UPDATE SKIP LOCKED
+      )`,
   }
 }
