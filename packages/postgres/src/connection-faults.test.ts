@@ -11,6 +11,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createPostgresGuardStore } from './create-postgres-guard-store.js'
+import type { PostgresPool } from './postgres-pool.js'
 import { postgresTestUrl, uniquePrefix } from './test-utils/postgres-url.js'
 
 const url = postgresTestUrl()
@@ -112,6 +113,28 @@ describe.skipIf(url === undefined)('createPostgresGuardStore when connections fa
     expect(total('started')).toBeLessThanOrEqual(used)
     expect(total('started')).toBeLessThanOrEqual(Number(runs.rows[0]?.runs))
     expect(Math.max(highest, used)).toBeLessThanOrEqual(reservation.maxCalls)
+  })
+
+  it('should try its setup again after one that never ended, with a pool it was given', {
+    timeout: 60_000,
+  }, async () => {
+    const real = new pg.Pool({ connectionString: url as string })
+    let connects = 0
+    // The first connection hangs, as one to a server that stopped answering does.
+    const pool = {
+      query: real.query.bind(real),
+      end: () => real.end(),
+      connect: () => (++connects === 1 ? new Promise<never>(() => undefined) : real.connect()),
+    }
+    const store = createPostgresGuardStore({
+      pool: pool as unknown as PostgresPool,
+      tablePrefix: uniquePrefix(),
+      timeouts: { callMs: 300 },
+    })
+    await expect(store.load('run')).rejects.toThrow(/did not answer/)
+    expect(await store.load('run')).toBeUndefined()
+    expect(connects).toBe(2)
+    await real.end()
   })
 
   it('should fail a reservation that waits on a table lock, and count the next one', {

@@ -133,16 +133,22 @@ export function createPostgresGuardStore(options: PostgresGuardStoreOptions): Po
   const transaction = <T>(work: (client: PostgresClient) => Promise<T>) => inTransaction(pool, work)
   let ready: Promise<void> | undefined
 
+  // Bounded on its own: a setup that never ends (a connection of a pool you pass that hangs) is
+  // tried again by the next call instead of holding every later call.
   function setup(): Promise<void> {
-    ready ??= transaction(async (client) => {
-      await client.query(sql.lock)
-      await client.query(sql.createRuns)
-      await client.query(sql.addWriter)
-      await client.query(sql.addBase)
-      await client.query(sql.createChanges)
-      await client.query(sql.createBudgets)
-      await client.query(sql.indexWindows)
-    }).catch((error: unknown) => {
+    ready ??= withDeadline(
+      transaction(async (client) => {
+        await client.query(sql.lock)
+        await client.query(sql.createRuns)
+        await client.query(sql.addWriter)
+        await client.query(sql.addBase)
+        await client.query(sql.createChanges)
+        await client.query(sql.createBudgets)
+        await client.query(sql.indexWindows)
+      }),
+      timeouts.callMs,
+      'the setup of its tables',
+    ).catch((error: unknown) => {
       ready = undefined
       throw error
     })
@@ -154,7 +160,7 @@ export function createPostgresGuardStore(options: PostgresGuardStoreOptions): Po
     withDeadline(setup().then(work), timeouts.callMs, what)
 
   return {
-    setup: () => withDeadline(setup(), timeouts.callMs, 'the setup of its tables'),
+    setup,
     load: (runId) => bounded('a load', () => runs.load(runId)),
     save: (runId, saved) => bounded('a save', () => runs.save(runId, saved)),
     saveChanges: (runId, saved) => bounded('a save', () => runs.saveChanges(runId, saved)),
