@@ -131,4 +131,26 @@ describe('plan-mcp over stdio with bad input', () => {
     },
     TIMEOUT,
   )
+
+  it(
+    'should answer a call whose server answer is over 10 MiB with an error, then the next call',
+    async () => {
+      const big = join(workspace.root, 'big.txt')
+      await writeFile(big, 'y'.repeat(11 * 1024 * 1024))
+      const session = startPlanMcp(policyFile, workspace.root)
+      send(session, initializeRequest(1))
+      await expect.poll(() => session.answers().length, { timeout: TIMEOUT }).toBe(1)
+      send(session, { jsonrpc: '2.0', method: 'notifications/initialized' })
+      send(session, readCall(2, big))
+      send(session, readCall(3, join(workspace.root, 'README.md')))
+      await expect.poll(() => session.answers().length, { timeout: TIMEOUT }).toBe(3)
+      const byId = new Map(session.answers().map((answer) => [answer.id, answer]))
+      expect(JSON.stringify(byId.get(2))).toContain('longer than 10485760 bytes')
+      expect(JSON.stringify(byId.get(2))).not.toContain('yyyy')
+      expect(JSON.stringify(byId.get(3))).toContain('Hello from the workspace')
+      session.child.stdin.end()
+      expect(await session.exited).toBe(0)
+    },
+    TIMEOUT,
+  )
 })

@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { readMessage } from './jsonrpc-kind.js'
+import { LineSplitter } from './line-splitter.js'
 
 /** Options of {@link StdioLineTransport}. */
 export interface StdioLineTransportOptions {
@@ -33,9 +34,7 @@ export class StdioLineTransport implements Transport {
   onerror?: (error: Error) => void
   onmessage?: (message: JSONRPCMessage) => void
   private readonly maxMessageBytes: number
-  private chunks: Buffer[] = []
-  private size = 0
-  private skipping = false
+  private readonly lines: LineSplitter
   private line = 0
   private closed = false
   /** Resolves when the output, full after a write, has drained. */
@@ -47,20 +46,14 @@ export class StdioLineTransport implements Transport {
     options: StdioLineTransportOptions = {},
   ) {
     this.maxMessageBytes = options.maxMessageBytes ?? 10 * 1024 * 1024
+    this.lines = new LineSplitter(this.maxMessageBytes, {
+      line: (text) => this.endLine(text),
+      oversized: () => this.skipped(),
+    })
   }
 
-  private readonly onData = (chunk: Buffer | string) => {
-    const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
-    let start = 0
-    while (start < data.length) {
-      const end = data.indexOf(10, start)
-      const piece = data.subarray(start, end === -1 ? data.length : end)
-      this.collect(piece)
-      if (end === -1) return
-      this.endLine()
-      start = end + 1
-    }
-  }
+  private readonly onData = (chunk: Buffer | string) =>
+    this.lines.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
 
   private readonly onStreamError = (error: Error) => this.onerror?.(error)
 
@@ -91,37 +84,22 @@ export class StdioLineTransport implements Transport {
     this.stdin.off('error', this.onStreamError)
     this.stdin.off('end', this.onEnd)
     this.stdin.pause()
-    this.chunks = []
+    this.lines.clear()
     this.onclose?.()
   }
 
-  private collect(piece: Buffer): void {
-    if (this.skipping || piece.length === 0) return
-    if (this.size + piece.length > this.maxMessageBytes) {
-      this.skipping = true
-      this.chunks = []
-      this.size = 0
-      return
-    }
-    this.chunks.push(piece)
-    this.size += piece.length
+  private skipped(): void {
+    this.line += 1
+    this.refuse(
+      INVALID_REQUEST,
+      null,
+      `message is longer than ${this.maxMessageBytes} bytes`,
+      'was skipped',
+    )
   }
 
-  private endLine(): void {
+  private endLine(text: string): void {
     this.line += 1
-    if (this.skipping) {
-      this.skipping = false
-      this.refuse(
-        INVALID_REQUEST,
-        null,
-        `message is longer than ${this.maxMessageBytes} bytes`,
-        'was skipped',
-      )
-      return
-    }
-    const text = Buffer.concat(this.chunks, this.size).toString('utf8').replace(/\r$/, '')
-    this.chunks = []
-    this.size = 0
     if (text.trim() === '') return
     this.deliver(text)
   }
