@@ -59,12 +59,28 @@ function parseUrl(text: string): URL {
   }
 }
 
+/** How long a window `plan-mcp` counts denials in when the policy names none, in seconds. */
+const SESSION_DENIAL_WINDOW_SECONDS = 600
+
+type LoadedPolicy = Awaited<ReturnType<typeof loadPolicy>>
+
+/**
+ * The policy with a window for its denial budget: a `plan-mcp` run is a whole client session,
+ * which denials counted per run would stop for good. A window the policy names is kept.
+ */
+function withDenialWindow(resolved: LoadedPolicy): LoadedPolicy {
+  const budgets = resolved.policy.budgets
+  if (budgets.denialWindowSeconds !== undefined) return resolved
+  const windowed = { ...budgets, denialWindowSeconds: SESSION_DENIAL_WINDOW_SECONDS }
+  return { ...resolved, policy: { ...resolved.policy, budgets: windowed } }
+}
+
 /**
  * Loads the policy, plan, audit log and sandbox named on the command line. Throws `PlanError`
  * for any that is unusable.
  */
 export async function loadProxySetup(command: ProxyCommand, io: PlanMcpIo): Promise<ProxySetup> {
-  const policy = await loadPolicy(resolve(io.cwd, command.policy))
+  const policy = withDenialWindow(await loadPolicy(resolve(io.cwd, command.policy)))
   const plan =
     command.plan === undefined ? undefined : await readPlan(resolve(io.cwd, command.plan))
   const audit =
