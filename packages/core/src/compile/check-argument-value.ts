@@ -21,6 +21,16 @@ function isScalar(value: unknown): value is string | number | boolean {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
 }
 
+/**
+ * A string's length as JSON Schema's `minLength` and `maxLength` count it, and as a server that
+ * validates with its tool's input schema does: in code points (a surrogate pair is one).
+ */
+function codePoints(value: string): number {
+  let count = 0
+  for (const _ of value) count += 1
+  return count
+}
+
 /** A value a path or command check allowed, which is always a string. */
 function allowedString(
   value: unknown,
@@ -43,12 +53,17 @@ function checkString(
   if (typeof value !== 'string')
     return fail(walk, parent, key, `Expected a string, got ${describe(value)}.`)
   const max = spec.maxLength ?? DEFAULT_MAX_STRING_LENGTH
-  if (value.length > max) {
-    const message = `String is ${value.length} characters long (at most ${max}).`
+  // At least half the UTF-16 units are code points: count them only where that decides.
+  if (value.length > max && (value.length > 2 * max || codePoints(value) > max)) {
+    const message = `String is ${codePoints(value)} characters long (at most ${max}).`
     return fail(walk, parent, key, message, 'Send a shorter value.')
   }
-  if (spec.minLength !== undefined && value.length < spec.minLength)
-    return fail(walk, parent, key, `String is shorter than ${spec.minLength} characters.`)
+  const min = spec.minLength
+  if (
+    min !== undefined &&
+    (value.length < min || (value.length < 2 * min && codePoints(value) < min))
+  )
+    return fail(walk, parent, key, `String is shorter than ${min} characters.`)
   if (hasPattern(spec) && !policyPattern(spec).test(value))
     return fail(walk, parent, key, `String does not match the pattern ${spec.pattern}.`)
   if (spec.format === 'url') {

@@ -17,7 +17,9 @@ const common = {
 const stringArgSchema = z.strictObject({
   type: z.literal('string'),
   ...common,
+  /** Fewest characters, counted in code points as JSON Schema counts them. */
   minLength: z.number().int().nonnegative().optional(),
+  /** Most characters, counted in code points (100,000 when unset). */
   maxLength: z.number().int().nonnegative().optional(),
   /**
    * A regular expression the whole value must match: RE2 syntax (linear-time matching) that is
