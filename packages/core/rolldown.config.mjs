@@ -54,6 +54,7 @@ export default defineConfig({
   plugins: [nobleLicense],
   external: [
     /^node:/,
+    /^@plan\/json(\/|$)/,
     /^@plan\/shell(\/|$)/,
     /^zod(\/|$)/,
     /^re2js(\/|$)/,
