@@ -1,27 +1,7 @@
 // Bundles each entry into one file (plus shared and lazily loaded chunks): a process that starts
 // a compiler then reads a few modules instead of about a hundred. Types come from tsc.
-// @noble/hashes is bundled too (only SHA-256 and HMAC are kept; a cold start reads no extra
-// files), with its MIT license beside the bundle.
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'rolldown'
-
-const require = createRequire(import.meta.url)
-const NOBLE_LICENSE = join(dirname(require.resolve('@noble/hashes/sha2.js')), 'LICENSE')
-
-/** Emits the license of the bundled @noble/hashes as dist/LICENSE.noble-hashes. */
-const nobleLicense = {
-  name: 'noble-license',
-  generateBundle() {
-    this.emitFile({
-      type: 'asset',
-      fileName: 'LICENSE.noble-hashes',
-      source: readFileSync(NOBLE_LICENSE, 'utf8'),
-    })
-  },
-}
 
 const MAIN = fileURLToPath(new URL('src/index.ts', import.meta.url))
 
@@ -51,7 +31,6 @@ export default defineConfig({
     test: 'src/test.ts',
   },
   platform: 'neutral',
-  plugins: [nobleLicense],
   external: [
     /^node:/,
     /^@plan\/json(\/|$)/,

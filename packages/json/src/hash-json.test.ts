@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hashJson, hashJsonOrNull } from './canonical-json.js'
+import { hashJson, hashJsonOrNull } from './hash-json.js'
 
 describe('hashJson', () => {
   it('should give equal hashes for equal values whatever their key order', () => {
