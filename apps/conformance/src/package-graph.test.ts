@@ -144,6 +144,39 @@ describe.each(['@plan/shell', '@plan/core'])('the folder layers of %s', (name) =
   })
 })
 
+/**
+ * Cycles known in packages being reworked elsewhere, which may only shrink: an entry no longer
+ * found fails the test.
+ */
+const KNOWN_CYCLES: Readonly<Record<string, readonly string[]>> = {
+  '@plan/mcp': [
+    'module cycle: guard/message-fields.ts -> tools/tool-listing.ts -> guard/message-fields.ts',
+    'module cycle: tools/tool-definition.ts -> guard/message-fields.ts -> tools/tool-listing.ts -> tools/tool-definition.ts',
+    'module cycle: guard/message-fields.ts -> guard/create-mcp-call-guard.ts -> tools/deny-filtered-result.ts -> guard/message-fields.ts',
+    'folder cycle: guard -> tools -> guard',
+  ],
+}
+
+/** Module cycles and folder cycles of one workspace's `src`. */
+function cycleProblems(workspace: Workspace): string[] {
+  const imports = moduleImports(importsByWorkspace.get(workspace) ?? [])
+  const modules = new Map<string, string[]>()
+  for (const { file, target } of imports) modules.set(file, [...(modules.get(file) ?? []), target])
+  return [
+    ...findCycles(modules).map((cycle) => `module cycle: ${cycle.join(' -> ')}`),
+    ...findCycles(folderGraph(imports)).map((cycle) => `folder cycle: ${cycle.join(' -> ')}`),
+  ]
+}
+
+describe.each(workspaces.map((workspace) => [workspace.name, workspace] as const))(
+  'the modules of %s',
+  (name, workspace) => {
+    it('should import each other, and their folders each other, without a cycle', () => {
+      expect(cycleProblems(workspace)).toEqual(KNOWN_CYCLES[name] ?? [])
+    })
+  },
+)
+
 describe('layerProblems', () => {
   it('should report an import against the arrows, of an entry file, and a module cycle', () => {
     const drawn = graphOf(['command --> util'])
