@@ -12,8 +12,8 @@ export interface SchemaMismatch {
 }
 
 /** The result of {@link matchJsonSchema}: a copy of the value, or where it does not match. */
-export type SchemaMatch =
-  | { readonly success: true; readonly value: unknown }
+export type SchemaMatch<T = unknown> =
+  | { readonly success: true; readonly value: T }
   | { readonly success: false; readonly mismatch: SchemaMismatch }
 
 const FAIL = Symbol('fail')
@@ -258,11 +258,12 @@ export function readJsonSchema<T>(schema: JsonSchema, value: unknown): T | undef
  * Checks `value` against a JSON Schema and answers a copy of it (objects and arrays the schema
  * describes are copied; values under `{}` are kept as they are), so later reads never run a
  * getter twice. Throws `TypeError` for a schema keyword it does not know (fail closed), and
- * lets an error thrown while reading the value (a getter, a Proxy) through.
+ * lets an error thrown while reading the value (a getter, a Proxy) through. `T` is the type of
+ * what the schema describes, as for {@link readJsonSchema}: the caller's claim.
  */
-export function matchJsonSchema(schema: JsonSchema, value: unknown): SchemaMatch {
+export function matchJsonSchema<T = unknown>(schema: JsonSchema, value: unknown): SchemaMatch<T> {
   const reader = new Reader(schema, true)
   const read = reader.read(schema, value)
-  if (read !== FAIL) return { success: true, value: read }
+  if (read !== FAIL) return { success: true, value: read as T }
   return { success: false, mismatch: { path: reader.path, message: reader.message } }
 }
