@@ -242,6 +242,11 @@ class Reader {
   }
 }
 
+// A value read with a schema, as the type the caller names for it: this module's one unchecked claim.
+function described<T>(read: unknown): T {
+  return read as T
+}
+
 /**
  * Reads `value` with a JSON Schema that `z.toJSONSchema(schema, { io: 'input' })` wrote: a fresh
  * copy with the schema's defaults filled in, as `schema.parse(value)` gives it, or `undefined`
@@ -251,7 +256,7 @@ class Reader {
  */
 export function readJsonSchema<T>(schema: JsonSchema, value: unknown): T | undefined {
   const read = new Reader(schema, false).read(schema, value)
-  return read === FAIL ? undefined : (read as T)
+  return read === FAIL ? undefined : described<T>(read)
 }
 
 /**
@@ -264,6 +269,6 @@ export function readJsonSchema<T>(schema: JsonSchema, value: unknown): T | undef
 export function matchJsonSchema<T = unknown>(schema: JsonSchema, value: unknown): SchemaMatch<T> {
   const reader = new Reader(schema, true)
   const read = reader.read(schema, value)
-  if (read !== FAIL) return { success: true, value: read as T }
+  if (read !== FAIL) return { success: true, value: described<T>(read) }
   return { success: false, mismatch: { path: reader.path, message: reader.message } }
 }
