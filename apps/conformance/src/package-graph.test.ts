@@ -44,27 +44,30 @@ describe('the packages of the workspace', () => {
     )
   })
 
-  it('should keep the declared dependencies a DAG on shell, then core, with no adapter on another', () => {
+  it('should keep the declared dependencies a DAG on json and shell, then core, with no adapter on another', () => {
     expect(graphRuleProblems(workspaces)).toEqual([])
+    expect(named('@plan/json').runtimeDependencies).toEqual([])
     expect(named('@plan/shell').runtimeDependencies).toEqual([])
-    expect(named('@plan/core').runtimeDependencies).toEqual(['@plan/shell'])
+    expect(named('@plan/core').runtimeDependencies).toEqual(['@plan/json', '@plan/shell'])
   })
 
-  it('should report a core beyond shell, an adapter on an adapter, and a cycle', () => {
+  it('should report a base package on another, a core beyond them, an adapter on an adapter, and a cycle', () => {
     const broken = [
+      fake('@plan/json', { runtimeDependencies: ['@plan/shell'] }),
       fake('@plan/shell', { runtimeDependencies: ['@plan/core'] }),
-      fake('@plan/core', { runtimeDependencies: ['@plan/shell', '@plan/sandbox'] }),
+      fake('@plan/core', { runtimeDependencies: ['@plan/json', '@plan/shell', '@plan/sandbox'] }),
       fake('@plan/sandbox', { runtimeDependencies: ['@plan/core'] }),
       fake('@plan/mcp', { runtimeDependencies: ['@plan/ai-sdk', '@plan/demo'] }),
       fake('@plan/ai-sdk'),
       fake('@plan/demo', { private: true }),
     ]
     expect(graphRuleProblems(broken)).toEqual([
+      '@plan/json depends on @plan/shell: it stands on no @plan package',
       '@plan/shell depends on @plan/core: it stands on no @plan package',
-      '@plan/core depends on @plan/sandbox: it stands on @plan/shell only',
+      '@plan/core depends on @plan/sandbox: it stands on @plan/json and @plan/shell only',
       '@plan/mcp depends on @plan/ai-sdk: an adapter stands on no adapter',
       '@plan/mcp is published and depends on the private @plan/demo',
-      'dependency cycle: @plan/core -> @plan/shell -> @plan/core',
+      'dependency cycle: @plan/core -> @plan/json -> @plan/shell -> @plan/core',
       'dependency cycle: @plan/core -> @plan/sandbox -> @plan/core',
     ])
   })
@@ -140,6 +143,39 @@ describe.each(['@plan/shell', '@plan/core'])('the folder layers of %s', (name) =
     expect(layerProblems(imports, drawn)).toEqual([])
   })
 })
+
+/**
+ * Cycles known in packages being reworked elsewhere, which may only shrink: an entry no longer
+ * found fails the test.
+ */
+const KNOWN_CYCLES: Readonly<Record<string, readonly string[]>> = {
+  '@plan/mcp': [
+    'module cycle: guard/message-fields.ts -> tools/tool-listing.ts -> guard/message-fields.ts',
+    'module cycle: tools/tool-definition.ts -> guard/message-fields.ts -> tools/tool-listing.ts -> tools/tool-definition.ts',
+    'module cycle: guard/message-fields.ts -> guard/create-mcp-call-guard.ts -> tools/deny-filtered-result.ts -> guard/message-fields.ts',
+    'folder cycle: guard -> tools -> guard',
+  ],
+}
+
+/** Module cycles and folder cycles of one workspace's `src`. */
+function cycleProblems(workspace: Workspace): string[] {
+  const imports = moduleImports(importsByWorkspace.get(workspace) ?? [])
+  const modules = new Map<string, string[]>()
+  for (const { file, target } of imports) modules.set(file, [...(modules.get(file) ?? []), target])
+  return [
+    ...findCycles(modules).map((cycle) => `module cycle: ${cycle.join(' -> ')}`),
+    ...findCycles(folderGraph(imports)).map((cycle) => `folder cycle: ${cycle.join(' -> ')}`),
+  ]
+}
+
+describe.each(workspaces.map((workspace) => [workspace.name, workspace] as const))(
+  'the modules of %s',
+  (name, workspace) => {
+    it('should import each other, and their folders each other, without a cycle', () => {
+      expect(cycleProblems(workspace)).toEqual(KNOWN_CYCLES[name] ?? [])
+    })
+  },
+)
 
 describe('layerProblems', () => {
   it('should report an import against the arrows, of an entry file, and a module cycle', () => {

@@ -33,10 +33,13 @@ export function manifestEdges(workspaces: readonly Workspace[]): string[] {
     .sort()
 }
 
+/** The packages that stand on no `@plan` package, and the only ones `@plan/core` stands on. */
+const BASE_PACKAGES = ['@plan/json', '@plan/shell']
+
 /**
- * The rules the declared graph must keep whatever the diagram says: `@plan/shell` stands on no
- * `@plan` package, `@plan/core` only on `@plan/shell`, no adapter on another adapter, and no
- * published package on a private one.
+ * The rules the declared graph must keep whatever the diagram says: the base packages
+ * (`@plan/json`, `@plan/shell`) stand on no `@plan` package, `@plan/core` only on them, no
+ * adapter on another adapter, and no published package on a private one.
  */
 export function graphRuleProblems(workspaces: readonly Workspace[]): string[] {
   const problems: string[] = []
@@ -45,16 +48,19 @@ export function graphRuleProblems(workspaces: readonly Workspace[]): string[] {
     ...workspace.runtimeDependencies,
     ...workspace.developmentDependencies,
   ]
-  const shell = byName.get('@plan/shell')
-  if (shell !== undefined && allOf(shell).length > 0) {
-    problems.push(
-      `@plan/shell depends on ${allOf(shell).join(', ')}: it stands on no @plan package`,
-    )
+  for (const name of BASE_PACKAGES) {
+    const base = byName.get(name)
+    if (base !== undefined && allOf(base).length > 0) {
+      problems.push(`${name} depends on ${allOf(base).join(', ')}: it stands on no @plan package`)
+    }
   }
   const core = byName.get('@plan/core')
-  const coreExtra = core === undefined ? [] : allOf(core).filter((name) => name !== '@plan/shell')
+  const coreExtra =
+    core === undefined ? [] : allOf(core).filter((name) => !BASE_PACKAGES.includes(name))
   if (coreExtra.length > 0) {
-    problems.push(`@plan/core depends on ${coreExtra.join(', ')}: it stands on @plan/shell only`)
+    problems.push(
+      `@plan/core depends on ${coreExtra.join(', ')}: it stands on ${BASE_PACKAGES.join(' and ')} only`,
+    )
   }
   const adapters = ['@plan/ai-sdk', '@plan/langchain', '@plan/mcp']
   for (const workspace of workspaces) {

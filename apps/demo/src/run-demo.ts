@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { errorMessage } from '@plan/core/adapter'
 import { toMermaid, toText } from '@plan/render'
 import type { ScenarioResult } from './scenario.js'
 import { agentScenarios } from './scenarios/agent-scenarios.js'
@@ -29,7 +30,7 @@ async function runScenario(
       status: {},
       ran: [],
       stopped: [],
-      notes: [`error: ${error instanceof Error ? error.message : String(error)}${cause}`],
+      notes: [`error: ${errorMessage(error)}${cause}`],
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { PlanCompiler, ToolFunction } from '@plan/core'
+import { errorMessage } from '@plan/core/adapter'
 import { checkSandbox, createSandboxedReferenceTools } from '@plan/sandbox'
 import { createReferenceTools, type ReferenceTools } from '@plan/tools'
 import { tool as aiTool, type ToolExecutionOptions, type ToolSet } from 'ai'
@@ -71,7 +72,7 @@ export function createReplayTools(
         effect.output = asText(output)
         return output
       } catch (error) {
-        effect.output = error instanceof Error ? error.message : String(error)
+        effect.output = errorMessage(error)
         throw error
       }
     }

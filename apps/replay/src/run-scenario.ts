@@ -1,6 +1,7 @@
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { createPlanCompiler, PlanCompilationError, type PlanCompiler } from '@plan/core'
+import { errorMessage } from '@plan/core/adapter'
 import { asksReviewer, type ReplayMode, replayPolicy } from './replay-policy.js'
 import { createReplayRepo, type ReplayRepo } from './replay-repo.js'
 import { createReplayTools, type ToolEffect } from './replay-tools.js'
@@ -75,7 +76,7 @@ export async function runScenario(
   } catch (error) {
     // A plan the compiler rejects runs nothing: the guard refused it before any tool ran.
     if (mode === 'plan' && PlanCompilationError.isInstance(error)) refused = true
-    else crashed = error instanceof Error ? error.message : String(error)
+    else crashed = errorMessage(error)
   } finally {
     await repo.cleanup()
     await rm(outside, { recursive: true, force: true })

@@ -1,5 +1,5 @@
 import type { AuditEvent } from '@plan/core'
-import { rfc8785Json } from '@plan/core/adapter'
+import { rfc8785Json } from '@plan/json'
 import { auditGenesis, hashAuditLine } from './audit-key.js'
 
 /** The last line of a log: its number and the hash of its text. */

@@ -1,5 +1,6 @@
 import type { PlanIssue } from '@plan/core'
-import { errorMessage, rfc8785Json } from '@plan/core/adapter'
+import { errorMessage } from '@plan/core/adapter'
+import { rfc8785Json } from '@plan/json'
 import { stringAt } from '@plan/shell/common'
 import type { AuditHead } from './audit-chain.js'
 import { type AuditKey, auditGenesis, auditKeyBytes, hashAuditLine } from './audit-key.js'

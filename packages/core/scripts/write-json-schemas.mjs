@@ -1,8 +1,9 @@
 // Writes the JSON Schemas that the main entry reads values with instead of loading zod, from the
 // zod schemas (the single definitions): src/policy/policy-json-schema.ts (a policy),
-// src/extract/extraction-json-schema.ts (an extraction step's output schema) and
-// src/guard/guard-state-json-schema.ts (a saved guard state). Run after `pnpm build` whenever one
-// of those zod schemas changes; a test fails until it is run.
+// src/extract/extraction-json-schema.ts (an extraction step's output schema),
+// src/guard/guard-state-json-schema.ts (a saved guard state) and
+// src/flow/untrusted-flow-state-json-schema.ts (the `flow` part of a saved guard state). Run
+// after `pnpm build` whenever one of those zod schemas changes; a test fails until it is run.
 import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -10,9 +11,8 @@ import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const { extractionSchema, guardStateJsonSchema, policyJsonSchema } = await import(
-  join(root, 'dist/schemas.js')
-)
+const { extractionSchema, guardStateJsonSchema, policyJsonSchema, untrustedFlowStateSchema } =
+  await import(join(root, 'dist/schemas.js'))
 
 const targets = [
   {
@@ -35,6 +35,13 @@ const targets = [
     name: 'GUARD_STATE_JSON_SCHEMA',
     doc: 'JSON Schema of a saved guard state, as `guardStateJsonSchema()` of `@plan/core/schemas` gives it.',
     schema: guardStateJsonSchema(),
+  },
+  {
+    path: 'src/flow/untrusted-flow-state-json-schema.ts',
+    from: 'schema/untrusted-flow-state-schema.ts',
+    name: 'UNTRUSTED_FLOW_STATE_JSON_SCHEMA',
+    doc: 'JSON Schema of the `flow` of a saved guard state, as `untrustedFlowStateSchema` gives it.',
+    schema: z.toJSONSchema(untrustedFlowStateSchema, { io: 'input' }),
   },
 ]
 for (const { path, from, name, doc, schema } of targets) {

@@ -3,6 +3,7 @@
 // like the others; a third-party adapter may use it too. It is released in lockstep with them
 // and documented in docs/adapter-api.md. Runtime-neutral: no Node.js built-in, no zod.
 
+export { hmacSha256, rfc8785Json, sha256Hex, toHex } from '@plan/json'
 export { resolveCompiler } from './adapter/adapter-options.js'
 export type { AllowedTextSource } from './adapter/allowed-text.js'
 export { allowedText } from './adapter/allowed-text.js'
@@ -36,5 +37,3 @@ export { traceCallDecision, traceSandboxViolations } from './telemetry/decision-
 export { canonicalJson, hashJson } from './util/canonical-json.js'
 export { errorCode } from './util/error-code.js'
 export { errorMessage } from './util/error-message.js'
-export { hmacSha256, sha256Hex, toHex } from './util/portable-crypto.js'
-export { rfc8785Json } from './util/rfc8785-json.js'

@@ -25,3 +25,4 @@ export {
   workspaceSchema,
 } from './schema/policy-schema.js'
 export { taintedSchema } from './schema/tainted-schema.js'
+export { untrustedFlowStateSchema } from './schema/untrusted-flow-state-schema.js'

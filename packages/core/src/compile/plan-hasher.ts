@@ -1,8 +1,8 @@
+import { createSha256 } from '@plan/json'
 import { pollutedPrototype } from '../errors/polluted-prototype.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import { canonicalJson, prototypesHaveToJson } from '../util/canonical-json.js'
 import { itemAt } from '../util/item-at.js'
-import { createSha256 } from '../util/portable-crypto.js'
 
 /** One step as it enters the plan hash; keys in sorted order. */
 export interface HashedStep {

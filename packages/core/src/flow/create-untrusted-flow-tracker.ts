@@ -1,5 +1,4 @@
 import { namedByOwnCode } from '@plan/shell'
-import { PlanError } from '../errors/plan-error.js'
 import { matchesExtractionSchema, readExtractionSchema } from '../extract/read-extraction-schema.js'
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
@@ -30,6 +29,8 @@ import {
   toolOutputIsUntrusted,
 } from './trust-rules.js'
 import { UntrustedTextIndex } from './untrusted-text-index.js'
+
+export { readUntrustedFlowState } from './read-untrusted-flow-state.js'
 
 /** What {@link UntrustedFlowTracker.check} found about one call's arguments. */
 export interface FlowCheck {
@@ -477,81 +478,4 @@ function flowSummary(
   }
   const outputs = index.outputsFrom(from)
   return { rest, saturatedAt: index.saturatedAt, outputs, outputCount: index.size }
-}
-
-function invalid(): never {
-  throw new PlanError('Invalid guard state: flow.', {
-    issues: [
-      { code: 'state_corrupt', message: 'The guard state has an invalid flow.', path: ['flow'] },
-    ],
-  })
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-/** Checks the `flow` part of a guard state (possibly after a trip through JSON). */
-export function readUntrustedFlowState(value: unknown): UntrustedFlowState {
-  if (!isRecord(value) || !isRecord(value.labels) || !isRecord(value.seen)) invalid()
-  const labels: Record<string, TrustLabel> = Object.create(null)
-  for (const [id, label] of Object.entries(value.labels)) {
-    if (label !== 'trusted' && label !== 'untrusted') invalid()
-    labels[id] = label
-  }
-  const seen: Record<string, number> = Object.create(null)
-  for (const [id, count] of Object.entries(value.seen)) {
-    if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) invalid()
-    seen[id] = count
-  }
-  const text = value.text
-  if (!isRecord(text) || !Array.isArray(text.outputs)) invalid()
-  const outputs = text.outputs.map((output: unknown) => {
-    if (
-      !isRecord(output) ||
-      typeof output.stepId !== 'string' ||
-      !Array.isArray(output.texts) ||
-      !output.texts.every((entry): entry is string => typeof entry === 'string')
-    )
-      invalid()
-    return { stepId: output.stepId, texts: output.texts }
-  })
-  const saturatedAt = text.saturatedAt ?? null
-  if (
-    saturatedAt !== null &&
-    (typeof saturatedAt !== 'number' || !Number.isSafeInteger(saturatedAt) || saturatedAt < 0)
-  )
-    invalid()
-  for (const count of Object.values(seen)) if (count > outputs.length) invalid()
-  const sensitive = value.sensitive ?? false
-  const acted = value.acted ?? false
-  if (typeof sensitive !== 'boolean' || typeof acted !== 'boolean') invalid()
-  const questions = value.questions ?? 0
-  if (typeof questions !== 'number' || !Number.isSafeInteger(questions) || questions < 0) invalid()
-  return {
-    labels,
-    seen,
-    text: { outputs, saturatedAt },
-    sensitive,
-    acted,
-    sources: readSourceLists(value.sources),
-    context: value.context === undefined ? [] : readStrings(value.context),
-    files: readSourceLists(value.files),
-    questions,
-  }
-}
-
-function readStrings(value: unknown): string[] {
-  if (!Array.isArray(value) || !value.every((entry): entry is string => typeof entry === 'string'))
-    invalid()
-  return value
-}
-
-/** A record of source lists (by step id or by file), null-prototype. */
-function readSourceLists(value: unknown): Record<string, string[]> {
-  const out: Record<string, string[]> = Object.create(null)
-  if (value === undefined) return out
-  if (!isRecord(value)) invalid()
-  for (const [key, list] of Object.entries(value)) out[key] = readStrings(list)
-  return out
 }

@@ -1,5 +1,5 @@
+import { equalBytes, fromHex, hmacSha256, toHex } from '@plan/json'
 import { canonicalJson } from '../util/canonical-json.js'
-import { equalBytes, fromHex, hmacSha256, toHex } from '../util/portable-crypto.js'
 import { SIGNATURE_PATTERN, SIGNATURE_PREFIX } from './plan-signature-input.js'
 
 /**

@@ -1,6 +1,6 @@
+import { utf8 } from '@plan/json'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import { canonicalJson, sha256 } from '../util/canonical-json.js'
-import { utf8 } from '../util/portable-crypto.js'
 
 /** Prefix of every signature this version of `@plan/core` makes. */
 export const SIGNATURE_PREFIX = 'v1.'

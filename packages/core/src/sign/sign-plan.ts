@@ -1,7 +1,7 @@
+import { hmacSha256, toHex } from '@plan/json'
 import { PlanError } from '../errors/plan-error.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import { errorMessage } from '../util/error-message.js'
-import { hmacSha256, toHex } from '../util/portable-crypto.js'
 import {
   MIN_SECRET_BYTES,
   planSignatureInput,

@@ -1,7 +1,7 @@
+import { equalBytes, fromHex, hmacSha256 } from '@plan/json'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { errorMessage } from '../util/error-message.js'
-import { equalBytes, fromHex, hmacSha256 } from '../util/portable-crypto.js'
 import {
   MIN_SECRET_BYTES,
   planSignatureInput,

@@ -1,4 +1,3 @@
-import type { CompiledStep } from '../types/compiled-plan.js'
 import { int32At, itemAt } from './item-at.js'
 
 /** The row of a step without dependents (most steps): shared, as a view per step costs more. */
@@ -38,21 +37,6 @@ export function rowsOf(
     filled[row] = int32At(filled, row) + 1
   })
   return { starts, targets }
-}
-
-/** Builds the rows of `steps` (by position), in O(steps + edges); `position` finds an id. */
-export function dependentRows(
-  steps: readonly CompiledStep[],
-  position: (stepId: string) => number | undefined,
-): DependentRows {
-  return rowsOf(steps.length, (emit) =>
-    steps.forEach((step, index) => {
-      for (const dependency of step.dependsOn) {
-        const at = position(dependency)
-        if (at !== undefined) emit(at, index)
-      }
-    }),
-  )
 }
 
 /** Positions of the steps that depend on the step at `position`. */

@@ -1,5 +1,9 @@
+import { defineValue } from '@plan/json'
 import type { JsonValue } from '../types/json-value.js'
 import { errorMessage } from './error-message.js'
+import { isPlainObject } from './is-plain-object.js'
+
+export { defineValue } from '@plan/json'
 
 /** Deepest nesting accepted in a live call's arguments or a tool's output. */
 export const MAX_JSON_DEPTH = 64
@@ -8,21 +12,6 @@ export const MAX_JSON_DEPTH = 64
 export type JsonCopy =
   | { readonly ok: true; readonly value: JsonValue }
   | { readonly ok: false; readonly reason: string }
-
-function isPlainObject(value: object): boolean {
-  const prototype = Object.getPrototypeOf(value)
-  return prototype === Object.prototype || prototype === null
-}
-
-/** Sets an own data property, even for a key such as `__proto__`. */
-export function defineValue(target: object, key: string | number, value: unknown): void {
-  Object.defineProperty(target, key, {
-    value,
-    writable: true,
-    enumerable: true,
-    configurable: true,
-  })
-}
 
 function copy(value: unknown, depth: number): JsonValue {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value

@@ -5,7 +5,7 @@ import {
   PlanError,
   type PlanGuard,
 } from '@plan/core'
-import { createRunWriter, hashJson } from '@plan/core/adapter'
+import { createRunWriter, errorMessage, hashJson } from '@plan/core/adapter'
 import type { GuardSetup, RunGuardOptions } from './guard-setup.js'
 import { newRun, type RunContext, setExit } from './run-context.js'
 import { readRunState } from './run-state.js'
@@ -31,7 +31,7 @@ function restoreGuard(
     return createPlanGuard(plan, { ...guardOptions, compiler, state: state.guard })
   } catch (error) {
     throw new PlanError(
-      `The saved @plan guard state of this run does not restore (${error instanceof Error ? error.message : String(error)}); no tool call can be authorized.`,
+      `The saved @plan guard state of this run does not restore (${errorMessage(error)}); no tool call can be authorized.`,
       {
         code: 'state_corrupt',
         issues: PlanError.isInstance(error) ? error.issues : [],

@@ -1,5 +1,3 @@
-import { nodeBuiltin } from './node-builtin.js'
-
 /** Text length (UTF-16 units) from which one hash is worth loading Node's crypto. */
 const NATIVE_FROM_LENGTH = 2048
 /** Short hashes done with @noble/hashes before Node's crypto is loaded anyway. */
@@ -20,6 +18,17 @@ export interface NodeCrypto {
   hash?(algorithm: 'sha256', data: string, outputEncoding: 'hex'): string
 }
 
+/** What this module reads of `globalThis.process`, which runtimes other than Node.js may lack. */
+interface HostProcess {
+  readonly getBuiltinModule?: (id: 'node:crypto') => NodeCrypto | undefined
+}
+
+/** `node:crypto` where the runtime has `process.getBuiltinModule` (Node.js 22.3+, Bun, Deno). */
+function loadNodeCrypto(): NodeCrypto | undefined {
+  const host: { readonly process?: HostProcess } = globalThis
+  return host.process?.getBuiltinModule?.('node:crypto')
+}
+
 let loaded = false
 let native: NodeCrypto | undefined
 let plainHashes = 0
@@ -37,7 +46,7 @@ export function nodeCryptoFor(length: number): NodeCrypto | undefined {
       return undefined
     }
     loaded = true
-    native = nodeBuiltin<NodeCrypto>('node:crypto')
+    native = loadNodeCrypto()
   }
   return native
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { canonicalJson, hashJson } from './canonical-json.js'
+import { canonicalJson } from './canonical-json.js'
 
 describe('canonicalJson', () => {
   it('should give equal text for equal values whatever their key order', () => {
@@ -7,7 +7,6 @@ describe('canonicalJson', () => {
       '{"a":"z","b":[1,{"x":1,"y":2}]}',
     )
     expect(canonicalJson({ a: 1, b: undefined })).toBe(canonicalJson({ a: 1 }))
-    expect(hashJson({ a: 1, b: 2 })).toBe(hashJson({ b: 2, a: 1 }))
   })
 
   it('should keep a __proto__ key as a plain member', () => {
