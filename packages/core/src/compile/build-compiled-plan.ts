@@ -40,6 +40,10 @@ export function buildCompiledPlan(
 }
 
 const NO_REFERENCES: readonly StepReference[] = Object.freeze([])
+// The columns of every one-step plan, shared: a plan's columns are only read.
+const ONE_ROW = new Int32Array(1)
+const NO_EDGES = new Int32Array(2)
+const NO_TARGETS = new Int32Array(0)
 
 /**
  * The approved plan of one step with no dependencies and no references, whose arguments were
@@ -53,13 +57,13 @@ export function buildOneStepPlan(
 ): CompiledPlan {
   const columns = new PlanColumns({
     ids: [id],
-    rowOf: new Int32Array(1),
+    rowOf: ONE_ROW,
     tools: [tool],
     args: [args],
     references: [NO_REFERENCES],
-    dependencyStart: new Int32Array(2),
-    dependencyTarget: new Int32Array(0),
-    level: new Int32Array(1),
+    dependencyStart: NO_EDGES,
+    dependencyTarget: NO_TARGETS,
+    level: ONE_ROW,
     levelCount: 1,
   })
   return compiledPlanOf(columns, [id], 1)

@@ -56,11 +56,15 @@ export class PlanColumns implements HashSource {
   #positions: ReadonlyMap<string, number> | undefined
   #levels: readonly (readonly string[])[] | undefined
   #dependents: DependentRows | undefined
-  readonly #recent: (CompiledStep | undefined)[] = new Array(RECENT_STEPS).fill(undefined)
-  readonly #hasher = new PlanHasher(this)
+  /** One slot per step up to {@link RECENT_STEPS} (a power of two): a turn's plan has one step. */
+  readonly #recent: (CompiledStep | undefined)[]
+  #hasher: PlanHasher | undefined
 
   constructor(input: PlanColumnsInput) {
     this.#input = input
+    let room = 1
+    while (room < input.ids.length && room < RECENT_STEPS) room *= 2
+    this.#recent = new Array(room).fill(undefined)
   }
 
   /** Number of steps. */
@@ -84,6 +88,7 @@ export class PlanColumns implements HashSource {
 
   /** The plan's hash (hex SHA-256 of its canonical JSON), computed at the first call. */
   hash(): string {
+    this.#hasher ??= new PlanHasher(this)
     return this.#hasher.digest()
   }
 
@@ -138,7 +143,7 @@ export class PlanColumns implements HashSource {
     if (this.#steps !== undefined) return itemAt(this.#steps, node)
     // The steps asked for lately, by node modulo the size: a step being authorized, run and
     // completed is made once, and stays the same object meanwhile.
-    const slot = node & (RECENT_STEPS - 1)
+    const slot = node & (this.#recent.length - 1)
     const recent = this.#recent[slot]
     if (recent !== undefined && recent.id === this.#input.ids[node]) return recent
     const dependsOn =
