@@ -8,6 +8,7 @@ import type { HashedStep, HashSource } from './plan-hasher.js'
 import { NO_DEPENDENCIES, PlanHasher } from './plan-hasher.js'
 
 const NO_NODES = new Int32Array(0)
+const ONE_STEP_DEPENDENTS: DependentRows = { starts: new Int32Array(2), targets: NO_NODES }
 
 /**
  * An array of `count` empty strings, each an own element from the start (literals for the
@@ -108,6 +109,8 @@ export class PlanColumns implements HashSource {
    * and the executor of the plan, which only read it.
    */
   dependents(): DependentRows {
+    // One step has no dependents: a turn's one call shares the empty rows.
+    if (this.size === 1) return ONE_STEP_DEPENDENTS
     this.#dependents ??= dependentRowsBy(this.size, (node) => this.dependencies(node))
     return this.#dependents
   }
