@@ -1,5 +1,5 @@
 import type { CallDecisionEvent, DecisionEvent } from '@plan/core'
-import { generateText, stepCountIs } from 'ai'
+import { generateText, stepCountIs, streamText } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { scriptedModel } from '../test/scripted-model.js'
 import { createTestWorkspace, testPolicy } from '../test/test-workspace.js'
@@ -72,7 +72,7 @@ describe('createPlanGuardedTools', () => {
 })
 
 /** Runs a per-turn model that calls `delete_file`, a tool of the set the policy does not list. */
-async function runUnlisted(maskTools: boolean | undefined) {
+async function runUnlisted(maskTools: boolean | undefined, stream = false) {
   const { tools, spies } = testTools()
   const events: DecisionEvent[] = []
   const guarded = await createPlanGuardedTools({
@@ -88,14 +88,16 @@ async function runUnlisted(maskTools: boolean | undefined) {
       ? { calls: [{ id: 'del', tool: 'delete_file', input: { file: 'README.md' } }] }
       : { text: 'Done.' }
   })
-  await generateText({
+  const settings = {
     model,
     tools: guarded.tools,
     toolApproval: guarded.toolApproval,
     prepareStep: guarded.prepareStep,
     stopWhen: [guarded.stopWhen, stepCountIs(3)],
     prompt: 'delete the readme',
-  })
+  }
+  if (stream) await streamText(settings).consumeStream()
+  else await generateText(settings)
   return { events, ran: spies.deleteFile.mock.calls.length, shown: shown[0] }
 }
 
@@ -110,6 +112,19 @@ describe('createPlanGuardedTools in per-turn mode', () => {
     expect(masked.events).toMatchObject([
       { kind: 'turn', allowed: false, callIds: ['del'], issues: [{ code: 'unknown_tool' }] },
       { kind: 'call', tool: 'delete_file', allowed: false, issues: [{ code: 'unknown_tool' }] },
+    ])
+  })
+
+  it('should show only the tools the policy lists to a streaming model', async () => {
+    const masked = await runUnlisted(undefined, true)
+    const unmasked = await runUnlisted(false, true)
+    expect(masked.shown).toEqual(['view_file', 'write_file', 'run_command'])
+    expect(unmasked.shown).toEqual(['view_file', 'write_file', 'run_command', 'delete_file'])
+    expect([masked.ran, unmasked.ran]).toEqual([0, 0])
+    expect(masked.events).toEqual(unmasked.events)
+    expect(masked.events).toMatchObject([
+      { kind: 'turn', allowed: false, callIds: ['del'], issues: [{ code: 'unknown_tool' }] },
+      { kind: 'call', tool: 'delete_file', allowed: false },
     ])
   })
 })

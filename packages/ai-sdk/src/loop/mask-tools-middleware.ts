@@ -11,16 +11,19 @@ function namesOf(shown: Iterable<string>): (name: string) => boolean {
   return (name) => names.has(name)
 }
 
+type CallOptions = Parameters<TransformParams>[0]['params']
+
+/** `params` with only the tools `shows` names; `params` itself when it shows every one. */
+function masked(params: CallOptions, shows: (name: string) => boolean): CallOptions {
+  const all = params.tools
+  // every tool shown (the usual per-turn case): the params as they are, no copy
+  if (all === undefined || all.every((tool) => shows(tool.name))) return params
+  return { ...params, tools: all.filter((tool) => shows(tool.name)) }
+}
+
 /** The `transformParams` that shows the model only the tools `visible()` names at each call. */
 function maskParams(visible: () => Iterable<string>): TransformParams {
-  return async ({ params }) => {
-    const all = params.tools
-    if (all === undefined) return params
-    const shows = namesOf(visible())
-    // every tool shown (the usual per-turn case): the params as they are, no copy
-    if (all.every((tool) => shows(tool.name))) return params
-    return { ...params, tools: all.filter((tool) => shows(tool.name)) }
-  }
+  return async ({ params }) => masked(params, namesOf(visible()))
 }
 
 /**
@@ -33,15 +36,45 @@ export function maskToolsMiddleware(visible: () => Iterable<string>): LanguageMo
   return { specificationVersion: 'v4', transformParams: maskParams(visible) }
 }
 
+type WrapGenerate = NonNullable<LanguageModelMiddleware['wrapGenerate']>
+type WrapStream = NonNullable<LanguageModelMiddleware['wrapStream']>
+
 /**
  * `middleware` that also shows the model only the tools `visible` names: one layer where
  * `[middleware, maskToolsMiddleware(...)]` would wrap the model twice. The tools are masked
- * before `middleware` sees the call, as the inner layer would; `middleware` must have no
- * `transformParams` of its own.
+ * before `middleware` sees the call, as the inner layer would, inside its own `wrapGenerate`
+ * and `wrapStream` (a fixed list needs no `transformParams` step at every call); `middleware`
+ * must have both and no `transformParams` of its own.
  */
 export function withMaskedTools(
-  middleware: LanguageModelMiddleware,
-  visible: () => Iterable<string>,
+  middleware: LanguageModelMiddleware & { wrapGenerate: WrapGenerate; wrapStream: WrapStream },
+  visible: readonly string[],
 ): LanguageModelMiddleware {
-  return { ...middleware, transformParams: maskParams(visible) }
+  const shows = namesOf(visible)
+  const { wrapGenerate, wrapStream } = middleware
+  return {
+    ...middleware,
+    wrapGenerate: (options) => {
+      const params = masked(options.params, shows)
+      if (params === options.params) return wrapGenerate(options)
+      const { model } = options
+      return wrapGenerate({
+        ...options,
+        params,
+        doGenerate: () => model.doGenerate(params),
+        doStream: () => model.doStream(params),
+      })
+    },
+    wrapStream: (options) => {
+      const params = masked(options.params, shows)
+      if (params === options.params) return wrapStream(options)
+      const { model } = options
+      return wrapStream({
+        ...options,
+        params,
+        doGenerate: () => model.doGenerate(params),
+        doStream: () => model.doStream(params),
+      })
+    },
+  }
 }

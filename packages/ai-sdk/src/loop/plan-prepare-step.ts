@@ -3,7 +3,6 @@ import { runReadyModelSteps } from '@plan/core/adapter'
 import {
   gateway,
   type LanguageModel,
-  type LanguageModelMiddleware,
   type PrepareStepFunction,
   type Provider,
   type ToolSet,
@@ -83,7 +82,7 @@ export function planPrepareStep<TOOLS extends ToolSet = ToolSet>(
 ): PrepareStepFunction<TOOLS> {
   const mode = modeOf(guard, options.mode)
   // per-turn mode only: the middleware and the wrapped model are made at the first step
-  let middleware: LanguageModelMiddleware | undefined
+  let middleware: ReturnType<typeof planTurnMiddleware> | undefined
   let lastModel: Exclude<LanguageModel, string> | undefined
   let lastWrapped: Exclude<LanguageModel, string> | undefined
   const turnModel = (model: LanguageModel): Exclude<LanguageModel, string> => {
@@ -97,8 +96,7 @@ export function planPrepareStep<TOOLS extends ToolSet = ToolSet>(
       const { turnTools } = options
       lastWrapped = wrapLanguageModel({
         model: base,
-        middleware:
-          turnTools === undefined ? middleware : withMaskedTools(middleware, () => turnTools),
+        middleware: turnTools === undefined ? middleware : withMaskedTools(middleware, turnTools),
       })
     }
     return lastWrapped

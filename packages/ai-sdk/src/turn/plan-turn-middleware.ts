@@ -234,7 +234,8 @@ function submitParsed(
 export function planTurnMiddleware(
   guard: PlanGuard,
   options: PlanTurnMiddlewareOptions = {},
-): LanguageModelMiddleware {
+): LanguageModelMiddleware &
+  Required<Pick<LanguageModelMiddleware, 'wrapGenerate' | 'wrapStream'>> {
   const validatorOf = options.tools === undefined ? undefined : validatorsOf(options.tools)
   return {
     specificationVersion: 'v4',

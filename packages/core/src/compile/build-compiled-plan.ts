@@ -1,4 +1,4 @@
-import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
+import type { CompiledPlan, CompiledStep, StepReference } from '../types/compiled-plan.js'
 import { type DependentRows, dependentRowsBy } from '../util/dependent-rows.js'
 import { itemAt, numberAt, stringAt } from '../util/item-at.js'
 import type { GraphAnalysis } from './analyze-graph.js'
@@ -36,13 +36,52 @@ export function buildCompiledPlan(
     level: graph.level,
     levelCount: graph.criticalPathLength,
   })
+  return compiledPlanOf(columns, idsOf(links.ids, graph.order), graph.criticalPathLength)
+}
+
+const NO_REFERENCES: readonly StepReference[] = Object.freeze([])
+// The columns of every one-step plan, shared: a plan's columns are only read.
+const ONE_ROW = new Int32Array(1)
+const NO_EDGES = new Int32Array(2)
+const NO_TARGETS = new Int32Array(0)
+
+/**
+ * The approved plan of one step with no dependencies and no references, whose arguments were
+ * checked (a model turn's one call): what {@link buildCompiledPlan} makes of that plan, without
+ * the tables of a general one.
+ */
+export function buildOneStepPlan(
+  id: string,
+  tool: string,
+  args: CompiledStep['args'],
+): CompiledPlan {
+  const columns = new PlanColumns({
+    ids: [id],
+    rowOf: ONE_ROW,
+    tools: [tool],
+    args: [args],
+    references: [NO_REFERENCES],
+    dependencyStart: NO_EDGES,
+    dependencyTarget: NO_TARGETS,
+    level: ONE_ROW,
+    levelCount: 1,
+  })
+  return compiledPlanOf(columns, [id], 1)
+}
+
+/** The frozen plan object of `columns`, with its keys in order. */
+function compiledPlanOf(
+  columns: PlanColumns,
+  order: string[],
+  criticalPathLength: number,
+): CompiledPlan {
   const plan = {} as PlanBody
   Object.defineProperty(plan, COLUMNS, { value: columns })
   Object.defineProperty(plan, 'steps', STEPS)
-  plan.order = Object.freeze(idsOf(links.ids, graph.order))
+  plan.order = Object.freeze(order)
   Object.defineProperty(plan, 'levels', LEVELS)
   Object.defineProperty(plan, 'hash', HASH)
-  plan.criticalPathLength = graph.criticalPathLength
+  plan.criticalPathLength = criticalPathLength
   return Object.freeze(plan) as CompiledPlan
 }
 

@@ -20,6 +20,7 @@ import { parsePlanText } from './parse-plan-text.js'
 import { quote } from './step-path.js'
 import { suggest } from './suggest.js'
 import { trackedDenyWarnings } from './tracked-deny-warnings.js'
+import { validateOneStep } from './validate-one-step.js'
 import { validatePlan } from './validate-plan.js'
 import { withUnrecordedValidate } from './validate-unrecorded.js'
 
@@ -134,5 +135,15 @@ export async function createPlanCompiler(
   }
   const exampleIssues = checkPolicyExamples(policy.policy, compiler)
   if (exampleIssues.length > 0) throw new PolicyError(exampleIssues)
-  return withUnrecordedValidate(compiler, (plan) => validate(plan, false))
+  // A turn's one call, the usual turn, needs no general plan; any other plan, or a doubt, does.
+  const validateTurn = (plan: unknown): PlanValidationResult => {
+    let oneStep: PlanValidationResult | undefined
+    try {
+      oneStep = validateOneStep(policy, checkCommand, plan)
+    } catch {
+      oneStep = undefined
+    }
+    return oneStep ?? validate(plan, false)
+  }
+  return withUnrecordedValidate(compiler, validateTurn)
 }

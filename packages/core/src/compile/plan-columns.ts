@@ -8,6 +8,7 @@ import type { HashedStep, HashSource } from './plan-hasher.js'
 import { NO_DEPENDENCIES, PlanHasher } from './plan-hasher.js'
 
 const NO_NODES = new Int32Array(0)
+const ONE_STEP_DEPENDENTS: DependentRows = { starts: new Int32Array(2), targets: NO_NODES }
 
 /**
  * An array of `count` empty strings, each an own element from the start (literals for the
@@ -56,11 +57,15 @@ export class PlanColumns implements HashSource {
   #positions: ReadonlyMap<string, number> | undefined
   #levels: readonly (readonly string[])[] | undefined
   #dependents: DependentRows | undefined
-  readonly #recent: (CompiledStep | undefined)[] = new Array(RECENT_STEPS).fill(undefined)
-  readonly #hasher = new PlanHasher(this)
+  /** One slot per step up to {@link RECENT_STEPS} (a power of two): a turn's plan has one step. */
+  readonly #recent: (CompiledStep | undefined)[]
+  #hasher: PlanHasher | undefined
 
   constructor(input: PlanColumnsInput) {
     this.#input = input
+    let room = 1
+    while (room < input.ids.length && room < RECENT_STEPS) room *= 2
+    this.#recent = new Array(room).fill(undefined)
   }
 
   /** Number of steps. */
@@ -84,6 +89,7 @@ export class PlanColumns implements HashSource {
 
   /** The plan's hash (hex SHA-256 of its canonical JSON), computed at the first call. */
   hash(): string {
+    this.#hasher ??= new PlanHasher(this)
     return this.#hasher.digest()
   }
 
@@ -103,6 +109,8 @@ export class PlanColumns implements HashSource {
    * and the executor of the plan, which only read it.
    */
   dependents(): DependentRows {
+    // One step has no dependents: a turn's one call shares the empty rows.
+    if (this.size === 1) return ONE_STEP_DEPENDENTS
     this.#dependents ??= dependentRowsBy(this.size, (node) => this.dependencies(node))
     return this.#dependents
   }
@@ -138,7 +146,7 @@ export class PlanColumns implements HashSource {
     if (this.#steps !== undefined) return itemAt(this.#steps, node)
     // The steps asked for lately, by node modulo the size: a step being authorized, run and
     // completed is made once, and stays the same object meanwhile.
-    const slot = node & (RECENT_STEPS - 1)
+    const slot = node & (this.#recent.length - 1)
     const recent = this.#recent[slot]
     if (recent !== undefined && recent.id === this.#input.ids[node]) return recent
     const dependsOn =

@@ -6,6 +6,7 @@ import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { GuardParts } from './guard-parts.js'
 import { commandParser } from './labelled-files.js'
+import { toolFacts } from './tool-facts.js'
 
 /** What a command call may do to the workspace's files, as far as labels go. */
 type CommandKind =
@@ -69,7 +70,8 @@ function namedFiles(argv: readonly string[], roots: readonly string[]): string[]
  */
 function commandKind(parts: GuardParts, step: CompiledStep, args: JsonObject): CommandKind {
   const tool = parts.compiler.policy.tools.get(step.tool)
-  if (tool === undefined) return { kind: 'none' }
+  // Without a command argument there is no command to run: most tools, read once.
+  if (tool === undefined || !toolFacts(tool).commands) return { kind: 'none' }
   const commands = roleValues(tool, args).filter((entry) => entry.role === 'command')
   if (commands.length === 0) {
     const declares = Object.values(tool.args).some((spec) => spec.type === 'command')
@@ -112,6 +114,7 @@ export function checkCommandsInFlight(
   tainted: boolean,
 ): PlanIssue[] {
   const found = commandKind(parts, step, args)
+  if (found.kind === 'none') return []
   const code = tainted ? 'tainted_run' : 'untrusted_flow'
   const running = [...parts.flow.commands.writers].filter(([id]) => id !== step.id)
   if (found.kind === 'runs' && running.length > 0) {

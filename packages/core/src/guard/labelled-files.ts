@@ -5,6 +5,7 @@ import type { JsonObject } from '../types/json-value.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { GuardParts } from './guard-parts.js'
+import { toolFacts } from './tool-facts.js'
 
 /** A command's argv as the command policy reads it; undefined for one it refuses. */
 export function commandParser(compiler: PlanCompiler): ParseCommand {
@@ -26,7 +27,7 @@ export function checkRunsLabelledFiles(
   args: JsonObject,
 ): PlanIssue[] {
   const tool = parts.compiler.policy.tools.get(step.tool)
-  if (tool === undefined) return []
+  if (tool === undefined || !toolFacts(tool).commands) return []
   return checkLabelledRun(
     tool,
     args,
@@ -50,7 +51,8 @@ export function labelWrittenFiles(
   clears = true,
 ): void {
   const tool = parts.compiler.policy.tools.get(step.tool)
-  if (tool === undefined) return
+  // A tool that writes no path labels nothing: most tools, read once.
+  if (tool === undefined || !toolFacts(tool).writes) return
   const written = roleValues(tool, args).filter((entry) => entry.role === 'write')
   if (written.length === 0) return
   const sources = parts.flow.callSources(step, parts.run.mode === 'turn')

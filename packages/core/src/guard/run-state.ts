@@ -59,8 +59,12 @@ function isEnded(state: StepStatus | undefined): boolean {
   return state === 'done' || state === 'failed' || state === 'skipped'
 }
 
+// The positions by tool of a plan of one step (a turn's one call), shared: they are only read.
+const FIRST_ONLY = new Int32Array(1)
+
 /** The positions of `steps` by tool, each tool's in plan order (typed arrays of their exact size). */
 function positionsByTool(steps: PlanSteps): Map<string, Int32Array> {
+  if (steps.size === 1) return new Map([[steps.tool(0), FIRST_ONLY]])
   const counts = new Map<string, number>()
   for (let position = 0; position < steps.size; position += 1) {
     const tool = steps.tool(position)

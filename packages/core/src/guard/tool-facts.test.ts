@@ -12,6 +12,8 @@ const policy = resolvePolicy({
       args: { files: { type: 'array', items: { type: 'path', access: 'write' } } },
     },
     fetch: { args: { urls: { type: 'array', items: { type: 'string', format: 'url' } } } },
+    run_command: { args: { command: { type: 'command' } } },
+    run_all: { args: { commands: { type: 'array', items: { type: 'command' } } } },
   },
 })
 
@@ -39,6 +41,13 @@ describe('toolFacts', () => {
     })
   })
 
+  it('should find command arguments, inside arrays too', () => {
+    expect(toolFacts(policy.tools.get('run_command')).commands).toBe(true)
+    expect(toolFacts(policy.tools.get('run_all')).commands).toBe(true)
+    for (const tool of ['echo', 'view_file', 'write_files', 'fetch'])
+      expect(toolFacts(policy.tools.get(tool)).commands).toBe(false)
+  })
+
   it('should give the declared arguments, and none for a tool the policy does not list', () => {
     const echo = policy.tools.get('echo')
     expect(toolFacts(echo).specs).toBe(echo?.args)
@@ -47,6 +56,7 @@ describe('toolFacts', () => {
       paths: false,
       writes: false,
       urls: false,
+      commands: false,
     })
   })
 })

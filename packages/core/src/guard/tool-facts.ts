@@ -10,6 +10,8 @@ export interface ToolFacts {
   readonly writes: boolean
   /** A `format: "url"` string argument (possibly inside arrays): normalised before the call. */
   readonly urls: boolean
+  /** A command argument (possibly inside arrays): its call may run or write files. */
+  readonly commands: boolean
 }
 
 const NO_FACTS: ToolFacts = Object.freeze({
@@ -17,6 +19,7 @@ const NO_FACTS: ToolFacts = Object.freeze({
   paths: false,
   writes: false,
   urls: false,
+  commands: false,
 })
 
 // A tool's policy is immutable once resolved: its facts are worked out once, for every guard.
@@ -27,6 +30,10 @@ function hasUrl(spec: ArgSpec): boolean {
     (spec.type === 'string' && spec.format === 'url') ||
     (spec.type === 'array' && hasUrl(spec.items))
   )
+}
+
+function hasCommand(spec: ArgSpec): boolean {
+  return spec.type === 'command' || (spec.type === 'array' && hasCommand(spec.items))
 }
 
 /** The facts of a tool's argument declarations (none for a tool the policy does not list). */
@@ -40,6 +47,7 @@ export function toolFacts(tool: ToolPolicy | undefined): ToolFacts {
       paths: hasPathArguments(specs),
       writes: writesPaths(specs),
       urls: Object.values(specs).some(hasUrl),
+      commands: Object.values(specs).some(hasCommand),
     })
     known.set(tool, facts)
   }

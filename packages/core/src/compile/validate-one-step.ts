@@ -1,0 +1,87 @@
+import type { ToolPolicy } from '../schema/policy-schema.js'
+import { MAX_STEP_ID_LENGTH, matchesStepIdPattern } from '../schema/step-id.js'
+import type { PlanValidationResult } from '../types/plan-compiler.js'
+import type { ResolvedPolicy } from '../types/resolved-policy.js'
+import { hasOwnKey } from '../util/has-own-key.js'
+import { isPlainObject } from '../util/is-plain-object.js'
+import type { ArgumentWalk, StepIdLookup } from './argument-walk.js'
+import { buildOneStepPlan } from './build-compiled-plan.js'
+import { checkArgumentsInto } from './check-arguments.js'
+import type { CommandCheck } from './command-check.js'
+
+/** The one step of `{ steps: [step] }`, when the plan has no other key; else undefined. */
+function onlyStep(plan: unknown): Record<string, unknown> | undefined {
+  if (!isPlainObject(plan)) return undefined
+  for (const key in plan) if (hasOwnKey(plan, key) && key !== 'steps') return undefined
+  if (!hasOwnKey(plan, 'steps') || plan.goal !== undefined) return undefined
+  const steps = plan.steps
+  if (!Array.isArray(steps) || steps.length !== 1) return undefined
+  const step: unknown = steps[0]
+  return isPlainObject(step) ? step : undefined
+}
+
+/** The step's own well-formed id, when it has no key but `id`, `tool` and `args`. */
+function plainStepId(step: Record<string, unknown>): string | undefined {
+  for (const key in step)
+    if (hasOwnKey(step, key) && key !== 'id' && key !== 'tool' && key !== 'args') return undefined
+  // Keys a loop over the step does not see (not enumerable) are read all the same.
+  if (hasOwnKey(step, 'depends_on') || hasOwnKey(step, 'dependsOn')) return undefined
+  if (hasOwnKey(step, 'description') || !hasOwnKey(step, 'id')) return undefined
+  const id = step.id
+  if (typeof id !== 'string' || id.length > MAX_STEP_ID_LENGTH) return undefined
+  return matchesStepIdPattern(id) ? id : undefined
+}
+
+/** The tool's policy, when a one-step plan of it meets every static budget and check. */
+function plainToolPolicy(policy: ResolvedPolicy, tool: unknown): ToolPolicy | undefined {
+  if (typeof tool !== 'string' || tool.length === 0) return undefined
+  const toolPolicy = policy.tools.get(tool)
+  if (toolPolicy === undefined || toolPolicy.output?.extract === true) return undefined
+  const budgets = policy.policy.budgets
+  const limit = toolPolicy.maxCalls ?? budgets.maxCallsPerTool
+  if (limit !== undefined && !(limit >= 1)) return undefined
+  if (!(budgets.maxSteps >= 1 && budgets.maxDepth >= 1 && budgets.maxFanOut >= 0)) return undefined
+  return toolPolicy
+}
+
+/**
+ * `validatePlan` of a plan of one step, without the tables of a general plan: the approved
+ * plan when it is `{ steps: [{ id, tool, args }] }` (the shape of a model turn's one call),
+ * its tool is allowed and its arguments pass their checks without any reference; undefined
+ * for every other plan, which `validatePlan` then decides. Only what `validatePlan` approves
+ * with the same plan is approved here: the arguments go through its own check.
+ */
+export function validateOneStep(
+  policy: ResolvedPolicy,
+  checkCommand: CommandCheck,
+  plan: unknown,
+): PlanValidationResult | undefined {
+  const step = onlyStep(plan)
+  if (step === undefined) return undefined
+  const id = plainStepId(step)
+  if (id === undefined) return undefined
+  const tool = hasOwnKey(step, 'tool') ? step.tool : undefined
+  const toolPolicy = plainToolPolicy(policy, tool)
+  if (toolPolicy === undefined || typeof tool !== 'string') return undefined
+  const stepIds: StepIdLookup = { get: (key) => (key === id ? 0 : undefined) }
+  const walk: ArgumentWalk = {
+    scope: policy.scope,
+    checkCommand,
+    stepIds,
+    stepIdAt: [id],
+    stepId: id,
+    issues: [],
+    references: [],
+    referenceTargets: [],
+    owned: false,
+  }
+  const args = checkArgumentsInto(
+    toolPolicy,
+    hasOwnKey(step, 'args') ? step.args : undefined,
+    ['steps', 0, 'args'],
+    walk,
+  )
+  // A reference, or any issue: the general validation reports it, with its location.
+  if (walk.issues.length > 0 || walk.references.length > 0) return undefined
+  return { success: true, plan: buildOneStepPlan(id, tool, args), issues: [] }
+}
