@@ -8,6 +8,7 @@ import { checkProgram, type ProgramCheckContext } from './check-program.js'
 import { COMMAND_HINTS } from './command-hints.js'
 import { commandIssue } from './command-issue.js'
 import { type LexResult, lexCommand } from './lex-command.js'
+import { plainCommandWords } from './plain-command-words.js'
 import { policyWord } from './program-path.js'
 
 /** What one command check needs: the checker's parser, the length limit and the policy. */
@@ -29,11 +30,40 @@ export function evaluateCommand(
   const invalid = inputIssue(command, evaluation.maxLength)
   if (invalid !== undefined) return deny([invalid])
   const text = String(command)
-  const syntax = analyze(evaluation.parser, text)
-  if (syntax === undefined)
-    return deny([
-      commandIssue('command_parse_error', 'The command could not be parsed.', COMMAND_HINTS.parse),
-    ])
+  const reading = plainCommandReading(text) ?? readCommand(evaluation.parser, text)
+  return reading === undefined
+    ? deny([
+        commandIssue(
+          'command_parse_error',
+          'The command could not be parsed.',
+          COMMAND_HINTS.parse,
+        ),
+      ])
+    : judgeCommand(evaluation.context, reading)
+}
+
+/** What the shell syntax of a command says: its issues, and its words when it is plain. */
+export interface CommandReading {
+  readonly issues: PlanIssue[]
+  /** The words, when the command is one simple command of literal words with no issue. */
+  readonly argv: readonly string[] | undefined
+  /** The words of every command in it whose words are all literals (for program checks). */
+  readonly commands: readonly (readonly string[])[]
+}
+
+// A command of plain words needs neither the grammar nor the tokenizer: both read it alike.
+function plainCommandReading(text: string): CommandReading | undefined {
+  const words = plainCommandWords(text)
+  return words === undefined ? undefined : { issues: [], argv: words, commands: [words] }
+}
+
+/**
+ * The grammar's and the strict tokenizer's reading of a command (both must see the same one
+ * simple command of literal words), or undefined when the grammar gives no tree.
+ */
+export function readCommand(parser: Parser, text: string): CommandReading | undefined {
+  const syntax = analyze(parser, text)
+  if (syntax === undefined) return undefined
   const lexed = lexCommand(text)
   const issues = mergeIssues(syntax, lexed)
   let argv: string[] | undefined
@@ -49,9 +79,17 @@ export function evaluateCommand(
       )
     }
   }
-  const context = evaluation.context
+  return { issues, argv, commands: syntax.commands }
+}
+
+/** The verdict on a command from its reading: the program and its arguments are checked. */
+export function judgeCommand(
+  context: ProgramCheckContext,
+  reading: CommandReading,
+): CommandCheckResult {
+  const { argv, issues } = reading
   if (argv !== undefined) issues.push(...checkProgram(context, argv, true))
-  else for (const words of syntax.commands) issues.push(...checkProgram(context, words, false))
+  else for (const words of reading.commands) issues.push(...checkProgram(context, words, false))
   // An allowed program given by its path in a system folder runs by its bare name.
   if (argv !== undefined && issues.length === 0)
     return {

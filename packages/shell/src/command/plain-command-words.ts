@@ -1,0 +1,155 @@
+// How each ASCII character may stand in a word of a plain command (0: not at all).
+const NONE = 0
+const PLAIN = 1
+const TILDE = 2
+const SINGLE_QUOTE = 3
+const DOUBLE_QUOTE = 4
+
+const CLASSES = new Uint8Array(128)
+for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=@%+,-')
+  CLASSES[char.charCodeAt(0)] = PLAIN
+CLASSES['~'.charCodeAt(0)] = TILDE
+CLASSES["'".charCodeAt(0)] = SINGLE_QUOTE
+CLASSES['"'.charCodeAt(0)] = DOUBLE_QUOTE
+
+// Plain characters the program's name may hold (the grammar reads `a@`, `a%` and `a+:` there
+// as syntax, and `=` makes an assignment).
+const IN_PROGRAM = new Uint8Array(128)
+for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-')
+  IN_PROGRAM[char.charCodeAt(0)] = 1
+
+const SPACE = 0x20
+const EQUALS = '='.charCodeAt(0)
+const COLON = ':'.charCodeAt(0)
+const APOSTROPHE = "'".charCodeAt(0)
+const QUOTE = '"'.charCodeAt(0)
+
+// Inside double quotes: printable ASCII, but for the quote itself and what starts an expansion,
+// an escape or a history expansion.
+const IN_DOUBLE_QUOTES = new Uint8Array(128)
+for (let code = 0x20; code < 0x7f; code += 1) IN_DOUBLE_QUOTES[code] = 1
+for (const char of '"$`\\!') IN_DOUBLE_QUOTES[char.charCodeAt(0)] = 0
+
+// Words the grammar may read as syntax (reserved words, declarations, test brackets).
+const RESERVED = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'case',
+  'esac',
+  'for',
+  'select',
+  'while',
+  'until',
+  'do',
+  'done',
+  'in',
+  'function',
+  'time',
+  'coproc',
+  'declare',
+  'typeset',
+  'export',
+  'readonly',
+  'local',
+  'unset',
+  'unsetenv',
+])
+
+/**
+ * The words of a command that is only words of plain characters, '…' and "…" without
+ * expansions or escapes, separated by spaces; undefined for anything else, which the grammar
+ * must read. Every word it gives is one the grammar and the strict tokenizer read alike, with
+ * no issue (a property test holds it to that): the program is an unquoted word of letters,
+ * digits and `_./+-`, no word is a reserved word or starts with `=` or `~`, and no `~` follows
+ * `=` or `:`.
+ */
+export function plainCommandWords(command: string): string[] | undefined {
+  const words: string[] = []
+  const length = command.length
+  let index = 0
+  while (index < length) {
+    if (command.charCodeAt(index) === SPACE) {
+      index += 1
+      continue
+    }
+    const end = wordEnd(command, index, words.length === 0)
+    if (end === -1) return undefined
+    const value = wordValue(command, index, end)
+    if (RESERVED.has(value)) return undefined
+    words.push(value)
+    index = end
+  }
+  return words.length > 0 ? words : undefined
+}
+
+// Where the word from `start` ends, or -1 when it holds anything but plain characters and
+// closed quotes, or starts with `=` (the grammar reads `==` as an operator); the program holds
+// only the characters of IN_PROGRAM and tildes.
+function wordEnd(command: string, start: number, program: boolean): number {
+  const length = command.length
+  let index = start
+  while (index < length) {
+    const code = command.charCodeAt(index)
+    if (code === SPACE) return index
+    const kind = code < 128 ? (CLASSES[code] ?? NONE) : NONE
+    if (kind === PLAIN) {
+      if (program ? IN_PROGRAM[code] !== 1 : code === EQUALS && index === start) return -1
+      index += 1
+    } else if (kind === TILDE) {
+      // A tilde is literal only inside a word, after a plain character other than `=` and `:`.
+      const previous = index > start ? command.charCodeAt(index - 1) : SPACE
+      if (previous === EQUALS || previous === COLON || CLASSES[previous] !== PLAIN) return -1
+      index += 1
+    } else if (kind === SINGLE_QUOTE && !program) {
+      index = singleQuotedEnd(command, index)
+      if (index === -1) return -1
+    } else if (kind === DOUBLE_QUOTE && !program) {
+      index = doubleQuotedEnd(command, index)
+      if (index === -1) return -1
+    } else return -1
+  }
+  return index
+}
+
+// After the closing quote of '…' opened at `open`, or -1 (not closed, or not printable ASCII).
+function singleQuotedEnd(command: string, open: number): number {
+  const close = command.indexOf("'", open + 1)
+  if (close === -1) return -1
+  for (let index = open + 1; index < close; index += 1) {
+    const code = command.charCodeAt(index)
+    if (code < 0x20 || code > 0x7e) return -1
+  }
+  return close + 1
+}
+
+// After the closing quote of "…" opened at `open`, or -1 (not closed, or holding `$`, a
+// backtick, a backslash, `!` or anything but printable ASCII).
+function doubleQuotedEnd(command: string, open: number): number {
+  const length = command.length
+  for (let index = open + 1; index < length; index += 1) {
+    const code = command.charCodeAt(index)
+    if (code === QUOTE) return index + 1
+    if (code >= 128 || IN_DOUBLE_QUOTES[code] !== 1) return -1
+  }
+  return -1
+}
+
+// The word from `start` to `end` without its quotes (wordEnd has checked its shape).
+function wordValue(command: string, start: number, end: number): string {
+  let value = ''
+  let run = start
+  let index = start
+  while (index < end) {
+    const code = command.charCodeAt(index)
+    if (code === APOSTROPHE || code === QUOTE) {
+      const close = command.indexOf(code === QUOTE ? '"' : "'", index + 1)
+      value += command.slice(run, index) + command.slice(index + 1, close)
+      index = close + 1
+      run = index
+    } else index += 1
+  }
+  return run === start ? command.slice(start, end) : value + command.slice(run, end)
+}
