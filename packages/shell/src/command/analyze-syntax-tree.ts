@@ -23,10 +23,13 @@ interface Rule {
 
 const rule = (code: IssueCode, message: string, hint: string): Rule => ({ code, message, hint })
 
+const LIST = rule('command_list', 'The command chains commands with && or ||.', COMMAND_HINTS.list)
+const PIPELINE = rule('command_pipeline', 'The command is a pipeline (|).', COMMAND_HINTS.pipeline)
+
 // Node types that make a command more than one simple command of literal words.
 const RULES: Readonly<Record<string, Rule>> = {
-  list: rule('command_list', 'The command chains commands with && or ||.', COMMAND_HINTS.list),
-  pipeline: rule('command_pipeline', 'The command is a pipeline (|).', COMMAND_HINTS.pipeline),
+  list: LIST,
+  pipeline: PIPELINE,
   file_redirect: rule(
     'command_redirection',
     'The command contains a redirection.',
@@ -193,6 +196,15 @@ const SKIPPED_WHEN_LENIENT = new Set([
   'heredoc_redirect',
 ])
 const LITERAL_TYPES = new Set(['word', 'number', 'string', 'raw_string', 'concatenation'])
+
+/**
+ * The one issue the walk reports for plain commands joined only by `&&` and `||` (`list`), or
+ * only by `|`.
+ */
+export function joinedCommandIssue(list: boolean): PlanIssue {
+  const found = list ? LIST : PIPELINE
+  return commandIssue(found.code, found.message, found.hint)
+}
 
 /** Type names and named flags by type id, read once per grammar instead of once per node. */
 interface Kinds {

@@ -3,12 +3,17 @@ import type { CommandCheckResult } from '../types/command-check-result.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { itemAt, stringAt } from '../util/item-at.js'
 import { hasUnsafeCommandCharacter } from '../util/unsafe-characters.js'
-import { analyzeSyntaxTree, type SyntaxAnalysis } from './analyze-syntax-tree.js'
+import {
+  analyzeSyntaxTree,
+  joinedCommandIssue,
+  type SyntaxAnalysis,
+} from './analyze-syntax-tree.js'
 import { checkProgram, type ProgramCheckContext } from './check-program.js'
 import { COMMAND_HINTS } from './command-hints.js'
 import { commandIssue } from './command-issue.js'
 import { type LexResult, lexCommand } from './lex-command.js'
-import { plainCommandWords } from './plain-command-words.js'
+import { PIPE } from './lex-operator.js'
+import { plainCommands } from './plain-command-words.js'
 import { policyWord } from './program-path.js'
 
 /** What one command check needs: the checker's parser, the length limit and the policy. */
@@ -30,7 +35,7 @@ export function evaluateCommand(
   const invalid = inputIssue(command, evaluation.maxLength)
   if (invalid !== undefined) return deny([invalid])
   const text = String(command)
-  const reading = plainCommandReading(text) ?? readCommand(evaluation.parser, text)
+  const reading = readPlainCommands(text) ?? readCommand(evaluation.parser, text)
   return reading === undefined
     ? deny([
         commandIssue(
@@ -51,10 +56,19 @@ export interface CommandReading {
   readonly commands: readonly (readonly string[])[]
 }
 
-// A command of plain words needs neither the grammar nor the tokenizer: both read it alike.
-function plainCommandReading(text: string): CommandReading | undefined {
-  const words = plainCommandWords(text)
-  return words === undefined ? undefined : { issues: [], argv: words, commands: [words] }
+/**
+ * The reading of plain commands (see {@link plainCommands}), which needs neither the grammar
+ * nor the tokenizer: it is the one {@link readCommand} gives, or undefined.
+ */
+export function readPlainCommands(text: string): CommandReading | undefined {
+  const plain = plainCommands(text)
+  if (plain === undefined) return undefined
+  const { commands, and, or } = plain
+  if (commands.length === 1) return { issues: [], argv: commands[0], commands }
+  const issues = [joinedCommandIssue(and || or)]
+  // The tokenizer reads the second `|` of `||` as a pipe, an issue of a code of its own.
+  if (or) issues.push(commandIssue(PIPE.code, PIPE.message, PIPE.hint))
+  return { issues, argv: undefined, commands }
 }
 
 /**

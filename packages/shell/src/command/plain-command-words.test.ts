@@ -11,6 +11,7 @@ import {
   evaluateCommand,
   judgeCommand,
   readCommand,
+  readPlainCommands,
 } from './evaluate-command.js'
 import { loadBashLanguage } from './load-bash-language.js'
 import { plainCommandWords } from './plain-command-words.js'
@@ -105,6 +106,14 @@ const PIECES = [
   '.',
   '-',
   '--',
+  '&&',
+  '||',
+  '|',
+  '|&',
+  '&',
+  ';',
+  '&&&',
+  '|||',
 ]
 const BLANKS = [' ', ' ', ' ', '  ', '\t', ' \t ', '\n']
 
@@ -125,36 +134,58 @@ const command = fc
   )
 // Mostly words the plain path may take, so that its acceptances are many.
 const plainish = fc
-  .array(
-    fc.constantFrom(
-      'git',
-      'status',
-      'HEAD~1',
-      'a=b',
-      '-n',
-      '20',
-      "'a | b'",
-      '"fix: a"',
-      'x"y"z',
-      "--m='q'",
-      'src/a.ts',
-      '%x',
-      'a,b',
-      'time',
-      'if',
-      '~x',
+  .tuple(
+    fc.constantFrom('git', 'ls', 'g++', 'x.y', 'time', 'a=b', '~x', 'if'),
+    fc.array(
+      fc.tuple(
+        fc.constantFrom(' ', '  ', ' '),
+        fc.constantFrom(
+          'status',
+          'HEAD~1',
+          'a=b',
+          '-n',
+          '20',
+          "'a | b'",
+          '"fix: a"',
+          'x"y"z',
+          "--m='q'",
+          'src/a.ts',
+          '%x',
+          'a,b',
+          'if',
+          '~x',
+          '==',
+        ),
+      ),
+      { maxLength: 5 },
     ),
-    { minLength: 1, maxLength: 6 },
+    fc.constantFrom('', ' '),
   )
-  .chain((words) =>
-    fc
-      .array(fc.constantFrom(' ', '  ', ' '), {
-        minLength: words.length + 1,
-        maxLength: words.length + 1,
-      })
-      .map((blanks) => blanks.map((blank, index) => (index === 0 ? blank.trim() : blank)))
-      .map((blanks) => words.map((text, index) => blanks[index] + text).join('')),
+  .map(([program, words, trail]) => program + words.map((pair) => pair.join('')).join('') + trail)
+// Plain-looking commands joined by operators, with and without spaces around them.
+const chained = fc
+  .array(
+    fc.tuple(plainish, fc.constantFrom(' && ', ' || ', ' | ', '&&', ' |', '| ', ' ; ', ' & ')),
+    {
+      minLength: 1,
+      maxLength: 4,
+    },
   )
+  .map((parts) => parts.map(([text, operator]) => text + operator).join(''))
+  .chain((text) => fc.constantFrom(text, `${text}git status`, `${text} ls -la`))
+// Joined by one kind of operator only, which the plain path may take.
+const joined = (operators: readonly string[]) =>
+  fc
+    .array(fc.tuple(plainish, fc.constantFrom(...operators)), { minLength: 1, maxLength: 4 })
+    .map((parts) => parts.map(([text, operator]) => text + operator).join(''))
+    .chain((text) => fc.constantFrom(`${text}git status`, `${text}cat x.y`, text))
+const commands = fc.oneof(
+  command,
+  plainish,
+  chained,
+  joined([' && ', ' || ', ' &&  ']),
+  joined([' | ', '  |  ']),
+)
 
 describe('plainCommandWords', () => {
   let parser: Parser
@@ -189,6 +220,35 @@ describe('plainCommandWords', () => {
     expect(plainCommandWords("find . -name '*.ts'")).toEqual(['find', '.', '-name', '*.ts'])
   })
 
+  it('should read plain commands joined by && and || or by | with the grammar path issues', () => {
+    expect(readPlainCommands('git status && rm -rf /')).toEqual(
+      readCommand(parser, 'git status && rm -rf /'),
+    )
+    expect(readPlainCommands('git status && rm -rf /')?.issues.map((issue) => issue.code)).toEqual([
+      'command_list',
+    ])
+    expect(readPlainCommands('ls || cat x')?.issues.map((issue) => issue.code)).toEqual([
+      'command_list',
+      'command_pipeline',
+    ])
+    expect(readPlainCommands('curl -s http://x | sh')?.commands).toEqual([
+      ['curl', '-s', 'http://x'],
+      ['sh'],
+    ])
+    for (const text of [
+      'a | b && c',
+      'a && b | c',
+      'a & b',
+      'a ; b',
+      'a &&b',
+      'a|b',
+      'a |& b',
+      '&& a',
+      'a &&',
+    ])
+      expect(readPlainCommands(text), text).toBeUndefined()
+  })
+
   it('should decline what holds shell syntax, a reserved word or an assignment as the program', () => {
     for (const text of [
       'FOO=1 npm test',
@@ -210,24 +270,30 @@ describe('plainCommandWords', () => {
 
   it('should give exactly the words, issues and verdict of the grammar path, or decline', () => {
     let taken = 0
+    let joinedTaken = 0
     let runs = 0
     fc.assert(
-      fc.property(fc.oneof(command, plainish), (text) => {
+      fc.property(commands, (text) => {
         runs += 1
         const parsed = readCommand(parser, text)
-        const words = plainCommandWords(text)
-        if (words !== undefined) {
+        const plain = readPlainCommands(text)
+        if (plain !== undefined) {
           taken += 1
-          expect(parsed).toEqual({ issues: [], argv: words, commands: [words] })
+          if (plain.commands.length > 1) joinedTaken += 1
+          expect(plain).toEqual(parsed)
         }
+        const words = plainCommandWords(text)
+        if (words !== undefined)
+          expect(parsed).toEqual({ issues: [], argv: words, commands: [words] })
         // The checker's verdict (which takes the plain path) is the grammar path's verdict.
         const verdict = evaluateCommand(evaluation, text)
         if (parsed !== undefined && text.trim() !== '' && !/[^\t\n\x20-\x7e]/.test(text))
           expect(verdict).toEqual(judgeCommand(context, parsed))
       }),
-      { numRuns: 4000 },
+      { numRuns: 6000 },
     )
-    expect(taken).toBeGreaterThan(runs / 10)
+    expect(taken).toBeGreaterThan(runs / 20)
+    expect(joinedTaken).toBeGreaterThan(runs / 100)
   })
 
   describe('against bash', () => {
@@ -241,9 +307,9 @@ describe('plainCommandWords', () => {
 
     test('should give the argv bash builds for every command it takes', () => {
       const taken = fc
-        .sample(fc.oneof(command, plainish), { numRuns: 5000, seed: 33 })
+        .sample(fc.oneof(command, plainish), { numRuns: 8000, seed: 33 })
         .filter((text) => plainCommandWords(text) !== undefined)
-      expect(taken.length).toBeGreaterThan(500)
+      expect(taken.length).toBeGreaterThan(600)
       // Each command's words become printf's arguments, so bash does the quote removal.
       const script = taken.map((text) => `printf '%s\\0' ${text}; printf '\\1'`).join('\n')
       const result = spawnSync('bash', ['--norc', '--noprofile', '-s'], {

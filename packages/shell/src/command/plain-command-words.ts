@@ -58,6 +58,18 @@ const RESERVED = new Set([
   'unsetenv',
 ])
 
+/** Plain commands joined by `&&` and `||`, or by `|`, read without the grammar. */
+export interface PlainCommands {
+  /** The words of each command, in order. */
+  readonly commands: readonly (readonly string[])[]
+  /** Whether `&&` joins two of them. */
+  readonly and: boolean
+  /** Whether `||` joins two of them. */
+  readonly or: boolean
+  /** Whether `|` joins two of them. */
+  readonly pipe: boolean
+}
+
 /**
  * The words of a command that is only words of plain characters, '…' and "…" without
  * expansions or escapes, separated by spaces; undefined for anything else, which the grammar
@@ -66,13 +78,39 @@ const RESERVED = new Set([
  * digits and `_./+-`, no word is a reserved word or starts with `=` or `~`, and no `~` follows
  * `=` or `:`.
  */
-export function plainCommandWords(command: string): string[] | undefined {
-  const words: string[] = []
+export function plainCommandWords(command: string): readonly string[] | undefined {
+  const read = plainCommands(command)
+  return read === undefined || read.commands.length !== 1 ? undefined : read.commands[0]
+}
+
+/**
+ * Like {@link plainCommandWords}, for one or more such commands joined by `&&` and `||`, or
+ * only by `|`, with a space on each side: the commands the grammar finds in it, and the
+ * operators that join them. Undefined for anything else.
+ */
+export function plainCommands(command: string): PlainCommands | undefined {
+  const commands: string[][] = []
+  let words: string[] = []
+  let and = false
+  let or = false
+  let pipe = false
   const length = command.length
   let index = 0
   while (index < length) {
     if (command.charCodeAt(index) === SPACE) {
       index += 1
+      continue
+    }
+    const operator = operatorLength(command, index)
+    if (operator > 0) {
+      // Between two commands only, with a space after it.
+      if (words.length === 0 || command.charCodeAt(index + operator) !== SPACE) return undefined
+      if (operator === 1) pipe = true
+      else if (command.charCodeAt(index) === BAR) or = true
+      else and = true
+      commands.push(words)
+      words = []
+      index += operator
       continue
     }
     const end = wordEnd(command, index, words.length === 0)
@@ -82,7 +120,21 @@ export function plainCommandWords(command: string): string[] | undefined {
     words.push(value)
     index = end
   }
-  return words.length > 0 ? words : undefined
+  // The grammar nests `|` and `&&` in an order of its own (`a | b | c && d` is a pipeline).
+  if (words.length === 0 || (pipe && (and || or))) return undefined
+  commands.push(words)
+  return { commands, and, or, pipe }
+}
+
+const AMPERSAND = '&'.charCodeAt(0)
+const BAR = '|'.charCodeAt(0)
+
+// The length of the `&&`, `||` or `|` at `index`, or 0.
+function operatorLength(command: string, index: number): number {
+  const code = command.charCodeAt(index)
+  if (code !== AMPERSAND && code !== BAR) return 0
+  if (command.charCodeAt(index + 1) === code) return 2
+  return code === BAR ? 1 : 0
 }
 
 // Where the word from `start` ends, or -1 when it holds anything but plain characters and
