@@ -23,13 +23,10 @@ interface Rule {
 
 const rule = (code: IssueCode, message: string, hint: string): Rule => ({ code, message, hint })
 
-const LIST = rule('command_list', 'The command chains commands with && or ||.', COMMAND_HINTS.list)
-const PIPELINE = rule('command_pipeline', 'The command is a pipeline (|).', COMMAND_HINTS.pipeline)
-
 // Node types that make a command more than one simple command of literal words.
 const RULES: Readonly<Record<string, Rule>> = {
-  list: LIST,
-  pipeline: PIPELINE,
+  list: rule('command_list', 'The command chains commands with && or ||.', COMMAND_HINTS.list),
+  pipeline: rule('command_pipeline', 'The command is a pipeline (|).', COMMAND_HINTS.pipeline),
   file_redirect: rule(
     'command_redirection',
     'The command contains a redirection.',
@@ -199,10 +196,10 @@ const LITERAL_TYPES = new Set(['word', 'number', 'string', 'raw_string', 'concat
 
 /**
  * The one issue the walk reports for plain commands joined only by `&&` and `||` (`list`), or
- * only by `|`.
+ * only by `|` (`pipeline`), or for one command after one `NAME=value` (`variable_assignment`).
  */
-export function joinedCommandIssue(list: boolean): PlanIssue {
-  const found = list ? LIST : PIPELINE
+export function plainSyntaxIssue(type: 'list' | 'pipeline' | 'variable_assignment'): PlanIssue {
+  const found = valueAt(RULES, type)
   return commandIssue(found.code, found.message, found.hint)
 }
 

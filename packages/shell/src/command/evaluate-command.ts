@@ -3,11 +3,7 @@ import type { CommandCheckResult } from '../types/command-check-result.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { itemAt, stringAt } from '../util/item-at.js'
 import { hasUnsafeCommandCharacter } from '../util/unsafe-characters.js'
-import {
-  analyzeSyntaxTree,
-  joinedCommandIssue,
-  type SyntaxAnalysis,
-} from './analyze-syntax-tree.js'
+import { analyzeSyntaxTree, plainSyntaxIssue, type SyntaxAnalysis } from './analyze-syntax-tree.js'
 import { checkProgram, type ProgramCheckContext } from './check-program.js'
 import { COMMAND_HINTS } from './command-hints.js'
 import { commandIssue } from './command-issue.js'
@@ -63,9 +59,11 @@ export interface CommandReading {
 export function readPlainCommands(text: string): CommandReading | undefined {
   const plain = plainCommands(text)
   if (plain === undefined) return undefined
-  const { commands, and, or } = plain
+  const { commands, and, or, assignment } = plain
+  if (assignment)
+    return { issues: [plainSyntaxIssue('variable_assignment')], argv: undefined, commands }
   if (commands.length === 1) return { issues: [], argv: commands[0], commands }
-  const issues = [joinedCommandIssue(and || or)]
+  const issues = [plainSyntaxIssue(and || or ? 'list' : 'pipeline')]
   // The tokenizer reads the second `|` of `||` as a pipe, an issue of a code of its own.
   if (or) issues.push(commandIssue(PIPE.code, PIPE.message, PIPE.hint))
   return { issues, argv: undefined, commands }

@@ -179,7 +179,33 @@ const joined = (operators: readonly string[]) =>
     .array(fc.tuple(plainish, fc.constantFrom(...operators)), { minLength: 1, maxLength: 4 })
     .map((parts) => parts.map(([text, operator]) => text + operator).join(''))
     .chain((text) => fc.constantFrom(`${text}git status`, `${text}cat x.y`, text))
+// Assignments, plain and not, before commands.
+const assigned = fc
+  .tuple(
+    fc.constantFrom(
+      'FOO=1 ',
+      'A_1=x/y:z ',
+      '_=a ',
+      '_a=b ',
+      'a_=b ',
+      '1A=b ',
+      'A=b=c ',
+      'A= ',
+      'A=b B=c ',
+      'A=~ ',
+      'A=x~ ',
+      'A="x" ',
+      "A='x' ",
+      'A+=x ',
+      'A=b  ',
+      ' A=b ',
+      'A=b',
+    ),
+    fc.oneof(plainish, joined([' && ', ' | '])),
+  )
+  .map(([assignment, text]) => assignment + text)
 const commands = fc.oneof(
+  assigned,
   command,
   plainish,
   chained,
@@ -246,6 +272,13 @@ describe('plainCommandWords', () => {
       '&& a',
       'a &&',
     ])
+      expect(readPlainCommands(text), text).toBeUndefined()
+  })
+
+  it('should read one NAME=value before a plain command as the grammar path does', () => {
+    expect(readPlainCommands('FOO=1 npm test')).toEqual(readCommand(parser, 'FOO=1 npm test'))
+    expect(readPlainCommands('FOO=1 npm test')?.commands).toEqual([['npm', 'test']])
+    for (const text of ['_=a git', 'A=1 B=2 git', 'A=1 git && ls', 'A= git', 'A=~ git', 'A=1'])
       expect(readPlainCommands(text), text).toBeUndefined()
   })
 

@@ -18,6 +18,15 @@ const IN_PROGRAM = new Uint8Array(128)
 for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-')
   IN_PROGRAM[char.charCodeAt(0)] = 1
 
+// The characters of a variable's name, which starts with a letter (the grammar does not read
+// `_=a` as an assignment).
+const IN_NAME = new Uint8Array(128)
+for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_')
+  IN_NAME[char.charCodeAt(0)] = 1
+const LETTER = new Uint8Array(128)
+for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz')
+  LETTER[char.charCodeAt(0)] = 1
+
 const SPACE = 0x20
 const EQUALS = '='.charCodeAt(0)
 const COLON = ':'.charCodeAt(0)
@@ -57,6 +66,7 @@ const RESERVED = new Set([
   'unset',
   'unsetenv',
 ])
+const LONGEST_RESERVED = 8
 
 /** Plain commands joined by `&&` and `||`, or by `|`, read without the grammar. */
 export interface PlainCommands {
@@ -68,6 +78,8 @@ export interface PlainCommands {
   readonly or: boolean
   /** Whether `|` joins two of them. */
   readonly pipe: boolean
+  /** Whether one `NAME=value` assignment comes before the only command. */
+  readonly assignment: boolean
 }
 
 /**
@@ -80,7 +92,9 @@ export interface PlainCommands {
  */
 export function plainCommandWords(command: string): readonly string[] | undefined {
   const read = plainCommands(command)
-  return read === undefined || read.commands.length !== 1 ? undefined : read.commands[0]
+  return read === undefined || read.commands.length !== 1 || read.assignment
+    ? undefined
+    : read.commands[0]
 }
 
 /**
@@ -94,12 +108,21 @@ export function plainCommands(command: string): PlainCommands | undefined {
   let and = false
   let or = false
   let pipe = false
+  let assignment = false
   const length = command.length
   let index = 0
   while (index < length) {
     if (command.charCodeAt(index) === SPACE) {
       index += 1
       continue
+    }
+    if (!assignment && words.length === 0 && commands.length === 0) {
+      const end = assignmentEnd(command, index)
+      if (end !== -1) {
+        assignment = true
+        index = end
+        continue
+      }
     }
     const operator = operatorLength(command, index)
     if (operator > 0) {
@@ -116,14 +139,35 @@ export function plainCommands(command: string): PlainCommands | undefined {
     const end = wordEnd(command, index, words.length === 0)
     if (end === -1) return undefined
     const value = wordValue(command, index, end)
-    if (RESERVED.has(value)) return undefined
+    if (value.length <= LONGEST_RESERVED && RESERVED.has(value)) return undefined
     words.push(value)
     index = end
   }
   // The grammar nests `|` and `&&` in an order of its own (`a | b | c && d` is a pipeline).
-  if (words.length === 0 || (pipe && (and || or))) return undefined
+  if (words.length === 0 || (pipe && (and || or)) || (assignment && commands.length > 0))
+    return undefined
   commands.push(words)
-  return { commands, and, or, pipe }
+  return { commands, and, or, pipe, assignment }
+}
+
+// After `NAME=value` at `start` and before the space after it, or -1: the value is one or more
+// plain characters other than `=`, and a command follows.
+function assignmentEnd(command: string, start: number): number {
+  let index = start
+  const length = command.length
+  while (index < length && IN_NAME[command.charCodeAt(index)] === 1) index += 1
+  const name = index - start
+  if (name === 0 || LETTER[command.charCodeAt(start)] !== 1 || command.charCodeAt(index) !== EQUALS)
+    return -1
+  index += 1
+  const value = index
+  while (index < length) {
+    const code = command.charCodeAt(index)
+    if (code === SPACE) break
+    if (code >= 128 || CLASSES[code] !== PLAIN || code === EQUALS) return -1
+    index += 1
+  }
+  return index > value && index < length ? index : -1
 }
 
 const AMPERSAND = '&'.charCodeAt(0)
