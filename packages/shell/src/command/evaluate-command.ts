@@ -21,8 +21,8 @@ export interface CommandEvaluation {
 
 /**
  * Checks one command without a cache: the input itself, then the grammar's and the strict
- * tokenizer's reading of it (both must see the same one simple command of literal words),
- * then the program and its arguments.
+ * tokenizer's reading of it (both must see the same one simple command of literal words; plain
+ * commands are read directly, as both read them), then the program and its arguments.
  */
 export function evaluateCommand(
   evaluation: CommandEvaluation,

@@ -110,6 +110,8 @@ export function plainCommands(command: string): PlainCommands | undefined {
   let pipe = false
   let assignment = false
   const length = command.length
+  // Without a quote anywhere, each word is its own text.
+  const quoted = command.includes("'") || command.includes('"')
   let index = 0
   while (index < length) {
     if (command.charCodeAt(index) === SPACE) {
@@ -138,7 +140,7 @@ export function plainCommands(command: string): PlainCommands | undefined {
     }
     const end = wordEnd(command, index, words.length === 0)
     if (end === -1) return undefined
-    const value = wordValue(command, index, end)
+    const value = quoted ? wordValue(command, index, end) : command.slice(index, end)
     if (value.length <= LONGEST_RESERVED && RESERVED.has(value)) return undefined
     words.push(value)
     index = end
