@@ -194,6 +194,15 @@ const SKIPPED_WHEN_LENIENT = new Set([
 ])
 const LITERAL_TYPES = new Set(['word', 'number', 'string', 'raw_string', 'concatenation'])
 
+/**
+ * The one issue the walk reports for plain commands joined only by `&&` and `||` (`list`), or
+ * only by `|` (`pipeline`), or for one command after one `NAME=value` (`variable_assignment`).
+ */
+export function plainSyntaxIssue(type: 'list' | 'pipeline' | 'variable_assignment'): PlanIssue {
+  const found = valueAt(RULES, type)
+  return commandIssue(found.code, found.message, found.hint)
+}
+
 /** Type names and named flags by type id, read once per grammar instead of once per node. */
 interface Kinds {
   readonly names: readonly (string | undefined)[]

@@ -48,8 +48,9 @@ interface CachedVerdict {
 /**
  * Creates a command checker: loads the tree-sitter Bash grammar (once per process) and gives
  * the checker its own parser. Every command is parsed by the grammar and by an independent strict
- * tokenizer; it is allowed only when both see the same single simple command of literal words,
- * the program is allowed, and no built-in or policy rule refuses its arguments.
+ * tokenizer (or, when it is only plain words, read directly as both would read it); it is
+ * allowed only when both see the same single simple command of literal words, the program is
+ * allowed, and no built-in or policy rule refuses its arguments.
  *
  * @example
  * ```ts

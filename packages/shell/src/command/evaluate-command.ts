@@ -3,11 +3,13 @@ import type { CommandCheckResult } from '../types/command-check-result.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { itemAt, stringAt } from '../util/item-at.js'
 import { hasUnsafeCommandCharacter } from '../util/unsafe-characters.js'
-import { analyzeSyntaxTree, type SyntaxAnalysis } from './analyze-syntax-tree.js'
+import { analyzeSyntaxTree, plainSyntaxIssue, type SyntaxAnalysis } from './analyze-syntax-tree.js'
 import { checkProgram, type ProgramCheckContext } from './check-program.js'
 import { COMMAND_HINTS } from './command-hints.js'
 import { commandIssue } from './command-issue.js'
 import { type LexResult, lexCommand } from './lex-command.js'
+import { PIPE } from './lex-operator.js'
+import { plainCommands } from './plain-command-words.js'
 import { policyWord } from './program-path.js'
 
 /** What one command check needs: the checker's parser, the length limit and the policy. */
@@ -19,8 +21,8 @@ export interface CommandEvaluation {
 
 /**
  * Checks one command without a cache: the input itself, then the grammar's and the strict
- * tokenizer's reading of it (both must see the same one simple command of literal words),
- * then the program and its arguments.
+ * tokenizer's reading of it (both must see the same one simple command of literal words; plain
+ * commands are read directly, as both read them), then the program and its arguments.
  */
 export function evaluateCommand(
   evaluation: CommandEvaluation,
@@ -29,11 +31,51 @@ export function evaluateCommand(
   const invalid = inputIssue(command, evaluation.maxLength)
   if (invalid !== undefined) return deny([invalid])
   const text = String(command)
-  const syntax = analyze(evaluation.parser, text)
-  if (syntax === undefined)
-    return deny([
-      commandIssue('command_parse_error', 'The command could not be parsed.', COMMAND_HINTS.parse),
-    ])
+  const reading = readPlainCommands(text) ?? readCommand(evaluation.parser, text)
+  return reading === undefined
+    ? deny([
+        commandIssue(
+          'command_parse_error',
+          'The command could not be parsed.',
+          COMMAND_HINTS.parse,
+        ),
+      ])
+    : judgeCommand(evaluation.context, reading)
+}
+
+/** What the shell syntax of a command says: its issues, and its words when it is plain. */
+export interface CommandReading {
+  readonly issues: PlanIssue[]
+  /** The words, when the command is one simple command of literal words with no issue. */
+  readonly argv: readonly string[] | undefined
+  /** The words of every command in it whose words are all literals (for program checks). */
+  readonly commands: readonly (readonly string[])[]
+}
+
+/**
+ * The reading of plain commands (see {@link plainCommands}), which needs neither the grammar
+ * nor the tokenizer: it is the one {@link readCommand} gives, or undefined.
+ */
+export function readPlainCommands(text: string): CommandReading | undefined {
+  const plain = plainCommands(text)
+  if (plain === undefined) return undefined
+  const { commands, and, or, assignment } = plain
+  if (assignment)
+    return { issues: [plainSyntaxIssue('variable_assignment')], argv: undefined, commands }
+  if (commands.length === 1) return { issues: [], argv: commands[0], commands }
+  const issues = [plainSyntaxIssue(and || or ? 'list' : 'pipeline')]
+  // The tokenizer reads the second `|` of `||` as a pipe, an issue of a code of its own.
+  if (or) issues.push(commandIssue(PIPE.code, PIPE.message, PIPE.hint))
+  return { issues, argv: undefined, commands }
+}
+
+/**
+ * The grammar's and the strict tokenizer's reading of a command (both must see the same one
+ * simple command of literal words), or undefined when the grammar gives no tree.
+ */
+export function readCommand(parser: Parser, text: string): CommandReading | undefined {
+  const syntax = analyze(parser, text)
+  if (syntax === undefined) return undefined
   const lexed = lexCommand(text)
   const issues = mergeIssues(syntax, lexed)
   let argv: string[] | undefined
@@ -49,9 +91,17 @@ export function evaluateCommand(
       )
     }
   }
-  const context = evaluation.context
+  return { issues, argv, commands: syntax.commands }
+}
+
+/** The verdict on a command from its reading: the program and its arguments are checked. */
+export function judgeCommand(
+  context: ProgramCheckContext,
+  reading: CommandReading,
+): CommandCheckResult {
+  const { argv, issues } = reading
   if (argv !== undefined) issues.push(...checkProgram(context, argv, true))
-  else for (const words of syntax.commands) issues.push(...checkProgram(context, words, false))
+  else for (const words of reading.commands) issues.push(...checkProgram(context, words, false))
   // An allowed program given by its path in a system folder runs by its bare name.
   if (argv !== undefined && issues.length === 0)
     return {

@@ -14,6 +14,13 @@ const finding = (code: PlanIssue['code'], message: string, hint: string): LexFin
   hint,
 })
 
+/** What the tokenizer reports for an unquoted `|` not followed by another. */
+export const PIPE = finding(
+  'command_pipeline',
+  'The command contains a pipe (|).',
+  COMMAND_HINTS.pipeline,
+)
+
 const BACKTICK = finding(
   'command_substitution',
   'The command contains a backtick command substitution.',
@@ -95,7 +102,7 @@ export function operatorFinding(
     case '|':
       return next === '|'
         ? finding('command_list', 'The command chains commands with ||.', COMMAND_HINTS.list)
-        : finding('command_pipeline', 'The command contains a pipe (|).', COMMAND_HINTS.pipeline)
+        : PIPE
     case '&':
       return ampersandFinding(next)
     case ';':
