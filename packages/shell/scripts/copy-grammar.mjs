@@ -8,6 +8,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { minifySync } from 'rolldown/utils'
 import { outlineLargeFunctions } from './outline-wasm-functions.mjs'
 
 const require = createRequire(import.meta.url)
@@ -46,7 +47,19 @@ for (const [from, to] of edits) {
   if (script.split(from).length !== 2) throw new Error(`tree-sitter.js has changed: ${from}`)
   script = script.replace(from, to)
 }
-writeFileSync(
-  join(target, 'tree-sitter.js'),
+// Local names shortened and whitespace dropped, as in dist/ (rolldown.config.mjs): the process that
+// loads the grammar parses all of this script. The parentheses above stay.
+const minified = minifySync(
+  'tree-sitter.js',
   script.replace(/\n\/\/# sourceMappingURL=.*\s*$/, '\n'),
+  {
+    module: true,
+    compress: false,
+    mangle: { keepNames: true },
+  },
 )
+if (minified.errors.length > 0) throw new Error(`tree-sitter.js: ${minified.errors[0].message}`)
+if (!minified.code.includes('return(async function(moduleArg={}){')) {
+  throw new Error('tree-sitter.js lost the parentheses around its factory.')
+}
+writeFileSync(join(target, 'tree-sitter.js'), minified.code)
