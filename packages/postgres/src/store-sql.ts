@@ -1,8 +1,15 @@
-/** The SQL of the store, for tables named with `prefix` (checked by the caller). */
-export function storeSql(prefix: string) {
-  const runs = `${prefix}guard_runs`
-  const budgets = `${prefix}shared_budgets`
-  const changes = `${prefix}guard_run_changes`
+/** Table names of a store whose tables start with `prefix`. */
+function tableNames(prefix: string) {
+  return {
+    runs: `${prefix}guard_runs`,
+    budgets: `${prefix}shared_budgets`,
+    changes: `${prefix}guard_run_changes`,
+  }
+}
+
+/** The statements that set the tables up, in order. */
+function setupSql(prefix: string) {
+  const { runs, budgets, changes } = tableNames(prefix)
   return {
     // Several processes may set up at once: CREATE TABLE IF NOT EXISTS alone can race.
     lock: `SELECT pg_advisory_xact_lock(hashtext('${runs}'))`,
@@ -32,6 +39,13 @@ export function storeSql(prefix: string) {
     )`,
     // For forgetOld: the windows of a budget by start, whatever their key.
     indexWindows: `CREATE INDEX IF NOT EXISTS ${budgets}_windows ON ${budgets} (budget, window_start)`,
+  }
+}
+
+/** The statements that load and save a run's state. */
+function runSql(prefix: string) {
+  const { runs, changes } = tableNames(prefix)
+  return {
     // One statement, so the full state and its changes are read from one snapshot.
     load: `SELECT r.revision, r.state, (
         SELECT coalesce(json_agg(c.changes ORDER BY c.revision), '[]'::json) FROM ${changes} c
@@ -64,6 +78,13 @@ export function storeSql(prefix: string) {
       RETURNING revision`,
     addChanges: `INSERT INTO ${changes} (run_id, revision, changes) VALUES ($1, $2, $3)
       ON CONFLICT (run_id, revision) DO UPDATE SET changes = EXCLUDED.changes`,
+  }
+}
+
+/** The statements of shared budgets. */
+function budgetSql(prefix: string) {
+  const { budgets } = tableNames(prefix)
+  return {
     // One statement: the row lock of ON CONFLICT makes concurrent reservations take turns,
     // and the WHERE is evaluated on the latest count.
     reserve: `INSERT INTO ${budgets} AS b (budget, key, window_start, used) VALUES ($1, $2, $3, 1)
@@ -81,4 +102,9 @@ export function storeSql(prefix: string) {
         ORDER BY window_start LIMIT 1000 FOR UPDATE SKIP LOCKED
       )`,
   }
+}
+
+/** The SQL of the store, for tables named with `prefix` (checked by the caller). */
+export function storeSql(prefix: string) {
+  return { ...setupSql(prefix), ...runSql(prefix), ...budgetSql(prefix) }
 }
