@@ -1,5 +1,6 @@
 // CPU time per `read_text_file` call of the process between an MCP client and the filesystem
-// server: `node mcp-cpu-per-call.ts bin|pass-through [calls] [concurrency] [--http] [-- node flags]`.
+// server: `node mcp-cpu-per-call.ts bin|pass-through [calls] [concurrency] [--http] [--bin=<bin.js>]
+// [-- node flags]`.
 // Prints the process's user and system CPU µs per call; node flags (e.g. `--cpu-prof`) go to it.
 // `--http` speaks Streamable HTTP to `plan-mcp --listen` (or the HTTP pass-through) instead of
 // stdio. `PLAN_BENCH_WRAP='valgrind --tool=callgrind'` runs the process under callgrind, its
@@ -19,7 +20,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 
 const require = createRequire(import.meta.url)
 const serverScript = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js')
-const planMcpBin = join(dirname(require.resolve('@plan/mcp/package.json')), 'dist', 'bin.js')
+const builtBin = join(dirname(require.resolve('@plan/mcp/package.json')), 'dist', 'bin.js')
 const passThroughScript = fileURLToPath(new URL('./mcp-pass-through.ts', import.meta.url))
 
 const argv = process.argv.slice(2)
@@ -27,13 +28,18 @@ const flagsAt = argv.indexOf('--')
 const nodeFlags = flagsAt === -1 ? [] : argv.slice(flagsAt + 1)
 const own = flagsAt === -1 ? argv : argv.slice(0, flagsAt)
 const http = own.includes('--http')
-const [arm, callsText = '2000', concurrencyText = '1'] = own.filter((word) => word !== '--http')
+// `--bin=<file>`: another build of plan-mcp's bin.js, e.g. a copy of `dist` before a change
+const binFlag = own.find((word) => word.startsWith('--bin='))
+const [arm, callsText = '2000', concurrencyText = '1'] = own.filter(
+  (word) => word !== '--http' && word !== binFlag,
+)
 if (arm !== 'bin' && arm !== 'pass-through') {
   process.stderr.write(
-    'usage: mcp-cpu-per-call.ts bin|pass-through [calls] [concurrency] [--http] [-- node flags]\n',
+    'usage: mcp-cpu-per-call.ts bin|pass-through [calls] [concurrency] [--http] [--bin=<bin.js>] [-- node flags]\n',
   )
   process.exit(2)
 }
+const planMcpBin = binFlag === undefined ? builtBin : binFlag.slice('--bin='.length)
 const calls = Number(callsText)
 const concurrency = Number(concurrencyText)
 
@@ -88,11 +94,17 @@ const transport: Transport =
     ? new StdioClientTransport({ command, args, stderr: 'inherit' })
     : new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${served.port}/mcp`))
 const client = new Client({ name: 'bench', version: '1.0.0' })
-await client.connect(transport)
+// a process under valgrind starts slowly
+const timeout = wrap.length === 0 ? undefined : { timeout: 600_000 }
+await client.connect(transport, timeout)
 // a stdio process has a pid once connected
 const pid = (served?.child.pid ?? (transport as StdioClientTransport).pid) as number
 const read = async () => {
-  const result = await client.callTool({ name: 'read_text_file', arguments: { path: file } })
+  const result = await client.callTool(
+    { name: 'read_text_file', arguments: { path: file } },
+    undefined,
+    timeout,
+  )
   if (result.isError === true) throw new Error('the read was refused')
 }
 const wave = async (count: number) => {
