@@ -8,9 +8,10 @@ export interface AllowedMcpResource {
   readonly allowed: true
   /**
    * Reports the server's result, returned as it is to be forwarded: a read's content is
-   * recorded with its trust label.
+   * recorded with its trust label. `deliver`, when given, is handed the result first and the
+   * record follows at once, as `AllowedMcpCall.finish` does.
    */
-  finish(result: unknown): unknown
+  finish(result: unknown, deliver?: (result: unknown) => void): unknown
   /** Reports an error response (its text reached the model) or that no answer came. */
   fail(error: unknown): void
 }
@@ -96,7 +97,8 @@ export function createResourceAuthorizer(
     }
     return {
       allowed: true,
-      finish: (result) => {
+      finish: (result, deliver) => {
+        deliver?.(result)
         end(() => guard.completeResource(uri as string, recordedContent(result, uri)))
         return result
       },

@@ -42,6 +42,26 @@ describe('createMcpCallGuard', () => {
     expect(resumed.guard.snapshot().calls).toBe(2)
   })
 
+  it('should hand `deliver` the result it returns, then record it, as `finish` alone does', async () => {
+    const answer = () => ({ content: [{ type: 'text', text: 'a\n' }] })
+    const plain = await createMcpCallGuard({ policy: policy() })
+    const delivering = await createMcpCallGuard({ policy: policy() })
+    const first = await plain.authorize('read', { path: 'a.txt' })
+    const second = await delivering.authorize('read', { path: 'a.txt' })
+    if (!first.allowed || !second.allowed) throw new Error('expected both reads to be allowed')
+    const delivered: unknown[] = []
+    const returned = second.finish(answer(), (result) =>
+      delivered.push(result, delivering.guard.snapshot().status[second.stepId]),
+    )
+    expect(delivered).toEqual([returned, 'running'])
+    expect(delivered[0]).toBe(returned)
+    expect(first.finish(answer())).toEqual(returned)
+    const { startedAt: _delivering, ...recorded } = delivering.guard.snapshot()
+    const { startedAt: _plain, ...expected } = plain.guard.snapshot()
+    expect(recorded).toEqual(expected)
+    expect(recorded.status[second.stepId]).toBe('done')
+  })
+
   it('should report issues at the call’s arguments, without the internal step id', async () => {
     const guard = await createMcpCallGuard({ policy: policy() })
     const decision = await guard.authorize('read', { path: '../x', extra: 1 })

@@ -90,9 +90,11 @@ export interface AllowedMcpCall {
    * Reports the server's `tools/call` result and returns it as the client is to get it (a
    * listing tool's result without the names `deny` protects): that is what is recorded, with
    * its trust label. In plan mode an `isError` result fails the step (its dependents will not
-   * run).
+   * run). `deliver`, when given, is handed that result first and the record follows at once,
+   * in the same turn of the event loop: a proxy sends the answer without waiting for the
+   * record, and no later call is decided before it.
    */
-  finish(result: unknown): unknown
+  finish(result: unknown, deliver?: (result: unknown) => void): unknown
   /** Reports that the call did not produce a result (error response, cancellation, closed). */
   fail(error: unknown): void
 }
@@ -252,8 +254,9 @@ function allowedCall(
     stepId,
     serverTool,
     args,
-    finish: (answer) => {
+    finish: (answer, deliver) => {
       const output = denyFilteredResult(serverTool, args, answer, compiler)
+      deliver?.(output)
       // per-call mode keeps an error's text too: the model reads it, so its trust is tracked
       if (mode === 'plan' && isErrorResult(output))
         guard.fail(

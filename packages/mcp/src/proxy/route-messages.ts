@@ -72,8 +72,16 @@ export class MessageRouter {
     private readonly onError: (error: Error) => void,
   ) {}
 
+  /** Client messages sent while an answer was being delivered: they wait for its record. */
+  private held: JSONRPCMessage[] | undefined
+
   /** A message from the client. */
   fromClient(message: JSONRPCMessage): void {
+    if (this.held === undefined) this.route(message)
+    else this.held.push(message)
+  }
+
+  private route(message: JSONRPCMessage): void {
     const method = asRecord(message).method
     // the id first: only a request's id is ever in flight, and most messages are new
     if (this.inFlight.has(asRecord(message).id as RequestId) && isRequest(message)) {
@@ -223,13 +231,38 @@ export class MessageRouter {
     }
     if (request.kind === 'guarded') {
       if (isResultResponse(message)) {
-        const result = request.answer.finish(message.result) as JSONRPCResultResponse['result']
-        this.forward(this.client, { ...message, result })
+        this.deliver(message, request.answer)
         return
       }
       request.answer.fail(serverError(message.error))
     }
     this.forward(this.client, message)
+  }
+
+  /**
+   * Sends a guarded request's answer on, then records it, in one turn of the event loop: the
+   * client need not wait for the record, and what it sends back meanwhile (a transport that
+   * delivers at once) is routed only once the record is made.
+   */
+  private deliver(message: JSONRPCResultResponse, answer: GuardedAnswer): void {
+    const outermost = this.held === undefined
+    const held = this.held ?? []
+    this.held = held
+    const send = (result: unknown) => {
+      sent = true
+      this.forward(this.client, { ...message, result: result as JSONRPCResultResponse['result'] })
+    }
+    let sent = false
+    try {
+      const result = answer.finish(message.result, send)
+      // a guard that records before it returns leaves the sending to the router
+      if (!sent) send(result)
+    } finally {
+      if (outermost) {
+        this.held = undefined
+        for (const next of held) this.route(next)
+      }
+    }
   }
 
   /**
