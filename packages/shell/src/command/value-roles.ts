@@ -33,6 +33,11 @@ export interface ValueOption {
   readonly role: ValueRole | ((value: string) => ValueRole)
   /** Why the value has a refused role, for the issue. */
   readonly why: string
+  /**
+   * The shortest abbreviation of the long spellings the program accepts (`--conf` for wget's
+   * `--config`): every longer prefix is the same option.
+   */
+  readonly abbreviation?: string
 }
 
 /**
@@ -48,7 +53,8 @@ export function optionValues(
     const argument = stringAt(args, index)
     if (argument === '--') break
     for (const option of options) {
-      const spelling = spellingUsed(argument, option.spellings)
+      const spelling =
+        spellingUsed(argument, option.spellings) ?? abbreviationUsed(argument, option)
       if (spelling === undefined) continue
       let value: string
       if (argument === spelling) {
@@ -75,6 +81,15 @@ function spellingUsed(argument: string, spellings: readonly string[]): string | 
       return candidate
   }
   return undefined
+}
+
+// An abbreviation of a long spelling that the program reads as the option (`--conf=x`).
+function abbreviationUsed(argument: string, option: ValueOption): string | undefined {
+  const { abbreviation } = option
+  if (abbreviation === undefined || !argument.startsWith(abbreviation)) return undefined
+  const equals = argument.indexOf('=')
+  const name = equals === -1 ? argument : argument.slice(0, equals)
+  return option.spellings.some((spelling) => spelling.startsWith(name)) ? name : undefined
 }
 
 /**
