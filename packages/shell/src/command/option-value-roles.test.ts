@@ -144,6 +144,10 @@ describe('option values by role, and what a command reads', () => {
         'pytest -n 2 --tx ssh=host//python=python3',
         'pytest --cov-config=evil.cfg',
         'pytest -c evil.ini',
+        'pytest -qc evil.ini',
+        'pytest -xqcevil.ini',
+        'pytest -sW error::evil.Warning',
+        'pytest -qo addopts=-pevil',
       ])
         expect({ command, allowed: checker.check(command).allowed }).toEqual({
           command,
@@ -159,6 +163,10 @@ describe('option values by role, and what a command reads', () => {
         'pytest -W error::DeprecationWarning',
         'pytest -n 4 --tx popen',
         'pytest --junitxml=out/report.xml',
+        'pytest -xq',
+        'pytest -vv -rA',
+        'pytest -k test_config_cop',
+        'pytest -ktest_config_cop -q',
       ])
         expect({ command, allowed: checker.check(command).allowed }).toEqual({
           command,
@@ -363,6 +371,13 @@ describe('build files any build tool can be pointed at', () => {
       'pytest --rootdir=sub',
       'pytest -c sub/pytest.ini',
       'go -C sub build ./...',
+      'make -sf other.mk',
+      'make -kC sub',
+      'make -sfother.mk test',
+      'make --dir=sub',
+      'make --direc sub test',
+      'make --fil=other.mk',
+      'make --makef other.mk',
     ])
       expect({ command, allowed: checker.check(command).allowed }).toEqual({
         command,
