@@ -244,6 +244,14 @@ describe('option values by role, and what a command reads', () => {
         'zip -r out.zip .',
         'diff -r empty .',
         'diff --recursive empty ./',
+        'grep --recur KEY .',
+        'grep --recursiv=x KEY .',
+        'cp --recur . dst',
+        'cp --arch . dst',
+        'tar -cf out.tar -T list.txt',
+        'tar --files-from=list.txt -cf out.tar',
+        'tar cfT out.tar list.txt',
+        'rsync -a --files-from=list.txt . dst',
       ])
         expect({ command, allowed: checker.check(command).allowed }).toEqual({
           command,
@@ -266,6 +274,9 @@ describe('option values by role, and what a command reads', () => {
         'zip -r out.zip src',
         'diff -r src/v1 src/v2',
         'diff a.txt b.txt',
+        'grep --color=auto -n KEY src/a.ts',
+        'cp --reflink=auto a.txt b.txt',
+        'tar -tf vendor.tar',
       ])
         expect({ command, allowed: checker.check(command).allowed }).toEqual({
           command,
