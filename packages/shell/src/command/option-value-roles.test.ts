@@ -204,14 +204,35 @@ describe('option values by role, and what a command reads', () => {
 
   describe('compiler response files', () => {
     it('should refuse the class', () => {
-      for (const command of ['gcc @file', 'gcc @args.txt -o x x.c', 'clang @opts src/main.c'])
+      for (const command of [
+        'gcc @file',
+        'gcc @args.txt -o x x.c',
+        'clang @opts src/main.c',
+        'gcc -Wl,@args x.c',
+        'gcc -Wa,@args x.c',
+        'gcc -Wl,-plugin,./x.so x.c',
+        'gcc -Wl,--plugin=./x.so x.c',
+        'gcc -Xlinker -plugin -Xlinker ./x.so x.c',
+        'clang -Xclang -load -Xclang ./x.so x.c',
+        'clang -fpass-plugin=./x.so x.c',
+        'clang -fuse-ld=./x x.c',
+        'gcc -fuse-ld=/tmp/ld x.c',
+        'clang --ld-path=./x x.c',
+        'clang --gcc-toolchain=./x x.c',
+      ])
         expect({ command, allowed: checker.check(command).allowed }).toEqual({
           command,
           allowed: false,
         })
     })
     it('should allow its harmless neighbours', () => {
-      for (const command of ['gcc -O2 -o build/app src/main.c'])
+      for (const command of [
+        'gcc -O2 -o build/app src/main.c',
+        'gcc -Wl,--as-needed -Wl,-rpath,lib -o build/app src/main.c',
+        'gcc -fuse-ld=lld -o build/app src/main.c',
+        'clang -fuse-ld=mold -Xlinker --gc-sections src/main.c',
+        'gcc -Wall -Wextra -Werror -c src/main.c',
+      ])
         expect({ command, allowed: checker.check(command).allowed }).toEqual({
           command,
           allowed: true,
