@@ -113,7 +113,11 @@ function pathspecWords(args: readonly string[], rest: readonly string[]): string
   return words.filter((word) => !/^[^:]+:/.test(word) || word.startsWith(':'))
 }
 
-function readsContents(subcommand: string, rest: readonly string[]): boolean {
+/**
+ * Whether a git subcommand, with the words after it, prints file contents of the tree, the
+ * index or history (`log -p`, `show`, `diff`, `grep`, `archive`, `diff-tree -p`, …).
+ */
+export function readsContents(subcommand: string, rest: readonly string[]): boolean {
   if (ALWAYS_CONTENT.has(subcommand)) return true
   const patch = rest.some((argument) => PATCH_FLAGS.test(argument))
   if (PATCH_ON_REQUEST.has(subcommand)) return patch
