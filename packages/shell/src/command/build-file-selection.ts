@@ -106,6 +106,7 @@ export function checkBuildFileSelection(
         `${spelling} ${value}`,
         `points ${name} at ${open}, which is not read-only`,
         protectedFile,
+        open,
       )
   }
   return undefined
@@ -119,10 +120,20 @@ function isReadOnly(path: string, scope: PathScope): boolean {
   return scope.readOnly.some((entry) => isWithin(entry, path))
 }
 
-function refuse(name: string, shown: string, what: string, protectedFile: string): PlanIssue {
+function refuse(
+  name: string,
+  shown: string,
+  what: string,
+  protectedFile: string,
+  open?: string,
+): PlanIssue {
+  const line =
+    open === undefined
+      ? 'no policy line allows it, as the packages it reads cannot be told'
+      : `only adding ${open} to workspace.readOnly would allow it`
   return commandIssue(
     'path_not_allowed',
     `${name} ${shown} ${what}, while the policy protects ${protectedFile}: a build file the agent can write runs its commands.`,
-    `Run ${name} on the protected build files, or make the other build files read-only too (workspace.readOnly).`,
+    `Run ${name} on the protected build files, or make the other build files read-only too; ${line}.`,
   )
 }

@@ -117,6 +117,13 @@ describe('git readers of history and pathspec magic', () => {
       expect(allowed(withSecrets, command)).toEqual({ command, allowed: false })
   })
 
+  it('should name the deny entry that keeps a whole-history reader refused', () => {
+    const result = withSecrets.check('git log -p')
+    expect(result.allowed ? '' : result.issue.hint).toContain(
+      `only removing ${join(committed, '.env')} from workspace.deny would allow it`,
+    )
+  })
+
   it('should allow the same readers without a patch', () => {
     for (const command of [
       'git log --oneline -20',

@@ -90,7 +90,7 @@ export function checkGitHistoryReads(args: readonly string[], scope: PathScope):
     commandIssue(
       'path_not_allowed',
       `git ${subcommand} prints file contents from the repository's history or index, which holds the denied ${selected}.`,
-      'Limit the command to the paths you need after -- (git log -p -- src), or read names only (--stat, --name-only).',
+      `Limit the command to the paths you need after -- (git log -p -- src), or read names only (--stat, --name-only); only removing ${prefix}/${selected} from workspace.deny would allow it.`,
     ),
   )
   return issues

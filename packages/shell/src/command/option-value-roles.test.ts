@@ -539,4 +539,19 @@ describe('hints that name the policy line', () => {
     expect(hint('find . -delete')).toContain('commands.rules.find.allowFlags: ["-delete"]')
     expect(hint('cargo build')).toContain('add "cargo" to commands.allow')
   })
+
+  it('should name the workspace line behind a refused tree read or build file', async () => {
+    const checker = await createCommandChecker({
+      policy: { allow: ['grep', 'make'], maxLength: 8192 },
+      scope: { ...scope, readOnly: [...scope.readOnly, '/srv/repo/Makefile'] },
+    })
+    const hint = (command: string) => {
+      const result = checker.check(command)
+      return result.allowed ? '' : result.issue.hint
+    }
+    expect(hint('grep -r KEY .')).toContain('only removing /srv/repo/.env from workspace.deny')
+    expect(hint('make -C sub')).toContain(
+      'only adding /srv/repo/sub/Makefile to workspace.readOnly would allow it',
+    )
+  })
 })
