@@ -70,7 +70,17 @@ describe('sensitive reads by every tool', () => {
     await workspace.remove()
   })
 
-  for (const command of ['cat .env', 'grep -r KEY .', 'rg KEY', 'base64 .npmrc', 'git grep KEY']) {
+  for (const command of [
+    'cat .env',
+    'grep -r KEY .',
+    'rg KEY',
+    'base64 .npmrc',
+    'git grep KEY',
+    'git log -pu',
+    'git -C . log -p',
+    'git show --stat -p',
+    'grep --recur KEY .',
+  ]) {
     it(`should count ${JSON.stringify(command)} as a sensitive read (rule of two)`, async () => {
       const guard = await guardWith(ruleOfTwo())
       expect(await turn(guard, 'view_file', { file: 'README.md' })).toBe('allowed')

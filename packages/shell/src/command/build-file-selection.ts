@@ -2,7 +2,12 @@ import { isWithin, resolvePath } from '../checks/path-scope.js'
 import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { commandIssue } from './command-issue.js'
-import { optionValues, type ValueOption } from './value-roles.js'
+import {
+  optionValues,
+  SHORT_VALUE_LETTERS,
+  splitShortClusters,
+  type ValueOption,
+} from './value-roles.js'
 
 /** A build tool's own files, and the options that point it at other ones. */
 interface BuildTool {
@@ -14,6 +19,8 @@ interface BuildTool {
   readonly folderOptions: readonly string[]
   /** Flags that run it in every package of the workspace. */
   readonly everyPackage?: readonly string[]
+  /** The shortest abbreviations of the long options above that the tool accepts. */
+  readonly abbreviations?: readonly string[]
 }
 
 const NPM_FILES = ['package.json', '.npmrc']
@@ -22,6 +29,7 @@ const BUILD_TOOLS: Readonly<Record<string, BuildTool>> = {
     files: ['Makefile', 'makefile', 'GNUmakefile'],
     fileOptions: ['-f', '--file', '--makefile'],
     folderOptions: ['-C', '--directory'],
+    abbreviations: ['--fi', '--mak', '--di'],
   },
   npm: {
     files: NPM_FILES,
@@ -77,11 +85,14 @@ export function checkBuildFileSelection(
       `runs ${name} with the build files of every workspace package`,
       protectedFile,
     )
+  const { abbreviations } = tool
   const options: ValueOption[] = [
-    { spellings: tool.fileOptions, role: 'config-file', why: 'file' },
-    { spellings: tool.folderOptions, role: 'config-file', why: 'folder' },
+    { spellings: tool.fileOptions, role: 'config-file', why: 'file', abbreviations },
+    { spellings: tool.folderOptions, role: 'config-file', why: 'folder', abbreviations },
   ]
-  for (const { option, spelling, value } of optionValues(args, options)) {
+  const letters = Object.hasOwn(SHORT_VALUE_LETTERS, name) ? SHORT_VALUE_LETTERS[name] : undefined
+  const words = letters === undefined ? args : splitShortClusters(args, letters)
+  for (const { option, spelling, value } of optionValues(words, options)) {
     const resolved = resolvePath(value, scope, 'read')
     if (typeof resolved !== 'string') continue // the path check refuses it
     const selected =
@@ -95,6 +106,7 @@ export function checkBuildFileSelection(
         `${spelling} ${value}`,
         `points ${name} at ${open}, which is not read-only`,
         protectedFile,
+        open,
       )
   }
   return undefined
@@ -108,10 +120,20 @@ function isReadOnly(path: string, scope: PathScope): boolean {
   return scope.readOnly.some((entry) => isWithin(entry, path))
 }
 
-function refuse(name: string, shown: string, what: string, protectedFile: string): PlanIssue {
+function refuse(
+  name: string,
+  shown: string,
+  what: string,
+  protectedFile: string,
+  open?: string,
+): PlanIssue {
+  const line =
+    open === undefined
+      ? 'no policy line allows it, as the packages it reads cannot be told'
+      : `only adding ${open} to workspace.readOnly would allow it`
   return commandIssue(
     'path_not_allowed',
     `${name} ${shown} ${what}, while the policy protects ${protectedFile}: a build file the agent can write runs its commands.`,
-    `Run ${name} on the protected build files, or make the other build files read-only too (workspace.readOnly).`,
+    `Run ${name} on the protected build files, or make the other build files read-only too; ${line}.`,
   )
 }

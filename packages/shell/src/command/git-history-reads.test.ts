@@ -92,6 +92,52 @@ describe('git readers of history and pathspec magic', () => {
       expect(allowed(withSecrets, command)).toEqual({ command, allowed: false })
   })
 
+  it('should refuse every spelling of a patch, and the plumbing that prints one', () => {
+    for (const command of [
+      'git log -pu',
+      'git log -1 -sp',
+      'git log -U1',
+      'git log --unified=0',
+      'git log --remerge-diff',
+      'git log --diff-merges=on',
+      'git log -m',
+      'git log --dd',
+      'git log -W',
+      'git show --stat -p HEAD',
+      'git show -s --patch HEAD',
+      'git diff --name-only -U3 HEAD',
+      'git diff --numstat --cc HEAD',
+      'git diff-tree -p HEAD',
+      'git diff-index -p HEAD',
+      'git diff-files -p',
+      'git request-pull -p HEAD . HEAD',
+      'git merge-tree HEAD HEAD HEAD',
+      'git pack-objects --stdout',
+    ])
+      expect(allowed(withSecrets, command)).toEqual({ command, allowed: false })
+  })
+
+  it('should name the deny entry that keeps a whole-history reader refused', () => {
+    const result = withSecrets.check('git log -p')
+    expect(result.allowed ? '' : result.issue.hint).toContain(
+      `only removing ${join(committed, '.env')} from workspace.deny would allow it`,
+    )
+  })
+
+  it('should allow the same readers without a patch', () => {
+    for (const command of [
+      'git log --oneline -20',
+      'git log --diff-merges=off --stat',
+      'git log -n 5 --format=%s',
+      'git show -s --format=%H HEAD',
+      'git diff --stat HEAD',
+      'git diff-tree --no-commit-id --name-only -r HEAD',
+      'git diff-index --quiet HEAD',
+      'git diff-tree -p HEAD -- src',
+    ])
+      expect(allowed(withSecrets, command)).toEqual({ command, allowed: true })
+  })
+
   it('should allow readers limited to other paths, names only, or a clean history', () => {
     for (const command of [
       'git log -p -- src',

@@ -7,9 +7,10 @@ import { hasCommittedDeniedPath } from './git-committed-paths.js'
 import { type GitPathspec, parseGitPathspec, pathspecSelects } from './git-pathspec.js'
 import { findSubcommand } from './global-options.js'
 
-// Flags of log-like subcommands that print file contents (patches) or search them.
+// Flags of log-like subcommands that print file contents (patches) or search them; short
+// diff flags cluster (`-pu`, `-sp`), and `-U<n>`, `-W`, `-m` and `--diff-merges` imply a patch.
 const PATCH_FLAGS =
-  /^(-p|-u|--patch|--patch-with-stat|--patch-with-raw|--cc|-c|--full-diff|--word-diff.*|--color-words.*|--binary|--ext-diff|-L.*|-S.*|-G.*|--pickaxe-regex|--pickaxe-all)$/
+  /^(-[a-zA-Z]*[pu][a-zA-Z]*|--patch|--patch-with-stat|--patch-with-raw|--cc|-c|--dd|-m|--diff-merges(?!=(off|none)$).*|--remerge-diff|-U.*|--unified.*|-W|--function-context|--full-diff|--word-diff.*|--color-words.*|--binary|--ext-diff|-L.*|-S.*|-G.*|--pickaxe-regex|--pickaxe-all)$/
 // Flags of show and diff that print no contents.
 const NO_CONTENT =
   /^(-s|--no-patch|--stat.*|--shortstat|--numstat|--name-only|--name-status|--summary|--dirstat.*|--quiet|--raw)$/
@@ -23,6 +24,18 @@ const ALWAYS_CONTENT = new Set([
   'cat-file',
   'blame',
   'annotate',
+  'merge-tree',
+  'pack-objects',
+])
+// Subcommands that print a patch only when asked to (`diff-tree -p`, `request-pull -p`).
+const PATCH_ON_REQUEST = new Set([
+  'log',
+  'whatchanged',
+  'reflog',
+  'diff-tree',
+  'diff-index',
+  'diff-files',
+  'request-pull',
 ])
 
 /**
@@ -77,7 +90,7 @@ export function checkGitHistoryReads(args: readonly string[], scope: PathScope):
     commandIssue(
       'path_not_allowed',
       `git ${subcommand} prints file contents from the repository's history or index, which holds the denied ${selected}.`,
-      'Limit the command to the paths you need after -- (git log -p -- src), or read names only (--stat, --name-only).',
+      `Limit the command to the paths you need after -- (git log -p -- src), or read names only (--stat, --name-only); only removing ${prefix}/${selected} from workspace.deny would allow it.`,
     ),
   )
   return issues
@@ -100,13 +113,18 @@ function pathspecWords(args: readonly string[], rest: readonly string[]): string
   return words.filter((word) => !/^[^:]+:/.test(word) || word.startsWith(':'))
 }
 
-function readsContents(subcommand: string, rest: readonly string[]): boolean {
+/**
+ * Whether a git subcommand, with the words after it, prints file contents of the tree, the
+ * index or history (`log -p`, `show`, `diff`, `grep`, `archive`, `diff-tree -p`, …).
+ */
+export function readsContents(subcommand: string, rest: readonly string[]): boolean {
   if (ALWAYS_CONTENT.has(subcommand)) return true
-  if (subcommand === 'log' || subcommand === 'whatchanged' || subcommand === 'reflog')
-    return rest.some((argument) => PATCH_FLAGS.test(argument))
-  if (subcommand === 'stash') return rest[0] === 'show' && rest.some((a) => PATCH_FLAGS.test(a))
+  const patch = rest.some((argument) => PATCH_FLAGS.test(argument))
+  if (PATCH_ON_REQUEST.has(subcommand)) return patch
+  if (subcommand === 'stash') return rest[0] === 'show' && patch
+  // A patch flag prints contents even beside `--stat` or `-s` (`git show --stat -p`).
   if (subcommand === 'show' || subcommand === 'diff' || subcommand === 'range-diff')
-    return !rest.some((argument) => NO_CONTENT.test(argument))
+    return patch || !rest.some((argument) => NO_CONTENT.test(argument))
   return false
 }
 

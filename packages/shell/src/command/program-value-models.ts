@@ -1,7 +1,7 @@
 import type { BuiltinFinding } from './builtin-finding.js'
 import { VERSIONED_COMPILER } from './programs/compilers.js'
 import { familyTable } from './programs/program-families.js'
-import { codeRoleFindings } from './value-roles.js'
+import { codeRoleFindings, SHORT_VALUE_LETTERS, splitShortClusters } from './value-roles.js'
 
 const MODELS = familyTable((family) => family.valueOptions)
 const CHECKS = familyTable((family) => family.valueChecks)
@@ -22,7 +22,9 @@ export function programValueFindings(name: string, args: readonly string[]): Bui
   const options = Object.hasOwn(MODELS, name) ? MODELS[name] : undefined
   const check = valueCheck(name)
   if (options === undefined && check === undefined) return []
-  const findings = codeRoleFindings(name, args, options ?? [])
+  const letters = Object.hasOwn(SHORT_VALUE_LETTERS, name) ? SHORT_VALUE_LETTERS[name] : undefined
+  const words = letters === undefined ? args : splitShortClusters(args, letters)
+  const findings = codeRoleFindings(name, words, options ?? [])
   if (check !== undefined) findings.push(...check(args, name))
   return findings
 }

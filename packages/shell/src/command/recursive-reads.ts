@@ -43,7 +43,7 @@ export function checkRecursiveReads(
       commandIssue(
         'path_not_allowed',
         `${name} reads every file under ${JSON.stringify(source)} (${resolved}), which holds the denied ${held}.`,
-        `Name the folders to read, not one that holds a denied path (e.g. ${name} … src).`,
+        `Name the folders to read, not one that holds a denied path (e.g. ${name} … src); only removing ${held} from workspace.deny would allow it.`,
       ),
     )
   }

@@ -1,6 +1,7 @@
 /**
- * A matcher of argument lists that hold one of the long flags, or a short-option cluster
- * holding one of the letters (`-rn` for `r`).
+ * A matcher of argument lists that hold one of the long flags, or an abbreviation of one that
+ * getopt accepts (`--recur` for `--recursive`), or a short-option cluster holding one of the
+ * letters (`-rn` for `r`).
  */
 export function flagMatcher(
   long: readonly string[],
@@ -11,12 +12,15 @@ export function flagMatcher(
     args.some(
       (argument) =>
         (short !== undefined && !argument.startsWith('--') && short.test(argument)) ||
-        long.some(
-          (flag) =>
-            argument.startsWith(flag) &&
-            (argument.length === flag.length || argument.startsWith('=', flag.length)),
-        ),
+        long.some((flag) => abbreviates(argument, flag)),
     )
+}
+
+// `--name` or `--name=value` where the name is the flag or a prefix of it past `--` and a letter.
+function abbreviates(argument: string, flag: string): boolean {
+  const equals = argument.indexOf('=')
+  const name = equals === -1 ? argument : argument.slice(0, equals)
+  return name === flag || (name.length > 3 && flag.startsWith(name))
 }
 
 const patternGiven = (args: readonly string[]) =>

@@ -33,6 +33,11 @@ export interface ValueOption {
   readonly role: ValueRole | ((value: string) => ValueRole)
   /** Why the value has a refused role, for the issue. */
   readonly why: string
+  /**
+   * The shortest abbreviations of the long spellings that the program accepts (`--conf` for
+   * wget's `--config`): every longer prefix of a spelling is the same option.
+   */
+  readonly abbreviations?: readonly string[]
 }
 
 /**
@@ -48,7 +53,8 @@ export function optionValues(
     const argument = stringAt(args, index)
     if (argument === '--') break
     for (const option of options) {
-      const spelling = spellingUsed(argument, option.spellings)
+      const spelling =
+        spellingUsed(argument, option.spellings) ?? abbreviationUsed(argument, option)
       if (spelling === undefined) continue
       let value: string
       if (argument === spelling) {
@@ -75,6 +81,61 @@ function spellingUsed(argument: string, spellings: readonly string[]): string | 
       return candidate
   }
   return undefined
+}
+
+// An abbreviation of a long spelling that the program reads as the option (`--conf=x`).
+function abbreviationUsed(argument: string, option: ValueOption): string | undefined {
+  const equals = argument.indexOf('=')
+  const name = equals === -1 ? argument : argument.slice(0, equals)
+  const used = option.abbreviations?.some(
+    (shortest) =>
+      name.startsWith(shortest) &&
+      option.spellings.some(
+        (spelling) => spelling.startsWith(shortest) && spelling.startsWith(name),
+      ),
+  )
+  return used === true ? name : undefined
+}
+
+/**
+ * The short options that take a value, of programs that cluster short flags (`-qc x.ini` is
+ * `-q -c x.ini` to pytest's argparse, `-sf other.mk` is `-s -f other.mk` to make's getopt).
+ */
+export const SHORT_VALUE_LETTERS: Readonly<Record<string, string>> = {
+  pytest: 'cknmopWr',
+  'py.test': 'cknmopWr',
+  make: 'fCEIjloOW',
+}
+
+/**
+ * The argument list with clusters of short flags split (`-qc x` → `-q`, `-c`, `x`;
+ * `-sfother.mk` → `-s`, `-fother.mk`): a cluster ends at its first letter that takes a value,
+ * and the rest of the word or the next word is that value. `--` ends the options.
+ */
+export function splitShortClusters(
+  args: readonly string[],
+  valueLetters: string,
+): readonly string[] {
+  const split: string[] = []
+  for (const [index, argument] of args.entries()) {
+    if (argument === '--') {
+      split.push(...args.slice(index))
+      break
+    }
+    if (!/^-[^-]./.test(argument) || valueLetters.includes(argument.charAt(1))) {
+      split.push(argument)
+      continue
+    }
+    for (let position = 1; position < argument.length; position += 1) {
+      const letter = argument.charAt(position)
+      if (valueLetters.includes(letter)) {
+        split.push(`-${argument.slice(position)}`)
+        break
+      }
+      split.push(`-${letter}`)
+    }
+  }
+  return split
 }
 
 /**

@@ -40,6 +40,13 @@ function checkTar(args: readonly string[]): BuiltinFinding[] {
           : ''
     if (/[IF]/.test(cluster))
       findings.push(exec('tar -I/-F runs a compression program or a volume script.', hint))
+    if (/T/.test(cluster) || usesFlag(argument, '--files-from'))
+      findings.push(
+        exec(
+          'tar -T/--files-from archives the files a list names, which the check cannot see (a config file).',
+          'Name the files or folders to archive as operands.',
+        ),
+      )
     if (!forceLocal && /^[^/]*:/.test(argument.replace(/^-+[A-Za-z]*f/, ''))) {
       findings.push(
         exec(

@@ -110,11 +110,13 @@ export const CURL_FAMILY: ProgramFamily = {
     curl: [
       {
         spellings: ['--proto-default'],
+        abbreviations: ['--proto-d'],
         role: (value) => (/^https?$/i.test(value) ? 'url' : 'config-file'),
         why: 'a default protocol other than http(s) turns every operand into a file or other resource the check does not follow',
       },
       {
         spellings: ['--variable'],
+        abbreviations: ['--va'],
         role: (value) => (/^[%]|^[^=]*@/.test(value) ? 'config-file' : 'data'),
         why: 'curl variables read a file (name@file) or an environment variable (%name) into the request',
       },
@@ -122,6 +124,7 @@ export const CURL_FAMILY: ProgramFamily = {
     wget: [
       {
         spellings: ['--config'],
+        abbreviations: ['--conf'],
         role: 'config-file',
         why: 'a wgetrc file holds commands, such as use_askpass, that run programs',
       },
@@ -129,6 +132,7 @@ export const CURL_FAMILY: ProgramFamily = {
     aria2c: [
       {
         spellings: ['--conf-path'],
+        abbreviations: ['--conf-'],
         role: 'config-file',
         why: 'an aria2 config file can set hook commands (on-download-complete)',
       },

@@ -89,6 +89,11 @@ export const REMOTE_FAMILY: ProgramFamily = {
           kind: 'exec',
           why: 'runs a remote shell or helper program',
         },
+        {
+          flags: ['--files-from'],
+          kind: 'exec',
+          why: 'copies the files a list names, which the check cannot see (a config file)',
+        },
       ],
     },
   },
