@@ -158,6 +158,9 @@ function checkCandidate(
   scope: PathScope,
   disk: DiskView | undefined,
 ): PlanIssue | undefined {
+  // Reading the empty device (`diff -u /dev/null new.ts`) reads nothing; writing or deleting it
+  // (`rm /dev/null` as root) is checked as any path outside the workspace.
+  if (value === '/dev/null' && role === 'read') return undefined
   const pathLike = looksLikePath(value)
   // A word of a text value that does not look like a path is refused for nothing it resolves to.
   if (embedded && role === 'inert' && !pathLike) return undefined

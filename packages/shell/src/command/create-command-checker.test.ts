@@ -52,6 +52,14 @@ function codeOf(command: unknown): IssueCode | 'allowed' {
 }
 
 describe('createCommandChecker', () => {
+  it('should let a program read /dev/null, and refuse to write or delete it', () => {
+    expect(codeOf('grep -c x /dev/null')).toBe('allowed')
+    expect(codeOf('git diff --no-index /dev/null src/index.ts')).toBe('allowed')
+    expect(codeOf('rm /dev/null')).toBe('path_outside_workspace')
+    expect(codeOf('cp src/index.ts /dev/null')).toBe('path_outside_workspace')
+    expect(codeOf('grep -c x /dev/zero')).toBe('path_outside_workspace')
+  })
+
   it('should allow one simple command and return its argv after quote removal', () => {
     expect(checker.check('git commit -m "fix: a | b"')).toEqual({
       allowed: true,
