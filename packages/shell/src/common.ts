@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+export { standsFor, withBuildFileAlternatives } from './checks/build-file-alternatives.js'
 export { findEncodedTraversal, findNormalizedSeparator } from './checks/find-encoded-traversal.js'
 export {
   checkPathLexical,

@@ -1,3 +1,4 @@
+import { withBuildFileAlternatives } from '@plan/shell/common'
 import { PolicyError } from '../errors/policy-error.js'
 import type { Policy, ToolPolicy } from '../schema/policy-schema.js'
 import type { PlanIssue } from '../types/plan-issue.js'
@@ -64,7 +65,8 @@ export function resolveParsedPolicy(policy: Policy, baseDir: string): ResolvedPo
     policy,
     scope: Object.freeze({
       roots,
-      readOnly: [...new Set(extra(policy.workspace.readOnly))],
+      // A read-only build file protects what its tool reads in its place (see @plan/shell).
+      readOnly: withBuildFileAlternatives([...new Set(extra(policy.workspace.readOnly))], roots),
       deny: [...new Set(extra(policy.workspace.deny))],
     }),
     tools,

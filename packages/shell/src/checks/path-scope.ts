@@ -1,6 +1,7 @@
 import type { PathAccess, PathCheckResult, PathDenial, PathScope } from '../types/path-scope.js'
 import { posix } from '../util/posix-path.js'
 import { hasUnsafeCharacter } from '../util/unsafe-characters.js'
+import { standsFor } from './build-file-alternatives.js'
 import { findEncodedTraversal, findNormalizedSeparator } from './find-encoded-traversal.js'
 import { deniedHint, outsideHint, placeInList, readOnlyHint } from './path-wording.js'
 import { isUnderAny, relativeScope } from './relative-scope.js'
@@ -236,16 +237,27 @@ function checkListed(resolved: string, scope: PathScope, access: PathAccess): st
   }
   if (access === 'write') {
     for (const readOnly of scope.readOnly) {
-      if (isWithin(readOnly, resolved)) {
-        return denial(
-          'path_not_allowed',
-          `The path ${placeInList(resolved, readOnly, 'workspace.readOnly')}: it may be read, not written.`,
-          readOnlyHint(readOnly),
-        )
-      }
+      if (isWithin(readOnly, resolved)) return readOnlyDenial(resolved, readOnly, scope)
     }
   }
   return resolved
+}
+
+/** The refusal of a write under the read-only `entry`, which may stand in for a build file. */
+function readOnlyDenial(resolved: string, entry: string, scope: PathScope): PathDenial {
+  const standIn = standsFor(entry, scope.readOnly, scope.roots)
+  if (standIn === undefined) {
+    return denial(
+      'path_not_allowed',
+      `The path ${placeInList(resolved, entry, 'workspace.readOnly')}: it may be read, not written.`,
+      readOnlyHint(entry),
+    )
+  }
+  return denial(
+    'path_not_allowed',
+    `The path ${resolved} is read by ${standIn.tool} in place of or beside ${standIn.file}, which is in workspace.readOnly: it may be read, not written.`,
+    readOnlyHint(standIn.file),
+  )
 }
 
 function listRoots(scope: PathScope): string {

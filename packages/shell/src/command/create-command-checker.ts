@@ -1,3 +1,4 @@
+import { withBuildFileAlternatives } from '../checks/build-file-alternatives.js'
 import { PolicyError } from '../errors/policy-error.js'
 import type { CommandPolicy } from '../schema/command-policy.js'
 import type { CommandCheckResult } from '../types/command-check-result.js'
@@ -68,7 +69,10 @@ export async function createCommandChecker(
   const { language, Parser } = await loadBashLanguage()
   const parser = new Parser()
   parser.setLanguage(language)
-  const { policy, scope } = options
+  const { policy } = options
+  // A read-only build file protects what its tool reads in its place (as the policy resolves it).
+  const given = options.scope
+  const scope = { ...given, readOnly: withBuildFileAlternatives(given.readOnly, given.roots) }
   const context = createProgramCheckContext(policy, scope)
   const policyIssues = [...context.rules].flatMap(([word, rule]) =>
     interpreterRuleIssues(word, rule, scope),
