@@ -38,6 +38,20 @@ export function maskToolsMiddleware(visible: () => Iterable<string>): LanguageMo
 
 type WrapGenerate = NonNullable<LanguageModelMiddleware['wrapGenerate']>
 type WrapStream = NonNullable<LanguageModelMiddleware['wrapStream']>
+type WrapOptions = Parameters<WrapGenerate>[0]
+
+/** A wrap's `options` whose params and calls of the model show only the tools `shows` names. */
+function withMaskedParams<O extends WrapOptions>(options: O, shows: (name: string) => boolean): O {
+  const params = masked(options.params, shows)
+  if (params === options.params) return options
+  const { model } = options
+  return {
+    ...options,
+    params,
+    doGenerate: () => model.doGenerate(params),
+    doStream: () => model.doStream(params),
+  }
+}
 
 /**
  * `middleware` that also shows the model only the tools `visible` names: one layer where
@@ -54,27 +68,7 @@ export function withMaskedTools(
   const { wrapGenerate, wrapStream } = middleware
   return {
     ...middleware,
-    wrapGenerate: (options) => {
-      const params = masked(options.params, shows)
-      if (params === options.params) return wrapGenerate(options)
-      const { model } = options
-      return wrapGenerate({
-        ...options,
-        params,
-        doGenerate: () => model.doGenerate(params),
-        doStream: () => model.doStream(params),
-      })
-    },
-    wrapStream: (options) => {
-      const params = masked(options.params, shows)
-      if (params === options.params) return wrapStream(options)
-      const { model } = options
-      return wrapStream({
-        ...options,
-        params,
-        doGenerate: () => model.doGenerate(params),
-        doStream: () => model.doStream(params),
-      })
-    },
+    wrapGenerate: (options) => wrapGenerate(withMaskedParams(options, shows)),
+    wrapStream: (options) => wrapStream(withMaskedParams(options, shows)),
   }
 }
