@@ -1,3 +1,4 @@
+import { isWithin } from '../util/is-within.js'
 import { posix } from '../util/posix-path.js'
 
 /** What a build tool reads instead of, or beside, one of its build files. */
@@ -25,10 +26,6 @@ const ALTERNATIVES: Readonly<Record<string, Alternatives>> = {
 
 function basename(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1)
-}
-
-function isWithin(folder: string, path: string): boolean {
-  return path === folder || path.startsWith(folder === '/' ? '/' : `${folder}/`)
 }
 
 /** The files that stand in for the build file `entry`, inside the root that holds it. */

@@ -1,4 +1,5 @@
 import type { PathAccess, PathCheckResult, PathDenial, PathScope } from '../types/path-scope.js'
+import { isWithin } from '../util/is-within.js'
 import { posix } from '../util/posix-path.js'
 import { hasUnsafeCharacter } from '../util/unsafe-characters.js'
 import { standsFor } from './build-file-alternatives.js'
@@ -9,15 +10,10 @@ import { isUnderAny, relativeScope } from './relative-scope.js'
 /** Longest accepted path, in characters (Linux's PATH_MAX). */
 export const MAX_PATH_LENGTH = 4096
 
+export { isWithin }
+
 const DRIVE_LETTER = /^[A-Za-z]:/
 const URL_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//
-
-/** True when `child` is `parent` or lies below it, compared segment by segment. */
-export function isWithin(parent: string, child: string): boolean {
-  if (parent === '/') return child.startsWith('/')
-  if (child.length <= parent.length) return child === parent
-  return child.charCodeAt(parent.length) === SLASH && child.startsWith(parent)
-}
 
 const SLASH = 0x2f
 const TILDE = 0x7e
