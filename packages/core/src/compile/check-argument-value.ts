@@ -53,16 +53,15 @@ function checkString(
   if (typeof value !== 'string')
     return fail(walk, parent, key, `Expected a string, got ${describe(value)}.`)
   const max = spec.maxLength ?? DEFAULT_MAX_STRING_LENGTH
-  // At least half the UTF-16 units are code points: count them only where that decides.
-  if (value.length > max && (value.length > 2 * max || codePoints(value) > max)) {
-    const message = `String is ${codePoints(value)} characters long (at most ${max}).`
+  // No more code points than UTF-16 units, and at least half as many: count them only where
+  // the units do not decide.
+  const length = value.length > max ? codePoints(value) : value.length
+  if (length > max) {
+    const message = `String is ${length} characters long (at most ${max}).`
     return fail(walk, parent, key, message, 'Send a shorter value.')
   }
   const min = spec.minLength
-  if (
-    min !== undefined &&
-    (value.length < min || (value.length < 2 * min && codePoints(value) < min))
-  )
+  if (min !== undefined && value.length < 2 * min && codePoints(value) < min)
     return fail(walk, parent, key, `String is shorter than ${min} characters.`)
   if (hasPattern(spec) && !policyPattern(spec).test(value))
     return fail(walk, parent, key, `String does not match the pattern ${spec.pattern}.`)
