@@ -13,4 +13,29 @@ describe('checkGit', () => {
       expect(checkGit([subcommand])).toEqual(checkGit(['frobnicate']))
     expect(checkGit(['frobnicate'])).toEqual([])
   })
+
+  it('should refuse the diff and merge tools, which run a program per file', () => {
+    const spellings = [
+      ['difftool'],
+      ['difftool', '--tool=vimdiff', 'HEAD~1'],
+      ['difftool', '-y', '-t', 'meld'],
+      ['difftool', '--dir-diff'],
+      ['mergetool'],
+      ['mergetool', '--tool', 'kdiff3', 'src/a.ts'],
+      ['-C', 'sub', 'difftool', '--no-prompt'],
+    ]
+    for (const args of spellings)
+      expect(checkGit(args).map((finding) => finding.code)).toContain('command_inline_code')
+  })
+
+  it('should allow the diff readers beside the tools', () => {
+    for (const args of [
+      ['diff'],
+      ['diff', '--stat', 'HEAD~1'],
+      ['diff', '--name-only', '--', 'src'],
+      ['log', '--oneline', '-5'],
+      ['range-diff', 'main...feature'],
+    ])
+      expect(checkGit(args)).toEqual([])
+  })
 })

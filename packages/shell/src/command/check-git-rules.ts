@@ -112,9 +112,6 @@ function subcommandFindings(
       return rest.includes('run')
         ? [exec('git bisect run runs a command on every step.', HINT)]
         : []
-    case 'difftool':
-    case 'mergetool':
-      return uses('-x') ? [exec(`git ${subcommand} -x runs a command.`, HINT)] : []
     case 'grep':
       return uses('-O')
         ? [exec('git grep -O runs a pager command on the matching files.', HINT)]

@@ -92,7 +92,6 @@ export const GIT_FAMILY: ProgramFamily = {
           'annotate',
           'check-ignore',
           'range-diff',
-          'difftool',
         ],
         // subcommands that rewrite or delete the files their operands name
         write: [
@@ -208,6 +207,8 @@ export const GIT_DENIED_SUBCOMMANDS: Readonly<Record<string, string>> = {
   cvsimport: 'runs cvs commands',
   archimport: 'runs arch commands',
   'imap-send': 'runs a tunnel command and sends mail',
+  difftool: 'runs the diff tool its options or the configuration name, one program per file',
+  mergetool: 'runs the merge tool its options or the configuration name, one program per file',
 }
 
 /** Flags that run a program or install hooks, wherever they appear. */
