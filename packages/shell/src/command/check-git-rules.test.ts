@@ -38,4 +38,33 @@ describe('checkGit', () => {
     ])
       expect(checkGit(args)).toEqual([])
   })
+
+  it('should read git config KEY as a read, and refuse every form that writes', () => {
+    for (const args of [
+      ['config', 'user.name'],
+      ['config', '--global', 'user.email'],
+      ['config', '--show-origin', '--bool', 'core.bare'],
+      ['config', 'get', 'user.name'],
+      ['config', '--get', 'remote.origin.url'],
+      ['config', '--list', '--show-scope'],
+    ])
+      expect(checkGit(args), args.join(' ')).toEqual([])
+    for (const args of [
+      ['config', 'core.pager', 'less'],
+      ['config', 'user.name', 'x', '--replace-all'],
+      ['config', '--unset', 'user.name'],
+      ['config', '--file', 'x.cfg', 'user.name'],
+      ['config', '--type=bool', 'core.bare'],
+      ['config', 'alias.st', '!sh'],
+      ['config', 'set', 'core.pager', 'less'],
+      ['config', 'edit'],
+      ['config', '-e'],
+      ['config', 'unset'],
+      ['config', '--add', 'core.hooksPath'],
+    ])
+      expect(
+        checkGit(args).map((finding) => finding.code),
+        args.join(' '),
+      ).toContain('command_inline_code')
+  })
 })

@@ -170,9 +170,43 @@ function cleanFindings(rest: readonly string[]): BuiltinFinding[] {
   return findings
 }
 
+/** Flags of `git config` that take no value and neither write nor run anything. */
+const CONFIG_VIEW_FLAGS = new Set([
+  '--global',
+  '--local',
+  '--system',
+  '--worktree',
+  '--show-origin',
+  '--show-scope',
+  '-z',
+  '--null',
+  '--name-only',
+  '--bool',
+  '--int',
+  '--bool-or-int',
+  '--path',
+  '--expiry-date',
+  '--includes',
+  '--no-includes',
+])
+
+/**
+ * `git config user.name`: one key (a key always holds a dot, so no subcommand word is one) and
+ * only flags that choose where to look or how to print — the read form that takes no action word.
+ */
+function isKeyRead(rest: readonly string[]): boolean {
+  const operands = rest.filter((argument) => !argument.startsWith('-'))
+  return (
+    operands.length === 1 &&
+    operands[0]?.includes('.') === true &&
+    rest.every((argument) => !argument.startsWith('-') || CONFIG_VIEW_FLAGS.has(argument))
+  )
+}
+
 function configFindings(rest: readonly string[]): BuiltinFinding[] {
   const writes = rest.some((argument) => GIT_CONFIG_WRITES.includes(argument))
-  const reads = !writes && rest.some((argument) => GIT_CONFIG_READS.includes(argument))
+  const reads =
+    !writes && (rest.some((argument) => GIT_CONFIG_READS.includes(argument)) || isKeyRead(rest))
   const firstWord = rest.find((argument) => !argument.startsWith('-'))
   if (writes || (!reads && firstWord !== 'get' && firstWord !== 'list')) {
     return [
