@@ -14,7 +14,7 @@ describe('checkAwkProgram', () => {
 
   it('should not let a quote inside a regex literal hide code', () => {
     expect(checkAwkProgram('/"/ { system("id") } #"')).toBe(SYSTEM)
-    expect(checkAwkProgram('$0 ~ /"/ { print > "out" } #"')).toMatch(/^a > \(output redirection/)
+    expect(checkAwkProgram('$0 ~ /"/ { print > "out" } #"')).toMatch(/^a > in a print statement/)
     expect(awkCode('/"/ { x }')).toContain('{ x }')
   })
 
@@ -29,5 +29,33 @@ describe('checkAwkProgram', () => {
 
   it('should read comments as comments', () => {
     expect(awkCode('{ print } # a | b > c')).not.toContain('|')
+  })
+
+  it('should refuse a > anywhere in a print or printf statement', () => {
+    for (const program of [
+      '{ print > "out" }',
+      '{ print $1 >> "log" }',
+      '{ printf "%s", $1 > "/dev/stderr" }',
+      '{ print $1, $2 > $3 }',
+      '{ print ($1 > 2) }',
+      'NR > 1 { print $1 > "x" }',
+      '{ if ($1) print $2 > "f"; else print $3 }',
+      '{ print $1,\n $2 > "out" }',
+      'BEGIN { printf("%d\\n", 1) > "f" }',
+    ])
+      expect(checkAwkProgram(program), program).toMatch(/^a > in a print statement/)
+  })
+
+  it('should read a > in a pattern or a condition as a comparison', () => {
+    for (const program of [
+      'NR>1 {sum+=$3} END {print sum}',
+      '$3 > 100 { print $1 }',
+      '{ if ($2 > max) max = $2 } END { print max }',
+      'length($0) > 80 { n++ } END { print n }',
+      '$1 >= 10 && $1 > $2 { print }',
+      '{ x = ($1 > 0) ? "pos" : "neg"; print x }',
+      '{ sprintf("%d", $1 > 2) }',
+    ])
+      expect(checkAwkProgram(program), program).toBeUndefined()
   })
 })

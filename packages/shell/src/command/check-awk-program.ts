@@ -55,12 +55,29 @@ function skipBracket(program: string, start: number): number {
 }
 
 /**
+ * The `print` and `printf` statements of blanked code, each from its keyword to the `;` or `}`
+ * that ends it. A newline is read as part of the statement: after a `,` or a `\` the statement
+ * goes on, and reading too far only refuses more.
+ */
+function printStatements(code: string): string[] {
+  const statements: string[] = []
+  for (const match of code.matchAll(/\bprintf?\b/g)) {
+    const rest = code.slice(match.index + match[0].length)
+    const end = rest.search(/[;}]/)
+    statements.push(end === -1 ? rest : rest.slice(0, end))
+  }
+  return statements
+}
+
+/**
  * Finds the awk features that run programs or touch files other than the operands:
  * `system()`, pipes (`|`, `|&`), output redirection (`>`, `>>`), `getline`, `@` directives and
  * gawk's indirect calls (`@name()`), and `ENVIRON`, `ARGV`, `ARGC`, `PROCINFO` (which read the
  * environment or change which files are read). Strings, regex literals and comments are
- * skipped as awk's lexer skips them; everything else is read as code, so a `>` that is a
- * comparison is refused too (fail closed: `100 < $3` says the same as `$3 > 100`).
+ * skipped as awk's lexer skips them; everything else is read as code. A `>` redirects only in a
+ * `print` or `printf` statement, so one in a pattern or condition (`NR>1`, `if ($3 > 100)`) is a
+ * comparison; any `>` from `print` to the end of its statement is refused, even a parenthesised
+ * comparison (fail closed).
  * Returns a description of the first problem, or undefined when the program is harmless.
  */
 export function checkAwkProgram(program: string): string | undefined {
@@ -69,8 +86,8 @@ export function checkAwkProgram(program: string): string | undefined {
     return 'system(), which runs a shell command'
   if (code.includes('|'))
     return 'a pipe (|), which runs a shell command (or a | in a regex: use grep -E instead)'
-  if (/>(?!=)/.test(code))
-    return 'a > (output redirection writes a file; write a comparison as 100 < $3)'
+  if (printStatements(code).some((statement) => statement.includes('>')))
+    return 'a > in a print statement (output redirection writes a file; compare before printing, as in $3 > 100 { print $1 })'
   if (/\bgetline\b/.test(code)) return 'getline, which reads a file or a command'
   if (code.includes('@'))
     return 'an @ directive or indirect call, which loads or calls code by name'
