@@ -35,6 +35,21 @@ describe('checkInterpreterRule', () => {
     expect(allowed('node --test')).toBe(true)
     expect(allowed('npx prettier --check src')).toBe(true)
     expect(allowed('npx prettier@3.3.0 --check src')).toBe(true)
+    expect(allowed('npx prettier@latest --check src')).toBe(true)
+    expect(allowed('npx prettier@^3.3 --check src')).toBe(true)
+    for (const spec of [
+      'prettier@npm:cowsay',
+      'prettier@file:evil.tgz',
+      'prettier@file:../evil',
+      'prettier@github:evil/x',
+      'prettier@git+https://example.com/x.git',
+      'prettier@https://example.com/x.tgz',
+      'prettier@>=3',
+      'prettier@3 || 4',
+      '@evil/prettier',
+      './prettier',
+    ])
+      expect(allowed(`npx '${spec}' --check src`), spec).toBe(false)
     for (const command of [
       'python3 -c "import os"',
       'python3 -m http.server',

@@ -4,12 +4,13 @@ import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { stringAt } from '../util/item-at.js'
 import { quoted } from './command-hints.js'
+import { packageOfSpec } from './package-runner.js'
 import { NODE_RULE_SAFE, NODE_RULE_SAFE_WITH_VALUE, RUNNER_SAFE, RUNNERS } from './programs/node.js'
 import { PYTHON_SAFE } from './programs/python.js'
 
 /**
- * For an npx-style runner: the package it is asked to run (`npx prettier@3 --check` runs
- * `prettier`), or undefined for another program or when it names none.
+ * For an npx-style runner: the registry package it is asked to run (`npx prettier@3 --check`
+ * runs `prettier`), or undefined for another program, or when it names none or other code.
  */
 export function runnerPackage(name: string, args: readonly string[]): string | undefined {
   if (!RUNNERS.has(name)) return undefined
@@ -17,7 +18,7 @@ export function runnerPackage(name: string, args: readonly string[]): string | u
   while (RUNNER_SAFE.has(args[index] ?? '')) index += 1
   const target = args[index]
   if (target === undefined || target.startsWith('-')) return undefined
-  return target.replace(/(?<=.)@[^/@]*$/, '')
+  return packageOfSpec(target)
 }
 
 /** True when the rule has any of the fine-grained interpreter fields. */
@@ -58,12 +59,14 @@ export function checkInterpreterRule(
     let index = 0
     while (RUNNER_SAFE.has(args[index] ?? '')) index += 1
     const target = args[index] ?? ''
-    const bare = target.replace(/(?<=.)@[^/@]*$/, '')
-    if (rule.packages?.includes(bare) === true) return undefined
+    const bare = packageOfSpec(target)
+    if (bare !== undefined && rule.packages?.includes(bare) === true) return undefined
     return {
-      message: `${name} runs ${quoted(target)}, which is not in the rule's packages (${(rule.packages ?? []).join(', ') || 'none'}).`,
-      field: 'packages',
-      value: bare,
+      message:
+        bare === undefined
+          ? `${name} runs ${quoted(target)}, which names no registry package by name and version.`
+          : `${name} runs ${quoted(target)}, which is not in the rule's packages (${(rule.packages ?? []).join(', ') || 'none'}).`,
+      ...(bare === undefined ? {} : { field: 'packages' as const, value: bare }),
     }
   }
   const python = name.startsWith('python') || name.startsWith('pypy')
