@@ -124,6 +124,22 @@ describe('interpreters allowed without a rule', () => {
       expect(verdict(command)).toEqual({ command, verdict: 'path_outside_workspace' })
   })
 
+  it('should allow node --check of one file, which runs nothing, and nothing more', () => {
+    for (const command of ['node --check src/index.js', 'node -c scripts/build.mjs'])
+      expect(verdict(command)).toEqual({ command, verdict: 'allow' })
+    for (const command of [
+      'node --check --require ./hook.cjs a.js',
+      'node --check a.js --import ./x.mjs',
+      'node --require ./hook.cjs --check a.js',
+      'node --check -e 1',
+      'node --check',
+      'node --check a.js b.js',
+    ])
+      expect(verdict(command)).toEqual({ command, verdict: 'command_inline_code' })
+    expect(verdict('node --check /etc/shadow').verdict).toBe('path_outside_workspace')
+    expect(verdict('node --check .env').verdict).toBe('path_not_allowed')
+  })
+
   it('should name the policy line that would allow a refused program', () => {
     const result = checker.check('cargo build')
     expect(result.allowed).toBe(false)

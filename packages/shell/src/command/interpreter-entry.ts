@@ -116,8 +116,22 @@ function readNode(name: string, args: readonly string[], scope: PathScope): Inte
   if (argument === undefined || argument === '-')
     return { refused: `${name} without a script reads code from stdin.` }
   if (argument === '--test') return readNodeTest(name, args.slice(index + 1))
+  if (argument === '--check' || argument === '-c') return readNodeCheck(name, args, index)
   if (argument.startsWith('-')) return { refused: unknownOption(name, argument) }
   return scriptEntry(name, argument, scope)
+}
+
+/**
+ * `node --check FILE` parses the file and runs nothing of it; only the options that load no code
+ * may come before it, and only the one file after it (an option after it could preload a module).
+ */
+function readNodeCheck(name: string, args: readonly string[], index: number): InterpreterEntry {
+  const rest = args.slice(index + 1)
+  const file = rest[0]
+  if (rest.length === 1 && file !== undefined && !file.startsWith('-')) return {}
+  return {
+    refused: `${name} ${stringAt(args, index)} checks exactly one script file, named after it.`,
+  }
 }
 
 // `node --test [options] [files]`: the runner's options are checked by role; files are read.
