@@ -103,7 +103,7 @@ export function checkGitRepositoryWrites(
     return commandIssue(
       'path_not_allowed',
       `${codeWrite}, which is a code-running part of the repository (${REPOSITORY_CODE_PATHS.join(', ')}) that the policy protects.`,
-      'Commit, branch, tag and stash with git; change remotes, submodules, worktrees and upstreams outside the agent.',
+      'Commit, branch, tag and stash with git; change remotes, submodules, worktrees and upstreams outside the agent: no policy line lets a command write them.',
     )
   const repositories = readOnlyRepositories(scope)
   if (repositories.length === 0) return undefined
