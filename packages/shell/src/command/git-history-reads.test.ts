@@ -63,6 +63,10 @@ describe('git readers of history and pathspec magic', () => {
         "git log -p -- ':(icase).ENV'",
         "git show HEAD -- ':(icase)CONFIG/Secrets'",
         "git log -p -- ':(glob).en*'",
+        "git log -p -- ':(glob)**/.env'",
+        "git log -p -- ':(glob,icase)**/.ENV'",
+        "git log -p -- ':(glob)config/**'",
+        "git log -p -- ':(glob)**'",
         "git log -p -- ':/.env'",
         "git log -p -- ':(top)config/secrets/key.pem'",
         "git log -p -- '.en?'",
@@ -143,6 +147,8 @@ describe('git readers of history and pathspec magic', () => {
       'git log -p -- src',
       'git log -p -- src/a.ts',
       "git log -p -- ':(top)src'",
+      "git log -p -- ':(glob)src/**'",
+      "git log -p -- ':(glob)**/*.ts'",
       'git show HEAD --stat',
       'git show HEAD --name-only',
       'git log --oneline',
@@ -166,6 +172,7 @@ describe('git readers of history and pathspec magic', () => {
     expect(parseGitPathspec(':(top,icase)A/B')).toEqual({
       pattern: 'A/B',
       literal: false,
+      glob: false,
       icase: true,
       exclude: false,
     })

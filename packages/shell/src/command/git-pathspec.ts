@@ -5,6 +5,8 @@ export interface GitPathspec {
   /** The path or pattern, from the workspace root. */
   readonly pattern: string
   readonly literal: boolean
+  /** `glob` magic: `*` stops at a `/`, and a `**` segment crosses any number of folders. */
+  readonly glob: boolean
   readonly icase: boolean
   /** An exclusion (`:!x`, `:^x`, `:(exclude)x`): the command reads everything else. */
   readonly exclude: boolean
@@ -37,6 +39,7 @@ export function parseGitPathspec(word: string): GitPathspec {
   return {
     pattern: pattern.replace(/^\.\/+/, '').replace(/\/+$/, '') || '.',
     literal: magic.has('literal'),
+    glob: magic.has('glob'),
     icase: magic.has('icase'),
     exclude: magic.has('exclude'),
   }
@@ -57,19 +60,28 @@ function matches(spec: GitPathspec, path: string): boolean {
   const target = fold(path)
   if (pattern === '.' || target === pattern || target.startsWith(`${pattern}/`)) return true
   if (spec.literal || !GLOB_CHARACTERS.test(pattern)) return false
-  const expression = globExpression(pattern)
+  const expression = globExpression(pattern, spec.glob)
   const segments = target.split('/')
   // A glob selects a path when it matches the path or one of its leading folders.
   return segments.some((_, index) => expression.test(segments.slice(0, index + 1).join('/')))
 }
 
-// git's wildmatch without WM_PATHNAME, as for pathspecs without `glob` magic: `*` crosses `/`.
-function globExpression(pattern: string): RegExp {
+/**
+ * git's wildmatch as a regular expression. Without `glob` magic (no WM_PATHNAME) `*` and `?`
+ * cross `/`. With it they stay within a folder name, and a `**` that is a whole path segment
+ * stands for any number of folders, none too (so `.env` is selected by a `**` segment before
+ * it), or, last, for all inside.
+ */
+function globExpression(pattern: string, pathname: boolean): RegExp {
+  const any = pathname ? '[^/]' : '.'
   let source = ''
   for (let index = 0; index < pattern.length; index += 1) {
     const char = pattern.charAt(index)
-    if (char === '*') source += '.*'
-    else if (char === '?') source += '.'
+    if (pathname && isFolderStars(pattern, index)) {
+      source += index + 2 === pattern.length ? '.*' : '(?:.*/)?'
+      index += 2
+    } else if (char === '*') source += `${any}*`
+    else if (char === '?') source += any
     else if (char === '[') {
       const close = pattern.indexOf(']', index + 2)
       if (close === -1) source += '\\['
@@ -78,10 +90,19 @@ function globExpression(pattern: string): RegExp {
           .slice(index + 1, close)
           .replace(/^!/, '^')
           .replace(/\\/g, '\\\\')
-        source += `[${body}]`
+        source += `${pathname ? '(?!/)' : ''}[${body}]`
         index = close
       }
     } else source += char.replace(/[.+^${}()|\\]/g, '\\$&')
   }
   return new RegExp(`^${source}$`, 's')
+}
+
+// A `**` that is a whole segment of the pattern: at its start or after a `/`, and at its end or before one.
+function isFolderStars(pattern: string, index: number): boolean {
+  return (
+    pattern.startsWith('**', index) &&
+    (index === 0 || pattern[index - 1] === '/') &&
+    (index + 2 === pattern.length || pattern[index + 2] === '/')
+  )
 }
