@@ -40,6 +40,14 @@ function checkTar(args: readonly string[]): BuiltinFinding[] {
           : ''
     if (/[IF]/.test(cluster))
       findings.push(exec('tar -I/-F runs a compression program or a volume script.', hint))
+    if (/P/.test(cluster) || usesFlag(argument, '--absolute-names'))
+      findings.push(
+        outsideWrites(
+          'tar',
+          '-P',
+          'keeps absolute and ../ member names, so extracting writes outside the folder',
+        ),
+      )
     if (/T/.test(cluster) || usesFlag(argument, '--files-from'))
       findings.push(
         exec(
@@ -57,6 +65,30 @@ function checkTar(args: readonly string[]): BuiltinFinding[] {
     }
   })
   return findings
+}
+
+// An option that lets an archive's member names write outside the folder it is extracted in.
+function outsideWrites(name: string, flag: string, why: string): BuiltinFinding {
+  return {
+    code: 'command_flag_denied',
+    kind: 'write',
+    flag,
+    message: `${name} ${flag} ${why}, where the path checks cannot see.`,
+    hint: `Run ${name} without ${flag}; members are then extracted below the target folder.`,
+  }
+}
+
+// `unzip -:` keeps `../` in member names; `-^` keeps control characters in them.
+function checkUnzip(args: readonly string[]): BuiltinFinding[] {
+  return args.some((argument) => usesFlag(argument, '-:'))
+    ? [
+        outsideWrites(
+          'unzip',
+          '-:',
+          'keeps ../ in member names, so extracting writes outside the folder',
+        ),
+      ]
+    : []
 }
 
 function checkZip(args: readonly string[]): BuiltinFinding[] {
@@ -94,8 +126,15 @@ const GZIP_TREES: TreeReads = {
  */
 export const ARCHIVES_FAMILY: ProgramFamily = {
   aliases: { gtar: 'tar', bsdtar: 'tar', zstdmt: 'zstd', pigz: 'gzip', pbzip2: 'bzip2' },
-  /** Options of tar and zip that run a command or a compression program. */
-  builtins: { tar: { custom: checkTar }, zip: { custom: checkZip } },
+  /**
+   * Options of tar and zip that run a command or a compression program, and of tar and unzip
+   * that extract outside the target folder.
+   */
+  builtins: {
+    tar: { custom: checkTar },
+    zip: { custom: checkZip },
+    unzip: { custom: checkUnzip },
+  },
   roles: {
     gzip: { operands: compressorOperands, values: COMPRESS_VALUES },
     gunzip: { operands: compressorOperands, values: COMPRESS_VALUES },
