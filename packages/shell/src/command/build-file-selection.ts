@@ -2,6 +2,7 @@ import { isWithin, resolvePath } from '../checks/path-scope.js'
 import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { commandIssue } from './command-issue.js'
+import { programEntry } from './programs/program-families.js'
 import {
   optionValues,
   SHORT_VALUE_LETTERS,
@@ -65,7 +66,7 @@ export function checkBuildFileSelection(
   args: readonly string[],
   scope: PathScope,
 ): PlanIssue | undefined {
-  const tool = Object.hasOwn(BUILD_TOOLS, name) ? BUILD_TOOLS[name] : undefined
+  const tool = programEntry(BUILD_TOOLS, name)
   const root = scope.roots[0]
   if (tool === undefined || root === undefined) return undefined
   const prefix = root === '/' ? '' : root
@@ -90,7 +91,7 @@ export function checkBuildFileSelection(
     { spellings: tool.fileOptions, role: 'config-file', why: 'file', abbreviations },
     { spellings: tool.folderOptions, role: 'config-file', why: 'folder', abbreviations },
   ]
-  const letters = Object.hasOwn(SHORT_VALUE_LETTERS, name) ? SHORT_VALUE_LETTERS[name] : undefined
+  const letters = programEntry(SHORT_VALUE_LETTERS, name)
   const words = letters === undefined ? args : splitShortClusters(args, letters)
   for (const { option, spelling, value } of optionValues(words, options)) {
     const resolved = resolvePath(value, scope, 'read')

@@ -5,7 +5,7 @@ import { stringAt } from '../util/item-at.js'
 import { programRoles, valueRoles } from './argument-roles.js'
 import { commandIssue } from './command-issue.js'
 import { findSubcommand } from './global-options.js'
-import { familyTable } from './programs/program-families.js'
+import { familyTable, programEntry } from './programs/program-families.js'
 import { afterPattern } from './tree-sources.js'
 
 const TREE_READS = familyTable((family) => family.treeReads)
@@ -64,7 +64,7 @@ function treeSources(
     const paths = end === -1 ? afterPattern(operandsOf('git', rest), rest) : rest.slice(end + 1)
     return { sources: paths.length === 0 ? ['.'] : paths, skipsHidden: false }
   }
-  const reader = Object.hasOwn(TREE_READS, name) ? TREE_READS[name] : undefined
+  const reader = programEntry(TREE_READS, name)
   if (reader === undefined || !reader.recursive(args)) return undefined
   const operands = operandsOf(name, args)
   return {

@@ -103,7 +103,6 @@ function abbreviationUsed(argument: string, option: ValueOption): string | undef
  */
 export const SHORT_VALUE_LETTERS: Readonly<Record<string, string>> = {
   pytest: 'cknmopWr',
-  'py.test': 'cknmopWr',
   make: 'fCEIjloOW',
 }
 

@@ -16,7 +16,6 @@ const PAIRS: Readonly<Record<string, readonly [allowed: string, denied: string]>
   restic: ['restic snapshots', 'restic snapshots --password-command id'],
   cpio: ['cpio --version', 'cpio -o --rsh-command id'],
   code: ['code --version', 'code tunnel'],
-  pytest: ['pytest -p no:cacheprovider -q', 'pytest -p evil'],
   'apt-get': ['apt-get --version', 'apt-get install x'],
   busctl: ['busctl list', 'busctl --address=unixexec:path=id'],
   cdist: ['cdist --version', 'cdist shell'],

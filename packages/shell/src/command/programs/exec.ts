@@ -21,27 +21,6 @@ function checkRpm(args: readonly string[]): BuiltinFinding[] {
     : []
 }
 
-// pytest -p NAME imports a plugin module; -p no:NAME only disables one.
-function checkPytest(args: readonly string[]): BuiltinFinding[] {
-  const plugin = args.find((argument, index) => {
-    const value =
-      argument === '-p'
-        ? args[index + 1]
-        : argument.startsWith('-p')
-          ? argument.slice(2)
-          : undefined
-    return value !== undefined && !value.startsWith('no:')
-  })
-  return plugin === undefined
-    ? []
-    : [
-        exec(
-          `pytest ${plugin} loads a plugin module by name.`,
-          'Run pytest without -p (or only -p no:NAME).',
-        ),
-      ]
-}
-
 function checkSocat(args: readonly string[]): BuiltinFinding[] {
   const address = args.find((argument) => /(^|[!,])\s*(exec|system):/i.test(argument))
   return address === undefined
@@ -138,7 +117,6 @@ export const EXEC_RULES: Readonly<Record<string, ProgramSpec>> = {
     'runs a remote shell for host:archive names',
   ),
   code: { execSubcommands: ['tunnel', 'serve-web', 'server'] },
-  pytest: { custom: checkPytest },
   'apt-get': {
     ...execFlags(
       ['-o', '--option', '-c', '--config-file'],

@@ -40,3 +40,16 @@ export function familyTable<Entry>(
   for (const family of PROGRAM_FAMILIES) Object.assign(merged, table(family))
   return merged
 }
+
+const ALIASES = familyTable((family) => family.aliases)
+
+/**
+ * The entry of a program in a table keyed by program name: its own, else that of the program
+ * its alias names (`gmake` takes make's, `py.test` pytest's), so that no table lets an alias
+ * skip a rule.
+ */
+export function programEntry<T>(table: Readonly<Record<string, T>>, name: string): T | undefined {
+  if (Object.hasOwn(table, name)) return table[name]
+  const program = Object.hasOwn(ALIASES, name) ? ALIASES[name] : undefined
+  return program !== undefined && Object.hasOwn(table, program) ? table[program] : undefined
+}

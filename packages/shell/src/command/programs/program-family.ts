@@ -76,8 +76,8 @@ export interface GlobalOptions {
  */
 export interface ProgramFamily {
   /**
-   * Other names of the family's programs (`gsed` for sed, `pigz` for gzip), which take the
-   * program's argument roles and built-in rules.
+   * Other names of the family's programs (`gsed` for sed, `pigz` for gzip), which take every
+   * table entry of the program that they have none of their own in (see `programEntry`).
    */
   readonly aliases?: Readonly<Record<string, string>>
   /** The options before the subcommand, of the programs that have subcommands. */
@@ -87,8 +87,8 @@ export interface ProgramFamily {
   /** The options whose values can run or load code, with the role of a given value. */
   readonly valueOptions?: Readonly<Record<string, readonly ValueOption[]>>
   /**
-   * How programs read whole trees, by exact name (aliases do not take these): a command that
-   * reads a tree holding a denied path is refused, though the operand itself is allowed.
+   * How programs read whole trees: a command that reads a tree holding a denied path is
+   * refused, though the operand itself is allowed.
    */
   readonly treeReads?: Readonly<Record<string, TreeReads>>
   /**

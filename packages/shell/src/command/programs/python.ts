@@ -1,3 +1,4 @@
+import { type BuiltinFinding, exec } from '../builtin-finding.js'
 import type { ValueOption } from '../value-roles.js'
 import type { ProgramFamily } from './program-family.js'
 
@@ -36,10 +37,46 @@ const PYTEST_VALUES: readonly ValueOption[] = [
   },
 ]
 
+// pytest -p NAME imports a plugin module; -p no:NAME only disables one.
+function checkPytest(args: readonly string[]): BuiltinFinding[] {
+  const plugin = args.find((argument, index) => {
+    const value =
+      argument === '-p'
+        ? args[index + 1]
+        : argument.startsWith('-p')
+          ? argument.slice(2)
+          : undefined
+    return value !== undefined && !value.startsWith('no:')
+  })
+  return plugin === undefined
+    ? []
+    : [
+        exec(
+          `pytest ${plugin} loads a plugin module by name.`,
+          'Run pytest without -p (or only -p no:NAME).',
+        ),
+      ]
+}
+
 /** python, pytest and uv. */
 export const PYTHON_FAMILY: ProgramFamily = {
-  /** Project and environment managers: subcommands that run another program. */
+  // py.test is the old name of pytest.
+  aliases: { 'py.test': 'pytest' },
+  /**
+   * pytest's plugins and upload of its output; project and environment managers: subcommands
+   * that run another program.
+   */
   builtins: {
+    pytest: {
+      flags: [
+        {
+          flags: ['--pastebin'],
+          kind: 'write',
+          why: "uploads the session's output to a paste service on the internet",
+        },
+      ],
+      custom: checkPytest,
+    },
     uv: { execSubcommands: ['run', 'tool'] },
     poetry: { execSubcommands: ['run', 'shell'] },
     pipenv: { execSubcommands: ['run', 'shell'] },
@@ -108,8 +145,7 @@ export const PYTHON_FAMILY: ProgramFamily = {
       },
     },
   },
-  // py.test is the old name of pytest.
-  valueOptions: { pytest: PYTEST_VALUES, 'py.test': PYTEST_VALUES },
+  valueOptions: { pytest: PYTEST_VALUES },
 }
 
 // What an interpreter entry (`python FILE`, `python -m NAME`) may be given.

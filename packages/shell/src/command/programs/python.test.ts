@@ -1,0 +1,54 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { commandPolicySchema } from '../../schema/command-policy.js'
+import { type CommandChecker, createCommandChecker } from '../create-command-checker.js'
+
+let checker: CommandChecker
+beforeAll(async () => {
+  checker = await createCommandChecker({
+    policy: commandPolicySchema.parse({ allow: ['pytest', 'py.test', 'python3'] }),
+    scope: { roots: ['/srv/repo'], readOnly: ['/srv/repo/.git'], deny: ['/srv/repo/.env'] },
+  })
+})
+
+const verdict = (command: string) => {
+  const result = checker.check(command)
+  return { command, verdict: result.allowed ? 'allow' : result.issue.code }
+}
+
+describe('pytest', () => {
+  it('should refuse plugins by name and the upload of its output, under every name', () => {
+    for (const command of [
+      'pytest -p evil',
+      'pytest -pevil',
+      'py.test -p evil',
+      'python3 -m pytest -p evil',
+      'python3 -m py.test -p evil',
+    ])
+      expect(verdict(command)).toEqual({ command, verdict: 'command_inline_code' })
+    for (const command of [
+      'pytest --pastebin=all',
+      'pytest --pastebin failed',
+      'py.test --pastebin=all',
+      'python3 -m pytest -q --pastebin=failed',
+    ])
+      expect(verdict(command)).toEqual({ command, verdict: 'command_flag_denied' })
+  })
+
+  it('should allow its everyday options under every name', () => {
+    for (const command of [
+      'pytest -p no:cacheprovider -q',
+      'py.test -x -q tests',
+      'pytest --lf --tb=short',
+      'python3 -m pytest -k "login and not slow" tests',
+      'pytest --co -q',
+    ])
+      expect(verdict(command)).toEqual({ command, verdict: 'allow' })
+  })
+
+  it('should name the policy line that lifts the upload', () => {
+    const result = checker.check('pytest --pastebin=all')
+    expect(result.allowed).toBe(false)
+    if (!result.allowed)
+      expect(result.issue.hint).toContain('commands.rules.pytest.allowFlags: ["--pastebin"]')
+  })
+})
