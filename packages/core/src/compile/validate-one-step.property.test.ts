@@ -1,8 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { PolicyInput } from '../schema/policy-schema.js'
-import type { PlanCompiler } from '../types/plan-compiler.js'
-import { createPlanCompiler } from './create-plan-compiler.js'
+import { compilerCache } from './__fixtures__/compiler-cache.js'
 import { validateOneStep } from './validate-one-step.js'
 import { validatePlan } from './validate-plan.js'
 import { validateUnrecorded } from './validate-unrecorded.js'
@@ -58,16 +57,7 @@ function policyOf(knobs: PolicyKnobs): PolicyInput {
   }
 }
 
-const compilers = new Map<string, Promise<PlanCompiler>>()
-function compilerOf(knobs: PolicyKnobs): Promise<PlanCompiler> {
-  const key = JSON.stringify(knobs)
-  let compiler = compilers.get(key)
-  if (compiler === undefined) {
-    compiler = createPlanCompiler(policyOf(knobs))
-    compilers.set(key, compiler)
-  }
-  return compiler
-}
+const compilerOf = compilerCache(policyOf)
 
 /** Argument values: paths inside and outside the workspace, commands, URLs, references, shapes. */
 const valueArb = fc.oneof(

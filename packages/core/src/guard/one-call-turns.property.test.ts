@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createPlanCompiler } from '../compile/create-plan-compiler.js'
+import { compilerCache } from '../compile/__fixtures__/compiler-cache.js'
 import type { PolicyInput } from '../schema/policy-schema.js'
 import type { AuditEvent } from '../types/audit-event.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
@@ -50,16 +50,7 @@ function policyOf(knobs: PolicyKnobs): PolicyInput {
   }
 }
 
-const compilers = new Map<string, Promise<PlanCompiler>>()
-function compilerOf(knobs: PolicyKnobs): Promise<PlanCompiler> {
-  const key = JSON.stringify(knobs)
-  let compiler = compilers.get(key)
-  if (compiler === undefined) {
-    compiler = createPlanCompiler(policyOf(knobs))
-    compilers.set(key, compiler)
-  }
-  return compiler
-}
+const compilerOf = compilerCache(policyOf)
 
 const pathArb = fc.constantFrom('README.md', 'src/a.js', '../etc/passwd', '/etc/passwd', '.env')
 const textArb = fc.constantFrom('hi', 'hello', 'a text longer than twelve', 'echo hi', 7)
