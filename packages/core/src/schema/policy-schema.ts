@@ -14,6 +14,19 @@ const common = {
   acceptsUntrusted: z.boolean().optional(),
 }
 
+/** The fields every argument declaration may have, besides its `type`. */
+type CommonArgFields = z.output<z.ZodObject<typeof common>>
+
+/** The bounds of a number, in an argument declaration and in a declassifier alike. */
+const numberBounds = {
+  integer: z.boolean().optional(),
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
+}
+
+/** The values an `enum` allows, in an argument declaration and in a declassifier alike. */
+const enumValues = z.array(z.union([z.string(), z.number(), z.boolean()])).min(1)
+
 const stringArgSchema = z.strictObject({
   type: z.literal('string'),
   ...common,
@@ -47,9 +60,7 @@ const stringArgSchema = z.strictObject({
 const numberArgSchema = z.strictObject({
   type: z.literal('number'),
   ...common,
-  integer: z.boolean().optional(),
-  minimum: z.number().optional(),
-  maximum: z.number().optional(),
+  ...numberBounds,
 })
 
 const booleanArgSchema = z.strictObject({ type: z.literal('boolean'), ...common })
@@ -57,7 +68,7 @@ const booleanArgSchema = z.strictObject({ type: z.literal('boolean'), ...common 
 const enumArgSchema = z.strictObject({
   type: z.literal('enum'),
   ...common,
-  values: z.array(z.union([z.string(), z.number(), z.boolean()])).min(1),
+  values: enumValues,
 })
 
 const pathArgSchema = z.strictObject({
@@ -84,14 +95,7 @@ type ArgSpecInput =
   | z.input<typeof pathArgSchema>
   | z.input<typeof commandArgSchema>
   | z.input<typeof jsonArgSchema>
-  | {
-      type: 'array'
-      required?: boolean | undefined
-      description?: string | undefined
-      acceptsUntrusted?: boolean | undefined
-      items: ArgSpecInput
-      maxItems?: number | undefined
-    }
+  | (CommonArgFields & { type: 'array'; items: ArgSpecInput; maxItems?: number | undefined })
 
 /** The declaration of one tool argument. */
 export const argSpecSchema: z.ZodType<ArgSpec, ArgSpecInput> = z.lazy(() =>
@@ -112,17 +116,9 @@ export const argSpecSchema: z.ZodType<ArgSpec, ArgSpecInput> = z.lazy(() =>
   ]),
 )
 
-const declassifyNumberSchema = z.strictObject({
-  type: z.literal('number'),
-  integer: z.boolean().optional(),
-  minimum: z.number().optional(),
-  maximum: z.number().optional(),
-})
+const declassifyNumberSchema = z.strictObject({ type: z.literal('number'), ...numberBounds })
 const declassifyBooleanSchema = z.strictObject({ type: z.literal('boolean') })
-const declassifyEnumSchema = z.strictObject({
-  type: z.literal('enum'),
-  values: z.array(z.union([z.string(), z.number(), z.boolean()])).min(1),
-})
+const declassifyEnumSchema = z.strictObject({ type: z.literal('enum'), values: enumValues })
 const declassifyStringSchema = z.strictObject({
   type: z.literal('string'),
   /** Required: a free string is not a declassifier. The whole value must match. */
@@ -455,14 +451,7 @@ export type ArgSpec =
   | z.output<typeof pathArgSchema>
   | z.output<typeof commandArgSchema>
   | z.output<typeof jsonArgSchema>
-  | {
-      type: 'array'
-      required?: boolean | undefined
-      description?: string | undefined
-      acceptsUntrusted?: boolean | undefined
-      items: ArgSpec
-      maxItems?: number | undefined
-    }
+  | (CommonArgFields & { type: 'array'; items: ArgSpec; maxItems?: number | undefined })
 /** One entry of a policy's `tools`: its arguments, call limit and output trust, defaults applied. */
 export type ToolPolicy = z.output<typeof toolPolicySchema>
 /** How a tool's output is labelled for trust (`tools.<name>.output`). */
