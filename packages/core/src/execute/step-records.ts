@@ -1,4 +1,5 @@
 import type { JsonValue } from '../types/json-value.js'
+import { MapView } from '../util/map-view.js'
 import { StepValues } from '../util/step-values.js'
 import type { ExecutionStepResult } from './execution-result.js'
 
@@ -16,7 +17,7 @@ const IN_COLUMNS: StepRecord = Object.freeze({ attempts: 0 })
  * (attempts, start and end times, output), and its record is made again, with the same fields
  * in the same order, when read.
  */
-export class StepRecords implements ReadonlyMap<string, StepRecord> {
+export class StepRecords extends MapView<StepRecord> {
   /** By position: a record object, or {@link IN_COLUMNS}. */
   readonly #slots = new StepValues<StepRecord>()
   readonly #outputs = new StepValues<JsonValue>()
@@ -97,20 +98,9 @@ export class StepRecords implements ReadonlyMap<string, StepRecord> {
     }
   }
 
-  *keys(): MapIterator<string> {
+  /** The ids alone, without making the records of steps in the columns. */
+  override *keys(): MapIterator<string> {
     for (const [id] of this.#slots) yield id
-  }
-
-  *values(): MapIterator<StepRecord> {
-    for (const [, record] of this.entries()) yield record
-  }
-
-  [Symbol.iterator](): MapIterator<[string, StepRecord]> {
-    return this.entries()
-  }
-
-  forEach(callback: (value: StepRecord, id: string, map: ReadonlyMap<string, StepRecord>) => void) {
-    for (const [id, record] of this.entries()) callback(record, id, this)
   }
 }
 
