@@ -1,6 +1,7 @@
 import { RE2JS } from 're2js'
 import type { z } from 'zod'
 import { PolicyError } from '../errors/policy-error.js'
+import { createIssue } from '../issues/create-issue.js'
 import { unreadableIssue } from '../issues/unreadable-issue.js'
 import { type PolicyInput, policySchema } from '../schema/policy-schema.js'
 import type { PlanIssue } from '../types/plan-issue.js'
@@ -41,6 +42,12 @@ export function resolvePolicy(
   return resolveParsedPolicy(parsed.data, options.baseDir ?? posix.resolve())
 }
 
+/** The refusal of a policy file that could not be read or parsed: `what` and what was thrown. */
+function unusableFile(what: string, thrown: unknown): PolicyError {
+  const issue = createIssue('invalid_policy', `${what}: ${errorMessage(thrown)}`, [])
+  return new PolicyError([issue], { cause: thrown })
+}
+
 /**
  * Reads a policy JSON file; relative workspace roots resolve against the file's folder.
  * Throws {@link PolicyError} when the file cannot be read, is not JSON, or is not a valid policy.
@@ -54,31 +61,13 @@ export async function loadPolicy(file: string): Promise<ResolvedPolicy> {
     if (fs === undefined) throw new Error('this runtime has no file system')
     text = await fs.readFile(file, 'utf8')
   } catch (error) {
-    throw new PolicyError(
-      [
-        {
-          code: 'invalid_policy',
-          message: `Cannot read the policy file ${file}: ${errorMessage(error)}`,
-          path: [],
-        },
-      ],
-      { cause: error },
-    )
+    throw unusableFile(`Cannot read the policy file ${file}`, error)
   }
   let data: unknown
   try {
     data = JSON.parse(text)
   } catch (error) {
-    throw new PolicyError(
-      [
-        {
-          code: 'invalid_policy',
-          message: `The policy file ${file} is not valid JSON: ${errorMessage(error)}`,
-          path: [],
-        },
-      ],
-      { cause: error },
-    )
+    throw unusableFile(`The policy file ${file} is not valid JSON`, error)
   }
   return resolvePolicy(data, { baseDir: posix.dirname(posix.resolve(file)) })
 }
