@@ -1,5 +1,6 @@
 import { hmacSha256, toHex } from '@plan/json'
 import { PlanError } from '../errors/plan-error.js'
+import { createIssue } from '../issues/create-issue.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import { errorMessage } from '../util/error-message.js'
 import {
@@ -27,26 +28,15 @@ export function signPlan(plan: CompiledPlan, secret: string | Uint8Array): strin
   const key = secretBytes(secret)
   if (key === undefined) {
     const message = `A signing secret must be a string or bytes of at least ${MIN_SECRET_BYTES} bytes.`
-    throw new PlanError(message, {
-      issues: [
-        {
-          code: 'signature_invalid',
-          message,
-          path: [],
-          hint: 'Use a random secret of 32 bytes or more, e.g. randomBytes(32).',
-        },
-      ],
-    })
+    const hint = 'Use a random secret of 32 bytes or more, e.g. randomBytes(32).'
+    throw new PlanError(message, { issues: [createIssue('signature_invalid', message, [], hint)] })
   }
   let input: string
   try {
     input = planSignatureInput(plan)
   } catch (error) {
     const message = `Cannot sign: ${errorMessage(error)}`
-    throw new PlanError(message, {
-      issues: [{ code: 'signature_invalid', message, path: [] }],
-      cause: error,
-    })
+    throw new PlanError(message, { code: 'signature_invalid', cause: error })
   }
   return SIGNATURE_PREFIX + toHex(hmacSha256(key, input))
 }
