@@ -24,7 +24,6 @@ const BUDGET_CODES = new Set([
 
 const PLAN_LEVEL = new Set(['plan_approved', 'plan_rejected', 'run_stopped'])
 
-/** The span ended in error: its status, and `error.type` (the semantic conventions' attribute). */
 /** Runs a recording; telemetry never changes a decision, so a failing tracer is ignored. */
 function safely(record: () => void): void {
   try {
@@ -46,6 +45,7 @@ function mayTrace(): boolean {
   }
 }
 
+/** The span ended in error: its status, and `error.type` (the semantic conventions' attribute). */
 function markError(span: Span, type: string, message: string): void {
   span.setAttribute('error.type', type)
   const code = planTracer()?.api.SpanStatusCode.ERROR
@@ -144,7 +144,6 @@ export function traceGuardEvent(event: AuditEvent | (() => AuditEvent)): void {
 }
 
 function recordGuardEvent(event: AuditEvent | (() => AuditEvent)): void {
-  if (typeof event !== 'function' && !PLAN_LEVEL.has(event.type)) return
   const span = startSpan('validate_plan')
   if (span === undefined) return
   const resolved = typeof event === 'function' ? event() : event
@@ -180,7 +179,6 @@ function recordSandboxViolations(
   argv: readonly string[],
   violations: readonly SandboxViolation[],
 ): void {
-  if (violations.length === 0) return
   const span = startSpan('run_sandboxed')
   if (span === undefined) return
   span.setAttributes({
