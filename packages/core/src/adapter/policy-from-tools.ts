@@ -1,5 +1,6 @@
 import { PolicyError } from '../errors/policy-error.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { defineValue } from '../util/json-copy.js'
 import {
   type ArgSpecInput,
   argSpecFromSchema,
@@ -8,7 +9,7 @@ import {
   type ToolPolicyInput,
 } from './arg-spec-from-json-schema.js'
 import { kindFromName } from './kind-from-name.js'
-import { applyToolOverrides, setOwn, type ToolPolicyOverrides } from './tool-overrides.js'
+import { applyToolOverrides, type ToolPolicyOverrides } from './tool-overrides.js'
 
 /** A tool as {@link policyFromTools} reads it: its name, description and JSON Schema. */
 export interface ToolDescription {
@@ -50,7 +51,7 @@ function toolEntry(
   for (const [name, node] of Object.entries(properties)) {
     const hasDefault = isNode(node) && 'default' in node
     const kind = inferFromNames ? kindFromName(tool.name, name) : undefined
-    setOwn(args, name, argSpecFromSchema(node, required.has(name) && !hasDefault, kind))
+    defineValue(args, name, argSpecFromSchema(node, required.has(name) && !hasDefault, kind))
   }
   const entry: ToolPolicyInput = { args }
   if (typeof tool.description === 'string' && tool.description !== '') {
@@ -89,7 +90,7 @@ export function policyFromTools(
       (schema.type === 'object' || schema.type === undefined) &&
       (schema.properties === undefined || isNode(schema.properties))
     if (!isObject) issues.push(notAnObject(tool.name))
-    else setOwn(out, tool.name, toolEntry(tool, schema, options.inferFromNames === true))
+    else defineValue(out, tool.name, toolEntry(tool, schema, options.inferFromNames === true))
   }
   issues.push(...applyToolOverrides(out, options.overrides ?? {}))
   if (issues.length > 0) throw new PolicyError(issues)

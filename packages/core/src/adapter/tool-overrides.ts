@@ -1,4 +1,5 @@
 import type { PlanIssue } from '../types/plan-issue.js'
+import { defineValue } from '../util/json-copy.js'
 import type { ArgSpecInput, ToolPolicyInput } from './arg-spec-from-json-schema.js'
 
 /**
@@ -14,16 +15,6 @@ export type ToolPolicyOverrides = Readonly<
     }
   >
 >
-
-/** Sets an own data property, so a key such as `__proto__` stays a plain key. */
-export function setOwn(target: object, key: string, value: unknown): void {
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  })
-}
 
 function ownEntry<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined
@@ -50,7 +41,7 @@ function mergeArgument(
   if (merged.description === undefined && derived.description !== undefined) {
     merged.description = derived.description
   }
-  setOwn(args, name, merged)
+  defineValue(args, name, merged)
   return undefined
 }
 

@@ -1,16 +1,7 @@
 import type { SavedStateChanges } from '../types/saved-state-changes.js'
 import { isRecord } from '../util/is-record.js'
 import { stringAt } from '../util/item-at.js'
-
-function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  // defineProperty, not assignment: a key named __proto__ stays an own key, as in JSON.parse.
-  Object.defineProperty(target, key, {
-    value,
-    writable: true,
-    enumerable: true,
-    configurable: true,
-  })
-}
+import { defineValue } from '../util/json-copy.js'
 
 /** The last key of a path. */
 function lastKey(path: readonly string[]): string {
@@ -32,7 +23,7 @@ function parentOf(
     }
     if (!create) return undefined
     const made: Record<string, unknown> = {}
-    defineOwn(node, key, made)
+    defineValue(node, key, made)
     node = made
   }
   return node
@@ -52,7 +43,7 @@ export function applySavedStateChanges(
     if (parent !== undefined) delete parent[lastKey(path)]
   }
   for (const [path, value] of changes.set) {
-    defineOwn(parentOf(state, path, true) ?? {}, lastKey(path), value)
+    defineValue(parentOf(state, path, true) ?? {}, lastKey(path), value)
   }
   for (const [path, items, at] of changes.append ?? []) {
     const parent = parentOf(state, path, false)
