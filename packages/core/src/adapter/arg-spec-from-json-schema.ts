@@ -1,4 +1,5 @@
 import type { PolicyInput } from '../schema/policy-schema.js'
+import { isRecord } from '../util/is-record.js'
 
 /** One tool's entry in a policy's `tools` section, as written. */
 export type ToolPolicyInput = PolicyInput['tools'][string]
@@ -13,10 +14,6 @@ export type JsonSchemaNode = { readonly [key: string]: unknown }
 export type StringKind = (node: JsonSchemaNode) => ArgSpecInput | undefined
 
 const MAX_DEPTH = 32
-
-export function isNode(value: unknown): value is JsonSchemaNode {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function isScalar(value: unknown): value is string | number | boolean {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
@@ -79,7 +76,7 @@ export function argSpecFromSchema(
   stringKind: StringKind | undefined,
   depth = 0,
 ): ArgSpecInput {
-  if (!isNode(node) || depth > MAX_DEPTH) return withCommon({ type: 'json' }, {}, required)
+  if (!isRecord(node) || depth > MAX_DEPTH) return withCommon({ type: 'json' }, {}, required)
   const type = typeOf(node)
   const kind = type === 'string' ? stringKind?.(node) : undefined
   if (kind !== undefined) return withCommon(kind, node, required)

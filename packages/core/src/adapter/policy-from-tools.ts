@@ -1,10 +1,10 @@
 import { PolicyError } from '../errors/policy-error.js'
 import type { PlanIssue } from '../types/plan-issue.js'
+import { isRecord } from '../util/is-record.js'
 import { defineValue } from '../util/json-copy.js'
 import {
   type ArgSpecInput,
   argSpecFromSchema,
-  isNode,
   type JsonSchemaNode,
   type ToolPolicyInput,
 } from './arg-spec-from-json-schema.js'
@@ -45,11 +45,11 @@ function toolEntry(
   schema: JsonSchemaNode,
   inferFromNames: boolean,
 ): ToolPolicyInput {
-  const properties = isNode(schema.properties) ? schema.properties : {}
+  const properties = isRecord(schema.properties) ? schema.properties : {}
   const required = new Set(Array.isArray(schema.required) ? schema.required : [])
   const args: Record<string, ArgSpecInput> = {}
   for (const [name, node] of Object.entries(properties)) {
-    const hasDefault = isNode(node) && 'default' in node
+    const hasDefault = isRecord(node) && 'default' in node
     const kind = inferFromNames ? kindFromName(tool.name, name) : undefined
     defineValue(args, name, argSpecFromSchema(node, required.has(name) && !hasDefault, kind))
   }
@@ -88,7 +88,7 @@ export function policyFromTools(
     const schema = tool.schema ?? { type: 'object', properties: {} }
     const isObject =
       (schema.type === 'object' || schema.type === undefined) &&
-      (schema.properties === undefined || isNode(schema.properties))
+      (schema.properties === undefined || isRecord(schema.properties))
     if (!isObject) issues.push(notAnObject(tool.name))
     else defineValue(out, tool.name, toolEntry(tool, schema, options.inferFromNames === true))
   }
