@@ -1,5 +1,6 @@
 import type { PolicyInput } from '../schema/policy-schema.js'
 import { isRecord } from '../util/is-record.js'
+import { isScalar } from '../util/is-scalar.js'
 
 /** One tool's entry in a policy's `tools` section, as written. */
 export type ToolPolicyInput = PolicyInput['tools'][string]
@@ -14,10 +15,6 @@ export type JsonSchemaNode = { readonly [key: string]: unknown }
 export type StringKind = (node: JsonSchemaNode) => ArgSpecInput | undefined
 
 const MAX_DEPTH = 32
-
-function isScalar(value: unknown): value is string | number | boolean {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
-}
 
 type SpecOf<Type extends ArgSpecInput['type']> = Extract<ArgSpecInput, { type: Type }>
 

@@ -3,6 +3,7 @@ import { createIssue } from '../issues/create-issue.js'
 import { hasPattern, policyPattern } from '../policy/policy-pattern.js'
 import type { ArgSpec } from '../schema/policy-schema.js'
 import type { JsonValue } from '../types/json-value.js'
+import { isScalar } from '../util/is-scalar.js'
 import {
   type ArgumentWalk,
   DEFAULT_MAX_STRING_LENGTH,
@@ -16,10 +17,6 @@ import { checkReference, isReference } from './check-reference.js'
 import { checkUrl } from './check-url.js'
 
 type SpecOf<T extends ArgSpec['type']> = Extract<ArgSpec, { type: T }>
-
-function isScalar(value: unknown): value is string | number | boolean {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
-}
 
 /**
  * A string's length as JSON Schema's `minLength` and `maxLength` count it, and as a server that
