@@ -70,15 +70,10 @@ export interface ResourceRequest {
   readonly reads: boolean
 }
 
-/** The guard's answer to a resource request. */
+/** The guard's answer to a resource request: refused as a call is. */
 export type ResourceAuthorizeResult =
   | { readonly allowed: true }
-  | {
-      readonly allowed: false
-      /** Why the request was refused (the first problem). */
-      readonly issue: PlanIssue
-      readonly issues: readonly PlanIssue[]
-    }
+  | Extract<AuthorizeResult, { readonly allowed: false }>
 
 /** How a plan reaches the guard after the first one. */
 export type SubmitKind =
