@@ -1,3 +1,4 @@
+import { rowsOf } from '../util/dependent-rows.js'
 import { int32At, itemAt, numberAt } from '../util/item-at.js'
 /** The result of {@link analyzeGraph}. */
 export interface GraphAnalysis {
@@ -80,29 +81,16 @@ export function orderDependencies(
 ): GraphAnalysis {
   const count = dependencyStart.length - 1
   const pending = new Int32Array(count)
-  // Dependents in compressed form: dependentsOf(i) = targets[start[i] .. start[i + 1]).
-  const start = new Int32Array(count + 1)
-  for (let node = 0; node < count; node += 1) {
-    const end = int32At(dependencyStart, node + 1)
-    pending[node] = end - int32At(dependencyStart, node)
-    for (let edge = int32At(dependencyStart, node); edge < end; edge += 1) {
-      const dep = int32At(dependencyTarget, edge)
-      start[dep + 1] = int32At(start, dep + 1) + 1
-    }
-  }
   for (let node = 0; node < count; node += 1)
-    start[node + 1] = int32At(start, node + 1) + int32At(start, node)
-  const fill = start.slice(0, count)
-  const targets = new Int32Array(int32At(start, count))
-  for (let node = 0; node < count; node += 1) {
-    const end = int32At(dependencyStart, node + 1)
-    for (let edge = int32At(dependencyStart, node); edge < end; edge += 1) {
-      const dep = int32At(dependencyTarget, edge)
-      const slot = int32At(fill, dep)
-      targets[slot] = node
-      fill[dep] = slot + 1
+    pending[node] = int32At(dependencyStart, node + 1) - int32At(dependencyStart, node)
+  // Dependents in compressed form: dependentsOf(i) = targets[start[i] .. start[i + 1]).
+  const { starts: start, targets } = rowsOf(count, (emit) => {
+    for (let node = 0; node < count; node += 1) {
+      const end = int32At(dependencyStart, node + 1)
+      for (let edge = int32At(dependencyStart, node); edge < end; edge += 1)
+        emit(int32At(dependencyTarget, edge), node)
     }
-  }
+  })
 
   // Kahn's algorithm with an index into the queue instead of shifting it.
   const level = new Int32Array(count).fill(-1)
