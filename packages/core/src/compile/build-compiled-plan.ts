@@ -140,17 +140,7 @@ export function stepsView(steps: readonly CompiledStep[]): PlanSteps {
 
 /** `plan`'s steps by position: read from a compiled plan's columns, else from `plan.steps`. */
 export function planSteps(plan: CompiledPlan): PlanSteps {
-  if (!Object.hasOwn(plan, COLUMNS)) return stepsView(plan.steps)
-  const columns = columnsOf(plan)
-  return {
-    size: columns.size,
-    ids: columns.ids,
-    positions: columns.positions(),
-    step: (position) => columns.step(position),
-    tool: (position) => columns.tool(position),
-    dependencies: (position) => columns.dependencies(position),
-    dependents: () => columns.dependents(),
-  }
+  return Object.hasOwn(plan, COLUMNS) ? columnsOf(plan) : stepsView(plan.steps)
 }
 
 /** Every compiled plan's `steps`: one getter, so that plans share a hidden class. */

@@ -98,8 +98,8 @@ export class PlanColumns implements HashSource {
     return this.#input.ids
   }
 
-  /** The position of each step id, made at the first call: one table for every reader of the plan. */
-  positions(): ReadonlyMap<string, number> {
+  /** The position of each step id, made when first read: one table for every reader of the plan. */
+  get positions(): ReadonlyMap<string, number> {
     this.#positions ??= new IdPositions(this.#input.ids)
     return this.#positions
   }
