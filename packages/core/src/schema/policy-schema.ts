@@ -423,18 +423,12 @@ export const policySchema = z
     version: z.literal(1),
     workspace: workspaceSchema,
     tools: z.record(z.string().min(1), toolPolicySchema),
-    commands: commandPolicySchema.default({ allow: [], maxLength: 8192 }),
-    budgets: budgetsSchema.default({
-      maxSteps: 1000,
-      maxDepth: 256,
-      maxFanOut: 256,
-      maxIdenticalCalls: 3,
-      maxDenials: 20,
-      maxReplans: 5,
-    }),
-    trust: trustSchema.default({ defaultOutput: 'untrusted' }),
-    approval: approvalSchema.default({ requireSignature: false }),
-    audit: auditSchema.default({ required: false }),
+    // A section left out is its fields' own defaults, as an empty one would be.
+    commands: commandPolicySchema.default(commandPolicySchema.parse({})),
+    budgets: budgetsSchema.default(budgetsSchema.parse({})),
+    trust: trustSchema.default(trustSchema.parse({})),
+    approval: approvalSchema.default(approvalSchema.parse({})),
+    audit: auditSchema.default(auditSchema.parse({})),
     /** How commands are sandboxed at run time; see `@plan/sandbox`. */
     sandbox: sandboxPolicySchema.optional(),
     /** What the MCP guard (`@plan/mcp`) lets through besides tool calls. */
