@@ -1,4 +1,5 @@
 import { PlanError } from '../errors/plan-error.js'
+import { createIssue } from '../issues/create-issue.js'
 import type { RunWriter, SavedRunState } from './guard-store.js'
 
 /** What a store does with a save: write it, ignore it (a late write), or refuse it. */
@@ -39,14 +40,6 @@ export function createRunWriter(loaded: SavedRunState | undefined): RunWriter {
 /** The `store_failed` error of a writer that lost its run to another writer. */
 export function runTakenError(runId: string): PlanError {
   const message = `Another writer has saved the run ${JSON.stringify(runId)} since this one loaded it (a duplicated worker); this one may not run its tools.`
-  return new PlanError(message, {
-    issues: [
-      {
-        code: 'store_failed',
-        message,
-        path: [],
-        hint: 'Let the other worker finish the run; resume it only from its latest state.',
-      },
-    ],
-  })
+  const hint = 'Let the other worker finish the run; resume it only from its latest state.'
+  return new PlanError(message, { issues: [createIssue('store_failed', message, [], hint)] })
 }
