@@ -1,22 +1,10 @@
 import type { ExecutePlanOptions } from './execute-plan-options.js'
 
-/** The options of a run with defaults applied and out-of-range values clamped. */
-export interface ExecutionSettings {
-  readonly concurrency: number
-  readonly timeoutMs: number | undefined
-  readonly retries: number
-  readonly retryDelayMs: number
-  readonly failFast: boolean
-  readonly maxOutputBytes: number
-  readonly deadlineMs: number | undefined
-  readonly now: () => number
-}
-
 const MAX_RETRIES = 10
 const DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024
 
 /** Reads the options of `executePlan`: defaults, clamping, and the policy's deadline. */
-export function readExecutionSettings(options: ExecutePlanOptions): ExecutionSettings {
+export function readExecutionSettings(options: ExecutePlanOptions) {
   return {
     concurrency: Math.max(1, Math.floor(options.concurrency ?? 4) || 1),
     timeoutMs: options.timeoutMs,
@@ -28,3 +16,6 @@ export function readExecutionSettings(options: ExecutePlanOptions): ExecutionSet
     now: options.now ?? Date.now,
   }
 }
+
+/** The options of a run with defaults applied and out-of-range values clamped. */
+export type ExecutionSettings = Readonly<ReturnType<typeof readExecutionSettings>>
