@@ -1,5 +1,6 @@
 import { withBuildFileAlternatives } from '@plan/shell/common'
 import { PolicyError } from '../errors/policy-error.js'
+import { createIssue } from '../issues/create-issue.js'
 import type { Policy, ToolPolicy } from '../schema/policy-schema.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
@@ -19,35 +20,27 @@ function normalise(root: string, baseDir: string): string {
  */
 export function resolveParsedPolicy(policy: Policy, baseDir: string): ResolvedPolicy {
   const issues: PlanIssue[] = []
-  const checkEntry = (value: string, path: (string | number)[]) => {
-    if (value.includes('\0') || value.includes('\\')) {
-      issues.push({
-        code: 'invalid_policy',
-        message: 'A workspace path may not contain NUL or backslash.',
-        path,
-      })
-    }
+  const invalid = (message: string, path: (string | number)[], hint?: string) => {
+    issues.push(createIssue('invalid_policy', message, path, hint))
   }
   policy.workspace.roots.forEach((root, index) => {
-    checkEntry(root, ['workspace', 'roots', index])
+    if (root.includes('\0') || root.includes('\\'))
+      invalid('A workspace path may not contain NUL or backslash.', ['workspace', 'roots', index])
   })
   for (const name of policy.commands.allow) {
-    if (name.includes('/')) {
-      issues.push({
-        code: 'invalid_policy',
-        message: `commands.allow lists ${JSON.stringify(name)}, a path; programs are allowed by bare name.`,
-        path: ['commands', 'allow'],
-        hint: 'List the program name only, e.g. "git".',
-      })
-    }
+    if (name.includes('/'))
+      invalid(
+        `commands.allow lists ${JSON.stringify(name)}, a path; programs are allowed by bare name.`,
+        ['commands', 'allow'],
+        'List the program name only, e.g. "git".',
+      )
   }
   compilePolicyPatterns(policy, [], (path, message) => {
-    issues.push({
-      code: 'invalid_policy',
+    invalid(
       message,
       path,
-      hint: 'Write the pattern in RE2 syntax that is also a JavaScript regular expression.',
-    })
+      'Write the pattern in RE2 syntax that is also a JavaScript regular expression.',
+    )
   })
   if (issues.length > 0) throw new PolicyError(issues)
   const roots = policy.workspace.roots.map((root) => normalise(root, baseDir))
