@@ -11,14 +11,13 @@ import { readExtractionSchema } from './read-extraction-schema.js'
  */
 export function isBoundEnum(schema: unknown): boolean {
   if (!isRecord(schema)) return false
-  const record = schema
-  const keys = Object.keys(record)
+  const keys = Object.keys(schema)
   return (
-    record.type === 'enum' &&
+    schema.type === 'enum' &&
     keys.length === 2 &&
     keys.includes('values') &&
-    isPlainObject(record.values) &&
-    Object.hasOwn(record.values, '$ref')
+    isPlainObject(schema.values) &&
+    Object.hasOwn(schema.values, '$ref')
   )
 }
 

@@ -22,9 +22,8 @@ export function hasPatterns(value: unknown, depth = 0): boolean {
   if (typeof value !== 'object' || value === null || depth > 64) return false
   if (Array.isArray(value)) return value.some((item) => hasPatterns(item, depth + 1))
   if (!isRecord(value)) return false
-  const record = value
-  if (typeof record.pattern === 'string') return true
-  return Object.values(record).some((child) => hasPatterns(child, depth + 1))
+  if (typeof value.pattern === 'string') return true
+  return Object.values(value).some((child) => hasPatterns(child, depth + 1))
 }
 
 /** A policy `pattern`, compiled once and matched against a whole value in linear time. */
@@ -113,18 +112,17 @@ export function compilePolicyPatterns(
     return
   }
   if (!isRecord(value)) return
-  const record = value
-  if (record.type === 'string' && typeof record.pattern === 'string') {
-    const result = compilePolicyPattern(record.pattern)
-    if (result.success) compiled.set(record, result.pattern)
+  if (value.type === 'string' && typeof value.pattern === 'string') {
+    const result = compilePolicyPattern(value.pattern)
+    if (result.success) compiled.set(value, result.pattern)
     else
       report(
         [...path, 'pattern'],
-        `The pattern ${JSON.stringify(record.pattern)} is ${result.message}.`,
+        `The pattern ${JSON.stringify(value.pattern)} is ${result.message}.`,
       )
   }
-  for (const key of Object.keys(record))
-    compilePolicyPatterns(record[key], [...path, key], report, depth + 1)
+  for (const key of Object.keys(value))
+    compilePolicyPatterns(value[key], [...path, key], report, depth + 1)
 }
 
 /**
