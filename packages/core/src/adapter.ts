@@ -37,3 +37,4 @@ export { traceCallDecision, traceSandboxViolations } from './telemetry/decision-
 export { canonicalJson, hashJson } from './util/canonical-json.js'
 export { errorCode } from './util/error-code.js'
 export { errorMessage } from './util/error-message.js'
+export { hostAllowed } from './util/host-allowed.js'

@@ -48,6 +48,7 @@ const ADAPTER_ENTRY = [
   'formatPath',
   'hashJson',
   'hmacSha256',
+  'hostAllowed',
   'isCompiledPlan',
   'isWithin',
   'lastWordText',

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { connect, createServer, type Server, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { posix } from 'node:path'
+import { hostAllowed } from '@plan/core/adapter'
 import type { CommandViolation } from '@plan/tools'
-import { hostAllowed } from './host-allowed.js'
 
 /** A filtering HTTP proxy on a Unix socket, for one sandboxed command. */
 export interface NetworkProxy {

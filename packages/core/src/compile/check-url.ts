@@ -1,3 +1,4 @@
+import { hostAllowed } from '../util/host-allowed.js'
 import { stringAt } from '../util/item-at.js'
 import { hasUnsafeCharacter } from '../util/unsafe-characters.js'
 
@@ -97,17 +98,10 @@ export function checkUrl(value: string, rules: UrlRules): UrlCheckResult {
       `Write "scheme://host[:port]/path" with an ASCII host name (punycode for others), e.g. ${example}.`,
     )
   const host = url.hostname
-  if (rules.hosts !== undefined && !rules.hosts.some((entry) => hostMatches(entry, host)))
+  if (rules.hosts !== undefined && !hostAllowed(host, rules.hosts))
     return refuse(
       `Host ${JSON.stringify(host)} is not accepted.`,
       `Use one of: ${rules.hosts.join(', ')}.`,
     )
   return { ok: true, url: url.href }
-}
-
-function hostMatches(entry: string, host: string): boolean {
-  const pattern = entry.toLowerCase()
-  return pattern.startsWith('*.')
-    ? host.endsWith(pattern.slice(1)) && host.length > pattern.length - 1
-    : host === pattern
 }

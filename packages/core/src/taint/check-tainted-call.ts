@@ -6,6 +6,7 @@ import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import type { TaintState } from '../types/taint-state.js'
+import { hostAllowed } from '../util/host-allowed.js'
 import { valueAt } from '../util/item-at.js'
 import { matchesGlob } from './match-glob.js'
 import { commandReadsSensitive, type SensitivePaths, sensitivePaths } from './sensitive-reads.js'
@@ -43,17 +44,14 @@ function collectSinks(spec: ArgSpec, value: JsonValue, path: (string | number)[]
   else if (spec.type === 'string' && spec.format === 'url') out.push({ kind: 'url', value, path })
 }
 
-function hostAllowed(url: string, hosts: readonly string[]): boolean {
+function urlHostAllowed(url: string, hosts: readonly string[]): boolean {
   let host: string
   try {
-    host = new URL(url).hostname.toLowerCase()
+    host = new URL(url).hostname
   } catch {
     return false
   }
-  return hosts.some((pattern) => {
-    const wanted = pattern.toLowerCase()
-    return wanted.startsWith('*.') ? host.endsWith(wanted.slice(1)) : host === wanted
-  })
+  return hostAllowed(host, hosts)
 }
 
 function commandAllowed(argv: readonly string[], commands: readonly string[]): boolean {
@@ -234,7 +232,7 @@ function allowlistIssues(
   for (const sink of sinks) {
     if (sink.kind === 'read') continue
     let allowed = false
-    if (sink.kind === 'url') allowed = hostAllowed(sink.value, tainted.hosts)
+    if (sink.kind === 'url') allowed = urlHostAllowed(sink.value, tainted.hosts)
     else if (sink.kind === 'write') {
       const inside = workspaceRelative(sink.value, roots)
       allowed = inside !== undefined && tainted.writes.some((glob) => matchesGlob(inside, glob))

@@ -14,5 +14,7 @@ describe('hostAllowed', () => {
     expect(hostAllowed('api.example.com.evil.net', ['api.example.com'])).toBe(false)
     expect(hostAllowed('', ['*.example.com'])).toBe(false)
     expect(hostAllowed('example.com', [])).toBe(false)
+    expect(hostAllowed('.example.com', ['*.example.com'])).toBe(false)
+    expect(hostAllowed('.', ['*.example.com', '.'])).toBe(false)
   })
 })
