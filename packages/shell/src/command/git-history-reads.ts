@@ -4,7 +4,12 @@ import { stringAt } from '../util/item-at.js'
 import { programRoles, valueRoles } from './argument-roles.js'
 import { commandIssue } from './command-issue.js'
 import { hasCommittedDeniedPath } from './git-committed-paths.js'
-import { type GitPathspec, parseGitPathspec, pathspecSelects } from './git-pathspec.js'
+import {
+  type GitPathspec,
+  globalPathspecMagic,
+  parseGitPathspec,
+  pathspecSelects,
+} from './git-pathspec.js'
 import { findSubcommand } from './global-options.js'
 
 // Flags of log-like subcommands that print file contents (patches) or search them; short
@@ -53,14 +58,18 @@ export function checkGitHistoryReads(args: readonly string[], scope: PathScope):
   const subcommand = position.subcommand
   const rest = args.slice(position.index + 1)
   const reads = readsContents(subcommand, rest)
-  const patterned = rest.some((word) => word.startsWith(':') || GLOB.test(word))
+  const magic = globalPathspecMagic(args.slice(0, position.index))
+  const patterned =
+    magic.glob === true ||
+    magic.icase === true ||
+    rest.some((word) => word.startsWith(':') || GLOB.test(word))
   if (!patterned && (!reads || !hasCommittedDeniedPath(scope))) return []
   const prefix = root === '/' ? '' : root
   const denied = scope.deny
     .filter((path) => path.startsWith(`${prefix}/`))
     .map((path) => path.slice(prefix.length + 1))
   const words = pathspecWords(args, rest)
-  const specs = words.map(parseGitPathspec)
+  const specs = words.map((word) => parseGitPathspec(word, magic))
   const issues: PlanIssue[] = []
   for (const [index, spec] of specs.entries()) {
     if (spec.exclude || spec.pattern === '.') continue
@@ -78,7 +87,9 @@ export function checkGitHistoryReads(args: readonly string[], scope: PathScope):
   if (issues.length > 0 || !reads) return issues
   // Without `--`, a word may be a revision as well as a path: the whole tree counts.
   const separated = rest.includes('--')
-  const pathspecs = separated ? rest.slice(rest.indexOf('--') + 1).map(parseGitPathspec) : []
+  const pathspecs = separated
+    ? rest.slice(rest.indexOf('--') + 1).map((word) => parseGitPathspec(word, magic))
+    : []
   const included = pathspecs.filter((spec) => !spec.exclude)
   const selected = denied.find((path) =>
     included.length === 0
@@ -131,7 +142,7 @@ export function readsContents(subcommand: string, rest: readonly string[]): bool
 // The pathspec names the path (or something inside it) through magic, case or a pattern; a
 // plain path is the path check's.
 function namesPath(spec: GitPathspec, word: string, path: string): boolean {
-  if (!word.startsWith(':') && !/[*?[]/.test(spec.pattern)) return false
+  if (!word.startsWith(':') && !spec.icase && !/[*?[]/.test(spec.pattern)) return false
   const fold = (text: string) => (spec.icase ? text.toLowerCase() : text)
   const inside = fold(spec.pattern).startsWith(`${fold(path)}/`)
   return inside || pathspecSelects(spec, path) || pathspecSelects(spec, `${path}/x`)

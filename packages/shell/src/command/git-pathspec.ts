@@ -12,6 +12,24 @@ export interface GitPathspec {
   readonly exclude: boolean
 }
 
+/** Magic that git's own options give every pathspec (`git --icase-pathspecs log …`). */
+export interface PathspecDefaults {
+  readonly glob?: boolean
+  readonly icase?: boolean
+}
+
+/**
+ * The pathspec magic the options before the subcommand give every pathspec:
+ * `--glob-pathspecs`, `--icase-pathspecs`. (`--literal-pathspecs` turns magic off, which only
+ * selects less than the words read with it.)
+ */
+export function globalPathspecMagic(options: readonly string[]): PathspecDefaults {
+  return {
+    glob: options.includes('--glob-pathspecs'),
+    icase: options.includes('--icase-pathspecs'),
+  }
+}
+
 const SHORT_MAGIC: Readonly<Record<string, string>> = { '/': 'top', '!': 'exclude', '^': 'exclude' }
 const GLOB_CHARACTERS = /[*?[]/
 
@@ -19,8 +37,10 @@ const GLOB_CHARACTERS = /[*?[]/
  * Reads a word as git reads a pathspec: magic in `:(…)` or the short `:/`, `:!`, `:^` forms,
  * else the word itself. A word that starts with `:` and no known magic (`:x`) is a path too.
  */
-export function parseGitPathspec(word: string): GitPathspec {
+export function parseGitPathspec(word: string, defaults: PathspecDefaults = {}): GitPathspec {
   const magic = new Set<string>()
+  if (defaults.glob === true) magic.add('glob')
+  if (defaults.icase === true) magic.add('icase')
   let pattern = word
   if (word.startsWith(':(')) {
     const close = word.indexOf(')')
