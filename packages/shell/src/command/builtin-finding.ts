@@ -56,3 +56,16 @@ export function unknownGlobal(name: string, given: string): BuiltinFinding {
     hint: `Put options after the subcommand (${name} SUBCOMMAND ${option} …), or use a known global option.`,
   }
 }
+
+/**
+ * The flag rule of options whose value is a file that lists the paths to act on
+ * (`--files0-from`, `--pathspec-from-file`): the check cannot see those paths, so the list is
+ * read as a config file.
+ */
+export function fileListFlags(flags: readonly string[]): FlagRule {
+  return {
+    flags,
+    kind: 'exec',
+    why: 'acts on the paths a list file names, which the check cannot see (a config file)',
+  }
+}

@@ -1,5 +1,5 @@
 import { stringAt } from '../util/item-at.js'
-import { type BuiltinFinding, exec, unknownGlobal } from './builtin-finding.js'
+import { type BuiltinFinding, exec, fileListFlags, unknownGlobal } from './builtin-finding.js'
 import { findSubcommand } from './global-options.js'
 import {
   GIT_CONFIG_READS,
@@ -65,6 +65,10 @@ function globalOptionFindings(args: readonly string[], index: number): BuiltinFi
 function anywhereFindings(argument: string, findings: BuiltinFinding[]): void {
   const flag = findFlag(argument, GIT_EXEC_FLAGS)
   if (flag !== undefined) findings.push(exec(`git ${flag} runs a program or installs hooks.`, HINT))
+  if (usesFlag(argument, '--pathspec-from-file')) {
+    const { why } = fileListFlags(['--pathspec-from-file'])
+    findings.push(exec(`git --pathspec-from-file ${why}.`, 'Name the paths as operands after --.'))
+  }
   if (usesFlag(argument, '--output')) {
     findings.push({
       code: 'command_flag_denied',

@@ -1,3 +1,4 @@
+import { fileListFlags } from '../builtin-finding.js'
 import { allButLast, flagMatcher } from '../tree-sources.js'
 import type { OperandRoles, ProgramFamily, ProgramRoles } from './program-family.js'
 
@@ -142,6 +143,11 @@ const operandsOnly = (
  * writes, and the options that name a file.
  */
 export const COREUTILS_FAMILY: ProgramFamily = {
+  /** Options that read the paths to act on from a list file. */
+  builtins: {
+    wc: { flags: [fileListFlags(['--files0-from'])] },
+    du: { flags: [fileListFlags(['--files0-from'])] },
+  },
   roles: {
     ...operandsOnly(READ_PROGRAMS, 'read'),
     ...operandsOnly(WRITE_PROGRAMS, 'write'),

@@ -1,4 +1,4 @@
-import { type BuiltinFinding, exec, type ProgramSpec } from '../builtin-finding.js'
+import { type BuiltinFinding, exec, fileListFlags, type ProgramSpec } from '../builtin-finding.js'
 import { type FlagStyle, usesFlag } from '../uses-flag.js'
 import type { ProgramFamily } from './program-family.js'
 
@@ -36,7 +36,12 @@ const execFlags = (flags: readonly string[], why: string, style?: FlagStyle): Pr
 // Programs whose flags or subcommands run inline code, a command or a library.
 /** Programs (most from GTFOBins) whose flags or subcommands run inline code, a command or a library. */
 export const EXEC_RULES: Readonly<Record<string, ProgramSpec>> = {
-  sort: execFlags(['--compress-program'], 'runs a compression program'),
+  sort: {
+    flags: [
+      { flags: ['--compress-program'], kind: 'exec', why: 'runs a compression program' },
+      fileListFlags(['--files0-from']),
+    ],
+  },
   split: execFlags(['--filter'], 'runs a shell command for every piece'),
   openssl: execFlags(
     ['-engine', '-keygen_engine', '-ssl_client_engine', '-provider', '-provider-path', '-config'],

@@ -1,4 +1,4 @@
-import type { ProgramSpec } from '../builtin-finding.js'
+import { fileListFlags, type ProgramSpec } from '../builtin-finding.js'
 import type { OperandRoles, ProgramFamily } from './program-family.js'
 
 // find deletes or writes what it finds with these actions.
@@ -73,6 +73,7 @@ export const FIND_FAMILY: ProgramFamily = {
           kind: 'write',
           why: 'deletes or writes files',
         },
+        fileListFlags(['-files0-from']),
       ],
     },
     fd: FD_EXEC,
