@@ -67,4 +67,19 @@ describe('checkGit', () => {
         args.join(' '),
       ).toContain('command_inline_code')
   })
+
+  it('should refuse git apply --unsafe-paths, and allow a patch inside the work tree', () => {
+    expect(checkGit(['apply', '--unsafe-paths', 'x.patch'])).toMatchObject([
+      { code: 'command_flag_denied', flag: '--unsafe-paths' },
+    ])
+    expect(checkGit(['apply', '--unsafe', 'x.patch'])).toMatchObject([
+      { code: 'command_flag_denied', flag: '--unsafe-paths' },
+    ])
+    for (const args of [
+      ['apply', 'x.patch'],
+      ['apply', '--check', '-p1', 'x.patch'],
+      ['apply', '--3way', 'x.patch'],
+    ])
+      expect(checkGit(args)).toEqual([])
+  })
 })

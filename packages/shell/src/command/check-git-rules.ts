@@ -106,6 +106,19 @@ function subcommandFindings(
       return transferFindings(subcommand, rest)
     case 'clean':
       return cleanFindings(rest)
+    case 'apply':
+      return rest.some((argument) => usesFlag(argument, '--unsafe-paths'))
+        ? [
+            {
+              code: 'command_flag_denied',
+              kind: 'write',
+              flag: '--unsafe-paths',
+              message:
+                'git apply --unsafe-paths writes the files a patch names outside the work tree, where the path checks cannot see.',
+              hint: 'Apply patches to paths inside the work tree, without --unsafe-paths.',
+            },
+          ]
+        : []
     case 'submodule':
       return rest.includes('foreach')
         ? [exec('git submodule foreach runs a shell command in every submodule.', HINT)]
