@@ -23,6 +23,11 @@ export interface FlagRule {
   readonly flags: readonly string[]
   readonly kind: 'exec' | 'write'
   readonly why: string
+  /**
+   * Long options of the program's own that are also the start of one of `flags`, so never an
+   * abbreviation of it (npm's `--global` beside `--globalconfig`).
+   */
+  readonly ownOptions?: readonly string[]
 }
 
 /** The built-in model of one program's flags and subcommands. */
@@ -67,5 +72,25 @@ export function fileListFlags(flags: readonly string[]): FlagRule {
     flags,
     kind: 'exec',
     why: 'acts on the paths a list file names, which the check cannot see (a config file)',
+  }
+}
+
+/**
+ * A write outside the workspace that a package manager or toolchain makes on its own: a global
+ * install (npm -g, cargo install, go install), a link in the global prefix, a setting in the
+ * user's configuration. The path checks cannot see it and the sandbox does not let it happen.
+ */
+export function outsideWrite(
+  command: string,
+  flag: string,
+  where: string,
+  hint: string,
+): BuiltinFinding {
+  return {
+    code: 'command_flag_denied',
+    kind: 'write',
+    flag,
+    message: `${command} writes ${where}, outside the workspace.`,
+    hint,
   }
 }

@@ -31,7 +31,8 @@ export function checkBuiltinRules(name: string, args: readonly string[]): Builti
   for (const flagRule of spec.flags ?? []) {
     for (const argument of args) {
       const flag = findFlag(argument, flagRule.flags, spec.style)
-      if (flag === undefined) continue
+      if (flag === undefined || flagRule.ownOptions?.includes(argument.split('=')[0] ?? ''))
+        continue
       findings.push({
         code: flagRule.kind === 'exec' ? 'command_inline_code' : 'command_flag_denied',
         kind: flagRule.kind,

@@ -14,9 +14,11 @@ const corpus = JSON.parse(
   readFileSync(new URL('./__fixtures__/everyday-commands.json', import.meta.url), 'utf8'),
 ) as EverydayCorpus
 
-// Refused on purpose: a glob no shell expands here, and git writing `.git/config`.
+// Refused on purpose: a glob no shell expands here, git writing `.git/config`, and go
+// installing into GOBIN outside the workspace.
 const KNOWN_REFUSALS: Readonly<Record<string, string>> = {
   'wc -l src/*.ts': 'command_glob',
+  'go install ./cmd/tool': 'command_flag_denied',
   'git push -u origin HEAD': 'path_not_allowed',
   'git submodule update --init --recursive': 'path_not_allowed',
 }

@@ -1,4 +1,5 @@
-import { type BuiltinFinding, exec } from '../builtin-finding.js'
+import { type BuiltinFinding, exec, outsideWrite } from '../builtin-finding.js'
+import { findSubcommand } from '../global-options.js'
 import type { ValueRole } from '../value-roles.js'
 import type { ProgramFamily } from './program-family.js'
 
@@ -46,6 +47,22 @@ function cargoProgramFindings(args: readonly string[]): BuiltinFinding[] {
 // cargo's own checks, then `cargo +TOOLCHAIN` with a path, which runs the toolchain there.
 function checkCargoValues(args: readonly string[]): BuiltinFinding[] {
   const findings = cargoProgramFindings(args)
+  const end = args.indexOf('--')
+  const words = end === -1 ? args : args.slice(0, end)
+  const position = findSubcommand('cargo', words)
+  const subcommand = 'subcommand' in position ? position.subcommand : undefined
+  if (
+    (subcommand === 'install' || subcommand === 'uninstall') &&
+    !words.some((word) => word === '--root' || word.startsWith('--root='))
+  )
+    findings.push(
+      outsideWrite(
+        `cargo ${subcommand}`,
+        subcommand,
+        'the programs it builds into ~/.cargo/bin, a folder on the PATH',
+        'Install into the workspace with --root (cargo install --root tools NAME), or build with cargo build.',
+      ),
+    )
   if (args.some((argument) => argument.startsWith('+') && argument.includes('/')))
     findings.push(
       exec(

@@ -1,4 +1,4 @@
-import { type BuiltinFinding, exec } from '../builtin-finding.js'
+import { type BuiltinFinding, exec, outsideWrite } from '../builtin-finding.js'
 import { findFlag } from '../uses-flag.js'
 import { wordsRole } from '../value-roles.js'
 import type { ProgramFamily } from './program-family.js'
@@ -8,7 +8,10 @@ const GO_LDFLAGS = /^(-s|-w|-X=.*|-buildid=.*|-linkmode=internal|-v|-strictdups=
 const GO_GCFLAGS = /^(-N|-l|-m|-m=\d|-S|-B|-live|-d=checkptr(=\d)?|-race)$/
 // The `go env -w` settings that name no program or flags.
 const GO_ENV_SAFE_SETTING =
-  /^(GOPRIVATE|GONOPROXY|GONOSUMDB|GOPROXY|GOSUMDB|GOINSECURE|GO111MODULE|GOOS|GOARCH|GOAMD64|GOARM|GOARM64|CGO_ENABLED|GOTELEMETRY|GOWORK|GODEBUG)=[A-Za-z0-9_.,:/@*=+-]*$/
+  /^(GOPRIVATE|GONOPROXY|GO111MODULE|GOOS|GOARCH|GOAMD64|GOARM|GOARM64|CGO_ENABLED|GOTELEMETRY|GOWORK|GODEBUG)=[A-Za-z0-9_.,:/@*=+-]*$/
+
+// The `go env -w` settings that pick the module proxy or turn off checksum verification.
+const GO_ENV_MODULE_SOURCE = /^(GOPROXY|GOSUMDB|GONOSUMDB|GOINSECURE)=/
 
 function checkGo(args: readonly string[]): BuiltinFinding[] {
   const findings: BuiltinFinding[] = []
@@ -18,6 +21,15 @@ function checkGo(args: readonly string[]): BuiltinFinding[] {
     if (flag !== undefined)
       findings.push(exec(`go ${flag} runs another program.`, 'Run go without -exec or -toolexec.'))
   }
+  if (args[0] === 'install')
+    findings.push(
+      outsideWrite(
+        'go install',
+        'install',
+        'the programs it builds into GOBIN (~/go/bin), a folder on the PATH',
+        'Build into the workspace: go build -o bin/ ./cmd/NAME.',
+      ),
+    )
   if (args[0] === 'run' && args.some((argument) => argument.includes('@'))) {
     findings.push(
       exec(
@@ -36,12 +48,20 @@ function goEnvFindings(args: readonly string[]): BuiltinFinding[] {
   const writes = args.indexOf('-w')
   if (writes === -1 && !args.some((argument) => argument.startsWith('-w='))) return []
   const settings = args.slice(1).filter((argument) => !argument.startsWith('-'))
+  const source = settings.find((setting) => GO_ENV_MODULE_SOURCE.test(setting))
+  if (source !== undefined)
+    return [
+      exec(
+        `go env -w ${source} persists where modules are downloaded from, or which of them are checked against the checksum database, for every later go command.`,
+        'Pass GOPROXY and GOSUMDB settings to the one command that needs them, not into the user configuration.',
+      ),
+    ]
   const refused = settings.find((setting) => !GO_ENV_SAFE_SETTING.test(setting))
   if (refused === undefined && settings.length > 0) return []
   return [
     exec(
       `go env -w ${refused ?? ''} persists a setting that can name programs or flags (GOFLAGS, CC, CXX, GOTOOLCHAIN, …) for every later go command.`,
-      'Persist only plain settings (GOPRIVATE, GOPROXY, CGO_ENABLED); pass build flags on the command line.',
+      'Persist only plain settings (GOPRIVATE, CGO_ENABLED, GOOS); pass build flags on the command line.',
     ),
   ]
 }

@@ -1,4 +1,4 @@
-import { type BuiltinFinding, exec, type FlagRule } from '../builtin-finding.js'
+import { type BuiltinFinding, exec, type FlagRule, outsideWrite } from '../builtin-finding.js'
 import { findFlag } from '../uses-flag.js'
 import type { ProgramFamily } from './program-family.js'
 
@@ -22,6 +22,7 @@ const PACKAGE_MANAGER_FLAGS: FlagRule = {
   ],
   kind: 'exec',
   why: 'sets the program that the package manager runs (shell, node options, editor, config file)',
+  ownOptions: ['--global'],
 }
 
 // Node options that load code, passed on by `npm test -- …` when the script runs node.
@@ -48,14 +49,15 @@ function checkPackageManager(args: readonly string[], name: string): BuiltinFind
         /^-[A-Za-z]*[rep]/.test(argument) &&
         !argument.startsWith('--')),
   )
-  return used === undefined
-    ? []
-    : [
-        exec(
-          `${name} passes ${used} on to the script, which makes node load or run other code.`,
-          `Run ${name} test without node options that load code (--require, -r, --import, --loader).`,
-        ),
-      ]
+  const findings = globalWrites(args, name)
+  if (used !== undefined)
+    findings.push(
+      exec(
+        `${name} passes ${used} on to the script, which makes node load or run other code.`,
+        `Run ${name} test without node options that load code (--require, -r, --import, --loader).`,
+      ),
+    )
+  return findings
 }
 
 // `--config.KEY=VALUE` sets package-manager configuration, which can name the programs it runs.
@@ -69,6 +71,70 @@ function checkPackageManagerConfig(args: readonly string[], name: string): Built
           `Run ${name} without --config.…; if it must take it, the policy needs commands.rules.${name}.allowExec: true.`,
         ),
       ]
+}
+
+const GLOBAL_HINT =
+  'Install into the workspace (npm install -D x, then npx x), not into the global prefix.'
+
+// Subcommands that only read the global prefix (`npm ls -g`, `npm root -g`).
+const GLOBAL_READS = new Set([
+  'ls',
+  'list',
+  'la',
+  'll',
+  'outdated',
+  'root',
+  'prefix',
+  'bin',
+  'view',
+  'info',
+  'show',
+  'explain',
+  'why',
+  'query',
+  'search',
+  'help',
+])
+
+// Before `--`: the package manager's own words, not the script's.
+function ownWords(args: readonly string[]): readonly string[] {
+  const end = args.indexOf('--')
+  return end === -1 ? args : args.slice(0, end)
+}
+
+/**
+ * Installs, links and settings in the global prefix or the user's configuration: `-g`,
+ * `--global`, `--location=global`, `npm link`, `pnpm setup`, `yarn global`.
+ */
+function globalWrites(args: readonly string[], name: string): BuiltinFinding[] {
+  const words = ownWords(args)
+  const subcommand = words.find((word) => !word.startsWith('-'))
+  const global =
+    !GLOBAL_READS.has(subcommand ?? '') &&
+    words.find(
+      (word, index) =>
+        word === '-g' ||
+        word === '--global' ||
+        word === '--location=global' ||
+        (word === '--location' && words[index + 1] === 'global'),
+    )
+  if (typeof global === 'string')
+    return [outsideWrite(`${name} ${global}`, global, 'the global package folder', GLOBAL_HINT)]
+  const outside: Readonly<Record<string, readonly string[]>> = {
+    npm: ['link', 'ln'],
+    pnpm: ['setup'],
+    yarn: ['global', 'link'],
+  }
+  if (subcommand !== undefined && (outside[name] ?? []).includes(subcommand))
+    return [
+      outsideWrite(
+        `${name} ${subcommand}`,
+        subcommand,
+        "the global package folder or the user's shell configuration",
+        GLOBAL_HINT,
+      ),
+    ]
+  return []
 }
 
 /** node and its package managers (npm, pnpm, yarn), and the JavaScript tools they run. */
