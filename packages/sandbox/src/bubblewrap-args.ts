@@ -28,6 +28,8 @@ export interface SandboxLaunch {
   readonly statusFd?: number
   /** What the workspace holds to protect; scanned here when absent. */
   readonly scan?: WorkspaceScan
+  /** Stand-ins in place of missing protected paths, bound read-only (see `leaseStandIns`). */
+  readonly standIns?: readonly string[]
   /** Size of the private `/tmp` in bytes (`--size`, bubblewrap 0.7+); the kernel's default if absent. */
   readonly tmpBytes?: number
 }
@@ -142,6 +144,7 @@ export function bubblewrapArgs(config: SandboxConfig, launch: SandboxLaunch): st
       config,
       launch.scan ?? scanWorkspace(config.writable, config.deny),
       visible,
+      launch.standIns,
     ),
   )
   args.push('--dir', config.home, '--dir', config.tmp)

@@ -60,6 +60,44 @@ export function childrenOf(pid: number): number[] {
   return found
 }
 
+/** A process by its pid and its start time, which a later process of the same pid lacks. */
+interface StartedProcess {
+  readonly pid: number
+  readonly start: string
+}
+
+// The sandbox processes each ending killed, to tell when they are gone.
+const killed = new WeakMap<ChildProcess, StartedProcess[]>()
+
+/** The state and start time in a /proc/<pid>/stat line (fields 3 and 22). */
+function stateOf(pid: number): { state: string; start: string } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return { state: fields[0] ?? '', start: fields[19] ?? '' }
+  } catch {
+    return undefined
+  }
+}
+
+function started(pid: number): StartedProcess[] {
+  const found = stateOf(pid)
+  return found === undefined ? [] : [{ pid, start: found.start }]
+}
+
+/**
+ * Whether every process of a sandbox is gone once bubblewrap itself has exited: pid 1 of its
+ * PID namespace (the only one that can outlive bubblewrap, when it was killed) is gone or a
+ * zombie, and the kernel ends pid 1 only after every other process in its namespace.
+ */
+export function sandboxGone(child: ChildProcess): boolean {
+  for (const inner of killed.get(child) ?? []) {
+    const now = stateOf(inner.pid)
+    if (now !== undefined && now.start === inner.start && now.state !== 'Z') return false
+  }
+  return true
+}
+
 /**
  * Kills a sandbox started by {@link spawnSandboxed} and everything in it, whenever it is called.
  * bubblewrap's sandbox process (pid 1 of the sandbox's PID namespace, a direct child of the
@@ -75,7 +113,9 @@ export function endSandbox(child: ChildProcess): void {
   if (pid === undefined || child.exitCode !== null || child.signalCode !== null) return
   try {
     if (send(-pid, 'SIGSTOP')) {
-      for (const inner of childrenOf(pid)) send(inner, 'SIGKILL')
+      const inner = childrenOf(pid)
+      killed.set(child, [...(killed.get(child) ?? []), ...inner.flatMap(started)])
+      for (const innerPid of inner) send(innerPid, 'SIGKILL')
     }
   } finally {
     // Never leave the group stopped.

@@ -80,12 +80,15 @@ class MountPlan {
  * directory bound read-only, `deny` entries masked,
  * host sockets in the workspace covered by `/dev/null`, and every git directory and every
  * folder above a protected entry bound onto itself, so that no command can rename or remove
- * it (the kernel refuses with EBUSY) and put another in its place.
+ * it (the kernel refuses with EBUSY) and put another in its place. The stand-ins of missing
+ * protected paths are bound read-only like `readOnly` entries: the name is taken, so it can be
+ * neither created, linked, renamed onto nor written.
  */
 export function protectionMounts(
   config: SandboxConfig,
   scan: WorkspaceScan,
   visible: readonly string[],
+  standIns: readonly string[] = [],
 ): string[] {
   const roots = config.writable
   const inWorkspace = (path: string) => roots.some((root) => isWithin(root, path))
@@ -110,6 +113,7 @@ export function protectionMounts(
     plan.add(path, kind)
   }
   for (const path of readOnly) protect(path, 'readOnly')
+  for (const path of standIns) protect(path, 'readOnly')
   // A readOnly name that does not exist yet: the folders above it stay where they are.
   for (const entry of config.readOnly.filter(inWorkspace))
     for (const folder of ancestorsWithin(roots, entry)) if (exists(folder)) plan.add(folder, 'pin')

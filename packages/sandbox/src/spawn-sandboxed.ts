@@ -7,7 +7,7 @@ import { bubblewrapFeatures } from './bubblewrap-features.js'
 import { watchStatus } from './bubblewrap-status.js'
 import { withoutInheritedDescriptors } from './descriptor-closer.js'
 import { type DiskWatch, watchDisk } from './disk-quota.js'
-import { endSandbox, killsWholeSandbox } from './end-sandbox.js'
+import { endSandbox, killsWholeSandbox, sandboxGone } from './end-sandbox.js'
 import { limitViolation } from './limit-violations.js'
 import { type NetworkProxy, startNetworkProxy } from './network-proxy.js'
 import { processLimitEnforced } from './process-limit-probe.js'
@@ -23,6 +23,7 @@ import {
   type SandboxLimits,
 } from './sandbox-limits.js'
 import { isSeccompArch, seccompFilter } from './seccomp-filter.js'
+import { leaseStandIns, liveStandIns, type StandInLease } from './stand-in-lease.js'
 import { warnOnce } from './warn-once.js'
 import { checkWorkspace, snapshotWorkspace } from './workspace-check.js'
 import { scanWorkspace } from './workspace-scan.js'
@@ -229,11 +230,14 @@ export function spawnSandboxed(
   const statusFd = filter === undefined ? SECCOMP_FD : SECCOMP_FD + 1
   const scan = scanWorkspace(config.writable, config.deny)
   const snapshot = snapshotWorkspace(config, scan)
+  let standIns: StandInLease | undefined
   try {
+    standIns = leaseStandIns(config, scan)
     const args = bubblewrapArgs(config, {
       argv: command,
       cwd,
       scan,
+      standIns: standIns.paths,
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(proxy === undefined ? {} : { proxySocket: proxy.socket }),
       disableUserns: disablesUserns(programs.bwrap),
@@ -242,22 +246,27 @@ export function spawnSandboxed(
       ...(limits.tmpBytes === undefined ? {} : { tmpBytes: limits.tmpBytes }),
     })
     const child = startBubblewrap(programs, limits, quota, args, { filter, status })
+    const held = standIns
+    if (child.pid !== undefined) held.attach(child.pid)
     killsWholeSandbox(child)
     const end = () => endSandbox(child)
     const disk =
       limits.diskBytes === undefined ? undefined : watchDisk(config.writable, limits.diskBytes, end)
+    let holding = true
     const release = () => {
       proxy?.close()
       quota?.close()
+      if (holding) releaseWhenGone(child, held)
+      holding = false
     }
     child.on('close', release)
     child.on('error', release)
     const afterCommand = () => {
+      release()
       const found = [
         ...quotaViolations(limits, quota, disk),
-        ...checkWorkspace(config, snapshot, config.deny),
+        ...checkWorkspace(config, snapshot, config.deny, liveStandIns()),
       ]
-      release()
       return found
     }
     if (!status) return { child, proxy, limits, end, afterCommand }
@@ -266,8 +275,30 @@ export function spawnSandboxed(
   } catch (error) {
     proxy?.close()
     quota?.close()
+    standIns?.release()
     throw error
   }
+}
+
+/**
+ * Lets a command's stand-ins go once no process of its sandbox is left (at once after an
+ * ordinary exit; after a kill, when pid 1 of its namespace is gone), so that none can create a
+ * protected name in the moment its stand-in leaves.
+ */
+function releaseWhenGone(child: ChildProcessWithoutNullStreams, lease: StandInLease): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4))
+  for (let waited = 0; waited < 1000 && !sandboxGone(child); waited += 1)
+    Atomics.wait(pause, 0, 0, 1)
+  if (sandboxGone(child)) {
+    lease.release()
+    return
+  }
+  const retry = setInterval(() => {
+    if (!sandboxGone(child)) return
+    clearInterval(retry)
+    lease.release()
+  }, 50)
+  retry.unref()
 }
 
 /** The whole-sandbox quotas the command reached: the pids cgroup's, the disk watcher's. */

@@ -49,6 +49,8 @@ function sameIdentity(a: Identity | undefined, b: Identity | undefined): boolean
 export interface WorkspaceSnapshot {
   readonly scan: WorkspaceScan
   readonly identities: ReadonlyMap<string, Identity | undefined>
+  /** The `readOnly` and `deny` entries inside the workspace that did not exist. */
+  readonly missing: readonly string[]
 }
 
 function codePartsOf(gitDirectory: string): string[] {
@@ -58,13 +60,11 @@ function codePartsOf(gitDirectory: string): string[] {
 /** Records the identity of every protected path: `readOnly`, `deny`, git code parts, `.git` files. */
 export function snapshotWorkspace(config: SandboxConfig, scan: WorkspaceScan): WorkspaceSnapshot {
   const inWorkspace = (path: string) => config.writable.some((root) => isWithin(root, path))
-  const paths = [
-    ...config.readOnly.filter(inWorkspace),
-    ...config.deny.filter(inWorkspace),
-    ...scan.gitDirectories.flatMap(codePartsOf),
-    ...scan.gitFiles,
-  ]
-  return { scan, identities: new Map(paths.map((path) => [path, identityOf(path)])) }
+  const entries = [...config.readOnly.filter(inWorkspace), ...config.deny.filter(inWorkspace)]
+  const paths = [...entries, ...scan.gitDirectories.flatMap(codePartsOf), ...scan.gitFiles]
+  const identities = new Map(paths.map((path) => [path, identityOf(path)]))
+  const missing = entries.filter((path) => identities.get(path) === undefined)
+  return { scan, identities, missing }
 }
 
 /**
@@ -90,6 +90,29 @@ function removed(path: string, what: string): CommandViolation {
     message: `The command created ${what} ${path}, which git would run code from; it was removed.`,
     target: path,
   }
+}
+
+/** Removes a `readOnly` or `deny` entry that did not exist before the command and does now. */
+function withoutCreated(
+  snapshot: WorkspaceSnapshot,
+  roots: readonly string[],
+  standIns: ReadonlySet<string>,
+): CommandViolation[] {
+  const found: CommandViolation[] = []
+  for (const path of snapshot.missing) {
+    if (standIns.has(path) || identityOf(path) === undefined) continue
+    const at = plantedAt(path, roots)
+    if (at !== undefined) rmSync(at, { recursive: true, force: true })
+    found.push({
+      kind: 'write',
+      message:
+        at === undefined
+          ? `The command created the protected path ${path} through a link out of the workspace; it was left in place.`
+          : `The command created the protected path ${path}, which did not exist before; it was removed.`,
+      target: path,
+    })
+  }
+  return found
 }
 
 // A todo line that runs a shell command: `exec <command>` or `x <command>`.
@@ -138,23 +161,28 @@ function restoreChanged(snapshot: WorkspaceSnapshot): CommandViolation[] {
 
 /**
  * Checks the workspace after a command, before anything else touches it: a protected link the
- * command replaced is put back; a git code-running part it created (in any repository, at any
- * depth, a new repository's included) and a `.git` file it wrote are removed, so that the next
- * `git` of the host runs nothing the command planted. Each finding is a `write` violation.
+ * command replaced is put back; a `readOnly` or `deny` entry that did not exist before, a git
+ * code-running part it created (in any repository, at any depth, a new repository's included)
+ * and a `.git` file it wrote are removed, so that the next `git` or build of the host runs
+ * nothing the command planted. The stand-ins in `standIns` (another command's, still in place)
+ * are left alone. Each finding is a `write` violation.
  */
 export function checkWorkspace(
   config: SandboxConfig,
   snapshot: WorkspaceSnapshot,
   skip: readonly string[],
+  standIns: ReadonlySet<string> = new Set(),
 ): CommandViolation[] {
   const violations = restoreChanged(snapshot)
+  violations.push(...withoutCreated(snapshot, config.writable, standIns))
   const after = scanWorkspace(config.writable, skip)
   const knownFiles = new Set(snapshot.scan.gitFiles)
   for (const directory of after.gitDirectories) {
+    if (standIns.has(directory)) continue
     violations.push(...withoutExecLines(directory, config.writable))
     for (const part of codePartsOf(directory)) {
       const before = snapshot.identities.get(part)
-      if (before !== undefined || identityOf(part) === undefined) continue
+      if (before !== undefined || standIns.has(part) || identityOf(part) === undefined) continue
       const at = plantedAt(part, config.writable)
       violations.push(
         at === undefined

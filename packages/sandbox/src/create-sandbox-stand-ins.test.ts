@@ -1,0 +1,183 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, readdirSync } from 'node:fs'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { PolicyInput } from '@plan/core'
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import { createSandbox, type SandboxRunResult } from './create-sandbox.js'
+import {
+  createSandboxFixture,
+  describeSandbox,
+  gitIdentity,
+  initRepository,
+  type SandboxFixture,
+} from './test-utils/sandbox-fixture.js'
+
+const TIMEOUT = 60_000
+
+const MAKEFILE = 'all:\n\t@echo made-by-the-real-makefile\n\techo built > out.txt\n'
+const EVIL = 'all:\n\t@echo made-by-the-agent\n'
+
+function host(cwd: string, program: string, ...args: string[]): string {
+  return execFileSync(program, args, {
+    cwd,
+    env: { ...gitIdentity(), PATH: process.env.PATH ?? '', HOME: cwd },
+    encoding: 'utf8',
+  })
+}
+
+/** The names in `root` (relative paths) among `names` that exist on the disk. */
+function existing(root: string, names: readonly string[]): string[] {
+  return names.filter((name) => existsSync(join(root, name)))
+}
+
+describeSandbox('createSandbox missing protected paths', () => {
+  let fixture: SandboxFixture
+
+  beforeEach(async () => {
+    fixture = await createSandboxFixture()
+    await writeFile(join(fixture.root, 'Makefile'), MAKEFILE)
+    await writeFile(join(fixture.root, 'evil.mk'), EVIL)
+  })
+
+  afterEach(async () => {
+    await fixture.cleanup()
+  })
+
+  const sandboxFor = (workspace: Partial<PolicyInput['workspace']> = {}) =>
+    createSandbox(
+      { version: 1, workspace: { roots: [fixture.root], ...workspace }, tools: {} },
+      { hostHome: fixture.home, path: '/usr/bin:/bin' },
+    )
+
+  const run = (
+    workspace: Partial<PolicyInput['workspace']>,
+    lines: readonly string[],
+  ): Promise<SandboxRunResult> =>
+    sandboxFor(workspace).run(['sh', '-c', [...lines, 'echo DONE'].join('\n')], {
+      env: gitIdentity(),
+    })
+
+  it(
+    'should refuse creating a missing build-file stand-in, and leave no such name on the disk',
+    async () => {
+      const result = await run({ readOnly: ['Makefile'] }, [
+        'cp evil.mk GNUmakefile && echo WROTE cp',
+        'mv evil.mk makefile && echo WROTE mv',
+        'ln evil.mk GNUmakefile && echo WROTE ln',
+        'ln -sf evil.mk GNUmakefile && echo WROTE ln -s',
+        'rm -f GNUmakefile makefile && echo WROTE rm',
+        'mkdir GNUmakefile && echo WROTE mkdir',
+        'make',
+      ])
+      expect(result.stdout).toContain('DONE')
+      expect(result.stdout).not.toContain('WROTE')
+      expect(result.stdout).toContain('made-by-the-real-makefile')
+      expect(result.stdout).not.toContain('made-by-the-agent')
+      expect(existing(fixture.root, ['GNUmakefile', 'makefile'])).toEqual([])
+      expect(await readFile(join(fixture.root, 'out.txt'), 'utf8')).toBe('built\n')
+      expect(host(fixture.root, 'make')).toContain('made-by-the-real-makefile')
+      expect(result.violations.map((violation) => violation.kind)).toContain('write')
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should refuse creating a missing folder of .git and the code parts of a nested repository',
+    async () => {
+      initRepository(fixture.root)
+      await rm(join(fixture.root, '.git', 'hooks'), { recursive: true, force: true })
+      await mkdir(join(fixture.root, 'vendor', 'lib'), { recursive: true })
+      host(join(fixture.root, 'vendor', 'lib'), 'git', 'init', '-q')
+      await rm(join(fixture.root, 'vendor', 'lib', '.git', 'hooks'), { recursive: true })
+      const marker = join(fixture.outside, 'hook-ran')
+      const hook = `#!/bin/sh\\ntouch ${marker}\\n`
+      const result = await run({}, [
+        `mkdir -p .git/hooks && printf "${hook}" > .git/hooks/pre-commit && echo WROTE hooks`,
+        `mkdir planted && printf "${hook}" > planted/pre-commit && chmod +x planted/pre-commit`,
+        'mv planted .git/hooks && echo WROTE mv',
+        'ln -s ../planted .git/hooks && echo WROTE ln',
+        'echo /tmp > .git/commondir && echo WROTE commondir',
+        'mkdir -p .git/worktrees/x && echo WROTE worktrees',
+        `mkdir -p vendor/lib/.git/hooks && printf "${hook}" > vendor/lib/.git/hooks/post-checkout && echo WROTE nested`,
+        'mv planted vendor/lib/.git/hooks && echo WROTE nested mv',
+        'echo ../../.. > vendor/lib/.git/commondir && echo WROTE nested commondir',
+        'git commit -q --allow-empty -m inside && git -C vendor/lib status --short && echo COMMITTED',
+      ])
+      expect(result.stdout).toContain('COMMITTED')
+      expect(result.stdout).not.toContain('WROTE')
+      const names = [
+        '.git/hooks',
+        '.git/commondir',
+        '.git/worktrees',
+        '.git/modules',
+        '.git/config.worktree',
+        'vendor/lib/.git/hooks',
+        'vendor/lib/.git/commondir',
+        'vendor/lib/.git/worktrees',
+      ]
+      expect(existing(fixture.root, names)).toEqual([])
+      host(fixture.root, 'git', 'commit', '-q', '--allow-empty', '-m', 'on the host')
+      host(join(fixture.root, 'vendor', 'lib'), 'git', 'status', '--short')
+      expect(existsSync(marker)).toBe(false)
+      expect(host(fixture.root, 'git', 'log', '--format=%s')).toBe('on the host\ninside\nfirst\n')
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should refuse creating a nested protected path whose folders are missing, and a denied name',
+    async () => {
+      await writeFile(join(fixture.root, 'Cargo.toml'), '[package]\nname = "x"\n')
+      const result = await run(
+        { readOnly: ['tools/build/Makefile', 'Cargo.toml'], deny: ['secrets.txt'] },
+        [
+          'mkdir -p tools/build && cp evil.mk tools/build/Makefile && echo WROTE nested',
+          'mkdir elsewhere && cp evil.mk elsewhere/Makefile && mv elsewhere tools && echo WROTE mv',
+          'mkdir -p .cargo && echo "[build]" > .cargo/config.toml && echo WROTE cargo',
+          'echo stolen > secrets.txt && echo WROTE deny',
+          'ln -s /etc/hostname secrets.txt && echo WROTE deny link',
+        ],
+      )
+      expect(result.stdout).toContain('DONE')
+      expect(result.stdout).not.toContain('WROTE')
+      expect(existing(fixture.root, ['tools', '.cargo', 'secrets.txt'])).toEqual([])
+      expect(existing(fixture.root, ['elsewhere/Makefile'])).toEqual(['elsewhere/Makefile'])
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should let everyday work go on: new files, build outputs, make, git init in a new folder',
+    async () => {
+      initRepository(fixture.root)
+      const result = await run({ readOnly: ['Makefile', '.git/config', '.git/hooks'] }, [
+        'echo notes > notes.txt',
+        'mkdir -p build/obj && echo object > build/obj/a.o',
+        'make',
+        'git init -q newproject && git -C newproject status --short',
+        'git add notes.txt && git commit -q -m notes',
+      ])
+      expect(result.stdout).toContain('DONE')
+      expect(result.stdout).toContain('made-by-the-real-makefile')
+      expect(result.stderr).toBe('')
+      expect(await readFile(join(fixture.root, 'notes.txt'), 'utf8')).toBe('notes\n')
+      expect(await readFile(join(fixture.root, 'build/obj/a.o'), 'utf8')).toBe('object\n')
+      expect(await readFile(join(fixture.root, 'out.txt'), 'utf8')).toBe('built\n')
+      expect(existsSync(join(fixture.root, 'newproject', '.git', 'HEAD'))).toBe(true)
+      expect(host(fixture.root, 'git', 'log', '--format=%s')).toBe('notes\nfirst\n')
+      expect(readdirSync(fixture.root).sort()).toEqual([
+        '.env',
+        '.git',
+        'Makefile',
+        'a.txt',
+        'build',
+        'evil.mk',
+        'newproject',
+        'notes.txt',
+        'out.txt',
+      ])
+    },
+    TIMEOUT,
+  )
+})
