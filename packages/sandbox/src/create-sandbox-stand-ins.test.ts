@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process'
-import { existsSync, readdirSync } from 'node:fs'
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { type ChildProcessWithoutNullStreams, execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { PolicyInput } from '@plan/core'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { createSandbox, type SandboxRunResult } from './create-sandbox.js'
@@ -14,6 +15,8 @@ import {
 } from './test-utils/sandbox-fixture.js'
 
 const TIMEOUT = 60_000
+const NOBODY = 65534
+const standInHost = fileURLToPath(new URL('./__fixtures__/stand-in-host.ts', import.meta.url))
 
 const MAKEFILE = 'all:\n\t@echo made-by-the-real-makefile\n\techo built > out.txt\n'
 const EVIL = 'all:\n\t@echo made-by-the-agent\n'
@@ -29,6 +32,24 @@ function host(cwd: string, program: string, ...args: string[]): string {
 /** The names in `root` (relative paths) among `names` that exist on the disk. */
 function existing(root: string, names: readonly string[]): string[] {
   return names.filter((name) => existsSync(join(root, name)))
+}
+
+/** Resolves with all of stdout once the process closed; `ready` once `marker` was printed. */
+function watch(
+  child: ChildProcessWithoutNullStreams,
+  marker: string,
+): { ready: Promise<void>; closed: Promise<string> } {
+  let stdout = ''
+  let seen: () => void = () => {}
+  const ready = new Promise<void>((resolve) => {
+    seen = resolve
+  })
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString()
+    if (stdout.includes(marker)) seen()
+  })
+  const closed = new Promise<string>((resolve) => child.on('close', () => resolve(stdout)))
+  return { ready, closed }
 }
 
 describeSandbox('createSandbox missing protected paths', () => {
@@ -177,6 +198,109 @@ describeSandbox('createSandbox missing protected paths', () => {
         'notes.txt',
         'out.txt',
       ])
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should keep the stand-ins a running command holds when another command ends',
+    async () => {
+      const sandbox = sandboxFor({ readOnly: ['Makefile'] })
+      const running = sandbox.spawn(
+        ['sh', '-c', 'echo READY; read line; cp evil.mk GNUmakefile && echo WROTE; echo END'],
+        { cwd: fixture.root },
+      )
+      const watched = watch(running, 'READY')
+      await watched.ready
+      const other = await sandbox.run(['sh', '-c', 'cp evil.mk makefile || echo REFUSED'])
+      expect(other.stdout).toBe('REFUSED\n')
+      expect(readFileSync(join(fixture.root, 'GNUmakefile'), 'utf8')).toBe('-include Makefile\n')
+      running.stdin.end('go\n')
+      const stdout = await watched.closed
+      expect(stdout).toContain('END')
+      expect(stdout).not.toContain('WROTE')
+      expect(existing(fixture.root, ['GNUmakefile', 'makefile'])).toEqual([])
+    },
+    TIMEOUT,
+  )
+
+  it(
+    'should remove the stand-ins of a command that is killed or runs out of time',
+    async () => {
+      const sandbox = sandboxFor({ readOnly: ['Makefile'] })
+      const running = sandbox.spawn(['sh', '-c', 'echo READY; exec sleep 600'], {
+        cwd: fixture.root,
+      })
+      const watched = watch(running, 'READY')
+      await watched.ready
+      expect(existing(fixture.root, ['GNUmakefile', 'makefile'])).toEqual([
+        'GNUmakefile',
+        'makefile',
+      ])
+      running.kill()
+      await watched.closed
+      expect(existing(fixture.root, ['GNUmakefile', 'makefile'])).toEqual([])
+      const timed = await sandbox.run(['sleep', '600'], { timeoutMs: 1000 })
+      expect(timed.timedOut).toBe(true)
+      expect(existing(fixture.root, ['GNUmakefile', 'makefile'])).toEqual([])
+    },
+    TIMEOUT,
+  )
+
+  it.runIf(process.getuid?.() === 0)(
+    'should hold and remove the stand-ins alike for an agent that runs as an ordinary user',
+    async () => {
+      // A folder of nobody's own with a copy of this Node (its own may lie below a private home).
+      const own = await mkdtemp('/tmp/plan-stand-ins-nobody-')
+      try {
+        const root = join(own, 'ws')
+        await mkdir(join(own, 'tmp'), { recursive: true })
+        await mkdir(root)
+        await writeFile(join(root, 'Makefile'), MAKEFILE)
+        await writeFile(join(root, 'evil.mk'), EVIL)
+        initRepository(root, ['Makefile'])
+        await rm(join(root, '.git', 'hooks'), { recursive: true })
+        await copyFile(process.execPath, join(own, 'node'))
+        await chmod(join(own, 'node'), 0o755)
+        execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, own])
+        const body = JSON.stringify({
+          root,
+          home: join(own, 'tmp'),
+          path: '/usr/bin:/bin',
+          readOnly: ['Makefile', '.git/hooks'],
+          commands: [
+            ['sh', '-c', 'cp evil.mk GNUmakefile || mkdir -p .git/hooks/x || echo REFUSED; make'],
+          ],
+        })
+        const run = spawnSync(
+          'setpriv',
+          [
+            `--reuid=${NOBODY}`,
+            `--regid=${NOBODY}`,
+            '--clear-groups',
+            join(own, 'node'),
+            standInHost,
+            body,
+          ],
+          {
+            encoding: 'utf8',
+            env: { PATH: process.env.PATH ?? '', TMPDIR: join(own, 'tmp') },
+            timeout: 60_000,
+          },
+        )
+        expect(run.status, run.stderr).toBe(0)
+        const report = JSON.parse(run.stdout) as { uid: number; results: { stdout: string }[] }
+        expect(report.uid).toBe(NOBODY)
+        expect(report.results[0]?.stdout).toBe(
+          'REFUSED\nmade-by-the-real-makefile\necho built > out.txt\n',
+        )
+        expect(existing(root, ['GNUmakefile', 'makefile', '.git/hooks', '.git/commondir'])).toEqual(
+          [],
+        )
+        expect(readdirSync(join(own, 'tmp', `plan-sandbox-${NOBODY}`))).toEqual(['leases'])
+      } finally {
+        await rm(own, { recursive: true, force: true })
+      }
     },
     TIMEOUT,
   )

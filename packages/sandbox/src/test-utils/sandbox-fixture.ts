@@ -51,15 +51,15 @@ export async function createSandboxFixture(): Promise<SandboxFixture> {
   }
 }
 
-/** Makes `root` a git repository with one commit, from the host (outside any sandbox). */
-export function initRepository(root: string): void {
+/** Makes `root` a git repository with one commit of `files`, from the host (outside any sandbox). */
+export function initRepository(root: string, files: readonly string[] = ['a.txt']): void {
   const git = (...args: string[]) =>
     execFileSync('git', args, {
       cwd: root,
       env: { ...gitIdentity(), PATH: process.env.PATH ?? '' },
     })
   git('init', '-q', '-b', 'main')
-  git('add', 'a.txt')
+  git('add', ...files)
   git('commit', '-q', '-m', 'first')
 }
 
