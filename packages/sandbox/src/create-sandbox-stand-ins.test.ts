@@ -169,6 +169,28 @@ describeSandbox('createSandbox missing protected paths', () => {
   )
 
   it(
+    'should leave no stand-in for a missing credential store, and remove one a command creates',
+    async () => {
+      const sandbox = createSandbox(
+        { version: 1, workspace: { roots: [fixture.root] }, tools: {} },
+        { hostHome: fixture.root, path: '/usr/bin:/bin' },
+      )
+      const result = await sandbox.run([
+        'sh',
+        '-c',
+        'ls -A; mkdir .ssh && echo ssh-ed25519 AAAA > .ssh/authorized_keys && echo CREATED',
+      ])
+      // .git stands in for the missing repository whose code parts readOnly names by default.
+      expect(result.stdout).toBe('.env\n.git\nMakefile\na.txt\nevil.mk\nCREATED\n')
+      expect(existing(fixture.root, ['.ssh'])).toEqual([])
+      expect(result.violations).toContainEqual(
+        expect.objectContaining({ kind: 'write', target: join(fixture.root, '.ssh') }),
+      )
+    },
+    TIMEOUT,
+  )
+
+  it(
     'should let everyday work go on: new files, build outputs, make, git init in a new folder',
     async () => {
       initRepository(fixture.root)

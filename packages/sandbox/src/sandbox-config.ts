@@ -48,6 +48,11 @@ export interface SandboxConfig {
   /** Paths the command can neither read nor write: `workspace.deny` and credential stores. */
   readonly deny: readonly string[]
   /**
+   * The credential stores of the host home among `deny`: masked where they exist; where they do
+   * not (a workspace that holds the home folder), removed after a command that created one.
+   */
+  readonly credentials: readonly string[]
+  /**
    * Read-only host paths that are visible at all: the system folders, the `/etc` files programs
    * need, the `PATH` entries' bin folders and programs, and `readPaths`.
    */
@@ -94,16 +99,14 @@ export function createSandboxConfig(
     if (value !== undefined && name !== 'PATH') env[name] = value
   }
   checkLimits(options.limits, ['limits'])
+  const credentials = credentialPaths(hostHome)
   const policyLimits = policy.policy.sandbox?.limits ?? {}
   return Object.freeze({
     kind: options.sandbox ?? 'bubblewrap',
     writable: roots,
     readOnly: policy.scope.readOnly.map(onRealRoot),
-    deny: [
-      ...policy.scope.deny.map(onRealRoot),
-      ...(options.deny ?? []),
-      ...credentialPaths(hostHome),
-    ],
+    deny: [...policy.scope.deny.map(onRealRoot), ...(options.deny ?? []), ...credentials],
+    credentials,
     readable: [
       ...new Set([
         ...system,

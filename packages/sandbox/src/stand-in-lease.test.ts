@@ -159,6 +159,20 @@ describe('leaseStandIns', () => {
     expect(existsSync(join(root, 'GNUmakefile'))).toBe(false)
   })
 
+  it('should refuse a registry inside a workspace root, where a command could write records', () => {
+    registry = new StandInRegistry(join(root, 'tmp', 'registry'))
+    const refused = (() => {
+      try {
+        lease()
+      } catch (error) {
+        return SandboxError.isInstance(error) ? error.issues[0]?.code : 'other'
+      }
+      return 'leased'
+    })()
+    expect(refused).toBe('sandbox_failed')
+    expect(existsSync(join(root, 'tmp'))).toBe(false)
+  })
+
   it('should break a lock left by a process that is gone', async () => {
     await mkdir(registry.folder, { recursive: true, mode: 0o700 })
     writeFileSync(join(registry.folder, 'lock'), String(deadPid()))

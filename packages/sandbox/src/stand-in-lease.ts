@@ -59,7 +59,7 @@ export function leaseStandIns(
   const lease = `${process.pid}-${leases}-${randomBytes(4).toString('hex')}`
   const pids = [process.pid]
   const inWorkspace = (path: string) => config.writable.some((root) => isWithin(root, path))
-  registry.open()
+  registry.open(config.writable)
   const held = registry.locked(() => {
     registry.sweep()
     registry.writeLease(lease, pids)

@@ -14,7 +14,7 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { posix } from 'node:path'
-import { errorCode } from '@plan/core/adapter'
+import { errorCode, isWithin } from '@plan/core/adapter'
 import { z } from 'zod'
 import { SandboxError } from './sandbox-error.js'
 import type { StandIn } from './stand-ins.js'
@@ -45,23 +45,29 @@ export class StandInRegistry {
     return posix.join(this.folder, createHash('sha256').update(path).digest('hex').slice(0, 32))
   }
 
-  /** Creates the registry folder, private to this user, or refuses one that is not. */
-  open(): void {
-    mkdirSync(posix.join(this.folder, LEASES), { recursive: true, mode: 0o700 })
+  /**
+   * Creates the registry folder, private to this user, or refuses one that is not, or one a
+   * command could write (inside a workspace root): its records say what the sandbox removes.
+   */
+  open(writable: readonly string[] = []): void {
+    const refuse = (message: string, hint: string): never => {
+      throw new SandboxError({ code: 'sandbox_failed', message, path: [], hint })
+    }
+    if (writable.some((root) => isWithin(root, this.folder)))
+      refuse(
+        `The stand-in registry ${this.folder} is inside the workspace, where a command could write it.`,
+        'Set the TMPDIR of the agent to a folder outside every workspace root (the default /tmp is).',
+      )
+    mkdirSync(this.folder, { recursive: true, mode: 0o700 })
     const stats = lstatSync(this.folder)
     const uid = process.getuid?.()
-    if (
-      stats.isDirectory() &&
-      (uid === undefined || stats.uid === uid) &&
-      (stats.mode & 0o22) === 0
-    )
-      return
-    throw new SandboxError({
-      code: 'sandbox_failed',
-      message: `The stand-in registry ${this.folder} is not a folder of this user that only it can write.`,
-      path: [],
-      hint: `Remove ${this.folder}; the sandbox creates it again.`,
-    })
+    const own = uid === undefined || stats.uid === uid
+    if (!stats.isDirectory() || !own || (stats.mode & 0o22) !== 0)
+      refuse(
+        `The stand-in registry ${this.folder} is not a folder of this user that only it can write.`,
+        `Remove ${this.folder}; the sandbox creates it again.`,
+      )
+    mkdirSync(posix.join(this.folder, LEASES), { recursive: true, mode: 0o700 })
   }
 
   /** Runs `work` while holding the registry's lock (a file made with O_EXCL, held by a live pid). */

@@ -39,8 +39,9 @@ interface Protected {
 
 /**
  * The protected paths of a command: `readOnly` and `deny` entries inside the workspace (none
- * inside a denied folder, which is masked whole), and the code-running parts of every git
- * directory the scan found that is not itself a stand-in.
+ * inside a denied folder, which is masked whole, and none of the host home's credential stores,
+ * whose names a stand-in would break for the host's own tools: an empty `.ssh` file), and the
+ * code-running parts of every git directory the scan found that is not itself a stand-in.
  */
 function protectedPaths(
   config: SandboxConfig,
@@ -52,8 +53,9 @@ function protectedPaths(
   const hidden = (path: string) =>
     denied.some((folder) => folder !== path && isWithin(folder, path))
   const found: Protected[] = []
+  const credentials = new Set(config.credentials)
   for (const path of [...config.readOnly, ...config.deny]) {
-    if (!inWorkspace(path) || hidden(path)) continue
+    if (!inWorkspace(path) || hidden(path) || credentials.has(path)) continue
     const part = posix.basename(path)
     const inGit = posix.basename(posix.dirname(path)) === '.git'
     found.push(inGit && REPOSITORY_CODE_PATHS.includes(part) ? { path, gitPart: part } : { path })
