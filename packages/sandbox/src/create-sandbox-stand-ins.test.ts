@@ -319,7 +319,9 @@ describeSandbox('createSandbox missing protected paths', () => {
         expect(existing(root, ['GNUmakefile', 'makefile', '.git/hooks', '.git/commondir'])).toEqual(
           [],
         )
-        expect(readdirSync(join(own, 'tmp', `plan-sandbox-${NOBODY}`))).toEqual(['leases'])
+        const registry = join(own, 'tmp', `plan-sandbox-${NOBODY}`)
+        expect(readdirSync(join(registry, 'leases'))).toEqual([])
+        expect(readFileSync(join(registry, 'stand-ins.json'), 'utf8')).toBe('[]')
       } finally {
         await rm(own, { recursive: true, force: true })
       }

@@ -108,13 +108,15 @@ describe('leaseStandIns', () => {
     lease().attach(deadPid())
     const [crashed] = readdirSync(join(registry.folder, 'leases'))
     // The agent's process that held it is gone as well: nothing will release it.
-    registry.writeLease(crashed ?? '', [deadPid(), deadPid()])
+    const hold = JSON.parse(readFileSync(join(registry.folder, 'leases', crashed ?? ''), 'utf8'))
+    registry.writeLease(crashed ?? '', { ...hold, pids: [deadPid(), deadPid()] })
     expect(existsSync(join(root, 'GNUmakefile'))).toBe(true)
     const next = lease()
     expect(existsSync(join(root, 'GNUmakefile'))).toBe(true)
     next.release()
     expect(existsSync(join(root, 'GNUmakefile'))).toBe(false)
-    expect(readdirSync(registry.folder).sort()).toEqual(['leases'])
+    expect(registry.records().size).toBe(0)
+    expect(readdirSync(join(registry.folder, 'leases'))).toEqual([])
   })
 
   it('should leave a stand-in a host process changed, replaced or filled', () => {

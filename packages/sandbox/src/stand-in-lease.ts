@@ -60,34 +60,35 @@ export function leaseStandIns(
   const pids = [process.pid]
   const inWorkspace = (path: string) => config.writable.some((root) => isWithin(root, path))
   registry.open(config.writable)
-  const held = registry.locked(() => {
-    registry.sweep()
-    registry.writeLease(lease, pids)
-    const live = liveStandIns(registry)
+  const paths = registry.locked(() => {
+    const records = registry.sweep()
+    const live = new Set([...records.values()].filter(isRecorded).map((record) => record.path))
+    const before = records.size
     for (const standIn of planStandIns(config, scan, (path) => live.has(path))) {
       if (live.has(standIn.path)) continue
       const made = make(standIn)
       if (made === undefined) continue
-      registry.record(made, lease)
+      records.set(made.path, made)
       live.add(made.path)
     }
-    const paths = [...live].filter(inWorkspace)
-    for (const path of paths) registry.hold(path, lease)
-    return paths
+    if (records.size !== before) registry.writeRecords(records)
+    const held = [...live].filter(inWorkspace)
+    registry.writeLease(lease, { pids, paths: held })
+    return held
   })
   let released = false
   return {
-    paths: held,
+    paths,
     attach(pid) {
       pids.push(pid)
-      registry.locked(() => registry.writeLease(lease, pids))
+      registry.locked(() => registry.writeLease(lease, { pids, paths }))
     },
     release() {
       if (released) return
       released = true
       registry.locked(() => {
-        registry.dropLease(lease, held)
-        registry.sweep(held)
+        registry.dropLease(lease)
+        registry.sweep()
       })
     },
   }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import {
   closeSync,
   lstatSync,
@@ -6,6 +5,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmdirSync,
   rmSync,
   unlinkSync,
@@ -25,24 +25,47 @@ export interface StandInRecord extends StandIn {
   readonly inode: number
 }
 
-const RECORD = 'record.json'
+/** One command's hold: the processes whose life keeps it, and the stand-ins it holds. */
+export interface StandInHold {
+  readonly pids: readonly number[]
+  readonly paths: readonly string[]
+}
+
+const RECORDS = 'stand-ins.json'
 const LEASES = 'leases'
 const LOCK = 'lock'
 
+const recordsSchema = z.array(
+  z.object({
+    path: z.string(),
+    kind: z.enum(['file', 'folder']),
+    content: z.string(),
+    device: z.number(),
+    inode: z.number(),
+  }),
+)
+
+const holdSchema = z.object({ pids: z.array(z.number()), paths: z.array(z.string()) })
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'))
+  } catch {
+    return undefined
+  }
+}
+
 /**
- * The registry of the stand-ins in place for every sandbox of this user on this host: one
- * folder per stand-in with its record and one empty file per command that holds it, and one
- * file per command with the processes that keep it alive (the agent's, then bubblewrap's).
+ * The registry of the stand-ins in place for every sandbox of this user on this host: one file
+ * with the record of each stand-in, and one file per command with the processes that keep it
+ * alive (the agent's, then bubblewrap's) and the stand-ins it holds. Read and written under an
+ * `O_EXCL` lock file.
  */
 export class StandInRegistry {
   readonly folder: string
 
   constructor(folder = posix.join(tmpdir(), `plan-sandbox-${process.getuid?.() ?? 'user'}`)) {
     this.folder = folder
-  }
-
-  private entryOf(path: string): string {
-    return posix.join(this.folder, createHash('sha256').update(path).digest('hex').slice(0, 32))
   }
 
   /**
@@ -102,78 +125,55 @@ export class StandInRegistry {
 
   /** Every stand-in recorded, by path. */
   records(): Map<string, StandInRecord> {
-    const found = new Map<string, StandInRecord>()
-    let entries: string[]
-    try {
-      entries = readdirSync(this.folder)
-    } catch {
-      return found
-    }
-    for (const entry of entries) {
-      if (entry === LEASES || entry === LOCK) continue
-      const record = readRecord(posix.join(this.folder, entry, RECORD))
-      if (record !== undefined) found.set(record.path, record)
-    }
-    return found
+    const parsed = recordsSchema.safeParse(readJson(posix.join(this.folder, RECORDS)))
+    return new Map(parsed.success ? parsed.data.map((record) => [record.path, record]) : [])
   }
 
-  /** Records a stand-in just made, held by `lease`. */
-  record(standIn: StandInRecord, lease: string): void {
-    const entry = this.entryOf(standIn.path)
-    mkdirSync(entry, { recursive: true, mode: 0o700 })
-    writeFileSync(posix.join(entry, RECORD), JSON.stringify(standIn))
-    this.hold(standIn.path, lease)
+  /** Replaces the records (a new file renamed over the old, so no reader sees half of one). */
+  writeRecords(records: ReadonlyMap<string, StandInRecord>): void {
+    const file = posix.join(this.folder, RECORDS)
+    writeFileSync(`${file}.new`, JSON.stringify([...records.values()]))
+    renameSync(`${file}.new`, file)
   }
 
-  /** Marks the stand-in at `path` as held by `lease`. */
-  hold(path: string, lease: string): void {
-    writeFileSync(posix.join(this.entryOf(path), `lease.${lease}`), '')
+  /** Writes the hold of the command `lease`. */
+  writeLease(lease: string, hold: StandInHold): void {
+    writeFileSync(posix.join(this.folder, LEASES, lease), JSON.stringify(hold))
   }
 
-  /** Writes the processes that keep `lease` alive. */
-  writeLease(lease: string, pids: readonly number[]): void {
-    writeFileSync(posix.join(this.folder, LEASES, lease), pids.join(' '))
-  }
-
-  /** Drops `lease` from every stand-in it held. */
-  dropLease(lease: string, paths: readonly string[]): void {
-    for (const path of paths)
-      rmSync(posix.join(this.entryOf(path), `lease.${lease}`), { force: true })
+  /** Forgets the hold of the command `lease`. */
+  dropLease(lease: string): void {
     rmSync(posix.join(this.folder, LEASES, lease), { force: true })
   }
 
-  /**
-   * Removes the stand-ins that no live command holds any more (their own processes all gone),
-   * each only while it is still the one made (same inode, same content, a folder still empty),
-   * and forgets them. Returns the paths removed.
-   */
-  sweep(paths?: readonly string[]): string[] {
-    const removed: string[] = []
-    for (const record of this.records().values()) {
-      if (paths !== undefined && !paths.includes(record.path)) continue
-      const entry = this.entryOf(record.path)
-      const leases = readdirSync(entry).filter((name) => name.startsWith('lease.'))
-      const live = leases.filter((name) => this.leaseAlive(name.slice('lease.'.length)))
-      for (const name of leases) if (!live.includes(name)) rmSync(posix.join(entry, name))
-      if (live.length > 0) continue
-      if (removePristine(record)) removed.push(record.path)
-      rmSync(entry, { recursive: true, force: true })
+  /** The holds of commands with a process still alive; forgets the others. */
+  liveHolds(): StandInHold[] {
+    const folder = posix.join(this.folder, LEASES)
+    const holds: StandInHold[] = []
+    for (const lease of readdirSync(folder)) {
+      const parsed = holdSchema.safeParse(readJson(posix.join(folder, lease)))
+      if (parsed.success && parsed.data.pids.some(processAlive)) holds.push(parsed.data)
+      else rmSync(posix.join(folder, lease), { force: true })
     }
-    return removed
+    return holds
   }
 
-  private leaseAlive(lease: string): boolean {
-    let pids: number[]
-    try {
-      pids = readFileSync(posix.join(this.folder, LEASES, lease), 'utf8')
-        .split(' ')
-        .map(Number)
-    } catch {
-      return false
+  /**
+   * Removes the stand-ins that no live command holds (their own processes all gone), each only
+   * while it is still the one made (same inode, same content, a folder still empty), and
+   * forgets them. Returns the records left.
+   */
+  sweep(): Map<string, StandInRecord> {
+    const held = new Set(this.liveHolds().flatMap((hold) => hold.paths))
+    const records = this.records()
+    const before = records.size
+    for (const [path, record] of records) {
+      if (held.has(path)) continue
+      removePristine(record)
+      records.delete(path)
     }
-    const alive = pids.some(processAlive)
-    if (!alive) rmSync(posix.join(this.folder, LEASES, lease), { force: true })
-    return alive
+    if (records.size !== before) this.writeRecords(records)
+    return records
   }
 }
 
@@ -193,23 +193,6 @@ function holderAlive(lock: string): boolean {
   } catch {
     // Made but not yet written: its maker holds it.
     return true
-  }
-}
-
-const recordSchema = z.object({
-  path: z.string(),
-  kind: z.enum(['file', 'folder']),
-  content: z.string(),
-  device: z.number(),
-  inode: z.number(),
-})
-
-function readRecord(file: string): StandInRecord | undefined {
-  try {
-    const parsed = recordSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')))
-    return parsed.success ? parsed.data : undefined
-  } catch {
-    return undefined
   }
 }
 
