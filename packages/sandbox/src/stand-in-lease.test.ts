@@ -146,6 +146,21 @@ describe('leaseStandIns', () => {
     held.release()
   })
 
+  it('should make nothing inside a folder that is read-only already', () => {
+    initRepository(root)
+    config = createSandboxConfig(
+      resolvePolicy({
+        version: 1,
+        workspace: { roots: [root], readOnly: ['.git/hooks', '.git/hooks/pre-commit'] },
+        tools: {},
+      }),
+    )
+    const held = lease()
+    expect(held.paths).not.toContain(join(root, '.git', 'hooks', 'pre-commit'))
+    expect(existsSync(join(root, '.git', 'hooks', 'pre-commit'))).toBe(false)
+    held.release()
+  })
+
   it('should refuse a registry folder that others can write', async () => {
     await mkdir(registry.folder, { recursive: true })
     chmodSync(registry.folder, 0o777)

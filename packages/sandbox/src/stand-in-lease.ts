@@ -81,7 +81,11 @@ export function leaseStandIns(
     paths,
     attach(pid) {
       pids.push(pid)
-      registry.locked(() => registry.writeLease(lease, { pids, paths }))
+      try {
+        registry.locked(() => registry.writeLease(lease, { pids, paths }))
+      } catch {
+        // The agent's own pid holds the stand-ins all the same.
+      }
     },
     release() {
       if (released) return

@@ -125,9 +125,18 @@ export function planStandIns(
   isStandIn: (path: string) => boolean,
 ): StandIn[] {
   const byPath = new Map<string, StandIn>()
+  // Nothing can be created inside a folder that is read-only already.
+  const readOnlyFolders = [
+    ...config.readOnly,
+    ...scan.gitDirectories.flatMap((directory) =>
+      [...GIT_FOLDER_PARTS].map((part) => posix.join(directory, part)),
+    ),
+  ].filter((path) => lstatOrUndefined(path)?.isDirectory() === true)
+  const inReadOnly = (path: string) =>
+    readOnlyFolders.some((folder) => folder !== path && isWithin(folder, path))
   for (const target of protectedPaths(config, scan, isStandIn)) {
     const at = firstMissing(config.writable, target.path, isStandIn)
-    if (at === undefined) continue
+    if (at === undefined || inReadOnly(at)) continue
     const below = at !== target.path
     const planned = standInFor(below ? { path: at } : target, below)
     const known = byPath.get(at)
