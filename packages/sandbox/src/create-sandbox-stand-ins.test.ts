@@ -150,9 +150,15 @@ describeSandbox('createSandbox missing protected paths', () => {
     'should refuse creating a nested protected path whose folders are missing, and a denied name',
     async () => {
       await writeFile(join(fixture.root, 'Cargo.toml'), '[package]\nname = "x"\n')
+      await mkdir(join(fixture.root, 'vendor', 'pkg'), { recursive: true })
       const result = await run(
-        { readOnly: ['tools/build/Makefile', 'Cargo.toml'], deny: ['secrets.txt'] },
+        {
+          readOnly: ['tools/build/Makefile', 'Cargo.toml', 'vendor/pkg/.git/config'],
+          deny: ['secrets.txt'],
+        },
         [
+          'git init -q vendor/pkg && echo WROTE git init',
+          'mkdir -p vendor/pkg/.git/hooks && echo WROTE nested git',
           'mkdir -p tools/build && cp evil.mk tools/build/Makefile && echo WROTE nested',
           'mkdir elsewhere && cp evil.mk elsewhere/Makefile && mv elsewhere tools && echo WROTE mv',
           'mkdir -p .cargo && echo "[build]" > .cargo/config.toml && echo WROTE cargo',
@@ -162,7 +168,9 @@ describeSandbox('createSandbox missing protected paths', () => {
       )
       expect(result.stdout).toContain('DONE')
       expect(result.stdout).not.toContain('WROTE')
-      expect(existing(fixture.root, ['tools', '.cargo', 'secrets.txt'])).toEqual([])
+      expect(existing(fixture.root, ['tools', '.cargo', 'secrets.txt', 'vendor/pkg/.git'])).toEqual(
+        [],
+      )
       expect(existing(fixture.root, ['elsewhere/Makefile'])).toEqual(['elsewhere/Makefile'])
     },
     TIMEOUT,
