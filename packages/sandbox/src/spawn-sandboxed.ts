@@ -252,22 +252,19 @@ export function spawnSandboxed(
     const end = () => endSandbox(child)
     const disk =
       limits.diskBytes === undefined ? undefined : watchDisk(config.writable, limits.diskBytes, end)
-    let holding = true
     const release = () => {
       proxy?.close()
       quota?.close()
-      if (holding) releaseWhenGone(child, held)
-      holding = false
+      releaseWhenGone(child, held)
     }
     child.on('close', release)
     child.on('error', release)
     const afterCommand = () => {
       release()
-      const found = [
+      return [
         ...quotaViolations(limits, quota, disk),
         ...checkWorkspace(config, snapshot, config.deny, liveStandIns()),
       ]
-      return found
     }
     if (!status) return { child, proxy, limits, end, afterCommand }
     const commandRan = watchStatus(child.stdio[statusFd] as Readable)
@@ -280,12 +277,17 @@ export function spawnSandboxed(
   }
 }
 
+// The sandboxes whose stand-ins are let go already, or will be once they are gone.
+const lettingGo = new WeakSet<ChildProcessWithoutNullStreams>()
+
 /**
  * Lets a command's stand-ins go once no process of its sandbox is left (at once after an
  * ordinary exit; after a kill, when pid 1 of its namespace is gone), so that none can create a
  * protected name in the moment its stand-in leaves.
  */
 function releaseWhenGone(child: ChildProcessWithoutNullStreams, lease: StandInLease): void {
+  if (lettingGo.has(child)) return
+  lettingGo.add(child)
   const pause = new Int32Array(new SharedArrayBuffer(4))
   for (let waited = 0; waited < 1000 && !sandboxGone(child); waited += 1)
     Atomics.wait(pause, 0, 0, 1)
