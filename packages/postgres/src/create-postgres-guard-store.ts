@@ -10,7 +10,13 @@ import type { PostgresClient, PostgresPool } from './postgres-pool.js'
 import { RunStateWrites } from './run-state-writes.js'
 import { storeSql } from './store-sql.js'
 import { type PostgresStoreTimeouts, resolveTimeouts } from './store-timeout-options.js'
-import { ignoreConnectionError, poolConfig, withDeadline } from './store-timeouts.js'
+import {
+  ignoreConnectionError,
+  poolConfig,
+  withDeadline,
+  withProgressDeadline,
+} from './store-timeouts.js'
+import { inTransaction, rollBack, type Transaction } from './store-transaction.js'
 
 /** Options for {@link createPostgresGuardStore}: a pool, or a connection string. */
 export interface PostgresGuardStoreOptions {
@@ -25,6 +31,12 @@ export interface PostgresGuardStoreOptions {
    * `callMs` (set the pool's own `connectionTimeoutMillis` and `statement_timeout`).
    */
   readonly timeouts?: PostgresStoreTimeouts
+  /**
+   * The most characters of a run's full state written or read in one statement. A longer state
+   * is written as parts of this size in one transaction, so no statement's size or time grows
+   * with the state. Default 1,048,576 (1 MiB of ASCII JSON); at least 1,024.
+   */
+  readonly stateChunkSize?: number
 }
 
 /** A {@link GuardStore} on PostgreSQL. */
@@ -40,6 +52,9 @@ export interface PostgresGuardStore extends GuardStore {
 }
 
 type StoreSqlText = ReturnType<typeof storeSql>
+
+const DEFAULT_CHUNK_SIZE = 1 << 20
+const MIN_CHUNK_SIZE = 1024
 
 function setupError(message: string): PlanError {
   return new PlanError(message, { code: 'invalid_configuration' })
@@ -122,6 +137,10 @@ export function createPostgresGuardStore(options: PostgresGuardStoreOptions): Po
     throw setupError('createPostgresGuardStore needs exactly one of `pool` or `connectionString`.')
   }
   const timeouts = resolveTimeouts(options.timeouts)
+  const chunkSize = options.stateChunkSize ?? DEFAULT_CHUNK_SIZE
+  if (!Number.isSafeInteger(chunkSize) || chunkSize < MIN_CHUNK_SIZE) {
+    throw setupError(`stateChunkSize must be a whole number of at least ${MIN_CHUNK_SIZE}.`)
+  }
   const owned = options.pool === undefined
   const pool: PostgresPool =
     options.pool ?? new pg.Pool(poolConfig(options.connectionString as string, timeouts))
@@ -130,7 +149,7 @@ export function createPostgresGuardStore(options: PostgresGuardStoreOptions): Po
   // A pool the store did not make: each connection gets a listener once it is open.
   if (!owned) pool.on?.('connect', listenToClient)
   const sql = storeSql(prefix)
-  const transaction = <T>(work: (client: PostgresClient) => Promise<T>) => inTransaction(pool, work)
+  const transaction: Transaction = (work, begin) => inTransaction(pool, work, begin)
   let ready: Promise<void> | undefined
 
   // Bounded on its own: a setup that never ends (a connection of a pool you pass that hangs) is
@@ -143,6 +162,9 @@ export function createPostgresGuardStore(options: PostgresGuardStoreOptions): Po
         await client.query(sql.addWriter)
         await client.query(sql.addBase)
         await client.query(sql.createChanges)
+        await client.query(sql.addParts)
+        await client.query(sql.addPartsId)
+        await client.query(sql.createParts)
         await client.query(sql.createBudgets)
         await client.query(sql.indexWindows)
       }),
@@ -155,14 +177,17 @@ export function createPostgresGuardStore(options: PostgresGuardStoreOptions): Po
     return ready
   }
 
-  const runs = new RunStateWrites(pool, transaction, sql)
+  const runs = new RunStateWrites(pool, transaction, sql, chunkSize)
   const bounded = <T>(what: string, work: () => Promise<T>): Promise<T> =>
     withDeadline(setup().then(work), timeouts.callMs, what)
+  // A load or save of a state in many parts: `callMs` bounds the wait for each of them.
+  const progressing = <T>(what: string, work: (progress: () => void) => Promise<T>) =>
+    withProgressDeadline((progress) => setup().then(() => work(progress)), timeouts.callMs, what)
 
   return {
     setup,
-    load: (runId) => bounded('a load', () => runs.load(runId)),
-    save: (runId, saved) => bounded('a save', () => runs.save(runId, saved)),
+    load: (runId) => progressing('a load', (progress) => runs.load(runId, progress)),
+    save: (runId, saved) => progressing('a save', (progress) => runs.save(runId, saved, progress)),
     saveChanges: (runId, saved) => bounded('a save', () => runs.saveChanges(runId, saved)),
     reserve: (reservations) =>
       bounded('a reservation', () => reserveAll(pool, transaction, sql, reservations)),
@@ -183,38 +208,6 @@ type StoreSql = ReturnType<typeof storeSql>
 function listenToClient(client: PostgresClient): void {
   client.on?.('error', ignoreConnectionError)
 }
-type Transaction = <T>(work: (client: PostgresClient) => Promise<T>) => Promise<T>
-
-/**
- * `work` in a transaction on a connection of its own. An error on the connection while it is
- * held (the server ended it) fails the work, not the process; a connection that failed is
- * closed rather than given back.
- */
-async function inTransaction<T>(
-  pool: PostgresPool,
-  work: (client: PostgresClient) => Promise<T>,
-): Promise<T> {
-  const client = await pool.connect()
-  let failed: Error | undefined
-  const onError = (error: Error) => {
-    failed ??= error
-  }
-  client.on?.('error', onError)
-  try {
-    await client.query('BEGIN')
-    const result = await work(client)
-    await client.query('COMMIT')
-    return result
-  } catch (error) {
-    if (error !== refusal) failed ??= error instanceof Error ? error : new Error(String(error))
-    if (failed === undefined) await client.query('ROLLBACK')
-    throw error
-  } finally {
-    client.release(failed ?? undefined)
-    client.removeListener?.('error', onError)
-  }
-}
-
 async function reserveAll(
   pool: PostgresPool,
   transaction: Transaction,
@@ -238,17 +231,14 @@ async function reserveAll(
       const one = await reserveOne(client, sql, reservation)
       if (one.used !== undefined) {
         refused = { reserved: false, reservation, used: one.used }
-        throw refusal
+        throw rollBack
       }
       if (one.opened) opened.push(reservation)
     }
   }).catch((error: unknown) => {
-    if (error !== refusal) throw error
+    if (error !== rollBack) throw error
   })
   if (refused !== undefined) return refused
   await forgetOldWindows(pool, sql, opened)
   return { reserved: true }
 }
-
-/** Thrown inside a reservation transaction to roll it back. */
-const refusal = Symbol('refused')

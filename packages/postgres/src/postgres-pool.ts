@@ -1,6 +1,8 @@
 /** The result of a query: its rows. */
 export interface PostgresQueryResult {
   readonly rows: readonly Record<string, unknown>[]
+  /** How many rows the statement wrote or deleted (`pg` sets it). */
+  readonly rowCount?: number | null
 }
 
 /** What the store needs of a connection: `pg`'s `PoolClient` has it. */

@@ -1,11 +1,23 @@
+import { randomUUID } from 'node:crypto'
 import type { SavedRunChanges, SavedRunState } from '@plan/core'
 import { runTakenError } from '@plan/core/adapter'
 import type { PostgresClient, PostgresPool } from './postgres-pool.js'
 import { applyChanges, diffStates } from './run-state-changes.js'
+import { dropUnnamedParts, readChanges, readParts, writeParts } from './state-parts.js'
 import type { storeSql } from './store-sql.js'
+import { READ_ONE_SNAPSHOT, rollBack, type Transaction } from './store-transaction.js'
 
 type StoreSql = ReturnType<typeof storeSql>
-type Transaction = <T>(work: (client: PostgresClient) => Promise<T>) => Promise<T>
+/** Called after each statement of a call that makes many: the call is still under way. */
+type Progress = () => void
+const noProgress: Progress = () => undefined
+
+/** A run's row as it was read: its full state's text and the changes saved after it. */
+interface LoadedRow {
+  readonly revision: number
+  readonly text: string
+  readonly changes: readonly string[]
+}
 
 /** What this process last wrote or read of a run: the base of its next save's changes. */
 interface RunHead {
@@ -31,7 +43,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * The run states of one store: a save writes what changed since this process's last save or
  * load of the run (the step, the counters, the output), not the whole state; every
  * {@link MAX_CHANGES} saves, or once the changes outgrow the state, it writes the full state
- * again. Saves of one run are written one after another, in the order they were made.
+ * again. A full state longer than `chunkSize` characters is written as parts of at most that
+ * size, one statement each, in the transaction of its compare-and-set, and read back the same
+ * way from one snapshot. Saves of one run are written one after another, in the order made.
  */
 export class RunStateWrites {
   readonly #heads = new Map<string, RunHead>()
@@ -41,23 +55,20 @@ export class RunStateWrites {
     private readonly pool: PostgresPool,
     private readonly transaction: Transaction,
     private readonly sql: StoreSql,
+    private readonly chunkSize: number,
   ) {}
 
-  async load(runId: string): Promise<SavedRunState | undefined> {
-    const result = await this.pool.query(this.sql.load, [runId])
-    const row = result.rows[0]
+  async load(runId: string, progress = noProgress): Promise<SavedRunState | undefined> {
+    const row = await this.#readRow(runId, progress)
     if (row === undefined) return undefined
-    const text = String(row.state)
-    const base: unknown = JSON.parse(text)
-    const changes = JSON.parse(String(row.changes)) as string[]
-    let state = base
+    const { revision, text, changes } = row
+    let state: unknown = JSON.parse(text)
     let changeBytes = 0
     for (const entry of changes) {
       if (!isRecord(state)) throw new Error('the saved changes apply to no object')
       state = applyChanges(state, JSON.parse(entry))
       changeBytes += entry.length
     }
-    const revision = Number(row.revision)
     if (isRecord(state)) {
       this.#remember(runId, {
         revision,
@@ -70,8 +81,42 @@ export class RunStateWrites {
     return { revision, state }
   }
 
-  save(runId: string, saved: SavedRunState): Promise<void> {
-    return this.#queued(runId, () => this.#write(runId, saved))
+  /** The run's full state and its changes: in one statement, or else in one snapshot. */
+  async #readRow(runId: string, progress: Progress): Promise<LoadedRow | undefined> {
+    const row = (await this.pool.query(this.sql.load, [runId])).rows[0]
+    if (row === undefined) return undefined
+    if (row.parts === null || row.parts === undefined) {
+      const changes = JSON.parse(String(row.changes)) as string[]
+      return { revision: Number(row.revision), text: String(row.state), changes }
+    }
+    return this.transaction((client) => this.#read(client, runId, progress), READ_ONE_SNAPSHOT)
+  }
+
+  /** The run's row, its parts and its changes, read in `client`'s one snapshot. */
+  async #read(
+    client: PostgresClient,
+    runId: string,
+    progress: Progress,
+  ): Promise<LoadedRow | undefined> {
+    const row = (await client.query(this.sql.loadRow, [runId])).rows[0]
+    if (row === undefined) return undefined
+    const revision = Number(row.revision)
+    const text =
+      row.parts === null || row.parts === undefined
+        ? String(row.state)
+        : await readParts(
+            client,
+            this.sql,
+            { runId, partsId: String(row.parts_id), count: Number(row.parts) },
+            progress,
+          )
+    const base = Number(row.base)
+    const changes = await readChanges(client, this.sql, { runId, base, revision }, progress)
+    return { revision, text, changes }
+  }
+
+  save(runId: string, saved: SavedRunState, progress = noProgress): Promise<void> {
+    return this.#queued(runId, () => this.#write(runId, saved, progress))
   }
 
   /**
@@ -126,7 +171,7 @@ export class RunStateWrites {
     }
   }
 
-  async #write(runId: string, saved: SavedRunState): Promise<void> {
+  async #write(runId: string, saved: SavedRunState, progress: Progress): Promise<void> {
     const text = JSON.stringify(saved.state)
     const state: unknown = JSON.parse(text)
     const head = this.#heads.get(runId)
@@ -144,7 +189,7 @@ export class RunStateWrites {
           return
         }
       }
-      const written = await this.#saveFull(runId, saved, text)
+      const written = await this.#saveFull(runId, saved, text, progress)
       if (written && isRecord(state)) {
         this.#remember(runId, {
           revision: saved.revision,
@@ -187,14 +232,21 @@ export class RunStateWrites {
   }
 
   /** The full state, compare-and-set; false when it was a late write, ignored. */
-  async #saveFull(runId: string, saved: SavedRunState, text: string): Promise<boolean> {
+  async #saveFull(
+    runId: string,
+    saved: SavedRunState,
+    text: string,
+    progress: Progress,
+  ): Promise<boolean> {
     const writer = saved.writer
-    // Text, not jsonb: jsonb cannot hold \u0000, which call keys use as a separator.
-    const values = [runId, saved.revision, text, writer?.id ?? null, writer?.loadedRevision ?? 0]
-    const result = await this.pool.query(this.sql.save, values)
-    if (result.rows.length > 0) {
-      // The changes before the new full state are no longer read.
+    const written =
+      text.length <= this.chunkSize
+        ? (await this.pool.query(this.sql.save, this.#row(runId, saved, text))).rows.length > 0
+        : await this.#saveParts(runId, saved, text, progress)
+    if (written) {
+      // The changes before the new full state, and the parts of the one before, are not read again.
       await this.pool.query(this.sql.dropChanges, [runId, saved.revision]).catch(() => undefined)
+      await dropUnnamedParts(this.pool, this.sql, runId, progress).catch(() => undefined)
       return true
     }
     if (writer === undefined) return false
@@ -202,6 +254,43 @@ export class RunStateWrites {
     const current = await this.pool.query(this.sql.writerOf, [runId])
     if (current.rows[0]?.writer === writer.id) return false
     throw runTakenError(runId)
+  }
+
+  /**
+   * The full state as parts, then the compare-and-set of the row that names them, in one
+   * transaction: a save that loses, fails or dies midway leaves the row and its parts as they
+   * were, and no snapshot sees its parts before the row names them.
+   */
+  async #saveParts(
+    runId: string,
+    saved: SavedRunState,
+    text: string,
+    progress: Progress,
+  ): Promise<boolean> {
+    const partsId = randomUUID()
+    return this.transaction(async (client) => {
+      const target = { runId, partsId, size: this.chunkSize }
+      const parts = await writeParts(client, this.sql, target, text, progress)
+      const result = await client.query(this.sql.save, this.#row(runId, saved, '', parts, partsId))
+      if (result.rows.length === 0) throw rollBack
+      return true
+    }).catch((error: unknown) => {
+      if (error === rollBack) return false
+      throw error
+    })
+  }
+
+  /** The values of the `save` statement. Text, not jsonb: jsonb cannot hold \u0000. */
+  #row(
+    runId: string,
+    saved: SavedRunState,
+    text: string,
+    parts: number | null = null,
+    partsId: string | null = null,
+  ): unknown[] {
+    const writer = saved.writer
+    const loaded = writer?.loadedRevision ?? 0
+    return [runId, saved.revision, text, writer?.id ?? null, loaded, parts, partsId]
   }
 
   #remember(runId: string, head: RunHead): void {

@@ -4,12 +4,13 @@ function tableNames(prefix: string) {
     runs: `${prefix}guard_runs`,
     budgets: `${prefix}shared_budgets`,
     changes: `${prefix}guard_run_changes`,
+    parts: `${prefix}guard_run_parts`,
   }
 }
 
 /** The statements that set the tables up, in order. */
 function setupSql(prefix: string) {
-  const { runs, budgets, changes } = tableNames(prefix)
+  const { runs, budgets, changes, parts } = tableNames(prefix)
   return {
     // Several processes may set up at once: CREATE TABLE IF NOT EXISTS alone can race.
     lock: `SELECT pg_advisory_xact_lock(hashtext('${runs}'))`,
@@ -23,6 +24,19 @@ function setupSql(prefix: string) {
     // Tables made by an earlier version have no writer, nor the revision of the full state.
     addWriter: `ALTER TABLE ${runs} ADD COLUMN IF NOT EXISTS writer text`,
     addBase: `ALTER TABLE ${runs} ADD COLUMN IF NOT EXISTS base_revision bigint`,
+    // A full state too large for one statement: its parts (NULL, in rows of an earlier version
+    // and of small states, means the state is the row's own `state`).
+    addParts: `ALTER TABLE ${runs} ADD COLUMN IF NOT EXISTS parts integer`,
+    addPartsId: `ALTER TABLE ${runs} ADD COLUMN IF NOT EXISTS parts_id text`,
+    // The parts of full states, by the id of the save that wrote them: a save that loses the
+    // compare-and-set, or dies, rolls its parts back with it.
+    createParts: `CREATE TABLE IF NOT EXISTS ${parts} (
+      run_id text NOT NULL,
+      parts_id text NOT NULL,
+      part integer NOT NULL,
+      body text NOT NULL,
+      PRIMARY KEY (run_id, parts_id, part)
+    )`,
     // What each save changed since the full state in the run's row (base_revision).
     createChanges: `CREATE TABLE IF NOT EXISTS ${changes} (
       run_id text NOT NULL,
@@ -46,19 +60,28 @@ function setupSql(prefix: string) {
 function runSql(prefix: string) {
   const { runs, changes } = tableNames(prefix)
   return {
-    // One statement, so the full state and its changes are read from one snapshot.
-    load: `SELECT r.revision, r.state, (
+    // A state in the row: it and its changes in one statement, so from one snapshot (a state
+    // in parts gets none, and is read by loadRow instead).
+    load: `SELECT r.revision, r.state, r.parts, CASE WHEN r.parts IS NULL THEN (
         SELECT coalesce(json_agg(c.changes ORDER BY c.revision), '[]'::json) FROM ${changes} c
         WHERE c.run_id = r.run_id AND c.revision > coalesce(r.base_revision, r.revision)
           AND c.revision <= r.revision
-      )::text AS changes
+      ) END::text AS changes
       FROM ${runs} r WHERE r.run_id = $1`,
+    // A state in parts, in a transaction of one snapshot (READ_ONE_SNAPSHOT): the row, then its
+    // parts and changes a bounded number at a time, so no statement grows with the state.
+    loadRow: `SELECT revision, state, coalesce(base_revision, revision) AS base, parts, parts_id
+      FROM ${runs} WHERE run_id = $1`,
+    loadChanges: `SELECT revision, changes FROM ${changes}
+      WHERE run_id = $1 AND revision > $2 AND revision <= $3 ORDER BY revision LIMIT $4`,
     // Compare-and-set, as runWriteDecision of @plan/core: a writer's own newer state, or any
     // writer's state on the revision it loaded; without a writer, never an older state.
-    save: `INSERT INTO ${runs} AS r (run_id, revision, state, writer, base_revision)
-      VALUES ($1, $2, $3, $4, $2)
+    // The state is the row's `state` ($3), or, with $6 parts, the parts written as $7.
+    save: `INSERT INTO ${runs} AS r (run_id, revision, state, writer, base_revision, parts, parts_id)
+      VALUES ($1, $2, $3, $4, $2, $6::integer, $7::text)
       ON CONFLICT (run_id) DO UPDATE SET revision = EXCLUDED.revision, state = EXCLUDED.state,
-        writer = EXCLUDED.writer, base_revision = EXCLUDED.revision, updated_at = now()
+        writer = EXCLUDED.writer, base_revision = EXCLUDED.revision, parts = EXCLUDED.parts,
+        parts_id = EXCLUDED.parts_id, updated_at = now()
       WHERE CASE
         WHEN EXCLUDED.writer IS NULL THEN r.revision <= EXCLUDED.revision
         WHEN r.writer IS NOT DISTINCT FROM EXCLUDED.writer THEN r.revision < EXCLUDED.revision
@@ -78,6 +101,22 @@ function runSql(prefix: string) {
       RETURNING revision`,
     addChanges: `INSERT INTO ${changes} (run_id, revision, changes) VALUES ($1, $2, $3)
       ON CONFLICT (run_id, revision) DO UPDATE SET changes = EXCLUDED.changes`,
+  }
+}
+
+/** The statements of the parts of full states. */
+function partSql(prefix: string) {
+  const { runs, parts } = tableNames(prefix)
+  return {
+    addPart: `INSERT INTO ${parts} (run_id, parts_id, part, body) VALUES ($1, $2, $3, $4)`,
+    loadPart: `SELECT body FROM ${parts} WHERE run_id = $1 AND parts_id = $2 AND part = $3`,
+    // At most $2 parts of the run that its row does not name (a snapshot loading them still
+    // reads them); a save in flight writes parts no other statement sees before it commits.
+    dropParts: `DELETE FROM ${parts} WHERE ctid IN (
+        SELECT p.ctid FROM ${parts} p WHERE p.run_id = $1 AND p.parts_id IS DISTINCT FROM (
+          SELECT r.parts_id FROM ${runs} r WHERE r.run_id = $1
+        ) LIMIT $2
+      )`,
   }
 }
 
@@ -106,5 +145,5 @@ function budgetSql(prefix: string) {
 
 /** The SQL of the store, for tables named with `prefix` (checked by the caller). */
 export function storeSql(prefix: string) {
-  return { ...setupSql(prefix), ...runSql(prefix), ...budgetSql(prefix) }
+  return { ...setupSql(prefix), ...runSql(prefix), ...partSql(prefix), ...budgetSql(prefix) }
 }

@@ -39,12 +39,38 @@ export function ignoreConnectionError(): void {}
  * connection); its late failure is not reported twice.
  */
 export function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  work.catch(() => undefined)
+  return withProgressDeadline(() => work, ms, what)
+}
+
+/**
+ * `work`, or a rejection once `ms` have passed since it began or since it last called its
+ * `progress` (a statement of many that made it through): a write of many bounded statements
+ * may take longer than `ms` in all, a statement that does not answer may not.
+ */
+export function withProgressDeadline<T>(
+  work: (progress: () => void) => Promise<T>,
+  ms: number,
+  what: string,
+): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
+  let fail: (error: Error) => void = () => undefined
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new Error(`PostgreSQL did not answer ${what} within ${ms} ms`))
-    }, ms)
+    fail = reject
   })
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer))
+  let settled = false
+  const arm = () => {
+    if (settled) return
+    clearTimeout(timer)
+    timer = setTimeout(() => {
+      fail(new Error(`PostgreSQL did not answer ${what} within ${ms} ms`))
+    }, ms)
+  }
+  const running = work(arm)
+  running.catch(() => undefined)
+  // After `work` began: a deadline of its own that it set up first passes first.
+  arm()
+  return Promise.race([running, deadline]).finally(() => {
+    settled = true
+    clearTimeout(timer)
+  })
 }
