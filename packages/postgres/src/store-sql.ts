@@ -92,7 +92,9 @@ function runSql(prefix: string) {
     dropChanges: `DELETE FROM ${changes} WHERE run_id = $1 AND revision <= $2`,
     // A save of what changed: only on the exact revision the changes were taken from ($4), and
     // under the writer rule of save.
-    advance: `UPDATE ${runs} AS r SET revision = $2, writer = $3, updated_at = now()
+    // A row of a version before base_revision: its full state is that of its revision.
+    advance: `UPDATE ${runs} AS r SET revision = $2, writer = $3, updated_at = now(),
+        base_revision = coalesce(r.base_revision, r.revision)
       WHERE r.run_id = $1 AND r.revision = $4 AND CASE
         WHEN $3::text IS NULL THEN true
         WHEN r.writer IS NOT DISTINCT FROM $3::text THEN true
