@@ -121,8 +121,9 @@ export class RunStateWrites {
 
   /**
    * Writes changes a guard made since a revision this process wrote or read (or an earlier
-   * one); false when it holds no such revision of the run, or once the changes saved since the
-   * full state outgrow it (the caller then saves the full state).
+   * one); false when it holds no such revision of the run, when they are longer than a part,
+   * or once the changes saved since the full state outgrow it (the caller then saves the full
+   * state).
    */
   saveChanges(runId: string, saved: SavedRunChanges): Promise<boolean> {
     return this.#queued(runId, () => this.#writeChanges(runId, saved))
@@ -153,6 +154,8 @@ export class RunStateWrites {
       return false
     const { since: _since, ...operations } = saved.changes
     const changes = JSON.stringify(operations)
+    // Changes longer than a part: the full state, in parts, keeps every statement bounded.
+    if (changes.length > this.chunkSize) return false
     try {
       const written = await this.#saveChanges(runId, saved, head.revision, changes)
       if (written) {
@@ -178,7 +181,8 @@ export class RunStateWrites {
     try {
       if (head?.state !== undefined && isRecord(state) && this.#changesFit(head, saved)) {
         const changes = JSON.stringify(diffStates(head.state, state))
-        if (await this.#saveChanges(runId, saved, head.revision, changes)) {
+        const fits = changes.length <= this.chunkSize
+        if (fits && (await this.#saveChanges(runId, saved, head.revision, changes))) {
           this.#remember(runId, {
             ...head,
             revision: saved.revision,
