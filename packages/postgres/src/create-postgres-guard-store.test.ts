@@ -216,4 +216,13 @@ describe.skipIf(url === undefined)('createPostgresGuardStore', () => {
     ).toThrow(/tablePrefix/)
     expect(() => createPostgresGuardStore({})).toThrow(/exactly one/)
   })
+
+  it('should refuse a part size below 1,024 characters, and take one of that size', async () => {
+    for (const stateChunkSize of [0, 1023, 1024.5, Number.NaN]) {
+      expect(() => createPostgresGuardStore({ connectionString: 'x', stateChunkSize })).toThrow(
+        expect.objectContaining({ code: 'invalid_configuration' }),
+      )
+    }
+    await createPostgresGuardStore({ connectionString: 'x', stateChunkSize: 1024 }).close()
+  })
 })

@@ -206,6 +206,40 @@ describe.skipIf(url === undefined)(
       expect(textOf((await newStore({ tablePrefix: prefix }).load('run'))?.state)).toBe(textOf(big))
     })
 
+    it('should save changes longer than a part as the full state, and shorter ones as changes', async () => {
+      const prefix = uniquePrefix()
+      const store = newStore({ tablePrefix: prefix, stateChunkSize: CHUNK })
+      const writer = { id: 'w', loadedRevision: 0 }
+      const state: Record<string, unknown> = { calls: 0, outputs: {} }
+      await store.save('run', { revision: 1, state, writer })
+      const changed = (revision: number, value: string) => ({
+        revision,
+        changes: {
+          since: revision - 1,
+          set: [[['outputs', `o${revision}`], value]] as const,
+          delete: [],
+        },
+        writer,
+      })
+      expect(await store.saveChanges('run', changed(2, 'short'))).toBe(true)
+      expect(await store.saveChanges('run', changed(3, 'l'.repeat(CHUNK)))).toBe(false)
+      const full = { calls: 3, outputs: { o2: 'short', o3: 'l'.repeat(CHUNK) } }
+      await store.save('run', { revision: 3, state: full, writer })
+      // Through save alike: a diff longer than a part is written as the full state.
+      const grown = { ...full, outputs: { ...full.outputs, o4: 'g'.repeat(2 * CHUNK) } }
+      await store.save('run', { revision: 4, state: grown, writer })
+      const changes = await admin.query(`SELECT revision FROM ${prefix}guard_run_changes`)
+      const row = await admin.query(
+        `SELECT revision, base_revision, parts FROM ${prefix}guard_runs`,
+      )
+      expect(changes.rows).toEqual([])
+      expect(row.rows).toEqual([{ revision: '4', base_revision: '4', parts: 4 }])
+      expect(await newStore({ tablePrefix: prefix }).load('run')).toEqual({
+        revision: 4,
+        state: grown,
+      })
+    })
+
     it('should let one of two writers racing a save in parts win, and refuse the other', async () => {
       const prefix = uniquePrefix()
       await newStore({ tablePrefix: prefix }).save('run', { revision: 1, state: { n: 1 } })

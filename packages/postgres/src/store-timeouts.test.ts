@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { resolveTimeouts } from './store-timeout-options.js'
-import { poolConfig, withDeadline } from './store-timeouts.js'
+import { poolConfig, withDeadline, withProgressDeadline } from './store-timeouts.js'
 
 describe('resolveTimeouts', () => {
   it('should give every timeout its default, and keep the ones given', () => {
@@ -47,5 +47,34 @@ describe('withDeadline', () => {
       'PostgreSQL did not answer a save within 10 ms',
     )
     expect(await withDeadline(Promise.resolve(7), 1_000, 'a load')).toBe(7)
+  })
+})
+
+describe('withProgressDeadline', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  const steps = (count: number, ms: number) => async (progress: () => void) => {
+    for (let step = 0; step < count; step += 1) {
+      await new Promise((resolve) => setTimeout(resolve, ms))
+      progress()
+    }
+    return count
+  }
+
+  it('should let work that makes progress within each deadline take longer in all', async () => {
+    vi.useFakeTimers()
+    const done = withProgressDeadline(steps(10, 80), 100, 'a save')
+    await vi.advanceTimersByTimeAsync(800)
+    expect(await done).toBe(10)
+  })
+
+  it('should reject once the time passed without progress', async () => {
+    vi.useFakeTimers()
+    const stalled = withProgressDeadline(steps(3, 150), 100, 'a load')
+    const outcome = stalled.catch((error: unknown) => error)
+    await vi.advanceTimersByTimeAsync(100)
+    expect(await outcome).toEqual(new Error('PostgreSQL did not answer a load within 100 ms'))
   })
 })
