@@ -19,11 +19,14 @@ interface LoadedRow {
   readonly changes: readonly string[]
 }
 
+/** A state kept as the JSON text it was read or written as, parsed when first asked for. */
+type HeadState = () => Record<string, unknown> | undefined
+
 /** What this process last wrote or read of a run: the base of its next save's changes. */
 interface RunHead {
   readonly revision: number
   /** The state, to diff the next save against; none after a save of changes made elsewhere. */
-  readonly state: Record<string, unknown> | undefined
+  readonly state: HeadState | undefined
   /** Size of the full state in the row, and of the changes saved since. */
   readonly baseBytes: number
   readonly changeCount: number
@@ -37,6 +40,36 @@ const MAX_CHANGES = 4096
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The state a full state's text and the changes saved after it add up to. */
+function rebuild(text: string, changes: readonly string[]): unknown {
+  let state: unknown = JSON.parse(text)
+  for (const entry of changes) {
+    if (!isRecord(state)) throw new Error('the saved changes apply to no object')
+    state = applyChanges(state, JSON.parse(entry))
+  }
+  return state
+}
+
+/**
+ * The state of `text` and `changes`, parsed on the first call: a run saved through
+ * `saveChanges` never needs it, and a copy of a large state costs more than its text.
+ */
+function lazyState(text: string, changes: readonly string[] = []): HeadState {
+  let source: { readonly text: string; readonly changes: readonly string[] } | undefined = {
+    text,
+    changes,
+  }
+  let state: Record<string, unknown> | undefined
+  return () => {
+    if (source !== undefined) {
+      const built = rebuild(source.text, source.changes)
+      source = undefined
+      state = isRecord(built) ? built : undefined
+    }
+    return state
+  }
 }
 
 /**
@@ -62,20 +95,14 @@ export class RunStateWrites {
     const row = await this.#readRow(runId, progress)
     if (row === undefined) return undefined
     const { revision, text, changes } = row
-    let state: unknown = JSON.parse(text)
-    let changeBytes = 0
-    for (const entry of changes) {
-      if (!isRecord(state)) throw new Error('the saved changes apply to no object')
-      state = applyChanges(state, JSON.parse(entry))
-      changeBytes += entry.length
-    }
+    const state = rebuild(text, changes)
     if (isRecord(state)) {
       this.#remember(runId, {
         revision,
-        state: structuredClone(state),
+        state: lazyState(text, changes),
         baseBytes: text.length,
         changeCount: changes.length,
-        changeBytes,
+        changeBytes: changes.reduce((sum, entry) => sum + entry.length, 0),
       })
     }
     return { revision, state }
@@ -176,17 +203,19 @@ export class RunStateWrites {
 
   async #write(runId: string, saved: SavedRunState, progress: Progress): Promise<void> {
     const text = JSON.stringify(saved.state)
-    const state: unknown = JSON.parse(text)
     const head = this.#heads.get(runId)
     try {
-      if (head?.state !== undefined && isRecord(state) && this.#changesFit(head, saved)) {
-        const changes = JSON.stringify(diffStates(head.state, state))
+      const before =
+        head !== undefined && this.#changesFit(head, saved) ? head.state?.() : undefined
+      const state: unknown = before === undefined ? undefined : JSON.parse(text)
+      if (head !== undefined && before !== undefined && isRecord(state)) {
+        const changes = JSON.stringify(diffStates(before, state))
         const fits = changes.length <= this.chunkSize
         if (fits && (await this.#saveChanges(runId, saved, head.revision, changes))) {
           this.#remember(runId, {
             ...head,
             revision: saved.revision,
-            state,
+            state: () => state,
             changeCount: head.changeCount + 1,
             changeBytes: head.changeBytes + changes.length,
           })
@@ -194,10 +223,11 @@ export class RunStateWrites {
         }
       }
       const written = await this.#saveFull(runId, saved, text, progress)
-      if (written && isRecord(state)) {
+      // The text of an object: only an object takes changes.
+      if (written && text.startsWith('{')) {
         this.#remember(runId, {
           revision: saved.revision,
-          state,
+          state: isRecord(state) ? () => state : lazyState(text),
           baseBytes: text.length,
           changeCount: 0,
           changeBytes: 0,
