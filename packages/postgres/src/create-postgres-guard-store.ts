@@ -114,6 +114,11 @@ async function forgetOldWindows(
  * the `timeouts`, or a lock held too long fails the call it affects; it never crashes the
  * process.
  *
+ * A save writes what changed since the run's last full state; a full state longer than
+ * `stateChunkSize` is written as parts, one statement each, in the transaction of its
+ * compare-and-set, so no statement grows with the state and a save that dies midway leaves the
+ * previous revision whole.
+ *
  * @example
  * ```ts
  * import { createPostgresGuardStore } from '@plan/postgres'
