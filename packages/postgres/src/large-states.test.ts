@@ -327,6 +327,13 @@ describe.skipIf(url === undefined)(
         expect(textOf((await store.load('changed'))?.state)).toBe(textOf(big))
         await store.save('whole', { revision: 3, state: { key: 'small' } })
         expect(await store.load('whole')).toEqual({ revision: 3, state: { key: 'small' } })
+        // That version saving over a state in parts writes the row's state, leaves the parts.
+        const earlier = new pg.Client({ connectionString: url as string })
+        await earlier.connect()
+        await earlier.query(`UPDATE ${prefix}guard_runs SET revision = 5, state = '{"by":"old"}'
+          WHERE run_id = 'changed'`)
+        await earlier.end()
+        expect(await store.load('changed')).toEqual({ revision: 5, state: { by: 'old' } })
       } finally {
         await store.close()
       }

@@ -112,7 +112,7 @@ export class RunStateWrites {
   async #readRow(runId: string, progress: Progress): Promise<LoadedRow | undefined> {
     const row = (await this.pool.query(this.sql.load, [runId])).rows[0]
     if (row === undefined) return undefined
-    if (row.parts === null || row.parts === undefined) {
+    if (row.in_parts !== true) {
       const changes = JSON.parse(String(row.changes)) as string[]
       return { revision: Number(row.revision), text: String(row.state), changes }
     }
@@ -129,7 +129,7 @@ export class RunStateWrites {
     if (row === undefined) return undefined
     const revision = Number(row.revision)
     const text =
-      row.parts === null || row.parts === undefined
+      row.in_parts !== true
         ? String(row.state)
         : await readParts(
             client,

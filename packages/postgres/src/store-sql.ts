@@ -59,10 +59,13 @@ function setupSql(prefix: string) {
 /** The statements that load and save a run's state. */
 function runSql(prefix: string) {
   const { runs, changes } = tableNames(prefix)
+  const inParts = `(r.parts IS NOT NULL AND r.state = '')`
   return {
     // A state in the row: it and its changes in one statement, so from one snapshot (a state
     // in parts gets none, and is read by loadRow instead).
-    load: `SELECT r.revision, r.state, r.parts, CASE WHEN r.parts IS NULL THEN (
+    // A state is in parts when the row names parts and holds no state of its own: a version
+    // before parts that saved over such a row wrote its state there and left the parts named.
+    load: `SELECT r.revision, r.state, ${inParts} AS in_parts, CASE WHEN NOT ${inParts} THEN (
         SELECT coalesce(json_agg(c.changes ORDER BY c.revision), '[]'::json) FROM ${changes} c
         WHERE c.run_id = r.run_id AND c.revision > coalesce(r.base_revision, r.revision)
           AND c.revision <= r.revision
@@ -70,8 +73,9 @@ function runSql(prefix: string) {
       FROM ${runs} r WHERE r.run_id = $1`,
     // A state in parts, in a transaction of one snapshot (READ_ONE_SNAPSHOT): the row, then its
     // parts and changes a bounded number at a time, so no statement grows with the state.
-    loadRow: `SELECT revision, state, coalesce(base_revision, revision) AS base, parts, parts_id
-      FROM ${runs} WHERE run_id = $1`,
+    loadRow: `SELECT r.revision, r.state, coalesce(r.base_revision, r.revision) AS base,
+        ${inParts} AS in_parts, r.parts, r.parts_id
+      FROM ${runs} r WHERE r.run_id = $1`,
     loadChanges: `SELECT revision, changes FROM ${changes}
       WHERE run_id = $1 AND revision > $2 AND revision <= $3 ORDER BY revision LIMIT $4`,
     // Compare-and-set, as runWriteDecision of @plan/core: a writer's own newer state, or any
