@@ -240,6 +240,44 @@ describe.skipIf(url === undefined)(
       })
     })
 
+    it('should take changes until they add up to the state, then delete them in batches', {
+      timeout: 120_000,
+    }, async () => {
+      const prefix = uniquePrefix()
+      const store = newStore({ tablePrefix: prefix })
+      const writer = { id: 'w', loadedRevision: 0 }
+      const state = { calls: 0, pad: 'p'.repeat(45_000) }
+      await store.save('run', { revision: 1, state, writer })
+      const calls = (revision: number) => ({
+        revision,
+        changes: { since: revision - 1, set: [[['calls'], revision - 1]] as const, delete: [] },
+        writer,
+      })
+      let revision = 1
+      while (await store.saveChanges('run', calls(revision + 1))) revision += 1
+      // About 39 characters a change: more changes than one statement deletes.
+      const rows = async () =>
+        Number(
+          (await admin.query(`SELECT count(*) AS n FROM ${prefix}guard_run_changes`)).rows[0]?.n,
+        )
+      expect(await rows()).toBe(revision - 1)
+      expect(revision - 1).toBeGreaterThan(1024)
+      expect(await newStore({ tablePrefix: prefix }).load('run')).toEqual({
+        revision,
+        state: { ...state, calls: revision - 1 },
+      })
+      await store.save('run', {
+        revision: revision + 1,
+        state: { ...state, calls: revision },
+        writer,
+      })
+      expect(await rows()).toBe(0)
+      expect(await newStore({ tablePrefix: prefix }).load('run')).toEqual({
+        revision: revision + 1,
+        state: { ...state, calls: revision },
+      })
+    })
+
     it('should let one of two writers racing a save in parts win, and refuse the other', async () => {
       const prefix = uniquePrefix()
       await newStore({ tablePrefix: prefix }).save('run', { revision: 1, state: { n: 1 } })

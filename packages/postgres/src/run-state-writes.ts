@@ -3,7 +3,7 @@ import type { SavedRunChanges, SavedRunState } from '@plan/core'
 import { runTakenError } from '@plan/core/adapter'
 import type { PostgresClient, PostgresPool } from './postgres-pool.js'
 import { applyChanges, diffStates } from './run-state-changes.js'
-import { dropUnnamedParts, readChanges, readParts, writeParts } from './state-parts.js'
+import { deleteInBatches, readChanges, readParts, writeParts } from './state-parts.js'
 import type { storeSql } from './store-sql.js'
 import { READ_ONE_SNAPSHOT, rollBack, type Transaction } from './store-transaction.js'
 
@@ -29,14 +29,11 @@ interface RunHead {
   readonly state: HeadState | undefined
   /** Size of the full state in the row, and of the changes saved since. */
   readonly baseBytes: number
-  readonly changeCount: number
   readonly changeBytes: number
 }
 
 /** Runs whose head this process keeps; past it the least recently saved is forgotten. */
 const MAX_HEADS = 256
-/** Changes saved after a full state before the next save writes the full state again. */
-const MAX_CHANGES = 4096
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -74,9 +71,9 @@ function lazyState(text: string, changes: readonly string[] = []): HeadState {
 
 /**
  * The run states of one store: a save writes what changed since this process's last save or
- * load of the run (the step, the counters, the output), not the whole state; every
- * {@link MAX_CHANGES} saves, or once the changes outgrow the state, it writes the full state
- * again. A full state longer than `chunkSize` characters is written as parts of at most that
+ * load of the run (the step, the counters, the output), not the whole state; once the changes
+ * outgrow the state (so a load reads at most twice the state), it writes the full state again,
+ * however many saves that took: the cost of a save does not grow with the state. A full state longer than `chunkSize` characters is written as parts of at most that
  * size, one statement each, in the transaction of its compare-and-set, and read back the same
  * way from one snapshot. Saves of one run are written one after another, in the order made.
  */
@@ -101,7 +98,6 @@ export class RunStateWrites {
         revision,
         state: lazyState(text, changes),
         baseBytes: text.length,
-        changeCount: changes.length,
         changeBytes: changes.reduce((sum, entry) => sum + entry.length, 0),
       })
     }
@@ -190,7 +186,6 @@ export class RunStateWrites {
           ...head,
           revision: saved.revision,
           state: undefined,
-          changeCount: head.changeCount + 1,
           changeBytes: head.changeBytes + changes.length,
         })
       }
@@ -216,7 +211,6 @@ export class RunStateWrites {
             ...head,
             revision: saved.revision,
             state: () => state,
-            changeCount: head.changeCount + 1,
             changeBytes: head.changeBytes + changes.length,
           })
           return
@@ -229,7 +223,6 @@ export class RunStateWrites {
           revision: saved.revision,
           state: isRecord(state) ? () => state : lazyState(text),
           baseBytes: text.length,
-          changeCount: 0,
           changeBytes: 0,
         })
       }
@@ -241,11 +234,7 @@ export class RunStateWrites {
   }
 
   #changesFit(head: RunHead, saved: SavedRunState): boolean {
-    return (
-      saved.revision > head.revision &&
-      head.changeCount < MAX_CHANGES &&
-      head.changeBytes < head.baseBytes
-    )
+    return saved.revision > head.revision && head.changeBytes < head.baseBytes
   }
 
   /** Writes the changes on top of revision `base`; false when the row is not at `base`. */
@@ -279,8 +268,11 @@ export class RunStateWrites {
         : await this.#saveParts(runId, saved, text, progress)
     if (written) {
       // The changes before the new full state, and the parts of the one before, are not read again.
-      await this.pool.query(this.sql.dropChanges, [runId, saved.revision]).catch(() => undefined)
-      await dropUnnamedParts(this.pool, this.sql, runId, progress).catch(() => undefined)
+      const { dropChanges, dropParts } = this.sql
+      await deleteInBatches(this.pool, dropChanges, [runId, saved.revision], 1024, progress).catch(
+        () => undefined,
+      )
+      await deleteInBatches(this.pool, dropParts, [runId], 16, progress).catch(() => undefined)
       return true
     }
     if (writer === undefined) return false

@@ -79,16 +79,19 @@ export async function readChanges(
   }
 }
 
-/** Deletes the parts of the run that its row does not name, a few at a time. */
-export async function dropUnnamedParts(
+/**
+ * Runs a `DELETE` whose last value is its `LIMIT` until it deletes fewer rows than that: the
+ * parts a run's row no longer names (16 at a time), or the changes a full state holds (1,024).
+ */
+export async function deleteInBatches(
   client: Pick<PostgresClient, 'query'>,
-  sql: StoreSql,
-  runId: string,
+  statement: string,
+  values: readonly unknown[],
+  perStatement: number,
   progress: () => void,
 ): Promise<void> {
-  const perStatement = 16
   for (;;) {
-    const result = await client.query(sql.dropParts, [runId, perStatement])
+    const result = await client.query(statement, [...values, perStatement])
     progress()
     if (result.rowCount !== perStatement) return
   }

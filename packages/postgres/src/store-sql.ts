@@ -93,7 +93,10 @@ function runSql(prefix: string) {
       END
       RETURNING revision`,
     writerOf: `SELECT writer FROM ${runs} WHERE run_id = $1`,
-    dropChanges: `DELETE FROM ${changes} WHERE run_id = $1 AND revision <= $2`,
+    // At most $3 of the changes a full state of revision $2 holds, so no statement grows with them.
+    dropChanges: `DELETE FROM ${changes} WHERE ctid IN (
+        SELECT ctid FROM ${changes} WHERE run_id = $1 AND revision <= $2 LIMIT $3
+      )`,
     // A save of what changed: only on the exact revision the changes were taken from ($4), and
     // under the writer rule of save.
     // A row of a version before base_revision: its full state is that of its revision.
