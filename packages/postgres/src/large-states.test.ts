@@ -244,7 +244,7 @@ describe.skipIf(url === undefined)(
       timeout: 120_000,
     }, async () => {
       const prefix = uniquePrefix()
-      const store = newStore({ tablePrefix: prefix })
+      const store = newStore({ tablePrefix: prefix, stateChunkSize: CHUNK })
       const writer = { id: 'w', loadedRevision: 0 }
       const state = { calls: 0, pad: 'p'.repeat(45_000) }
       await store.save('run', { revision: 1, state, writer })
@@ -266,6 +266,19 @@ describe.skipIf(url === undefined)(
         revision,
         state: { ...state, calls: revision - 1 },
       })
+      // Read a part's worth of changes at a time: some 44 statements, none above two parts.
+      const pages: number[] = []
+      const pool = watchedPool(url as string, {
+        after: (statement, chars) => {
+          if (statement.text.includes(`FROM ${prefix}guard_run_changes`)) pages.push(chars)
+        },
+      })
+      ends.push(() => pool.end())
+      const watched = newStore({ pool, tablePrefix: prefix, stateChunkSize: CHUNK })
+      expect((await watched.load('run'))?.revision).toBe(revision)
+      expect(pages.length).toBeGreaterThan(Math.floor((revision - 1) / (CHUNK / 36)))
+      expect(pages.length).toBeLessThan(Math.ceil((revision - 1) / (CHUNK / 42)) + 2)
+      expect(Math.max(...pages)).toBeLessThanOrEqual(2 * CHUNK)
       await store.save('run', {
         revision: revision + 1,
         state: { ...state, calls: revision },

@@ -134,7 +134,8 @@ export class RunStateWrites {
             progress,
           )
     const base = Number(row.base)
-    const changes = await readChanges(client, this.sql, { runId, base, revision }, progress)
+    const source = { runId, base, revision }
+    const changes = await readChanges(client, this.sql, source, this.chunkSize, progress)
     return { revision, text, changes }
   }
 

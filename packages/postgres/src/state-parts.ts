@@ -3,8 +3,8 @@ import type { storeSql } from './store-sql.js'
 
 type StoreSql = ReturnType<typeof storeSql>
 
-/** Changes read per statement when a run is loaded. */
-const CHANGES_PER_READ = 256
+/** The most changes read in one statement when a run is loaded. */
+const CHANGES_PER_READ = 8192
 
 /**
  * `text` cut into pieces of at most `size` characters (`size` >= 2), never between the two
@@ -58,24 +58,29 @@ export async function readParts(
   return bodies.join('')
 }
 
-/** The changes saved after revision `base` up to `revision`, in order, a page at a time. */
+/**
+ * The changes saved after revision `base` up to `revision`, in order, a page of about `size`
+ * characters (or {@link CHANGES_PER_READ} changes) at a time.
+ */
 export async function readChanges(
   client: PostgresClient,
   sql: StoreSql,
   source: { readonly runId: string; readonly base: number; readonly revision: number },
+  size: number,
   progress: () => void,
 ): Promise<string[]> {
   const changes: string[] = []
+  const { runId, revision } = source
   let after = source.base
   for (;;) {
-    const { runId, revision } = source
-    const page = await client.query(sql.loadChanges, [runId, after, revision, CHANGES_PER_READ])
+    const values = [runId, after, revision, CHANGES_PER_READ, size]
+    const page = await client.query(sql.loadChanges, values)
+    progress()
+    if (page.rows.length === 0) return changes
     for (const row of page.rows) {
       changes.push(String(row.changes))
       after = Number(row.revision)
     }
-    progress()
-    if (page.rows.length < CHANGES_PER_READ) return changes
   }
 }
 

@@ -76,8 +76,14 @@ function runSql(prefix: string) {
     loadRow: `SELECT r.revision, r.state, coalesce(r.base_revision, r.revision) AS base,
         ${inParts} AS in_parts, r.parts, r.parts_id
       FROM ${runs} r WHERE r.run_id = $1`,
-    loadChanges: `SELECT revision, changes FROM ${changes}
-      WHERE run_id = $1 AND revision > $2 AND revision <= $3 ORDER BY revision LIMIT $4`,
+    // The next changes: of the first $4 rows, those that begin within $5 characters (so at
+    // least one, and at most $5 characters and one row).
+    loadChanges: `SELECT revision, changes FROM (
+        SELECT revision, changes, sum(length(changes)) OVER (ORDER BY revision) AS upto FROM (
+          SELECT revision, changes FROM ${changes}
+          WHERE run_id = $1 AND revision > $2 AND revision <= $3 ORDER BY revision LIMIT $4
+        ) page
+      ) sized WHERE upto - length(changes) < $5 ORDER BY revision`,
     // Compare-and-set, as runWriteDecision of @plan/core: a writer's own newer state, or any
     // writer's state on the revision it loaded; without a writer, never an older state.
     // The state is the row's `state` ($3), or, with $6 parts, the parts written as $7.
