@@ -47,7 +47,10 @@ export interface PostgresGuardStore extends GuardStore {
   release(reservations: readonly BudgetReservation[]): Promise<void>
   /** Creates the tables when they are missing; every other method calls it first. */
   setup(): Promise<void>
-  /** Ends the pool, when the store made it from a connection string. */
+  /**
+   * Waits for the deletions a full save left under way (of the changes and parts it replaced),
+   * then ends the pool, when the store made it from a connection string.
+   */
   close(): Promise<void>
 }
 
@@ -156,6 +159,7 @@ export function createPostgresGuardStore(options: PostgresGuardStoreOptions): Po
   const sql = storeSql(prefix)
   const transaction: Transaction = (work, begin) => inTransaction(pool, work, begin)
   let ready: Promise<void> | undefined
+  let closed = false
 
   // Bounded on its own: a setup that never ends (a connection of a pool you pass that hangs) is
   // tried again by the next call instead of holding every later call.
@@ -203,7 +207,11 @@ export function createPostgresGuardStore(options: PostgresGuardStoreOptions): Po
         }
       }),
     async close(): Promise<void> {
-      if (owned) await pool.end()
+      await runs.deletionsEnded()
+      if (owned && !closed) {
+        closed = true
+        await pool.end()
+      }
     },
   }
 }

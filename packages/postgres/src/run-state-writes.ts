@@ -73,13 +73,15 @@ function lazyState(text: string, changes: readonly string[] = []): HeadState {
  * The run states of one store: a save writes what changed since this process's last save or
  * load of the run (the step, the counters, the output), not the whole state; once the changes
  * outgrow the state (so a load reads at most twice the state), it writes the full state again,
- * however many saves that took: the cost of a save does not grow with the state. A full state longer than `chunkSize` characters is written as parts of at most that
- * size, one statement each, in the transaction of its compare-and-set, and read back the same
- * way from one snapshot. Saves of one run are written one after another, in the order made.
+ * however many saves that took, so the cost of a save does not grow with the state. A full
+ * state longer than `chunkSize` characters is written as parts of at most that size, one
+ * statement each, in the transaction of its compare-and-set, and read back the same way from
+ * one snapshot. Saves of one run are written one after another, in the order they were made.
  */
 export class RunStateWrites {
   readonly #heads = new Map<string, RunHead>()
   readonly #queues = new Map<string, Promise<void>>()
+  readonly #deletions = new Set<Promise<void>>()
 
   constructor(
     private readonly pool: PostgresPool,
@@ -268,12 +270,7 @@ export class RunStateWrites {
         ? (await this.pool.query(this.sql.save, this.#row(runId, saved, text))).rows.length > 0
         : await this.#saveParts(runId, saved, text, progress)
     if (written) {
-      // The changes before the new full state, and the parts of the one before, are not read again.
-      const { dropChanges, dropParts } = this.sql
-      await deleteInBatches(this.pool, dropChanges, [runId, saved.revision], 1024, progress).catch(
-        () => undefined,
-      )
-      await deleteInBatches(this.pool, dropParts, [runId], 16, progress).catch(() => undefined)
+      this.#forget(runId, saved.revision)
       return true
     }
     if (writer === undefined) return false
@@ -281,6 +278,26 @@ export class RunStateWrites {
     const current = await this.pool.query(this.sql.writerOf, [runId])
     if (current.rows[0]?.writer === writer.id) return false
     throw runTakenError(runId)
+  }
+
+  /**
+   * Deletes, after the call, what no load reads once the full state of `revision` committed:
+   * the changes it holds and the parts of the state before. Best effort, and safe beside any
+   * later save: those write only changes after `revision`, and parts no other statement sees
+   * before the row names them.
+   */
+  #forget(runId: string, revision: number): void {
+    const { dropChanges, dropParts } = this.sql
+    const deletions = deleteInBatches(this.pool, dropChanges, [runId, revision], 1024)
+      .then(() => deleteInBatches(this.pool, dropParts, [runId], 16))
+      .catch(() => undefined)
+    this.#deletions.add(deletions)
+    void deletions.then(() => this.#deletions.delete(deletions))
+  }
+
+  /** Resolves once the deletions under way have ended. */
+  async deletionsEnded(): Promise<void> {
+    while (this.#deletions.size > 0) await Promise.all(this.#deletions)
   }
 
   /**

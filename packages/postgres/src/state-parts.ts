@@ -93,11 +93,9 @@ export async function deleteInBatches(
   statement: string,
   values: readonly unknown[],
   perStatement: number,
-  progress: () => void,
 ): Promise<void> {
   for (;;) {
     const result = await client.query(statement, [...values, perStatement])
-    progress()
     if (result.rowCount !== perStatement) return
   }
 }

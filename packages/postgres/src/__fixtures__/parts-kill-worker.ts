@@ -36,4 +36,5 @@ await store.save(runId as string, {
   writer,
 })
 process.stdout.write('saved\n')
+await store.close()
 await real.end()
