@@ -201,6 +201,8 @@ export class RunStateWrites {
 
   async #write(runId: string, saved: SavedRunState, progress: Progress): Promise<void> {
     const text = JSON.stringify(saved.state)
+    // The deadline is for the database: the time this process took to write the text is not.
+    progress()
     const head = this.#heads.get(runId)
     try {
       const before =
