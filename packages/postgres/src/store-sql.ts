@@ -61,10 +61,10 @@ function runSql(prefix: string) {
   const { runs, changes } = tableNames(prefix)
   const inParts = `(r.parts IS NOT NULL AND r.state = '')`
   return {
-    // A state in the row: it and its changes in one statement, so from one snapshot (a state
-    // in parts gets none, and is read by loadRow instead).
-    // A state is in parts when the row names parts and holds no state of its own: a version
-    // before parts that saved over such a row wrote its state there and left the parts named.
+    // A state in the row: it and its changes in one statement, so from one snapshot; a state in
+    // parts gets no changes here and is read with loadRow. A state is in parts when the row
+    // names parts and holds no state of its own (a version before parts that saved over such a
+    // row wrote its state there and left the parts named).
     load: `SELECT r.revision, r.state, ${inParts} AS in_parts, CASE WHEN NOT ${inParts} THEN (
         SELECT coalesce(json_agg(c.changes ORDER BY c.revision), '[]'::json) FROM ${changes} c
         WHERE c.run_id = r.run_id AND c.revision > coalesce(r.base_revision, r.revision)
