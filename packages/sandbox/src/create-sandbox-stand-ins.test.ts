@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { cpSync, existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -16,7 +16,42 @@ import {
 
 const TIMEOUT = 60_000
 const NOBODY = 65534
-const standInHost = fileURLToPath(new URL('./__fixtures__/stand-in-host.ts', import.meta.url))
+const PACKAGE = fileURLToPath(new URL('..', import.meta.url))
+
+/**
+ * A copy, inside `own`, of this package's sources (with the host fixture) and of every package
+ * they import, found through the node_modules links of the package that imports it: another user
+ * may not be able to read the checkout, which can lie below a private home. Returns the path of
+ * the host script in the copy.
+ */
+function copyPackageFor(own: string): string {
+  const target = join(own, 'sandbox')
+  const skip = (source: string) => !source.endsWith('.test.ts') && !source.includes('/node_modules')
+  cpSync(join(PACKAGE, 'src'), join(target, 'src'), { recursive: true, filter: skip })
+  cpSync(join(PACKAGE, 'package.json'), join(target, 'package.json'))
+  const copied = new Set<string>()
+  const queue: [name: string, from: string][] = [
+    ['@plan/core', PACKAGE],
+    ['@plan/tools', PACKAGE],
+    ['zod', PACKAGE],
+  ]
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    const [name, from] = next
+    if (copied.has(name)) continue
+    copied.add(name)
+    const folder = realpathSync(join(from, 'node_modules', name))
+    cpSync(folder, join(target, 'node_modules', name), {
+      recursive: true,
+      filter: (source) => !source.slice(folder.length).includes('/node_modules'),
+    })
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>
+    }
+    for (const dependency of Object.keys(manifest.dependencies ?? {}))
+      queue.push([dependency, folder])
+  }
+  return join(target, 'src', '__fixtures__', 'stand-in-host.ts')
+}
 
 const MAKEFILE = 'all:\n\t@echo made-by-the-real-makefile\n\techo built > out.txt\n'
 const EVIL = 'all:\n\t@echo made-by-the-agent\n'
@@ -292,6 +327,7 @@ describeSandbox('createSandbox missing protected paths', () => {
         await rm(join(root, '.git', 'hooks'), { recursive: true })
         await copyFile(process.execPath, join(own, 'node'))
         await chmod(join(own, 'node'), 0o755)
+        const standInHost = copyPackageFor(own)
         execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, own])
         const body = JSON.stringify({
           root,
