@@ -1,5 +1,4 @@
 import { type BuiltinFinding, exec, outsideWrite } from '../builtin-finding.js'
-import { findSubcommand } from '../global-options.js'
 import type { ValueRole } from '../value-roles.js'
 import type { ProgramFamily } from './program-family.js'
 
@@ -49,8 +48,7 @@ function checkCargoValues(args: readonly string[]): BuiltinFinding[] {
   const findings = cargoProgramFindings(args)
   const end = args.indexOf('--')
   const words = end === -1 ? args : args.slice(0, end)
-  const position = findSubcommand('cargo', words)
-  const subcommand = 'subcommand' in position ? position.subcommand : undefined
+  const subcommand = cargoSubcommand(words)
   if (
     (subcommand === 'install' || subcommand === 'uninstall') &&
     !words.some((word) => word === '--root' || word.startsWith('--root='))
@@ -73,11 +71,23 @@ function checkCargoValues(args: readonly string[]): BuiltinFinding[] {
   return findings
 }
 
+const CARGO_GLOBAL_VALUES = ['--color', '-C', '--config', '-Z', '--explain']
+
+// The subcommand: the first word that is neither a global option (with its value) nor `+toolchain`.
+function cargoSubcommand(words: readonly string[]): string | undefined {
+  for (let index = 0; index < words.length; index += 1) {
+    const word = words[index] ?? ''
+    if (CARGO_GLOBAL_VALUES.includes(word)) index += 1
+    else if (!word.startsWith('-') && !word.startsWith('+')) return word
+  }
+  return undefined
+}
+
 /** cargo, the Rust build tool and package manager. */
 export const CARGO_FAMILY: ProgramFamily = {
   globalOptions: {
     cargo: {
-      withValue: ['--color', '-C', '--config', '-Z', '--explain'],
+      withValue: CARGO_GLOBAL_VALUES,
       flags: [
         '-v',
         '-vv',
