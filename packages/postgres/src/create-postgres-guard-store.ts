@@ -102,6 +102,24 @@ async function forgetOldWindows(
   }
 }
 
+// The table prefix, timeouts and part size of the options; a setup error for a bad one.
+function readOptions(options: PostgresGuardStoreOptions) {
+  const prefix = options.tablePrefix ?? 'plan_'
+  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix)) {
+    throw setupError(
+      `tablePrefix must be lower-case letters, digits and _, got ${JSON.stringify(prefix)}.`,
+    )
+  }
+  if ((options.pool === undefined) === (options.connectionString === undefined)) {
+    throw setupError('createPostgresGuardStore needs exactly one of `pool` or `connectionString`.')
+  }
+  const chunkSize = options.stateChunkSize ?? DEFAULT_CHUNK_SIZE
+  if (!Number.isSafeInteger(chunkSize) || chunkSize < MIN_CHUNK_SIZE) {
+    throw setupError(`stateChunkSize must be a whole number of at least ${MIN_CHUNK_SIZE}.`)
+  }
+  return { prefix, timeouts: resolveTimeouts(options.timeouts), chunkSize }
+}
+
 /**
  * A guard store on PostgreSQL: run states survive a crash of the process (each is written
  * before its call starts and committed before the tool runs), and shared budgets hold across
@@ -135,20 +153,7 @@ async function forgetOldWindows(
  * ```
  */
 export function createPostgresGuardStore(options: PostgresGuardStoreOptions): PostgresGuardStore {
-  const prefix = options.tablePrefix ?? 'plan_'
-  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix)) {
-    throw setupError(
-      `tablePrefix must be lower-case letters, digits and _, got ${JSON.stringify(prefix)}.`,
-    )
-  }
-  if ((options.pool === undefined) === (options.connectionString === undefined)) {
-    throw setupError('createPostgresGuardStore needs exactly one of `pool` or `connectionString`.')
-  }
-  const timeouts = resolveTimeouts(options.timeouts)
-  const chunkSize = options.stateChunkSize ?? DEFAULT_CHUNK_SIZE
-  if (!Number.isSafeInteger(chunkSize) || chunkSize < MIN_CHUNK_SIZE) {
-    throw setupError(`stateChunkSize must be a whole number of at least ${MIN_CHUNK_SIZE}.`)
-  }
+  const { prefix, timeouts, chunkSize } = readOptions(options)
   const owned = options.pool === undefined
   const pool: PostgresPool =
     options.pool ?? new pg.Pool(poolConfig(options.connectionString as string, timeouts))
