@@ -22,6 +22,7 @@ import { SourceTrail } from './source-trail.js'
 import {
   type ArgumentPath,
   argumentName,
+  copiedTextMatters,
   outputName,
   outsideContentIsTrusted,
   pathRefusesUntrusted,
@@ -122,16 +123,26 @@ function collectTexts(value: JsonValue, out: string[], depth = 0): void {
   }
 }
 
+/** The texts of an output whose text is not indexed: none. */
+const NO_TEXTS: readonly string[] = Object.freeze([])
+
 /**
  * Indexes the text of one untrusted output, less what echoes the call's own arguments (see
- * {@link withoutOwnEchoes}); one that is not JSON saturates the index.
+ * {@link withoutOwnEchoes}); one that is not JSON saturates the index. Under a policy where no
+ * copy can matter (see {@link indexesText}) the output is counted and its text left out: the
+ * index is saturated from it on, so a run resumed under a policy that reads copies refuses
+ * every long enough text written after it (fail closed).
  */
 function indexOutput(
-  index: UntrustedTextIndex,
+  { index, texts: keepsTexts }: Pick<FlowRecords, 'index' | 'texts'>,
   origin: string,
   output: JsonValue | undefined,
   args?: JsonObject,
 ) {
+  if (!keepsTexts) {
+    index.add(origin, NO_TEXTS, false)
+    return
+  }
   const texts: string[] = []
   if (output !== undefined) collectTexts(output, texts)
   const kept = args === undefined ? { texts, pieces: false } : withoutOwnEchoes(texts, args)
@@ -295,6 +306,8 @@ function ownCodeOf(policy: ResolvedPolicy, trail: SourceTrail) {
 
 /** What the tracker keeps per step of a run, and the text of the untrusted outputs seen. */
 interface FlowRecords {
+  /** Whether the index keeps the text of outputs (see {@link indexesText}). */
+  readonly texts: boolean
   readonly labels: StepCodes<TrustLabel>
   /** For each step, how many indexed outputs its planner may have seen. */
   readonly seen: StepValues<number>
@@ -320,17 +333,44 @@ function restoreRecords(
     for (const id of Object.keys(state.labels)) labels.set(id, valueAt(state.labels, id))
     for (const id of Object.keys(state.seen)) seen.set(id, valueAt(state.seen, id))
   }
-  return { labels, seen, index, trail, schemas }
+  return { texts: indexesText(policy), labels, seen, index, trail, schemas }
+}
+
+/** {@link indexesText} of each policy a tracker has been made for. */
+const textIndexed = new WeakMap<ResolvedPolicy, boolean>()
+/**
+ * Whether a run under `policy` needs the text of untrusted outputs: some tool's calls can be
+ * changed by the copied-text check (see {@link copiedTextMatters}).
+ */
+function indexesText(policy: ResolvedPolicy): boolean {
+  let needed = textIndexed.get(policy)
+  if (needed === undefined) {
+    needed = false
+    for (const tool of policy.tools.values()) needed ||= copiedTextMatters(policy.policy, tool)
+    textIndexed.set(policy, needed)
+  }
+  return needed
+}
+
+/**
+ * Whether the copied-text check can change a call of `tool` with `args`: the tool's calls can
+ * be changed by it, or an argument is undeclared (it refuses untrusted data).
+ */
+function pasteMatters(policy: ResolvedPolicy, tool: ToolPolicy, args: JsonObject): boolean {
+  if (copiedTextMatters(policy.policy, tool)) return true
+  for (const name of Object.keys(args)) if (!Object.hasOwn(tool.args, name)) return true
+  return false
 }
 
 /** {@link UntrustedFlowTracker.check}. */
 function checkStep(
   policy: ResolvedPolicy,
-  { labels, seen, index, trail, schemas }: FlowRecords,
+  records: FlowRecords,
   step: CompiledStep,
   args: JsonObject,
   paste: boolean,
 ): FlowCheck {
+  const { labels, seen, index, trail, schemas } = records
   const tool = policy.tools.get(step.tool)
   // Unknown tool: the guard denies it anyway; refuse here too.
   if (tool === undefined) return { issues: [], tainted: true }
@@ -340,7 +380,7 @@ function checkStep(
   let tainted = checkReferences(step, tool, labels, issues)
   // Text written into a plan after untrusted output was seen may have been copied from it.
   const limit = seen.get(step.id) ?? index.size
-  if (limit > 0 && paste) {
+  if (limit > 0 && paste && pasteMatters(policy, tool, args)) {
     const context = { index, limit, ownCode: ownCodeOf(policy, trail) }
     tainted = checkPasted(tool, step, args, context, tainted, issues)
   }
@@ -350,11 +390,12 @@ function checkStep(
 /** {@link UntrustedFlowTracker.record}. */
 function recordStep(
   policy: ResolvedPolicy,
-  { labels, index, trail, schemas }: FlowRecords,
+  records: FlowRecords,
   step: CompiledStep,
   output: JsonValue | undefined,
   tainted: boolean,
 ): TrustLabel {
+  const { labels, trail, schemas } = records
   const tool = policy.tools.get(step.tool)
   const schema = schemas.get(step.id)
   schemas.delete(step.id)
@@ -362,7 +403,7 @@ function recordStep(
   const label: TrustLabel = untrusted ? 'untrusted' : 'trusted'
   labels.set(step.id, label)
   if (untrusted) {
-    indexOutput(index, step.id, output, step.args)
+    indexOutput(records, step.id, output, step.args)
     trail.recorded(step, tool, labels)
   } else trail.trusted(step.id)
   return label
@@ -401,7 +442,7 @@ export function createUntrustedFlowTracker(
     recordContent(source, output) {
       outsideTrusted ??= outsideContentIsTrusted(policy.policy, policy.tools.values())
       if (outsideTrusted) return 'trusted'
-      indexOutput(index, source, output)
+      indexOutput(records, source, output)
       trail.context.add(source)
       return 'untrusted'
     },

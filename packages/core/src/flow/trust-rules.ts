@@ -54,6 +54,18 @@ export function outsideContentIsTrusted(policy: Policy, tools: Iterable<ToolPoli
   return true
 }
 
+/**
+ * Whether the copied-text check can change anything about a call of `tool` whose arguments are
+ * all declared: an argument refuses untrusted data (a copy is refused), or the label of the
+ * tool's output follows its inputs (a copy makes it untrusted). Otherwise the check finds
+ * nothing that a decision, an event or a label reads.
+ */
+export function copiedTextMatters(policy: Policy, tool: ToolPolicy): boolean {
+  for (const name of Object.keys(tool.args))
+    if (subtreeRefusesUntrusted(valueAt(tool.args, name))) return true
+  return !toolDeclassifies(tool) && !toolOutputIsUntrusted(policy, tool)
+}
+
 /** Whether a tool's output is re-validated at run time, and trusted when it matches. */
 export function toolDeclassifies(tool: ToolPolicy): boolean {
   return tool.output?.declassify !== undefined || tool.output?.extract === true
