@@ -61,10 +61,11 @@ function createParts(
     options.now ?? Date.now,
     (issue) => record({ type: 'run_stopped', issue }),
   )
+  // Every plan the run installs is validated by `compiler` first (revalidatePlan, submitPlan).
   const run = new RunState((step, args) => {
     const issues = compiler.checkArguments(step.tool, args)
     return issues.length === 0 ? issues : issues.map((issue) => ({ ...issue, stepId: step.id }))
-  })
+  }, true)
   const flow = createUntrustedFlowTracker(compiler.policy, flowState, commandParser(compiler))
   for (const [file, sources] of Object.entries(options.labelledFiles ?? {}))
     if (Array.isArray(sources) && sources.every((source) => typeof source === 'string'))

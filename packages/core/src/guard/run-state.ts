@@ -134,9 +134,20 @@ export class RunState {
   /** Ready steps by call key: the step itself, or a list only when several share the key. */
   private readyByKey = new Map<string, CompiledStep | CompiledStep[]>()
   private readonly checkArguments: ArgumentCheck
+  /**
+   * Whether every plan installed was validated under the policy `checkArguments` applies: the
+   * arguments of a step without references are then the ones validation checked, and found
+   * nothing in, and are not checked again.
+   */
+  readonly #validatedPlans: boolean
 
-  constructor(checkArguments: ArgumentCheck = () => NO_ISSUES) {
+  /**
+   * @param validatedPlans every plan given to {@link install} was validated under the policy
+   * `checkArguments` applies
+   */
+  constructor(checkArguments: ArgumentCheck = () => NO_ISSUES, validatedPlans = false) {
     this.checkArguments = checkArguments
+    this.#validatedPlans = validatedPlans
   }
 
   /** A step of the current plan. */
@@ -258,7 +269,10 @@ export class RunState {
       return
     }
     const key = callKey(step.tool, canonicalJson(resolved.args))
-    const argumentIssues = this.checkArguments(step, resolved.args)
+    const argumentIssues =
+      this.#validatedPlans && step.references.length === 0
+        ? NO_ISSUES
+        : this.checkArguments(step, resolved.args)
     this.ready.set(step.id, {
       key,
       args: freezeJson(resolved.args),

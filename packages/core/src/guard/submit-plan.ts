@@ -14,11 +14,9 @@ import { labelWrittenFiles } from './labelled-files.js'
 function stepInProgress(parts: GuardParts, plan: SubmitResult & { success: true }) {
   const { run } = parts
   for (const step of plan.plan.steps) {
+    if (run.status.get(step.id) !== 'running') continue
     const previous = run.knownStep(step.id)
-    if (
-      run.status.get(step.id) === 'running' &&
-      (previous?.tool !== step.tool || canonicalJson(previous.args) !== canonicalJson(step.args))
-    ) {
+    if (previous?.tool !== step.tool || canonicalJson(previous.args) !== canonicalJson(step.args)) {
       return createIssue(
         'step_in_progress',
         `Step ${JSON.stringify(step.id)} is still running with other arguments.`,
