@@ -21,8 +21,15 @@ import {
 export interface DurableSession {
   /** The state saved under `runId`, to resume from. */
   readonly restored: PlanGuardState | undefined
-  /** Before a call is forwarded: shared budgets, then the state saved; a refusal releases the step. */
-  start(guard: PlanGuard, tool: string, allowed: AuthorizeResult): Promise<AuthorizeResult>
+  /**
+   * Before a call is forwarded: shared budgets, then the state saved; a refusal releases the
+   * step. Answered at once when there is neither a store nor a shared budget.
+   */
+  start(
+    guard: PlanGuard,
+    tool: string,
+    allowed: AuthorizeResult,
+  ): AuthorizeResult | Promise<AuthorizeResult>
   /** Before a resource read is sent: the state saved with the read counted; a failure refuses it. */
   save(guard: PlanGuard): Promise<ResourceAuthorizeResult>
   /** After a call ended: the state saved, in the background (a failure keeps the state before). */
@@ -33,6 +40,12 @@ interface DurableOptions {
   readonly store?: GuardStore
   readonly runId?: string
   readonly keys?: RunKeys
+}
+
+/** Whether the guard's policy has a budget shared between runs. */
+function hasSharedBudgets(guard: PlanGuard): boolean {
+  const shared = guard.policy.budgets.shared
+  return shared !== undefined && Object.keys(shared).length > 0
 }
 
 /** Loads the session's saved state and returns its write-ahead hooks. */
@@ -55,22 +68,32 @@ export async function createDurableSession(options: DurableOptions): Promise<Dur
   // What the call changed, not the whole state, where the store takes changes.
   const save = (guard: PlanGuard) =>
     target === undefined ? Promise.resolve() : saveGuardState(guard, target)
+  const reserve = async (
+    guard: PlanGuard,
+    tool: string,
+    allowed: AuthorizeResult & { allowed: true },
+  ) => {
+    const issues: readonly PlanIssue[] = await startDurableCall({
+      store,
+      runId: runId ?? '',
+      policy: guard.policy,
+      tool,
+      stepId: allowed.stepId,
+      ...(keys === undefined ? {} : { keys }),
+      saved: { save: () => save(guard) },
+    })
+    if (issues.length === 0) return allowed
+    guard.release(allowed.stepId)
+    const refused: AuthorizeResult = { allowed: false, issue: issues[0] as PlanIssue, issues }
+    return refused
+  }
   return {
     restored,
-    async start(guard, tool, allowed) {
+    start(guard, tool, allowed) {
       if (!allowed.allowed) return allowed
-      const issues: readonly PlanIssue[] = await startDurableCall({
-        store,
-        runId: runId ?? '',
-        policy: guard.policy,
-        tool,
-        stepId: allowed.stepId,
-        ...(keys === undefined ? {} : { keys }),
-        saved: { save: () => save(guard) },
-      })
-      if (issues.length === 0) return allowed
-      guard.release(allowed.stepId)
-      return { allowed: false, issue: issues[0] as PlanIssue, issues }
+      // Without a store, only a shared budget refuses (it needs one): none, nothing to wait for.
+      if (store === undefined && !hasSharedBudgets(guard)) return allowed
+      return reserve(guard, tool, allowed)
     },
     async save(guard) {
       if (store === undefined) return { allowed: true }
