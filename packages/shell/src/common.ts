@@ -38,6 +38,16 @@ export {
   REPOSITORY_CODE_PATHS,
   repositoryCodePart,
 } from './checks/repository-code-paths.js'
+export {
+  createResolver,
+  firstLinkOnWay,
+  loadResolvingFileSystem,
+  MAX_SYMLINK_HOPS,
+  type Resolution,
+  type Resolve,
+  type ResolvingFileSystem,
+  resolvingFileSystem,
+} from './checks/resolve-on-disk.js'
 export { hasErrorMarker, PlanError, type PlanErrorOptions } from './errors/plan-error.js'
 export { PolicyError } from './errors/policy-error.js'
 export { createIssue } from './issues/create-issue.js'
@@ -46,6 +56,7 @@ export { DEFAULT_READ_ONLY } from './schema/default-read-only.js'
 export type { CommandCheckResult } from './types/command-check-result.js'
 export type { PathAccess, PathCheckResult, PathDenial, PathScope } from './types/path-scope.js'
 export type { IssueCode, PlanIssue } from './types/plan-issue.js'
+export { errorCode } from './util/error-code.js'
 export { isRecord } from './util/is-record.js'
 export { int32At, itemAt, numberAt, popped, stringAt, valueAt } from './util/item-at.js'
 export { hostProcess, loadNodeBuiltin, nodeBuiltin } from './util/node-builtin.js'
