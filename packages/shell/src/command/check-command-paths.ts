@@ -23,6 +23,7 @@ import { looksLikePath } from './looks-like-path.js'
 import { parseAwkArguments } from './parse-awk-arguments.js'
 import { parseSedArguments } from './parse-sed-arguments.js'
 import { checkRecursiveReads } from './recursive-reads.js'
+import { LinkLookup, type WorkspaceOnDisk } from './workspace-links.js'
 
 const AWK = new Set(['awk', 'gawk', 'mawk', 'nawk'])
 
@@ -58,6 +59,7 @@ export function checkCommandPaths(
   names: readonly string[] = protectedNames(scope),
   disk: DiskView | undefined = localDisk(),
   verdicts?: PathVerdicts,
+  workspace?: WorkspaceOnDisk,
 ): PlanIssue[] {
   const { skip, programRole } = codeArguments(name, args)
   const { candidates, unreadable } = collectPathCandidates(programRole ?? name, args, skip, names)
@@ -70,7 +72,8 @@ export function checkCommandPaths(
   )
   const buildFile = checkBuildFileSelection(name, args, scope)
   if (buildFile !== undefined) issues.push(buildFile)
-  issues.push(...checkRecursiveReads(name, args, scope))
+  const links = workspace === undefined ? undefined : new LinkLookup(workspace, scope)
+  issues.push(...checkRecursiveReads(name, args, scope, links))
   if (name === 'git') {
     const selection = checkGitRepositorySelection(args, scope, disk)
     if (selection !== undefined) issues.push(selection)
@@ -87,8 +90,78 @@ export function checkCommandPaths(
     seen.set(candidate.value, done | bit)
     const issue = candidateIssue(candidate, bit, scope, disk, verdicts)
     if (issue !== undefined) issues.push(issue)
+    else if (links !== undefined && workspace !== undefined && LINKED_ROLES.has(candidate.role)) {
+      const linked = linkIssue(candidate, args, { scope, workspace, links, disk })
+      if (linked !== undefined) issues.push(linked)
+    }
   }
+  links?.noteFact()
   return issues
+}
+
+// The roles whose value the program opens, runs or writes as a file: a link there is followed.
+const LINKED_ROLES: ReadonlySet<ArgumentRole> = new Set(['read', 'write', 'unknown', 'command'])
+
+/** What judging a value at its link's target needs. */
+interface LinkJudging {
+  readonly scope: PathScope
+  readonly workspace: WorkspaceOnDisk
+  readonly links: LinkLookup
+  readonly disk: DiskView | undefined
+}
+
+/**
+ * Judges a value that the lexical check allowed at the real path its symbolic links lead to
+ * (the nearest existing folder's for a file still to be written, a dangling link's target),
+ * against the scope's real paths: a link inside the workspace to a denied, read-only or
+ * outside path is refused as that path would be.
+ */
+function linkIssue(
+  candidate: PathCandidate,
+  args: readonly string[],
+  judging: LinkJudging,
+): PlanIssue | undefined {
+  const { value, role } = candidate
+  const lexical = resolvePath(value, judging.scope, role === 'write' ? 'write' : 'read')
+  if (typeof lexical !== 'string') return undefined
+  const linked = judging.links.linkedTarget(value, lexical)
+  if (linked === undefined) return undefined
+  const word = args.findIndex((argument) => argument.includes(value)) + 1
+  const at = word === 0 ? '' : ` (argv[${word}])`
+  const { resolution, link, linkTarget } = linked
+  if (!resolution.ok)
+    return pathIssue(
+      value,
+      role === 'write' ? 'write' : 'read',
+      'path_not_allowed',
+      `it cannot be followed safely on disk${at} (${resolution.reason}).`,
+      'Name a plain path inside the workspace, without link loops.',
+    )
+  const { realScope } = judging.workspace
+  const issue = checkCandidate(resolution.real, role, false, realScope, judging.disk)
+  if (issue === undefined) return undefined
+  const through =
+    link === undefined
+      ? `${JSON.stringify(value)} leads to ${resolution.real} through a symbolic link`
+      : `${JSON.stringify(shown(link, judging.workspace))} is a symbolic link to ${linkTarget ?? 'a missing path'}`
+  return {
+    ...issue,
+    message: issue.message.replace(
+      `The argument ${JSON.stringify(resolution.real)}`,
+      `The argument ${JSON.stringify(value)}${at} leads through a symbolic link to ${resolution.real}, which`,
+    ),
+    hint: `${through}; the command would reach ${resolution.real}. Name the file itself, or a link to a path the policy allows. ${
+      issue.code === 'path_outside_workspace'
+        ? `Links may not lead out of the workspace (${judging.scope.roots.join(', ')}).`
+        : issue.hint
+    }`,
+  }
+}
+
+// A link's path as the command names it: relative to the first root when inside it.
+function shown(link: string, workspace: WorkspaceOnDisk): string {
+  const root = workspace.realScope.roots.find((entry) => entry !== '/' && isWithin(entry, link))
+  return root === undefined || root === link ? link : link.slice(root.length + 1)
 }
 
 /**

@@ -21,6 +21,7 @@ import { runnerTarget } from './package-runner.js'
 import { programKind, programName } from './program-catalog.js'
 import { policyWord, SYSTEM_PROGRAM_FOLDERS } from './program-path.js'
 import { usesFlag } from './uses-flag.js'
+import { type WorkspaceOnDisk, workspaceOnDisk } from './workspace-links.js'
 
 /** Programs a hint names before it says how many more the policy allows. */
 const MAX_LISTED_PROGRAMS = 12
@@ -36,6 +37,8 @@ export interface ProgramCheckContext {
   readonly protectedNames: readonly string[]
   /** The path verdicts of words already checked under this scope. */
   readonly pathVerdicts: PathVerdicts
+  /** The workspace on disk, when a root exists there: path values are judged at their links' targets. */
+  readonly workspace: WorkspaceOnDisk | undefined
 }
 
 /** Reads the parts of a command policy that every program check uses. */
@@ -54,6 +57,7 @@ export function createProgramCheckContext(
         : 'The policy allows no programs; do not run commands.',
     protectedNames: protectedNames(scope),
     pathVerdicts: new PathVerdicts(),
+    workspace: workspaceOnDisk(scope),
   }
 }
 
@@ -105,6 +109,7 @@ export function checkProgram(
         context.protectedNames,
         undefined,
         context.pathVerdicts,
+        context.workspace,
       ),
     )
   return issues

@@ -7,6 +7,7 @@ import { commandIssue } from './command-issue.js'
 import { findSubcommand } from './global-options.js'
 import { familyTable, programEntry } from './programs/program-families.js'
 import { afterPattern } from './tree-sources.js'
+import type { LinkLookup } from './workspace-links.js'
 
 const TREE_READS = familyTable((family) => family.treeReads)
 
@@ -24,6 +25,7 @@ export function checkRecursiveReads(
   name: string,
   args: readonly string[],
   scope: PathScope,
+  links?: LinkLookup,
 ): PlanIssue[] {
   if (scope.deny.length === 0) return []
   const tree = treeSources(name, args)
@@ -32,22 +34,41 @@ export function checkRecursiveReads(
   for (const source of tree.sources) {
     const resolved = resolvePath(source, scope, 'read')
     if (typeof resolved !== 'string') continue // the path check refuses it
-    const held = scope.deny.find(
-      (denied) =>
-        denied !== resolved &&
-        isWithin(resolved, denied) &&
-        !(tree.skipsHidden && isHiddenBelow(resolved, denied)),
-    )
-    if (held === undefined) continue
-    issues.push(
-      commandIssue(
-        'path_not_allowed',
-        `${name} reads every file under ${JSON.stringify(source)} (${resolved}), which holds the denied ${held}.`,
-        `Name the folders to read, not one that holds a denied path (e.g. ${name} … src); only removing ${held} from workspace.deny would allow it.`,
-      ),
-    )
+    const held = heldDenied(resolved, scope.deny, tree.skipsHidden)
+    if (held !== undefined) {
+      issues.push(treeIssue(name, source, resolved, held))
+      continue
+    }
+    // A link to a folder is read as the folder it leads to.
+    const linked = links?.linkedTarget(source, resolved)?.resolution
+    if (linked === undefined || !linked.ok || links === undefined) continue
+    const heldReally = heldDenied(linked.real, links.realScope.deny, tree.skipsHidden)
+    if (heldReally !== undefined)
+      issues.push(treeIssue(name, source, `through a symbolic link, ${linked.real}`, heldReally))
   }
   return issues
+}
+
+// The denied path a folder holds below it (a hidden one only when the reader reads those).
+function heldDenied(
+  folder: string,
+  deny: readonly string[],
+  skipsHidden: boolean,
+): string | undefined {
+  return deny.find(
+    (denied) =>
+      denied !== folder &&
+      isWithin(folder, denied) &&
+      !(skipsHidden && isHiddenBelow(folder, denied)),
+  )
+}
+
+function treeIssue(name: string, source: string, resolved: string, held: string): PlanIssue {
+  return commandIssue(
+    'path_not_allowed',
+    `${name} reads every file under ${JSON.stringify(source)} (${resolved}), which holds the denied ${held}.`,
+    `Name the folders to read, not one that holds a denied path (e.g. ${name} … src); only removing ${held} from workspace.deny would allow it.`,
+  )
 }
 
 function treeSources(
