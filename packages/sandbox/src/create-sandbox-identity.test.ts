@@ -268,3 +268,54 @@ describeSandbox('createSandbox protected paths', () => {
     TIMEOUT,
   )
 })
+
+describeSandbox('createSandbox links to protected paths', () => {
+  let fixture: SandboxFixture
+
+  beforeEach(async () => {
+    fixture = await createSandboxFixture()
+  })
+
+  afterEach(async () => {
+    await fixture.cleanup()
+  })
+
+  it(
+    'should mask a denied file and keep a read-only one unwritten through links made before or during the run',
+    async () => {
+      await mkdir(join(fixture.root, 'vendor'))
+      await writeFile(join(fixture.root, 'vendor', 'lib.js'), 'export {}\n')
+      await symlink('.env', join(fixture.root, 'notes.txt'))
+      await symlink('.', join(fixture.root, 'alias'))
+      await symlink('vendor/lib.js', join(fixture.root, 'lib-link'))
+      const sandbox = createSandbox(policyFor(fixture.root, { readOnly: ['vendor'] }), {
+        hostHome: fixture.home,
+        path: '/usr/bin:/bin',
+      })
+      const result = await sandbox.run([
+        'sh',
+        '-c',
+        [
+          'cat notes.txt alias/.env',
+          'ln -s .env made.txt; cat made.txt',
+          'ln .env hard.txt; cat hard.txt',
+          'cp notes.txt copy.txt; cat copy.txt',
+          'grep -r S3CRET alias/',
+          'echo evil > lib-link',
+          'cp a.txt lib-link',
+          'echo DONE',
+        ].join('\n'),
+      ])
+      expect(result.stdout).toContain('DONE')
+      expect(result.stdout).not.toContain(fixture.secret)
+      expect(result.stderr).not.toContain(fixture.secret)
+      expect(existsSync(join(fixture.root, 'hard.txt'))).toBe(false)
+      expect(await readFile(join(fixture.root, 'vendor', 'lib.js'), 'utf8')).toBe('export {}\n')
+      expect(readlinkSync(join(fixture.root, 'lib-link'))).toBe('vendor/lib.js')
+      const kinds = result.violations.map((violation) => violation.kind)
+      expect(kinds.filter((kind) => kind === 'read')).toHaveLength(5)
+      expect(kinds.filter((kind) => kind === 'write')).toHaveLength(2)
+    },
+    TIMEOUT,
+  )
+})
