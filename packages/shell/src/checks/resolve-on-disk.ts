@@ -35,8 +35,10 @@ export type Resolve = (absolute: string, likelyPresent?: boolean) => Resolution
 /** `realpathSync.native`, as one check asks it: each path once. */
 interface RealPath {
   (path: string): string
-  /** True when the path's answer is known already. */
+  /** True when the path's real path is known already (asked, given or remembered). */
   known(path: string): boolean
+  /** Records a folder's real path found without asking `realpath`. */
+  remember(path: string, real: string): void
 }
 
 function realPathOnce(fs: ResolvingFileSystem, seeds: ReadonlyMap<string, string>): RealPath {
@@ -55,7 +57,13 @@ function realPathOnce(fs: ResolvingFileSystem, seeds: ReadonlyMap<string, string
     if ('error' in answer) throw answer.error
     return answer.real
   }
-  realpath.known = (path: string) => known.has(path)
+  realpath.known = (path: string) => {
+    const answer = known.get(path)
+    return answer !== undefined && 'real' in answer
+  }
+  realpath.remember = (path: string, real: string) => {
+    known.set(path, { real })
+  }
   return realpath
 }
 
@@ -86,11 +94,11 @@ export function loadResolvingFileSystem(): Promise<ResolvingFileSystem | undefin
 /**
  * Resolves an absolute path the way the kernel does. Its system calls are synchronous: each is
  * one call on a local file system, far cheaper than a round trip through the thread pool, and
- * nothing else runs between them. A path that exists resolves in two calls (one when it is
- * `likelyPresent`, or when its folder's real path is known and it is no link), with the
- * kernel's own rules; a missing name in a folder that exists, in two (one with the folder
- * known); anything else (a missing folder, a dangling link, a loop, a file used as a folder)
- * takes the walk, which says why.
+ * nothing else runs between them. Below a folder whose real path is known (a root, a folder met
+ * before), each component costs one `lstat`; otherwise a path that exists resolves in two calls
+ * (one when it is `likelyPresent`), with the kernel's own rules, and a missing name in a folder
+ * that exists in two. Anything else (a link below a known folder, a missing folder, a dangling
+ * link, a loop, a file used as a folder) takes `realpath` or the walk, which says why.
  */
 function resolveOnDisk(
   fs: ResolvingFileSystem,
@@ -106,20 +114,57 @@ function resolveOnDisk(
       // asked below what it is; the failed realpath is not asked again
     }
   try {
-    const stats = fs.lstatSync(absolute, { throwIfNoEntry: false })
+    const below = realBelowKnown(fs, realpath, absolute)
+    if (below !== undefined) return { ok: true, real: below }
+    if (fs.lstatSync(absolute, { throwIfNoEntry: false }) !== undefined)
+      return { ok: true, real: realpath(absolute) }
     const name = absolute.slice(absolute.lastIndexOf('/') + 1)
-    const plainName = name !== '' && name !== '.' && name !== '..'
-    const folder = posix.dirname(absolute)
-    // A name that is no link is where its folder really is.
-    const besideFolder =
-      plainName && (stats === undefined || (!stats.isSymbolicLink() && realpath.known(folder)))
-    if (!besideFolder) return { ok: true, real: realpath(absolute) }
-    const real = realpath(folder)
-    return { ok: true, real: real === '/' ? `/${name}` : `${real}/${name}` }
+    if (name !== '' && name !== '.' && name !== '..') {
+      const folder = realpath(posix.dirname(absolute))
+      return { ok: true, real: folder === '/' ? `/${name}` : `${folder}/${name}` }
+    }
   } catch {
     // the walk below finds the component at fault
   }
   return resolveByWalk(fs, absolute)
+}
+
+/**
+ * The real path of `absolute` by one `lstat` per component below the nearest folder whose real
+ * path is known, when no component there is a link, a `..`, or a file used as a folder (then
+ * undefined); a missing component is taken as a folder a tool would create, as the walk does.
+ * The folders met are remembered.
+ */
+function realBelowKnown(
+  fs: ResolvingFileSystem,
+  realpath: RealPath,
+  absolute: string,
+): string | undefined {
+  const names: string[] = []
+  let folder = absolute
+  while (!realpath.known(folder)) {
+    const slash = folder.lastIndexOf('/')
+    if (slash < 0 || folder === '/') return undefined
+    const name = folder.slice(slash + 1)
+    if (name === '..') return undefined
+    names.push(name)
+    folder = slash === 0 ? '/' : folder.slice(0, slash)
+  }
+  let path = folder
+  let real = realpath(folder)
+  let folderLike = true
+  for (let index = names.length - 1; index >= 0; index -= 1) {
+    const name = names[index] ?? ''
+    if (!folderLike) return undefined
+    if (name === '' || name === '.') continue
+    path = path === '/' ? `/${name}` : `${path}/${name}`
+    const stats = fs.lstatSync(path, { throwIfNoEntry: false })
+    if (stats?.isSymbolicLink() === true) return undefined
+    real = real === '/' ? `/${name}` : `${real}/${name}`
+    folderLike = stats === undefined || stats.isDirectory()
+    if (stats?.isDirectory() === true) realpath.remember(path, real)
+  }
+  return real
 }
 
 /**
@@ -180,11 +225,17 @@ function resolveByWalk(fs: ResolvingFileSystem, absolute: string): Resolution {
 
 /**
  * The first symbolic link on the way to an absolute path (the path itself or a folder above
- * it), by `lstat` from the root down, or undefined when none is.
+ * it) below the folder `below` (a root, whose own links do not count), by `lstat` from there
+ * down; undefined when none is before a missing component or a `..`.
  */
-export function firstLinkOnWay(fs: ResolvingFileSystem, absolute: string): string | undefined {
-  let path = ''
-  for (const part of absolute.split('/')) {
+export function firstLinkOnWay(
+  fs: ResolvingFileSystem,
+  absolute: string,
+  below = '/',
+): string | undefined {
+  const start = below === '/' || !absolute.startsWith(`${below}/`) ? '' : below
+  let path = start
+  for (const part of absolute.slice(start.length).split('/')) {
     if (part === '' || part === '.') continue
     if (part === '..') return undefined
     path = `${path}/${part}`

@@ -143,7 +143,7 @@ function linkIssue(
   const through =
     link === undefined
       ? `${JSON.stringify(value)} leads to ${resolution.real} through a symbolic link`
-      : `${JSON.stringify(shown(link, judging.workspace))} is a symbolic link to ${linkTarget ?? 'a missing path'}`
+      : `${link} is a symbolic link to ${linkTarget ?? 'a missing path'}`
   return {
     ...issue,
     message: issue.message.replace(
@@ -156,12 +156,6 @@ function linkIssue(
         : issue.hint
     }`,
   }
-}
-
-// A link's path as the command names it: relative to the first root when inside it.
-function shown(link: string, workspace: WorkspaceOnDisk): string {
-  const root = workspace.realScope.roots.find((entry) => entry !== '/' && isWithin(entry, link))
-  return root === undefined || root === link ? link : link.slice(root.length + 1)
 }
 
 /**

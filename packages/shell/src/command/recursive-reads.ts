@@ -40,11 +40,17 @@ export function checkRecursiveReads(
       continue
     }
     // A link to a folder is read as the folder it leads to.
-    const linked = links?.linkedTarget(source, resolved)?.resolution
-    if (linked === undefined || !linked.ok || links === undefined) continue
-    const heldReally = heldDenied(linked.real, links.realScope.deny, tree.skipsHidden)
-    if (heldReally !== undefined)
-      issues.push(treeIssue(name, source, `through a symbolic link, ${linked.real}`, heldReally))
+    const linked = links?.linkedTarget(source, resolved)
+    if (linked === undefined || !linked.resolution.ok || links === undefined) continue
+    const real = linked.resolution.real
+    const heldReally = heldDenied(real, links.realScope.deny, tree.skipsHidden)
+    if (heldReally === undefined) continue
+    const issue = treeIssue(name, source, `through a symbolic link, ${real}`, heldReally)
+    const link = linked.link === undefined ? JSON.stringify(source) : linked.link
+    issues.push({
+      ...issue,
+      hint: `${link} is a symbolic link to ${linked.linkTarget ?? real}. ${issue.hint}`,
+    })
   }
   return issues
 }

@@ -93,6 +93,10 @@ describe('createCommandChecker (symbolic links on disk)', () => {
     const through = checker.check('cat out/secret.txt')
     if (through.allowed) throw new Error('a link out was read')
     expect(through.issue.hint).toContain(`"out" is a symbolic link to ${base}/outside`)
+    const tree = checker.check('grep -r TOKEN alias')
+    if (tree.allowed) throw new Error('a link to the root was searched')
+    expect(tree.issue.message).toContain(`(through a symbolic link, ${root})`)
+    expect(tree.issue.hint).toContain(`"alias" is a symbolic link to ${root}`)
   })
 
   it('should refuse a write through a link to a read-only, denied or outside path', () => {
@@ -169,6 +173,9 @@ describe('createCommandChecker (symbolic links on disk)', () => {
     expect(codes(through, 'cat README.md')).toEqual([])
     expect(codes(through, 'cat readme-link')).toEqual([])
     expect(codes(through, 'cat notes.txt')).toEqual(['path_not_allowed'])
+    const named = through.check('cat notes.txt')
+    if (named.allowed) throw new Error('a link to .env was read')
+    expect(named.issue.hint).toContain(`"notes.txt" is a symbolic link to ${root}/.env`)
     expect(codes(through, 'cat out/secret.txt')).toEqual(['path_outside_workspace'])
   })
 })

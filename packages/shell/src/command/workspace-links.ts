@@ -58,7 +58,9 @@ export function workspaceOnDisk(
 /** Where a value's link leads: the real path, the first link on the way and that link's target. */
 export interface LinkedTarget {
   readonly resolution: Resolution
+  /** The first link on the way, quoted, relative to the first root when inside it. */
   readonly link: string | undefined
+  /** The real path the first link leads to. */
   readonly linkTarget: string | undefined
 }
 
@@ -96,9 +98,14 @@ export class LinkLookup {
     const resolution = this.#resolve(raw)
     this.#asked.set(raw, answerOf(resolution))
     if (resolution.ok && resolution.real === expected) return undefined
-    const link = firstLinkOnWay(this.#workspace.fs, raw)
+    const root = [...this.#workspace.roots.keys()].find((entry) => isWithin(entry, lexical))
+    const link = firstLinkOnWay(this.#workspace.fs, raw, root)
     const target = link === undefined ? undefined : this.#resolve(link)
-    return { resolution, link, linkTarget: target?.ok === true ? target.real : undefined }
+    return {
+      resolution,
+      link: link === undefined ? undefined : JSON.stringify(this.#shown(link)),
+      linkTarget: target?.ok === true ? target.real : undefined,
+    }
   }
 
   /** Notes one disk fact for every value resolved so far, when there is any. */
@@ -111,6 +118,12 @@ export class LinkLookup {
       return asked.every(([raw, answer]) => answerOf(resolve(raw)) === answer)
     }
     noteDiskConsulted(ask, true)
+  }
+
+  // A link's path as a command names it: relative to the first root when inside it.
+  #shown(link: string): string {
+    const root = this.#first
+    return root !== '/' && link.startsWith(`${root}/`) ? link.slice(root.length + 1) : link
   }
 
   #expected(lexical: string): string | undefined {
