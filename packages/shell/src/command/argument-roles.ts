@@ -43,6 +43,17 @@ const TABLE: Record<string, ProgramRoles> = Object.fromEntries(
   ]),
 )
 
+const WITH_SUBCOMMANDS: ReadonlySet<string> = new Set(
+  Object.entries(familyTable((family) => family.roles))
+    .filter(([, roles]) => 'operandsBySubcommand' in roles)
+    .map(([name]) => name),
+)
+
+/** True when a program's roles depend on its subcommand (git): that word names no file. */
+export function hasSubcommandRoles(name: string): boolean {
+  return WITH_SUBCOMMANDS.has(name)
+}
+
 // An alias takes the roles of its program (gsed those of sed).
 for (const [alias, name] of Object.entries(familyTable((family) => family.aliases))) {
   const roles = TABLE[name]

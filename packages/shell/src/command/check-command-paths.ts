@@ -11,7 +11,7 @@ import type { PathScope } from '../types/path-scope.js'
 import type { PlanIssue } from '../types/plan-issue.js'
 import { nodeBuiltin } from '../util/node-builtin.js'
 import { posix } from '../util/posix-path.js'
-import type { ArgumentRole } from './argument-roles.js'
+import { type ArgumentRole, hasSubcommandRoles } from './argument-roles.js'
 import { checkBuildFileSelection } from './build-file-selection.js'
 import { collectPathCandidates, type PathCandidate } from './collect-path-candidates.js'
 import { commandIssue } from './command-issue.js'
@@ -19,6 +19,7 @@ import { diskConsultations, noteDiskConsulted } from './disk-verdicts.js'
 import { checkGitHistoryReads } from './git-history-reads.js'
 import { checkGitRepositorySelection } from './git-repository-selection.js'
 import { checkGitRepositoryWrites } from './git-repository-writes.js'
+import { findSubcommand } from './global-options.js'
 import { looksLikePath } from './looks-like-path.js'
 import { parseAwkArguments } from './parse-awk-arguments.js'
 import { parseSedArguments } from './parse-sed-arguments.js'
@@ -73,6 +74,7 @@ export function checkCommandPaths(
   const buildFile = checkBuildFileSelection(name, args, scope)
   if (buildFile !== undefined) issues.push(buildFile)
   const links = workspace === undefined ? undefined : new LinkLookup(workspace, scope)
+  const subcommand = links === undefined ? undefined : subcommandWord(name, args)
   issues.push(...checkRecursiveReads(name, args, scope, links))
   if (name === 'git') {
     const selection = checkGitRepositorySelection(args, scope, disk)
@@ -90,13 +92,27 @@ export function checkCommandPaths(
     seen.set(candidate.value, done | bit)
     const issue = candidateIssue(candidate, bit, scope, disk, verdicts)
     if (issue !== undefined) issues.push(issue)
-    else if (links !== undefined && workspace !== undefined && LINKED_ROLES.has(candidate.role)) {
+    else if (
+      links !== undefined &&
+      workspace !== undefined &&
+      LINKED_ROLES.has(candidate.role) &&
+      candidate.value !== subcommand
+    ) {
       const linked = linkIssue(candidate, args, { scope, workspace, links, disk })
       if (linked !== undefined) issues.push(linked)
     }
   }
   links?.noteFact()
   return issues
+}
+
+/** The subcommand of a program with subcommand roles (git), when no other word repeats it. */
+function subcommandWord(name: string, args: readonly string[]): string | undefined {
+  if (!hasSubcommandRoles(name)) return undefined
+  const position = findSubcommand(name, args)
+  if (!('subcommand' in position) || position.subcommand === undefined) return undefined
+  const word = position.subcommand
+  return args.indexOf(word) === args.lastIndexOf(word) ? word : undefined
 }
 
 // The roles whose value the program opens, runs or writes as a file: a link there is followed.

@@ -55,6 +55,7 @@ function createLinkedWorkspace(): { base: string; root: string; scope: PathScope
     'mypy-out.ini': '../outside/mypy.ini',
     'mypy-link.ini': 'mypy.ini',
     loop: 'loop',
+    diff: '.env',
     'node_modules/.bin/vitest': '../vitest/vitest.mjs',
   }
   for (const [link, target] of Object.entries(links)) symlinkSync(target, join(root, link))
@@ -82,6 +83,7 @@ describe('createCommandChecker (symbolic links on disk)', () => {
     expect(codes(checker, 'cp shadow-link copy.txt')).toEqual(['path_outside_workspace'])
     expect(codes(checker, 'cat out/secret.txt')).toEqual(['path_outside_workspace'])
     expect(codes(checker, 'cat loop')).toEqual(['path_not_allowed'])
+    expect(codes(checker, 'git diff --no-index diff README.md')).toEqual(['path_not_allowed'])
   })
 
   it('should name the argument, the link and its target', () => {
@@ -146,6 +148,8 @@ describe('createCommandChecker (symbolic links on disk)', () => {
       'make -f README.md',
       'ls',
       'git status',
+      // git's subcommand names no file, even where a link of that name exists.
+      'git diff',
     ])
       expect(codes(checker, command), command).toEqual([])
   })
