@@ -98,7 +98,8 @@ export function checkCommandPaths(
       LINKED_ROLES.has(candidate.role) &&
       candidate.value !== subcommand
     ) {
-      const linked = linkIssue(candidate, args, { scope, workspace, links, disk })
+      const followLast = !REMOVERS.has(name)
+      const linked = linkIssue(candidate, args, { scope, workspace, links, disk, followLast })
       if (linked !== undefined) issues.push(linked)
     }
   }
@@ -124,7 +125,12 @@ interface LinkJudging {
   readonly workspace: WorkspaceOnDisk
   readonly links: LinkLookup
   readonly disk: DiskView | undefined
+  /** False for a program that removes the link a value names, not what it leads to. */
+  readonly followLast: boolean
 }
+
+// Programs that remove a link named as an operand, not its target (`rm result` with `result -> /nix/store/…`).
+const REMOVERS: ReadonlySet<string> = new Set(['rm', 'unlink'])
 
 /**
  * Judges a value that the lexical check allowed at the real path its symbolic links lead to
@@ -140,7 +146,7 @@ function linkIssue(
   const { value, role } = candidate
   const lexical = resolvePath(value, judging.scope, role === 'write' ? 'write' : 'read')
   if (typeof lexical !== 'string') return undefined
-  const linked = judging.links.linkedTarget(value, lexical)
+  const linked = judging.links.linkedTarget(value, lexical, role !== 'write' || judging.followLast)
   if (linked === undefined) return undefined
   const word = args.findIndex((argument) => argument.includes(value)) + 1
   const at = word === 0 ? '' : ` (argv[${word}])`

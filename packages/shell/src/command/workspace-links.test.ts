@@ -7,7 +7,21 @@ import { type CommandChecker, createCommandChecker } from './create-command-chec
 import { workspaceOnDisk } from './workspace-links.js'
 
 const policy = {
-  allow: ['cat', 'cp', 'sed', 'grep', 'rg', 'tar', 'node', 'mypy', 'make', 'ls', 'git', 'touch'],
+  allow: [
+    'cat',
+    'cp',
+    'sed',
+    'grep',
+    'rg',
+    'tar',
+    'node',
+    'mypy',
+    'make',
+    'ls',
+    'git',
+    'touch',
+    'rm',
+  ],
   maxLength: 8192,
 }
 
@@ -109,6 +123,9 @@ describe('createCommandChecker (symbolic links on disk)', () => {
     // A dangling link is judged at its target, the file the write would create.
     expect(codes(checker, 'cp README.md dangling-ro')).toEqual(['path_not_allowed'])
     expect(codes(checker, 'touch dangling-out')).toEqual(['path_outside_workspace'])
+    // rm removes a link it names, but follows the links on the way and a trailing slash.
+    expect(codes(checker, 'rm out/secret.txt')).toEqual(['path_outside_workspace'])
+    expect(codes(checker, 'rm -rf alias/')).toEqual(['path_not_allowed'])
   })
 
   it('should refuse a recursive read of a link to a folder that holds a denied path', () => {
@@ -143,6 +160,8 @@ describe('createCommandChecker (symbolic links on disk)', () => {
       'cp README.md dangling-ok',
       'cp -r src-link copy',
       'node node_modules/.bin/vitest',
+      'rm out',
+      'rm -rf alias shadow-link dangling-out',
       'node scripts/build.mjs',
       'mypy --config-file mypy-link.ini src',
       'make -f README.md',

@@ -88,15 +88,16 @@ export class LinkLookup {
   /**
    * The real target of a value whose lexical absolute path is `lexical`, when a symbolic link
    * makes it another path than the lexical one below its root's real path; undefined when no
-   * link does (or it lies in no root that exists).
+   * link does (or it lies in no root that exists). With `followLast` false (a program that
+   * removes a link rather than what it leads to) the last component is not followed.
    */
-  linkedTarget(value: string, lexical: string): LinkedTarget | undefined {
+  linkedTarget(value: string, lexical: string, followLast = true): LinkedTarget | undefined {
     const expected = this.#expected(lexical)
     if (expected === undefined) return undefined
     // Joined without normalising: `..` applies after links are followed, as the kernel does.
     const raw = value.startsWith('/') ? value : `${this.#first}/${value}`
-    const resolution = this.#resolve(raw)
-    this.#asked.set(raw, answerOf(resolution))
+    const resolution = resolveValue(this.#resolve, raw, followLast)
+    this.#asked.set(followLast ? raw : `${raw}\0`, answerOf(resolution))
     if (resolution.ok && resolution.real === expected) return undefined
     const root = [...this.#workspace.roots.keys()].find((entry) => isWithin(entry, lexical))
     const link = firstLinkOnWay(this.#workspace.fs, raw, root)
@@ -115,7 +116,11 @@ export class LinkLookup {
     const { fs, roots } = this.#workspace
     const ask = () => {
       const resolve = createResolver(fs, roots)
-      return asked.every(([raw, answer]) => answerOf(resolve(raw)) === answer)
+      return asked.every(([key, answer]) => {
+        const followLast = !key.endsWith('\0')
+        const raw = followLast ? key : key.slice(0, -1)
+        return answerOf(resolveValue(resolve, raw, followLast)) === answer
+      })
     }
     noteDiskConsulted(ask, true)
   }
@@ -134,6 +139,16 @@ export class LinkLookup {
     }
     return undefined
   }
+}
+
+// A path, or with `followLast` false the link it names itself, in its folder's real path.
+function resolveValue(resolve: Resolve, raw: string, followLast: boolean): Resolution {
+  const slash = raw.lastIndexOf('/')
+  const name = raw.slice(slash + 1)
+  if (followLast || slash <= 0 || name === '' || name === '.' || name === '..') return resolve(raw)
+  const folder = resolve(raw.slice(0, slash))
+  if (!folder.ok) return folder
+  return { ok: true, real: folder.real === '/' ? `/${name}` : `${folder.real}/${name}` }
 }
 
 function answerOf(resolution: Resolution): string {
