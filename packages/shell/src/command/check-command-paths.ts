@@ -98,8 +98,8 @@ export function checkCommandPaths(
       LINKED_ROLES.has(candidate.role) &&
       candidate.value !== subcommand
     ) {
-      const followLast = !REMOVERS.has(name)
-      const linked = linkIssue(candidate, args, { scope, workspace, links, disk, followLast })
+      const judging = { scope, workspace, links, disk, followLast: !REMOVERS.has(name) }
+      const linked = linkIssue(candidate, args, judging)
       if (linked !== undefined) issues.push(linked)
     }
   }
@@ -152,13 +152,12 @@ function linkIssue(
   const at = word === 0 ? '' : ` (argv[${word}])`
   const { resolution, link, linkTarget } = linked
   if (!resolution.ok)
-    return pathIssue(
-      value,
-      role === 'write' ? 'write' : 'read',
-      'path_not_allowed',
-      `it cannot be followed safely on disk${at} (${resolution.reason}).`,
-      'Name a plain path inside the workspace, without link loops.',
-    )
+    return {
+      code: 'path_not_allowed',
+      message: `The argument ${JSON.stringify(value)}${at} cannot be followed safely on disk (${resolution.reason}).`,
+      path: [],
+      hint: 'Name a plain path inside the workspace, without link loops.',
+    }
   const { realScope } = judging.workspace
   const issue = checkCandidate(resolution.real, role, false, realScope, judging.disk)
   if (issue === undefined) return undefined
