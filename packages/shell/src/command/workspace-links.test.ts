@@ -1,7 +1,16 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { commandPolicySchema } from '../schema/command-policy.js'
 import type { PathScope } from '../types/path-scope.js'
 import { type CommandChecker, createCommandChecker } from './create-command-checker.js'
 import { workspaceOnDisk } from './workspace-links.js'
@@ -213,5 +222,50 @@ describe('workspaceOnDisk', () => {
     expect(workspaceOnDisk(scope)).toBeUndefined()
     const lexical = await createCommandChecker({ policy, scope })
     expect(codes(lexical, 'cat notes.txt')).toEqual([])
+  })
+})
+
+describe('createCommandChecker (everyday commands on disk)', () => {
+  it('should give every everyday command the verdict it gets lexically, with its files on disk', async () => {
+    const corpus = JSON.parse(
+      readFileSync(new URL('./__fixtures__/everyday-commands.json', import.meta.url), 'utf8'),
+    ) as { policy: unknown; scope: PathScope; commands: readonly string[] }
+    const base = realpathSync(mkdtempSync(join(tmpdir(), 'plan-everyday-')))
+    try {
+      const root = join(base, 'app')
+      // Every relative path a command names, as a file, or a folder when it holds another.
+      const named = new Set<string>()
+      for (const command of corpus.commands)
+        for (const word of command.split(/\s+/).map((part) => part.replace(/^["']|["']$/g, '')))
+          if (word.includes('/') && !/^[-/]|[:@*]|\.\.\.|^s\//.test(word))
+            named.add(word.replace(/^\.\//, '').replace(/\/$/, ''))
+      const folders = new Set(['node_modules/.bin', 'node_modules/vitest'])
+      for (const path of named)
+        path.split('/').forEach((_, index, parts) => {
+          if (index > 0) folders.add(parts.slice(0, index).join('/'))
+        })
+      for (const folder of folders) mkdirSync(join(root, folder), { recursive: true })
+      for (const path of named) if (!folders.has(path)) writeFileSync(join(root, path), '\n')
+      writeFileSync(join(root, '.env'), 'TOKEN=1\n')
+      writeFileSync(join(root, 'node_modules', 'vitest', 'cli.mjs'), '\n')
+      symlinkSync('../vitest/cli.mjs', join(root, 'node_modules', '.bin', 'vitest'))
+      const policy = commandPolicySchema.parse(corpus.policy)
+      const lexical = await createCommandChecker({ policy, scope: corpus.scope })
+      const onDisk = await createCommandChecker({
+        policy,
+        scope: { roots: [root], readOnly: [join(root, '.git')], deny: [join(root, '.env')] },
+      })
+      const verdict = (checker: CommandChecker, command: string) => {
+        const result = checker.check(command)
+        return result.allowed ? 'allowed' : result.issue.code
+      }
+      const differing = corpus.commands.filter(
+        (command) => verdict(lexical, command) !== verdict(onDisk, command),
+      )
+      expect(named.size).toBeGreaterThan(50)
+      expect(differing).toEqual([])
+    } finally {
+      rmSync(base, { recursive: true, force: true })
+    }
   })
 })
