@@ -144,8 +144,10 @@ function linkIssue(
   judging: LinkJudging,
 ): PlanIssue | undefined {
   const { value, role } = candidate
-  const lexical = resolvePath(value, judging.scope, role === 'write' ? 'write' : 'read')
-  if (typeof lexical !== 'string') return undefined
+  if (value.length === 0 || value.includes('\0')) return undefined
+  // The lexical check allowed the value; only where it lies is needed here.
+  const first = judging.scope.roots[0] ?? '/'
+  const lexical = value.startsWith('/') ? posix.normalize(value) : posix.join(first, value)
   const linked = judging.links.linkedTarget(value, lexical, role !== 'write' || judging.followLast)
   if (linked === undefined) return undefined
   const word = args.findIndex((argument) => argument.includes(value)) + 1

@@ -71,13 +71,13 @@ export interface LinkedTarget {
 export class LinkLookup {
   readonly #workspace: WorkspaceOnDisk
   readonly #first: string
-  readonly #resolve: Resolve
+  // Made at the first value resolved: most commands name none.
+  #resolver: Resolve | undefined
   readonly #asked = new Map<string, string>()
 
   constructor(workspace: WorkspaceOnDisk, scope: PathScope) {
     this.#workspace = workspace
     this.#first = scope.roots[0] ?? '/'
-    this.#resolve = createResolver(workspace.fs, workspace.roots)
   }
 
   /** The scope a real path is judged against. */
@@ -96,12 +96,14 @@ export class LinkLookup {
     if (expected === undefined) return undefined
     // Joined without normalising: `..` applies after links are followed, as the kernel does.
     const raw = value.startsWith('/') ? value : `${this.#first}/${value}`
-    const resolution = resolveValue(this.#resolve, raw, followLast)
+    this.#resolver ??= createResolver(this.#workspace.fs, this.#workspace.roots)
+    const resolve = this.#resolver
+    const resolution = resolveValue(resolve, raw, followLast)
     this.#asked.set(followLast ? raw : `${raw}\0`, answerOf(resolution))
     if (resolution.ok && resolution.real === expected) return undefined
     const root = [...this.#workspace.roots.keys()].find((entry) => isWithin(entry, lexical))
     const link = firstLinkOnWay(this.#workspace.fs, raw, root)
-    const target = link === undefined ? undefined : this.#resolve(link)
+    const target = link === undefined ? undefined : resolve(link)
     return {
       resolution,
       link: link === undefined ? undefined : JSON.stringify(this.#shown(link)),
