@@ -1,19 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { commandPolicySchema } from '../schema/command-policy.js'
-import { type CommandChecker, createCommandChecker } from './create-command-checker.js'
+import { checkerOf, verdictOf } from './__fixtures__/verdicts.js'
+import type { CommandChecker } from './create-command-checker.js'
 
 let checker: CommandChecker
 beforeAll(async () => {
-  checker = await createCommandChecker({
-    policy: commandPolicySchema.parse({ allow: ['npm', 'pnpm', 'yarn', 'cargo', 'go'] }),
-    scope: { roots: ['/srv/repo'], readOnly: ['/srv/repo/.git'], deny: ['/srv/repo/.env'] },
-  })
+  checker = await checkerOf(['npm', 'pnpm', 'yarn', 'cargo', 'go'])
 })
 
-const verdict = (command: string) => {
-  const result = checker.check(command)
-  return { command, verdict: result.allowed ? 'allow' : result.issue.code }
-}
+const verdict = (command: string) => verdictOf(checker, command)
 
 describe('installs and settings outside the workspace', () => {
   it('should refuse global installs, global links and writes of the user configuration', () => {
