@@ -5,6 +5,7 @@ import {
   lstatSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs'
@@ -125,8 +126,10 @@ describe('leaseStandIns', () => {
     const held = lease()
     chmodSync(join(root, 'makefile'), 0o644)
     writeFileSync(join(root, 'makefile'), 'all:\n\t@echo written-by-the-user\n')
-    rmSync(join(root, 'GNUmakefile'))
-    writeFileSync(join(root, 'GNUmakefile'), '-include Makefile\n')
+    // Replaced by rename, as editors save: the new file exists beside the old one first, so it
+    // cannot be given the old one's inode number (a plain remove and create may be).
+    writeFileSync(join(root, 'GNUmakefile.new'), '-include Makefile\n')
+    renameSync(join(root, 'GNUmakefile.new'), join(root, 'GNUmakefile'))
     chmodSync(join(root, '.git', 'hooks'), 0o755)
     writeFileSync(join(root, '.git', 'hooks', 'post-commit'), '#!/bin/sh\n')
     held.release()
