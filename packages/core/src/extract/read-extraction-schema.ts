@@ -50,18 +50,26 @@ function relativeToRoot(root: string, path: string): string {
   return path === root ? '' : path.slice(root.endsWith('/') ? root.length : root.length + 1)
 }
 
+/** Whether a value is a finite number within a number schema's bounds (whole, if it says so). */
+export function matchesNumberSchema(
+  schema: Extract<ExtractionScalarSchema, { type: 'number' }>,
+  value: unknown,
+): boolean {
+  return (
+    typeof value === 'number' &&
+    Number.isFinite(value) &&
+    (schema.integer !== true || Number.isInteger(value)) &&
+    (schema.minimum === undefined || value >= schema.minimum) &&
+    (schema.maximum === undefined || value <= schema.maximum)
+  )
+}
+
 function matchesScalar(schema: ExtractionScalarSchema, value: unknown, scope: PathScope): boolean {
   switch (schema.type) {
     case 'enum':
       return schema.values.some((allowed) => allowed === value)
     case 'number':
-      return (
-        typeof value === 'number' &&
-        Number.isFinite(value) &&
-        (schema.integer !== true || Number.isInteger(value)) &&
-        (schema.minimum === undefined || value >= schema.minimum) &&
-        (schema.maximum === undefined || value <= schema.maximum)
-      )
+      return matchesNumberSchema(schema, value)
     case 'boolean':
       return typeof value === 'boolean'
     case 'string':

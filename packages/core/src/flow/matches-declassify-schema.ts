@@ -1,3 +1,4 @@
+import { matchesNumberSchema } from '../extract/read-extraction-schema.js'
 import { policyPattern } from '../policy/policy-pattern.js'
 import type { DeclassifySchema } from '../schema/policy-schema.js'
 import { isRecord } from '../util/is-record.js'
@@ -17,13 +18,7 @@ export function matchesDeclassifySchema(
   if (depth > 32) return false
   switch (spec.type) {
     case 'number':
-      return (
-        typeof value === 'number' &&
-        Number.isFinite(value) &&
-        (spec.integer !== true || Number.isInteger(value)) &&
-        (spec.minimum === undefined || value >= spec.minimum) &&
-        (spec.maximum === undefined || value <= spec.maximum)
-      )
+      return matchesNumberSchema(spec, value)
     case 'boolean':
       return typeof value === 'boolean'
     case 'enum':
