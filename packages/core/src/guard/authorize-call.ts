@@ -25,7 +25,9 @@ import { checkTaintedCodeWrites } from './tainted-code-writes.js'
 import { toolFacts } from './tool-facts.js'
 
 /** A denial with its first issue. */
-export function denied(issues: readonly PlanIssue[]): AuthorizeResult {
+export function denied(
+  issues: readonly PlanIssue[],
+): Extract<AuthorizeResult, { readonly allowed: false }> {
   return { allowed: false, issue: itemAt(issues, 0), issues }
 }
 

@@ -1,18 +1,13 @@
 import { createIssue } from '../issues/create-issue.js'
 import type { JsonValue } from '../types/json-value.js'
 import type { ResourceAuthorizeResult, ResourceRequest } from '../types/plan-guard.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 import { hashJsonOrNull, sha256 } from '../util/canonical-json.js'
-import { itemAt } from '../util/item-at.js'
 import { outputToJson } from '../util/json-copy.js'
+import { denied } from './authorize-call.js'
 import { errorOutput } from './error-output.js'
 import { auditFailedIssue } from './guard-audit.js'
 import type { GuardParts } from './guard-parts.js'
 import { MAX_OUTPUT_BYTES } from './max-output.js'
-
-function refused(issues: readonly PlanIssue[]): ResourceAuthorizeResult {
-  return { allowed: false, issue: itemAt(issues, 0), issues }
-}
 
 /** The request's fields as audited: its method and URI as strings, or null. */
 function auditedFields(request: Partial<ResourceRequest>) {
@@ -29,11 +24,11 @@ function decideResource(
   request: Partial<ResourceRequest>,
 ): ResourceAuthorizeResult {
   const halt = parts.budgets.stopReason()
-  if (halt !== undefined) return refused([halt])
+  if (halt !== undefined) return denied([halt])
   const issues = Array.isArray(request.issues) ? request.issues : []
-  if (issues.length > 0) return refused(issues)
+  if (issues.length > 0) return denied(issues)
   if (typeof request.uri !== 'string')
-    return refused([
+    return denied([
       createIssue(
         'path_invalid',
         'The resource URI must be a string.',
@@ -42,7 +37,7 @@ function decideResource(
       ),
     ])
   const exhausted = request.reads === true ? parts.budgets.countRead() : undefined
-  return exhausted === undefined ? { allowed: true } : refused([exhausted])
+  return exhausted === undefined ? { allowed: true } : denied([exhausted])
 }
 
 /**
@@ -64,12 +59,12 @@ export function authorizeResource(
     const failure = auditFailedIssue()
     // Not through stop(): the sink that failed would be asked to record the stop.
     budgets.stopped ??= failure
-    return refused([failure])
+    return denied([failure])
   }
   parts.record({ type: 'resource_denied', method, uri, path, issues: result.issues })
   const key = `resource:${method}:${uri === null ? '' : sha256(uri)}`
   const halted = budgets.countDenial(key)
-  return halted === undefined ? result : refused([...result.issues, halted])
+  return halted === undefined ? result : denied([...result.issues, halted])
 }
 
 /** `PlanGuard.completeResource`: labels what a read returned, as a step's output is, and audits it. */
