@@ -1,3 +1,5 @@
+export { canonicalJson, hashJson } from '@plan/json'
+export { formatPath, isWithin } from '@plan/shell/common'
 // `@plan/core/adapter`: the versioned API that the @plan adapters (LangChain, AI SDK, MCP) and
 // the packages built on core (tools, sandbox, PostgreSQL store, CLI) use to make an integration behave
 // like the others; a third-party adapter may use it too. It is released in lockstep with them
@@ -16,7 +18,6 @@ export { lastWordText, refusalText, reviewText, runEndedText } from './adapter/r
 export { replanLimit } from './adapter/replan-limit.js'
 export type { ToolCallInput } from './adapter/steps-from-tool-calls.js'
 export { stepsFromToolCalls } from './adapter/steps-from-tool-calls.js'
-export { isWithin } from './checks/path-scope.js'
 export { isCompiledPlan } from './compile/is-compiled-plan.js'
 export { authorizeInterrupted } from './durable/authorize-interrupted.js'
 export { loadSavedState } from './durable/load-saved-state.js'
@@ -29,12 +30,10 @@ export type { StartDurableCallOptions } from './durable/start-durable-call.js'
 export { finishDurableCall, startDurableCall } from './durable/start-durable-call.js'
 export { EXTRACT_TOOL, GENERATE_TOOL, modelStepPlannerHint } from './extract/model-step-policy.js'
 export { runReadyModelSteps } from './extract/run-ready-model-steps.js'
-export { formatPath } from './issues/format-issues.js'
 export { unreadableIssue } from './issues/unreadable-issue.js'
 export { secretBytes } from './sign/plan-signature-input.js'
 export type { DecisionSource, SandboxViolation } from './telemetry/decision-spans.js'
 export { traceCallDecision, traceSandboxViolations } from './telemetry/decision-spans.js'
-export { canonicalJson, hashJson } from './util/canonical-json.js'
 export { errorCode } from './util/error-code.js'
 export { errorMessage } from './util/error-message.js'
 export { hostAllowed } from './util/host-allowed.js'

@@ -1,6 +1,17 @@
 export type { CommandChecker, CommandCheckerOptions } from '@plan/shell'
 export { createCommandChecker } from '@plan/shell'
 export type {
+  CommandCheckResult,
+  IssueCode,
+  PathAccess,
+  PathCheckResult,
+  PathDenial,
+  PathScope,
+  PlanErrorOptions,
+  PlanIssue,
+} from '@plan/shell/common'
+export { formatIssues, PlanError, PolicyError, REPOSITORY_CODE_PATHS } from '@plan/shell/common'
+export type {
   AdapterGuardSettings,
   AdapterMode,
   AdapterOptions,
@@ -21,7 +32,6 @@ export type {
 export type { PolicyFromToolsOptions } from './adapter/policy-from-tools.js'
 export type { ToolCallStep } from './adapter/steps-from-tool-calls.js'
 export type { ToolPolicyOverrides } from './adapter/tool-overrides.js'
-export { REPOSITORY_CODE_PATHS } from './checks/repository-code-paths.js'
 export type { PlanCompilerOptions } from './compile/create-plan-compiler.js'
 export { createPlanCompiler } from './compile/create-plan-compiler.js'
 export type { RetryInterrupted } from './durable/authorize-interrupted.js'
@@ -38,9 +48,6 @@ export type {
 } from './durable/guard-store.js'
 export type { RunKeys } from './durable/shared-budget-reservations.js'
 export { PlanCompilationError } from './errors/plan-compilation-error.js'
-export type { PlanErrorOptions } from './errors/plan-error.js'
-export { PlanError } from './errors/plan-error.js'
-export { PolicyError } from './errors/policy-error.js'
 export type {
   ExecutePlanOptions,
   ExecutionResult,
@@ -66,7 +73,6 @@ export type {
   ExtractionSchema,
 } from './extract/read-extraction-schema.js'
 export { createPlanGuard } from './guard/create-plan-guard.js'
-export { formatIssues } from './issues/format-issues.js'
 export type { PlanInput } from './plan/define-plan.js'
 export { definePlan } from './plan/define-plan.js'
 export type {
@@ -103,11 +109,9 @@ export { verifyPlan } from './sign/verify-plan.js'
 export { ruleOfTwo, SENSITIVE_FILES } from './taint/tainted-presets.js'
 export type { AuditEvent, AuditRecord } from './types/audit-event.js'
 export type { AuditSink } from './types/audit-sink.js'
-export type { CommandCheckResult } from './types/command-check-result.js'
 export type { CompiledPlan, CompiledStep, StepReference } from './types/compiled-plan.js'
 export type { InterruptedCall } from './types/interrupted-call.js'
 export type { JsonObject, JsonValue } from './types/json-value.js'
-export type { PathAccess, PathCheckResult, PathDenial, PathScope } from './types/path-scope.js'
 export type { PlanCompiler, PlanValidationResult } from './types/plan-compiler.js'
 export type {
   AuthorizeResult,
@@ -123,7 +127,6 @@ export type {
   SubmitResult,
   ToolCall,
 } from './types/plan-guard.js'
-export type { IssueCode, PlanIssue } from './types/plan-issue.js'
 export type { PlanObject } from './types/plan-object.js'
 export type { ResolvedPolicy, ResolvePolicyOptions } from './types/resolved-policy.js'
 export type { SavedStateChanges } from './types/saved-state-changes.js'

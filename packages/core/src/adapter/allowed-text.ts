@@ -1,7 +1,7 @@
+import { canonicalJson } from '@plan/json'
+import { someOf } from '@plan/shell/common'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { PlanGuard } from '../types/plan-guard.js'
-import { canonicalJson } from '../util/canonical-json.js'
-import { someOf } from '../util/some-of.js'
 
 const MAX_ARGUMENT_TEXT = 300
 const MAX_LISTED_STEPS = 10

@@ -1,5 +1,5 @@
+import { isRecord } from '@plan/shell/common'
 import type { PolicyInput } from '../schema/policy-schema.js'
-import { isRecord } from '../util/is-record.js'
 import { isScalar } from '../util/is-scalar.js'
 
 /** One tool's entry in a policy's `tools` section, as written. */

@@ -1,4 +1,4 @@
-import { PlanError } from '../errors/plan-error.js'
+import { PlanError } from '@plan/shell/common'
 
 /**
  * An option that counts something (sessions, runs): `fallback` when left out, the value when it

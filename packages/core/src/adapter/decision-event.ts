@@ -1,4 +1,4 @@
-import type { PlanIssue } from '../types/plan-issue.js'
+import type { PlanIssue } from '@plan/shell/common'
 
 /** One live tool call, allowed to reach its tool or refused. */
 export interface CallDecisionEvent {

@@ -1,6 +1,6 @@
+import type { PlanIssue } from '@plan/shell/common'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 
 /** One rejected attempt of a planner: what the model answered and why it was rejected. */
 export interface PlanAttempt {

@@ -1,6 +1,6 @@
+import { PolicyError } from '@plan/shell/common'
 import { describe, expect, it } from 'vitest'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
-import { PolicyError } from '../errors/policy-error.js'
 import { policyFromTools, type ToolDescription } from './policy-from-tools.js'
 
 // The JSON Schemas zod 4 gives for the LangChain test tools (z.toJSONSchema).

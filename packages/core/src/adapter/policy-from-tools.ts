@@ -1,7 +1,6 @@
-import { PolicyError } from '../errors/policy-error.js'
-import type { PlanIssue } from '../types/plan-issue.js'
-import { isRecord } from '../util/is-record.js'
-import { defineValue } from '../util/json-copy.js'
+import { defineValue } from '@plan/json'
+import type { PlanIssue } from '@plan/shell/common'
+import { isRecord, PolicyError } from '@plan/shell/common'
 import {
   type ArgSpecInput,
   argSpecFromSchema,

@@ -1,5 +1,5 @@
+import type { PlanIssue } from '@plan/shell/common'
 import { describe, expect, it } from 'vitest'
-import type { PlanIssue } from '../types/plan-issue.js'
 import { refusalText, reviewText } from './refusal-text.js'
 
 const outside: PlanIssue = {

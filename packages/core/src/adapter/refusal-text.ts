@@ -1,5 +1,5 @@
-import { formatPath } from '../issues/format-issues.js'
-import type { PlanIssue } from '../types/plan-issue.js'
+import type { PlanIssue } from '@plan/shell/common'
+import { formatPath } from '@plan/shell/common'
 
 /** What {@link refusalText} says about a refused call. */
 export interface RefusalTextOptions {

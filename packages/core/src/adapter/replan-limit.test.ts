@@ -1,6 +1,6 @@
+import { PlanError } from '@plan/shell/common'
 import { describe, expect, it } from 'vitest'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
-import { PlanError } from '../errors/plan-error.js'
 import { replanLimit } from './replan-limit.js'
 
 const compiler = createPlanCompiler({

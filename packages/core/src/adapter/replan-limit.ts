@@ -1,4 +1,4 @@
-import { PlanError } from '../errors/plan-error.js'
+import { PlanError } from '@plan/shell/common'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 
 /**

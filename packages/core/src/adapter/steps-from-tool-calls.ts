@@ -1,6 +1,6 @@
+import { stringAt } from '@plan/shell/common'
 import type { PlanStep } from '../schema/plan-schema.js'
 import { MAX_STEP_ID_LENGTH, STEP_ID_PATTERN } from '../schema/step-id.js'
-import { stringAt } from '../util/item-at.js'
 
 /** A tool call as a model made it, in any framework's words mapped to these. */
 export interface ToolCallInput {

@@ -1,5 +1,5 @@
-import type { PlanIssue } from '../types/plan-issue.js'
-import { defineValue } from '../util/json-copy.js'
+import { defineValue } from '@plan/json'
+import type { PlanIssue } from '@plan/shell/common'
 import type { ArgSpecInput, ToolPolicyInput } from './arg-spec-from-json-schema.js'
 
 /**

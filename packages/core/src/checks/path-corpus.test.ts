@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
+import type { PathAccess, PathScope } from '@plan/shell/common'
+import { checkPathLexical } from '@plan/shell/common'
 import { describe, expect, it } from 'vitest'
-import type { PathAccess, PathScope } from '../types/path-scope.js'
-import { checkPathLexical } from './path-scope.js'
 
 interface CorpusCase {
   readonly path: string

@@ -1,11 +1,11 @@
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, posix } from 'node:path'
+import type { PathScope } from '@plan/shell/common'
+import { isWithin } from '@plan/shell/common'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { PathScope } from '../types/path-scope.js'
 import { checkPathOnDisk } from './path-on-disk.js'
-import { isWithin } from './path-scope.js'
 
 const FOLDERS = ['', 'a', 'b', 'a/c']
 const TARGETS = [

@@ -1,8 +1,8 @@
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { PathScope } from '@plan/shell/common'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { PathScope } from '../types/path-scope.js'
 import { checkPathOnDisk } from './path-on-disk.js'
 
 describe('checkPathOnDisk', () => {

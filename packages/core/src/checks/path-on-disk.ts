@@ -1,8 +1,15 @@
-import { createResolver, loadResolvingFileSystem, type Resolve } from '@plan/shell/common'
-import type { PathAccess, PathCheckResult, PathDenial, PathScope } from '../types/path-scope.js'
-import { stringAt } from '../util/item-at.js'
-import { checkPathLexical, isWithin } from './path-scope.js'
-import { deniedHint, placeInList, readOnlyHint } from './path-wording.js'
+import type { PathAccess, PathCheckResult, PathDenial, PathScope } from '@plan/shell/common'
+import {
+  checkPathLexical,
+  createResolver,
+  deniedHint,
+  isWithin,
+  loadResolvingFileSystem,
+  placeInList,
+  type Resolve,
+  readOnlyHint,
+  stringAt,
+} from '@plan/shell/common'
 
 /** Resolves paths for one check; where the runtime has no file system, none resolves. */
 async function resolverOnDisk(): Promise<Resolve> {

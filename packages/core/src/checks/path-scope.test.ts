@@ -1,8 +1,8 @@
 import { posix } from 'node:path'
+import type { PathScope } from '@plan/shell/common'
+import { checkPathLexical, checkPathSlowly, isWithin, resolvePath } from '@plan/shell/common'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { PathScope } from '../types/path-scope.js'
-import { checkPathLexical, checkPathSlowly, isWithin, resolvePath } from './path-scope.js'
 
 const scope: PathScope = {
   roots: ['/srv/repo', '/data/shared'],

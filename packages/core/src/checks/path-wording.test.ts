@@ -1,6 +1,6 @@
+import type { PathScope } from '@plan/shell/common'
+import { checkPathLexical } from '@plan/shell/common'
 import { describe, expect, it } from 'vitest'
-import type { PathScope } from '../types/path-scope.js'
-import { checkPathLexical } from './path-scope.js'
 
 const scope: PathScope = {
   roots: ['/srv/app'],

@@ -1,8 +1,14 @@
+import type { PathDenial, PathScope } from '@plan/shell/common'
+import {
+  checkPathSlowly,
+  findPathDenial,
+  isWithin,
+  isWithinRelative,
+  relativeScope,
+  resolvePath,
+} from '@plan/shell/common'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { PathDenial, PathScope } from '../types/path-scope.js'
-import { checkPathSlowly, findPathDenial, isWithin, resolvePath } from './path-scope.js'
-import { isWithinRelative, relativeScope } from './relative-scope.js'
 
 /** The slow reference's verdict: undefined when allowed. */
 function slowDenial(value: string, scope: PathScope, access: 'read' | 'write') {

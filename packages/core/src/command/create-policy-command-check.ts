@@ -1,7 +1,6 @@
 import { commandIssue, createCommandChecker } from '@plan/shell'
+import type { CommandCheckResult, PlanIssue } from '@plan/shell/common'
 import type { Policy } from '../schema/policy-schema.js'
-import type { CommandCheckResult } from '../types/command-check-result.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
 import { declaresCommand } from '../util/declares-command.js'
 

@@ -1,5 +1,5 @@
+import { int32At, itemAt, numberAt } from '@plan/shell/common'
 import { rowsOf } from '../util/dependent-rows.js'
-import { int32At, itemAt, numberAt } from '../util/item-at.js'
 /** The result of {@link analyzeGraph}. */
 export interface GraphAnalysis {
   /** Node indices in topological order; ties (same level) keep index order. Empty when cyclic. */

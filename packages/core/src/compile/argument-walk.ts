@@ -1,8 +1,6 @@
-import { createIssue } from '../issues/create-issue.js'
-import type { CommandCheckResult } from '../types/command-check-result.js'
+import type { CommandCheckResult, PathScope, PlanIssue } from '@plan/shell/common'
+import { createIssue } from '@plan/shell/common'
 import type { StepReference } from '../types/compiled-plan.js'
-import type { PathScope } from '../types/path-scope.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 
 /** Deepest accepted nesting of an argument value. */
 export const MAX_ARGUMENT_DEPTH = 64

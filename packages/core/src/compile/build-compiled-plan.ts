@@ -1,6 +1,6 @@
+import { itemAt, numberAt, stringAt } from '@plan/shell/common'
 import type { CompiledPlan, CompiledStep, StepReference } from '../types/compiled-plan.js'
 import { type DependentRows, dependentRowsBy } from '../util/dependent-rows.js'
-import { itemAt, numberAt, stringAt } from '../util/item-at.js'
 import type { GraphAnalysis } from './analyze-graph.js'
 import { PlanColumns } from './plan-columns.js'
 import type { PlanLinks } from './plan-links.js'

@@ -1,5 +1,4 @@
-import { describe, findPathDenial } from '../checks/path-scope.js'
-import { createIssue } from '../issues/create-issue.js'
+import { createIssue, describe, findPathDenial } from '@plan/shell/common'
 import { hasPattern, policyPattern } from '../policy/policy-pattern.js'
 import type { ArgSpec } from '../schema/policy-schema.js'
 import type { JsonValue } from '../types/json-value.js'

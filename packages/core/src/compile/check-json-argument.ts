@@ -1,7 +1,6 @@
-import { describe } from '../checks/path-scope.js'
+import { isForbiddenKey, isPlainObject } from '@plan/json'
+import { describe } from '@plan/shell/common'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
-import { isForbiddenKey } from '../util/forbidden-key.js'
-import { isPlainObject } from '../util/is-plain-object.js'
 import {
   type ArgumentWalk,
   fail,

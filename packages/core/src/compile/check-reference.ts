@@ -1,8 +1,7 @@
-import { createIssue } from '../issues/create-issue.js'
+import { hasOwnKey, isPlainObject } from '@plan/json'
+import type { IssueCode } from '@plan/shell/common'
+import { createIssue } from '@plan/shell/common'
 import type { JsonValue } from '../types/json-value.js'
-import type { IssueCode } from '../types/plan-issue.js'
-import { hasOwnKey } from '../util/has-own-key.js'
-import { isPlainObject } from '../util/is-plain-object.js'
 import type { ArgumentWalk, Key, Path } from './argument-walk.js'
 import { freezeField, referenceField } from './reference-parts.js'
 

@@ -1,6 +1,5 @@
+import { hasUnsafeCharacter, stringAt } from '@plan/shell/common'
 import { hostAllowed } from '../util/host-allowed.js'
-import { stringAt } from '../util/item-at.js'
-import { hasUnsafeCharacter } from '../util/unsafe-characters.js'
 
 /** The URL that was checked (WHATWG-normalised: pass this one on), or why it is refused. */
 export type UrlCheckResult =

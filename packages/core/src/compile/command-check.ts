@@ -1,7 +1,6 @@
+import type { CommandCheckResult, PlanIssue } from '@plan/shell/common'
 import { createPolicyCommandCheck } from '../command/create-policy-command-check.js'
 import { unreadableIssue } from '../issues/unreadable-issue.js'
-import type { CommandCheckResult } from '../types/command-check-result.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
 
 /** Checks one shell command against a policy; never throws. */

@@ -1,6 +1,6 @@
+import { PlanError } from '@plan/shell/common'
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { PlanError } from '../errors/plan-error.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import { hashSourceOf } from './__fixtures__/hash-source-of.js'

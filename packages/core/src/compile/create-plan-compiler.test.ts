@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
+import { PlanError } from '@plan/shell/common'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
-import { PlanError } from '../errors/plan-error.js'
 import type { PolicyInput } from '../schema/policy-schema.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import { createPlanCompiler } from './create-plan-compiler.js'
@@ -503,7 +503,7 @@ describe('createPlanCompiler', () => {
 
 describe('CompiledPlan.hash', () => {
   it('should equal the SHA-256 of the canonical JSON of the steps', async () => {
-    const { hashJson } = await import('../util/canonical-json.js')
+    const { hashJson } = await import('@plan/json')
     const local = await createPlanCompiler({
       version: 1,
       workspace: { roots: ['/srv/repo'] },

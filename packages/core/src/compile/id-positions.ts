@@ -1,4 +1,4 @@
-import { stringAt } from '../util/item-at.js'
+import { stringAt } from '@plan/shell/common'
 import { MapView } from '../util/map-view.js'
 import { RAN_OUT, SlotTable } from './slot-table.js'
 

@@ -1,5 +1,5 @@
+import { isRecord } from '@plan/shell/common'
 import type { CompiledPlan } from '../types/compiled-plan.js'
-import { isRecord } from '../util/is-record.js'
 
 /**
  * True for a value shaped like a compiled plan (one `compile` returned, or a JSON copy of one).

@@ -1,6 +1,5 @@
-import { describe } from '../checks/path-scope.js'
-import { createIssue } from '../issues/create-issue.js'
-import type { PlanIssue } from '../types/plan-issue.js'
+import type { PlanIssue } from '@plan/shell/common'
+import { createIssue, describe } from '@plan/shell/common'
 import { errorMessage } from '../util/error-message.js'
 
 /** What {@link parsePlanText} read: the plan's value, or why there is none. */

@@ -1,7 +1,7 @@
+import { int32At, itemAt, stringAt } from '@plan/shell/common'
 import { pollutedPrototype } from '../errors/polluted-prototype.js'
 import type { CompiledStep, StepReference } from '../types/compiled-plan.js'
 import { type DependentRows, dependentRowsBy } from '../util/dependent-rows.js'
-import { int32At, itemAt, stringAt } from '../util/item-at.js'
 import { sortSmall } from '../util/sort-small.js'
 import { IdPositions } from './id-positions.js'
 import type { HashedStep, HashSource } from './plan-hasher.js'

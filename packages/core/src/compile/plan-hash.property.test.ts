@@ -1,8 +1,8 @@
+import { hashJson } from '@plan/json'
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
-import { hashJson } from '../util/canonical-json.js'
 import { createPlanCompiler } from './create-plan-compiler.js'
 
 let compiler: PlanCompiler

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
+import { canonicalJson } from '@plan/json'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { CompiledStep } from '../types/compiled-plan.js'
-import { canonicalJson } from '../util/canonical-json.js'
 import { hashSourceOf } from './__fixtures__/hash-source-of.js'
 import { PlanHasher } from './plan-hasher.js'
 

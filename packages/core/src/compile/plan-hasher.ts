@@ -1,8 +1,7 @@
-import { createSha256 } from '@plan/json'
+import { canonicalJson, createSha256, prototypesHaveToJson } from '@plan/json'
+import { itemAt } from '@plan/shell/common'
 import { pollutedPrototype } from '../errors/polluted-prototype.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
-import { canonicalJson, prototypesHaveToJson } from '../util/canonical-json.js'
-import { itemAt } from '../util/item-at.js'
 
 /** One step as it enters the plan hash; keys in sorted order. */
 export interface HashedStep {

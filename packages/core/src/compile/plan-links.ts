@@ -1,6 +1,6 @@
+import { int32At, itemAt, numberAt } from '@plan/shell/common'
 import type { ToolPolicy } from '../schema/policy-schema.js'
 import type { CompiledStep, StepReference } from '../types/compiled-plan.js'
-import { int32At, itemAt, numberAt } from '../util/item-at.js'
 import type { StepTable } from './step-table.js'
 
 const NONE: readonly StepReference[] = Object.freeze([])

@@ -1,7 +1,7 @@
+import type { PlanIssue } from '@plan/shell/common'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { modelStepToolPolicy } from '../extract/model-step-policy.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 import { createPlanCompiler } from './create-plan-compiler.js'
 
 type Step = { id: string; tool: string; args: Record<string, unknown>; depends_on?: string[] }

@@ -1,7 +1,6 @@
-import { describe } from '../checks/path-scope.js'
-import { createIssue } from '../issues/create-issue.js'
-import type { PlanIssue } from '../types/plan-issue.js'
-import { isPlainObject } from '../util/is-plain-object.js'
+import { isPlainObject } from '@plan/json'
+import type { PlanIssue } from '@plan/shell/common'
+import { createIssue, describe } from '@plan/shell/common'
 import type { Path } from './argument-walk.js'
 import { quote } from './step-path.js'
 

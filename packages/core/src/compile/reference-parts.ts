@@ -1,5 +1,5 @@
-import { isForbiddenKey } from '../util/forbidden-key.js'
-import { stringAt } from '../util/item-at.js'
+import { isForbiddenKey } from '@plan/json'
+import { stringAt } from '@plan/shell/common'
 import type { Key, SharedReferenceParts } from './argument-walk.js'
 
 const MAX_REFERENCE_FIELDS = 32

@@ -1,4 +1,4 @@
-import { int32At } from '../util/item-at.js'
+import { int32At } from '@plan/shell/common'
 
 // Probes allowed before an index gives up on its own table and uses a Map: a plan crafted so
 // that many ids collide costs a bounded amount per id, never a quadratic one.

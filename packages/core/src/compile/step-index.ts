@@ -1,4 +1,4 @@
-import { int32At, numberAt, stringAt } from '../util/item-at.js'
+import { int32At, numberAt, stringAt } from '@plan/shell/common'
 import { MAX_PROBES, RAN_OUT, SlotTable } from './slot-table.js'
 
 /** Up to this many ids, an index is a plain list searched in order: cheaper than a table to build. */

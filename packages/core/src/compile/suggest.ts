@@ -1,4 +1,4 @@
-import { numberAt } from '../util/item-at.js'
+import { numberAt } from '@plan/shell/common'
 
 /** Levenshtein distance, bounded: returns `limit + 1` as soon as the distance exceeds `limit`. */
 function distance(left: string, right: string, limit: number): number {

@@ -1,7 +1,6 @@
 import { trackedDeniedPaths } from '@plan/shell'
-import type { PathScope } from '../types/path-scope.js'
-import type { PlanIssue } from '../types/plan-issue.js'
-import { nodeBuiltin } from '../util/node-builtin.js'
+import type { PathScope, PlanIssue } from '@plan/shell/common'
+import { nodeBuiltin } from '@plan/shell/common'
 
 /**
  * False when the scope has no `deny` path or its first root no `.git`: nothing can be tracked,

@@ -1,4 +1,4 @@
-import { isRecord } from '../util/is-record.js'
+import { isRecord } from '@plan/shell/common'
 import type { BudgetReservation, GuardStore, ReserveResult, SavedRunState } from './guard-store.js'
 import { runTakenError, runWriteDecision } from './run-writer.js'
 import { applySavedStateChanges } from './saved-state-changes.js'

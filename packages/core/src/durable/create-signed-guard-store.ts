@@ -1,5 +1,4 @@
-import { PlanError } from '../errors/plan-error.js'
-import { createIssue } from '../issues/create-issue.js'
+import { createIssue, isRecord, itemAt, PlanError } from '@plan/shell/common'
 import {
   isStateSignature,
   signGuardState,
@@ -7,8 +6,6 @@ import {
 } from '../sign/guard-state-signature.js'
 import { MIN_SECRET_BYTES, secretBytes } from '../sign/plan-signature-input.js'
 import { errorMessage } from '../util/error-message.js'
-import { isRecord } from '../util/is-record.js'
-import { itemAt } from '../util/item-at.js'
 import type { GuardStore, SavedRunState } from './guard-store.js'
 
 /** Options of {@link createSignedGuardStore}. */

@@ -1,4 +1,4 @@
-import { PlanError } from '../errors/plan-error.js'
+import { PlanError } from '@plan/shell/common'
 import { errorMessage } from '../util/error-message.js'
 import type { GuardStore, SavedRunState } from './guard-store.js'
 

@@ -1,5 +1,4 @@
-import { PlanError } from '../errors/plan-error.js'
-import { createIssue } from '../issues/create-issue.js'
+import { createIssue, PlanError } from '@plan/shell/common'
 import type { RunWriter, SavedRunState } from './guard-store.js'
 
 /** What a store does with a save: write it, ignore it (a late write), or refuse it. */

@@ -1,7 +1,6 @@
+import { defineValue } from '@plan/json'
+import { isRecord, stringAt } from '@plan/shell/common'
 import type { SavedStateChanges } from '../types/saved-state-changes.js'
-import { isRecord } from '../util/is-record.js'
-import { stringAt } from '../util/item-at.js'
-import { defineValue } from '../util/json-copy.js'
 
 /** The last key of a path. */
 function lastKey(path: readonly string[]): string {

@@ -1,6 +1,6 @@
-import { createIssue } from '../issues/create-issue.js'
+import type { PlanIssue } from '@plan/shell/common'
+import { createIssue } from '@plan/shell/common'
 import type { Policy } from '../schema/policy-schema.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 import type { BudgetReservation } from './guard-store.js'
 
 /** A run's values of the keys shared budgets are separated by, e.g. `{ tenant: 'acme' }`. */

@@ -1,6 +1,6 @@
-import { createIssue } from '../issues/create-issue.js'
+import type { PlanIssue } from '@plan/shell/common'
+import { createIssue } from '@plan/shell/common'
 import type { Policy } from '../schema/policy-schema.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 import { errorMessage } from '../util/error-message.js'
 import type { BudgetReservation, GuardStore, SavedRunState } from './guard-store.js'
 import { type RunKeys, sharedBudgetReservations } from './shared-budget-reservations.js'

@@ -1,6 +1,5 @@
-import { formatIssues } from '../issues/format-issues.js'
-import type { PlanIssue } from '../types/plan-issue.js'
-import { hasErrorMarker, PlanError } from './plan-error.js'
+import type { PlanIssue } from '@plan/shell/common'
+import { formatIssues, hasErrorMarker, PlanError } from '@plan/shell/common'
 
 const marker = Symbol.for('@plan/core.error.plan-compilation')
 

@@ -1,7 +1,6 @@
+import { PlanError, PolicyError } from '@plan/shell/common'
 import { describe, expect, it } from 'vitest'
 import { PlanCompilationError } from './plan-compilation-error.js'
-import { PlanError } from './plan-error.js'
-import { PolicyError } from './policy-error.js'
 
 const issue = { code: 'unknown_tool', message: 'no such tool', path: ['steps', 0] } as const
 

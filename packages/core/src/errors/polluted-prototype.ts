@@ -1,4 +1,4 @@
-import { PlanError } from './plan-error.js'
+import { PlanError } from '@plan/shell/common'
 
 /**
  * Thrown when an element written to an array of our own did not become its own: an accessor on

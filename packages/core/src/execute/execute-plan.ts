@@ -1,4 +1,4 @@
-import { PlanError } from '../errors/plan-error.js'
+import { PlanError } from '@plan/shell/common'
 import { createPlanGuard } from '../guard/create-plan-guard.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { ToolFunction } from '../types/tool-function.js'

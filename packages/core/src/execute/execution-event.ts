@@ -1,5 +1,5 @@
+import type { PlanIssue } from '@plan/shell/common'
 import type { JsonObject } from '../types/json-value.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 
 /** How one step of a run ended. */
 export type ExecutionStepStatus = 'done' | 'failed' | 'denied' | 'skipped' | 'aborted'

@@ -1,5 +1,5 @@
+import type { PlanIssue } from '@plan/shell/common'
 import type { JsonValue } from '../types/json-value.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 import type { ExecutionStatus, ExecutionStepStatus } from './execution-event.js'
 
 /** How one step of a run ended. */

@@ -1,4 +1,4 @@
-import { numberAt } from '../util/item-at.js'
+import { numberAt } from '@plan/shell/common'
 
 /**
  * A max-heap of step positions: highest priority first, then lowest position (plan order).

@@ -1,5 +1,5 @@
-import type { PlanIssue } from '../types/plan-issue.js'
-import { stringAt } from '../util/item-at.js'
+import type { PlanIssue } from '@plan/shell/common'
+import { stringAt } from '@plan/shell/common'
 import type { ExecutionStatus } from './execution-event.js'
 import { type StepRecord, StepRecords } from './step-records.js'
 

@@ -1,5 +1,5 @@
+import { PlanError } from '@plan/shell/common'
 import { describe, expect, it } from 'vitest'
-import { PlanError } from '../errors/plan-error.js'
 import { RunningCalls } from './running-calls.js'
 
 describe('RunningCalls', () => {

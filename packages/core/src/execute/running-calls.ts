@@ -1,6 +1,6 @@
-import { PlanError } from '../errors/plan-error.js'
+import type { PlanIssue } from '@plan/shell/common'
+import { PlanError } from '@plan/shell/common'
 import type { JsonObject } from '../types/json-value.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 import type { ToolFunction } from '../types/tool-function.js'
 import { executionIssue } from './execution-issue.js'
 

@@ -1,7 +1,7 @@
+import { int32At, stringAt } from '@plan/shell/common'
 import { type PlanSteps, planSteps } from '../compile/build-compiled-plan.js'
 import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
 import { type DependentRows, dependentsAt } from '../util/dependent-rows.js'
-import { int32At, stringAt } from '../util/item-at.js'
 
 const NO_IDS: readonly string[] = Object.freeze([])
 

@@ -1,4 +1,4 @@
-import { int32At } from '../util/item-at.js'
+import { int32At } from '@plan/shell/common'
 import { ReadyQueue } from './ready-queue.js'
 import type { StepGraph } from './step-graph.js'
 

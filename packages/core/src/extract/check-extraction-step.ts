@@ -1,7 +1,6 @@
-import { createIssue } from '../issues/create-issue.js'
-import type { PlanIssue } from '../types/plan-issue.js'
-import { isPlainObject } from '../util/is-plain-object.js'
-import { isRecord } from '../util/is-record.js'
+import { isPlainObject } from '@plan/json'
+import type { PlanIssue } from '@plan/shell/common'
+import { createIssue, isRecord } from '@plan/shell/common'
 import { readExtractionSchema } from './read-extraction-schema.js'
 
 /**

@@ -1,7 +1,6 @@
-import { PlanError } from '../errors/plan-error.js'
-import { createIssue } from '../issues/create-issue.js'
+import type { PathScope } from '@plan/shell/common'
+import { createIssue, PlanError } from '@plan/shell/common'
 import type { JsonObject } from '../types/json-value.js'
-import type { PathScope } from '../types/path-scope.js'
 import type { ToolFunction } from '../types/tool-function.js'
 import {
   type ExtractionSchema,

@@ -1,8 +1,7 @@
-import { checkPathLexical } from '../checks/path-scope.js'
+import { readJsonSchema } from '@plan/json'
+import type { PathScope } from '@plan/shell/common'
+import { checkPathLexical, posix } from '@plan/shell/common'
 import { matchesGlob } from '../taint/match-glob.js'
-import type { PathScope } from '../types/path-scope.js'
-import { posix } from '../util/posix-path.js'
-import { readJsonSchema } from '../util/read-json-schema.js'
 import { EXTRACTION_JSON_SCHEMA } from './extraction-json-schema.js'
 
 /** One value an extraction may return. */

@@ -1,4 +1,4 @@
-import { PlanError } from '../errors/plan-error.js'
+import { PlanError } from '@plan/shell/common'
 import type { PlanGuard } from '../types/plan-guard.js'
 import type { ModelStepTools } from './create-model-step-tools.js'
 import { EXTRACT_TOOL, GENERATE_TOOL } from './model-step-policy.js'

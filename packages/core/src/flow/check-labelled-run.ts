@@ -1,9 +1,8 @@
 import { workspaceExecutor } from '@plan/shell'
-import { createIssue } from '../issues/create-issue.js'
+import type { IssueCode, PlanIssue } from '@plan/shell/common'
+import { createIssue, valueAt } from '@plan/shell/common'
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
-import type { IssueCode, PlanIssue } from '../types/plan-issue.js'
-import { valueAt } from '../util/item-at.js'
 import type { ParseCommand } from './data-sources.js'
 
 /** A labelled file a command would run, with the sources that make running it new. */

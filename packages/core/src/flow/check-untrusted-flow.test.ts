@@ -1,9 +1,9 @@
+import type { PlanIssue } from '@plan/shell/common'
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
 import { resolvePolicy } from '../policy/resolve-policy.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 import { flowPolicy } from './__fixtures__/flow-policy.js'
 import { checkUntrustedFlow, type FlowStep } from './check-untrusted-flow.js'
 

@@ -1,9 +1,10 @@
 import { namedByOwnCode } from '@plan/shell'
+import type { PlanIssue } from '@plan/shell/common'
+import { valueAt } from '@plan/shell/common'
 import { matchesExtractionSchema, readExtractionSchema } from '../extract/read-extraction-schema.js'
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
 import type { TaintState } from '../types/taint-state.js'
 import type {
@@ -11,7 +12,6 @@ import type {
   UntrustedFlowState,
   UntrustedTextIndexState,
 } from '../types/untrusted-flow.js'
-import { valueAt } from '../util/item-at.js'
 import { StepCodes } from '../util/step-codes.js'
 import { StepValues } from '../util/step-values.js'
 import { type ParseCommand, workspaceRelative } from './data-sources.js'

@@ -1,9 +1,9 @@
 import { commandSource } from '@plan/shell'
+import { valueAt } from '@plan/shell/common'
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
 import { workspaceRelative } from '../taint/workspace-relative.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import { hostOf } from '../util/host-of.js'
-import { valueAt } from '../util/item-at.js'
 
 export { workspaceRelative }
 

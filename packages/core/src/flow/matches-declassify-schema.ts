@@ -1,8 +1,7 @@
+import { isRecord, valueAt } from '@plan/shell/common'
 import { matchesNumberSchema } from '../extract/read-extraction-schema.js'
 import { policyPattern } from '../policy/policy-pattern.js'
 import type { DeclassifySchema } from '../schema/policy-schema.js'
-import { isRecord } from '../util/is-record.js'
-import { valueAt } from '../util/item-at.js'
 
 /**
  * Whether a step's output has exactly the narrow shape a declassifier declares: finite numbers

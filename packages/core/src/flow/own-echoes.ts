@@ -1,5 +1,5 @@
+import { valueAt } from '@plan/shell/common'
 import type { JsonValue } from '../types/json-value.js'
-import { valueAt } from '../util/item-at.js'
 import { FRAGMENT_LENGTH, normaliseText } from './untrusted-text-index.js'
 
 /** The string values of a call's arguments long enough to be found in the text index. */

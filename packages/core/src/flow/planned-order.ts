@@ -1,5 +1,5 @@
+import { itemAt, popped } from '@plan/shell/common'
 import { rowsOf } from '../util/dependent-rows.js'
-import { itemAt, popped } from '../util/item-at.js'
 
 /** The parts of a compiled plan's graph that {@link PlanOrder} reads. */
 export interface PlanGraph {

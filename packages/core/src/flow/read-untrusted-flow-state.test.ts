@@ -1,7 +1,7 @@
+import { PlanError } from '@plan/shell/common'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { PlanError } from '../errors/plan-error.js'
 import { untrustedFlowStateSchema } from '../schema/untrusted-flow-state-schema.js'
 import type { TrustLabel, UntrustedFlowState } from '../types/untrusted-flow.js'
 import { readUntrustedFlowState } from './read-untrusted-flow-state.js'

@@ -1,7 +1,7 @@
-import { PlanError } from '../errors/plan-error.js'
+import { matchJsonSchema } from '@plan/json'
+import { PlanError } from '@plan/shell/common'
 import type { SavedUntrustedFlowState } from '../schema/untrusted-flow-state-schema.js'
 import type { UntrustedFlowState } from '../types/untrusted-flow.js'
-import { matchJsonSchema } from '../util/read-json-schema.js'
 import { UNTRUSTED_FLOW_STATE_JSON_SCHEMA } from './untrusted-flow-state-json-schema.js'
 
 function invalid(): never {

@@ -1,5 +1,5 @@
+import { valueAt } from '@plan/shell/common'
 import type { ArgSpec, Policy, ToolPolicy } from '../schema/policy-schema.js'
-import { valueAt } from '../util/item-at.js'
 
 /** Where a value sits inside a call's arguments, e.g. `["cmds", 0]`. */
 export type ArgumentPath = readonly (string | number)[]

@@ -1,16 +1,15 @@
+import { canonicalJson, defineValue, hashJsonOrNull, sha256Hex } from '@plan/json'
+import type { PlanIssue } from '@plan/shell/common'
+import { createIssue, itemAt } from '@plan/shell/common'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
-import { createIssue } from '../issues/create-issue.js'
 import type { TaintedPolicy } from '../schema/tainted-schema.js'
 import { checkTaintedCall } from '../taint/check-tainted-call.js'
 import { checkTaintedOnDisk, realRoots } from '../taint/check-tainted-on-disk.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { AuthorizeResult, ToolCall } from '../types/plan-guard.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 import type { TaintState } from '../types/taint-state.js'
-import { canonicalJson, hashJsonOrNull, sha256 } from '../util/canonical-json.js'
-import { itemAt } from '../util/item-at.js'
-import { copyJson, defineValue } from '../util/json-copy.js'
+import { copyJson } from '../util/json-copy.js'
 import { callKey } from './call-key.js'
 import { checkCommandsInFlight, noteCommandStarted } from './command-writes.js'
 import { checkSelectedStep, diagnoseCall } from './diagnose-call.js'
@@ -286,7 +285,7 @@ function conclude(parts: GuardParts, call: ToolCall, result: AuthorizeResult): A
     const event = {
       stepId: result.stepId,
       tool: tool ?? '',
-      argsHash: sha256(canonicalJson(result.args)),
+      argsHash: sha256Hex(canonicalJson(result.args)),
     }
     if (audit.write({ type: 'call_allowed', ...event })) return result
     // Nothing runs that the log does not show.

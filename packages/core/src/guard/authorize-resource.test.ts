@@ -1,8 +1,8 @@
+import type { PlanIssue } from '@plan/shell/common'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { PolicyInput } from '../schema/policy-schema.js'
 import { recordingAuditSink } from '../testing/__fixtures__/recording-audit-sink.js'
 import type { PlanGuard } from '../types/plan-guard.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 import {
   createTestCompiler,
   createTestWorkspace,

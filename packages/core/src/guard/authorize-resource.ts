@@ -1,7 +1,7 @@
-import { createIssue } from '../issues/create-issue.js'
+import { hashJsonOrNull, sha256Hex } from '@plan/json'
+import { createIssue } from '@plan/shell/common'
 import type { JsonValue } from '../types/json-value.js'
 import type { ResourceAuthorizeResult, ResourceRequest } from '../types/plan-guard.js'
-import { hashJsonOrNull, sha256 } from '../util/canonical-json.js'
 import { outputToJson } from '../util/json-copy.js'
 import { denied } from './authorize-call.js'
 import { errorOutput } from './error-output.js'
@@ -62,7 +62,7 @@ export function authorizeResource(
     return denied([failure])
   }
   parts.record({ type: 'resource_denied', method, uri, path, issues: result.issues })
-  const key = `resource:${method}:${uri === null ? '' : sha256(uri)}`
+  const key = `resource:${method}:${uri === null ? '' : sha256Hex(uri)}`
   const halted = budgets.countDenial(key)
   return halted === undefined ? result : denied([...result.issues, halted])
 }

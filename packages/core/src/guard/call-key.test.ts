@@ -1,6 +1,6 @@
+import { sha256Hex } from '@plan/json'
 import { describe, expect, it } from 'vitest'
 import type { CompiledPlan } from '../types/compiled-plan.js'
-import { sha256 } from '../util/canonical-json.js'
 import { turnSignature } from './call-key.js'
 
 function turn(...calls: [id: string, tool: string, args: Record<string, unknown>][]): CompiledPlan {
@@ -31,7 +31,7 @@ describe('turnSignature', () => {
     expect(turnSignature(turn(['c1', 'echo', { text: 'hi' }]))).toBe('["echo",{"text":"hi"}]')
     const long = 'x'.repeat(300)
     expect(turnSignature(turn(['c1', 'echo', { text: long }]))).toBe(
-      sha256(`["echo",{"text":"${long}"}]`),
+      sha256Hex(`["echo",{"text":"${long}"}]`),
     )
   })
 })

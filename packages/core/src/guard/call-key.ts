@@ -1,10 +1,10 @@
+import { canonicalJson, sha256Hex } from '@plan/json'
 import type { CompiledPlan } from '../types/compiled-plan.js'
-import { canonicalJson, sha256 } from '../util/canonical-json.js'
 
 /** A short, stable key for a call (`tool \0 canonical arguments`); long argument texts are hashed. */
 export function callKey(tool: string, canonical: string): string {
   const key = `${tool}\u0000${canonical}`
-  return key.length <= 256 ? key : `${tool}\u0000sha256:${sha256(canonical)}`
+  return key.length <= 256 ? key : `${tool}\u0000sha256:${sha256Hex(canonical)}`
 }
 
 /** Longest turn text that is its own signature; longer ones are hashed. */
@@ -16,7 +16,7 @@ const SHORT_TURN = 256
  */
 export function turnSignature(plan: CompiledPlan): string {
   const text = plan.steps.map((step) => canonicalJson([step.tool, step.args])).join('\n')
-  return text.length <= SHORT_TURN ? text : sha256(text)
+  return text.length <= SHORT_TURN ? text : sha256Hex(text)
 }
 
 /** What a rejected per-turn batch asked for (tools and arguments, not ids), to spot repeats. */
@@ -33,7 +33,7 @@ export function rejectedTurnKey(plan: unknown): string | undefined {
         ? [('tool' in step ? step.tool : null) ?? null, ('args' in step ? step.args : null) ?? null]
         : [step],
     )
-    return `turn:${sha256(canonicalJson(calls))}`
+    return `turn:${sha256Hex(canonicalJson(calls))}`
   } catch {
     return undefined
   }

@@ -1,7 +1,7 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { PlanError } from '@plan/shell/common'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { PlanError } from '../errors/plan-error.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { AuthorizeResult, PlanGuardState } from '../types/plan-guard.js'

@@ -1,7 +1,6 @@
+import { createIssue, PlanError } from '@plan/shell/common'
 import { planSteps } from '../compile/build-compiled-plan.js'
-import { PlanError } from '../errors/plan-error.js'
 import { createUntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker.js'
-import { createIssue } from '../issues/create-issue.js'
 import { verifyPlan } from '../sign/verify-plan.js'
 import { traceGuardEvent } from '../telemetry/decision-spans.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'

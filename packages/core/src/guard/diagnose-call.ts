@@ -1,8 +1,8 @@
-import { createIssue } from '../issues/create-issue.js'
+import { canonicalJson } from '@plan/json'
+import type { PlanIssue } from '@plan/shell/common'
+import { createIssue } from '@plan/shell/common'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
-import type { PlanIssue } from '../types/plan-issue.js'
-import { canonicalJson } from '../util/canonical-json.js'
 import { interruptedCallIssue } from './interrupted-call.js'
 import type { RunState } from './run-state.js'
 

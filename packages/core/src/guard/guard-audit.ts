@@ -1,8 +1,7 @@
-import { PlanError } from '../errors/plan-error.js'
-import { createIssue } from '../issues/create-issue.js'
+import type { PlanIssue } from '@plan/shell/common'
+import { createIssue, PlanError } from '@plan/shell/common'
 import type { AuditEvent } from '../types/audit-event.js'
 import type { AuditSink } from '../types/audit-sink.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 
 /** Where a guard writes its decisions. */
 export interface GuardAudit {

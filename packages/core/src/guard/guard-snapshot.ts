@@ -1,4 +1,4 @@
-import { PlanError } from '../errors/plan-error.js'
+import { PlanError } from '@plan/shell/common'
 import type { UntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { PlanGuardState } from '../types/plan-guard.js'

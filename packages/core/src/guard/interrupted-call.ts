@@ -1,5 +1,5 @@
-import { createIssue } from '../issues/create-issue.js'
-import type { PlanIssue } from '../types/plan-issue.js'
+import type { PlanIssue } from '@plan/shell/common'
+import { createIssue } from '@plan/shell/common'
 
 /** The issue of a call that a crash (or a kill) interrupted: it may or may not have had effects. */
 export function interruptedCallIssue(stepId: string, tool: string): PlanIssue {

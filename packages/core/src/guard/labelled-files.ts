@@ -1,9 +1,9 @@
+import type { PlanIssue } from '@plan/shell/common'
 import { checkLabelledRun } from '../flow/check-labelled-run.js'
 import { type ParseCommand, roleValues, workspaceRelative } from '../flow/data-sources.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject } from '../types/json-value.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 import type { GuardParts } from './guard-parts.js'
 import { toolFacts } from './tool-facts.js'
 

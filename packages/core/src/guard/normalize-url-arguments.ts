@@ -1,8 +1,8 @@
+import { defineValue } from '@plan/json'
+import { valueAt } from '@plan/shell/common'
 import { checkUrl } from '../compile/check-url.js'
 import type { ArgSpec } from '../schema/policy-schema.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
-import { valueAt } from '../util/item-at.js'
-import { defineValue } from '../util/json-copy.js'
 
 function normalize(spec: ArgSpec, holder: object, key: string | number, value: JsonValue): void {
   if (spec.type === 'string' && spec.format === 'url' && typeof value === 'string') {

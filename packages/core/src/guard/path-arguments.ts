@@ -1,7 +1,7 @@
+import type { PathAccess } from '@plan/shell/common'
+import { valueAt } from '@plan/shell/common'
 import type { ArgSpec } from '../schema/policy-schema.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
-import type { PathAccess } from '../types/path-scope.js'
-import { valueAt } from '../util/item-at.js'
 
 /** One path-typed value inside a call's arguments. */
 export interface PathArgument {

@@ -1,10 +1,10 @@
-import { PlanError } from '../errors/plan-error.js'
+import { matchJsonSchema } from '@plan/json'
+import { PlanError } from '@plan/shell/common'
 import { readUntrustedFlowState } from '../flow/create-untrusted-flow-tracker.js'
 import { unreadableIssue } from '../issues/unreadable-issue.js'
 import type { JsonValue } from '../types/json-value.js'
 import type { PlanGuardState } from '../types/plan-guard.js'
 import { copyJson } from '../util/json-copy.js'
-import { matchJsonSchema } from '../util/read-json-schema.js'
 import { GUARD_STATE_JSON_SCHEMA } from './guard-state-json-schema.js'
 
 function invalid(path: readonly (string | number)[], reason: string): never {

@@ -1,8 +1,8 @@
-import { createIssue } from '../issues/create-issue.js'
+import { isPlainObject } from '@plan/json'
+import type { PlanIssue } from '@plan/shell/common'
+import { createIssue } from '@plan/shell/common'
 import type { ToolCall } from '../types/plan-guard.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 import { errorMessage } from '../util/error-message.js'
-import { isPlainObject } from '../util/is-plain-object.js'
 
 /** A live call read once into a plain object, or the issue that refuses it. */
 export interface ReadToolCall {

@@ -1,8 +1,9 @@
+import { defineValue } from '@plan/json'
+import type { PlanIssue } from '@plan/shell/common'
+import { itemAt } from '@plan/shell/common'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
-import type { PlanIssue } from '../types/plan-issue.js'
-import { itemAt } from '../util/item-at.js'
-import { copyJson, defineValue } from '../util/json-copy.js'
+import { copyJson } from '../util/json-copy.js'
 
 /** A step's arguments with references replaced by outputs, or why they cannot be. */
 export type ResolvedArguments =

@@ -1,9 +1,9 @@
+import { canonicalJson } from '@plan/json'
+import { PlanError } from '@plan/shell/common'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
-import { PlanError } from '../errors/plan-error.js'
 import { unreadableIssue } from '../issues/unreadable-issue.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
-import { canonicalJson } from '../util/canonical-json.js'
 
 /** Ids, tools, arguments and dependencies: what must match between a plan and its re-validation. */
 function sameSteps(left: CompiledPlan, right: CompiledPlan): boolean {

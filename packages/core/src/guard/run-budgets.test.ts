@@ -1,7 +1,7 @@
+import type { PlanIssue } from '@plan/shell/common'
 import { describe, expect, it } from 'vitest'
 import { BUDGET_COUNTERS } from '../schema/budget-counter-kinds.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 import { countersFromSaved, emptyCounters, savedCounters } from './budget-counters.js'
 import { RunBudgets } from './run-budgets.js'
 

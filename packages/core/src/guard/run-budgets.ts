@@ -1,7 +1,7 @@
-import { createIssue } from '../issues/create-issue.js'
+import type { PlanIssue } from '@plan/shell/common'
+import { createIssue } from '@plan/shell/common'
 import type { Policy } from '../schema/policy-schema.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 import { type BudgetCounters, emptyCounters } from './budget-counters.js'
 
 type Budgets = Policy['budgets']

@@ -1,6 +1,6 @@
+import { canonicalJson } from '@plan/json'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { PlanCompiler } from '../types/plan-compiler.js'
-import { canonicalJson } from '../util/canonical-json.js'
 import { echoCompiler } from './__fixtures__/echo-compiler.js'
 import { callKey } from './call-key.js'
 import { RunState } from './run-state.js'

@@ -1,4 +1,4 @@
-import { hashJsonOrNull } from '../util/canonical-json.js'
+import { hashJsonOrNull } from '@plan/json'
 import { errorMessage } from '../util/error-message.js'
 import { freezeJson, outputToJson } from '../util/json-copy.js'
 import { labelCommandWrites } from './command-writes.js'

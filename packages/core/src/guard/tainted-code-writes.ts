@@ -1,11 +1,10 @@
 import { namedByOwnCode, runsAsCode } from '@plan/shell'
+import type { PlanIssue } from '@plan/shell/common'
+import { createIssue, valueAt } from '@plan/shell/common'
 import { workspaceRelative } from '../flow/data-sources.js'
-import { createIssue } from '../issues/create-issue.js'
 import type { ArgSpec } from '../schema/policy-schema.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
-import type { PlanIssue } from '../types/plan-issue.js'
-import { valueAt } from '../util/item-at.js'
 import type { GuardParts } from './guard-parts.js'
 
 function writePaths(

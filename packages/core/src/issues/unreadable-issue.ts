@@ -1,6 +1,6 @@
-import type { IssueCode, PlanIssue } from '../types/plan-issue.js'
+import type { IssueCode, PlanIssue } from '@plan/shell/common'
+import { createIssue } from '@plan/shell/common'
 import { errorMessage } from '../util/error-message.js'
-import { createIssue } from './create-issue.js'
 
 /**
  * The issue for an input whose reading threw (a getter, a Proxy trap, a revoked Proxy): the

@@ -1,6 +1,6 @@
+import { PolicyError } from '@plan/shell/common'
 import { describe, expect, it } from 'vitest'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
-import { PolicyError } from '../errors/policy-error.js'
 import type { PolicyInput } from '../schema/policy-schema.js'
 
 function policyWith(

@@ -1,6 +1,6 @@
+import type { PlanIssue } from '@plan/shell/common'
+import { itemAt } from '@plan/shell/common'
 import type { Policy } from '../schema/policy-schema.js'
-import type { PlanIssue } from '../types/plan-issue.js'
-import { itemAt } from '../util/item-at.js'
 import {
   decidePolicyCase,
   type PolicyCase,

@@ -1,5 +1,5 @@
+import type { IssueCode, PlanIssue } from '@plan/shell/common'
 import type { PlanCompiler } from '../types/plan-compiler.js'
-import type { IssueCode, PlanIssue } from '../types/plan-issue.js'
 
 /** A decision of the policy: the call or command runs, or it is refused. */
 export type PolicyDecision = 'allow' | 'deny'

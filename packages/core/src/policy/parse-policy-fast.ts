@@ -1,5 +1,5 @@
+import { readJsonSchema } from '@plan/json'
 import type { Policy } from '../schema/policy-schema.js'
-import { readJsonSchema } from '../util/read-json-schema.js'
 import { POLICY_JSON_SCHEMA } from './policy-json-schema.js'
 
 /**

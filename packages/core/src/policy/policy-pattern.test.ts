@@ -1,6 +1,6 @@
+import { PolicyError } from '@plan/shell/common'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
-import { PolicyError } from '../errors/policy-error.js'
 import type { PolicyInput } from '../schema/policy-schema.js'
 import { compilePolicyPattern, LinearRegExp, loadPatternEngine } from './policy-pattern.js'
 import { resolvePolicy } from './resolve-policy.js'

@@ -1,6 +1,6 @@
+import { isRecord } from '@plan/shell/common'
 import type { RE2JS } from 're2js'
 import { errorMessage } from '../util/error-message.js'
-import { isRecord } from '../util/is-record.js'
 
 type PatternEngine = typeof RE2JS
 

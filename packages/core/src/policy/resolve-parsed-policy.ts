@@ -1,11 +1,13 @@
-import { withBuildFileAlternatives } from '@plan/shell/common'
-import { PolicyError } from '../errors/policy-error.js'
-import { createIssue } from '../issues/create-issue.js'
+import type { PlanIssue } from '@plan/shell/common'
+import {
+  createIssue,
+  PolicyError,
+  posix,
+  stringAt,
+  withBuildFileAlternatives,
+} from '@plan/shell/common'
 import type { Policy, ToolPolicy } from '../schema/policy-schema.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
-import { stringAt } from '../util/item-at.js'
-import { posix } from '../util/posix-path.js'
 import { compilePolicyPatterns } from './policy-pattern.js'
 
 function normalise(root: string, baseDir: string): string {

@@ -1,5 +1,5 @@
+import { PolicyError } from '@plan/shell/common'
 import { describe, expect, it } from 'vitest'
-import { PolicyError } from '../errors/policy-error.js'
 import { resolvePolicy } from './resolve-policy.js'
 import { resolvePolicyLazily } from './resolve-policy-lazily.js'
 

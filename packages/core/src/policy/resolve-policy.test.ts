@@ -1,9 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { PlanError, PolicyError } from '@plan/shell/common'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PlanError } from '../errors/plan-error.js'
-import { PolicyError } from '../errors/policy-error.js'
 import { loadPolicy, resolvePolicy } from './resolve-policy.js'
 
 const minimal = { version: 1, workspace: { roots: ['/srv/repo'] }, tools: {} }

@@ -1,5 +1,5 @@
+import { PlanError } from '@plan/shell/common'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { PlanError } from '../errors/plan-error.js'
 import { echoCompiler } from '../guard/__fixtures__/echo-compiler.js'
 import { createPlanGuard } from '../guard/create-plan-guard.js'
 import { GUARD_STATE_JSON_SCHEMA } from '../guard/guard-state-json-schema.js'

@@ -1,5 +1,4 @@
-import { equalBytes, fromHex, hmacSha256, toHex } from '@plan/json'
-import { canonicalJson } from '../util/canonical-json.js'
+import { canonicalJson, equalBytes, fromHex, hmacSha256, toHex } from '@plan/json'
 import { SIGNATURE_PATTERN, SIGNATURE_PREFIX } from './plan-signature-input.js'
 
 /**

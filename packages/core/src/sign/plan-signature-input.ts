@@ -1,6 +1,5 @@
-import { utf8 } from '@plan/json'
+import { canonicalJson, sha256Hex, utf8 } from '@plan/json'
 import type { CompiledPlan } from '../types/compiled-plan.js'
-import { canonicalJson, sha256 } from '../util/canonical-json.js'
 
 /** Prefix of every signature this version of `@plan/core` makes. */
 export const SIGNATURE_PREFIX = 'v1.'
@@ -23,7 +22,7 @@ export function planSignatureInput(plan: CompiledPlan): string {
     const dependsOn = Array.isArray(step.dependsOn) ? [...step.dependsOn].map(String).sort() : null
     return { args: step.args ?? null, dependsOn, id: step.id, tool: step.tool }
   })
-  return `@plan/signature/v1\n${plan.hash}\n${sha256(canonicalJson(steps))}`
+  return `@plan/signature/v1\n${plan.hash}\n${sha256Hex(canonicalJson(steps))}`
 }
 
 /** The secret as bytes, or undefined when it is missing or shorter than {@link MIN_SECRET_BYTES}. */

@@ -1,6 +1,6 @@
+import { PlanError } from '@plan/shell/common'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
-import { PlanError } from '../errors/plan-error.js'
 import { createPlanGuard } from '../guard/create-plan-guard.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'

@@ -1,6 +1,5 @@
 import { hmacSha256, toHex } from '@plan/json'
-import { PlanError } from '../errors/plan-error.js'
-import { createIssue } from '../issues/create-issue.js'
+import { createIssue, PlanError } from '@plan/shell/common'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import { errorMessage } from '../util/error-message.js'
 import {

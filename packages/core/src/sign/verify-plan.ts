@@ -1,6 +1,6 @@
 import { equalBytes, fromHex, hmacSha256 } from '@plan/json'
+import type { PlanIssue } from '@plan/shell/common'
 import type { CompiledPlan } from '../types/compiled-plan.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 import { errorMessage } from '../util/error-message.js'
 import {
   MIN_SECRET_BYTES,

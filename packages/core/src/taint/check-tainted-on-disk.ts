@@ -1,7 +1,7 @@
+import { loadNodeBuiltin } from '@plan/shell/common'
 import type { JsonObject } from '../types/json-value.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { TaintState } from '../types/taint-state.js'
-import { loadNodeBuiltin } from '../util/node-builtin.js'
 import { checkTaintedCall, type TaintedCallCheck } from './check-tainted-call.js'
 
 /**

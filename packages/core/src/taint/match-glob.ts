@@ -1,4 +1,4 @@
-import { itemAt } from '../util/item-at.js'
+import { itemAt } from '@plan/shell/common'
 
 const cache = new Map<string, RegExp>()
 

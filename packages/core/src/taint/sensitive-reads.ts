@@ -1,6 +1,6 @@
 import { commandReads } from '@plan/shell'
+import type { PathScope } from '@plan/shell/common'
 import type { TaintedPolicy } from '../schema/tainted-schema.js'
-import type { PathScope } from '../types/path-scope.js'
 import { matchesGlob } from './match-glob.js'
 import { workspaceRelative } from './workspace-relative.js'
 

@@ -1,7 +1,6 @@
+import { isWithin, posix } from '@plan/shell/common'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { isWithin } from '../checks/path-scope.js'
-import { posix } from '../util/posix-path.js'
 import { workspaceRelative } from './workspace-relative.js'
 
 /** Every path resolved and every root normalised, as each call did before any was skipped. */

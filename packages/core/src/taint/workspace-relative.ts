@@ -1,5 +1,4 @@
-import { isWithin } from '../checks/path-scope.js'
-import { posix } from '../util/posix-path.js'
+import { isWithin, posix } from '@plan/shell/common'
 
 /** What an absolute path that is not its own resolution holds: `//`, a `.` or `..` segment, a final `/`. */
 const UNRESOLVED = /\/\/|\/\.\.?(?:\/|$)|\/$/u

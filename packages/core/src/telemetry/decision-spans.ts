@@ -1,6 +1,6 @@
 import type { Attributes, Span } from '@opentelemetry/api'
+import type { PlanIssue } from '@plan/shell/common'
 import type { AuditEvent } from '../types/audit-event.js'
-import type { PlanIssue } from '../types/plan-issue.js'
 import { planTracer, tracingApiLoaded } from './tracing-api.js'
 
 /** What a call's span records of its decision: a `CallDecisionEvent` of any adapter. */

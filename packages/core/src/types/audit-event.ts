@@ -1,4 +1,4 @@
-import type { PlanIssue } from './plan-issue.js'
+import type { PlanIssue } from '@plan/shell/common'
 import type { TrustLabel } from './untrusted-flow.js'
 
 /**

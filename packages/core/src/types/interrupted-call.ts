@@ -1,4 +1,4 @@
-import type { PlanIssue } from './plan-issue.js'
+import type { PlanIssue } from '@plan/shell/common'
 
 /** A call that started before the run was restored and whose end was never recorded. */
 export interface InterruptedCall {

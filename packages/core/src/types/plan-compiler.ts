@@ -1,8 +1,6 @@
+import type { CommandCheckResult, PathAccess, PathCheckResult, PlanIssue } from '@plan/shell/common'
 import type { z } from 'zod'
-import type { CommandCheckResult } from './command-check-result.js'
 import type { CompiledPlan } from './compiled-plan.js'
-import type { PathAccess, PathCheckResult } from './path-scope.js'
-import type { PlanIssue } from './plan-issue.js'
 import type { PlanObject } from './plan-object.js'
 import type { ResolvedPolicy } from './resolved-policy.js'
 

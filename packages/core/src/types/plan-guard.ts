@@ -1,3 +1,4 @@
+import type { PlanIssue } from '@plan/shell/common'
 import type { z } from 'zod'
 import type { guardStateSchema } from '../schema/guard-state-schema.js'
 import type { Policy } from '../schema/policy-schema.js'
@@ -6,7 +7,6 @@ import type { CompiledPlan, CompiledStep } from './compiled-plan.js'
 import type { InterruptedCall } from './interrupted-call.js'
 import type { JsonObject } from './json-value.js'
 import type { PlanCompiler, PlanValidationResult } from './plan-compiler.js'
-import type { PlanIssue } from './plan-issue.js'
 import type { SavedStateChanges } from './saved-state-changes.js'
 import type { UntrustedFlowState } from './untrusted-flow.js'
 

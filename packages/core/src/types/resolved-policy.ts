@@ -1,5 +1,5 @@
+import type { PathScope } from '@plan/shell/common'
 import type { Policy, ToolPolicy } from '../schema/policy-schema.js'
-import type { PathScope } from './path-scope.js'
 
 /** A validated policy with absolute roots and lookup maps; what the compiler works from. */
 export interface ResolvedPolicy {

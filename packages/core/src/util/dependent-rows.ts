@@ -1,4 +1,4 @@
-import { int32At, itemAt } from './item-at.js'
+import { int32At, itemAt } from '@plan/shell/common'
 
 /** The row of a step without dependents (most steps): shared, as a view per step costs more. */
 const NO_ITEMS = new Int32Array(0)

@@ -1,5 +1,5 @@
+import { isRecord } from '@plan/shell/common'
 import { describe, expect, it } from 'vitest'
-import { isRecord } from './is-record.js'
 
 describe('isRecord', () => {
   it('should accept objects and refuse arrays, null and primitives', () => {

@@ -1,9 +1,6 @@
-import { defineValue } from '@plan/json'
+import { defineValue, isPlainObject } from '@plan/json'
 import type { JsonValue } from '../types/json-value.js'
 import { errorMessage } from './error-message.js'
-import { isPlainObject } from './is-plain-object.js'
-
-export { defineValue } from '@plan/json'
 
 /** Deepest nesting accepted in a live call's arguments or a tool's output. */
 export const MAX_JSON_DEPTH = 64

@@ -1,6 +1,6 @@
+import { loadNodeBuiltin, nodeBuiltin } from '@plan/shell/common'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
-import { loadNodeBuiltin, nodeBuiltin } from './node-builtin.js'
 
 afterEach(() => {
   vi.unstubAllGlobals()

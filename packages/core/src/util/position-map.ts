@@ -1,4 +1,4 @@
-import { int32At, itemAt, popped, stringAt } from './item-at.js'
+import { int32At, itemAt, popped, stringAt } from '@plan/shell/common'
 import { MapView } from './map-view.js'
 
 const NO_POSITIONS: ReadonlyMap<string, number> = new Map()

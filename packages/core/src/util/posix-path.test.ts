@@ -1,7 +1,7 @@
 import { posix as nodePosix } from 'node:path'
+import { posix } from '@plan/shell/common'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { posix } from './posix-path.js'
 
 const segment = fc.constantFrom('', '.', '..', 'a', 'b.txt', '...', '.git', 'x y', '%2e', '~')
 const path = fc

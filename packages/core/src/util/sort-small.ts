@@ -1,4 +1,4 @@
-import { stringAt } from './item-at.js'
+import { stringAt } from '@plan/shell/common'
 /**
  * Sorts `values` in place by UTF-16 code units, as `Array.prototype.sort` does: an insertion sort
  * for the usual handful (no comparator call per pair), the built-in sort beyond eight.

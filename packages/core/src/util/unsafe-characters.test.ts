@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest'
 import {
   hasUnsafeCharacter,
   hasUnsafeCommandCharacter,
   isUnsafeCodePoint,
   replaceUnsafeCharacters,
-} from './unsafe-characters.js'
+} from '@plan/shell/common'
+import { describe, expect, it } from 'vitest'
 
 describe('hasUnsafeCharacter', () => {
   it.each([

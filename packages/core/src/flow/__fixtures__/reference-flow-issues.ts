@@ -1,6 +1,6 @@
+import type { PlanIssue } from '@plan/shell/common'
 import type { ToolPolicy } from '../../schema/policy-schema.js'
 import type { StepReference } from '../../types/compiled-plan.js'
-import type { PlanIssue } from '../../types/plan-issue.js'
 import type { ResolvedPolicy } from '../../types/resolved-policy.js'
 import {
   argumentName,

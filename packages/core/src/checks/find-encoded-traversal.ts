@@ -1,1 +1,0 @@
-export { findEncodedTraversal, findNormalizedSeparator } from '@plan/shell/common'

@@ -1,9 +1,0 @@
-export {
-  checkPathLexical,
-  checkPathSlowly,
-  describe,
-  findPathDenial,
-  isWithin,
-  MAX_PATH_LENGTH,
-  resolvePath,
-} from '@plan/shell/common'

@@ -1,7 +1,0 @@
-export {
-  deniedHint,
-  outsideHint,
-  type ProtectedList,
-  placeInList,
-  readOnlyHint,
-} from '@plan/shell/common'

@@ -1,7 +1,0 @@
-export {
-  isUnderAny,
-  isWithinRelative,
-  type RelativeEntries,
-  type RelativeScope,
-  relativeScope,
-} from '@plan/shell/common'

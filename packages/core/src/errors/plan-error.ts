@@ -1,1 +1,0 @@
-export { hasErrorMarker, PlanError, type PlanErrorOptions } from '@plan/shell/common'

@@ -1,1 +1,0 @@
-export { PolicyError } from '@plan/shell/common'

@@ -1,1 +1,0 @@
-export { createIssue } from '@plan/shell/common'

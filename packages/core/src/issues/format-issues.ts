@@ -1,1 +1,0 @@
-export { formatIssues, formatPath } from '@plan/shell/common'

@@ -1,1 +1,0 @@
-export type { CommandCheckResult } from '@plan/shell/common'

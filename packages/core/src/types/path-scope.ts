@@ -1,1 +1,0 @@
-export type { PathAccess, PathCheckResult, PathDenial, PathScope } from '@plan/shell/common'

@@ -1,1 +1,0 @@
-export type { IssueCode, PlanIssue } from '@plan/shell/common'

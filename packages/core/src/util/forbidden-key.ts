@@ -1,1 +1,0 @@
-export { isForbiddenKey } from '@plan/json'

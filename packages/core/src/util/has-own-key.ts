@@ -1,1 +1,0 @@
-export { hasOwnKey } from '@plan/json'

@@ -1,1 +1,0 @@
-export { isPlainObject } from '@plan/json'

@@ -1,1 +1,0 @@
-export { hostProcess, loadNodeBuiltin, nodeBuiltin } from '@plan/shell/common'

@@ -1,1 +1,0 @@
-export { posix } from '@plan/shell/common'

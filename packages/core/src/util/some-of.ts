@@ -1,1 +1,0 @@
-export { someOf } from '@plan/shell/common'
