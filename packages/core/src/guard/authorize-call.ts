@@ -91,7 +91,8 @@ function selectStep(
   return checkSelectedStep(run, selected, tool, key) ?? selected
 }
 
-function notReady(stepId: string): PlanIssue {
+/** The issue of a call to a step whose dependencies have not all finished. */
+export function notReady(stepId: string): PlanIssue {
   return createIssue(
     'step_not_ready',
     `Step ${JSON.stringify(stepId)} is not ready.`,

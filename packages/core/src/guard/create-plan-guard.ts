@@ -8,7 +8,7 @@ import type { PlanGuard, PlanGuardOptions, ResolveArgsResult } from '../types/pl
 import type { UntrustedFlowState } from '../types/untrusted-flow.js'
 import { copyJson } from '../util/json-copy.js'
 import { StepValues } from '../util/step-values.js'
-import { releaseStep } from './authorize-call.js'
+import { notReady, releaseStep } from './authorize-call.js'
 import { checkSelectedStep } from './diagnose-call.js'
 import {
   approvalNotAuditedError,
@@ -143,16 +143,10 @@ function resolveArgs(parts: GuardParts, stepId: string): ResolveArgsResult {
     }
   const entry = run.ready.get(stepId)
   if (entry === undefined) {
-    const issue =
-      checkSelectedStep(run, step, step.tool, '') ??
-      createIssue(
-        'step_not_ready',
-        `Step ${JSON.stringify(stepId)} is not ready.`,
-        [],
-        undefined,
-        stepId,
-      )
-    return { success: false, issue }
+    return {
+      success: false,
+      issue: checkSelectedStep(run, step, step.tool, '') ?? notReady(stepId),
+    }
   }
   if (entry.issue !== undefined || entry.args === undefined) {
     const issue =
