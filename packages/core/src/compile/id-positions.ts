@@ -47,10 +47,6 @@ export class IdPositions extends MapView<number> {
     return found < 0 ? undefined : found
   }
 
-  has(id: string): boolean {
-    return this.get(id) !== undefined
-  }
-
   *entries(): MapIterator<[string, number]> {
     const ids = this.#ids
     for (let position = 0; position < ids.length; position += 1)

@@ -64,7 +64,7 @@ export class StepRecords extends MapView<StepRecord> {
     return slot === IN_COLUMNS ? 'done' : slot?.status
   }
 
-  has(id: string): boolean {
+  override has(id: string): boolean {
     return this.#slots.has(id)
   }
 

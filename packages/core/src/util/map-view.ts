@@ -1,12 +1,16 @@
 /**
  * A read-only `Map` of step ids to values kept some other way (columns by plan position): a
- * subclass gives `size`, `get`, `has` and `entries`; the rest of `ReadonlyMap` follows from them.
+ * subclass gives `size`, `get` and `entries`; the rest of `ReadonlyMap` follows from them (`has`
+ * from `get`, for values that are never `undefined`).
  */
 export abstract class MapView<V> implements ReadonlyMap<string, V> {
   abstract readonly size: number
   abstract get(id: string): V | undefined
-  abstract has(id: string): boolean
   abstract entries(): MapIterator<[string, V]>
+
+  has(id: string): boolean {
+    return this.get(id) !== undefined
+  }
 
   *keys(): MapIterator<string> {
     for (const [id] of this.entries()) yield id

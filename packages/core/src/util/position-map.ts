@@ -39,10 +39,6 @@ export class PositionMap<V> extends MapView<V> {
     return position === undefined ? undefined : this.#values[position]
   }
 
-  has(id: string): boolean {
-    return this.get(id) !== undefined
-  }
-
   /** Sets the value of a step of the plan; an id of no step of it is an error. */
   set(id: string, value: V): this {
     const position = this.#positions.get(id)

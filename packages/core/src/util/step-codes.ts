@@ -51,10 +51,6 @@ export class StepCodes<V extends string> extends MapView<V> {
     return position === undefined ? this.#others.get(id) : this.#byCode[this.#codes[position] ?? 0]
   }
 
-  has(id: string): boolean {
-    return this.get(id) !== undefined
-  }
-
   /** Sets a value of the list given to the constructor; a RangeError for any other. */
   set(id: string, value: V): this {
     const code = this.#codeOf.get(value)

@@ -59,10 +59,6 @@ export class StepValues<V> extends MapView<V> {
     return position === undefined ? this.#others?.get(id) : this.#values[position]
   }
 
-  has(id: string): boolean {
-    return this.get(id) !== undefined
-  }
-
   set(id: string, value: V): this {
     const position = this.#positions.get(id)
     if (position === undefined) {
