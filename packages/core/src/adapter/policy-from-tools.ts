@@ -1,6 +1,5 @@
 import { defineValue } from '@plan/json'
-import type { PlanIssue } from '@plan/shell/common'
-import { isRecord, PolicyError } from '@plan/shell/common'
+import { isRecord, type PlanIssue, PolicyError } from '@plan/shell/common'
 import {
   type ArgSpecInput,
   argSpecFromSchema,

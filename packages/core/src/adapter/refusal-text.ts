@@ -1,5 +1,4 @@
-import type { PlanIssue } from '@plan/shell/common'
-import { formatPath } from '@plan/shell/common'
+import { formatPath, type PlanIssue } from '@plan/shell/common'
 
 /** What {@link refusalText} says about a refused call. */
 export interface RefusalTextOptions {

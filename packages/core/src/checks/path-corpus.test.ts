@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs'
-import type { PathAccess, PathScope } from '@plan/shell/common'
-import { checkPathLexical } from '@plan/shell/common'
+import { checkPathLexical, type PathAccess, type PathScope } from '@plan/shell/common'
 import { describe, expect, it } from 'vitest'
 
 interface CorpusCase {

@@ -1,10 +1,13 @@
-import type { PathAccess, PathCheckResult, PathDenial, PathScope } from '@plan/shell/common'
 import {
   checkPathLexical,
   createResolver,
   deniedHint,
   isWithin,
   loadResolvingFileSystem,
+  type PathAccess,
+  type PathCheckResult,
+  type PathDenial,
+  type PathScope,
   placeInList,
   type Resolve,
   readOnlyHint,

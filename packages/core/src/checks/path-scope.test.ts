@@ -1,6 +1,11 @@
 import { posix } from 'node:path'
-import type { PathScope } from '@plan/shell/common'
-import { checkPathLexical, checkPathSlowly, isWithin, resolvePath } from '@plan/shell/common'
+import {
+  checkPathLexical,
+  checkPathSlowly,
+  isWithin,
+  type PathScope,
+  resolvePath,
+} from '@plan/shell/common'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 

@@ -1,5 +1,4 @@
-import type { PathScope } from '@plan/shell/common'
-import { checkPathLexical } from '@plan/shell/common'
+import { checkPathLexical, type PathScope } from '@plan/shell/common'
 import { describe, expect, it } from 'vitest'
 
 const scope: PathScope = {

@@ -1,9 +1,10 @@
-import type { PathDenial, PathScope } from '@plan/shell/common'
 import {
   checkPathSlowly,
   findPathDenial,
   isWithin,
   isWithinRelative,
+  type PathDenial,
+  type PathScope,
   relativeScope,
   resolvePath,
 } from '@plan/shell/common'

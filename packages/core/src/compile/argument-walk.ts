@@ -1,5 +1,9 @@
-import type { CommandCheckResult, PathScope, PlanIssue } from '@plan/shell/common'
-import { createIssue } from '@plan/shell/common'
+import {
+  type CommandCheckResult,
+  createIssue,
+  type PathScope,
+  type PlanIssue,
+} from '@plan/shell/common'
 import type { StepReference } from '../types/compiled-plan.js'
 
 /** Deepest accepted nesting of an argument value. */

@@ -1,6 +1,5 @@
 import { hasOwnKey, isForbiddenKey, isPlainObject } from '@plan/json'
-import type { PlanIssue } from '@plan/shell/common'
-import { createIssue, describe, valueAt } from '@plan/shell/common'
+import { createIssue, describe, type PlanIssue, valueAt } from '@plan/shell/common'
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
 import type { StepReference } from '../types/compiled-plan.js'
 import type { JsonObject } from '../types/json-value.js'

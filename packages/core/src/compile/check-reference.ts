@@ -1,6 +1,5 @@
 import { hasOwnKey, isPlainObject } from '@plan/json'
-import type { IssueCode } from '@plan/shell/common'
-import { createIssue } from '@plan/shell/common'
+import { createIssue, type IssueCode } from '@plan/shell/common'
 import type { JsonValue } from '../types/json-value.js'
 import type { ArgumentWalk, Key, Path } from './argument-walk.js'
 import { freezeField, referenceField } from './reference-parts.js'

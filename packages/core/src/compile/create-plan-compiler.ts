@@ -1,5 +1,10 @@
-import type { PathAccess, PlanIssue } from '@plan/shell/common'
-import { checkPathLexical, createIssue, PolicyError } from '@plan/shell/common'
+import {
+  checkPathLexical,
+  createIssue,
+  type PathAccess,
+  type PlanIssue,
+  PolicyError,
+} from '@plan/shell/common'
 import type { z } from 'zod'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'

@@ -1,5 +1,4 @@
-import type { PlanIssue } from '@plan/shell/common'
-import { createIssue, int32At, numberAt, stringAt } from '@plan/shell/common'
+import { createIssue, int32At, numberAt, type PlanIssue, stringAt } from '@plan/shell/common'
 import type { Budgets } from '../schema/policy-schema.js'
 import type { GraphAnalysis } from './analyze-graph.js'
 import type { Path } from './argument-walk.js'

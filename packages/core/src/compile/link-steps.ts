@@ -1,5 +1,4 @@
-import type { PlanIssue } from '@plan/shell/common'
-import { createIssue, int32At, itemAt, stringAt } from '@plan/shell/common'
+import { createIssue, int32At, itemAt, type PlanIssue, stringAt } from '@plan/shell/common'
 import { checkExtractionStep } from '../extract/check-extraction-step.js'
 import type { StepReference } from '../types/compiled-plan.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'

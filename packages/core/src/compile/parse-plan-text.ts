@@ -1,5 +1,4 @@
-import type { PlanIssue } from '@plan/shell/common'
-import { createIssue, describe } from '@plan/shell/common'
+import { createIssue, describe, type PlanIssue } from '@plan/shell/common'
 import { errorMessage } from '../util/error-message.js'
 
 /** What {@link parsePlanText} read: the plan's value, or why there is none. */

@@ -1,6 +1,5 @@
 import { isPlainObject } from '@plan/json'
-import type { PlanIssue } from '@plan/shell/common'
-import { createIssue, describe } from '@plan/shell/common'
+import { createIssue, describe, type PlanIssue } from '@plan/shell/common'
 import type { Path } from './argument-walk.js'
 import { quote } from './step-path.js'
 

@@ -1,6 +1,5 @@
 import { hasOwnKey, isPlainObject } from '@plan/json'
-import type { PlanIssue } from '@plan/shell/common'
-import { createIssue, describe } from '@plan/shell/common'
+import { createIssue, describe, type PlanIssue } from '@plan/shell/common'
 import { MAX_STEP_ID_LENGTH, matchesStepIdPattern } from '../schema/step-id.js'
 import type { Path } from './argument-walk.js'
 import type { StepIndex } from './step-index.js'

@@ -1,5 +1,4 @@
-import type { PlanIssue } from '@plan/shell/common'
-import { createIssue, someOf } from '@plan/shell/common'
+import { createIssue, type PlanIssue, someOf } from '@plan/shell/common'
 import type { ToolPolicy } from '../schema/policy-schema.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
 import type { Path } from './argument-walk.js'

@@ -1,6 +1,5 @@
 import { trackedDeniedPaths } from '@plan/shell'
-import type { PathScope, PlanIssue } from '@plan/shell/common'
-import { nodeBuiltin } from '@plan/shell/common'
+import { nodeBuiltin, type PathScope, type PlanIssue } from '@plan/shell/common'
 
 /**
  * False when the scope has no `deny` path or its first root no `.git`: nothing can be tracked,

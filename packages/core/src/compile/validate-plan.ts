@@ -1,5 +1,4 @@
-import type { PlanIssue } from '@plan/shell/common'
-import { int32At } from '@plan/shell/common'
+import { int32At, type PlanIssue } from '@plan/shell/common'
 import type { ParseCommand } from '../flow/data-sources.js'
 import { plannedRunIssues } from '../flow/planned-runs.js'
 import { type IndexedFlow, untrustedFlowIssues } from '../flow/untrusted-flow-issues.js'

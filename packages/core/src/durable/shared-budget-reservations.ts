@@ -1,5 +1,4 @@
-import type { PlanIssue } from '@plan/shell/common'
-import { createIssue } from '@plan/shell/common'
+import { createIssue, type PlanIssue } from '@plan/shell/common'
 import type { Policy } from '../schema/policy-schema.js'
 import type { BudgetReservation } from './guard-store.js'
 

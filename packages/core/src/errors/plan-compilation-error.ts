@@ -1,5 +1,4 @@
-import type { PlanIssue } from '@plan/shell/common'
-import { formatIssues, hasErrorMarker, PlanError } from '@plan/shell/common'
+import { formatIssues, hasErrorMarker, PlanError, type PlanIssue } from '@plan/shell/common'
 
 const marker = Symbol.for('@plan/core.error.plan-compilation')
 

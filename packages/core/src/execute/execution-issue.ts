@@ -1,5 +1,4 @@
-import type { IssueCode, PlanIssue } from '@plan/shell/common'
-import { createIssue } from '@plan/shell/common'
+import { createIssue, type IssueCode, type PlanIssue } from '@plan/shell/common'
 
 /** An issue about a run or one of its steps (no JSON path: it is not about the plan's text). */
 export function executionIssue(

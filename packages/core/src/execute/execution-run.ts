@@ -1,5 +1,4 @@
-import type { PlanIssue } from '@plan/shell/common'
-import { itemAt, PlanError, stringAt } from '@plan/shell/common'
+import { itemAt, PlanError, type PlanIssue, stringAt } from '@plan/shell/common'
 import type { AuditEvent } from '../types/audit-event.js'
 import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
 import type { JsonValue } from '../types/json-value.js'

@@ -1,5 +1,4 @@
-import type { PlanIssue } from '@plan/shell/common'
-import { stringAt } from '@plan/shell/common'
+import { type PlanIssue, stringAt } from '@plan/shell/common'
 import type { ExecutionStatus } from './execution-event.js'
 import { type StepRecord, StepRecords } from './step-records.js'
 

@@ -1,5 +1,4 @@
-import type { PlanIssue } from '@plan/shell/common'
-import { itemAt, PlanError } from '@plan/shell/common'
+import { itemAt, PlanError, type PlanIssue } from '@plan/shell/common'
 import { traceCallDecision } from '../telemetry/decision-spans.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject } from '../types/json-value.js'

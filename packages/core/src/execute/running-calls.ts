@@ -1,5 +1,4 @@
-import type { PlanIssue } from '@plan/shell/common'
-import { PlanError } from '@plan/shell/common'
+import { PlanError, type PlanIssue } from '@plan/shell/common'
 import type { JsonObject } from '../types/json-value.js'
 import type { ToolFunction } from '../types/tool-function.js'
 import { executionIssue } from './execution-issue.js'

@@ -1,6 +1,5 @@
 import { isPlainObject } from '@plan/json'
-import type { PlanIssue } from '@plan/shell/common'
-import { createIssue, isRecord } from '@plan/shell/common'
+import { createIssue, isRecord, type PlanIssue } from '@plan/shell/common'
 import { readExtractionSchema } from './read-extraction-schema.js'
 
 /**

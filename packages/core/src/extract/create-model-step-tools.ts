@@ -1,5 +1,4 @@
-import type { PathScope } from '@plan/shell/common'
-import { createIssue, PlanError } from '@plan/shell/common'
+import { createIssue, type PathScope, PlanError } from '@plan/shell/common'
 import type { JsonObject } from '../types/json-value.js'
 import type { ToolFunction } from '../types/tool-function.js'
 import {

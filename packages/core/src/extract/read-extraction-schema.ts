@@ -1,6 +1,5 @@
 import { readJsonSchema } from '@plan/json'
-import type { PathScope } from '@plan/shell/common'
-import { checkPathLexical, posix } from '@plan/shell/common'
+import { checkPathLexical, type PathScope, posix } from '@plan/shell/common'
 import { matchesGlob } from '../taint/match-glob.js'
 import { EXTRACTION_JSON_SCHEMA } from './extraction-json-schema.js'
 

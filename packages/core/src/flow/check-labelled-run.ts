@@ -1,6 +1,5 @@
 import { workspaceExecutor } from '@plan/shell'
-import type { IssueCode, PlanIssue } from '@plan/shell/common'
-import { createIssue, valueAt } from '@plan/shell/common'
+import { createIssue, type IssueCode, type PlanIssue, valueAt } from '@plan/shell/common'
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { ParseCommand } from './data-sources.js'

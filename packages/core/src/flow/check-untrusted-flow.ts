@@ -1,5 +1,4 @@
-import type { PlanIssue } from '@plan/shell/common'
-import { itemAt } from '@plan/shell/common'
+import { itemAt, type PlanIssue } from '@plan/shell/common'
 import type { ToolPolicy } from '../schema/policy-schema.js'
 import type { StepReference } from '../types/compiled-plan.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'

@@ -1,6 +1,5 @@
 import { namedByOwnCode } from '@plan/shell'
-import type { PlanIssue } from '@plan/shell/common'
-import { valueAt } from '@plan/shell/common'
+import { type PlanIssue, valueAt } from '@plan/shell/common'
 import { matchesExtractionSchema, readExtractionSchema } from '../extract/read-extraction-schema.js'
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
 import type { CompiledStep } from '../types/compiled-plan.js'

@@ -1,6 +1,5 @@
 import { commandSource, workspaceExecutor } from '@plan/shell'
-import type { PlanIssue } from '@plan/shell/common'
-import { createIssue, itemAt, popped } from '@plan/shell/common'
+import { createIssue, itemAt, type PlanIssue, popped } from '@plan/shell/common'
 import { GENERATE_TOOL } from '../extract/model-step-policy.js'
 import { readExtractionSchema } from '../extract/read-extraction-schema.js'
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'

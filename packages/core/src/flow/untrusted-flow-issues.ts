@@ -1,5 +1,4 @@
-import type { PlanIssue } from '@plan/shell/common'
-import { int32At, itemAt, stringAt } from '@plan/shell/common'
+import { int32At, itemAt, type PlanIssue, stringAt } from '@plan/shell/common'
 import type { ToolPolicy } from '../schema/policy-schema.js'
 import type { StepReference } from '../types/compiled-plan.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'

@@ -1,6 +1,5 @@
 import { canonicalJson, defineValue, hashJsonOrNull, sha256Hex } from '@plan/json'
-import type { PlanIssue } from '@plan/shell/common'
-import { createIssue, itemAt } from '@plan/shell/common'
+import { createIssue, itemAt, type PlanIssue } from '@plan/shell/common'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import type { TaintedPolicy } from '../schema/tainted-schema.js'
 import { checkTaintedCall } from '../taint/check-tainted-call.js'

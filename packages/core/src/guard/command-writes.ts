@@ -1,6 +1,5 @@
 import { commandReads, workspaceExecutor } from '@plan/shell'
-import type { PlanIssue } from '@plan/shell/common'
-import { createIssue } from '@plan/shell/common'
+import { createIssue, type PlanIssue } from '@plan/shell/common'
 import { roleValues, workspaceRelative } from '../flow/data-sources.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'

@@ -1,6 +1,5 @@
 import { canonicalJson } from '@plan/json'
-import type { PlanIssue } from '@plan/shell/common'
-import { createIssue } from '@plan/shell/common'
+import { createIssue, type PlanIssue } from '@plan/shell/common'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import { interruptedCallIssue } from './interrupted-call.js'

@@ -1,5 +1,4 @@
-import type { PlanIssue } from '@plan/shell/common'
-import { createIssue, PlanError } from '@plan/shell/common'
+import { createIssue, PlanError, type PlanIssue } from '@plan/shell/common'
 import type { AuditEvent } from '../types/audit-event.js'
 import type { AuditSink } from '../types/audit-sink.js'
 

@@ -1,5 +1,4 @@
-import type { PlanIssue } from '@plan/shell/common'
-import { createIssue } from '@plan/shell/common'
+import { createIssue, type PlanIssue } from '@plan/shell/common'
 
 /** The issue of a call that a crash (or a kill) interrupted: it may or may not have had effects. */
 export function interruptedCallIssue(stepId: string, tool: string): PlanIssue {

@@ -1,5 +1,4 @@
-import type { PathAccess } from '@plan/shell/common'
-import { valueAt } from '@plan/shell/common'
+import { type PathAccess, valueAt } from '@plan/shell/common'
 import type { ArgSpec } from '../schema/policy-schema.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 

@@ -1,6 +1,5 @@
 import { isPlainObject } from '@plan/json'
-import type { PlanIssue } from '@plan/shell/common'
-import { createIssue } from '@plan/shell/common'
+import { createIssue, type PlanIssue } from '@plan/shell/common'
 import type { ToolCall } from '../types/plan-guard.js'
 import { errorMessage } from '../util/error-message.js'
 

@@ -1,6 +1,5 @@
 import { defineValue } from '@plan/json'
-import type { PlanIssue } from '@plan/shell/common'
-import { itemAt } from '@plan/shell/common'
+import { itemAt, type PlanIssue } from '@plan/shell/common'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import { copyJson } from '../util/json-copy.js'

@@ -1,6 +1,5 @@
 import { canonicalJson } from '@plan/json'
-import type { PlanIssue } from '@plan/shell/common'
-import { int32At, itemAt, stringAt } from '@plan/shell/common'
+import { int32At, itemAt, type PlanIssue, stringAt } from '@plan/shell/common'
 import { type PlanSteps, planSteps, stepsView } from '../compile/build-compiled-plan.js'
 import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'

@@ -1,6 +1,5 @@
 import { namedByOwnCode, runsAsCode } from '@plan/shell'
-import type { PlanIssue } from '@plan/shell/common'
-import { createIssue, valueAt } from '@plan/shell/common'
+import { createIssue, type PlanIssue, valueAt } from '@plan/shell/common'
 import { workspaceRelative } from '../flow/data-sources.js'
 import type { ArgSpec } from '../schema/policy-schema.js'
 import type { CompiledStep } from '../types/compiled-plan.js'

@@ -1,5 +1,4 @@
-import type { IssueCode, PlanIssue } from '@plan/shell/common'
-import { createIssue } from '@plan/shell/common'
+import { createIssue, type IssueCode, type PlanIssue } from '@plan/shell/common'
 import { errorMessage } from '../util/error-message.js'
 
 /**

@@ -1,5 +1,4 @@
-import type { PlanIssue } from '@plan/shell/common'
-import { itemAt } from '@plan/shell/common'
+import { itemAt, type PlanIssue } from '@plan/shell/common'
 import type { Policy } from '../schema/policy-schema.js'
 import {
   decidePolicyCase,

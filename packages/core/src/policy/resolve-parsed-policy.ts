@@ -1,6 +1,6 @@
-import type { PlanIssue } from '@plan/shell/common'
 import {
   createIssue,
+  type PlanIssue,
   PolicyError,
   posix,
   stringAt,

@@ -1,5 +1,10 @@
-import type { PlanIssue } from '@plan/shell/common'
-import { createIssue, loadNodeBuiltin, PolicyError, posix } from '@plan/shell/common'
+import {
+  createIssue,
+  loadNodeBuiltin,
+  type PlanIssue,
+  PolicyError,
+  posix,
+} from '@plan/shell/common'
 import { RE2JS } from 're2js'
 import type { z } from 'zod'
 import { unreadableIssue } from '../issues/unreadable-issue.js'

@@ -1,6 +1,5 @@
 import { commandReads } from '@plan/shell'
-import type { PlanIssue } from '@plan/shell/common'
-import { createIssue, valueAt } from '@plan/shell/common'
+import { createIssue, type PlanIssue, valueAt } from '@plan/shell/common'
 import type { ArgSpec } from '../schema/policy-schema.js'
 import type { TaintedPolicy } from '../schema/tainted-schema.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
