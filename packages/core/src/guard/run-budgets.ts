@@ -25,10 +25,6 @@ export class RunBudgets {
   startedAt: number
   stopped: PlanIssue | undefined
 
-  private readonly budgets: Budgets
-  private readonly toolLimit: (tool: string) => number | undefined
-  private readonly now: () => number
-  private readonly onStop: (issue: PlanIssue) => void
   readonly #seenPlanHashes = new Set<string>()
   /** Approved plans whose hashes join `seenPlanHashes` when it is first read after them. */
   readonly #unhashed: CompiledPlan[] = []
@@ -43,15 +39,11 @@ export class RunBudgets {
    * @param onStop told once, when the run stops
    */
   constructor(
-    budgets: Budgets,
-    toolLimit: (tool: string) => number | undefined,
-    now: () => number,
-    onStop: (issue: PlanIssue) => void,
+    private readonly budgets: Budgets,
+    private readonly toolLimit: (tool: string) => number | undefined,
+    private readonly now: () => number,
+    private readonly onStop: (issue: PlanIssue) => void,
   ) {
-    this.budgets = budgets
-    this.toolLimit = toolLimit
-    this.now = now
-    this.onStop = onStop
     this.startedAt = now()
   }
 
