@@ -1,7 +1,8 @@
 import { workspaceExecutor } from '@plan/shell'
-import { createIssue, type IssueCode, type PlanIssue, valueAt } from '@plan/shell/common'
-import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
-import type { JsonObject, JsonValue } from '../types/json-value.js'
+import { createIssue, type IssueCode, type PlanIssue } from '@plan/shell/common'
+import type { ToolPolicy } from '../schema/policy-schema.js'
+import { roleValues } from '../taint/role-values.js'
+import type { JsonObject } from '../types/json-value.js'
 import type { ParseCommand } from './data-sources.js'
 
 /** A labelled file a command would run, with the sources that make running it new. */
@@ -31,19 +32,6 @@ export function labelledFilesRun(
   return found
 }
 
-function commandArguments(
-  spec: ArgSpec,
-  value: JsonValue,
-  path: (string | number)[],
-  out: [string, (string | number)[]][],
-) {
-  if (spec.type === 'array' && Array.isArray(value))
-    value.forEach((item, index) => {
-      commandArguments(spec.items, item, [...path, index], out)
-    })
-  else if (spec.type === 'command' && typeof value === 'string') out.push([value, path])
-}
-
 function describeRuns(runs: readonly LabelledRun[]): string {
   const shown = runs
     .slice(0, 3)
@@ -66,12 +54,9 @@ export function checkLabelledRun(
   code: Extract<IssueCode, 'tainted_run' | 'untrusted_flow'>,
 ): PlanIssue[] {
   if (labelled.size === 0) return []
-  const commands: [string, (string | number)[]][] = []
-  for (const name of Object.keys(tool.args))
-    if (Object.hasOwn(args, name))
-      commandArguments(valueAt(tool.args, name), valueAt(args, name), [name], commands)
   const issues: PlanIssue[] = []
-  for (const [command, path] of commands) {
+  for (const { role, value: command, path } of roleValues(tool, args)) {
+    if (role !== 'command') continue
     const argv = parseCommand(command)
     if (argv === undefined) continue
     const runs = labelledFilesRun(argv, labelled)

@@ -1,40 +1,14 @@
 import { commandSource } from '@plan/shell'
-import { valueAt } from '@plan/shell/common'
-import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
+import type { ToolPolicy } from '../schema/policy-schema.js'
+import { roleValues } from '../taint/role-values.js'
 import { workspaceRelative } from '../taint/workspace-relative.js'
-import type { JsonObject, JsonValue } from '../types/json-value.js'
+import type { JsonObject } from '../types/json-value.js'
 import { hostOf } from '../util/host-of.js'
 
 export { workspaceRelative }
 
 /** Reads a command into its argv, or undefined when it is not one allowed simple command. */
 export type ParseCommand = (command: string) => readonly string[] | undefined
-
-/** One string argument with the role its declaration gives it. */
-export interface RoleValue {
-  readonly role: 'read' | 'write' | 'command' | 'url'
-  readonly value: string
-}
-
-function collect(spec: ArgSpec, value: JsonValue, out: RoleValue[]): void {
-  if (spec.type === 'array') {
-    if (Array.isArray(value)) for (const item of value) collect(spec.items, item, out)
-    return
-  }
-  if (typeof value !== 'string') return
-  if (spec.type === 'command') out.push({ role: 'command', value })
-  else if (spec.type === 'path')
-    out.push({ role: spec.access === 'write' ? 'write' : 'read', value })
-  else if (spec.type === 'string' && spec.format === 'url') out.push({ role: 'url', value })
-}
-
-/** The path, command and URL arguments of a call, by role. */
-export function roleValues(tool: ToolPolicy, args: JsonObject): RoleValue[] {
-  const out: RoleValue[] = []
-  for (const name of Object.keys(tool.args))
-    if (Object.hasOwn(args, name)) collect(valueAt(tool.args, name), valueAt(args, name), out)
-  return out
-}
 
 /**
  * Where a tool's output comes from, as source names: `file:<path>` for a workspace file it

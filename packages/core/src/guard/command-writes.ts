@@ -1,6 +1,7 @@
 import { commandReads, workspaceExecutor } from '@plan/shell'
 import { createIssue, type PlanIssue } from '@plan/shell/common'
-import { roleValues, workspaceRelative } from '../flow/data-sources.js'
+import { workspaceRelative } from '../flow/data-sources.js'
+import { roleValues } from '../taint/role-values.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { GuardParts } from './guard-parts.js'

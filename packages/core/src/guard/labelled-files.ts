@@ -1,6 +1,7 @@
 import type { PlanIssue } from '@plan/shell/common'
 import { checkLabelledRun } from '../flow/check-labelled-run.js'
-import { type ParseCommand, roleValues, workspaceRelative } from '../flow/data-sources.js'
+import { type ParseCommand, workspaceRelative } from '../flow/data-sources.js'
+import { roleValues } from '../taint/role-values.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject } from '../types/json-value.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'

@@ -1,24 +1,10 @@
 import { namedByOwnCode, runsAsCode } from '@plan/shell'
-import { createIssue, type PlanIssue, valueAt } from '@plan/shell/common'
+import { createIssue, type PlanIssue } from '@plan/shell/common'
 import { workspaceRelative } from '../flow/data-sources.js'
-import type { ArgSpec } from '../schema/policy-schema.js'
+import { roleValues } from '../taint/role-values.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
-import type { JsonObject, JsonValue } from '../types/json-value.js'
+import type { JsonObject } from '../types/json-value.js'
 import type { GuardParts } from './guard-parts.js'
-
-function writePaths(
-  spec: ArgSpec,
-  value: JsonValue,
-  path: (string | number)[],
-  out: [string, (string | number)[]][],
-): void {
-  if (spec.type === 'array' && Array.isArray(value))
-    value.forEach((item, index) => {
-      writePaths(spec.items, item, [...path, index], out)
-    })
-  else if (spec.type === 'path' && spec.access === 'write' && typeof value === 'string')
-    out.push([value, path])
-}
 
 /**
  * In a tainted per-turn run (`trust.tainted`, allowlist mode), a write under an allowed
@@ -36,14 +22,11 @@ export function checkTaintedCodeWrites(
 ): PlanIssue[] {
   const tool = parts.compiler.policy.tools.get(step.tool)
   if (tool === undefined) return []
-  const found: [string, (string | number)[]][] = []
-  for (const name of Object.keys(tool.args))
-    if (Object.hasOwn(args, name))
-      writePaths(valueAt(tool.args, name), valueAt(args, name), [name], found)
+  const found = roleValues(tool, args).filter((entry) => entry.role === 'write')
   if (found.length === 0) return []
   const sources = parts.flow.callSources(step, true)
   const issues: PlanIssue[] = []
-  for (const [value, path] of found) {
+  for (const { value, path } of found) {
     const relative = workspaceRelative(value, parts.compiler.policy.scope.roots)
     if (relative === undefined || !runsAsCode(relative) || namedByOwnCode(sources, relative))
       continue

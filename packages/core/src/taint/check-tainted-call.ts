@@ -1,12 +1,12 @@
 import { commandReads } from '@plan/shell'
-import { createIssue, type PlanIssue, valueAt } from '@plan/shell/common'
-import type { ArgSpec } from '../schema/policy-schema.js'
+import { createIssue, type PlanIssue } from '@plan/shell/common'
 import type { TaintedPolicy } from '../schema/tainted-schema.js'
-import type { JsonObject, JsonValue } from '../types/json-value.js'
+import type { JsonObject } from '../types/json-value.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { TaintState } from '../types/taint-state.js'
 import { hostAllowed } from '../util/host-allowed.js'
 import { matchesGlob } from './match-glob.js'
+import { type RoleValue, roleValues } from './role-values.js'
 import { commandReadsSensitive, type SensitivePaths, sensitivePaths } from './sensitive-reads.js'
 import { workspaceRelative } from './workspace-relative.js'
 
@@ -19,28 +19,8 @@ export interface TaintedCallCheck {
   readonly acts: boolean
 }
 
-type SinkKind = 'command' | 'write' | 'read' | 'url'
-
-interface Sink {
-  readonly kind: SinkKind
-  readonly value: string
-  readonly path: (string | number)[]
-}
-
-function collectSinks(spec: ArgSpec, value: JsonValue, path: (string | number)[], out: Sink[]) {
-  if (spec.type === 'array') {
-    if (Array.isArray(value))
-      value.forEach((item, index) => {
-        collectSinks(spec.items, item, [...path, index], out)
-      })
-    return
-  }
-  if (typeof value !== 'string') return
-  if (spec.type === 'command') out.push({ kind: 'command', value, path })
-  else if (spec.type === 'path')
-    out.push({ kind: spec.access === 'write' ? 'write' : 'read', value, path })
-  else if (spec.type === 'string' && spec.format === 'url') out.push({ kind: 'url', value, path })
-}
+/** What a call's string argument does: the tainted-run rules limit all but reading. */
+type SinkKind = RoleValue['role']
 
 function urlHostAllowed(url: string, hosts: readonly string[]): boolean {
   let host: string
@@ -79,7 +59,7 @@ function untrustedOutput(state: TaintState, first = 'Untrusted'): string {
 
 function allowlistIssue(
   tainted: TaintedPolicy,
-  sink: Sink,
+  sink: RoleValue,
   kind: Exclude<SinkKind, 'read'>,
   stepId: string,
   state: TaintState,
@@ -103,7 +83,7 @@ function allowlistIssue(
 function readCall(
   compiler: PlanCompiler,
   tool: string,
-  sinks: readonly Sink[],
+  sinks: readonly RoleValue[],
   sensitive: SensitivePaths,
   roots: readonly string[],
 ): { readsSensitive: boolean; acts: boolean } {
@@ -112,19 +92,19 @@ function readCall(
   let readsSensitive = false
   let acts = false
   for (const sink of sinks) {
-    if (sink.kind === 'command') {
+    if (sink.role === 'command') {
       const checked = compiler.checkCommand(sink.value)
       const argv = checked.allowed ? checked.argv : undefined
       readsSensitive ||= argv !== undefined && commandReadsSensitive(argv, sensitive, roots)
       acts ||= argv === undefined || !commandReads(argv).readOnly
       continue
     }
-    if (sink.kind !== 'read') acts = true
-    if (sink.kind === 'url') continue
+    if (sink.role !== 'read') acts = true
+    if (sink.role === 'url') continue
     const inside = workspaceRelative(sink.value, roots)
     if (inside === undefined) continue
     readsSensitive ||=
-      sensitive.file(inside) || (walks && sink.kind === 'read' && sensitive.tree(inside))
+      sensitive.file(inside) || (walks && sink.role === 'read' && sensitive.tree(inside))
   }
   return { readsSensitive, acts }
 }
@@ -135,10 +115,14 @@ function readCall(
  * path or pieces carry, so the refusal is one no human can judge from the call and it is
  * never put to one (`onRefuse: 'ask'` asks only about `tainted_run`).
  */
-function egressIssues(tainted: TaintedPolicy, sinks: readonly Sink[], stepId: string): PlanIssue[] {
+function egressIssues(
+  tainted: TaintedPolicy,
+  sinks: readonly RoleValue[],
+  stepId: string,
+): PlanIssue[] {
   const declared = new Set(tainted.urls.map(normalUrl))
   return sinks
-    .filter((sink) => sink.kind === 'url' && !declared.has(normalUrl(sink.value)))
+    .filter((sink) => sink.role === 'url' && !declared.has(normalUrl(sink.value)))
     .map((sink) =>
       createIssue(
         'untrusted_flow',
@@ -178,14 +162,10 @@ export function checkTaintedCall(
   roots: readonly string[] = compiler.policy.scope.roots,
 ): TaintedCallCheck {
   const tainted = compiler.policy.policy.trust.tainted
-  const specs = compiler.policy.tools.get(tool)?.args
-  if (tainted === undefined || specs === undefined)
+  const policyTool = compiler.policy.tools.get(tool)
+  if (tainted === undefined || policyTool === undefined)
     return { issues: [], readsSensitive: false, acts: false }
-  const sinks: Sink[] = []
-  for (const name of Object.keys(specs)) {
-    if (Object.hasOwn(args, name))
-      collectSinks(valueAt(specs, name), valueAt(args, name), [name], sinks)
-  }
+  const sinks = roleValues(policyTool, args)
   const sensitive = sensitivePaths(tainted, compiler.policy.scope, roots)
   const { readsSensitive, acts } = readCall(compiler, tool, sinks, sensitive, roots)
   const egress = state.sensitive || readsSensitive ? egressIssues(tainted, sinks, stepId) : []
@@ -221,24 +201,24 @@ export function checkTaintedCall(
 function allowlistIssues(
   compiler: PlanCompiler,
   tainted: TaintedPolicy,
-  sinks: readonly Sink[],
+  sinks: readonly RoleValue[],
   stepId: string,
   roots: readonly string[],
   state: TaintState,
 ): PlanIssue[] {
   const issues: PlanIssue[] = []
   for (const sink of sinks) {
-    if (sink.kind === 'read') continue
+    if (sink.role === 'read') continue
     let allowed = false
-    if (sink.kind === 'url') allowed = urlHostAllowed(sink.value, tainted.hosts)
-    else if (sink.kind === 'write') {
+    if (sink.role === 'url') allowed = urlHostAllowed(sink.value, tainted.hosts)
+    else if (sink.role === 'write') {
       const inside = workspaceRelative(sink.value, roots)
       allowed = inside !== undefined && tainted.writes.some((glob) => matchesGlob(inside, glob))
     } else {
       const checked = compiler.checkCommand(sink.value)
       allowed = checked.allowed && commandAllowed(checked.argv, tainted.commands)
     }
-    if (!allowed) issues.push(allowlistIssue(tainted, sink, sink.kind, stepId, state))
+    if (!allowed) issues.push(allowlistIssue(tainted, sink, sink.role, stepId, state))
   }
   return issues
 }
