@@ -5,8 +5,6 @@ import { workspaceRelative } from '../taint/workspace-relative.js'
 import type { JsonObject } from '../types/json-value.js'
 import { hostOf } from '../util/host-of.js'
 
-export { workspaceRelative }
-
 /** Reads a command into its argv, or undefined when it is not one allowed simple command. */
 export type ParseCommand = (command: string) => readonly string[] | undefined
 

@@ -1,7 +1,7 @@
 import { namedByOwnCode, runsAsCode } from '@plan/shell'
 import { createIssue, type PlanIssue } from '@plan/shell/common'
-import { workspaceRelative } from '../flow/data-sources.js'
 import { roleValues } from '../taint/role-values.js'
+import { workspaceRelative } from '../taint/workspace-relative.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject } from '../types/json-value.js'
 import type { GuardParts } from './guard-parts.js'
