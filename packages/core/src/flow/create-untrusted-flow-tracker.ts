@@ -31,8 +31,6 @@ import {
 } from './trust-rules.js'
 import { UntrustedTextIndex } from './untrusted-text-index.js'
 
-export { readUntrustedFlowState } from './read-untrusted-flow-state.js'
-
 /** What {@link UntrustedFlowTracker.check} found about one call's arguments. */
 export interface FlowCheck {
   /** One `untrusted_flow` issue per refusing argument that untrusted data reaches. */

@@ -1,6 +1,6 @@
 import { matchJsonSchema } from '@plan/json'
 import { PlanError } from '@plan/shell/common'
-import { readUntrustedFlowState } from '../flow/create-untrusted-flow-tracker.js'
+import { readUntrustedFlowState } from '../flow/read-untrusted-flow-state.js'
 import { unreadableIssue } from '../issues/unreadable-issue.js'
 import type { JsonValue } from '../types/json-value.js'
 import type { PlanGuardState } from '../types/plan-guard.js'
