@@ -102,13 +102,14 @@ export function planPrepareStep<TOOLS extends ToolSet = ToolSet>(
     return lastWrapped
   }
   // plan mode only: the model, wrapped so that it sees the tools of the ready steps
-  const masking = maskToolsMiddleware(() => guard.readyTools())
+  let masking: ReturnType<typeof maskToolsMiddleware> | undefined
   let lastPlanModel: Exclude<LanguageModel, string> | undefined
   let lastMasked: Exclude<LanguageModel, string> | undefined
   const maskedModel = (model: LanguageModel): Exclude<LanguageModel, string> => {
     const base = resolveModel(model)
     if (base !== lastPlanModel || lastMasked === undefined) {
       lastPlanModel = base
+      masking ??= maskToolsMiddleware(() => guard.readyTools())
       lastMasked = wrapLanguageModel({ model: base, middleware: masking })
     }
     return lastMasked
