@@ -3,10 +3,13 @@ import type { ToolPolicy } from '../schema/policy-schema.js'
 import { MAX_STEP_ID_LENGTH, matchesStepIdPattern } from '../schema/step-id.js'
 import type { PlanValidationResult } from '../types/plan-compiler.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
-import type { ArgumentWalk, StepIdLookup } from './argument-walk.js'
+import type { ArgumentWalk, Path, StepIdLookup } from './argument-walk.js'
 import { buildOneStepPlan } from './build-compiled-plan.js'
 import { checkArgumentsInto } from './check-arguments.js'
 import type { CommandCheck } from './command-check.js'
+
+// Where the one step's arguments are; `checkArgumentsInto` copies it, never writes it.
+const ARGS_PATH: Path = ['steps', 0, 'args']
 
 /** The one step of `{ steps: [step] }`, when the plan has no other key; else undefined. */
 function onlyStep(plan: unknown): Record<string, unknown> | undefined {
@@ -77,7 +80,7 @@ export function validateOneStep(
   const args = checkArgumentsInto(
     toolPolicy,
     hasOwnKey(step, 'args') ? step.args : undefined,
-    ['steps', 0, 'args'],
+    ARGS_PATH,
     walk,
   )
   // A reference, or any issue: the general validation reports it, with its location.
