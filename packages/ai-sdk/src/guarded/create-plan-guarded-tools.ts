@@ -129,14 +129,13 @@ async function guardedToolsWith<TOOLS extends ToolSet>(
       ? undefined
       : await loadState(options.store, options.runId)
   const state = options.state ?? (saved?.state as PlanGuardState | undefined)
+  // Options left undefined are absent to `createPlanGuard`: one object, no spread per run.
   const guard = createPlanGuard(compiled, {
     compiler,
-    ...(state === undefined ? {} : { state }),
-    ...(options.checkPathsOnDisk === undefined
-      ? {}
-      : { checkPathsOnDisk: options.checkPathsOnDisk }),
-    ...(options.audit === undefined ? {} : { audit: options.audit }),
-    ...(options.labelledFiles === undefined ? {} : { labelledFiles: options.labelledFiles }),
+    state,
+    checkPathsOnDisk: options.checkPathsOnDisk,
+    audit: options.audit,
+    labelledFiles: options.labelledFiles,
   })
   // The state resumed from is the writer's base: a save after another writer's fails.
   if (options.state === undefined && options.store !== undefined) resumeWriter(guard, saved)
@@ -153,41 +152,30 @@ function wire<TOOLS extends ToolSet>(
   mode: PlanMode,
   options: CreatePlanGuardedToolsOptions<TOOLS>,
 ): PlanGuardedTools<TOOLS> {
-  const onDecision = options.onDecision === undefined ? {} : { onDecision: options.onDecision }
-  const tools = guardTools(options.tools, guard, {
-    ...onDecision,
-    ...(options.store === undefined ? {} : { store: options.store }),
-    ...(options.runId === undefined ? {} : { runId: options.runId }),
-    ...(options.keys === undefined ? {} : { keys: options.keys }),
-    ...(options.retryInterrupted === undefined
-      ? {}
-      : { retryInterrupted: options.retryInterrupted }),
-  })
+  // `options` holds every setting of `guardTools` under its own name: it is passed as it is.
+  const tools = guardTools(options.tools, guard, options)
   return {
     tools,
     toolApproval: planToolApproval(guard, {
       askHuman: compiler.policy.policy.trust.tainted?.onRefuse === 'ask',
-      ...(options.allowedStatus === undefined ? {} : { allowedStatus: options.allowedStatus }),
-      ...onDecision,
+      allowedStatus: options.allowedStatus,
+      onDecision: options.onDecision,
     }),
     prepareStep: planPrepareStep<TOOLS>(guard, {
       mode,
       tools,
-      ...(mode === 'turn' && options.maskTools !== false
-        ? { turnTools: policyToolNames(tools, compiler) }
-        : {}),
-      ...(options.maskTools === undefined ? {} : { maskTools: options.maskTools }),
-      ...onDecision,
-      ...(options.extractionModel === undefined
-        ? {}
-        : { modelSteps: modelStepsWith(options.extractionModel, compiler) }),
+      turnTools:
+        mode === 'turn' && options.maskTools !== false
+          ? policyToolNames(tools, compiler)
+          : undefined,
+      maskTools: options.maskTools,
+      onDecision: options.onDecision,
+      modelSteps:
+        options.extractionModel === undefined
+          ? undefined
+          : modelStepsWith(options.extractionModel, compiler),
     }),
-    stopWhen: planStopWhen<TOOLS>(guard, {
-      mode,
-      ...(options.stopWhenComplete === undefined
-        ? {}
-        : { stopWhenComplete: options.stopWhenComplete }),
-    }),
+    stopWhen: planStopWhen<TOOLS>(guard, { mode, stopWhenComplete: options.stopWhenComplete }),
     guard,
     compiler,
     mode,
