@@ -44,35 +44,36 @@ const NO_REFERENCES: readonly StepReference[] = Object.freeze([])
 const ONE_ROW = new Int32Array(1)
 const NO_EDGES = new Int32Array(2)
 const NO_TARGETS = new Int32Array(0)
+const ONE_STEP_REFERENCES: readonly (readonly StepReference[])[] = Object.freeze([NO_REFERENCES])
 
 /**
  * The approved plan of one step with no dependencies and no references, whose arguments were
  * checked (a model turn's one call): what {@link buildCompiledPlan} makes of that plan, without
- * the tables of a general one.
+ * the tables of a general one. `ids`, frozen, holds the step's id and is also the plan's order.
  */
 export function buildOneStepPlan(
-  id: string,
+  ids: readonly [string],
   tool: string,
   args: CompiledStep['args'],
 ): CompiledPlan {
   const columns = new PlanColumns({
-    ids: [id],
+    ids,
     rowOf: ONE_ROW,
     tools: [tool],
     args: [args],
-    references: [NO_REFERENCES],
+    references: ONE_STEP_REFERENCES,
     dependencyStart: NO_EDGES,
     dependencyTarget: NO_TARGETS,
     level: ONE_ROW,
     levelCount: 1,
   })
-  return compiledPlanOf(columns, [id], 1)
+  return compiledPlanOf(columns, ids, 1)
 }
 
 /** The frozen plan object of `columns`, with its keys in order. */
 function compiledPlanOf(
   columns: PlanColumns,
-  order: string[],
+  order: readonly string[],
   criticalPathLength: number,
 ): CompiledPlan {
   const plan = {} as PlanBody

@@ -11,6 +11,17 @@ import type { CommandCheck } from './command-check.js'
 // Where the one step's arguments are; `checkArgumentsInto` copies it, never writes it.
 const ARGS_PATH: Path = ['steps', 0, 'args']
 
+/** The one id of a one-step plan as the argument walk looks ids up: one object, no closure. */
+class OneStepId implements StepIdLookup {
+  readonly #id: string
+  constructor(id: string) {
+    this.#id = id
+  }
+  get(key: string): number | undefined {
+    return key === this.#id ? 0 : undefined
+  }
+}
+
 /** The one step of `{ steps: [step] }`, when the plan has no other key; else undefined. */
 function onlyStep(plan: unknown): Record<string, unknown> | undefined {
   if (!isPlainObject(plan)) return undefined
@@ -65,12 +76,13 @@ export function validateOneStep(
   const tool = hasOwnKey(step, 'tool') ? step.tool : undefined
   const toolPolicy = plainToolPolicy(policy, tool)
   if (toolPolicy === undefined || typeof tool !== 'string') return undefined
-  const stepIds: StepIdLookup = { get: (key) => (key === id ? 0 : undefined) }
+  // The plan's ids and its order: one frozen array, read by the walk and kept by the plan.
+  const ids: readonly [string] = Object.freeze([id])
   const walk: ArgumentWalk = {
     scope: policy.scope,
     checkCommand,
-    stepIds,
-    stepIdAt: [id],
+    stepIds: new OneStepId(id),
+    stepIdAt: ids,
     stepId: id,
     issues: [],
     references: [],
@@ -85,5 +97,5 @@ export function validateOneStep(
   )
   // A reference, or any issue: the general validation reports it, with its location.
   if (walk.issues.length > 0 || walk.references.length > 0) return undefined
-  return { success: true, plan: buildOneStepPlan(id, tool, args), issues: [] }
+  return { success: true, plan: buildOneStepPlan(ids, tool, args), issues: [] }
 }
