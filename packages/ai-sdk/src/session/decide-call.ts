@@ -92,56 +92,78 @@ function authorize(guard: PlanGuard, call: ToolCall): Promise<CallDecision> {
   }
 }
 
+/** Keeps an allowed call's reservation for the wrapper, under its call id and arguments. */
+function reserveFor(
+  session: GuardSession,
+  call: ToolCall,
+  callId: string,
+  argsKey: string,
+): (decision: CallDecision) => CallDecision {
+  return (decision) => {
+    if (decision.allowed)
+      session.reservations.set(callId, { tool: call.tool, argsKey, result: decision.result })
+    return decision
+  }
+}
+
 /**
  * Decision for the approval function: authorizes now and keeps the reservation for the
- * wrapper, so a step is reserved once (core has no dry run).
+ * wrapper, so a step is reserved once (core has no dry run). The guard's promise is returned
+ * as it is, not awaited in an async function of its own: a call a step fewer to wait for.
  */
-export async function decideForApproval(guard: PlanGuard, call: ToolCall): Promise<CallDecision> {
-  const session = sessionOf(guard)
-  const rejected = rejectedTurn(session, call)
-  if (rejected !== undefined) return rejected
-  const callId = call.callId
-  const argsKey = argsKeyOf(call.args)
-  if (callId !== undefined) {
-    const existing = session.reservations.get(callId)
-    if (existing !== undefined) {
-      // the SDK re-evaluates approvals of replayed calls: answer the same, reserve nothing new
-      if (existing.tool === call.tool && argsKey !== undefined && existing.argsKey === argsKey) {
-        return { allowed: true, result: existing.result }
+export function decideForApproval(guard: PlanGuard, call: ToolCall): Promise<CallDecision> {
+  try {
+    const session = sessionOf(guard)
+    const rejected = rejectedTurn(session, call)
+    if (rejected !== undefined) return Promise.resolve(rejected)
+    const callId = call.callId
+    const argsKey = argsKeyOf(call.args)
+    if (callId !== undefined) {
+      const existing = session.reservations.get(callId)
+      if (existing !== undefined) {
+        // the SDK re-evaluates approvals of replayed calls: answer the same, reserve nothing new
+        if (existing.tool === call.tool && argsKey !== undefined && existing.argsKey === argsKey) {
+          return Promise.resolve({ allowed: true, result: existing.result })
+        }
+        return Promise.resolve(changedArguments(call.tool))
       }
-      return changedArguments(call.tool)
     }
+    const decision = authorize(guard, call)
+    if (callId === undefined || argsKey === undefined) return decision
+    return decision.then(reserveFor(session, call, callId, argsKey))
+  } catch (error) {
+    return Promise.reject(error)
   }
-  const decision = await authorize(guard, call)
-  if (decision.allowed && callId !== undefined && argsKey !== undefined) {
-    session.reservations.set(callId, { tool: call.tool, argsKey, result: decision.result })
-  }
-  return decision
 }
 
 /**
  * Decision for the tool wrapper, the authoritative check: takes over the approval's
  * reservation for this call when there is one and it matches, else authorizes the call.
  */
-export async function decideForExecution(guard: PlanGuard, call: ToolCall): Promise<CallDecision> {
-  const session = sessionOf(guard)
-  const rejected = rejectedTurn(session, call)
-  if (rejected !== undefined) return rejected
-  const reservation = call.callId === undefined ? undefined : session.reservations.get(call.callId)
-  if (reservation !== undefined && call.callId !== undefined) {
-    session.reservations.delete(call.callId)
-    const argsKey = argsKeyOf(call.args)
-    if (
-      reservation.tool === call.tool &&
-      argsKey !== undefined &&
-      argsKey === reservation.argsKey
-    ) {
-      return { allowed: true, result: reservation.result }
+export function decideForExecution(guard: PlanGuard, call: ToolCall): Promise<CallDecision> {
+  try {
+    const session = sessionOf(guard)
+    const rejected = rejectedTurn(session, call)
+    if (rejected !== undefined) return Promise.resolve(rejected)
+    const reservation =
+      call.callId === undefined ? undefined : session.reservations.get(call.callId)
+    if (reservation !== undefined && call.callId !== undefined) {
+      session.reservations.delete(call.callId)
+      const argsKey = argsKeyOf(call.args)
+      if (
+        reservation.tool === call.tool &&
+        argsKey !== undefined &&
+        argsKey === reservation.argsKey
+      ) {
+        return Promise.resolve({ allowed: true, result: reservation.result })
+      }
+      guard.release(reservation.result.stepId)
+      return Promise.resolve(changedArguments(call.tool))
     }
-    guard.release(reservation.result.stepId)
-    return changedArguments(call.tool)
+    return authorize(guard, call)
+  } catch (error) {
+    return Promise.reject(error)
   }
-  return authorize(guard, call)
 }
 
 /**
