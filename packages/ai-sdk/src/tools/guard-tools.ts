@@ -7,7 +7,7 @@ import {
   type RunKeys,
 } from '@plan/core'
 import type { Tool, ToolExecutionOptions, ToolSet } from 'ai'
-import { decideForExecution } from '../session/decide-call.js'
+import { type CallDecision, decideForExecution } from '../session/decide-call.js'
 import { denialError } from '../session/denial.js'
 import type { AllowedResult } from '../session/guard-session.js'
 import { sessionOf } from '../session/guard-session.js'
@@ -103,39 +103,59 @@ interface GuardedCall {
   readonly run: Execute
 }
 
-/** Authorizes each call of the tool `name`, started on the durable run when there is one. */
+/** The decision with the durable run's start: a call the store refuses to start is denied. */
+async function startedDurably(
+  guard: PlanGuard,
+  durable: DurableRun,
+  name: string,
+  decision: CallDecision,
+): Promise<CallDecision> {
+  if (!decision.allowed) return decision
+  const issues = await beginDurableCall(guard, durable, name, decision.result.stepId)
+  return issues.length > 0 ? { allowed: false, issues, turnRejected: false } : decision
+}
+
+/**
+ * Authorizes each call of the tool `name`, started on the durable run when there is one. The
+ * decision's promise is followed with `then`, not awaited in an async function of its own.
+ */
 function createCallAuthorizer(
   name: string,
   guard: PlanGuard,
   options: GuardToolsOptions,
   durable: DurableRun,
 ): GuardedCall['authorize'] {
-  return async (input, executionOptions) => {
-    const callId = executionOptions?.toolCallId
-    const humanApproved = takeAsked(guard, callId)
-    let decision = await decideForExecution(guard, {
-      tool: name,
-      args: input,
-      callId,
-      ...(humanApproved ? { humanApproved } : {}),
-    })
-    // a run without a store or shared budgets has nothing to count or write: no await
-    if (decision.allowed && durable.durable) {
-      const issues = await beginDurableCall(guard, durable, name, decision.result.stepId)
-      if (issues.length > 0) decision = { allowed: false, issues, turnRejected: false }
+  return (input, executionOptions) => {
+    try {
+      const callId = executionOptions?.toolCallId
+      const humanApproved = takeAsked(guard, callId)
+      const decided = decideForExecution(guard, {
+        tool: name,
+        args: input,
+        callId,
+        ...(humanApproved ? { humanApproved } : {}),
+      })
+      const report = (decision: CallDecision): AllowedResult => {
+        const event: CallDecisionEvent = {
+          kind: 'call',
+          tool: name,
+          callId,
+          args: input,
+          allowed: decision.allowed,
+          stepId: decision.allowed ? decision.result.stepId : undefined,
+          issues: decision.allowed ? [] : decision.issues,
+        }
+        reportDecision(event, options.onDecision)
+        if (!decision.allowed) throw denialError(guard, name, decision)
+        return decision.result
+      }
+      // a run without a store or shared budgets has nothing to count or write: no await
+      return durable.durable
+        ? decided.then((decision) => startedDurably(guard, durable, name, decision)).then(report)
+        : decided.then(report)
+    } catch (error) {
+      return Promise.reject(error)
     }
-    const event: CallDecisionEvent = {
-      kind: 'call',
-      tool: name,
-      callId,
-      args: input,
-      allowed: decision.allowed,
-      stepId: decision.allowed ? decision.result.stepId : undefined,
-      issues: decision.allowed ? [] : decision.issues,
-    }
-    reportDecision(event, options.onDecision)
-    if (!decision.allowed) throw denialError(guard, name, decision)
-    return decision.result
   }
 }
 
