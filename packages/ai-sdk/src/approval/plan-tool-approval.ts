@@ -1,7 +1,7 @@
 import type { PlanGuard, PlanIssue } from '@plan/core'
 import { reviewText } from '@plan/core/adapter'
 import type { ToolApprovalStatus } from 'ai'
-import { decideForApproval } from '../session/decide-call.js'
+import { type CallDecision, decideForApproval } from '../session/decide-call.js'
 import { denialReason } from '../session/denial.js'
 import { humanMayOverrule, markAsked } from '../session/human-review.js'
 import { reportDecision } from '../telemetry/report-decision.js'
@@ -80,35 +80,43 @@ export function planToolApproval(
     )
     return { type: 'denied' as const, reason }
   }
-  return async ({ toolCall, tools }) => {
-    const tool = toolCall.toolName
-    if (toolCall.providerExecuted === true) {
-      return deny(
-        toolCall,
-        `@plan cannot check "${tool}": it is executed by the model provider.`,
-        [],
-      )
-    }
-    const definition = tools !== undefined && Object.hasOwn(tools, tool) ? tools[tool] : undefined
-    if (tools !== undefined && !isGuardedBy(definition, guard)) {
-      return deny(
-        toolCall,
-        `@plan denied the call to "${tool}": the tool is not wrapped by guardTools with this guard.`,
-        [],
-      )
-    }
-    const decision = await decideForApproval(guard, {
-      tool,
-      args: toolCall.input,
-      callId: toolCall.toolCallId,
-      ...(asksHuman ? { asksHuman } : {}),
-    })
+  const statusOf = (toolCall: ApprovalToolCall, decision: CallDecision): ToolApprovalStatus => {
     if (decision.allowed) return allowedStatus
     if (asksHuman && humanMayOverrule(decision.issues)) {
       markAsked(guard, toolCall.toolCallId)
       // The step's questions reach the human together: the SDK stops the loop after the step.
       return { type: 'user-approval' as const, reason: reviewText({ issues: decision.issues }) }
     }
-    return deny(toolCall, denialReason(guard, tool, decision), decision.issues)
+    return deny(toolCall, denialReason(guard, toolCall.toolName, decision), decision.issues)
+  }
+  // The decision's promise is followed with `then`, not awaited in an async function of its own.
+  return ({ toolCall, tools }) => {
+    try {
+      const tool = toolCall.toolName
+      if (toolCall.providerExecuted === true) {
+        return Promise.resolve(
+          deny(toolCall, `@plan cannot check "${tool}": it is executed by the model provider.`, []),
+        )
+      }
+      const definition = tools !== undefined && Object.hasOwn(tools, tool) ? tools[tool] : undefined
+      if (tools !== undefined && !isGuardedBy(definition, guard)) {
+        return Promise.resolve(
+          deny(
+            toolCall,
+            `@plan denied the call to "${tool}": the tool is not wrapped by guardTools with this guard.`,
+            [],
+          ),
+        )
+      }
+      const decided = decideForApproval(guard, {
+        tool,
+        args: toolCall.input,
+        callId: toolCall.toolCallId,
+        ...(asksHuman ? { asksHuman } : {}),
+      })
+      return decided.then((decision) => statusOf(toolCall, decision))
+    } catch (error) {
+      return Promise.reject(error)
+    }
   }
 }
