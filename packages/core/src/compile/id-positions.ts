@@ -61,3 +61,32 @@ export class IdPositions extends MapView<number> {
     for (let position = 0; position < this.#ids.length; position += 1) yield position
   }
 }
+
+/**
+ * The position of a one-step plan's id (a model turn's one call): what {@link IdPositions}
+ * answers for one id, by one comparison, without a table.
+ */
+export class OneIdPosition extends MapView<number> {
+  readonly #id: string
+
+  constructor(id: string) {
+    super()
+    this.#id = id
+  }
+
+  get size(): number {
+    return 1
+  }
+
+  get(id: string): number | undefined {
+    return id === this.#id ? 0 : undefined
+  }
+
+  override has(id: string): boolean {
+    return id === this.#id
+  }
+
+  *entries(): MapIterator<[string, number]> {
+    yield [this.#id, 0]
+  }
+}

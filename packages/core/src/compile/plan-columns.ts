@@ -3,7 +3,7 @@ import { pollutedPrototype } from '../errors/polluted-prototype.js'
 import type { CompiledStep, StepReference } from '../types/compiled-plan.js'
 import { type DependentRows, dependentRowsBy } from '../util/dependent-rows.js'
 import { sortSmall } from '../util/sort-small.js'
-import { IdPositions } from './id-positions.js'
+import { IdPositions, OneIdPosition } from './id-positions.js'
 import type { HashedStep, HashSource } from './plan-hasher.js'
 import { NO_DEPENDENCIES, PlanHasher } from './plan-hasher.js'
 
@@ -100,7 +100,12 @@ export class PlanColumns implements HashSource {
 
   /** The position of each step id, made when first read: one table for every reader of the plan. */
   get positions(): ReadonlyMap<string, number> {
-    this.#positions ??= new IdPositions(this.#input.ids)
+    if (this.#positions === undefined) {
+      const { ids } = this.#input
+      // One step (a turn's one call): its id is compared, with no table to fill.
+      this.#positions =
+        ids.length === 1 ? new OneIdPosition(stringAt(ids, 0)) : new IdPositions(ids)
+    }
     return this.#positions
   }
 
