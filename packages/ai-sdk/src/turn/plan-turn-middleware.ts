@@ -239,14 +239,19 @@ export function planTurnMiddleware(
   const validatorOf = options.tools === undefined ? undefined : validatorsOf(options.tools)
   return {
     specificationVersion: 'v4',
-    wrapGenerate: async ({ doGenerate }) => {
-      const result = await doGenerate()
-      const calls = result.content.filter(isModelToolCall)
-      // a response without tool calls (the model's answer) has no batch: nothing to await
-      const submitted =
-        calls.length > 0 ? submitTurn(guard, calls, validatorOf, options.onDecision) : undefined
-      if (submitted !== undefined) await submitted
-      return result
+    // The response's promise is followed with `then`, not awaited in an async function.
+    wrapGenerate: ({ doGenerate }) => {
+      try {
+        return Promise.resolve(doGenerate()).then((result) => {
+          const calls = result.content.filter(isModelToolCall)
+          // a response without tool calls (the model's answer) has no batch: nothing to await
+          const submitted =
+            calls.length > 0 ? submitTurn(guard, calls, validatorOf, options.onDecision) : undefined
+          return submitted === undefined ? result : submitted.then(() => result)
+        })
+      } catch (error) {
+        return Promise.reject(error)
+      }
     },
     wrapStream: async ({ doStream }) => {
       const { stream, ...rest } = await doStream()
