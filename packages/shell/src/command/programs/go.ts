@@ -13,15 +13,59 @@ const GO_ENV_SAFE_SETTING =
 // The `go env -w` settings that pick the module proxy or turn off checksum verification.
 const GO_ENV_MODULE_SOURCE = /^(GOPROXY|GOSUMDB|GONOSUMDB|GOINSECURE)=/
 
+// `go tool NAME`: the toolchain programs that run nothing else. cgo and link (-extld) run
+// programs, trace starts a server; any other name is a tool the module declares (its code).
+const GO_TOOLS_SAFE = new Set([
+  'addr2line',
+  'buildid',
+  'cover',
+  'dist',
+  'doc',
+  'fix',
+  'nm',
+  'objdump',
+  'pprof',
+  'test2json',
+  'vet',
+])
+// pprof options that start a server, open a browser or run programs from a folder it is given.
+const PPROF_RUNS = /^--?(http|web|weblist|tools|svg|pdf|png|gif|evince|gv|disasm)(=|$)/
+
+function goToolFindings(rest: readonly string[]): BuiltinFinding[] {
+  const [tool = '', ...args] = rest
+  const refuse = (why: string) => [
+    exec(
+      `go tool ${tool} ${why}.`,
+      'Use go build, go test and go vet, or go tool nm, objdump, cover -func.',
+    ),
+  ]
+  if (!GO_TOOLS_SAFE.has(tool))
+    return refuse(
+      'runs a toolchain program whose options name other programs, or a tool the module declares',
+    )
+  if (tool === 'pprof' && args.some((argument) => PPROF_RUNS.test(argument)))
+    return refuse('with this option starts a server, opens a browser or runs programs it finds')
+  if (
+    tool === 'cover' &&
+    args.some((argument) => argument.startsWith('-html')) &&
+    !args.some((argument) => argument === '-o' || argument.startsWith('-o='))
+  )
+    return refuse('-html without -o opens a browser')
+  return []
+}
+
 function checkGo(args: readonly string[]): BuiltinFinding[] {
   const findings: BuiltinFinding[] = []
+  // `go -C dir SUBCOMMAND`: the subcommand follows the folder.
+  const rest = args[0] === '-C' ? args.slice(2) : args
+  if (rest[0] === 'tool') findings.push(...goToolFindings(rest.slice(1)))
   for (const argument of args) {
     const normalised = argument.startsWith('--') ? argument.slice(1) : argument
     const flag = findFlag(normalised, ['-exec', '-toolexec', '-overlay'], 'single')
     if (flag !== undefined)
       findings.push(exec(`go ${flag} runs another program.`, 'Run go without -exec or -toolexec.'))
   }
-  if (args[0] === 'install')
+  if (rest[0] === 'install')
     findings.push(
       outsideWrite(
         'go install',
@@ -30,7 +74,7 @@ function checkGo(args: readonly string[]): BuiltinFinding[] {
         'Build into the workspace: go build -o bin/ ./cmd/NAME.',
       ),
     )
-  if (args[0] === 'run' && args.some((argument) => argument.includes('@'))) {
+  if (rest[0] === 'run' && rest.some((argument) => argument.includes('@'))) {
     findings.push(
       exec(
         'go run MODULE@VERSION downloads and runs code.',
