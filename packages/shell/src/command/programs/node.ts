@@ -49,7 +49,7 @@ function checkPackageManager(args: readonly string[], name: string): BuiltinFind
         /^-[A-Za-z]*[rep]/.test(argument) &&
         !argument.startsWith('--')),
   )
-  const findings = globalWrites(args, name)
+  const findings = [...globalWrites(args, name), ...configFindings(ownWords(args), name)]
   if (used !== undefined)
     findings.push(
       exec(
@@ -102,13 +102,90 @@ function ownWords(args: readonly string[]): readonly string[] {
   return end === -1 ? args : args.slice(0, end)
 }
 
+// The package managers' options before the subcommand that take a value.
+const NPM_GLOBAL_VALUES = [
+  '--prefix',
+  '-C',
+  '--loglevel',
+  '--registry',
+  '--cache',
+  '--userconfig',
+  '--globalconfig',
+  '--workspace',
+  '-w',
+  '--include',
+  '--omit',
+  '--tag',
+  '--otp',
+  '--color',
+  '--script-shell',
+  '--node-options',
+]
+const PNPM_GLOBAL_VALUES = [
+  '-C',
+  '--dir',
+  '--filter',
+  '-F',
+  '--reporter',
+  '--loglevel',
+  '--workspace-dir',
+]
+const YARN_GLOBAL_VALUES = [
+  '--cwd',
+  '--cache-folder',
+  '--modules-folder',
+  '--mutex',
+  '--network-timeout',
+]
+const GLOBAL_VALUES: Readonly<Record<string, readonly string[]>> = {
+  npm: NPM_GLOBAL_VALUES,
+  pnpm: PNPM_GLOBAL_VALUES,
+  yarn: YARN_GLOBAL_VALUES,
+}
+
+// The subcommand of a package manager's own words, after its options and their values.
+function subcommandAt(words: readonly string[], name: string): number {
+  const values = GLOBAL_VALUES[name] ?? []
+  for (let index = 0; index < words.length; index += 1) {
+    const word = words[index] ?? ''
+    if (values.includes(word)) index += 1
+    else if (!word.startsWith('-')) return index
+  }
+  return -1
+}
+
+// Keys whose value is a credential: `npm config get` would print it.
+const CREDENTIAL_KEY = /auth|token|password|cert|key|otp|:_/i
+
+/**
+ * `config`/`c`: only `get KEY` of a key that holds no credential, and `list`/`ls`, which hide
+ * credentials, only read the configuration; `set`, `edit`, `delete` and the rest change which
+ * programs the package manager runs (script-shell, node-options) or print secrets.
+ */
+function configFindings(words: readonly string[], name: string): BuiltinFinding[] {
+  const at = subcommandAt(words, name)
+  if (words[at] !== 'config' && words[at] !== 'c') return []
+  const [action = '', ...rest] = words.slice(at + 1).filter((word) => !word.startsWith('-'))
+  const reads =
+    ((action === 'list' || action === 'ls') && rest.length === 0) ||
+    (action === 'get' && rest.length > 0 && !rest.some((key) => CREDENTIAL_KEY.test(key)))
+  if (reads) return []
+  return [
+    exec(
+      `${name} ${words[at]} runs another program or changes which program runs.`,
+      `Read settings only (${name} config get KEY, ${name} config list); change them outside the agent.`,
+      'command_wrapper',
+    ),
+  ]
+}
+
 /**
  * Installs, links and settings in the global prefix or the user's configuration: `-g`,
  * `--global`, `--location=global`, `npm link`, `pnpm setup`, `yarn global`.
  */
 function globalWrites(args: readonly string[], name: string): BuiltinFinding[] {
   const words = ownWords(args)
-  const subcommand = words.find((word) => !word.startsWith('-'))
+  const subcommand = words[subcommandAt(words, name)]
   const global =
     !GLOBAL_READS.has(subcommand ?? '') &&
     words.find(
@@ -146,51 +223,23 @@ export const NODE_FAMILY: ProgramFamily = {
   builtins: {
     npm: {
       flags: [PACKAGE_MANAGER_FLAGS],
-      execSubcommands: [
-        'exec',
-        'x',
-        'explore',
-        'init',
-        'create',
-        'innit',
-        'edit',
-        'config',
-        'c',
-        'set',
-      ],
+      execSubcommands: ['exec', 'x', 'explore', 'init', 'create', 'innit', 'edit', 'set'],
       custom: checkPackageManager,
     },
     pnpm: {
       flags: [PACKAGE_MANAGER_FLAGS],
-      execSubcommands: ['dlx', 'exec', 'x', 'create', 'config', 'c', 'env'],
+      execSubcommands: ['dlx', 'exec', 'x', 'create', 'env'],
       custom: checkPackageManager,
     },
     yarn: {
       flags: [PACKAGE_MANAGER_FLAGS],
-      execSubcommands: ['dlx', 'exec', 'create', 'node', 'config', 'set'],
+      execSubcommands: ['dlx', 'exec', 'create', 'node', 'set'],
       custom: checkPackageManager,
     },
   },
   globalOptions: {
     npm: {
-      withValue: [
-        '--prefix',
-        '-C',
-        '--loglevel',
-        '--registry',
-        '--cache',
-        '--userconfig',
-        '--globalconfig',
-        '--workspace',
-        '-w',
-        '--include',
-        '--omit',
-        '--tag',
-        '--otp',
-        '--color',
-        '--script-shell',
-        '--node-options',
-      ],
+      withValue: NPM_GLOBAL_VALUES,
       flags: [
         '-g',
         '--global',
@@ -224,7 +273,7 @@ export const NODE_FAMILY: ProgramFamily = {
       ],
     },
     pnpm: {
-      withValue: ['-C', '--dir', '--filter', '-F', '--reporter', '--loglevel', '--workspace-dir'],
+      withValue: PNPM_GLOBAL_VALUES,
       flags: [
         '-r',
         '--recursive',
@@ -245,7 +294,7 @@ export const NODE_FAMILY: ProgramFamily = {
       ],
     },
     yarn: {
-      withValue: ['--cwd', '--cache-folder', '--modules-folder', '--mutex', '--network-timeout'],
+      withValue: YARN_GLOBAL_VALUES,
       flags: [
         '-s',
         '--silent',
