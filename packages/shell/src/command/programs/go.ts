@@ -41,7 +41,7 @@ function goToolFindings(rest: readonly string[]): BuiltinFinding[] {
   ]
   if (!GO_TOOLS_SAFE.has(tool))
     return refuse(
-      'runs a toolchain program whose options name other programs, or a tool the module declares',
+      'is not a tool known to run nothing else (link and cgo run programs, trace starts a server, another name is a tool the module declares)',
     )
   if (tool === 'pprof' && args.some((argument) => PPROF_RUNS.test(argument)))
     return refuse('with this option starts a server, opens a browser or runs programs it finds')
