@@ -68,12 +68,12 @@ export function unknownGlobal(name: string, given: string): BuiltinFinding {
  * read as a config file.
  */
 export function fileListFlags(flags: readonly string[]): FlagRule {
-  return {
-    flags,
-    kind: 'exec',
-    why: 'acts on the paths a list file names, which the check cannot see (a config file)',
-  }
+  return { flags, kind: 'exec', why: FILE_LIST_WHY }
 }
+
+/** Why a file that lists the paths to act on is refused (see {@link fileListFlags}). */
+export const FILE_LIST_WHY =
+  'acts on the paths a list file names, which the check cannot see (a config file)'
 
 /**
  * A write outside the workspace that a package manager or toolchain makes on its own: a global

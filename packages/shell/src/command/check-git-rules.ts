@@ -1,5 +1,11 @@
 import { stringAt } from '../util/item-at.js'
-import { type BuiltinFinding, exec, fileListFlags, unknownGlobal } from './builtin-finding.js'
+import {
+  type BuiltinFinding,
+  exec,
+  FILE_LIST_WHY,
+  outsideWrite,
+  unknownGlobal,
+} from './builtin-finding.js'
 import { findSubcommand } from './global-options.js'
 import {
   GIT_CONFIG_READS,
@@ -65,10 +71,10 @@ function globalOptionFindings(args: readonly string[], index: number): BuiltinFi
 function anywhereFindings(argument: string, findings: BuiltinFinding[]): void {
   const flag = findFlag(argument, GIT_EXEC_FLAGS)
   if (flag !== undefined) findings.push(exec(`git ${flag} runs a program or installs hooks.`, HINT))
-  if (usesFlag(argument, '--pathspec-from-file')) {
-    const { why } = fileListFlags(['--pathspec-from-file'])
-    findings.push(exec(`git --pathspec-from-file ${why}.`, 'Name the paths as operands after --.'))
-  }
+  if (usesFlag(argument, '--pathspec-from-file'))
+    findings.push(
+      exec(`git --pathspec-from-file ${FILE_LIST_WHY}.`, 'Name the paths as operands after --.'),
+    )
   if (usesFlag(argument, '--output')) {
     findings.push({
       code: 'command_flag_denied',
@@ -109,14 +115,12 @@ function subcommandFindings(
     case 'apply':
       return rest.some((argument) => usesFlag(argument, '--unsafe-paths'))
         ? [
-            {
-              code: 'command_flag_denied',
-              kind: 'write',
-              flag: '--unsafe-paths',
-              message:
-                'git apply --unsafe-paths writes the files a patch names outside the work tree, where the path checks cannot see.',
-              hint: 'Apply patches to paths inside the work tree, without --unsafe-paths.',
-            },
+            outsideWrite(
+              'git apply --unsafe-paths',
+              '--unsafe-paths',
+              'the files a patch names wherever they lie',
+              'Apply patches to paths inside the work tree, without --unsafe-paths.',
+            ),
           ]
         : []
     case 'submodule':

@@ -1,4 +1,4 @@
-import { type BuiltinFinding, exec } from '../builtin-finding.js'
+import { type BuiltinFinding, exec, outsideWrite } from '../builtin-finding.js'
 import { flagMatcher } from '../tree-sources.js'
 import { findFlag, usesFlag } from '../uses-flag.js'
 import type { OperandRoles, ProgramFamily, TreeReads } from './program-family.js'
@@ -42,10 +42,11 @@ function checkTar(args: readonly string[]): BuiltinFinding[] {
       findings.push(exec('tar -I/-F runs a compression program or a volume script.', hint))
     if (/P/.test(cluster) || usesFlag(argument, '--absolute-names'))
       findings.push(
-        outsideWrites(
-          'tar',
+        outsideWrite(
+          'tar -P',
           '-P',
-          'keeps absolute and ../ member names, so extracting writes outside the folder',
+          'the members it extracts where their absolute and ../ names point',
+          'Run tar without -P; members are then extracted below the target folder.',
         ),
       )
     if (/T/.test(cluster) || usesFlag(argument, '--files-from'))
@@ -67,25 +68,15 @@ function checkTar(args: readonly string[]): BuiltinFinding[] {
   return findings
 }
 
-// An option that lets an archive's member names write outside the folder it is extracted in.
-function outsideWrites(name: string, flag: string, why: string): BuiltinFinding {
-  return {
-    code: 'command_flag_denied',
-    kind: 'write',
-    flag,
-    message: `${name} ${flag} ${why}, where the path checks cannot see.`,
-    hint: `Run ${name} without ${flag}; members are then extracted below the target folder.`,
-  }
-}
-
-// `unzip -:` keeps `../` in member names; `-^` keeps control characters in them.
+// `unzip -:` keeps `../` in member names.
 function checkUnzip(args: readonly string[]): BuiltinFinding[] {
   return args.some((argument) => usesFlag(argument, '-:'))
     ? [
-        outsideWrites(
-          'unzip',
+        outsideWrite(
+          'unzip -:',
           '-:',
-          'keeps ../ in member names, so extracting writes outside the folder',
+          'the members it extracts where their ../ names point',
+          'Run unzip without -:; members are then extracted below the target folder.',
         ),
       ]
     : []
