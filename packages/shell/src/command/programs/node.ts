@@ -49,7 +49,9 @@ function checkPackageManager(args: readonly string[], name: string): BuiltinFind
         /^-[A-Za-z]*[rep]/.test(argument) &&
         !argument.startsWith('--')),
   )
-  const findings = [...globalWrites(args, name), ...configFindings(ownWords(args), name)]
+  const words = ownWords(args)
+  const at = subcommandAt(words, name)
+  const findings = [...globalWrites(words, words[at], name), ...configFindings(words, at, name)]
   if (used !== undefined)
     findings.push(
       exec(
@@ -154,6 +156,13 @@ function subcommandAt(words: readonly string[], name: string): number {
   return -1
 }
 
+// Subcommands that write the global prefix or the user's shell configuration, whatever their flags.
+const OUTSIDE_SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
+  npm: ['link', 'ln'],
+  pnpm: ['setup'],
+  yarn: ['global', 'link'],
+}
+
 // Keys whose value is a credential: `npm config get` would print it.
 const CREDENTIAL_KEY = /auth|token|password|cert|key|otp|:_/i
 
@@ -162,8 +171,7 @@ const CREDENTIAL_KEY = /auth|token|password|cert|key|otp|:_/i
  * credentials, only read the configuration; `set`, `edit`, `delete` and the rest change which
  * programs the package manager runs (script-shell, node-options) or print secrets.
  */
-function configFindings(words: readonly string[], name: string): BuiltinFinding[] {
-  const at = subcommandAt(words, name)
+function configFindings(words: readonly string[], at: number, name: string): BuiltinFinding[] {
   if (words[at] !== 'config' && words[at] !== 'c') return []
   const [action = '', ...rest] = words.slice(at + 1).filter((word) => !word.startsWith('-'))
   const reads =
@@ -180,12 +188,15 @@ function configFindings(words: readonly string[], name: string): BuiltinFinding[
 }
 
 /**
- * Installs, links and settings in the global prefix or the user's configuration: `-g`,
- * `--global`, `--location=global`, `npm link`, `pnpm setup`, `yarn global`.
+ * Installs, links and settings in the global prefix or the user's configuration, from the
+ * package manager's own words and its subcommand: `-g`, `--global`, `--location=global`,
+ * `npm link`, `pnpm setup`, `yarn global`.
  */
-function globalWrites(args: readonly string[], name: string): BuiltinFinding[] {
-  const words = ownWords(args)
-  const subcommand = words[subcommandAt(words, name)]
+function globalWrites(
+  words: readonly string[],
+  subcommand: string | undefined,
+  name: string,
+): BuiltinFinding[] {
   const global =
     !GLOBAL_READS.has(subcommand ?? '') &&
     words.find(
@@ -197,12 +208,7 @@ function globalWrites(args: readonly string[], name: string): BuiltinFinding[] {
     )
   if (typeof global === 'string')
     return [outsideWrite(`${name} ${global}`, global, 'the global package folder', GLOBAL_HINT)]
-  const outside: Readonly<Record<string, readonly string[]>> = {
-    npm: ['link', 'ln'],
-    pnpm: ['setup'],
-    yarn: ['global', 'link'],
-  }
-  if (subcommand !== undefined && (outside[name] ?? []).includes(subcommand))
+  if (subcommand !== undefined && (OUTSIDE_SUBCOMMANDS[name] ?? []).includes(subcommand))
     return [
       outsideWrite(
         `${name} ${subcommand}`,
