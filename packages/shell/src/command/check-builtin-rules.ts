@@ -2,7 +2,7 @@ import { type BuiltinFinding, exec, type ProgramSpec, unknownGlobal } from './bu
 import { checkGit } from './check-git-rules.js'
 import { findSubcommand, hasGlobalOptions } from './global-options.js'
 import { programValueFindings } from './program-value-models.js'
-import { familyTable } from './programs/program-families.js'
+import { aliasedProgram, familyTable } from './programs/program-families.js'
 import { findFlag } from './uses-flag.js'
 
 export type { BuiltinFinding } from './builtin-finding.js'
@@ -20,7 +20,7 @@ const ALIASES: Readonly<Record<string, string>> = familyTable((family) => family
  * They apply even when the policy allows the program.
  */
 export function checkBuiltinRules(name: string, args: readonly string[]): BuiltinFinding[] {
-  const key = (Object.hasOwn(ALIASES, name) ? ALIASES[name] : undefined) ?? name
+  const key = aliasedProgram(name)
   const spec = Object.hasOwn(PROGRAMS, key) ? PROGRAMS[key] : undefined
   const findings: BuiltinFinding[] = programValueFindings(name, args)
   if (spec === undefined) return findings

@@ -50,6 +50,11 @@ const ALIASES = familyTable((family) => family.aliases)
  */
 export function programEntry<T>(table: Readonly<Record<string, T>>, name: string): T | undefined {
   if (Object.hasOwn(table, name)) return table[name]
-  const program = Object.hasOwn(ALIASES, name) ? ALIASES[name] : undefined
-  return program !== undefined && Object.hasOwn(table, program) ? table[program] : undefined
+  const program = aliasedProgram(name)
+  return Object.hasOwn(table, program) ? table[program] : undefined
+}
+
+/** The program an alias names (`gmake`: `make`), or the name itself. */
+export function aliasedProgram(name: string): string {
+  return (Object.hasOwn(ALIASES, name) ? ALIASES[name] : undefined) ?? name
 }
