@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { compilerCache } from '../compile/__fixtures__/compiler-cache.js'
 import { createPlanCompiler } from '../compile/create-plan-compiler.js'
 import { createPlanGuard } from '../guard/create-plan-guard.js'
 import type { PolicyInput, ToolPolicy } from '../schema/policy-schema.js'
@@ -80,16 +81,7 @@ function indexingCompiler(compiler: PlanCompiler): PlanCompiler {
   return { ...compiler, policy: { ...compiler.policy, tools } }
 }
 
-const compilers = new Map<string, Promise<PlanCompiler>>()
-function compilerOf(knobs: PolicyKnobs): Promise<PlanCompiler> {
-  const key = JSON.stringify(knobs)
-  let compiler = compilers.get(key)
-  if (compiler === undefined) {
-    compiler = createPlanCompiler(policyOf(knobs))
-    compilers.set(key, compiler)
-  }
-  return compiler
-}
+const compilerOf = compilerCache((knobs: PolicyKnobs) => policyOf(knobs))
 
 // Texts outputs carry and calls copy: long enough to be found, and short ones that never are.
 const TEXTS = [
