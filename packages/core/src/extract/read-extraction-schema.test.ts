@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { EXTRACTION_JSON_SCHEMA } from './extraction-json-schema.js'
+import EXTRACTION_JSON_SCHEMA from './extraction-schema.generated.json' with { type: 'json' }
 import { extractionSchema } from './extraction-schema.js'
 import { readExtractionSchema } from './read-extraction-schema.js'
 

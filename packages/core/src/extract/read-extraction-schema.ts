@@ -1,7 +1,7 @@
 import { readJsonSchema } from '@plan/json'
 import { checkPathLexical, type PathScope, posix } from '@plan/shell/common'
 import { matchesGlob } from '../taint/match-glob.js'
-import { EXTRACTION_JSON_SCHEMA } from './extraction-json-schema.js'
+import EXTRACTION_JSON_SCHEMA from './extraction-schema.generated.json' with { type: 'json' }
 
 /** One value an extraction may return. */
 export type ExtractionScalarSchema =

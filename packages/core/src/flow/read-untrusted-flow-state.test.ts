@@ -5,7 +5,9 @@ import { z } from 'zod'
 import { untrustedFlowStateSchema } from '../schema/untrusted-flow-state-schema.js'
 import type { TrustLabel, UntrustedFlowState } from '../types/untrusted-flow.js'
 import { readUntrustedFlowState } from './read-untrusted-flow-state.js'
-import { UNTRUSTED_FLOW_STATE_JSON_SCHEMA } from './untrusted-flow-state-json-schema.js'
+import UNTRUSTED_FLOW_STATE_JSON_SCHEMA from './untrusted-flow-state-schema.generated.json' with {
+  type: 'json',
+}
 
 // The hand-written reader that the schema replaced, kept as the oracle of its decisions.
 function invalid(): never {

@@ -2,7 +2,9 @@ import { matchJsonSchema } from '@plan/json'
 import { PlanError } from '@plan/shell/common'
 import type { SavedUntrustedFlowState } from '../schema/untrusted-flow-state-schema.js'
 import type { UntrustedFlowState } from '../types/untrusted-flow.js'
-import { UNTRUSTED_FLOW_STATE_JSON_SCHEMA } from './untrusted-flow-state-json-schema.js'
+import UNTRUSTED_FLOW_STATE_JSON_SCHEMA from './untrusted-flow-state-schema.generated.json' with {
+  type: 'json',
+}
 
 function invalid(): never {
   throw new PlanError('Invalid guard state: flow.', {

@@ -5,7 +5,7 @@ import { unreadableIssue } from '../issues/unreadable-issue.js'
 import type { JsonValue } from '../types/json-value.js'
 import type { PlanGuardState } from '../types/plan-guard.js'
 import { copyJson } from '../util/json-copy.js'
-import { GUARD_STATE_JSON_SCHEMA } from './guard-state-json-schema.js'
+import GUARD_STATE_JSON_SCHEMA from './guard-state-schema.generated.json' with { type: 'json' }
 
 function invalid(path: readonly (string | number)[], reason: string): never {
   const field = path.length === 0 ? 'state' : path.join('.')

@@ -6,7 +6,7 @@ import { flowPolicy } from '../flow/__fixtures__/flow-policy.js'
 import { policyJsonSchema } from '../schema/plan-json-schema.js'
 import { policySchema } from '../schema/policy-schema.js'
 import { parsePolicyFast } from './parse-policy-fast.js'
-import { POLICY_JSON_SCHEMA } from './policy-json-schema.js'
+import POLICY_JSON_SCHEMA from './policy-schema.generated.json' with { type: 'json' }
 
 async function fixture(path: string): Promise<unknown> {
   return JSON.parse(await readFile(new URL(path, import.meta.url), 'utf8'))

@@ -1,6 +1,6 @@
 import { readJsonSchema } from '@plan/json'
 import type { Policy } from '../schema/policy-schema.js'
-import { POLICY_JSON_SCHEMA } from './policy-json-schema.js'
+import POLICY_JSON_SCHEMA from './policy-schema.generated.json' with { type: 'json' }
 
 /**
  * Reads a policy without zod, from the JSON Schema generated from `policySchema`: the same result

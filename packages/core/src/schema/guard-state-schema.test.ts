@@ -2,7 +2,9 @@ import { PlanError } from '@plan/shell/common'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { echoCompiler } from '../guard/__fixtures__/echo-compiler.js'
 import { createPlanGuard } from '../guard/create-plan-guard.js'
-import { GUARD_STATE_JSON_SCHEMA } from '../guard/guard-state-json-schema.js'
+import GUARD_STATE_JSON_SCHEMA from '../guard/guard-state-schema.generated.json' with {
+  type: 'json',
+}
 import { readGuardState } from '../guard/read-guard-state.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import { guardStateJsonSchema, guardStateSchema } from './guard-state-schema.js'
