@@ -45,9 +45,9 @@ export async function executePlan(
       compiler: options.compiler,
       checkPathsOnDisk: options.checkPathsOnDisk ?? true,
       now: options.now ?? Date.now,
-      ...(options.audit === undefined ? {} : { audit: options.audit }),
-      ...(options.signature === undefined ? {} : { signature: options.signature }),
-      ...(options.secret === undefined ? {} : { secret: options.secret }),
+      audit: options.audit,
+      signature: options.signature,
+      secret: options.secret,
     })
   const plan = guard.plan
   if (plan === undefined || plan.hash !== compiled.hash)

@@ -7,6 +7,14 @@ export type ExecutionStepStatus = 'done' | 'failed' | 'denied' | 'skipped' | 'ab
 /** How a whole run ended. */
 export type ExecutionStatus = 'completed' | 'failed' | 'aborted' | 'denied'
 
+/** The fields every event about one step's call carries. */
+type StepCallEvent<Type extends string> = {
+  readonly type: Type
+  readonly at: number
+  readonly stepId: string
+  readonly tool: string
+}
+
 /**
  * A progress event of `executePlan`. Every event carries `at`, the time in milliseconds
  * since the epoch (from the executor's clock).
@@ -14,42 +22,18 @@ export type ExecutionStatus = 'completed' | 'failed' | 'aborted' | 'denied'
 export type ExecutionEvent =
   | { readonly type: 'plan-start'; readonly at: number; readonly steps: number }
   /** A step was authorized and its tool is being called (`attempt` starts at 1). */
-  | {
-      readonly type: 'step-start'
-      readonly at: number
-      readonly stepId: string
-      readonly tool: string
-      readonly attempt: number
-      readonly args: JsonObject
-    }
+  | (StepCallEvent<'step-start'> & { readonly attempt: number; readonly args: JsonObject })
   /** An attempt failed and the step will be tried again. */
-  | {
-      readonly type: 'step-retry'
-      readonly at: number
-      readonly stepId: string
-      readonly tool: string
-      readonly attempt: number
-      readonly error: unknown
-    }
+  | (StepCallEvent<'step-retry'> & { readonly attempt: number; readonly error: unknown })
   /** A step finished: `done`, `failed` (after its last attempt) or `aborted`. */
-  | {
-      readonly type: 'step-end'
-      readonly at: number
-      readonly stepId: string
-      readonly tool: string
+  | (StepCallEvent<'step-end'> & {
       readonly status: 'done' | 'failed' | 'aborted'
       readonly attempts: number
       readonly durationMs: number
       readonly error?: unknown
-    }
+    })
   /** The guard refused a step's call; the tool was not called. */
-  | {
-      readonly type: 'denied'
-      readonly at: number
-      readonly stepId: string
-      readonly tool: string
-      readonly issues: readonly PlanIssue[]
-    }
+  | (StepCallEvent<'denied'> & { readonly issues: readonly PlanIssue[] })
   /** A step will not run (a dependency failed, or the run stopped early). */
   | {
       readonly type: 'skipped'

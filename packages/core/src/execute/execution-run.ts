@@ -134,6 +134,27 @@ export class ExecutionRun {
     this.scheduler.completed(stepId)
   }
 
+  /** Records a step whose tool was called as ended at `at`, with its `step-end` event. */
+  endStep(
+    step: { readonly id: string; readonly tool: string },
+    result: StepRecord,
+    status: 'done' | 'failed' | 'aborted',
+    at: number,
+    since: number,
+  ): void {
+    this.record.ended(step.id, result, status, at)
+    const event: Extract<ExecutionEvent, { type: 'step-end' }> = {
+      type: 'step-end',
+      at,
+      stepId: step.id,
+      tool: step.tool,
+      status,
+      attempts: result.attempts,
+      durationMs: at - since,
+    }
+    this.emit(status === 'failed' ? { ...event, error: result.error } : event)
+  }
+
   /** A step was denied or failed for good: stop the run (fail-fast) or skip its dependents. */
   stepFailed(stepId: string, issue: PlanIssue, failure: 'denied' | 'failed'): void {
     if (this.settings.failFast) {
@@ -157,16 +178,8 @@ export class ExecutionRun {
       this.guard.fail(stepId, issue)
       if (result.attempts === 0) continue
       result.issues = [{ ...issue, stepId }]
-      this.record.ended(stepId, result, 'aborted', at)
-      this.emit({
-        type: 'step-end',
-        at,
-        stepId,
-        tool: this.graph.step(stepId)?.tool ?? '',
-        status: 'aborted',
-        attempts: result.attempts,
-        durationMs: at - (result.startedAt ?? at),
-      })
+      const tool = this.graph.step(stepId)?.tool ?? ''
+      this.endStep({ id: stepId, tool }, result, 'aborted', at, result.startedAt ?? at)
     }
     this.scheduler.stop()
     this.finish()

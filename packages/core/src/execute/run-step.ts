@@ -154,16 +154,7 @@ function recordOutcome(
   const at = run.settings.now()
   run.guard.complete(stepId, json.value)
   result.output = json.value
-  run.record.ended(stepId, result, 'done', at)
-  run.emit({
-    type: 'step-end',
-    at,
-    stepId,
-    tool: step.tool,
-    status: 'done',
-    attempts: result.attempts,
-    durationMs: at - attemptStart,
-  })
+  run.endStep(step, result, 'done', at, attemptStart)
   run.completed(stepId)
   return undefined
 }
@@ -201,16 +192,6 @@ function fail(
   run.guard.fail(step.id, failure.error)
   result.error = failure.error
   result.issues = [failure.issue]
-  run.record.ended(step.id, result, 'failed', at)
-  run.emit({
-    type: 'step-end',
-    at,
-    stepId: step.id,
-    tool: step.tool,
-    status: 'failed',
-    attempts: result.attempts,
-    durationMs: at - attemptStart,
-    error: failure.error,
-  })
+  run.endStep(step, result, 'failed', at, attemptStart)
   run.stepFailed(step.id, failure.issue, 'failed')
 }
