@@ -24,15 +24,6 @@ const BUDGET_CODES = new Set([
 
 const PLAN_LEVEL = new Set(['plan_approved', 'plan_rejected', 'run_stopped'])
 
-/** Runs a recording; telemetry never changes a decision, so a failing tracer is ignored. */
-function safely(record: () => void): void {
-  try {
-    record()
-  } catch {
-    // A tracer provider that throws loses its spans, nothing else.
-  }
-}
-
 /**
  * False when no span can be started (no OpenTelemetry API loaded, the usual case): the decision
  * then makes no recording closure. Never throws.
@@ -52,13 +43,19 @@ function markError(span: Span, type: string, message: string): void {
   if (code !== undefined) span.setStatus({ code, message })
 }
 
-/** A span when a provider records it; a started span that does not record is ended at once. */
-function startSpan(name: string): Span | undefined {
-  const span = planTracer()?.tracer.startSpan(name)
-  if (span === undefined) return undefined
-  if (span.isRecording()) return span
-  span.end()
-  return undefined
+/**
+ * Records into a new span, ended afterwards, when a provider records it (a started span that
+ * does not record is ended at once). Telemetry never changes a decision, so a failing tracer
+ * is ignored.
+ */
+function inSpan(name: string, record: (span: Span) => void): void {
+  try {
+    const span = planTracer()?.tracer.startSpan(name)
+    if (span?.isRecording() === true) record(span)
+    span?.end()
+  } catch {
+    // A tracer provider that throws loses its spans, nothing else.
+  }
 }
 
 function issueCodes(issues: readonly PlanIssue[]): string[] {
@@ -92,12 +89,11 @@ function addIssueEvents(span: Span, issues: readonly PlanIssue[]): void {
  * nothing) when no OpenTelemetry tracer provider is registered, and never throws.
  */
 export function traceCallDecision(event: TracedCallDecision, source: DecisionSource): void {
-  if (mayTrace()) safely(() => recordCallDecision(event, source))
+  if (mayTrace())
+    inSpan(`execute_tool ${event.tool}`, (span) => recordCallDecision(span, event, source))
 }
 
-function recordCallDecision(event: TracedCallDecision, source: DecisionSource): void {
-  const span = startSpan(`execute_tool ${event.tool}`)
-  if (span === undefined) return
+function recordCallDecision(span: Span, event: TracedCallDecision, source: DecisionSource): void {
   span.setAttributes({
     'gen_ai.operation.name': 'execute_tool',
     'gen_ai.tool.name': event.tool,
@@ -108,7 +104,6 @@ function recordCallDecision(event: TracedCallDecision, source: DecisionSource): 
     ...(event.allowed ? {} : { 'plan.issue.codes': issueCodes(event.issues) }),
   })
   addIssueEvents(span, event.issues)
-  span.end()
 }
 
 function planAttributes(event: AuditEvent): Attributes | undefined {
@@ -140,12 +135,10 @@ function planAttributes(event: AuditEvent): Attributes | undefined {
 export function traceGuardEvent(event: AuditEvent | (() => AuditEvent)): void {
   // a call's events are left to traceCallDecision: they start no loading of the API either
   if (typeof event !== 'function' && !PLAN_LEVEL.has(event.type)) return
-  if (mayTrace()) safely(() => recordGuardEvent(event))
+  if (mayTrace()) inSpan('validate_plan', (span) => recordGuardEvent(span, event))
 }
 
-function recordGuardEvent(event: AuditEvent | (() => AuditEvent)): void {
-  const span = startSpan('validate_plan')
-  if (span === undefined) return
+function recordGuardEvent(span: Span, event: AuditEvent | (() => AuditEvent)): void {
   const resolved = typeof event === 'function' ? event() : event
   const attributes = planAttributes(resolved) ?? {}
   const name = resolved.type === 'run_stopped' ? 'stop_run' : 'validate_plan'
@@ -153,7 +146,6 @@ function recordGuardEvent(event: AuditEvent | (() => AuditEvent)): void {
   span.setAttributes({ 'plan.operation.name': name, 'plan.source': 'core', ...attributes })
   if (resolved.type === 'plan_rejected') addIssueEvents(span, resolved.issues)
   if (resolved.type === 'run_stopped') addIssueEvents(span, [resolved.issue])
-  span.end()
 }
 
 /** One access the OS sandbox refused (a `CommandViolation` of a command runner). */
@@ -172,15 +164,15 @@ export function traceSandboxViolations(
   argv: readonly string[],
   violations: readonly SandboxViolation[],
 ): void {
-  if (violations.length > 0 && mayTrace()) safely(() => recordSandboxViolations(argv, violations))
+  if (violations.length > 0 && mayTrace())
+    inSpan('run_sandboxed', (span) => recordSandboxViolations(span, argv, violations))
 }
 
 function recordSandboxViolations(
+  span: Span,
   argv: readonly string[],
   violations: readonly SandboxViolation[],
 ): void {
-  const span = startSpan('run_sandboxed')
-  if (span === undefined) return
   span.setAttributes({
     'plan.operation.name': 'run_sandboxed',
     'plan.source': 'core',
@@ -197,5 +189,4 @@ function recordSandboxViolations(
     })
   }
   markError(span, 'sandbox_violation', 'the sandbox refused an access')
-  span.end()
 }
