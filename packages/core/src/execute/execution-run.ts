@@ -211,21 +211,22 @@ export class ExecutionRun {
     this.#resolve(outcome)
   }
 
+  /** Records a step as skipped, with its `skipped` event when `at` is given. */
+  #skip(stepId: string, message: string, at?: number): void {
+    const issue = executionIssue('step_skipped', message, stepId)
+    this.record.settle(stepId, { status: 'skipped', attempts: 0, issues: [issue] })
+    if (at !== undefined) this.emit({ type: 'skipped', at, stepId, issue })
+  }
+
   /** Records every step that never ended as skipped, with its `skipped` event. */
   #skipUnreached(at: number): void {
     const reason = this.record.reason
-    for (const stepId of this.graph.steps.ids) {
-      if (this.record.steps.statusOf(stepId) !== undefined) continue
-      const issue = executionIssue(
-        'step_skipped',
-        reason === undefined
-          ? 'The step never became ready.'
-          : `The run stopped early: ${reason.message}`,
-        stepId,
-      )
-      this.record.steps.set(stepId, { status: 'skipped', attempts: 0, issues: [issue] })
-      this.emit({ type: 'skipped', at, stepId, issue })
-    }
+    const message =
+      reason === undefined
+        ? 'The step never became ready.'
+        : `The run stopped early: ${reason.message}`
+    for (const stepId of this.graph.steps.ids)
+      if (this.record.steps.statusOf(stepId) === undefined) this.#skip(stepId, message, at)
   }
 
   // Resume: finished steps keep their result; steps that were running run again.
@@ -265,10 +266,8 @@ export class ExecutionRun {
         if (status !== 'done') unmet += 1
         if (status !== undefined && status !== 'done') blocked = true
       }
-      if (blocked) {
-        const issues = [executionIssue('step_skipped', 'A dependency did not finish.', stepId)]
-        this.record.settle(stepId, { status: 'skipped', attempts: 0, issues })
-      } else this.scheduler.wait(stepId, unmet)
+      if (blocked) this.#skip(stepId, 'A dependency did not finish.')
+      else this.scheduler.wait(stepId, unmet)
     }
   }
 
@@ -292,18 +291,13 @@ export class ExecutionRun {
   #skipDependents(stepId: string, cause: PlanIssue): void {
     const stack = [...this.graph.dependents(stepId)]
     const at = this.settings.now()
+    const message = `Skipped because step ${JSON.stringify(cause.stepId ?? stepId)} did not finish: ${cause.message}`
     while (stack.length > 0) {
       const id = stack.pop()
       if (id === undefined) break
       if (this.record.steps.has(id)) continue
-      const issue = executionIssue(
-        'step_skipped',
-        `Skipped because step ${JSON.stringify(cause.stepId ?? stepId)} did not finish: ${cause.message}`,
-        id,
-      )
-      this.record.settle(id, { status: 'skipped', attempts: 0, issues: [issue] })
       this.scheduler.forget(id)
-      this.emit({ type: 'skipped', at, stepId: id, issue })
+      this.#skip(id, message, at)
       stack.push(...this.graph.dependents(id))
     }
   }
