@@ -15,25 +15,21 @@ export interface PlanAttempt {
  * narrowed to the policy (`compiler.planSchema()`), compiles it, and sends a rejected plan back
  * with its issues a bounded number of times; a plan identical to a rejected one ends the loop.
  */
-export type GeneratePlanResult =
-  | {
-      readonly success: true
-      readonly plan: CompiledPlan
-      /** Plans asked for, the approved one included. */
-      readonly attempts: number
-      /** The rejected attempts before the approved one. */
-      readonly rejected: readonly PlanAttempt[]
-      readonly issues: readonly []
-    }
+export type GeneratePlanResult = {
+  /** Plans asked for, the approved one included. */
+  readonly attempts: number
+  /** The rejected attempts (before the approved one). */
+  readonly rejected: readonly PlanAttempt[]
+} & (
+  | { readonly success: true; readonly plan: CompiledPlan; readonly issues: readonly [] }
   | {
       readonly success: false
-      readonly attempts: number
-      readonly rejected: readonly PlanAttempt[]
       /** The issues of the last attempt; `replan_loop` when a rejected plan came back. */
       readonly issues: readonly PlanIssue[]
       /** The last plan the model proposed, as it came. */
       readonly lastPlan: unknown
     }
+)
 
 /**
  * The options every adapter's `generatePlan` takes, beside its framework's `model` and

@@ -9,20 +9,10 @@ export type PolicyDecision = 'allow' | 'deny'
  * with the decision the policy must reach and, for a denial, optionally the issue code it must
  * give.
  */
-export type PolicyCase =
-  | {
-      readonly tool: string
-      readonly args?: Readonly<Record<string, unknown>>
-      readonly expect: PolicyDecision
-      readonly code?: IssueCode
-      readonly name?: string
-    }
-  | {
-      readonly command: string
-      readonly expect: PolicyDecision
-      readonly code?: IssueCode
-      readonly name?: string
-    }
+export type PolicyCase = (
+  | { readonly tool: string; readonly args?: Readonly<Record<string, unknown>> }
+  | { readonly command: string }
+) & { readonly expect: PolicyDecision; readonly code?: IssueCode; readonly name?: string }
 
 /** What the policy decided for one case, and whether it is what the case expects. */
 export interface PolicyCaseResult {
