@@ -20,11 +20,6 @@ export type {
 } from './adapter/adapter-options.js'
 export type { ArgSpecInput, ToolPolicyInput } from './adapter/arg-spec-from-json-schema.js'
 export type {
-  CallDecisionEvent,
-  DecisionEvent,
-  TurnDecisionEvent,
-} from './adapter/decision-event.js'
-export type {
   GeneratePlanResult,
   GeneratePlanSharedOptions,
   PlanAttempt,
@@ -110,6 +105,11 @@ export { ruleOfTwo, SENSITIVE_FILES } from './taint/tainted-presets.js'
 export type { AuditEvent, AuditRecord } from './types/audit-event.js'
 export type { AuditSink } from './types/audit-sink.js'
 export type { CompiledPlan, CompiledStep, StepReference } from './types/compiled-plan.js'
+export type {
+  CallDecisionEvent,
+  DecisionEvent,
+  TurnDecisionEvent,
+} from './types/decision-event.js'
 export type { InterruptedCall } from './types/interrupted-call.js'
 export type { JsonObject, JsonValue } from './types/json-value.js'
 export type { PlanCompiler, PlanValidationResult } from './types/plan-compiler.js'

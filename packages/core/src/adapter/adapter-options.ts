@@ -7,9 +7,9 @@ import type { Plan } from '../schema/plan-schema.js'
 import type { PolicyInput } from '../schema/policy-schema.js'
 import type { AuditSink } from '../types/audit-sink.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
+import type { DecisionEvent } from '../types/decision-event.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
-import type { DecisionEvent } from './decision-event.js'
 
 /**
  * Where an adapter's policy comes from: exactly one of `policy` (an object, or one already

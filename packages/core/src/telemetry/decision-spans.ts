@@ -1,16 +1,11 @@
 import type { Attributes, Span } from '@opentelemetry/api'
 import type { PlanIssue } from '@plan/shell/common'
 import type { AuditEvent } from '../types/audit-event.js'
+import type { CallDecisionEvent } from '../types/decision-event.js'
 import { planTracer, tracingApiLoaded } from './tracing-api.js'
 
 /** What a call's span records of its decision: a `CallDecisionEvent` of any adapter. */
-export interface TracedCallDecision {
-  readonly tool: string
-  readonly callId: string | undefined
-  readonly allowed: boolean
-  readonly stepId: string | undefined
-  readonly issues: readonly PlanIssue[]
-}
+export type TracedCallDecision = Omit<CallDecisionEvent, 'kind' | 'args'>
 
 /** Where a decision was made: core's executor or an adapter. */
 export type DecisionSource = 'core' | 'langchain' | 'ai-sdk' | 'mcp'
