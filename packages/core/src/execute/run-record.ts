@@ -17,6 +17,9 @@ export const newStepRecord: () => StepRecord = (() => {
 /** Why a run did not complete. */
 export type RunFailure = 'aborted' | 'denied' | 'failed'
 
+/** A run's statuses, each outweighing those before it. */
+const BY_WEIGHT: readonly ExecutionStatus[] = ['completed', 'failed', 'denied', 'aborted']
+
 /**
  * What a run has recorded so far: one record per step that was reached, the order in which
  * called steps ended, the first reason to stop, and the worst failure seen.
@@ -36,23 +39,17 @@ export class RunRecord {
   readonly order: string[] = []
   /** The first issue that stopped the run or one of its steps. */
   reason: PlanIssue | undefined
-  #aborted = false
-  #denied = false
-  #failed = false
+  #status: ExecutionStatus = 'completed'
 
   /** Notes a failure; the first issue given becomes the run's reason. */
   note(failure: RunFailure, issue?: PlanIssue): void {
-    if (failure === 'aborted') this.#aborted = true
-    else if (failure === 'denied') this.#denied = true
-    else this.#failed = true
+    if (BY_WEIGHT.indexOf(failure) > BY_WEIGHT.indexOf(this.#status)) this.#status = failure
     if (issue !== undefined) this.reason ??= issue
   }
 
   /** The run's status: aborted over denied over failed over completed. */
   status(): ExecutionStatus {
-    if (this.#aborted) return 'aborted'
-    if (this.#denied) return 'denied'
-    return this.#failed ? 'failed' : 'completed'
+    return this.#status
   }
 
   /** Records a step that ended without running its tool (skipped, or finished earlier). */
