@@ -23,11 +23,9 @@ export interface SavedRunState {
 }
 
 /** A revision of a run's state saved as what changed (see {@link GuardStore.saveChanges}). */
-export interface SavedRunChanges {
-  readonly revision: number
+export interface SavedRunChanges extends Omit<SavedRunState, 'state'> {
   /** What changed since the revision `changes.since` (the guard's `changesSince`). */
   readonly changes: SavedStateChanges
-  readonly writer?: RunWriter
 }
 
 /** One call counted against one shared budget (see the policy's `budgets.shared`). */
