@@ -5,10 +5,10 @@ import type { GuardStore } from '../durable/guard-store.js'
 import type { RunKeys } from '../durable/shared-budget-reservations.js'
 import type { Plan } from '../schema/plan-schema.js'
 import type { PolicyInput } from '../schema/policy-schema.js'
-import type { AuditSink } from '../types/audit-sink.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { DecisionEvent } from '../types/decision-event.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
+import type { PlanGuardOptions } from '../types/plan-guard.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
 
 /**
@@ -40,18 +40,16 @@ export type AdapterPlan = Plan | CompiledPlan
  */
 export type AdapterMode = 'plan' | 'turn' | 'call'
 
+/** Every key of `T`, optional and settable to `undefined`. */
+type Settable<T> = { readonly [K in keyof T]?: T[K] | undefined }
+
 /**
  * The guard settings every adapter takes, with the same names, meanings and defaults in
- * LangChain, the AI SDK and MCP.
+ * LangChain, the AI SDK and MCP: `checkPathsOnDisk`, `audit` and `labelledFiles` are those of
+ * the guard it creates.
  */
-export interface AdapterGuardSettings {
-  /** Check path arguments on disk (symlinks resolved) before a call runs. Default true. */
-  readonly checkPathsOnDisk?: boolean | undefined
-  /**
-   * Where every decision is written, as the guard writes it (see `createFileAuditSink` in
-   * `@plan/audit/node`). A policy with `audit.required` refuses to start without one.
-   */
-  readonly audit?: AuditSink | undefined
+export interface AdapterGuardSettings
+  extends Settable<Pick<PlanGuardOptions, 'checkPathsOnDisk' | 'audit' | 'labelledFiles'>> {
   /**
    * A guard store (`@plan/postgres`): the run's state is written before every call starts
    * (write-ahead) and after it ends, shared budgets are counted there, and a run resumes from
@@ -66,12 +64,6 @@ export interface AdapterGuardSettings {
    * policy marks its tool `idempotent`.
    */
   readonly retryInterrupted?: RetryInterrupted | undefined
-  /**
-   * Workspace files an earlier run of the same workspace wrote from untrusted data, with their
-   * sources (`guard.snapshot().flow.files` of that run): every run starts with them labelled,
-   * so a command that would execute them is still refused (`untrusted_flow`).
-   */
-  readonly labelledFiles?: Readonly<Record<string, readonly string[]>> | undefined
 }
 
 /**

@@ -122,8 +122,9 @@ export interface PlanGuardOptions {
   readonly state?: PlanGuardState
   /**
    * Workspace files that an earlier run of the same workspace wrote from untrusted data, with
-   * their sources (`snapshot().flow.files` of that run): a fresh run keeps them labelled, so
-   * running them is still a sink. Added to the labels of `state`, if any.
+   * their sources (`snapshot().flow.files` of that run): a fresh run keeps them labelled, so a
+   * command that would execute them is still refused (`untrusted_flow`). Added to the labels
+   * of `state`, if any.
    */
   readonly labelledFiles?: Readonly<Record<string, readonly string[]>>
   /** Check path arguments on disk (symlinks resolved) before a call is allowed. Default true. */
@@ -140,7 +141,10 @@ export interface PlanGuardOptions {
   readonly secret?: string | Uint8Array
   /** Require a valid signature for the plan and for every re-plan or turn. Default false. */
   readonly requireSignature?: boolean
-  /** Where every decision is written (see `createFileAuditSink`). */
+  /**
+   * Where every decision is written (see `createFileAuditSink` in `@plan/audit/node`). A
+   * policy with `audit.required` refuses to start without one.
+   */
   readonly audit?: AuditSink
 }
 
