@@ -144,10 +144,6 @@ export class LinearRegExp extends RegExp {
   override exec(value: string): RegExpExecArray | null {
     const text = String(value)
     if (!this.#pattern.test(text)) return null
-    const match: RegExpExecArray = Object.assign([text] satisfies [string], {
-      index: 0,
-      input: text,
-    })
-    return match
+    return Object.assign([text] satisfies [string], { index: 0, input: text })
   }
 }

@@ -3,7 +3,6 @@ import {
   type PlanIssue,
   PolicyError,
   posix,
-  stringAt,
   withBuildFileAlternatives,
 } from '@plan/shell/common'
 import type { Policy, ToolPolicy } from '../schema/policy-schema.js'
@@ -46,13 +45,10 @@ export function resolveParsedPolicy(policy: Policy, baseDir: string): ResolvedPo
   })
   if (issues.length > 0) throw new PolicyError(issues)
   const roots = policy.workspace.roots.map((root) => normalise(root, baseDir))
-  const first = stringAt(roots, 0)
-  const inside = (entry: string) =>
-    normalise(posix.isAbsolute(entry) ? entry : posix.join(first, entry), baseDir)
   const extra = (entries: readonly string[]) =>
     roots.flatMap((root) =>
       entries.map((entry) =>
-        posix.isAbsolute(entry) ? inside(entry) : normalise(posix.join(root, entry), baseDir),
+        normalise(posix.isAbsolute(entry) ? entry : posix.join(root, entry), baseDir),
       ),
     )
   const tools = new Map<string, ToolPolicy>(Object.entries(policy.tools))
