@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { minifySync } from 'rolldown/utils'
 import { outlineLargeFunctions } from './outline-wasm-functions.mjs'
+import { quoteTemplateStrings } from './quote-template-strings.mjs'
 
 const require = createRequire(import.meta.url)
 const target = join(dirname(fileURLToPath(import.meta.url)), '..', 'vendor')
@@ -48,7 +49,8 @@ for (const [from, to] of edits) {
   script = script.replace(from, to)
 }
 // Local names shortened and whitespace dropped, as in dist/ (rolldown.config.mjs): the process that
-// loads the grammar parses all of this script. The parentheses above stay.
+// loads the grammar parses all of this script. The parentheses above stay, and plain strings are
+// printed as "…" again (quote-template-strings.mjs).
 const minified = minifySync(
   'tree-sitter.js',
   script.replace(/\n\/\/# sourceMappingURL=.*\s*$/, '\n'),
@@ -62,4 +64,4 @@ if (minified.errors.length > 0) throw new Error(`tree-sitter.js: ${minified.erro
 if (!minified.code.includes('return(async function(moduleArg={}){')) {
   throw new Error('tree-sitter.js lost the parentheses around its factory.')
 }
-writeFileSync(join(target, 'tree-sitter.js'), minified.code)
+writeFileSync(join(target, 'tree-sitter.js'), quoteTemplateStrings('tree-sitter.js', minified.code))
