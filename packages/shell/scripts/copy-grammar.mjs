@@ -31,6 +31,10 @@ copyFileSync(join(runtime, 'LICENSE'), join(target, 'LICENSE.web-tree-sitter'))
 // V8 then compiles it with the script instead of scanning it twice. On Node.js it takes
 // `createRequire` from `process.getBuiltinModule` where there is one, instead of a dynamic import
 // (a round trip through the module loader).
+// A C string (the grammar's ~300 node type and field names, read once as it loads) is found with
+// `indexOf` and decoded by a TextDecoder when it is short too, instead of byte by byte in script:
+// the decoder is strict and keeps a byte-order mark, and whatever it refuses is still decoded by
+// the runtime's own loop, so every string reads as before.
 const edits = [
   [
     'if (input instanceof Uint8Array) {',
@@ -41,6 +45,18 @@ const edits = [
   [
     'const { createRequire } = await import("module");',
     'const { createRequire } = process.getBuiltinModule?.("module") ?? await import("module");',
+  ],
+  [
+    '      var endPtr = idx;\n      while (heapOrArray[endPtr] && !(endPtr >= endIdx)) ++endPtr;\n',
+    '      var endPtr = heapOrArray.indexOf(0, idx);\n      if (endPtr === -1) endPtr = heapOrArray.length;\n      if (endPtr > endIdx) endPtr = endIdx;\n',
+  ],
+  [
+    '        return UTF8Decoder.decode(heapOrArray.subarray(idx, endPtr));\n      }\n',
+    '        return UTF8Decoder.decode(heapOrArray.subarray(idx, endPtr));\n      }\n      if (endPtr > idx && heapOrArray.buffer && ShortUTF8Decoder) {\n        try {\n          return ShortUTF8Decoder.decode(heapOrArray.subarray(idx, endPtr));\n        } catch {}\n      }\n',
+  ],
+  [
+    '    var UTF8Decoder = typeof TextDecoder != "undefined" ? new TextDecoder() : void 0;\n',
+    '    var UTF8Decoder = typeof TextDecoder != "undefined" ? new TextDecoder() : void 0;\n    var ShortUTF8Decoder = typeof TextDecoder != "undefined" ? new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }) : void 0;\n',
   ],
 ]
 let script = readFileSync(join(runtime, 'tree-sitter.js'), 'utf8')

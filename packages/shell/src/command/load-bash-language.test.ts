@@ -79,6 +79,17 @@ describe('loadBashLanguage', () => {
     expect(Math.max(...sizes)).toBeLessThan(64 * 1024)
   })
 
+  it('should read every node type and field name as the upstream runtime does', async () => {
+    // The vendored runtime decodes these short C strings its own way (scripts/copy-grammar.mjs).
+    const reference = await import('web-tree-sitter')
+    await reference.Parser.init()
+    const upstreamLanguage = await reference.Language.load(readFileSync(UPSTREAM))
+    const { language } = await loadBashLanguage()
+    expect(language.types).toEqual(upstreamLanguage.types)
+    expect(language.fields).toEqual(upstreamLanguage.fields)
+    expect(language.types).toContain('command_name')
+  })
+
   it('should branch from each outlined case without a br_table of its own', () => {
     // The upstream grammar's tables only: a br_table at each of the lexer's ~950 call sites,
     // deep in the switch's blocks, costs V8 work in proportion to that depth.
