@@ -31,6 +31,8 @@ copyFileSync(join(runtime, 'LICENSE'), join(target, 'LICENSE.web-tree-sitter'))
 // V8 then compiles it with the script instead of scanning it twice. On Node.js it takes
 // `createRequire` from `process.getBuiltinModule` where there is one, instead of a dynamic import
 // (a round trip through the module loader).
+// `Language.loadSync` loads a compiled grammar synchronously, as the runtime's loader can: the
+// grammar is then loaded only for the first command that needs it (load-bash-language.ts).
 // A C string (the grammar's ~300 node type and field names, read once as it loads) is found with
 // `indexOf` and decoded by a TextDecoder when it is short too, instead of byte by byte in script:
 // the decoder is strict and keeps a byte-order mark, and whatever it refuses is still decoded by
@@ -39,6 +41,10 @@ const edits = [
   [
     'if (input instanceof Uint8Array) {',
     'if (input instanceof Uint8Array || input instanceof WebAssembly.Module) {',
+  ],
+  [
+    '  static async load(input) {\n',
+    '  static loadSync(module) {\n    const mod = C.loadWebAssemblyModule(module, { loadAsync: false });\n    const functionName = Object.keys(mod).find((key) => LANGUAGE_FUNCTION_REGEX.test(key) && !key.includes("external_scanner_"));\n    if (!functionName) throw new Error("Language.load failed: no language function found in WASM file");\n    return new _Language(INTERNAL, mod[functionName]());\n  }\n  static async load(input) {\n',
   ],
   ['  return async function(moduleArg = {}) {', '  return (async function(moduleArg = {}) {'],
   ['    return moduleRtn;\n  };\n})();', '    return moduleRtn;\n  });\n})();'],

@@ -12,7 +12,7 @@ import { commandIssue } from './command-issue.js'
 import { CommandResultCache } from './command-result-cache.js'
 import { type DiskFact, factsHold, recordDiskFacts } from './disk-verdicts.js'
 import { evaluateCommand } from './evaluate-command.js'
-import { loadBashLanguage } from './load-bash-language.js'
+import { loadBashRuntime } from './load-bash-language.js'
 import { programName } from './program-catalog.js'
 
 /** What a command checker needs: the `commands` section of a policy and the workspace scope. */
@@ -66,9 +66,14 @@ interface CachedVerdict {
 export async function createCommandChecker(
   options: CommandCheckerOptions,
 ): Promise<CommandChecker> {
-  const { language, Parser } = await loadBashLanguage()
-  const parser = new Parser()
-  parser.setLanguage(language)
+  const runtime = await loadBashRuntime()
+  const parser = new runtime.Parser()
+  let grammarSet = false
+  const grammarParser = () => {
+    if (!grammarSet) parser.setLanguage(runtime.language())
+    grammarSet = true
+    return parser
+  }
   const { policy } = options
   // A read-only build file protects what its tool reads in its place (as the policy resolves it).
   const given = options.scope
@@ -78,7 +83,7 @@ export async function createCommandChecker(
     interpreterRuleIssues(word, rule, scope),
   )
   if (policyIssues.length > 0) throw new PolicyError(policyIssues)
-  const evaluation = { parser, maxLength: policy.maxLength, context }
+  const evaluation = { parser: grammarParser, maxLength: policy.maxLength, context }
   const cache = new CommandResultCache<CachedVerdict>(CACHE_SIZE / 2)
   return {
     warnings: unmodelledWarnings(context.allow),

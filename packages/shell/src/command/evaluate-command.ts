@@ -14,7 +14,8 @@ import { policyWord } from './program-path.js'
 
 /** What one command check needs: the checker's parser, the length limit and the policy. */
 export interface CommandEvaluation {
-  readonly parser: Parser
+  /** The parser with the grammar set, which plain commands are read without. */
+  readonly parser: () => Parser
   readonly maxLength: number
   readonly context: ProgramCheckContext
 }
@@ -31,7 +32,7 @@ export function evaluateCommand(
   const invalid = inputIssue(command, evaluation.maxLength)
   if (invalid !== undefined) return deny([invalid])
   const text = String(command)
-  const reading = readPlainCommands(text) ?? readCommand(evaluation.parser, text)
+  const reading = readPlainCommands(text) ?? readCommand(evaluation.parser(), text)
   return reading === undefined
     ? deny([
         commandIssue(

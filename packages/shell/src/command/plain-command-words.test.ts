@@ -225,7 +225,7 @@ describe('plainCommandWords', () => {
       { allow: ['git', 'ls', 'cat', 'echo', 'sed', 'find', 'rm', 'a', 'z'], maxLength: 8192 },
       { roots: ['/srv/repo'], readOnly: ['/srv/repo/vendor'], deny: ['/srv/repo/.env'] },
     )
-    evaluation = { parser, maxLength: 8192, context }
+    evaluation = { parser: () => parser, maxLength: 8192, context }
   })
 
   it('should read a plain command as the grammar and the strict tokenizer do, without issues', () => {
