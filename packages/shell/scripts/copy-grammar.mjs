@@ -31,8 +31,10 @@ copyFileSync(join(runtime, 'LICENSE'), join(target, 'LICENSE.web-tree-sitter'))
 // V8 then compiles it with the script instead of scanning it twice. On Node.js it takes
 // `createRequire` from `process.getBuiltinModule` where there is one, instead of a dynamic import
 // (a round trip through the module loader).
-// `Language.loadSync` loads a compiled grammar synchronously, as the runtime's loader can: the
-// grammar is then loaded only for the first command that needs it (load-bash-language.ts).
+// `Parser.initSync` starts the runtime synchronously from a module that `instantiateWasmSync`
+// instantiates at once, and `Language.loadSync` loads a compiled grammar synchronously, as the
+// runtime's loader can: both are then loaded only for the first command that needs the grammar
+// (load-bash-language.ts).
 // A C string (the grammar's ~300 node type and field names, read once as it loads) is found with
 // `indexOf` and decoded by a TextDecoder when it is short too, instead of byte by byte in script:
 // the decoder is strict and keeps a byte-order mark, and whatever it refuses is still decoded by
@@ -45,6 +47,22 @@ const edits = [
   [
     '  static async load(input) {\n',
     '  static loadSync(module) {\n    const mod = C.loadWebAssemblyModule(module, { loadAsync: false });\n    const functionName = Object.keys(mod).find((key) => LANGUAGE_FUNCTION_REGEX.test(key) && !key.includes("external_scanner_"));\n    if (!functionName) throw new Error("Language.load failed: no language function found in WASM file");\n    return new _Language(INTERNAL, mod[functionName]());\n  }\n  static async load(input) {\n',
+  ],
+  [
+    '  static async init(moduleOptions) {\n',
+    '  static initSync(moduleOptions) {\n    if (!Module3) {\n      tree_sitter_default(moduleOptions).catch(() => {\n      });\n      if (!moduleOptions.calledRun) throw new Error("The tree-sitter runtime did not start synchronously.");\n      Module3 = moduleOptions;\n    }\n    setModule(Module3);\n    TRANSFER_BUFFER = C._ts_init();\n    LANGUAGE_VERSION = C.getValue(TRANSFER_BUFFER, "i32");\n    MIN_COMPATIBLE_VERSION = C.getValue(TRANSFER_BUFFER + SIZE_OF_INT, "i32");\n  }\n  static async init(moduleOptions) {\n',
+  ],
+  [
+    '    async function createWasm() {\n',
+    '    var wasmExportsNow;\n    async function createWasm() {\n',
+  ],
+  [
+    '      var info2 = getWasmImports();\n',
+    '      if (Module["instantiateWasmSync"]) {\n        Module["instantiateWasmSync"](getWasmImports(), (instance2, module2) => {\n          receiveInstance(instance2, module2);\n          wasmExportsNow = instance2.exports;\n        });\n        return wasmExportsNow;\n      }\n      var info2 = getWasmImports();\n',
+  ],
+  [
+    '    var wasmExports = await createWasm();\n',
+    '    var wasmExports = Module["instantiateWasmSync"] ? (createWasm().catch(() => {\n    }), wasmExportsNow) : await createWasm();\n',
   ],
   ['  return async function(moduleArg = {}) {', '  return (async function(moduleArg = {}) {'],
   ['    return moduleRtn;\n  };\n})();', '    return moduleRtn;\n  });\n})();'],

@@ -1,3 +1,4 @@
+import type { Parser } from 'web-tree-sitter'
 import { withBuildFileAlternatives } from '../checks/build-file-alternatives.js'
 import { PolicyError } from '../errors/policy-error.js'
 import type { CommandPolicy } from '../schema/command-policy.js'
@@ -67,11 +68,13 @@ export async function createCommandChecker(
   options: CommandCheckerOptions,
 ): Promise<CommandChecker> {
   const runtime = await loadBashRuntime()
-  const parser = new runtime.Parser()
-  let grammarSet = false
+  let parser: Parser | undefined
   const grammarParser = () => {
-    if (!grammarSet) parser.setLanguage(runtime.language())
-    grammarSet = true
+    if (parser === undefined) {
+      const language = runtime.language()
+      parser = new runtime.Parser()
+      parser.setLanguage(language)
+    }
     return parser
   }
   const { policy } = options

@@ -14,8 +14,9 @@ export interface BashLanguage {
  * (plain-command-words.ts), so a process that checks only those never compiles it.
  */
 export interface BashRuntime {
+  /** The parser class, which takes a grammar once {@link BashRuntime.language} has returned. */
   readonly Parser: typeof Parser
-  /** The grammar, loaded at the first call (synchronously, where it is a local file). */
+  /** The grammar, loaded with the runtime at the first call where they are local files. */
   language(): Language
 }
 
@@ -40,9 +41,16 @@ interface WebAssemblyApi {
 /** A compiled `WebAssembly.Module`. */
 type CompiledModule = object
 
-/** The vendored runtime: its `Language.load` also takes a compiled module, as `loadSync` does. */
+/** The vendored runtime, with the synchronous `initSync` and `loadSync` (copy-grammar.mjs). */
 interface VendoredRuntime {
-  readonly Parser: typeof Parser
+  readonly Parser: typeof Parser & {
+    initSync(options: {
+      instantiateWasmSync(
+        imports: object,
+        receive: (instance: object, module: object) => void,
+      ): void
+    }): void
+  }
   readonly Language: {
     load(module: CompiledModule): Promise<Language>
     loadSync(module: CompiledModule): Language
@@ -82,44 +90,47 @@ function compileVendorFile(wasm: WebAssemblyApi, name: string): Promise<Compiled
   return compiled
 }
 
-/** Compiles and loads the grammar from a local file at the first call, once. */
-function localGrammar(
-  wasm: WebAssemblyApi,
-  runtime: VendoredRuntime,
-  fs: FileSystem,
-  url: URL,
-): () => Language {
+/**
+ * Starts the runtime and loads the grammar from local files at the first call, synchronously
+ * and once; a failed step is thrown to that caller and tried again at the next call.
+ */
+function localLanguage(wasm: WebAssemblyApi, runtime: VendoredRuntime, fs: FileSystem) {
+  const compile = (name: string) => new wasm.Module(fs.readFileSync(new URL(name, VENDOR_URL)))
+  let started = false
   let language: Language | undefined
-  return () => {
-    language ??= runtime.Language.loadSync(new wasm.Module(fs.readFileSync(url)))
+  return (): Language => {
+    if (!started) {
+      const compiled = compile('tree-sitter.wasm')
+      // The runtime starts inside an async function, which would only reject with the cause.
+      let failure: unknown
+      try {
+        runtime.Parser.initSync({
+          instantiateWasmSync(
+            imports: object,
+            receive: (instance: object, module: object) => void,
+          ) {
+            try {
+              receive(new wasm.Instance(compiled, imports), compiled)
+            } catch (error) {
+              failure = error
+              throw error
+            }
+          },
+        })
+      } catch (error) {
+        throw failure ?? error
+      }
+      started = true
+    }
+    language ??= runtime.Language.loadSync(compile('tree-sitter-bash.wasm'))
     return language
   }
 }
 
-/**
- * Starts on the grammar: a local file is only looked for (so that a package without it fails
- * where the runtime loads) and compiled when first asked for; another is compiled at once, on the
- * engine's own threads, and loaded with the runtime.
- */
-function startGrammar(wasm: WebAssemblyApi): (runtime: VendoredRuntime) => Promise<() => Language> {
-  const url = new URL('tree-sitter-bash.wasm', VENDOR_URL)
-  const fs = url.protocol === 'file:' ? nodeBuiltin<FileSystem>('node:fs') : undefined
-  if (fs !== undefined) {
-    fs.accessSync(url, fs.constants.R_OK)
-    return async (runtime) => localGrammar(wasm, runtime, fs, url)
-  }
-  const compiled = compileVendorFile(wasm, 'tree-sitter-bash.wasm')
-  return async (runtime) => {
-    const language = await runtime.Language.load(await compiled)
-    return () => language
-  }
-}
-
-async function load(): Promise<BashRuntime> {
-  const wasm: WebAssemblyApi = Reflect.get(globalThis, 'WebAssembly')
-  // The runtime compiles on the engine's own threads while its script loads.
+/** Both modules compile on the engine's own threads while the runtime's script loads. */
+async function loadFetched(wasm: WebAssemblyApi): Promise<BashRuntime> {
   const runtimeModule = compileVendorFile(wasm, 'tree-sitter.wasm')
-  const grammar = startGrammar(wasm)
+  const grammarModule = compileVendorFile(wasm, 'tree-sitter-bash.wasm')
   const runtime: VendoredRuntime = await import(new URL('tree-sitter.js', VENDOR_URL).href)
   const compiled = await runtimeModule
   await runtime.Parser.init({
@@ -129,7 +140,24 @@ async function load(): Promise<BashRuntime> {
       return {}
     },
   })
-  return { Parser: runtime.Parser, language: await grammar(runtime) }
+  const language = await runtime.Language.load(await grammarModule)
+  return { Parser: runtime.Parser, language: () => language }
+}
+
+/**
+ * Local files (Node.js, Bun, Deno) are only looked for here, so that a package without them fails
+ * as it loads, and compiled at the first command the grammar must read; others are fetched and
+ * compiled at once.
+ */
+async function load(): Promise<BashRuntime> {
+  const wasm: WebAssemblyApi = Reflect.get(globalThis, 'WebAssembly')
+  const fs = VENDOR_URL.protocol === 'file:' ? nodeBuiltin<FileSystem>('node:fs') : undefined
+  if (fs === undefined) return loadFetched(wasm)
+  for (const name of ['tree-sitter.wasm', 'tree-sitter-bash.wasm']) {
+    fs.accessSync(new URL(name, VENDOR_URL), fs.constants.R_OK)
+  }
+  const runtime: VendoredRuntime = await import(new URL('tree-sitter.js', VENDOR_URL).href)
+  return { Parser: runtime.Parser, language: localLanguage(wasm, runtime, fs) }
 }
 
 /**
