@@ -71,8 +71,8 @@ export async function createCommandChecker(
   let parser: Parser | undefined
   const grammarParser = () => {
     if (parser === undefined) {
-      const language = runtime.language()
-      parser = new runtime.Parser()
+      const { language, Parser } = runtime.load()
+      parser = new Parser()
       parser.setLanguage(language)
     }
     return parser

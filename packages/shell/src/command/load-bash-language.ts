@@ -1,12 +1,13 @@
 import type { Language, Parser } from 'web-tree-sitter'
 import { PlanError } from '../errors/plan-error.js'
 import { createIssue } from '../issues/create-issue.js'
-import { loadNodeBuiltin, nodeBuiltin } from '../util/node-builtin.js'
+import { hostProcess, loadNodeBuiltin, nodeBuiltin } from '../util/node-builtin.js'
 
-/** The Bash grammar and the parser class that runs it. */
+/** The Bash grammar, the parser class that runs it, and the runtime's class of grammars. */
 export interface BashLanguage {
   readonly language: Language
   readonly Parser: typeof Parser
+  readonly Language: typeof Language
 }
 
 /**
@@ -14,10 +15,8 @@ export interface BashLanguage {
  * (plain-command-words.ts), so a process that checks only those never compiles it.
  */
 export interface BashRuntime {
-  /** The parser class, which takes a grammar once {@link BashRuntime.language} has returned. */
-  readonly Parser: typeof Parser
-  /** The grammar, loaded with the runtime at the first call where they are local files. */
-  language(): Language
+  /** The grammar and its parser class, loaded at the first call where they are local files. */
+  load(): BashLanguage
 }
 
 // Set by the bundler for dist/ (rolldown.config.mjs); absent when this file runs from src/.
@@ -51,7 +50,7 @@ interface VendoredRuntime {
       ): void
     }): void
   }
-  readonly Language: {
+  readonly Language: typeof Language & {
     load(module: CompiledModule): Promise<Language>
     loadSync(module: CompiledModule): Language
   }
@@ -94,11 +93,12 @@ function compileVendorFile(wasm: WebAssemblyApi, name: string): Promise<Compiled
  * Starts the runtime and loads the grammar from local files at the first call, synchronously
  * and once; a failed step is thrown to that caller and tried again at the next call.
  */
-function localLanguage(wasm: WebAssemblyApi, runtime: VendoredRuntime, fs: FileSystem) {
+function localLanguage(wasm: WebAssemblyApi, script: () => VendoredRuntime, fs: FileSystem) {
   const compile = (name: string) => new wasm.Module(fs.readFileSync(new URL(name, VENDOR_URL)))
   let started = false
   let language: Language | undefined
-  return (): Language => {
+  return (): BashLanguage => {
+    const runtime = script()
     if (!started) {
       const compiled = compile('tree-sitter.wasm')
       // The runtime starts inside an async function, which would only reject with the cause.
@@ -123,7 +123,7 @@ function localLanguage(wasm: WebAssemblyApi, runtime: VendoredRuntime, fs: FileS
       started = true
     }
     language ??= runtime.Language.loadSync(compile('tree-sitter-bash.wasm'))
-    return language
+    return { language, Parser: runtime.Parser, Language: runtime.Language }
   }
 }
 
@@ -141,23 +141,45 @@ async function loadFetched(wasm: WebAssemblyApi): Promise<BashRuntime> {
     },
   })
   const language = await runtime.Language.load(await grammarModule)
-  return { Parser: runtime.Parser, language: () => language }
+  const loaded = { language, Parser: runtime.Parser, Language: runtime.Language }
+  return { load: () => loaded }
+}
+
+/**
+ * Loads the runtime's script synchronously where `require` loads an ES module without a warning
+ * (Node.js 24 and later), else undefined.
+ */
+function requiredScript(): (() => VendoredRuntime) | undefined {
+  const process = hostProcess()
+  const features: { readonly require_module?: boolean } | undefined = Reflect.get(
+    process ?? {},
+    'features',
+  )
+  if (features?.require_module !== true) return undefined
+  if (!(Number(process?.versions?.node?.split('.')[0]) >= 24)) return undefined
+  const url = new URL('tree-sitter.js', VENDOR_URL)
+  const module = nodeBuiltin<{ createRequire(url: URL): (id: string) => VendoredRuntime }>(
+    'node:module',
+  )
+  return module === undefined ? undefined : () => module.createRequire(url)('./tree-sitter.js')
 }
 
 /**
  * Local files (Node.js, Bun, Deno) are only looked for here, so that a package without them fails
- * as it loads, and compiled at the first command the grammar must read; others are fetched and
- * compiled at once.
+ * as it loads, and loaded at the first command the grammar must read (the script too, where it
+ * can be); others are fetched and compiled at once.
  */
 async function load(): Promise<BashRuntime> {
   const wasm: WebAssemblyApi = Reflect.get(globalThis, 'WebAssembly')
   const fs = VENDOR_URL.protocol === 'file:' ? nodeBuiltin<FileSystem>('node:fs') : undefined
   if (fs === undefined) return loadFetched(wasm)
-  for (const name of ['tree-sitter.wasm', 'tree-sitter-bash.wasm']) {
+  for (const name of ['tree-sitter.js', 'tree-sitter.wasm', 'tree-sitter-bash.wasm']) {
     fs.accessSync(new URL(name, VENDOR_URL), fs.constants.R_OK)
   }
+  const required = requiredScript()
+  if (required !== undefined) return { load: localLanguage(wasm, required, fs) }
   const runtime: VendoredRuntime = await import(new URL('tree-sitter.js', VENDOR_URL).href)
-  return { Parser: runtime.Parser, language: localLanguage(wasm, runtime, fs) }
+  return { load: localLanguage(wasm, () => runtime, fs) }
 }
 
 /**
@@ -177,6 +199,5 @@ export function loadBashRuntime(): Promise<BashRuntime> {
 
 /** {@link loadBashRuntime} with the grammar loaded. */
 export async function loadBashLanguage(): Promise<BashLanguage> {
-  const runtime = await loadBashRuntime()
-  return { language: runtime.language(), Parser: runtime.Parser }
+  return (await loadBashRuntime()).load()
 }
