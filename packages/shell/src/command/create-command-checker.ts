@@ -69,11 +69,18 @@ export async function createCommandChecker(
 ): Promise<CommandChecker> {
   const runtime = await loadBashRuntime()
   let parser: Parser | undefined
+  // Failed loads of the grammar so far: a command refused for one is not cached.
+  let failedLoads = 0
   const grammarParser = () => {
     if (parser === undefined) {
-      const { language, Parser } = runtime.load()
-      parser = new Parser()
-      parser.setLanguage(language)
+      try {
+        const { language, Parser } = runtime.load()
+        parser = new Parser()
+        parser.setLanguage(language)
+      } catch (error) {
+        failedLoads += 1
+        throw error
+      }
     }
     return parser
   }
@@ -96,9 +103,11 @@ export async function createCommandChecker(
       // A verdict that looked at the disk holds while the disk gives the same answers.
       if (cached !== undefined && (cached.facts.length === 0 || factsHold(cached.facts)))
         return cached.result
+      const failed = failedLoads
       const { value, facts } = recordDiskFacts(() => evaluateCommand(evaluation, command))
       const result = freeze(value)
-      if (facts.length <= MAX_DISK_FACTS) cache.set(command, { result, facts })
+      if (facts.length <= MAX_DISK_FACTS && failedLoads === failed)
+        cache.set(command, { result, facts })
       return result
     },
   }

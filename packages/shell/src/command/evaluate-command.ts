@@ -32,7 +32,10 @@ export function evaluateCommand(
   const invalid = inputIssue(command, evaluation.maxLength)
   if (invalid !== undefined) return deny([invalid])
   const text = String(command)
-  const reading = readPlainCommands(text) ?? readCommand(evaluation.parser(), text)
+  const plain = readPlainCommands(text)
+  const parser = plain === undefined ? grammarParser(evaluation) : undefined
+  if (parser instanceof Error) return deny([grammarIssue(parser)])
+  const reading = plain ?? (parser === undefined ? undefined : readCommand(parser, text))
   return reading === undefined
     ? deny([
         commandIssue(
@@ -42,6 +45,24 @@ export function evaluateCommand(
         ),
       ])
     : judgeCommand(evaluation.context, reading)
+}
+
+/** The checker's parser, or why the grammar could not be loaded (tried again at the next call). */
+function grammarParser(evaluation: CommandEvaluation): Parser | Error {
+  try {
+    return evaluation.parser()
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error))
+  }
+}
+
+/** A command the grammar must read while it cannot be loaded is refused, never let through. */
+function grammarIssue(error: Error): PlanIssue {
+  return commandIssue(
+    'command_parse_error',
+    `The Bash grammar could not be loaded to read this command: ${error.message}`,
+    'Reinstall @plan/shell: the files in its vendor/ folder are damaged. Commands of plain literal words are still checked.',
+  )
 }
 
 /** What the shell syntax of a command says: its issues, and its words when it is plain. */
