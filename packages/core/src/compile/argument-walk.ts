@@ -1,6 +1,7 @@
 import {
   type CommandCheckResult,
   createIssue,
+  type IssueCode,
   type PathScope,
   type PlanIssue,
 } from '@plan/shell/common'
@@ -31,8 +32,11 @@ export interface SharedReferenceParts {
   field(target: string, dot: number): readonly string[] | undefined
 }
 
-/** Everything an argument check needs from the compiler. */
-export interface ArgumentContext {
+/**
+ * What an argument check reads (from the compiler) and the arrays that `checkArgumentsInto`
+ * appends to.
+ */
+export interface ArgumentWalk {
   readonly scope: PathScope
   readonly checkCommand: (command: unknown) => CommandCheckResult
   /**
@@ -47,10 +51,12 @@ export interface ArgumentContext {
   readonly stepIdAt?: readonly (string | undefined)[]
   /** The step being checked, for self-reference detection. */
   readonly stepId?: string
-}
-
-/** An {@link ArgumentContext} with the arrays that `checkArgumentsInto` appends to. */
-export interface ArgumentWalk extends ArgumentContext {
+  /**
+   * The path of the arguments inside the plan (or call): an issue's path is this, then the
+   * value's place inside the arguments. Copied for an issue, never written: the caller may
+   * change it between calls.
+   */
+  readonly base: Path
   readonly issues: PlanIssue[]
   readonly references: StepReference[]
   /** When given, the index (in `stepIds`) of each reference's step, aligned with `references`. */
@@ -66,16 +72,18 @@ export interface ArgumentWalk extends ArgumentContext {
 }
 
 /**
- * Reports an `invalid_arguments` issue at `[...parent, key]` (the path is built only here, for
- * an issue) and returns undefined, the "rejected" value of every check.
+ * Reports an issue (`invalid_arguments` unless `code` says otherwise) at the value `key` of
+ * `at`, a place inside the arguments (the path is built only here, for an issue), and returns
+ * undefined, the "rejected" value of every check.
  */
 export function fail(
   walk: ArgumentWalk,
-  parent: Path,
+  at: Path,
   key: Key,
   message: string,
   hint?: string,
+  code: IssueCode = 'invalid_arguments',
 ): undefined {
-  walk.issues.push(createIssue('invalid_arguments', message, [...parent, key], hint, walk.stepId))
+  walk.issues.push(createIssue(code, message, [...walk.base, ...at, key], hint, walk.stepId))
   return undefined
 }

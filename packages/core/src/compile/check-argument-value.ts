@@ -17,6 +17,9 @@ import { checkUrl } from './check-url.js'
 
 type SpecOf<T extends ArgSpec['type']> = Extract<ArgSpec, { type: T }>
 
+/** Why a value of the right type is refused: a message, or a message and a hint. */
+type Refusal = string | { readonly message: string; readonly hint: string }
+
 /**
  * A string's length as JSON Schema's `minLength` and `maxLength` count it, and as a server that
  * validates with its tool's input schema does: in code points (a surrogate pair is one).
@@ -27,128 +30,71 @@ function codePoints(value: string): number {
   return count
 }
 
-/** A value a path or command check allowed, which is always a string. */
-function allowedString(
-  value: unknown,
-  parent: Path,
-  key: Key,
-  walk: ArgumentWalk,
-): string | undefined {
-  return typeof value === 'string'
-    ? value
-    : fail(walk, parent, key, `Expected a string, got ${describe(value)}.`)
-}
-
-function checkString(
-  spec: SpecOf<'string'>,
-  value: unknown,
-  parent: Path,
-  key: Key,
-  walk: ArgumentWalk,
-): JsonValue | undefined {
-  if (typeof value !== 'string')
-    return fail(walk, parent, key, `Expected a string, got ${describe(value)}.`)
+function stringRefusal(spec: SpecOf<'string'>, value: string): Refusal | undefined {
   const max = spec.maxLength ?? DEFAULT_MAX_STRING_LENGTH
   // No more code points than UTF-16 units, and at least half as many: count them only where
   // the units do not decide.
   const length = value.length > max ? codePoints(value) : value.length
-  if (length > max) {
-    const message = `String is ${length} characters long (at most ${max}).`
-    return fail(walk, parent, key, message, 'Send a shorter value.')
-  }
+  if (length > max)
+    return {
+      message: `String is ${length} characters long (at most ${max}).`,
+      hint: 'Send a shorter value.',
+    }
   const min = spec.minLength
   if (min !== undefined && value.length < 2 * min && codePoints(value) < min)
-    return fail(walk, parent, key, `String is shorter than ${min} characters.`)
+    return `String is shorter than ${min} characters.`
   if (hasPattern(spec) && !policyPattern(spec).test(value))
-    return fail(walk, parent, key, `String does not match the pattern ${spec.pattern}.`)
+    return `String does not match the pattern ${spec.pattern}.`
   if (spec.format === 'url') {
     const checked = checkUrl(value, { schemes: spec.schemes ?? ['https'], hosts: spec.hosts })
-    if (!checked.ok) return fail(walk, parent, key, checked.message, checked.hint)
+    if (!checked.ok) return checked
   }
-  return value
+  return undefined
 }
 
-function checkNumber(
-  spec: SpecOf<'number'>,
-  value: unknown,
-  parent: Path,
-  key: Key,
-  walk: ArgumentWalk,
-): JsonValue | undefined {
-  if (typeof value !== 'number' || !Number.isFinite(value))
-    return fail(walk, parent, key, `Expected a finite number, got ${describe(value)}.`)
-  if (spec.integer === true && !Number.isInteger(value))
-    return fail(walk, parent, key, 'Expected an integer.')
+function numberRefusal(spec: SpecOf<'number'>, value: number): Refusal | undefined {
+  if (spec.integer === true && !Number.isInteger(value)) return 'Expected an integer.'
   if (spec.minimum !== undefined && value < spec.minimum)
-    return fail(walk, parent, key, `Number is below the minimum ${spec.minimum}.`)
+    return `Number is below the minimum ${spec.minimum}.`
   if (spec.maximum !== undefined && value > spec.maximum)
-    return fail(walk, parent, key, `Number is above the maximum ${spec.maximum}.`)
-  return value
-}
-
-function checkEnum(
-  spec: SpecOf<'enum'>,
-  value: unknown,
-  parent: Path,
-  key: Key,
-  walk: ArgumentWalk,
-): JsonValue | undefined {
-  if (isScalar(value) && spec.values.some((allowed) => allowed === value)) return value
-  const allowed = spec.values.map((entry) => JSON.stringify(entry)).join(', ')
-  return fail(
-    walk,
-    parent,
-    key,
-    'Value is not one of the allowed values.',
-    `Use one of: ${allowed}.`,
-  )
-}
-
-function checkPathArgument(
-  spec: SpecOf<'path'>,
-  value: unknown,
-  parent: Path,
-  key: Key,
-  walk: ArgumentWalk,
-): JsonValue | undefined {
-  const denied = findPathDenial(value, walk.scope, spec.access)
-  if (denied === undefined) return allowedString(value, parent, key, walk)
-  walk.issues.push(
-    createIssue(denied.code, denied.message, [...parent, key], denied.hint, walk.stepId),
-  )
+    return `Number is above the maximum ${spec.maximum}.`
   return undefined
 }
 
-function checkCommandArgument(
-  value: unknown,
-  parent: Path,
+/** `value` when nothing refuses it; else reports the refusal at `key` of `at`. */
+function settle<T extends JsonValue>(
+  value: T,
+  refusal: Refusal | undefined,
+  at: Path,
   key: Key,
   walk: ArgumentWalk,
-): JsonValue | undefined {
-  const result = walk.checkCommand(value)
-  if (result.allowed) return allowedString(value, parent, key, walk)
-  for (const found of result.issues) {
-    const path = [...parent, key, ...found.path]
-    walk.issues.push(createIssue(found.code, found.message, path, found.hint, walk.stepId))
-  }
-  return undefined
+): T | undefined {
+  if (refusal === undefined) return value
+  if (typeof refusal === 'string') return fail(walk, at, key, refusal)
+  return fail(walk, at, key, refusal.message, refusal.hint)
+}
+
+/** A value a path or command check allowed, which is always a string. */
+function allowedString(value: unknown, at: Path, key: Key, walk: ArgumentWalk) {
+  return typeof value === 'string'
+    ? value
+    : fail(walk, at, key, `Expected a string, got ${describe(value)}.`)
 }
 
 function checkArrayArgument(
   spec: SpecOf<'array'>,
   value: unknown,
-  at: { parent: Path; key: Key; argParent: Path; depth: number },
+  at: Path,
+  key: Key,
   walk: ArgumentWalk,
 ): JsonValue | undefined {
-  const { parent, key, argParent, depth } = at
   if (!Array.isArray(value))
-    return fail(walk, parent, key, `Expected an array, got ${describe(value)}.`)
+    return fail(walk, at, key, `Expected an array, got ${describe(value)}.`)
   if (spec.maxItems !== undefined && value.length > spec.maxItems)
-    return fail(walk, parent, key, `Array has ${value.length} items (at most ${spec.maxItems}).`)
-  if (depth >= MAX_ARGUMENT_DEPTH)
-    return fail(walk, parent, key, `Value is nested deeper than ${MAX_ARGUMENT_DEPTH} levels.`)
-  const path = [...parent, key]
-  const argPath = [...argParent, key]
+    return fail(walk, at, key, `Array has ${value.length} items (at most ${spec.maxItems}).`)
+  if (at.length >= MAX_ARGUMENT_DEPTH)
+    return fail(walk, at, key, `Value is nested deeper than ${MAX_ARGUMENT_DEPTH} levels.`)
+  const inner = [...at, key]
   const out: JsonValue[] = []
   let ok = true
   const length = value.length
@@ -156,7 +102,7 @@ function checkArrayArgument(
     // Holes are skipped, as forEach would.
     if (!(index in value)) continue
     const item: unknown = value[index]
-    const checked = checkArgumentValue(spec.items, item, path, index, argPath, depth + 1, walk)
+    const checked = checkArgumentValue(spec.items, item, inner, index, walk)
     if (checked === undefined) ok = false
     else out.push(checked)
   }
@@ -166,41 +112,56 @@ function checkArrayArgument(
 }
 
 /**
- * Checks one argument value at `[...parent, key]` against its declaration and returns a clean,
- * frozen copy, or reports every problem and returns undefined. `argParent` is the same place
- * inside the step's args (for references), `depth` the nesting so far.
+ * Checks the argument value `key` of `at` (its place inside the step's args; `at.length` is
+ * its nesting) against its declaration and returns a clean, frozen copy, or reports every
+ * problem and returns undefined.
  */
 export function checkArgumentValue(
   spec: ArgSpec,
   value: unknown,
-  parent: Path,
+  at: Path,
   key: Key,
-  argParent: Path,
-  depth: number,
   walk: ArgumentWalk,
 ): JsonValue | undefined {
-  if (isReference(value, walk.owned === true))
-    return checkReference(value, parent, key, argParent, walk)
+  if (isReference(value, walk.owned === true)) return checkReference(value, at, key, walk)
   switch (spec.type) {
     case 'string':
-      return checkString(spec, value, parent, key, walk)
+      return typeof value === 'string'
+        ? settle(value, stringRefusal(spec, value), at, key, walk)
+        : fail(walk, at, key, `Expected a string, got ${describe(value)}.`)
     case 'number':
-      return checkNumber(spec, value, parent, key, walk)
+      return typeof value === 'number' && Number.isFinite(value)
+        ? settle(value, numberRefusal(spec, value), at, key, walk)
+        : fail(walk, at, key, `Expected a finite number, got ${describe(value)}.`)
     case 'boolean':
       return typeof value === 'boolean'
         ? value
-        : fail(walk, parent, key, `Expected a boolean, got ${describe(value)}.`)
-    case 'enum':
-      return checkEnum(spec, value, parent, key, walk)
-    case 'path':
-      return checkPathArgument(spec, value, parent, key, walk)
-    case 'command':
-      return checkCommandArgument(value, parent, key, walk)
+        : fail(walk, at, key, `Expected a boolean, got ${describe(value)}.`)
+    case 'enum': {
+      if (isScalar(value) && spec.values.some((allowed) => allowed === value)) return value
+      const allowed = spec.values.map((entry) => JSON.stringify(entry)).join(', ')
+      const hint = `Use one of: ${allowed}.`
+      return fail(walk, at, key, 'Value is not one of the allowed values.', hint)
+    }
+    case 'path': {
+      const denied = findPathDenial(value, walk.scope, spec.access)
+      if (denied === undefined) return allowedString(value, at, key, walk)
+      return fail(walk, at, key, denied.message, denied.hint, denied.code)
+    }
+    case 'command': {
+      const result = walk.checkCommand(value)
+      if (result.allowed) return allowedString(value, at, key, walk)
+      for (const found of result.issues) {
+        const path = [...walk.base, ...at, key, ...found.path]
+        walk.issues.push(createIssue(found.code, found.message, path, found.hint, walk.stepId))
+      }
+      return undefined
+    }
     case 'array':
-      return checkArrayArgument(spec, value, { parent, key, argParent, depth }, walk)
+      return checkArrayArgument(spec, value, at, key, walk)
     case 'json': {
       const budget = { bytes: spec.maxBytes ?? DEFAULT_MAX_STRING_LENGTH * 10 }
-      return checkJsonArgument(value, { parent, key, argParent, depth }, walk, budget)
+      return checkJsonArgument(value, at, key, walk, budget)
     }
   }
 }

@@ -1,22 +1,14 @@
 import { hasOwnKey, isForbiddenKey, isPlainObject } from '@plan/json'
-import { createIssue, describe, type PlanIssue, valueAt } from '@plan/shell/common'
+import { createIssue, describe, valueAt } from '@plan/shell/common'
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
-import type { StepReference } from '../types/compiled-plan.js'
 import type { JsonObject } from '../types/json-value.js'
 import { sortSmall } from '../util/sort-small.js'
-import type { ArgumentContext, ArgumentWalk, Path } from './argument-walk.js'
+import { type ArgumentWalk, fail, type Path } from './argument-walk.js'
 import { checkArgumentValue } from './check-argument-value.js'
-
-/** The checked arguments: a clean copy, its references, and every issue. */
-export interface ArgumentCheck {
-  readonly args: JsonObject
-  readonly references: StepReference[]
-  readonly issues: PlanIssue[]
-}
 
 type Declared = Readonly<Record<string, ArgSpec>>
 
-// The argument path above a top-level argument; spread, never mutated.
+// The place of a top-level argument inside the arguments; spread, never mutated.
 const TOP: Path = []
 
 function declaredHint(declared: Declared): string {
@@ -51,148 +43,84 @@ function swappedPair(record: JsonObject, first: string, second: string): JsonObj
 }
 
 /**
- * Checks one call's arguments against a tool's declaration: undeclared, missing and
- * mistyped arguments, paths, commands, references. Reports every problem.
- */
-export function checkArguments(
-  tool: ToolPolicy,
-  args: unknown,
-  base: Path,
-  context: ArgumentContext,
-): ArgumentCheck {
-  const walk: ArgumentWalk = { ...context, issues: [], references: [] }
-  const clean = checkArgumentsInto(tool, args, base, walk)
-  return { args: clean, references: walk.references, issues: walk.issues }
-}
-
-/**
- * {@link checkArguments} appending to `walk.issues` and `walk.references`, so that a whole plan
- * is checked without a result object per step. Issue paths are built only for issues, from a
- * copy of `base`: the caller may reuse `base` between calls.
+ * Checks one call's arguments against a tool's declaration: undeclared, missing and mistyped
+ * arguments, paths, commands, references. Reports every problem, appending to `walk.issues`
+ * and `walk.references`, so that a whole plan is checked without a result object per step.
  */
 export function checkArgumentsInto(
   tool: ToolPolicy,
   args: unknown,
-  base: Path,
   walk: ArgumentWalk,
 ): JsonObject {
   const declared = tool.args
   const given = args === undefined || args === null ? {} : args
   if (!isPlainObject(given, walk.owned === true)) {
     const message = `Arguments must be an object, got ${describe(given)}.`
+    const path = [...walk.base]
     walk.issues.push(
-      createIssue('invalid_arguments', message, [...base], declaredHint(declared), walk.stepId),
+      createIssue('invalid_arguments', message, path, declaredHint(declared), walk.stepId),
     )
     return {}
   }
-  const clean =
-    walk.owned === true
-      ? adoptDeclared(declared, given, base, walk)
-      : copyDeclared(declared, given, base, walk)
-  reportMissing(declared, given, base, walk)
+  const clean = checkDeclared(declared, given, walk)
+  reportMissing(declared, given, walk)
   return Object.freeze(clean)
 }
 
-function reportUndeclared(declared: Declared, name: string, base: Path, walk: ArgumentWalk): void {
-  const message = `Argument ${JSON.stringify(name)} is not declared for this tool.`
-  walk.issues.push(
-    createIssue(
-      'unknown_argument',
-      message,
-      [...base, name],
-      undeclaredHint(declared, name),
-      walk.stepId,
-    ),
-  )
-}
-
-/** The declared arguments of `args`, checked, in sorted key order; the others are reported. */
-function copyDeclared(
-  declared: Declared,
-  args: Record<string, unknown>,
-  base: Path,
-  walk: ArgumentWalk,
-): JsonObject {
-  const clean: JsonObject = {}
-  let previous: string | undefined
-  let sorted = true
-  for (const name in args) {
-    if (!hasOwnKey(args, name)) continue
-    if (!hasOwnKey(declared, name) || isForbiddenKey(name)) {
-      reportUndeclared(declared, name, base, walk)
-      continue
-    }
-    const spec = valueAt(declared, name)
-    const value = checkArgumentValue(spec, args[name], base, name, TOP, 0, walk)
-    if (value === undefined) continue
-    if (previous !== undefined && byName(previous, name) >= 0) sorted = false
-    previous = name
-    clean[name] = value
-  }
-  return sorted ? clean : sortedCopy(clean)
-}
-
 /**
- * {@link copyDeclared} for arguments the compiler owns (`walk.owned`): checked values are written
+ * The declared arguments of `args`, checked, in sorted key order; the others are reported.
+ * Arguments the compiler owns (`walk.owned`) are checked in place: checked values are written
  * back and `args` itself is returned, unless its keys are out of sorted order (then a sorted
- * copy). With any issue the plan is refused, and the empty object stands in.
+ * copy); with any issue the plan is refused, and the empty object stands in.
  */
-function adoptDeclared(
+function checkDeclared(
   declared: Declared,
   args: Record<string, unknown>,
-  base: Path,
   walk: ArgumentWalk,
 ): JsonObject {
+  const owned = walk.owned === true
+  // Owned, every own key of `args` holds its checked value once the loop is done without issue.
+  const clean = owned ? (args as JsonObject) : {}
   let first: string | undefined
   let previous: string | undefined
   let count = 0
   let sorted = true
-  let clean = true
+  let ok = true
   for (const name in args) {
     if (!hasOwnKey(args, name)) continue
     if (!hasOwnKey(declared, name) || isForbiddenKey(name)) {
-      reportUndeclared(declared, name, base, walk)
-      clean = false
+      const message = `Argument ${JSON.stringify(name)} is not declared for this tool.`
+      fail(walk, TOP, name, message, undeclaredHint(declared, name), 'unknown_argument')
+      ok = false
       continue
     }
     const given = args[name]
-    const value = checkArgumentValue(valueAt(declared, name), given, base, name, TOP, 0, walk)
-    if (value === undefined) clean = false
-    else if (value !== given) args[name] = value
+    const value = checkArgumentValue(valueAt(declared, name), given, TOP, name, walk)
+    if (value === undefined) {
+      ok = false
+      continue
+    }
+    if (value !== given || !owned) clean[name] = value
     if (previous === undefined) first = name
     else if (byName(previous, name) >= 0) sorted = false
     previous = name
     count += 1
   }
-  if (!clean) return {}
-  // Clean, every own key of `args` holds its checked value.
-  const adopted = args as JsonObject
-  if (sorted) return adopted
+  if (owned && !ok) return {}
+  if (sorted) return clean
   // Two keys out of order (`{ file, content }`): the sorted copy is the pair swapped.
   return count === 2 && first !== undefined && previous !== undefined
-    ? swappedPair(adopted, first, previous)
-    : sortedCopy(adopted)
+    ? swappedPair(clean, first, previous)
+    : sortedCopy(clean)
 }
 
-function reportMissing(
-  declared: Declared,
-  args: Record<string, unknown>,
-  base: Path,
-  walk: ArgumentWalk,
-): void {
+function reportMissing(declared: Declared, args: Record<string, unknown>, walk: ArgumentWalk) {
   for (const name in declared) {
     if (!hasOwnKey(declared, name) || hasOwnKey(args, name)) continue
     const spec = valueAt(declared, name)
     if (spec.required !== false) {
-      walk.issues.push(
-        createIssue(
-          'missing_argument',
-          `Required argument ${JSON.stringify(name)} is missing.`,
-          [...base, name],
-          `Add "${name}" (${spec.type}).`,
-          walk.stepId,
-        ),
-      )
+      const message = `Required argument ${JSON.stringify(name)} is missing.`
+      fail(walk, TOP, name, message, `Add "${name}" (${spec.type}).`, 'missing_argument')
     }
   }
 }

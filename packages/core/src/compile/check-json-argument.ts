@@ -15,110 +15,84 @@ interface Budget {
   bytes: number
 }
 
-/** Where a value sits: the issue path is `[...parent, key]`, `[...argParent, key]` inside args. */
-interface Place {
-  readonly parent: Path
-  readonly key: Key
-  readonly argParent: Path
-  readonly depth: number
-}
-
 const TOO_LARGE = 'Value is larger than the declared maxBytes.'
 
 /**
- * Copies a JSON value, refusing non-JSON values, deep nesting, prototype keys and oversize;
- * `$ref` objects inside it are checked as references.
+ * Copies the JSON value `key` of `at` (its place inside the step's args; `at.length` is its
+ * nesting), refusing non-JSON values, deep nesting, prototype keys and oversize; `$ref`
+ * objects inside it are checked as references.
  */
 export function checkJsonArgument(
   value: unknown,
-  at: Place,
-  walk: ArgumentWalk,
-  budget: Budget,
-): JsonValue | undefined {
-  return checkJson(value, at.parent, at.key, at.argParent, at.depth, walk, budget)
-}
-
-function checkJson(
-  value: unknown,
-  parent: Path,
+  at: Path,
   key: Key,
-  argParent: Path,
-  depth: number,
   walk: ArgumentWalk,
   budget: Budget,
 ): JsonValue | undefined {
-  if (depth > MAX_ARGUMENT_DEPTH)
-    return fail(walk, parent, key, `Value is nested deeper than ${MAX_ARGUMENT_DEPTH} levels.`)
+  if (at.length > MAX_ARGUMENT_DEPTH)
+    return fail(walk, at, key, `Value is nested deeper than ${MAX_ARGUMENT_DEPTH} levels.`)
   if (value === null || typeof value === 'boolean') {
     budget.bytes -= 5
-    return budget.bytes < 0 ? fail(walk, parent, key, TOO_LARGE) : value
+    return budget.bytes < 0 ? fail(walk, at, key, TOO_LARGE) : value
   }
   if (typeof value === 'number') {
     if (!Number.isFinite(value))
-      return fail(walk, parent, key, 'Numbers must be finite (no NaN or Infinity).')
+      return fail(walk, at, key, 'Numbers must be finite (no NaN or Infinity).')
     budget.bytes -= 24
-    return budget.bytes < 0 ? fail(walk, parent, key, TOO_LARGE) : value
+    return budget.bytes < 0 ? fail(walk, at, key, TOO_LARGE) : value
   }
   if (typeof value === 'string') {
     budget.bytes -= value.length + 2
-    return budget.bytes < 0 ? fail(walk, parent, key, TOO_LARGE) : value
+    return budget.bytes < 0 ? fail(walk, at, key, TOO_LARGE) : value
   }
-  if (Array.isArray(value))
-    return checkJsonArray(value, parent, key, argParent, depth, walk, budget)
-  if (isReference(value, walk.owned === true))
-    return checkReference(value, parent, key, argParent, walk)
+  if (Array.isArray(value)) return checkJsonArray(value, at, key, walk, budget)
+  if (isReference(value, walk.owned === true)) return checkReference(value, at, key, walk)
   if (isPlainObject(value, walk.owned === true))
-    return checkJsonObject(value, parent, key, argParent, depth, walk, budget)
-  return fail(walk, parent, key, `Expected a JSON value, got ${describe(value)}.`)
+    return checkJsonObject(value, at, key, walk, budget)
+  return fail(walk, at, key, `Expected a JSON value, got ${describe(value)}.`)
 }
 
 function checkJsonArray(
   value: unknown[],
-  parent: Path,
+  at: Path,
   key: Key,
-  argParent: Path,
-  depth: number,
   walk: ArgumentWalk,
   budget: Budget,
 ): JsonValue | undefined {
   budget.bytes -= 2
-  const path = [...parent, key]
-  const argPath = [...argParent, key]
+  const inner = [...at, key]
   const out: JsonValue[] = []
   for (let index = 0; index < value.length && budget.bytes >= 0; index += 1) {
-    const checked = checkJson(value[index], path, index, argPath, depth + 1, walk, budget)
+    const checked = checkJsonArgument(value[index], inner, index, walk, budget)
     if (checked === undefined) return undefined
     out.push(checked)
   }
-  if (budget.bytes < 0) return fail(walk, parent, key, TOO_LARGE)
+  if (budget.bytes < 0) return fail(walk, at, key, TOO_LARGE)
   Object.freeze(out)
   return out
 }
 
 function checkJsonObject(
   value: Record<string, unknown>,
-  parent: Path,
+  at: Path,
   key: Key,
-  argParent: Path,
-  depth: number,
   walk: ArgumentWalk,
   budget: Budget,
 ): JsonValue | undefined {
   budget.bytes -= 2
-  const path = [...parent, key]
-  const argPath = [...argParent, key]
+  const inner = [...at, key]
   const out: JsonObject = {}
   for (const name of Object.keys(value).sort()) {
     if (isForbiddenKey(name)) {
       const message = `Key ${JSON.stringify(name)} is not accepted.`
-      return fail(walk, parent, key, message, 'Rename the key; prototype keys are refused.')
+      return fail(walk, at, key, message, 'Rename the key; prototype keys are refused.')
     }
     budget.bytes -= name.length + 3
-    const checked = checkJson(value[name], path, name, argPath, depth + 1, walk, budget)
+    const checked = checkJsonArgument(value[name], inner, name, walk, budget)
     if (checked === undefined) return undefined
     out[name] = checked
     if (budget.bytes < 0) break
   }
-  if (budget.bytes < 0) return fail(walk, parent, key, TOO_LARGE)
+  if (budget.bytes < 0) return fail(walk, at, key, TOO_LARGE)
   return Object.freeze(out)
 }

@@ -1,7 +1,6 @@
 import { hasOwnKey, isPlainObject } from '@plan/json'
-import { createIssue, type IssueCode } from '@plan/shell/common'
 import type { JsonValue } from '../types/json-value.js'
-import type { ArgumentWalk, Key, Path } from './argument-walk.js'
+import { type ArgumentWalk, fail, type Key, type Path } from './argument-walk.js'
 import { freezeField, referenceField } from './reference-parts.js'
 
 const HINT =
@@ -22,38 +21,25 @@ function hasOneKey(value: object): boolean {
   return count === 1
 }
 
-function refuse(
-  walk: ArgumentWalk,
-  code: IssueCode,
-  message: string,
-  path: Path,
-  hint: string,
-): undefined {
-  walk.issues.push(createIssue(code, message, path, hint, walk.stepId))
-  return undefined
-}
-
 /**
- * Checks a `{ "$ref": … }` argument at `[...parent, key]` (`[...argParent, key]` inside the
- * step's args): well-formed, naming another step of the plan. Records the reference in
- * `walk.references` and returns a frozen copy of it (itself, frozen, when `walk.owned`), or
- * reports why it is refused.
+ * Checks a `{ "$ref": … }` argument, the value `key` of `at` inside the step's args:
+ * well-formed, naming another step of the plan. Records the reference in `walk.references` and
+ * returns a frozen copy of it (itself, frozen, when `walk.owned`), or reports why it is refused.
  */
 export function checkReference(
   value: Record<string, unknown>,
-  parent: Path,
+  at: Path,
   key: Key,
-  argParent: Path,
   walk: ArgumentWalk,
 ): JsonValue | undefined {
   const target = value.$ref
   if (walk.stepIds === undefined) {
     const message = 'References are resolved before a call runs; a live call cannot carry one.'
-    return refuse(walk, 'invalid_reference', message, [...parent, key], 'Pass the value itself.')
+    return fail(walk, at, key, message, 'Pass the value itself.', 'invalid_reference')
   }
   if (typeof target !== 'string' || !hasOneKey(value)) {
     const message = 'A reference must be an object with a single string "$ref".'
-    return refuse(walk, 'invalid_reference', message, [...parent, key], HINT)
+    return fail(walk, at, key, message, HINT, 'invalid_reference')
   }
   const dot = target.indexOf('.')
   const field =
@@ -62,14 +48,14 @@ export function checkReference(
       : walk.parts.field(target, dot)
   if (field === undefined) {
     const message = `Reference ${JSON.stringify(target)} is malformed.`
-    return refuse(walk, 'invalid_reference', message, [...parent, key], HINT)
+    return fail(walk, at, key, message, HINT, 'invalid_reference')
   }
   const idLength = dot === -1 ? target.length : dot
   const selfId = walk.stepId
   if (selfId !== undefined && selfId.length === idLength && target.startsWith(selfId)) {
     const message = `Step ${JSON.stringify(selfId)} refers to its own output.`
     const hint = 'A step can only read the output of another, earlier step.'
-    return refuse(walk, 'self_dependency', message, [...parent, key], hint)
+    return fail(walk, at, key, message, hint, 'self_dependency')
   }
   const targetIndex =
     walk.stepIds.getPrefix === undefined
@@ -77,12 +63,12 @@ export function checkReference(
       : walk.stepIds.getPrefix(target, idLength)
   if (targetIndex === undefined) {
     const message = `Reference to unknown step ${JSON.stringify(target.slice(0, idLength))}.`
-    return refuse(walk, 'invalid_reference', message, [...parent, key], HINT)
+    return fail(walk, at, key, message, HINT, 'invalid_reference')
   }
   const path =
     walk.parts === undefined
-      ? Object.freeze(argParent.length === 0 ? [key] : [...argParent, key])
-      : walk.parts.path(argParent, key)
+      ? Object.freeze(at.length === 0 ? [key] : [...at, key])
+      : walk.parts.path(at, key)
   const stepId = walk.stepIdAt?.[targetIndex] ?? target.slice(0, idLength)
   walk.references.push(Object.freeze({ path, stepId, field }))
   walk.referenceTargets?.push(targetIndex)

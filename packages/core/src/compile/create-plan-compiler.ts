@@ -16,7 +16,8 @@ import { loadTracingApi } from '../telemetry/tracing-api.js'
 import type { PlanCompiler, PlanValidationResult } from '../types/plan-compiler.js'
 import type { PlanObject } from '../types/plan-object.js'
 import type { ResolvedPolicy, ResolvePolicyOptions } from '../types/resolved-policy.js'
-import { checkArguments } from './check-arguments.js'
+import type { ArgumentWalk } from './argument-walk.js'
+import { checkArgumentsInto } from './check-arguments.js'
 import { type CommandCheck, createCommandCheck } from './command-check.js'
 import { parsePlanText } from './parse-plan-text.js'
 import { quote } from './step-path.js'
@@ -49,7 +50,15 @@ function checkToolArguments(
       ),
     ]
   }
-  return checkArguments(toolPolicy, args, [], { scope: policy.scope, checkCommand }).issues
+  const walk: ArgumentWalk = {
+    scope: policy.scope,
+    checkCommand,
+    base: [],
+    issues: [],
+    references: [],
+  }
+  checkArgumentsInto(toolPolicy, args, walk)
+  return walk.issues
 }
 
 /**

@@ -86,12 +86,15 @@ export function linkSteps(input: LinkInput): PlanLinks {
   const tools = new StepTools(policy, base, issues)
   const references: StepReference[] = []
   const targets: number[] = []
+  // Shared by every step: the argument check copies it into the paths of the issues it reports.
+  const argsBase: Path = [...base, 0, 'args']
   const walk: MutableWalk = {
     scope: policy.scope,
     checkCommand: input.checkCommand,
     stepIds: input.ids,
     stepIdAt: table.ids,
     stepId: undefined,
+    base: argsBase,
     issues,
     references,
     referenceTargets: targets,
@@ -103,8 +106,6 @@ export function linkSteps(input: LinkInput): PlanLinks {
   const count = table.dependencyCount
   const targetNodes = count < BATCH_LOOKUPS ? undefined : new Int32Array(count)
   if (targetNodes !== undefined) input.ids.positions(table.dependencyIds, count, targetNodes)
-  // Shared by every step: checkArgumentsInto copies it into the paths of the issues it reports.
-  const argsBase: Path = [...base, 0, 'args']
   for (let index = 0; index < table.size; index += 1) {
     const stepId = table.ids[index]
     const toolPolicy = tools.resolve(table.tools[index], index, stepId)
@@ -113,9 +114,7 @@ export function linkSteps(input: LinkInput): PlanLinks {
     // The plan's references accumulate: this step's are those from here on.
     const firstReference = references.length
     const args =
-      toolPolicy === undefined
-        ? undefined
-        : checkArgumentsInto(toolPolicy, table.args[index], argsBase, walk)
+      toolPolicy === undefined ? undefined : checkArgumentsInto(toolPolicy, table.args[index], walk)
     if (toolPolicy?.output?.extract === true) {
       const problem = checkExtractionStep(table.args[index], stepPath(base, index), stepId)
       if (problem !== undefined) issues.push(problem)

@@ -8,7 +8,7 @@ import { buildOneStepPlan } from './build-compiled-plan.js'
 import { checkArgumentsInto } from './check-arguments.js'
 import type { CommandCheck } from './command-check.js'
 
-// Where the one step's arguments are; `checkArgumentsInto` copies it, never writes it.
+// Where the one step's arguments are; the argument check copies it, never writes it.
 const ARGS_PATH: Path = ['steps', 0, 'args']
 
 /** The one id of a one-step plan as the argument walk looks ids up: one object, no closure. */
@@ -84,17 +84,13 @@ export function validateOneStep(
     stepIds: new OneStepId(id),
     stepIdAt: ids,
     stepId: id,
+    base: ARGS_PATH,
     issues: [],
     references: [],
     referenceTargets: [],
     owned: false,
   }
-  const args = checkArgumentsInto(
-    toolPolicy,
-    hasOwnKey(step, 'args') ? step.args : undefined,
-    ARGS_PATH,
-    walk,
-  )
+  const args = checkArgumentsInto(toolPolicy, hasOwnKey(step, 'args') ? step.args : undefined, walk)
   // A reference, or any issue: the general validation reports it, with its location.
   if (walk.issues.length > 0 || walk.references.length > 0) return undefined
   return { success: true, plan: buildOneStepPlan(ids, tool, args), issues: [] }
