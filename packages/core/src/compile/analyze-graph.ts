@@ -1,9 +1,12 @@
 import { int32At, itemAt, numberAt } from '@plan/shell/common'
 import { rowsOf } from '../util/dependent-rows.js'
+
+const NO_NODES = new Int32Array(0)
+
 /** The result of {@link analyzeGraph}. */
 export interface GraphAnalysis {
   /** Node indices in topological order; ties (same level) keep index order. Empty when cyclic. */
-  readonly order: number[]
+  readonly order: Int32Array
   /** Level of each node (longest chain of dependencies before it); -1 for nodes on or after a cycle. */
   readonly level: Int32Array
   /** Number of nodes on the longest chain. */
@@ -66,12 +69,7 @@ export function forwardDependencies(
     level[node] = nodeLevel
     if (nodeLevel > maxLevel) maxLevel = nodeLevel
   }
-  return {
-    order: orderByLevel(level, maxLevel + 1),
-    level,
-    criticalPathLength: maxLevel + 1,
-    cycles: [],
-  }
+  return acyclic(level, maxLevel + 1)
 }
 
 /** {@link analyzeDependencies} for any graph: Kahn's algorithm, then Tarjan's on what is left. */
@@ -124,46 +122,25 @@ export function orderDependencies(
   if (tail < count) {
     for (let node = 0; node < count; node += 1) if (int32At(pending, node) > 0) level[node] = -1
     return {
-      order: [],
+      order: NO_NODES,
       level,
       criticalPathLength: 0,
       cycles: findCycles(dependencyStart, dependencyTarget, pending),
     }
   }
 
-  return {
-    order: orderByLevel(level, maxLevel + 1),
-    level,
-    criticalPathLength: maxLevel + 1,
-    cycles: [],
-  }
+  return acyclic(level, maxLevel + 1)
 }
 
 /**
- * The topological order the levels make, nodes of one level in index order: a counting sort
- * over `count` levels (no array per level: a chain has as many levels as nodes).
+ * The analysis of an acyclic graph whose nodes are on `count` levels: its topological order is
+ * the nodes by level, in index order inside a level.
  */
-function orderByLevel(level: Int32Array, count: number): number[] {
-  const order: number[] = new Array(level.length)
-  // One level or none (e.g. a turn's batch of calls without dependencies): index order.
-  if (count <= 1) {
-    for (let node = 0; node < level.length; node += 1) order[node] = node
-    return order
-  }
-  const next = new Int32Array(count)
-  for (let node = 0; node < level.length; node += 1) {
-    const group = int32At(level, node) + 1
-    if (group < count) next[group] = int32At(next, group) + 1
-  }
-  for (let group = 1; group < count; group += 1)
-    next[group] = int32At(next, group) + int32At(next, group - 1)
-  for (let node = 0; node < level.length; node += 1) {
-    const group = int32At(level, node)
-    const slot = int32At(next, group)
-    order[slot] = node
-    next[group] = slot + 1
-  }
-  return order
+function acyclic(level: Int32Array, count: number): GraphAnalysis {
+  const { targets: order } = rowsOf(count, (emit) => {
+    for (let node = 0; node < level.length; node += 1) emit(int32At(level, node), node)
+  })
+  return { order, level, criticalPathLength: count, cycles: [] }
 }
 
 /**
