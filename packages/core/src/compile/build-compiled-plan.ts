@@ -1,6 +1,6 @@
 import { int32At, itemAt, stringAt } from '@plan/shell/common'
 import type { CompiledPlan, CompiledStep, StepReference } from '../types/compiled-plan.js'
-import { type DependentRows, dependentRowsBy } from '../util/dependent-rows.js'
+import { dependentRowsBy } from '../util/dependent-rows.js'
 import type { GraphAnalysis } from './analyze-graph.js'
 import { PlanColumns } from './plan-columns.js'
 import type { PlanLinks } from './plan-links.js'
@@ -108,26 +108,18 @@ function columnsOf(plan: object & { readonly [COLUMNS]?: PlanColumns }): PlanCol
  * A plan's steps by position, read without making the step objects: the guard and the
  * executor of a large plan keep nothing per step but what they need.
  */
-export interface PlanSteps {
-  readonly size: number
-  /** The step ids by position. */
-  readonly ids: readonly string[]
-  /** The position of each step id (one map per plan, shared by its readers). */
-  readonly positions: ReadonlyMap<string, number>
-  /** The step at `position` (a new object each time, until `plan.steps` was read). */
-  step(position: number): CompiledStep
-  tool(position: number): string
-  /** Positions of the steps the step at `position` depends on. */
-  dependencies(position: number): ArrayLike<number>
-  /** The positions of the steps that depend on each step (read only: it may be shared). */
-  dependents(): DependentRows
-}
+export type PlanSteps = Pick<
+  PlanColumns,
+  'size' | 'ids' | 'positions' | 'step' | 'tool' | 'dependencies' | 'dependents'
+>
 
 /** A view of step objects by position (for a plan that is not a compiled one, and tests). */
 export function stepsView(steps: readonly CompiledStep[]): PlanSteps {
   const ids = steps.map((step) => step.id)
   const positions = new Map(ids.map((id, position) => [id, position]))
-  const dependencies = steps.map((step) => step.dependsOn.flatMap((id) => positions.get(id) ?? []))
+  const dependencies = steps.map((step) =>
+    Int32Array.from(step.dependsOn.flatMap((id) => positions.get(id) ?? [])),
+  )
   return {
     size: steps.length,
     ids,
@@ -144,26 +136,16 @@ export function planSteps(plan: CompiledPlan): PlanSteps {
   return Object.hasOwn(plan, COLUMNS) ? columnsOf(plan) : stepsView(plan.steps)
 }
 
-/** Every compiled plan's `steps`: one getter, so that plans share a hidden class. */
-const STEPS: PropertyDescriptor = {
-  enumerable: true,
-  get(this: object): readonly CompiledStep[] {
-    return columnsOf(this).steps()
-  },
+/** A getter of every compiled plan: one per key, so that plans share a hidden class. */
+function columnsGetter<T>(read: (columns: PlanColumns) => T): PropertyDescriptor {
+  return {
+    enumerable: true,
+    get(this: object): T {
+      return read(columnsOf(this))
+    },
+  }
 }
 
-/** Every compiled plan's `levels`: one getter, so that plans share a hidden class. */
-const LEVELS: PropertyDescriptor = {
-  enumerable: true,
-  get(this: object): readonly (readonly string[])[] {
-    return columnsOf(this).levels()
-  },
-}
-
-/** Every compiled plan's `hash`: one getter, so that plans share a hidden class. */
-const HASH: PropertyDescriptor = {
-  enumerable: true,
-  get(this: object): string {
-    return columnsOf(this).hash()
-  },
-}
+const STEPS = columnsGetter((columns) => columns.steps())
+const LEVELS = columnsGetter((columns) => columns.levels())
+const HASH = columnsGetter((columns) => columns.hash())
