@@ -3,24 +3,14 @@ import type { ToolPolicy } from '../schema/policy-schema.js'
 import { MAX_STEP_ID_LENGTH, matchesStepIdPattern } from '../schema/step-id.js'
 import type { PlanValidationResult } from '../types/plan-compiler.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
-import type { ArgumentWalk, Path, StepIdLookup } from './argument-walk.js'
+import type { ArgumentWalk, Path } from './argument-walk.js'
 import { buildOneStepPlan } from './build-compiled-plan.js'
 import { checkArgumentsInto } from './check-arguments.js'
 import type { CommandCheck } from './command-check.js'
+import { OneIdPosition } from './id-positions.js'
 
 // Where the one step's arguments are; the argument check copies it, never writes it.
 const ARGS_PATH: Path = ['steps', 0, 'args']
-
-/** The one id of a one-step plan as the argument walk looks ids up: one object, no closure. */
-class OneStepId implements StepIdLookup {
-  readonly #id: string
-  constructor(id: string) {
-    this.#id = id
-  }
-  get(key: string): number | undefined {
-    return key === this.#id ? 0 : undefined
-  }
-}
 
 /** The one step of `{ steps: [step] }`, when the plan has no other key; else undefined. */
 function onlyStep(plan: unknown): Record<string, unknown> | undefined {
@@ -81,7 +71,7 @@ export function validateOneStep(
   const walk: ArgumentWalk = {
     scope: policy.scope,
     checkCommand,
-    stepIds: new OneStepId(id),
+    stepIds: new OneIdPosition(id),
     stepIdAt: ids,
     stepId: id,
     base: ARGS_PATH,
