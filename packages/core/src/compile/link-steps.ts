@@ -1,4 +1,4 @@
-import { createIssue, int32At, itemAt, type PlanIssue, stringAt } from '@plan/shell/common'
+import { createIssue, int32At, itemAt, stringAt } from '@plan/shell/common'
 import { checkExtractionStep } from '../extract/check-extraction-step.js'
 import type { StepReference } from '../types/compiled-plan.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
@@ -6,28 +6,16 @@ import type { ArgumentWalk, Path } from './argument-walk.js'
 import { checkArgumentsInto } from './check-arguments.js'
 import type { CommandCheck } from './command-check.js'
 import { PlanLinks } from './plan-links.js'
+import type { StepReading } from './read-step.js'
 import { ReferenceParts } from './reference-parts.js'
-import type { StepIndex } from './step-index.js'
 import { quote, stepPath } from './step-path.js'
-import type { StepTable } from './step-table.js'
 import { StepTools } from './step-tools.js'
 import { suggest } from './suggest.js'
 
 /** What linking reads: the steps as read, the policy, and where issues go. */
-export interface LinkInput {
+export interface LinkInput extends StepReading {
   readonly policy: ResolvedPolicy
   readonly checkCommand: CommandCheck
-  readonly table: StepTable
-  /** Each well-formed id, with the index of the first step that has it. */
-  readonly ids: StepIndex
-  /** The path of the steps array inside the plan. */
-  readonly base: Path
-  readonly issues: PlanIssue[]
-  /**
-   * True when the compiler parsed the plan itself (`JSON.parse`): arguments are frozen in place,
-   * not copied, and their objects are plain or arrays.
-   */
-  readonly owned?: boolean
 }
 
 // From this many dependency ids on, they are looked up in one batch.

@@ -14,7 +14,10 @@ export interface StepReading {
   readonly issues: PlanIssue[]
   /** Each well-formed id, with the index of the first step that has it. */
   readonly ids: StepIndex
-  /** True when the steps are what the compiler's `JSON.parse` returned (every object an array or plain). */
+  /**
+   * True when the steps are what the compiler's `JSON.parse` returned (every object an array or
+   * plain): their arguments are then frozen in place, not copied.
+   */
   readonly owned?: boolean
 }
 
@@ -27,6 +30,9 @@ type Step = Record<string, unknown>
 function own(raw: Step, key: string): unknown {
   return hasOwnKey(raw, key) ? raw[key] : undefined
 }
+
+const STEP_KEYS_HINT =
+  'A step has only "id", "tool", "args", "depends_on" (or "dependsOn") and "description"; put tool arguments inside "args".'
 
 /** The keys a step may have (a switch: no hashing of every key of every step). */
 function isStepKey(key: string): boolean {
@@ -41,6 +47,11 @@ function isStepKey(key: string): boolean {
     default:
       return false
   }
+}
+
+/** Reports an `invalid_plan` issue. */
+function invalid(reading: StepReading, path: Path, message: string, hint?: string, id?: string) {
+  reading.issues.push(createIssue('invalid_plan', message, path, hint, id))
 }
 
 type IdProblem = [message: string, hint: string, atId: boolean]
@@ -89,22 +100,15 @@ function readStepId(reading: StepReading, raw: Step, index: number): string | un
 function reportIdProblem(reading: StepReading, index: number, problem: IdProblem): undefined {
   const [message, hint, atId] = problem
   const path = atId ? stepPath(reading.base, index, 'id') : stepPath(reading.base, index)
-  reading.issues.push(createIssue('invalid_plan', message, path, hint))
+  invalid(reading, path, message, hint)
   return undefined
 }
 
 function checkStepKeys(reading: StepReading, raw: Step, index: number, id?: string): void {
   for (const key in raw) {
     if (!isStepKey(key) && hasOwnKey(raw, key)) {
-      reading.issues.push(
-        createIssue(
-          'invalid_plan',
-          `Unknown step key ${quote(key)}.`,
-          stepPath(reading.base, index, key),
-          'A step has only "id", "tool", "args", "depends_on" (or "dependsOn") and "description"; put tool arguments inside "args".',
-          id,
-        ),
-      )
+      const message = `Unknown step key ${quote(key)}.`
+      invalid(reading, stepPath(reading.base, index, key), message, STEP_KEYS_HINT, id)
     }
   }
 }
@@ -133,9 +137,7 @@ function readStepTool(reading: StepReading, raw: Step, index: number, id?: strin
       ? 'Step has no tool.'
       : `Tool must be a non-empty string, got ${describe(rawTool)}.`
   const path = stepPath(reading.base, index, 'tool')
-  reading.issues.push(
-    createIssue('invalid_plan', message, path, 'Name one of the tools the policy allows.', id),
-  )
+  invalid(reading, path, message, 'Name one of the tools the policy allows.', id)
   return undefined
 }
 
@@ -143,9 +145,7 @@ function checkStepDescription(reading: StepReading, raw: Step, index: number, id
   const description = own(raw, 'description')
   if (description === undefined || typeof description === 'string') return
   const path = stepPath(reading.base, index, 'description')
-  reading.issues.push(
-    createIssue('invalid_plan', 'Step description must be a string.', path, undefined, id),
-  )
+  invalid(reading, path, 'Step description must be a string.', undefined, id)
 }
 
 /**
@@ -153,27 +153,19 @@ function checkStepDescription(reading: StepReading, raw: Step, index: number, id
  * returns true when the key was spelled `dependsOn`.
  */
 function readStepDependencies(reading: StepReading, raw: Step, index: number, id?: string) {
-  const { base, issues, table } = reading
+  const { base, table } = reading
   const hasSnake = hasOwnKey(raw, 'depends_on')
   const key = hasSnake ? 'depends_on' : 'dependsOn'
   if (hasSnake && hasOwnKey(raw, 'dependsOn')) {
     const path = stepPath(base, index, 'dependsOn')
     const message = 'Step has both "depends_on" and "dependsOn".'
-    issues.push(createIssue('invalid_plan', message, path, 'Use one of them.', id))
+    invalid(reading, path, message, 'Use one of them.', id)
   }
   const deps = hasSnake ? raw.depends_on : own(raw, 'dependsOn')
   if (deps === undefined || deps === null) return !hasSnake
   if (!Array.isArray(deps)) {
     const message = `"${key}" must be an array of step ids, got ${describe(deps)}.`
-    issues.push(
-      createIssue(
-        'invalid_plan',
-        message,
-        stepPath(base, index, key),
-        'Write e.g. ["step_1"].',
-        id,
-      ),
-    )
+    invalid(reading, stepPath(base, index, key), message, 'Write e.g. ["step_1"].', id)
     return !hasSnake
   }
   const length = deps.length
@@ -185,7 +177,7 @@ function readStepDependencies(reading: StepReading, raw: Step, index: number, id
     else {
       const message = `Dependencies must be step ids (strings), got ${describe(dep)}.`
       const path = stepPath(base, index, key, position)
-      issues.push(createIssue('invalid_plan', message, path, 'Write step ids as strings.', id))
+      invalid(reading, path, message, 'Write step ids as strings.', id)
     }
   }
   return !hasSnake
@@ -197,13 +189,12 @@ function readStepDependencies(reading: StepReading, raw: Step, index: number, id
  */
 export function readStep(reading: StepReading, raw: unknown, index: number): void {
   if (!isPlainObject(raw, reading.owned === true)) {
-    reading.issues.push(
-      createIssue(
-        'invalid_plan',
-        `Step ${index} must be an object, got ${describe(raw)}.`,
-        stepPath(reading.base, index),
-        'A step is { "id", "tool", "args", "depends_on" }.',
-      ),
+    const message = `Step ${index} must be an object, got ${describe(raw)}.`
+    invalid(
+      reading,
+      stepPath(reading.base, index),
+      message,
+      'A step is { "id", "tool", "args", "depends_on" }.',
     )
     reading.table.add(undefined, undefined, {}, false, false)
     return

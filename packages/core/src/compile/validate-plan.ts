@@ -5,11 +5,10 @@ import { type IndexedFlow, untrustedFlowIssues } from '../flow/untrusted-flow-is
 import type { PlanValidationResult } from '../types/plan-compiler.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
 import { analyzeDependencies, type GraphAnalysis } from './analyze-graph.js'
-import type { Path } from './argument-walk.js'
 import { buildCompiledPlan } from './build-compiled-plan.js'
 import type { CommandCheck } from './command-check.js'
 import { reportGraphIssues } from './graph-issues.js'
-import { linkSteps } from './link-steps.js'
+import { type LinkInput, linkSteps } from './link-steps.js'
 import type { PlanLinks } from './plan-links.js'
 import { readPlanSteps } from './read-plan-steps.js'
 import { readStep, type StepReading } from './read-step.js'
@@ -21,15 +20,8 @@ import { StepTable } from './step-table.js'
  * Reports every `$ref` by which untrusted output reaches an argument that refuses it, and
  * every command that would execute a file the plan writes from untrusted data.
  */
-function reportUntrustedFlow(
-  policy: ResolvedPolicy,
-  checkCommand: CommandCheck,
-  table: StepTable,
-  graph: GraphAnalysis,
-  links: PlanLinks,
-  base: Path,
-  issues: PlanIssue[],
-): void {
+function reportUntrustedFlow(input: LinkInput, graph: GraphAnalysis, links: PlanLinks): void {
+  const { policy, checkCommand, table, base, issues } = input
   const flow: IndexedFlow = {
     policy,
     ids: links.ids,
@@ -57,18 +49,14 @@ function reportUntrustedFlow(
 }
 
 /**
- * Reads every step into the table. A loop of its own: a long loop in `validatePlan` would be
- * compiled on its own while running, before the code after it had run, and left on every call.
+ * Reads every step into the table; steps the compiler owns are let go once read (the table
+ * keeps their args). A loop of its own: a long loop in `validatePlan` would be compiled on its
+ * own while running, before the code after it had run, and left on every call.
  */
-function readSteps(reading: StepReading, steps: readonly unknown[]): void {
-  for (let index = 0; index < steps.length; index += 1) readStep(reading, steps[index], index)
-}
-
-/** {@link readSteps} over steps the compiler owns: each is let go once read (the table keeps its args). */
-function readOwnedSteps(reading: StepReading, steps: unknown[]): void {
+function readSteps(reading: StepReading, steps: unknown[]): void {
   for (let index = 0; index < steps.length; index += 1) {
     readStep(reading, steps[index], index)
-    steps[index] = undefined
+    if (reading.owned === true) steps[index] = undefined
   }
 }
 
@@ -95,14 +83,14 @@ export function validatePlan(
   const table = new StepTable(steps.length)
   const ids = new StepIndex(steps.length, linearUpTo)
   const reading: StepReading = { table, base, issues, ids, owned }
-  if (owned) readOwnedSteps(reading, steps)
-  else readSteps(reading, steps)
-  const links = linkSteps({ policy, checkCommand, table, ids, base, issues, owned })
+  readSteps(reading, steps)
+  const input: LinkInput = { ...reading, policy, checkCommand }
+  const links = linkSteps(input)
   const graph = analyzeDependencies(links.dependencyStart, links.dependencyTarget)
   reportGraphIssues(graph, links, budgets, base, issues)
   // Labels travel only along references: a plan without any has no flow to check.
   if (graph.cycles.length === 0 && links.referenceCount > 0)
-    reportUntrustedFlow(policy, checkCommand, table, graph, links, base, issues)
+    reportUntrustedFlow(input, graph, links)
   if (issues.length > 0) return { success: false, issues }
   return { success: true, plan: buildCompiledPlan(table, links, graph), issues: [] }
 }
