@@ -54,53 +54,32 @@ function invalid(reading: StepReading, path: Path, message: string, hint?: strin
   reading.issues.push(createIssue('invalid_plan', message, path, hint, id))
 }
 
-type IdProblem = [message: string, hint: string, atId: boolean]
-
-/** The problem with a step that has no own string id, as `[message, hint, at the id]`. */
-function untypedIdProblem(raw: Step, rawId: unknown, index: number): IdProblem {
-  if (!hasOwnKey(raw, 'id'))
-    return [
-      `Step ${index} has no id.`,
-      `Give every step a unique string id, e.g. "step_${index + 1}".`,
-      false,
-    ]
-  const example =
-    typeof rawId === 'number' && Number.isFinite(rawId) ? `"${rawId}"` : `"step_${index + 1}"`
-  return [
-    `Step ids must be strings, got ${describe(rawId)}.`,
-    `Use a string id such as ${example}.`,
-    true,
-  ]
-}
-
-/** The problem with a string id, or undefined for a good one. */
-function stringIdProblem(rawId: string, index: number): IdProblem | undefined {
-  if (rawId.length === 0)
-    return ['Step id is empty.', `Use a non-empty id such as "step_${index + 1}".`, true]
-  if (rawId.length > MAX_STEP_ID_LENGTH) {
-    const message = `Step id is ${rawId.length} characters long (at most ${MAX_STEP_ID_LENGTH}).`
-    return [message, 'Use a short id such as "step_1".', true]
-  }
-  if (!matchesStepIdPattern(rawId)) {
-    const message = `Step id ${quote(rawId)} may only contain letters, digits, "_" and "-".`
-    return [message, 'Use an id such as "read_config" or "step_1".', true]
-  }
-  return undefined
-}
-
 /** The step's id when it is well-formed; otherwise reports why and returns undefined. */
 function readStepId(reading: StepReading, raw: Step, index: number): string | undefined {
   const rawId = raw.id
-  if (typeof rawId !== 'string' || !hasOwnKey(raw, 'id'))
-    return reportIdProblem(reading, index, untypedIdProblem(raw, rawId, index))
-  const problem = stringIdProblem(rawId, index)
-  return problem === undefined ? rawId : reportIdProblem(reading, index, problem)
-}
-
-function reportIdProblem(reading: StepReading, index: number, problem: IdProblem): undefined {
-  const [message, hint, atId] = problem
-  const path = atId ? stepPath(reading.base, index, 'id') : stepPath(reading.base, index)
-  invalid(reading, path, message, hint)
+  const own = hasOwnKey(raw, 'id')
+  const isString = typeof rawId === 'string'
+  if (isString && own && rawId.length <= MAX_STEP_ID_LENGTH && matchesStepIdPattern(rawId))
+    return rawId
+  const path = stepPath(reading.base, index, 'id')
+  if (!own) {
+    const hint = `Give every step a unique string id, e.g. "step_${index + 1}".`
+    invalid(reading, stepPath(reading.base, index), `Step ${index} has no id.`, hint)
+  } else if (!isString) {
+    const example =
+      typeof rawId === 'number' && Number.isFinite(rawId) ? `"${rawId}"` : `"step_${index + 1}"`
+    const message = `Step ids must be strings, got ${describe(rawId)}.`
+    invalid(reading, path, message, `Use a string id such as ${example}.`)
+  } else if (rawId.length === 0) {
+    const hint = `Use a non-empty id such as "step_${index + 1}".`
+    invalid(reading, path, 'Step id is empty.', hint)
+  } else if (rawId.length > MAX_STEP_ID_LENGTH) {
+    const message = `Step id is ${rawId.length} characters long (at most ${MAX_STEP_ID_LENGTH}).`
+    invalid(reading, path, message, 'Use a short id such as "step_1".')
+  } else {
+    const message = `Step id ${quote(rawId)} may only contain letters, digits, "_" and "-".`
+    invalid(reading, path, message, 'Use an id such as "read_config" or "step_1".')
+  }
   return undefined
 }
 
