@@ -6,6 +6,8 @@ import {
   type PlanIssue,
 } from '@plan/shell/common'
 import type { StepReference } from '../types/compiled-plan.js'
+import type { ReferenceParts } from './reference-parts.js'
+import type { StepIndex } from './step-index.js'
 
 /** Deepest accepted nesting of an argument value. */
 export const MAX_ARGUMENT_DEPTH = 64
@@ -17,19 +19,16 @@ export type Path = (string | number)[]
 /** One segment of a {@link Path}. */
 export type Key = string | number
 
-/** Step ids to step indices (a Map will do). */
-export interface StepIdLookup {
-  get(id: string): number | undefined
-  /** When given, `get(text.slice(0, length))` without the cut. */
-  getPrefix?(text: string, length: number): number | undefined
-}
-
-/** Frozen reference paths and fields shared by the steps of one plan (see `ReferenceParts`). */
-export interface SharedReferenceParts {
-  /** The frozen path `[...parent, key]`. */
-  path(parent: readonly Key[], key: Key): readonly Key[]
-  /** The frozen field path of a `$ref` target whose first `.` is at `dot`; undefined if malformed. */
-  field(target: string, dot: number): readonly string[] | undefined
+/** The plan's steps, which a `$ref` may name. */
+export interface PlanReferences {
+  /** Each step id with the step's index. */
+  readonly ids: StepIndex
+  /** The id of the step at each index: references hold that string, not a copy cut from the `$ref`. */
+  readonly idAt: readonly (string | undefined)[]
+  /** Frozen reference paths and fields shared by every step of the plan. */
+  readonly parts: ReferenceParts
+  /** The index (in `ids`) of each reference's step, aligned with the walk's `references`. */
+  readonly targets: number[]
 }
 
 /**
@@ -39,16 +38,8 @@ export interface SharedReferenceParts {
 export interface ArgumentWalk {
   readonly scope: PathScope
   readonly checkCommand: (command: unknown) => CommandCheckResult
-  /**
-   * Step ids a `$ref` may name, or undefined when references are not allowed (live calls).
-   * The value is the step's index.
-   */
-  readonly stepIds?: StepIdLookup
-  /**
-   * The id of the step at each index of `stepIds`, when known: references then hold that
-   * string rather than a copy cut from the `$ref`.
-   */
-  readonly stepIdAt?: readonly (string | undefined)[]
+  /** The steps a `$ref` may name, or undefined when references are not allowed (live calls). */
+  readonly plan?: PlanReferences
   /** The step being checked, for self-reference detection. */
   readonly stepId?: string
   /**
@@ -59,10 +50,6 @@ export interface ArgumentWalk {
   readonly base: Path
   readonly issues: PlanIssue[]
   readonly references: StepReference[]
-  /** When given, the index (in `stepIds`) of each reference's step, aligned with `references`. */
-  readonly referenceTargets?: number[]
-  /** When given, frozen reference paths and fields shared by every step of a plan. */
-  readonly parts?: SharedReferenceParts
   /**
    * True when the compiler parsed the arguments itself (`JSON.parse`) and nothing else holds
    * them: checked objects are frozen in place instead of copied, and every object is an array

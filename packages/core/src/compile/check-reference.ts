@@ -1,7 +1,6 @@
 import { hasOwnKey, isPlainObject } from '@plan/json'
 import type { JsonValue } from '../types/json-value.js'
 import { type ArgumentWalk, fail, type Key, type Path } from './argument-walk.js'
-import { freezeField, referenceField } from './reference-parts.js'
 
 const HINT =
   'Write { "$ref": "<stepId>" } or { "$ref": "<stepId>.output.<field>" } naming an earlier step.'
@@ -33,7 +32,8 @@ export function checkReference(
   walk: ArgumentWalk,
 ): JsonValue | undefined {
   const target = value.$ref
-  if (walk.stepIds === undefined) {
+  const plan = walk.plan
+  if (plan === undefined) {
     const message = 'References are resolved before a call runs; a live call cannot carry one.'
     return fail(walk, at, key, message, 'Pass the value itself.', 'invalid_reference')
   }
@@ -42,10 +42,7 @@ export function checkReference(
     return fail(walk, at, key, message, HINT, 'invalid_reference')
   }
   const dot = target.indexOf('.')
-  const field =
-    walk.parts === undefined
-      ? freezeField(referenceField(target, dot))
-      : walk.parts.field(target, dot)
+  const field = plan.parts.field(target, dot)
   if (field === undefined) {
     const message = `Reference ${JSON.stringify(target)} is malformed.`
     return fail(walk, at, key, message, HINT, 'invalid_reference')
@@ -57,21 +54,15 @@ export function checkReference(
     const hint = 'A step can only read the output of another, earlier step.'
     return fail(walk, at, key, message, hint, 'self_dependency')
   }
-  const targetIndex =
-    walk.stepIds.getPrefix === undefined
-      ? walk.stepIds.get(target.slice(0, idLength))
-      : walk.stepIds.getPrefix(target, idLength)
+  const targetIndex = plan.ids.getPrefix(target, idLength)
   if (targetIndex === undefined) {
     const message = `Reference to unknown step ${JSON.stringify(target.slice(0, idLength))}.`
     return fail(walk, at, key, message, HINT, 'invalid_reference')
   }
-  const path =
-    walk.parts === undefined
-      ? Object.freeze(at.length === 0 ? [key] : [...at, key])
-      : walk.parts.path(at, key)
-  const stepId = walk.stepIdAt?.[targetIndex] ?? target.slice(0, idLength)
+  const path = plan.parts.path(at, key)
+  const stepId = plan.idAt[targetIndex] ?? target.slice(0, idLength)
   walk.references.push(Object.freeze({ path, stepId, field }))
-  walk.referenceTargets?.push(targetIndex)
+  plan.targets.push(targetIndex)
   // An owned reference is `{ "$ref": <string> }` and nothing else: frozen, it is its own copy.
   return walk.owned === true ? (Object.freeze(value) as JsonValue) : Object.freeze({ $ref: target })
 }

@@ -79,14 +79,11 @@ export function linkSteps(input: LinkInput): PlanLinks {
   const walk: MutableWalk = {
     scope: policy.scope,
     checkCommand: input.checkCommand,
-    stepIds: input.ids,
-    stepIdAt: table.ids,
+    plan: { ids: input.ids, idAt: table.ids, parts: new ReferenceParts(), targets },
     stepId: undefined,
     base: argsBase,
     issues,
     references,
-    referenceTargets: targets,
-    parts: new ReferenceParts(),
     owned: input.owned === true,
   }
   // Ids enter the index in plan order, as steps become graph nodes: an id's position in it is

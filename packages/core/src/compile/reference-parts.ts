@@ -1,6 +1,7 @@
 import { isForbiddenKey } from '@plan/json'
 import { stringAt } from '@plan/shell/common'
-import type { Key, SharedReferenceParts } from './argument-walk.js'
+
+type Key = string | number
 
 const MAX_REFERENCE_FIELDS = 32
 const NO_FIELD: readonly string[] = Object.freeze([])
@@ -36,7 +37,7 @@ function splitFields(text: string): string[] | undefined {
  * read `content` from `.output.text` holds one `["content"]` and one `["text"]`, not one each.
  * Values are frozen, so sharing them is not observable.
  */
-export class ReferenceParts implements SharedReferenceParts {
+export class ReferenceParts {
   readonly #paths = new Map<Key, readonly Key[]>()
   readonly #fields = new Map<string, readonly string[] | null>()
   // The last suffix looked up and its field: references of a plan often read the same field.
@@ -73,6 +74,6 @@ export class ReferenceParts implements SharedReferenceParts {
 }
 
 /** A reference's field, frozen; the empty field is the one shared constant. */
-export function freezeField(field: readonly string[] | undefined): readonly string[] | undefined {
+function freezeField(field: readonly string[] | undefined): readonly string[] | undefined {
   return field === undefined || field === NO_FIELD ? field : Object.freeze(field)
 }

@@ -7,7 +7,6 @@ import type { ArgumentWalk, Path } from './argument-walk.js'
 import { buildOneStepPlan } from './build-compiled-plan.js'
 import { checkArgumentsInto } from './check-arguments.js'
 import type { CommandCheck } from './command-check.js'
-import { OneIdPosition } from './id-positions.js'
 
 // Where the one step's arguments are; the argument check copies it, never writes it.
 const ARGS_PATH: Path = ['steps', 0, 'args']
@@ -68,20 +67,18 @@ export function validateOneStep(
   if (toolPolicy === undefined || typeof tool !== 'string') return undefined
   // The plan's ids and its order: one frozen array, read by the walk and kept by the plan.
   const ids: readonly [string] = Object.freeze([id])
+  // No `plan`: a reference is refused, and the general validation decides that plan.
   const walk: ArgumentWalk = {
     scope: policy.scope,
     checkCommand,
-    stepIds: new OneIdPosition(id),
-    stepIdAt: ids,
     stepId: id,
     base: ARGS_PATH,
     issues: [],
     references: [],
-    referenceTargets: [],
     owned: false,
   }
   const args = checkArgumentsInto(toolPolicy, hasOwnKey(step, 'args') ? step.args : undefined, walk)
-  // A reference, or any issue: the general validation reports it, with its location.
-  if (walk.issues.length > 0 || walk.references.length > 0) return undefined
+  // Any issue: the general validation reports it, with its location.
+  if (walk.issues.length > 0) return undefined
   return { success: true, plan: buildOneStepPlan(ids, tool, args), issues: [] }
 }
