@@ -160,8 +160,8 @@ export function checkArgumentValue(
     case 'array':
       return checkArrayArgument(spec, value, at, key, walk)
     case 'json': {
-      const budget = { bytes: spec.maxBytes ?? DEFAULT_MAX_STRING_LENGTH * 10 }
-      return checkJsonArgument(value, at, key, walk, budget)
+      const budget = { walk, bytes: spec.maxBytes ?? DEFAULT_MAX_STRING_LENGTH * 10 }
+      return checkJsonArgument(value, at, key, budget)
     }
   }
 }
