@@ -65,7 +65,7 @@ export function validateOneStep(
   const tool = hasOwnKey(step, 'tool') ? step.tool : undefined
   const toolPolicy = plainToolPolicy(policy, tool)
   if (toolPolicy === undefined || typeof tool !== 'string') return undefined
-  // The plan's ids and its order: one frozen array, read by the walk and kept by the plan.
+  // The plan's ids and its order: one frozen array, kept by the plan.
   const ids: readonly [string] = Object.freeze([id])
   // No `plan`: a reference is refused, and the general validation decides that plan.
   const walk: ArgumentWalk = {
