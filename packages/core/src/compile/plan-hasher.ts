@@ -3,13 +3,8 @@ import { itemAt } from '@plan/shell/common'
 import { pollutedPrototype } from '../errors/polluted-prototype.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 
-/** One step as it enters the plan hash; keys in sorted order. */
-export interface HashedStep {
-  args: CompiledStep['args']
-  dependsOn: readonly string[]
-  id: string
-  tool: string
-}
+/** One step as it enters the plan hash (its literal's keys in sorted order). */
+export type HashedStep = { -readonly [K in 'args' | 'dependsOn' | 'id' | 'tool']: CompiledStep[K] }
 
 /** The dependencies of a step that has none, as hashed. */
 export const NO_DEPENDENCIES: readonly string[] = Object.freeze([])
