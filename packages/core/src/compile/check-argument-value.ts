@@ -61,17 +61,12 @@ function numberRefusal(spec: SpecOf<'number'>, value: number): Refusal | undefin
   return undefined
 }
 
-/** `value` when nothing refuses it; else reports the refusal at `key` of `at`. */
-function settle<T extends JsonValue>(
-  value: T,
-  refusal: Refusal | undefined,
-  at: Path,
-  key: Key,
-  walk: ArgumentWalk,
-): T | undefined {
-  if (refusal === undefined) return value
-  if (typeof refusal === 'string') return fail(walk, at, key, refusal)
-  return fail(walk, at, key, refusal.message, refusal.hint)
+/** Reports `refusal` at `key` of `at`, when there is one; true when there was. */
+function refused(walk: ArgumentWalk, at: Path, key: Key, refusal: Refusal | undefined): boolean {
+  if (refusal === undefined) return false
+  if (typeof refusal === 'string') fail(walk, at, key, refusal)
+  else fail(walk, at, key, refusal.message, refusal.hint)
+  return true
 }
 
 /** A value a path or command check allowed, which is always a string. */
@@ -126,13 +121,13 @@ export function checkArgumentValue(
   if (isReference(value, walk.owned === true)) return checkReference(value, at, key, walk)
   switch (spec.type) {
     case 'string':
-      return typeof value === 'string'
-        ? settle(value, stringRefusal(spec, value), at, key, walk)
-        : fail(walk, at, key, `Expected a string, got ${describe(value)}.`)
+      if (typeof value !== 'string')
+        return fail(walk, at, key, `Expected a string, got ${describe(value)}.`)
+      return refused(walk, at, key, stringRefusal(spec, value)) ? undefined : value
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value)
-        ? settle(value, numberRefusal(spec, value), at, key, walk)
-        : fail(walk, at, key, `Expected a finite number, got ${describe(value)}.`)
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        return fail(walk, at, key, `Expected a finite number, got ${describe(value)}.`)
+      return refused(walk, at, key, numberRefusal(spec, value)) ? undefined : value
     case 'boolean':
       return typeof value === 'boolean'
         ? value
