@@ -39,10 +39,6 @@ function splitAuthority(authority: string): { host: string; port: string } | und
   return { host, port }
 }
 
-function sameHost(rfcHost: string, whatwgHost: string): boolean {
-  return rfcHost.toLowerCase() === whatwgHost
-}
-
 function samePort(scheme: string, rfcPort: string, whatwgPort: string): boolean {
   // Compared as text: a port with leading zeros is not in one plain form.
   const normal = rfcPort === DEFAULT_PORTS[scheme] ? '' : rfcPort
@@ -89,7 +85,7 @@ export function checkUrl(value: string, rules: UrlRules): UrlCheckResult {
     parts === null ||
     authority === undefined ||
     stringAt(parts, 1).toLowerCase() !== scheme ||
-    !sameHost(authority.host, url.hostname) ||
+    authority.host.toLowerCase() !== url.hostname ||
     !samePort(scheme, authority.port, url.port)
   )
     return refuse(
