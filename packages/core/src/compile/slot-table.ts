@@ -8,21 +8,6 @@ export const MAX_PROBES = 32
 export const RAN_OUT = -0x80000000
 
 /**
- * Seeded FNV-1a over the first `length` UTF-16 code units of `id`, with a final mix so that
- * close ids spread apart.
- */
-export function hashOf(id: string, seed: number, length = id.length): number {
-  let hash = seed
-  for (let index = 0; index < length; index += 1)
-    hash = Math.imul(hash ^ id.charCodeAt(index), 0x01000193)
-  hash ^= hash >>> 16
-  hash = Math.imul(hash, 0x85ebca6b)
-  hash ^= hash >>> 13
-  hash = Math.imul(hash, 0xc2b2ae35)
-  return hash ^ (hash >>> 16)
-}
-
-/**
  * An open-addressing table of 32-bit slots over an array of ids kept by its owner: each slot
  * holds an id's position + 1 in its low bits (0 when empty) and the high bits of the id's hash
  * above them, so that most other ids are told apart without reading them.
@@ -44,8 +29,19 @@ export class SlotTable {
     this.entryMask = size * 2 - 1
   }
 
+  /**
+   * Seeded FNV-1a over the first `length` UTF-16 code units of `id`, with a final mix so that
+   * close ids spread apart.
+   */
   hash(id: string, length = id.length): number {
-    return hashOf(id, this.seed, length)
+    let hash = this.seed
+    for (let index = 0; index < length; index += 1)
+      hash = Math.imul(hash ^ id.charCodeAt(index), 0x01000193)
+    hash ^= hash >>> 16
+    hash = Math.imul(hash, 0x85ebca6b)
+    hash ^= hash >>> 13
+    hash = Math.imul(hash, 0xc2b2ae35)
+    return hash ^ (hash >>> 16)
   }
 
   /**
