@@ -23,10 +23,6 @@ function undeclaredHint(declared: Declared, name: string): string {
   return `${declaredHint(declared)} Passing ${JSON.stringify(name)} needs it declared in the tool's args in the policy.`
 }
 
-function byName(left: string, right: string): number {
-  return left < right ? -1 : left > right ? 1 : 0
-}
-
 /** A copy of `record` with its keys inserted in sorted order (canonical for hashing). */
 function sortedCopy(record: JsonObject): JsonObject {
   const sorted: JsonObject = {}
@@ -102,7 +98,7 @@ function checkDeclared(
     }
     if (value !== given || !owned) clean[name] = value
     if (previous === undefined) first = name
-    else if (byName(previous, name) >= 0) sorted = false
+    else if (previous >= name) sorted = false
     previous = name
     count += 1
   }
