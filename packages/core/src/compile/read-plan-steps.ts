@@ -25,23 +25,23 @@ function reportPlanKeys(plan: Record<string, unknown>, issues: PlanIssue[]): voi
   }
 }
 
-/** Reports a steps value that is not a non-empty array within the step budget. */
-function checkStepList(
+/** The steps to read; undefined (and reported) unless a non-empty array within the budget. */
+function stepList(
   steps: unknown,
   base: Path,
   maxSteps: number,
   issues: PlanIssue[],
-): steps is unknown[] {
+): PlanSteps | undefined {
   if (!Array.isArray(steps)) {
     const message = `"steps" must be an array, got ${describe(steps)}.`
     issues.push(createIssue('invalid_plan', message, base))
-    return false
+    return undefined
   }
   if (steps.length === 0) {
     issues.push(
       createIssue('invalid_plan', 'The plan has no steps.', base, 'Add at least one step.'),
     )
-    return false
+    return undefined
   }
   if (steps.length > maxSteps) {
     // Answer before looking at any step, so a huge plan costs nothing more.
@@ -53,9 +53,9 @@ function checkStepList(
         `Split the work into plans of at most ${maxSteps} steps.`,
       ),
     )
-    return false
+    return undefined
   }
-  return true
+  return { steps, base }
 }
 
 /**
@@ -67,26 +67,20 @@ export function readPlanSteps(
   maxSteps: number,
   issues: PlanIssue[],
 ): PlanSteps | undefined {
-  let steps: unknown
-  let base: Path
-  if (Array.isArray(plan)) {
-    steps = plan
-    base = []
-  } else if (isPlainObject(plan)) {
-    base = ['steps']
-    reportPlanKeys(plan, issues)
-    if (!Object.hasOwn(plan, 'steps')) {
-      issues.push(createIssue('invalid_plan', 'The plan has no "steps".', [], STEPS_HINT))
-      return undefined
-    }
-    steps = plan.steps
-    if (plan.goal !== undefined && typeof plan.goal !== 'string')
-      issues.push(createIssue('invalid_plan', 'The plan goal must be a string.', ['goal']))
-  } else {
+  if (Array.isArray(plan)) return stepList(plan, [], maxSteps, issues)
+  if (!isPlainObject(plan)) {
     const message = `A plan must be an object with "steps" or an array of steps, got ${describe(plan)}.`
     const hint = 'Send { "steps": [ { "id", "tool", "args", "depends_on" } ] }.'
     issues.push(createIssue('invalid_plan', message, [], hint))
     return undefined
   }
-  return checkStepList(steps, base, maxSteps, issues) ? { steps, base } : undefined
+  reportPlanKeys(plan, issues)
+  if (!Object.hasOwn(plan, 'steps')) {
+    issues.push(createIssue('invalid_plan', 'The plan has no "steps".', [], STEPS_HINT))
+    return undefined
+  }
+  const steps = plan.steps
+  if (plan.goal !== undefined && typeof plan.goal !== 'string')
+    issues.push(createIssue('invalid_plan', 'The plan goal must be a string.', ['goal']))
+  return stepList(steps, ['steps'], maxSteps, issues)
 }
