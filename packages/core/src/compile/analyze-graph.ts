@@ -1,12 +1,9 @@
 import { int32At, itemAt, numberAt } from '@plan/shell/common'
 import { rowsOf } from '../util/dependent-rows.js'
-
-const NO_NODES = new Int32Array(0)
-
 /** The result of {@link analyzeGraph}. */
 export interface GraphAnalysis {
   /** Node indices in topological order; ties (same level) keep index order. Empty when cyclic. */
-  readonly order: Int32Array
+  readonly order: number[]
   /** Level of each node (longest chain of dependencies before it); -1 for nodes on or after a cycle. */
   readonly level: Int32Array
   /** Number of nodes on the longest chain. */
@@ -69,7 +66,12 @@ export function forwardDependencies(
     level[node] = nodeLevel
     if (nodeLevel > maxLevel) maxLevel = nodeLevel
   }
-  return acyclic(level, maxLevel + 1)
+  return {
+    order: orderByLevel(level, maxLevel + 1),
+    level,
+    criticalPathLength: maxLevel + 1,
+    cycles: [],
+  }
 }
 
 /** {@link analyzeDependencies} for any graph: Kahn's algorithm, then Tarjan's on what is left. */
@@ -122,25 +124,46 @@ export function orderDependencies(
   if (tail < count) {
     for (let node = 0; node < count; node += 1) if (int32At(pending, node) > 0) level[node] = -1
     return {
-      order: NO_NODES,
+      order: [],
       level,
       criticalPathLength: 0,
       cycles: findCycles(dependencyStart, dependencyTarget, pending),
     }
   }
 
-  return acyclic(level, maxLevel + 1)
+  return {
+    order: orderByLevel(level, maxLevel + 1),
+    level,
+    criticalPathLength: maxLevel + 1,
+    cycles: [],
+  }
 }
 
 /**
- * The analysis of an acyclic graph whose nodes are on `count` levels: its topological order is
- * the nodes by level, in index order inside a level.
+ * The topological order the levels make, nodes of one level in index order: a counting sort
+ * over `count` levels (no array per level: a chain has as many levels as nodes).
  */
-function acyclic(level: Int32Array, count: number): GraphAnalysis {
-  const { targets: order } = rowsOf(count, (emit) => {
-    for (let node = 0; node < level.length; node += 1) emit(int32At(level, node), node)
-  })
-  return { order, level, criticalPathLength: count, cycles: [] }
+function orderByLevel(level: Int32Array, count: number): number[] {
+  const order: number[] = new Array(level.length)
+  // One level or none (e.g. a turn's batch of calls without dependencies): index order.
+  if (count <= 1) {
+    for (let node = 0; node < level.length; node += 1) order[node] = node
+    return order
+  }
+  const next = new Int32Array(count)
+  for (let node = 0; node < level.length; node += 1) {
+    const group = int32At(level, node) + 1
+    if (group < count) next[group] = int32At(next, group) + 1
+  }
+  for (let group = 1; group < count; group += 1)
+    next[group] = int32At(next, group) + int32At(next, group - 1)
+  for (let node = 0; node < level.length; node += 1) {
+    const group = int32At(level, node)
+    const slot = int32At(next, group)
+    order[slot] = node
+    next[group] = slot + 1
+  }
+  return order
 }
 
 /**

@@ -1,4 +1,4 @@
-import { int32At, itemAt, stringAt } from '@plan/shell/common'
+import { itemAt, numberAt, stringAt } from '@plan/shell/common'
 import type { CompiledPlan, CompiledStep, StepReference } from '../types/compiled-plan.js'
 import { dependentRowsBy } from '../util/dependent-rows.js'
 import type { GraphAnalysis } from './analyze-graph.js'
@@ -7,10 +7,10 @@ import type { PlanLinks } from './plan-links.js'
 import type { StepTable } from './step-table.js'
 
 /** The ids of `nodes`, in an array of exactly their number. */
-function idsOf(ids: readonly string[], nodes: Int32Array): string[] {
+function idsOf(ids: readonly string[], nodes: readonly number[]): string[] {
   const out: string[] = new Array(nodes.length)
   for (let position = 0; position < nodes.length; position += 1)
-    out[position] = stringAt(ids, int32At(nodes, position))
+    out[position] = stringAt(ids, numberAt(nodes, position))
   return out
 }
 
