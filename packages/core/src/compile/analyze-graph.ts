@@ -66,12 +66,7 @@ export function forwardDependencies(
     level[node] = nodeLevel
     if (nodeLevel > maxLevel) maxLevel = nodeLevel
   }
-  return {
-    order: orderByLevel(level, maxLevel + 1),
-    level,
-    criticalPathLength: maxLevel + 1,
-    cycles: [],
-  }
+  return acyclic(level, maxLevel + 1)
 }
 
 /** {@link analyzeDependencies} for any graph: Kahn's algorithm, then Tarjan's on what is left. */
@@ -131,12 +126,12 @@ export function orderDependencies(
     }
   }
 
-  return {
-    order: orderByLevel(level, maxLevel + 1),
-    level,
-    criticalPathLength: maxLevel + 1,
-    cycles: [],
-  }
+  return acyclic(level, maxLevel + 1)
+}
+
+/** The analysis of an acyclic graph whose nodes are on `count` levels. */
+function acyclic(level: Int32Array, count: number): GraphAnalysis {
+  return { order: orderByLevel(level, count), level, criticalPathLength: count, cycles: [] }
 }
 
 /**
