@@ -5,7 +5,7 @@ import { createPlanCompiler } from '../compile/create-plan-compiler.js'
 import { resolvePolicy } from '../policy/resolve-policy.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import { flowPolicy } from './__fixtures__/flow-policy.js'
-import { checkUntrustedFlow, type FlowStep } from './check-untrusted-flow.js'
+import { type IndexedFlow, untrustedFlowIssues } from './untrusted-flow-issues.js'
 
 function flowIssues(compiler: PlanCompiler, plan: unknown): PlanIssue[] {
   const result = compiler.validate(plan)
@@ -21,7 +21,7 @@ const SINKS = new Map([
 
 const fetch = { id: 'fetch', tool: 'fetch_page', args: { url: 'https://example.com/notes' } }
 
-describe('checkUntrustedFlow', () => {
+describe('untrustedFlowIssues', () => {
   let compiler: PlanCompiler
 
   beforeAll(async () => {
@@ -182,22 +182,34 @@ describe('checkUntrustedFlow', () => {
     fc.assert(
       fc.property(fc.array(stepArb, { minLength: 1, maxLength: 12 }), (drafts) => {
         // Step i may only refer to earlier steps, so the graph is a DAG in index order.
-        const steps: FlowStep[] = drafts.map((draft, index) => {
+        const steps = drafts.map((draft, index) => {
           const targets = index === 0 ? [] : [...new Set(draft.refs.map((ref) => ref % index))]
           const argument = SINKS.get(draft.tool) ?? 'text'
           return {
             id: `s${index}`,
             tool: draft.tool,
-            path: [index],
+            targets,
             references: targets.map((target) => ({
               path: [argument],
               stepId: `s${target}`,
               field: [],
             })),
-            dependsOn: targets,
           }
         })
-        const issues = checkUntrustedFlow({ policy, steps, order: steps.map((_, index) => index) })
+        const referenceStart = [0]
+        for (const step of steps)
+          referenceStart.push(step.targets.length + (referenceStart.at(-1) ?? 0))
+        const flow: IndexedFlow = {
+          policy,
+          ids: steps.map((step) => step.id),
+          references: steps.map((step) => step.references),
+          pathOf: (index) => [index],
+          order: steps.map((_, index) => index),
+          tools: steps.map((step) => policy.tools.get(step.tool)),
+          referenceStart,
+          referenceTarget: steps.flatMap((step) => step.targets),
+        }
+        const issues = untrustedFlowIssues(flow)
         // Reference model: a step's output is untrusted if its tool is a source, or (unless it
         // declassifies) if any step it refers to is untrusted.
         const untrusted: boolean[] = []
