@@ -1,5 +1,5 @@
 import { namedByOwnCode } from '@plan/shell'
-import { type PlanIssue, valueAt } from '@plan/shell/common'
+import { createIssue, type PlanIssue, valueAt } from '@plan/shell/common'
 import { matchesExtractionSchema, readExtractionSchema } from '../extract/read-extraction-schema.js'
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
 import { workspaceRelative } from '../taint/workspace-relative.js'
@@ -39,60 +39,6 @@ export interface FlowCheck {
   readonly tainted: boolean
 }
 
-/** Tracks trust labels of step outputs at run time; used by the guard. */
-export interface UntrustedFlowTracker {
-  /** Stamps steps of a newly approved plan with the outputs their planner may have seen. */
-  planApproved(stepIds: readonly string[]): void
-  /**
-   * Keeps the per-step records by position for a newly installed plan whose step ids are `ids`
-   * (`positions` finds one), as the run state does: no hash entry per step.
-   */
-  place(ids: readonly string[], positions: ReadonlyMap<string, number>): void
-  /**
-   * Checks a ready step's arguments (references resolved) before it runs; `paste: false`
-   * skips the copied-text check (the tainted-run rules decide instead).
-   */
-  check(step: CompiledStep, args: JsonObject, paste?: boolean): FlowCheck
-  /** Labels a finished step's output; `output` is its JSON value, or undefined if it has none. */
-  record(step: CompiledStep, output: JsonValue | undefined, tainted: boolean): TrustLabel
-  /**
-   * Labels content that reached the model outside any step (a resource read): untrusted unless
-   * the policy trusts every tool's output as it comes; `source` names it in a refusal and has a
-   * space, so it is never taken for a step id (`resource file:///…`).
-   */
-  recordContent(source: string, output: JsonValue | undefined): TrustLabel
-  /** The label of a finished step's output. */
-  label(stepId: string): TrustLabel | undefined
-  /** What the run has combined so far: untrusted context, sensitive data, actions. */
-  taintState(): TaintState
-  /** Records that an allowed call read sensitive data or acted. */
-  noteCall(readsSensitive: boolean, acts: boolean): void
-  /** Drops a step's label (its id now names another step); indexed text stays. */
-  forget(stepId: string): void
-  /**
-   * The sources of the untrusted data a step's call carries: those of the untrusted outputs
-   * it references and, with `context`, of every untrusted output the model has seen (per-turn
-   * mode, where the model writes the call). Empty when it carries none.
-   */
-  callSources(step: CompiledStep, context: boolean): readonly string[]
-  /** Labels a workspace file with the sources of what was written to it; none clears it. */
-  labelFile(relative: string, sources: readonly string[]): void
-  /** The workspace files written with untrusted data, each with its sources. */
-  labelledFiles(): ReadonlyMap<string, readonly string[]>
-  /** The commands running now that may write files from untrusted data or execute them. */
-  readonly commands: RunningCommands
-  /** Counts a refusal put to a human; returns how many this run has put so far. */
-  noteQuestion(): number
-  toJSON(): UntrustedFlowState
-  /** One step's entries of `toJSON()`: its label, its `seen` count and its sources. */
-  stepJSON(stepId: string): FlowStepState
-  /**
-   * The parts of `toJSON()` that do not grow with the steps, and of `text.outputs` only those
-   * from position `from` on.
-   */
-  summaryJSON(from: number): FlowSummaryState
-}
-
 /** One step's entries of a flow state (undefined where the state has none). */
 export interface FlowStepState {
   readonly label: TrustLabel | undefined
@@ -123,29 +69,6 @@ function collectTexts(value: JsonValue, out: string[], depth = 0): void {
 
 /** The texts of an output whose text is not indexed: none. */
 const NO_TEXTS: readonly string[] = Object.freeze([])
-
-/**
- * Indexes the text of one untrusted output, less what echoes the call's own arguments (see
- * {@link withoutOwnEchoes}); one that is not JSON saturates the index. Under a policy where no
- * copy can matter (see {@link indexesText}) the output is counted and its text left out: the
- * index is saturated from it on, so a run resumed under a policy that reads copies refuses
- * every long enough text written after it (fail closed).
- */
-function indexOutput(
-  { index, texts: keepsTexts }: Pick<FlowRecords, 'index' | 'texts'>,
-  origin: string,
-  output: JsonValue | undefined,
-  args?: JsonObject,
-) {
-  if (!keepsTexts) {
-    index.add(origin, NO_TEXTS, false)
-    return
-  }
-  const texts: string[] = []
-  if (output !== undefined) collectTexts(output, texts)
-  const kept = args === undefined ? { texts, pieces: false } : withoutOwnEchoes(texts, args)
-  index.add(origin, kept.texts, output !== undefined, kept.pieces)
-}
 
 interface Leaf {
   readonly path: (string | number)[]
@@ -188,57 +111,11 @@ function originName(origin: string): string {
 }
 
 function issueFor(step: CompiledStep, path: ArgumentPath, flow: string[], pasted: boolean) {
-  const issue: PlanIssue = {
-    code: 'untrusted_flow',
-    message: `Untrusted data reaches an argument that refuses it: ${flow.join(' → ')}${pasted ? ' (the text was copied from that output)' : ''}.`,
-    path: [...path],
-    stepId: step.id,
-    hint: 'Commands, write paths and network destinations take only trusted values; do not copy text from untrusted output into them. Write the value yourself from the task, or stop and ask the user.',
-    flow,
-  }
-  return issue
-}
-
-/** What the copied-text check reads besides the call: the index and the sources of outputs. */
-interface PasteContext {
-  readonly index: UntrustedTextIndex
-  /** How many indexed outputs the step's planner may have seen. */
-  readonly limit: number
-  /** Whether a copied path, named by the output it was copied from, is that output's own code. */
-  readonly ownCode: (origin: string, path: string) => boolean
-}
-
-/**
- * The copied-text check: a refusing argument holding text of an untrusted output seen before
- * the step's plan gets an issue, unless its label says the text adds nothing (a path of code
- * named by code of the same ecosystem); returns whether the call now carries untrusted data.
- */
-function checkPasted(
-  tool: ToolPolicy,
-  step: CompiledStep,
-  args: JsonObject,
-  context: PasteContext,
-  tainted: boolean,
-  issues: PlanIssue[],
-): boolean {
-  const { index, limit } = context
-  const leaves: Leaf[] = []
-  for (const name of Object.keys(args)) {
-    const spec = Object.hasOwn(tool.args, name) ? tool.args[name] : undefined
-    collectLeaves(spec, valueAt(args, name), [name], spec === undefined, leaves)
-  }
-  let carries = tainted
-  for (const leaf of leaves) {
-    if (!leaf.refuses && carries) continue
-    const origin = index.find(leaf.text, limit)
-    if (origin === undefined) continue
-    carries = true
-    if (leaf.refuses && !(leaf.isPath === true && context.ownCode(origin.stepId, leaf.text))) {
-      const source = originName(origin.stepId)
-      issues.push(issueFor(step, leaf.path, [source, argumentName(step.id, leaf.path)], true))
-    }
-  }
-  return carries
+  const copied = pasted ? ' (the text was copied from that output)' : ''
+  const message = `Untrusted data reaches an argument that refuses it: ${flow.join(' → ')}${copied}.`
+  const hint =
+    'Commands, write paths and network destinations take only trusted values; do not copy text from untrusted output into them. Write the value yourself from the task, or stop and ask the user.'
+  return { ...createIssue('untrusted_flow', message, [...path], hint, step.id), flow }
 }
 
 /** Whether a finished step's output is untrusted: by its tool, its schema or its inputs. */
@@ -293,47 +170,6 @@ function checkReferences(
   return tainted
 }
 
-/** Whether a path copied from an output (by its step id) is code that output's own code names. */
-function ownCodeOf(policy: ResolvedPolicy, trail: SourceTrail) {
-  return (origin: string, path: string): boolean => {
-    const relative = workspaceRelative(path, policy.scope.roots)
-    const sources = trail.steps.get(origin)
-    return relative !== undefined && sources !== undefined && namedByOwnCode(sources, relative)
-  }
-}
-
-/** What the tracker keeps per step of a run, and the text of the untrusted outputs seen. */
-interface FlowRecords {
-  /** Whether the index keeps the text of outputs (see {@link indexesText}). */
-  readonly texts: boolean
-  readonly labels: StepCodes<TrustLabel>
-  /** For each step, how many indexed outputs its planner may have seen. */
-  readonly seen: StepValues<number>
-  readonly index: UntrustedTextIndex
-  readonly trail: SourceTrail
-  /** Extraction steps' schemas as checked, kept until their output is recorded. */
-  readonly schemas: Map<string, JsonValue>
-}
-
-/** The records of a run resumed from `state`, or of a new run. */
-function restoreRecords(
-  policy: ResolvedPolicy,
-  state: UntrustedFlowState | undefined,
-  parseCommand: ParseCommand,
-): FlowRecords {
-  const labels = new StepCodes<TrustLabel>(['trusted', 'untrusted'])
-  const seen = new StepValues<number>()
-  const trail = new SourceTrail(policy, parseCommand, state)
-  const schemas = new Map<string, JsonValue>()
-  const index =
-    state === undefined ? new UntrustedTextIndex() : UntrustedTextIndex.fromJSON(state.text)
-  if (state !== undefined) {
-    for (const id of Object.keys(state.labels)) labels.set(id, valueAt(state.labels, id))
-    for (const id of Object.keys(state.seen)) seen.set(id, valueAt(state.seen, id))
-  }
-  return { texts: indexesText(policy), labels, seen, index, trail, schemas }
-}
-
 /** {@link indexesText} of each policy a tracker has been made for. */
 const textIndexed = new WeakMap<ResolvedPolicy, boolean>()
 /**
@@ -360,161 +196,278 @@ function pasteMatters(policy: ResolvedPolicy, tool: ToolPolicy, args: JsonObject
   return false
 }
 
-/** {@link UntrustedFlowTracker.check}. */
-function checkStep(
-  policy: ResolvedPolicy,
-  records: FlowRecords,
-  step: CompiledStep,
-  args: JsonObject,
-  paste: boolean,
-): FlowCheck {
-  const { labels, seen, index, trail, schemas } = records
-  const tool = policy.tools.get(step.tool)
-  // Unknown tool: the guard denies it anyway; refuse here too.
-  if (tool === undefined) return { issues: [], tainted: true }
-  trail.checked(step, tool, args)
-  if (tool.output?.extract === true && args.schema !== undefined) schemas.set(step.id, args.schema)
-  const issues: PlanIssue[] = []
-  let tainted = checkReferences(step, tool, labels, issues)
-  // Text written into a plan after untrusted output was seen may have been copied from it.
-  const limit = seen.get(step.id) ?? index.size
-  if (limit > 0 && paste && pasteMatters(policy, tool, args)) {
-    const context = { index, limit, ownCode: ownCodeOf(policy, trail) }
-    tainted = checkPasted(tool, step, args, context, tainted, issues)
-  }
-  return { issues, tainted }
-}
-
-/** {@link UntrustedFlowTracker.record}. */
-function recordStep(
-  policy: ResolvedPolicy,
-  records: FlowRecords,
-  step: CompiledStep,
-  output: JsonValue | undefined,
-  tainted: boolean,
-): TrustLabel {
-  const { labels, trail, schemas } = records
-  const tool = policy.tools.get(step.tool)
-  const schema = schemas.get(step.id)
-  schemas.delete(step.id)
-  const untrusted = outputIsUntrusted(policy, step, tool, output, tainted, labels, schema)
-  const label: TrustLabel = untrusted ? 'untrusted' : 'trusted'
-  labels.set(step.id, label)
-  if (untrusted) {
-    indexOutput(records, step.id, output, step.args)
-    trail.recorded(step, tool, labels)
-  } else trail.trusted(step.id)
-  return label
-}
-
 /**
- * Creates the run-time side of the data-flow check: outputs of untrusted tools (and of tools
- * fed untrusted data) are labelled when they finish; a reference to one stays untrusted; and
- * an argument containing text copied from one is untrusted too (see `UntrustedTextIndex`).
+ * The run-time side of the data-flow check, used by the guard: outputs of untrusted tools (and
+ * of tools fed untrusted data) are labelled when they finish; a reference to one stays
+ * untrusted; and an argument containing text copied from one is untrusted too (see
+ * `UntrustedTextIndex`).
  */
+export class UntrustedFlowTracker {
+  /** The commands running now that may write files from untrusted data or execute them. */
+  readonly commands = new RunningCommands()
+  /** Whether the index keeps the text of outputs (see {@link indexesText}). */
+  readonly #texts: boolean
+  readonly #labels = new StepCodes<TrustLabel>(['trusted', 'untrusted'])
+  /** For each step, how many indexed outputs its planner may have seen. */
+  readonly #seen = new StepValues<number>()
+  readonly #index: UntrustedTextIndex
+  readonly #trail: SourceTrail
+  /** Extraction steps' schemas as checked, kept until their output is recorded. */
+  readonly #schemas = new Map<string, JsonValue>()
+  /** Whether the run read sensitive data. */
+  #sensitive: boolean
+  /** Whether the run acted (wrote, ran a command or reached a URL). */
+  #acted: boolean
+  /** How many refusals the run put to a human. */
+  #questions: number
+  /** Whether resource content is trusted: the policy's answer, asked at the first resource read. */
+  #outsideTrusted: boolean | undefined
+
+  /** A tracker for a run resumed from `state`, or for a new run. */
+  constructor(
+    private readonly policy: ResolvedPolicy,
+    state?: UntrustedFlowState,
+    /** Reads a command into its argv, to name where a command's output comes from. */
+    parseCommand: ParseCommand = () => undefined,
+  ) {
+    this.#texts = indexesText(policy)
+    this.#trail = new SourceTrail(policy, parseCommand, state)
+    this.#index =
+      state === undefined ? new UntrustedTextIndex() : UntrustedTextIndex.fromJSON(state.text)
+    if (state !== undefined) {
+      for (const id of Object.keys(state.labels)) this.#labels.set(id, valueAt(state.labels, id))
+      for (const id of Object.keys(state.seen)) this.#seen.set(id, valueAt(state.seen, id))
+    }
+    this.#sensitive = state?.sensitive === true
+    this.#acted = state?.acted === true
+    this.#questions = state?.questions ?? 0
+  }
+
+  /** Stamps steps of a newly approved plan with the outputs their planner may have seen. */
+  planApproved(stepIds: readonly string[]): void {
+    for (const id of stepIds) this.#seen.set(id, this.#index.size)
+  }
+
+  /**
+   * Keeps the per-step records by position for a newly installed plan whose step ids are `ids`
+   * (`positions` finds one), as the run state does: no hash entry per step.
+   */
+  place(ids: readonly string[], positions: ReadonlyMap<string, number>): void {
+    this.#labels.place(ids, positions)
+    this.#seen.place(ids, positions)
+    this.#trail.place(ids, positions)
+  }
+
+  /**
+   * Checks a ready step's arguments (references resolved) before it runs; `paste: false`
+   * skips the copied-text check (the tainted-run rules decide instead).
+   */
+  check(step: CompiledStep, args: JsonObject, paste = true): FlowCheck {
+    const tool = this.policy.tools.get(step.tool)
+    // Unknown tool: the guard denies it anyway; refuse here too.
+    if (tool === undefined) return { issues: [], tainted: true }
+    this.#trail.checked(step, tool, args)
+    if (tool.output?.extract === true && args.schema !== undefined)
+      this.#schemas.set(step.id, args.schema)
+    const issues: PlanIssue[] = []
+    let tainted = checkReferences(step, tool, this.#labels, issues)
+    // Text written into a plan after untrusted output was seen may have been copied from it.
+    const limit = this.#seen.get(step.id) ?? this.#index.size
+    if (limit > 0 && paste && pasteMatters(this.policy, tool, args))
+      tainted = this.#checkPasted(tool, step, args, limit, tainted, issues)
+    return { issues, tainted }
+  }
+
+  /**
+   * The copied-text check: a refusing argument holding text of an untrusted output among the
+   * first `limit` (those seen before the step's plan) gets an issue, unless its label says the
+   * text adds nothing (a path of code named by code of the same ecosystem); returns whether the
+   * call now carries untrusted data.
+   */
+  #checkPasted(
+    tool: ToolPolicy,
+    step: CompiledStep,
+    args: JsonObject,
+    limit: number,
+    tainted: boolean,
+    issues: PlanIssue[],
+  ): boolean {
+    const leaves: Leaf[] = []
+    for (const name of Object.keys(args)) {
+      const spec = Object.hasOwn(tool.args, name) ? tool.args[name] : undefined
+      collectLeaves(spec, valueAt(args, name), [name], spec === undefined, leaves)
+    }
+    let carries = tainted
+    for (const leaf of leaves) {
+      if (!leaf.refuses && carries) continue
+      const origin = this.#index.find(leaf.text, limit)
+      if (origin === undefined) continue
+      carries = true
+      if (leaf.refuses && !(leaf.isPath === true && this.#ownCode(origin.stepId, leaf.text))) {
+        const source = originName(origin.stepId)
+        issues.push(issueFor(step, leaf.path, [source, argumentName(step.id, leaf.path)], true))
+      }
+    }
+    return carries
+  }
+
+  /** Whether a path copied from an output (by its step id) is code that output's own code names. */
+  #ownCode(origin: string, path: string): boolean {
+    const relative = workspaceRelative(path, this.policy.scope.roots)
+    const sources = this.#trail.steps.get(origin)
+    return relative !== undefined && sources !== undefined && namedByOwnCode(sources, relative)
+  }
+
+  /** Labels a finished step's output; `output` is its JSON value, or undefined if it has none. */
+  record(step: CompiledStep, output: JsonValue | undefined, tainted: boolean): TrustLabel {
+    const tool = this.policy.tools.get(step.tool)
+    const schema = this.#schemas.get(step.id)
+    this.#schemas.delete(step.id)
+    const labels = this.#labels
+    const untrusted = outputIsUntrusted(this.policy, step, tool, output, tainted, labels, schema)
+    const label: TrustLabel = untrusted ? 'untrusted' : 'trusted'
+    labels.set(step.id, label)
+    if (untrusted) {
+      this.#indexOutput(step.id, output, step.args)
+      this.#trail.recorded(step, tool, labels)
+    } else this.#trail.trusted(step.id)
+    return label
+  }
+
+  /**
+   * Labels content that reached the model outside any step (a resource read): untrusted unless
+   * the policy trusts every tool's output as it comes; `source` names it in a refusal and has a
+   * space, so it is never taken for a step id (`resource file:///…`).
+   */
+  recordContent(source: string, output: JsonValue | undefined): TrustLabel {
+    const { policy } = this
+    this.#outsideTrusted ??= outsideContentIsTrusted(policy.policy, policy.tools.values())
+    if (this.#outsideTrusted) return 'trusted'
+    this.#indexOutput(source, output)
+    this.#trail.context.add(source)
+    return 'untrusted'
+  }
+
+  /**
+   * Indexes the text of one untrusted output, less what echoes the call's own arguments (see
+   * {@link withoutOwnEchoes}); one that is not JSON saturates the index. Under a policy where no
+   * copy can matter (see {@link indexesText}) the output is counted and its text left out: the
+   * index is saturated from it on, so a run resumed under a policy that reads copies refuses
+   * every long enough text written after it (fail closed).
+   */
+  #indexOutput(origin: string, output: JsonValue | undefined, args?: JsonObject): void {
+    if (!this.#texts) {
+      this.#index.add(origin, NO_TEXTS, false)
+      return
+    }
+    const texts: string[] = []
+    if (output !== undefined) collectTexts(output, texts)
+    const kept = args === undefined ? { texts, pieces: false } : withoutOwnEchoes(texts, args)
+    this.#index.add(origin, kept.texts, output !== undefined, kept.pieces)
+  }
+
+  /** The label of a finished step's output. */
+  label(stepId: string): TrustLabel | undefined {
+    return this.#labels.get(stepId)
+  }
+
+  /** What the run has combined so far: untrusted context, sensitive data, actions. */
+  taintState(): TaintState {
+    const sources = [...this.#trail.context]
+    return {
+      untrusted: this.#index.size > 0,
+      sensitive: this.#sensitive,
+      acted: this.#acted,
+      sources,
+    }
+  }
+
+  /** Records that an allowed call read sensitive data or acted. */
+  noteCall(readsSensitive: boolean, acts: boolean): void {
+    this.#sensitive ||= readsSensitive
+    this.#acted ||= acts
+  }
+
+  /** Drops a step's label (its id now names another step); indexed text stays. */
+  forget(stepId: string): void {
+    this.#labels.delete(stepId)
+    this.#trail.forget(stepId)
+  }
+
+  /**
+   * The sources of the untrusted data a step's call carries: those of the untrusted outputs
+   * it references and, with `context`, of every untrusted output the model has seen (per-turn
+   * mode, where the model writes the call). Empty when it carries none.
+   */
+  callSources(step: CompiledStep, context: boolean): readonly string[] {
+    return this.#trail.callSources(step, this.#labels, context && this.#index.size > 0)
+  }
+
+  /** Labels a workspace file with the sources of what was written to it; none clears it. */
+  labelFile(relative: string, sources: readonly string[]): void {
+    this.#trail.labelFile(relative, sources)
+  }
+
+  /** The workspace files written with untrusted data, each with its sources. */
+  labelledFiles(): ReadonlyMap<string, readonly string[]> {
+    return this.#trail.files
+  }
+
+  /** Counts a refusal put to a human; returns how many this run has put so far. */
+  noteQuestion(): number {
+    this.#questions += 1
+    return this.#questions
+  }
+
+  toJSON(): UntrustedFlowState {
+    return {
+      labels: Object.fromEntries(this.#labels),
+      seen: Object.fromEntries(this.#seen),
+      text: this.#index.toJSON(),
+      ...this.#rest(true),
+    }
+  }
+
+  /** One step's entries of `toJSON()`: its label, its `seen` count and its sources. */
+  stepJSON(stepId: string): FlowStepState {
+    return {
+      label: this.#labels.get(stepId),
+      seen: this.#seen.get(stepId),
+      sources: this.#trail.steps.get(stepId),
+    }
+  }
+
+  /**
+   * The parts of `toJSON()` that do not grow with the steps, and of `text.outputs` only those
+   * from position `from` on.
+   */
+  summaryJSON(from: number): FlowSummaryState {
+    const index = this.#index
+    const outputs = index.outputsFrom(from)
+    const rest = this.#rest(false)
+    return { rest, saturatedAt: index.saturatedAt, outputs, outputCount: index.size }
+  }
+
+  /** The parts of `toJSON()` besides labels, seen counts and text, each left out when empty. */
+  #rest(sources: boolean): Omit<UntrustedFlowState, 'labels' | 'seen' | 'text'> {
+    const sensitive = this.#sensitive
+    const acted = this.#acted
+    const questions = this.#questions
+    return {
+      ...(sensitive ? { sensitive } : {}),
+      ...(acted ? { acted } : {}),
+      ...this.#trail.toJSON(sources),
+      ...(questions > 0 ? { questions } : {}),
+    }
+  }
+}
+
+/** A new {@link UntrustedFlowTracker}, for a run resumed from `state` or for a new run. */
 export function createUntrustedFlowTracker(
   policy: ResolvedPolicy,
   state?: UntrustedFlowState,
   /** Reads a command into its argv, to name where a command's output comes from. */
-  parseCommand: ParseCommand = () => undefined,
+  parseCommand?: ParseCommand,
 ): UntrustedFlowTracker {
-  const flags: FlowFlags = {
-    sensitive: state?.sensitive === true,
-    acted: state?.acted === true,
-    questions: state?.questions ?? 0,
-  }
-  const records = restoreRecords(policy, state, parseCommand)
-  const { labels, seen, index, trail } = records
-  // Whether resource content is trusted: the policy's answer, asked at the first resource read.
-  let outsideTrusted: boolean | undefined
-
-  return {
-    planApproved(stepIds) {
-      for (const id of stepIds) seen.set(id, index.size)
-    },
-    place(ids, positions) {
-      for (const values of [labels, seen, trail]) values.place(ids, positions)
-    },
-    check: (step, args, paste = true) => checkStep(policy, records, step, args, paste),
-    record: (step, output, tainted) => recordStep(policy, records, step, output, tainted),
-    recordContent(source, output) {
-      outsideTrusted ??= outsideContentIsTrusted(policy.policy, policy.tools.values())
-      if (outsideTrusted) return 'trusted'
-      indexOutput(records, source, output)
-      trail.context.add(source)
-      return 'untrusted'
-    },
-    taintState: () => ({
-      untrusted: index.size > 0,
-      sensitive: flags.sensitive,
-      acted: flags.acted,
-      sources: [...trail.context],
-    }),
-    noteCall(readsSensitive, acts) {
-      flags.sensitive ||= readsSensitive
-      flags.acted ||= acts
-    },
-    label: (stepId) => labels.get(stepId),
-    forget(stepId) {
-      labels.delete(stepId)
-      trail.forget(stepId)
-    },
-    callSources: (step, inContext) => trail.callSources(step, labels, inContext && index.size > 0),
-    labelFile: (relative, written) => trail.labelFile(relative, written),
-    labelledFiles: () => trail.files,
-    commands: new RunningCommands(),
-    noteQuestion: () => {
-      flags.questions += 1
-      return flags.questions
-    },
-    toJSON: () => flowJSON(labels, seen, index, trail, flags),
-    stepJSON: (stepId) => ({
-      label: labels.get(stepId),
-      seen: seen.get(stepId),
-      sources: trail.steps.get(stepId),
-    }),
-    summaryJSON: (from) => flowSummary(trail, index, from, flags),
-  }
-}
-
-/** Whether the run read sensitive data, whether it acted, how many refusals it put to a human. */
-type FlowFlags = { sensitive: boolean; acted: boolean; questions: number }
-
-/** {@link UntrustedFlowTracker.toJSON}. */
-function flowJSON(
-  labels: ReadonlyMap<string, TrustLabel>,
-  seen: ReadonlyMap<string, number>,
-  index: UntrustedTextIndex,
-  trail: SourceTrail,
-  { sensitive, acted, questions }: FlowFlags,
-): UntrustedFlowState {
-  return {
-    labels: Object.fromEntries(labels),
-    seen: Object.fromEntries(seen),
-    text: index.toJSON(),
-    ...(sensitive ? { sensitive } : {}),
-    ...(acted ? { acted } : {}),
-    ...trail.toJSON(),
-    ...(questions > 0 ? { questions } : {}),
-  }
-}
-
-/** {@link UntrustedFlowTracker.summaryJSON}. */
-function flowSummary(
-  trail: SourceTrail,
-  index: UntrustedTextIndex,
-  from: number,
-  flags: FlowFlags,
-): FlowSummaryState {
-  const { context, files } = trail.toJSON(false)
-  const { sensitive, acted, questions } = flags
-  const rest = {
-    ...(sensitive ? { sensitive } : {}),
-    ...(acted ? { acted } : {}),
-    ...(context === undefined ? {} : { context }),
-    ...(files === undefined ? {} : { files }),
-    ...(questions > 0 ? { questions } : {}),
-  }
-  const outputs = index.outputsFrom(from)
-  return { rest, saturatedAt: index.saturatedAt, outputs, outputCount: index.size }
+  return new UntrustedFlowTracker(policy, state, parseCommand)
 }
