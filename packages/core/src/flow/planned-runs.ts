@@ -1,15 +1,19 @@
-import { commandSource, workspaceExecutor } from '@plan/shell'
+import { workspaceExecutor } from '@plan/shell'
 import { createIssue, itemAt, type PlanIssue, popped } from '@plan/shell/common'
-import { GENERATE_TOOL } from '../extract/model-step-policy.js'
 import { readExtractionSchema } from '../extract/read-extraction-schema.js'
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
 import { matchesGlob } from '../taint/match-glob.js'
-import { workspaceRelative } from '../taint/workspace-relative.js'
-import type { JsonObject, JsonValue } from '../types/json-value.js'
+import { type RoleValue, visitRoles } from '../taint/role-values.js'
+import type { JsonObject } from '../types/json-value.js'
 import { declaresCommand } from '../util/declares-command.js'
-import { hostOf } from '../util/host-of.js'
 import { labelledFilesRun } from './check-labelled-run.js'
-import type { ParseCommand } from './data-sources.js'
+import {
+  ANY_FILE,
+  filesOf,
+  outputSources,
+  type ParseCommand,
+  type SourceValue,
+} from './data-sources.js'
 import { PlanOrder } from './planned-order.js'
 import { argumentName, outputName, toolDeclassifies, toolOutputIsUntrusted } from './trust-rules.js'
 import type { IndexedFlow } from './untrusted-flow-issues.js'
@@ -27,15 +31,8 @@ export interface PlannedRunsInput extends IndexedFlow {
   readonly parseCommand: ParseCommand
 }
 
-/** A string argument by role, as far as the plan fixes it. */
-interface PlannedValue {
-  readonly role: 'read' | 'write' | 'command' | 'url'
-  readonly path: readonly (string | number)[]
-  /** The literal value; undefined when a `$ref` sets it at run time. */
-  readonly literal?: string
-  /** Workspace globs the value stays within (a path `extract` step's `within`). */
-  readonly globs?: readonly string[]
-}
+/** A string argument by role, as far as the plan fixes it (`value` only when it is literal). */
+interface PlannedValue extends SourceValue, Pick<RoleValue, 'path'> {}
 
 /** A workspace file (or glob of files) a planned step writes with untrusted data. */
 interface PlannedWrite {
@@ -44,15 +41,6 @@ interface PlannedWrite {
   readonly sources: readonly string[]
   /** The flow from the untrusted output to the write, for the issue. */
   readonly flow: readonly string[]
-}
-
-const ANY_FILE = '**'
-
-function roleOf(spec: ArgSpec): PlannedValue['role'] | undefined {
-  if (spec.type === 'command') return 'command'
-  if (spec.type === 'path') return spec.access === 'write' ? 'write' : 'read'
-  if (spec.type === 'string' && spec.format === 'url') return 'url'
-  return undefined
 }
 
 function samePath(left: readonly (string | number)[], right: readonly (string | number)[]) {
@@ -83,17 +71,9 @@ function plannedValues(input: PlannedRunsInput, node: number): PlannedValue[] {
   const references = itemAt(input.references, node)
   const first = itemAt(input.referenceStart, node)
   const out: PlannedValue[] = []
-  const visit = (spec: ArgSpec, value: JsonValue, path: (string | number)[]): void => {
-    if (spec.type === 'array' && Array.isArray(value)) {
-      value.forEach((item, index) => {
-        visit(spec.items, item, [...path, index])
-      })
-      return
-    }
-    const role = roleOf(spec)
-    if (role === undefined) return
+  visitRoles(tool, args, (role, value, path) => {
     if (typeof value === 'string') {
-      out.push({ role, path, literal: value })
+      out.push({ role, path, value })
       return
     }
     const slot = references.findIndex((reference) => samePath(reference.path, path))
@@ -101,20 +81,8 @@ function plannedValues(input: PlannedRunsInput, node: number): PlannedValue[] {
     const target = itemAt(input.referenceTarget, first + slot)
     const globs = target < 0 ? undefined : extractedGlobs(input.tools[target], input.args[target])
     out.push({ role, path, ...(globs === undefined ? {} : { globs }) })
-  }
-  for (const name of Object.keys(tool.args))
-    if (Object.hasOwn(args, name))
-      visit(tool.args[name] as ArgSpec, args[name] as JsonValue, [name])
+  })
   return out
-}
-
-/** The workspace files (or globs) a planned value may name; `**` when the plan does not fix it. */
-function filesOf(value: PlannedValue, roots: readonly string[]): string[] {
-  if (value.literal !== undefined) {
-    const relative = workspaceRelative(value.literal, roots)
-    return relative === undefined ? [] : [relative]
-  }
-  return [...(value.globs ?? [ANY_FILE])]
 }
 
 const GLOB = /[*?[\]{}]/u
@@ -159,31 +127,10 @@ class PlannedWrites {
 
 /** Where a step's own output comes from, as `outputSources` names it at run time. */
 function ownSources(input: PlannedRunsInput, node: number, writes: PlannedWrites) {
-  const tool = input.tools[node]
-  const name = input.toolName(node)
-  const toolName = `tool:${name}`
-  if (tool === undefined) return [toolName]
-  // A model step's output comes from its inputs, which its references name.
-  if (tool.output?.extract === true || name === GENERATE_TOOL) return []
-  const sources: string[] = []
-  for (const value of plannedValues(input, node)) {
-    if (value.role === 'command') {
-      const argv = value.literal === undefined ? undefined : input.parseCommand(value.literal)
-      sources.push(argv === undefined ? toolName : commandSource(argv))
-    } else if (value.role === 'url')
-      sources.push(value.literal === undefined ? toolName : `url:${hostOf(value.literal)}`)
-    else {
-      const files = filesOf(value, input.policy.scope.roots)
-      if (files.length === 0) sources.push(toolName)
-      // A tool named for listing returns names, not contents.
-      const lists = value.role === 'read' && /list|tree/iu.test(name)
-      for (const file of files) {
-        sources.push(lists ? `list:${file}` : `file:${file}`)
-        sources.push(...writes.sourcesFor(file))
-      }
-    }
-  }
-  return sources.length === 0 ? [toolName] : sources
+  const { roots } = input.policy.scope
+  const fileSources = (file: string) => writes.sourcesFor(file)
+  const context = { roots, parseCommand: input.parseCommand, fileSources }
+  return outputSources(input.toolName(node), input.tools[node], plannedValues(input, node), context)
 }
 
 /** Whether a tool declares a write path (its step labels the files it writes). */
@@ -293,7 +240,7 @@ function plannedWrites(input: PlannedRunsInput): PlannedWrite[] {
     const written = [...new Set(carried)]
     for (const value of plannedValues(input, node))
       if (value.role === 'write')
-        for (const file of filesOf(value, input.policy.scope.roots))
+        for (const file of filesOf(value.value, value.globs, input.policy.scope.roots))
           writes.add({ writer: node, file, sources: written, flow })
   }
   return writes.all
@@ -315,7 +262,7 @@ function runIssue(
   return {
     ...createIssue(
       'untrusted_flow',
-      `${JSON.stringify(value.literal)} would execute files the plan writes from untrusted data: ${shown.join('; ')}${more}.`,
+      `${JSON.stringify(value.value)} would execute files the plan writes from untrusted data: ${shown.join('; ')}${more}.`,
       [...input.pathOf(node), 'args', ...value.path],
       `Running a file written from untrusted data runs that data. Drop the run or run it before step "${writer}" writes, write the file from trusted values, or narrow a path "extract" step's "within" to files of the command's own kind (e.g. "src/**/*.js"); the user can run the command after reviewing the file.`,
       itemAt(input.ids, node),
@@ -375,8 +322,8 @@ function plannedRunners(input: PlannedRunsInput) {
     }
     if (!takes) continue
     for (const value of plannedValues(input, node)) {
-      if (value.role !== 'command' || value.literal === undefined) continue
-      const argv = input.parseCommand(value.literal)
+      if (value.role !== 'command' || value.value === undefined) continue
+      const argv = input.parseCommand(value.value)
       const executor = argv === undefined ? undefined : workspaceExecutor(argv)
       if (argv !== undefined && executor !== undefined)
         runners.push({ node, value, argv, family: executor.family })

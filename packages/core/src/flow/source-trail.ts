@@ -1,11 +1,11 @@
-import { GENERATE_TOOL } from '../extract/model-step-policy.js'
 import type { ToolPolicy } from '../schema/policy-schema.js'
+import { roleValues } from '../taint/role-values.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject } from '../types/json-value.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
 import type { TrustLabel, UntrustedFlowState } from '../types/untrusted-flow.js'
 import { StepValues } from '../util/step-values.js'
-import { outputSources, type ParseCommand } from './data-sources.js'
+import { outputSources, type ParseCommand, type SourceContext } from './data-sources.js'
 
 type SourceLists = Map<string, readonly string[]>
 
@@ -26,12 +26,15 @@ export class SourceTrail {
   readonly #origins = new StepValues<readonly string[]>()
   // One frozen list per distinct list of sources: most steps of a run share a few.
   readonly #lists = new Map<string, readonly string[]>()
+  readonly #context: SourceContext
 
   constructor(
-    private readonly policy: ResolvedPolicy,
-    private readonly parseCommand: ParseCommand,
+    policy: ResolvedPolicy,
+    parseCommand: ParseCommand,
     state: UntrustedFlowState | undefined,
   ) {
+    const fileSources = (file: string) => this.files.get(file)
+    this.#context = { roots: policy.scope.roots, parseCommand, fileSources }
     for (const [id, sources] of Object.entries(state?.sources ?? {})) this.steps.set(id, sources)
     this.context = new Set(state?.context ?? [])
     this.files = new Map(Object.entries(state?.files ?? {}))
@@ -44,17 +47,8 @@ export class SourceTrail {
   }
 
   #ownSources(step: CompiledStep, tool: ToolPolicy | undefined, args: JsonObject): string[] {
-    if (tool === undefined) return [`tool:${step.tool}`]
-    // A model step's output comes from its inputs, which its references name.
-    if (tool.output?.extract === true || step.tool === GENERATE_TOOL) return []
-    return outputSources(
-      step.tool,
-      tool,
-      args,
-      this.policy.scope.roots,
-      this.parseCommand,
-      (file) => this.files.get(file),
-    )
+    const values = tool === undefined ? [] : roleValues(tool, args)
+    return outputSources(step.tool, tool, values, this.#context)
   }
 
   #referenceSources(step: CompiledStep, labels: ReadonlyMap<string, TrustLabel>): string[] {

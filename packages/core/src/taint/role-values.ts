@@ -9,31 +9,46 @@ export interface RoleValue {
   readonly path: readonly (string | number)[]
 }
 
-function collect(
+/** Called with each argument whose declaration gives it a role, whatever its value. */
+type RoleVisit = (
+  role: RoleValue['role'],
+  value: JsonValue,
+  path: readonly (string | number)[],
+) => void
+
+function visit(
   spec: ArgSpec,
   value: JsonValue,
   path: readonly (string | number)[],
-  out: RoleValue[],
-): void {
+  found: RoleVisit,
+) {
   if (spec.type === 'array') {
     if (Array.isArray(value))
       value.forEach((item, index) => {
-        collect(spec.items, item, [...path, index], out)
+        visit(spec.items, item, [...path, index], found)
       })
     return
   }
-  if (typeof value !== 'string') return
-  if (spec.type === 'command') out.push({ role: 'command', value, path })
-  else if (spec.type === 'path')
-    out.push({ role: spec.access === 'write' ? 'write' : 'read', value, path })
-  else if (spec.type === 'string' && spec.format === 'url') out.push({ role: 'url', value, path })
+  if (spec.type === 'command') found('command', value, path)
+  else if (spec.type === 'path') found(spec.access === 'write' ? 'write' : 'read', value, path)
+  else if (spec.type === 'string' && spec.format === 'url') found('url', value, path)
+}
+
+/**
+ * Walks the path, command and URL arguments of a call (arrays of them item by item) in the order
+ * of the tool's arguments, whatever their values (a `$ref` object in a plan).
+ */
+export function visitRoles(tool: ToolPolicy, args: JsonObject, found: RoleVisit): void {
+  for (const name of Object.keys(tool.args))
+    if (Object.hasOwn(args, name))
+      visit(valueAt(tool.args, name), valueAt(args, name), [name], found)
 }
 
 /** The path, command and URL arguments of a call, by role, in the order of the tool's arguments. */
 export function roleValues(tool: ToolPolicy, args: JsonObject): RoleValue[] {
   const out: RoleValue[] = []
-  for (const name of Object.keys(tool.args))
-    if (Object.hasOwn(args, name))
-      collect(valueAt(tool.args, name), valueAt(args, name), [name], out)
+  visitRoles(tool, args, (role, value, path) => {
+    if (typeof value === 'string') out.push({ role, value, path })
+  })
   return out
 }
