@@ -303,8 +303,8 @@ export class UntrustedFlowTracker {
       const origin = this.#index.find(leaf.text, limit)
       if (origin === undefined) continue
       carries = true
-      if (leaf.refuses && !(leaf.isPath === true && this.#ownCode(origin.stepId, leaf.text))) {
-        const source = originName(origin.stepId)
+      if (leaf.refuses && !(leaf.isPath === true && this.#ownCode(origin, leaf.text))) {
+        const source = originName(origin)
         issues.push(issueFor(step, leaf.path, [source, argumentName(step.id, leaf.path)], true))
       }
     }

@@ -41,13 +41,6 @@ function keptTexts(kept: readonly (readonly string[])[]): readonly string[] {
   return kept.map((only) => only[0] ?? '')
 }
 
-/** Where an indexed fragment first came from. */
-export interface TextOrigin {
-  /** Ordinal of the untrusted output (0 for the first one recorded). */
-  readonly ordinal: number
-  readonly stepId: string
-}
-
 /**
  * Finds untrusted output text pasted into later arguments. Fragments of
  * {@link FRAGMENT_LENGTH} characters are indexed every {@link FRAGMENT_STRIDE} characters of
@@ -111,45 +104,45 @@ export class UntrustedTextIndex {
   }
 
   /**
-   * Indexes a normalised text under `ordinal` and answers the string to keep for it; undefined
-   * when it is new and past the capacity. A text indexed before is there with an earlier
-   * ordinal, which every lookup that may see this output may see too: it adds nothing.
+   * The string to keep for a normalised text of output `ordinal`: a text indexed before is there
+   * with an earlier ordinal, which every lookup that may see this output may see too, so it adds
+   * nothing; a new one is indexed, or undefined when it is past the capacity.
    */
   #keep(normal: string, ordinal: number): readonly string[] | undefined {
     const known = this.#indexedTexts.get(normal)
     if (known !== undefined) return known
     if (this.#characters + normal.length > MAX_INDEXED_CHARACTERS) return undefined
+    return this.#store(normal, ordinal)
+  }
+
+  /** Indexes a new normalised text under `ordinal`, counting it against the capacity. */
+  #store(normal: string, ordinal: number): readonly string[] {
     this.#characters += normal.length
     const only = Object.freeze([normal])
     this.#indexedTexts.set(normal, only)
-    this.#index(normal, ordinal)
-    return only
-  }
-
-  #index(normal: string, ordinal: number): void {
     const last = normal.length - FRAGMENT_LENGTH
     for (let position = 0; position <= last; position += FRAGMENT_STRIDE) {
       const fragment = normal.slice(position, position + FRAGMENT_LENGTH)
       if (!this.#fragments.has(fragment)) this.#fragments.set(fragment, ordinal)
     }
+    return only
   }
 
   /**
-   * The first untrusted output (among the first `seen` recorded) that shares text with
-   * `text`, or undefined. `stepId` is `"*"` when only saturation makes it a match.
+   * The step id of the first untrusted output (among the first `seen` recorded) that shares
+   * text with `text`, or undefined; `"*"` when only saturation makes it a match.
    */
-  find(text: string, seen: number = this.#stepIds.length): TextOrigin | undefined {
+  find(text: string, seen: number = this.#stepIds.length): string | undefined {
     if (seen <= 0) return undefined
     const normal = normaliseText(text)
     if (normal.length < FRAGMENT_LENGTH) return undefined
     const last = normal.length - FRAGMENT_LENGTH
     for (let position = 0; position <= last; position += 1) {
       const ordinal = this.#fragments.get(normal.slice(position, position + FRAGMENT_LENGTH))
-      if (ordinal !== undefined && ordinal < seen)
-        return { ordinal, stepId: this.#stepIds[ordinal] ?? '*' }
+      if (ordinal !== undefined && ordinal < seen) return this.#stepIds[ordinal] ?? '*'
     }
     if (this.#saturatedAt !== undefined && this.#saturatedAt < seen)
-      return { ordinal: this.#saturatedAt, stepId: this.#stepIds[this.#saturatedAt] ?? '*' }
+      return this.#stepIds[this.#saturatedAt] ?? '*'
     return undefined
   }
 
@@ -173,7 +166,7 @@ export class UntrustedTextIndex {
   toJSON(): UntrustedTextIndexState {
     return {
       outputs: this.outputsFrom(0),
-      saturatedAt: this.#saturatedAt ?? null,
+      saturatedAt: this.saturatedAt,
     }
   }
 
@@ -181,18 +174,10 @@ export class UntrustedTextIndex {
   static fromJSON(state: UntrustedTextIndexState): UntrustedTextIndex {
     const index = new UntrustedTextIndex()
     state.outputs.forEach((output, ordinal) => {
-      const kept: (readonly string[])[] = []
       // Saved texts were within the capacity when indexed; a repeat is kept as the first.
-      for (const text of output.texts) {
-        let only = index.#indexedTexts.get(text)
-        if (only === undefined) {
-          index.#characters += text.length
-          only = Object.freeze([text])
-          index.#indexedTexts.set(text, only)
-          index.#index(text, ordinal)
-        }
-        kept.push(only)
-      }
+      const kept = output.texts.map(
+        (text) => index.#indexedTexts.get(text) ?? index.#store(text, ordinal),
+      )
       index.#push(output.stepId, keptTexts(kept))
     })
     if (state.saturatedAt !== null) index.#saturatedAt = state.saturatedAt
