@@ -366,11 +366,6 @@ export class UntrustedFlowTracker {
     this.#index.add(origin, kept.texts, output !== undefined, kept.pieces)
   }
 
-  /** The label of a finished step's output. */
-  label(stepId: string): TrustLabel | undefined {
-    return this.#labels.get(stepId)
-  }
-
   /** What the run has combined so far: untrusted context, sensitive data, actions. */
   taintState(): TaintState {
     const sources = [...this.#trail.context]
