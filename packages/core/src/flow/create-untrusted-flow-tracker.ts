@@ -16,7 +16,7 @@ import { StepCodes } from '../util/step-codes.js'
 import { StepValues } from '../util/step-values.js'
 import type { ParseCommand } from './data-sources.js'
 import { matchesDeclassifySchema } from './matches-declassify-schema.js'
-import { withoutOwnEchoes } from './own-echoes.js'
+import { collectTexts, withoutOwnEchoes } from './own-echoes.js'
 import { RunningCommands } from './running-commands.js'
 import { SourceTrail } from './source-trail.js'
 import {
@@ -53,18 +53,6 @@ export interface FlowSummaryState {
   readonly outputs: UntrustedTextIndexState['outputs']
   /** Length of `text.outputs`. */
   readonly outputCount: number
-}
-
-function collectTexts(value: JsonValue, out: string[], depth = 0): void {
-  if (typeof value === 'string') out.push(value)
-  else if (Array.isArray(value)) {
-    if (depth < 128) for (const item of value) collectTexts(item, out, depth + 1)
-  } else if (typeof value === 'object' && value !== null && depth < 128) {
-    for (const key of Object.keys(value)) {
-      out.push(key)
-      collectTexts(valueAt(value, key), out, depth + 1)
-    }
-  }
 }
 
 /** The texts of an output whose text is not indexed: none. */
@@ -361,7 +349,7 @@ export class UntrustedFlowTracker {
       return
     }
     const texts: string[] = []
-    if (output !== undefined) collectTexts(output, texts)
+    if (output !== undefined) collectTexts(output, texts, true)
     const kept = args === undefined ? { texts, pieces: false } : withoutOwnEchoes(texts, args)
     this.#index.add(origin, kept.texts, output !== undefined, kept.pieces)
   }

@@ -2,15 +2,21 @@ import { valueAt } from '@plan/shell/common'
 import type { JsonValue } from '../types/json-value.js'
 import { FRAGMENT_LENGTH, normaliseText } from './untrusted-text-index.js'
 
-/** The string values of a call's arguments long enough to be found in the text index. */
-function argumentTexts(value: JsonValue | undefined, out: string[], depth = 0): void {
-  if (typeof value === 'string') {
-    const normal = normaliseText(value)
-    if (normal.length >= FRAGMENT_LENGTH) out.push(normal)
-  } else if (Array.isArray(value)) {
-    if (depth < 128) for (const item of value) argumentTexts(item, out, depth + 1)
+/** The strings of a JSON value, and with `keys` its object keys, to a depth of 128. */
+export function collectTexts(
+  value: JsonValue | undefined,
+  out: string[],
+  keys: boolean,
+  depth = 0,
+): void {
+  if (typeof value === 'string') out.push(value)
+  else if (Array.isArray(value)) {
+    if (depth < 128) for (const item of value) collectTexts(item, out, keys, depth + 1)
   } else if (typeof value === 'object' && value !== null && depth < 128) {
-    for (const key of Object.keys(value)) argumentTexts(valueAt(value, key), out, depth + 1)
+    for (const key of Object.keys(value)) {
+      if (keys) out.push(key)
+      collectTexts(valueAt(value, key), out, keys, depth + 1)
+    }
   }
 }
 
@@ -29,8 +35,10 @@ export interface KeptTexts {
  * texts come back as they are when no argument is that long, else as normalised pieces.
  */
 export function withoutOwnEchoes(texts: readonly string[], args: JsonValue): KeptTexts {
-  const own: string[] = []
-  argumentTexts(args, own)
+  const values: string[] = []
+  collectTexts(args, values, false)
+  // Only values long enough to be found in the text index are cut out.
+  const own = values.map(normaliseText).filter((normal) => normal.length >= FRAGMENT_LENGTH)
   if (own.length === 0) return { texts, pieces: false }
   own.sort((a, b) => b.length - a.length)
   // an output often holds a text twice (`content` and `structuredContent`): it is cut once
