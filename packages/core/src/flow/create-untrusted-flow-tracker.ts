@@ -2,6 +2,7 @@ import { namedByOwnCode } from '@plan/shell'
 import { createIssue, type PlanIssue, valueAt } from '@plan/shell/common'
 import { matchesExtractionSchema, readExtractionSchema } from '../extract/read-extraction-schema.js'
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
+import { roleValues } from '../taint/role-values.js'
 import { workspaceRelative } from '../taint/workspace-relative.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
@@ -14,11 +15,10 @@ import type {
 } from '../types/untrusted-flow.js'
 import { StepCodes } from '../util/step-codes.js'
 import { StepValues } from '../util/step-values.js'
-import type { ParseCommand } from './data-sources.js'
+import { outputSources, type ParseCommand, type SourceContext } from './data-sources.js'
 import { matchesDeclassifySchema } from './matches-declassify-schema.js'
 import { collectTexts, withoutOwnEchoes } from './own-echoes.js'
 import { RunningCommands } from './running-commands.js'
-import { SourceTrail } from './source-trail.js'
 import {
   type ArgumentPath,
   argumentName,
@@ -199,7 +199,19 @@ export class UntrustedFlowTracker {
   /** For each step, how many indexed outputs its planner may have seen. */
   readonly #seen = new StepValues<number>()
   readonly #index: UntrustedTextIndex
-  readonly #trail: SourceTrail
+  /** The sources of each untrusted step output (by position for the current plan's steps). */
+  readonly #sources = new StepValues<readonly string[]>()
+  /** The sources of every untrusted output that reached the model's context. */
+  readonly #context: Set<string>
+  /** Workspace files (relative to a root) written with untrusted data, with its sources. */
+  readonly #files: Map<string, readonly string[]>
+  // Where each checked step's output will come from, worked out on its resolved arguments: by
+  // position, like `#sources` (a Map whose entries come and go every step would get a new table,
+  // in the old generation, at each growth or shrink).
+  readonly #origins = new StepValues<readonly string[]>()
+  // One frozen list per distinct list of sources: most steps of a run share a few.
+  readonly #lists = new Map<string, readonly string[]>()
+  readonly #sourceContext: SourceContext
   /** Extraction steps' schemas as checked, kept until their output is recorded. */
   readonly #schemas = new Map<string, JsonValue>()
   /** Whether the run read sensitive data. */
@@ -219,7 +231,11 @@ export class UntrustedFlowTracker {
     parseCommand: ParseCommand = () => undefined,
   ) {
     this.#texts = indexesText(policy)
-    this.#trail = new SourceTrail(policy, parseCommand, state)
+    const fileSources = (file: string) => this.#files.get(file)
+    this.#sourceContext = { roots: policy.scope.roots, parseCommand, fileSources }
+    for (const [id, sources] of Object.entries(state?.sources ?? {})) this.#sources.set(id, sources)
+    this.#context = new Set(state?.context ?? [])
+    this.#files = new Map(Object.entries(state?.files ?? {}))
     this.#index =
       state === undefined ? new UntrustedTextIndex() : UntrustedTextIndex.fromJSON(state.text)
     if (state !== undefined) {
@@ -243,7 +259,8 @@ export class UntrustedFlowTracker {
   place(ids: readonly string[], positions: ReadonlyMap<string, number>): void {
     this.#labels.place(ids, positions)
     this.#seen.place(ids, positions)
-    this.#trail.place(ids, positions)
+    this.#sources.place(ids, positions)
+    this.#origins.place(ids, positions)
   }
 
   /**
@@ -254,7 +271,7 @@ export class UntrustedFlowTracker {
     const tool = this.policy.tools.get(step.tool)
     // Unknown tool: the guard denies it anyway; refuse here too.
     if (tool === undefined) return { issues: [], tainted: true }
-    this.#trail.checked(step, tool, args)
+    this.#origins.set(step.id, this.#ownSources(step, tool, args))
     if (tool.output?.extract === true && args.schema !== undefined)
       this.#schemas.set(step.id, args.schema)
     const issues: PlanIssue[] = []
@@ -302,7 +319,7 @@ export class UntrustedFlowTracker {
   /** Whether a path copied from an output (by its step id) is code that output's own code names. */
   #ownCode(origin: string, path: string): boolean {
     const relative = workspaceRelative(path, this.policy.scope.roots)
-    const sources = this.#trail.steps.get(origin)
+    const sources = this.#sources.get(origin)
     return relative !== undefined && sources !== undefined && namedByOwnCode(sources, relative)
   }
 
@@ -315,11 +332,43 @@ export class UntrustedFlowTracker {
     const untrusted = outputIsUntrusted(this.policy, step, tool, output, tainted, labels, schema)
     const label: TrustLabel = untrusted ? 'untrusted' : 'trusted'
     labels.set(step.id, label)
-    if (untrusted) {
-      this.#indexOutput(step.id, output, step.args)
-      this.#trail.recorded(step, tool, labels)
-    } else this.#trail.trusted(step.id)
+    // A checked step's sources join the model's context when its output is untrusted.
+    const own = this.#origins.get(step.id)
+    this.#origins.delete(step.id)
+    if (!untrusted) return label
+    this.#indexOutput(step.id, output, step.args)
+    const found = [
+      ...(own ?? this.#ownSources(step, tool, step.args)),
+      ...this.#referenceSources(step),
+    ]
+    const sources = this.#shared([...new Set(found)])
+    this.#sources.set(step.id, sources)
+    for (const source of sources) this.#context.add(source)
     return label
+  }
+
+  #ownSources(step: CompiledStep, tool: ToolPolicy | undefined, args: JsonObject): string[] {
+    const values = tool === undefined ? [] : roleValues(tool, args)
+    return outputSources(step.tool, tool, values, this.#sourceContext)
+  }
+
+  #referenceSources(step: CompiledStep): string[] {
+    const found: string[] = []
+    for (const reference of step.references) {
+      if (this.#labels.get(reference.stepId) === 'trusted') continue
+      found.push(...(this.#sources.get(reference.stepId) ?? [`step:${reference.stepId}`]))
+    }
+    return found
+  }
+
+  /** The one frozen copy of a list of sources (the first 4,096 distinct lists are kept). */
+  #shared(sources: string[]): readonly string[] {
+    const key = JSON.stringify(sources)
+    const known = this.#lists.get(key)
+    if (known !== undefined) return known
+    const frozen = Object.freeze(sources)
+    if (this.#lists.size < 4096) this.#lists.set(key, frozen)
+    return frozen
   }
 
   /**
@@ -332,7 +381,7 @@ export class UntrustedFlowTracker {
     this.#outsideTrusted ??= outsideContentIsTrusted(policy.policy, policy.tools.values())
     if (this.#outsideTrusted) return 'trusted'
     this.#indexOutput(source, output)
-    this.#trail.context.add(source)
+    this.#context.add(source)
     return 'untrusted'
   }
 
@@ -356,7 +405,7 @@ export class UntrustedFlowTracker {
 
   /** What the run has combined so far: untrusted context, sensitive data, actions. */
   taintState(): TaintState {
-    const sources = [...this.#trail.context]
+    const sources = [...this.#context]
     return {
       untrusted: this.#index.size > 0,
       sensitive: this.#sensitive,
@@ -374,7 +423,7 @@ export class UntrustedFlowTracker {
   /** Drops a step's label (its id now names another step); indexed text stays. */
   forget(stepId: string): void {
     this.#labels.delete(stepId)
-    this.#trail.forget(stepId)
+    this.#sources.delete(stepId)
   }
 
   /**
@@ -383,17 +432,22 @@ export class UntrustedFlowTracker {
    * mode, where the model writes the call). Empty when it carries none.
    */
   callSources(step: CompiledStep, context: boolean): readonly string[] {
-    return this.#trail.callSources(step, this.#labels, context && this.#index.size > 0)
+    const found = this.#referenceSources(step)
+    // A state saved before sources were kept: the context is untrusted, of unknown origin.
+    if (context && this.#index.size > 0)
+      found.push(...(this.#context.size > 0 ? this.#context : ['context']))
+    return [...new Set(found)]
   }
 
   /** Labels a workspace file with the sources of what was written to it; none clears it. */
   labelFile(relative: string, sources: readonly string[]): void {
-    this.#trail.labelFile(relative, sources)
+    if (sources.length === 0) this.#files.delete(relative)
+    else this.#files.set(relative, [...new Set(sources)])
   }
 
   /** The workspace files written with untrusted data, each with its sources. */
   labelledFiles(): ReadonlyMap<string, readonly string[]> {
-    return this.#trail.files
+    return this.#files
   }
 
   /** Counts a refusal put to a human; returns how many this run has put so far. */
@@ -416,7 +470,7 @@ export class UntrustedFlowTracker {
     return {
       label: this.#labels.get(stepId),
       seen: this.#seen.get(stepId),
-      sources: this.#trail.steps.get(stepId),
+      sources: this.#sources.get(stepId),
     }
   }
 
@@ -432,14 +486,17 @@ export class UntrustedFlowTracker {
   }
 
   /** The parts of `toJSON()` besides labels, seen counts and text, each left out when empty. */
-  #rest(sources: boolean): Omit<UntrustedFlowState, 'labels' | 'seen' | 'text'> {
+  #rest(withSources: boolean): Omit<UntrustedFlowState, 'labels' | 'seen' | 'text'> {
     const sensitive = this.#sensitive
     const acted = this.#acted
     const questions = this.#questions
+    const sources = this.#sources
     return {
       ...(sensitive ? { sensitive } : {}),
       ...(acted ? { acted } : {}),
-      ...this.#trail.toJSON(sources),
+      ...(withSources && sources.size > 0 ? { sources: Object.fromEntries(sources) } : {}),
+      ...(this.#context.size > 0 ? { context: [...this.#context] } : {}),
+      ...(this.#files.size > 0 ? { files: Object.fromEntries(this.#files) } : {}),
       ...(questions > 0 ? { questions } : {}),
     }
   }
