@@ -39,15 +39,12 @@ function commandAllowed(argv: readonly string[], commands: readonly string[]): b
   })
 }
 
-const KIND_NAMES: Record<Exclude<SinkKind, 'read'>, string> = {
-  command: 'commands',
-  write: 'writes',
-  url: 'network hosts',
-}
-
-function allowedList(tainted: TaintedPolicy, kind: Exclude<SinkKind, 'read'>): readonly string[] {
-  return kind === 'command' ? tainted.commands : kind === 'write' ? tainted.writes : tainted.hosts
-}
+/** Each limited kind of sink: how a refusal names it, and the list that allows it. */
+const SINK_LISTS = {
+  command: ['commands', 'commands'],
+  write: ['writes', 'writes'],
+  url: ['network hosts', 'hosts'],
+} as const satisfies Record<Exclude<SinkKind, 'read'>, readonly [string, keyof TaintedPolicy]>
 
 /** `untrusted output (from file:README.md, url:docs.example.com)`: what the reviewer must see. */
 function untrustedOutput(state: TaintState, first = 'Untrusted'): string {
@@ -64,15 +61,16 @@ function allowlistIssue(
   stepId: string,
   state: TaintState,
 ): PlanIssue {
-  const list = allowedList(tainted, kind)
+  const [name, key] = SINK_LISTS[kind]
+  const list = tainted[key]
   const shown = sink.value.length > 120 ? `${sink.value.slice(0, 120)}…` : sink.value
   const hint =
     list.length === 0
-      ? `No ${KIND_NAMES[kind]} are allowed after reading untrusted output. Finish with what you have and tell the user which step is left for them.`
+      ? `No ${name} are allowed after reading untrusted output. Finish with what you have and tell the user which step is left for them.`
       : `Allowed now: ${list.join(', ')}. Use one of them, or finish and tell the user which step is left for them.`
   return createIssue(
     'tainted_run',
-    `${untrustedOutput(state)} is in this run's context, so ${KIND_NAMES[kind]} are limited; ${JSON.stringify(shown)} is not on the list.`,
+    `${untrustedOutput(state)} is in this run's context, so ${name} are limited; ${JSON.stringify(shown)} is not on the list.`,
     ['args', ...sink.path],
     hint,
     stepId,

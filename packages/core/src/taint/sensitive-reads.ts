@@ -80,15 +80,12 @@ export function commandReadsSensitive(
   roots: readonly string[],
 ): boolean {
   const reads = commandReads(argv)
-  const inside = (word: string) => workspaceRelative(word, roots)
+  const names = (word: string, test: (relative: string) => boolean) => {
+    const relative = workspaceRelative(word, roots)
+    return relative !== undefined && test(relative)
+  }
   return (
-    reads.operands.some((word) => {
-      const relative = inside(word)
-      return relative !== undefined && sensitive.file(relative)
-    }) ||
-    reads.trees.some((word) => {
-      const relative = inside(word)
-      return relative !== undefined && sensitive.tree(relative)
-    })
+    reads.operands.some((word) => names(word, sensitive.file)) ||
+    reads.trees.some((word) => names(word, sensitive.tree))
   )
 }
