@@ -32,11 +32,13 @@ export function labelledFilesRun(
   return found
 }
 
-function describeRuns(runs: readonly LabelledRun[]): string {
+/** The first three runs for a refusal; `counted` when `runs` are all there are. */
+export function describeRuns(runs: readonly LabelledRun[], counted = true): string {
   const shown = runs
     .slice(0, 3)
     .map((run) => `${run.file} (from ${run.sources.slice(0, 3).join(', ')})`)
-  return `${shown.join('; ')}${runs.length > 3 ? ` and ${runs.length - 3} more` : ''}`
+  const more = runs.length <= 3 ? '' : counted ? ` and ${runs.length - 3} more` : ' and more'
+  return `${shown.join('; ')}${more}`
 }
 
 /**

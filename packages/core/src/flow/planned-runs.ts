@@ -6,7 +6,7 @@ import { matchesGlob } from '../taint/match-glob.js'
 import { type RoleValue, visitRoles } from '../taint/role-values.js'
 import type { JsonObject } from '../types/json-value.js'
 import { declaresCommand } from '../util/declares-command.js'
-import { labelledFilesRun } from './check-labelled-run.js'
+import { describeRuns, type LabelledRun, labelledFilesRun } from './check-labelled-run.js'
 import {
   ANY_FILE,
   filesOf,
@@ -250,19 +250,15 @@ function runIssue(
   input: PlannedRunsInput,
   node: number,
   value: PlannedValue,
-  found: readonly { file: string; sources: readonly string[]; write: PlannedWrite }[],
+  found: readonly FoundRun[],
 ): PlanIssue {
-  const shown = found
-    .slice(0, 3)
-    .map(({ file, sources }) => `${file} (from ${sources.slice(0, 3).join(', ')})`)
-  const more = found.length > 3 ? ' and more' : ''
   const first = itemAt(found, 0)
   const command = argumentName(itemAt(input.ids, node), value.path)
   const writer = itemAt(input.ids, first.write.writer)
   return {
     ...createIssue(
       'untrusted_flow',
-      `${JSON.stringify(value.value)} would execute files the plan writes from untrusted data: ${shown.join('; ')}${more}.`,
+      `${JSON.stringify(value.value)} would execute files the plan writes from untrusted data: ${describeRuns(found, false)}.`,
       [...input.pathOf(node), 'args', ...value.path],
       `Running a file written from untrusted data runs that data. Drop the run or run it before step "${writer}" writes, write the file from trusted values, or narrow a path "extract" step's "within" to files of the command's own kind (e.g. "src/**/*.js"); the user can run the command after reviewing the file.`,
       itemAt(input.ids, node),
@@ -301,9 +297,7 @@ export function plannedRunIssues(input: PlannedRunsInput): PlanIssue[] {
 }
 
 /** A planned write a runner would execute, with the sources that make running it new. */
-interface FoundRun {
-  readonly file: string
-  readonly sources: readonly string[]
+interface FoundRun extends LabelledRun {
   readonly write: PlannedWrite
 }
 
