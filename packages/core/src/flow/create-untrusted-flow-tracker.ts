@@ -214,12 +214,8 @@ export class UntrustedFlowTracker {
   readonly #sourceContext: SourceContext
   /** Extraction steps' schemas as checked, kept until their output is recorded. */
   readonly #schemas = new Map<string, JsonValue>()
-  /** Whether the run read sensitive data. */
-  #sensitive: boolean
-  /** Whether the run acted (wrote, ran a command or reached a URL). */
-  #acted: boolean
-  /** How many refusals the run put to a human. */
-  #questions: number
+  /** Whether the run read sensitive data, whether it acted, how many refusals it put to a human. */
+  readonly #flags: { sensitive: boolean; acted: boolean; questions: number }
   /** Whether resource content is trusted: the policy's answer, asked at the first resource read. */
   #outsideTrusted: boolean | undefined
 
@@ -242,9 +238,8 @@ export class UntrustedFlowTracker {
       for (const id of Object.keys(state.labels)) this.#labels.set(id, valueAt(state.labels, id))
       for (const id of Object.keys(state.seen)) this.#seen.set(id, valueAt(state.seen, id))
     }
-    this.#sensitive = state?.sensitive === true
-    this.#acted = state?.acted === true
-    this.#questions = state?.questions ?? 0
+    const questions = state?.questions ?? 0
+    this.#flags = { sensitive: state?.sensitive === true, acted: state?.acted === true, questions }
   }
 
   /** Stamps steps of a newly approved plan with the outputs their planner may have seen. */
@@ -405,19 +400,14 @@ export class UntrustedFlowTracker {
 
   /** What the run has combined so far: untrusted context, sensitive data, actions. */
   taintState(): TaintState {
-    const sources = [...this.#context]
-    return {
-      untrusted: this.#index.size > 0,
-      sensitive: this.#sensitive,
-      acted: this.#acted,
-      sources,
-    }
+    const { sensitive, acted } = this.#flags
+    return { untrusted: this.#index.size > 0, sensitive, acted, sources: [...this.#context] }
   }
 
   /** Records that an allowed call read sensitive data or acted. */
   noteCall(readsSensitive: boolean, acts: boolean): void {
-    this.#sensitive ||= readsSensitive
-    this.#acted ||= acts
+    this.#flags.sensitive ||= readsSensitive
+    this.#flags.acted ||= acts
   }
 
   /** Drops a step's label (its id now names another step); indexed text stays. */
@@ -452,8 +442,8 @@ export class UntrustedFlowTracker {
 
   /** Counts a refusal put to a human; returns how many this run has put so far. */
   noteQuestion(): number {
-    this.#questions += 1
-    return this.#questions
+    this.#flags.questions += 1
+    return this.#flags.questions
   }
 
   toJSON(): UntrustedFlowState {
@@ -487,9 +477,7 @@ export class UntrustedFlowTracker {
 
   /** The parts of `toJSON()` besides labels, seen counts and text, each left out when empty. */
   #rest(withSources: boolean): Omit<UntrustedFlowState, 'labels' | 'seen' | 'text'> {
-    const sensitive = this.#sensitive
-    const acted = this.#acted
-    const questions = this.#questions
+    const { sensitive, acted, questions } = this.#flags
     const sources = this.#sources
     return {
       ...(sensitive ? { sensitive } : {}),
