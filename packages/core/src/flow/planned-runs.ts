@@ -14,17 +14,14 @@ import {
   type ParseCommand,
   type SourceValue,
 } from './data-sources.js'
-import { PlanOrder } from './planned-order.js'
+import { type PlanGraph, PlanOrder } from './planned-order.js'
 import { argumentName, outputName, toolDeclassifies, toolOutputIsUntrusted } from './trust-rules.js'
 import type { IndexedFlow } from './untrusted-flow-issues.js'
 
 /** A plan as {@link plannedRunIssues} reads it: the indexed flow, arguments and dependencies. */
-export interface PlannedRunsInput extends IndexedFlow {
+export interface PlannedRunsInput extends IndexedFlow, Omit<PlanGraph, 'size'> {
   /** The planned arguments of each step, `$ref` objects in place. */
   readonly args: readonly Readonly<JsonObject>[]
-  /** Step `n` depends on `dependencyTarget[dependencyStart[n] .. dependencyStart[n + 1])`. */
-  readonly dependencyStart: ArrayLike<number>
-  readonly dependencyTarget: ArrayLike<number>
   /** The tool name of a step, as the plan gives it. */
   readonly toolName: (step: number) => string
   /** Reads a command into its argv; undefined for one the command policy refuses. */
