@@ -144,11 +144,9 @@ export function untrustedFlowIssues(input: IndexedFlow): PlanIssue[] {
   const origins: Origins = { from: new Int32Array(ids.length), reference: new Array(ids.length) }
   const from = origins.from
   const issues: PlanIssue[] = []
-  // Each tool's role, worked out once per tool; the last one kept at hand.
-  const roles = new Map<ToolPolicy | undefined, number>()
+  // Each tool's role, worked out once per run of steps of that tool.
   let lastTool: ToolPolicy | undefined
   let lastRole = roleOf(policy, undefined)
-  roles.set(undefined, lastRole)
   // Whether the last (tool, path) pair refuses untrusted data: references share path arrays.
   let refusalTool: ToolPolicy | undefined
   let refusalPath: StepReference['path'] | undefined
@@ -158,9 +156,7 @@ export function untrustedFlowIssues(input: IndexedFlow): PlanIssue[] {
     const tool = tools[node]
     if (tool !== lastTool) {
       lastTool = tool
-      const known = roles.get(tool)
-      lastRole = known ?? roleOf(policy, tool)
-      if (known === undefined) roles.set(tool, lastRole)
+      lastRole = roleOf(policy, tool)
     }
     if (lastRole === IS_SOURCE) from[node] = SOURCE
     const first = itemAt(referenceStart, node)
