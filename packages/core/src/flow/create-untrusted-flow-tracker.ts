@@ -29,7 +29,7 @@ import {
   refusesUntrusted,
   toolOutputIsUntrusted,
 } from './trust-rules.js'
-import { UntrustedTextIndex } from './untrusted-text-index.js'
+import { NO_TEXTS, UntrustedTextIndex } from './untrusted-text-index.js'
 
 /** What {@link UntrustedFlowTracker.check} found about one call's arguments. */
 export interface FlowCheck {
@@ -54,9 +54,6 @@ export interface FlowSummaryState {
   /** Length of `text.outputs`. */
   readonly outputCount: number
 }
-
-/** The texts of an output whose text is not indexed: none. */
-const NO_TEXTS: readonly string[] = Object.freeze([])
 
 interface Leaf {
   readonly path: (string | number)[]

@@ -15,8 +15,8 @@ export const GUARANTEED_MATCH_LENGTH = FRAGMENT_LENGTH + FRAGMENT_STRIDE - 1
  */
 export const MAX_INDEXED_CHARACTERS = 4 * 1024 * 1024
 
-/** The texts of an output with none long enough to index: one array for all of them. */
-const NO_TEXTS: readonly string[] = Object.freeze([])
+/** The texts of an output with none indexed: one array for all of them. */
+export const NO_TEXTS: readonly string[] = Object.freeze([])
 
 // ASCII text is its own NFKC form: no call into Unicode normalisation for it.
 const ASCII = /^[\t\n\r\x20-\x7e]*$/
