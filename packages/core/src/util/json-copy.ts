@@ -1,4 +1,4 @@
-import { defineValue, isPlainObject } from '@plan/json'
+import { defineValue, isPlainObject, prototypesHaveToJson } from '@plan/json'
 import type { JsonValue } from '../types/json-value.js'
 import { errorMessage } from './error-message.js'
 
@@ -66,11 +66,112 @@ export function copyJson(value: unknown): JsonCopy {
   }
 }
 
+/** What {@link plainCopy} answers for a value it leaves to `JSON.stringify`. */
+const NOT_PLAIN: unique symbol = Symbol('not plain')
+
+/** Most characters `JSON.stringify` writes for a finite number (`-1.2345678901234567e-308`). */
+const NUMBER_TEXT = 25
+
+/** Characters of JSON text a copy may still be, at most, before `JSON.stringify` must measure it. */
+interface TextRoom {
+  left: number
+}
+
+/** An own data property's value; {@link NOT_PLAIN} for an accessor. */
+function dataValue(target: object, key: string | number): unknown {
+  const descriptor = Object.getOwnPropertyDescriptor(target, key)
+  if (descriptor === undefined) return undefined
+  return descriptor.get !== undefined || descriptor.set !== undefined ? NOT_PLAIN : descriptor.value
+}
+
+function plainArray(
+  value: readonly unknown[],
+  depth: number,
+  room: TextRoom,
+): JsonValue[] | typeof NOT_PLAIN {
+  const out: JsonValue[] = []
+  room.left -= 2 + value.length
+  for (let index = 0; index < value.length; index += 1) {
+    const item = dataValue(value, index)
+    // A hole or `undefined` in an array is written as null.
+    const copied = item === undefined ? null : plainCopy(item, depth + 1, room)
+    if (copied === NOT_PLAIN) return NOT_PLAIN
+    if (item === undefined) room.left -= 4
+    out.push(copied)
+  }
+  return out
+}
+
+function plainObject(value: object, depth: number, room: TextRoom): JsonValue | typeof NOT_PLAIN {
+  const out: { [key: string]: JsonValue } = {}
+  room.left -= 2
+  for (const key of Object.keys(value)) {
+    const item = dataValue(value, key)
+    if (item === undefined) continue
+    const copied = plainCopy(item, depth + 1, room)
+    if (copied === NOT_PLAIN) return NOT_PLAIN
+    room.left -= 4 + 6 * key.length
+    if (key === '__proto__') defineValue(out, key, copied)
+    else out[key] = copied
+  }
+  return out
+}
+
+/**
+ * The copy `JSON.parse(JSON.stringify(value))` makes, made directly where that is certain to be
+ * it: plain objects and arrays of data properties, strings, finite numbers, booleans and null,
+ * nested less than {@link MAX_JSON_DEPTH} levels, the text within `room`. Anything else (a
+ * getter, `toJSON`, a class instance, NaN, a function) is {@link NOT_PLAIN}, before any getter
+ * ran, and is left to `JSON.stringify`.
+ */
+function plainCopy(value: unknown, depth: number, room: TextRoom): JsonValue | typeof NOT_PLAIN {
+  if (typeof value === 'string') {
+    // Each UTF-16 unit is written as at most six characters (`\u001f`).
+    room.left -= 2 + 6 * value.length
+    return room.left < 0 ? NOT_PLAIN : value
+  }
+  if (typeof value === 'number') {
+    room.left -= NUMBER_TEXT
+    // JSON text has no negative zero.
+    return Number.isFinite(value) ? value + 0 : NOT_PLAIN
+  }
+  if (value === null || typeof value === 'boolean') {
+    room.left -= 5
+    return value
+  }
+  if (typeof value !== 'object' || depth >= MAX_JSON_DEPTH || room.left < 0) return NOT_PLAIN
+  const prototype = Object.getPrototypeOf(value)
+  if (Object.hasOwn(value, 'toJSON')) return NOT_PLAIN
+  if (Array.isArray(value))
+    return prototype === Array.prototype ? plainArray(value, depth, room) : NOT_PLAIN
+  if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN
+  return plainObject(value, depth, room)
+}
+
+/** {@link plainCopy} of a whole output; undefined when `JSON.stringify` must make it. */
+function plainOutput(value: unknown, maxBytes: number): JsonCopy | undefined {
+  if (prototypesHaveToJson()) return undefined
+  const room: TextRoom = { left: maxBytes }
+  try {
+    const copied = plainCopy(value, 0, room)
+    return copied === NOT_PLAIN || room.left < 0 ? undefined : { ok: true, value: copied }
+  } catch {
+    // a revoked proxy, say: JSON.stringify says what it is
+    return undefined
+  }
+}
+
 /**
  * Converts a tool's output to JSON as `JSON.stringify` would (`toJSON` honoured, `undefined`
  * becomes null), refusing cycles, BigInts, throwing getters and text longer than `maxBytes`.
+ * Plain data is copied without the text (see {@link plainCopy}); the answer is the same.
  */
 export function outputToJson(value: unknown, maxBytes: number): JsonCopy {
+  return plainOutput(value, maxBytes) ?? outputToJsonByText(value, maxBytes)
+}
+
+/** {@link outputToJson} through the JSON text: `JSON.parse(JSON.stringify(value))`. */
+export function outputToJsonByText(value: unknown, maxBytes: number): JsonCopy {
   let text: string | undefined
   try {
     text = JSON.stringify(value)
