@@ -3,6 +3,7 @@ import { pollutedPrototype } from '../errors/polluted-prototype.js'
 import type { CompiledStep, StepReference } from '../types/compiled-plan.js'
 import { type DependentRows, dependentRowsBy } from '../util/dependent-rows.js'
 import { sortSmall } from '../util/sort-small.js'
+import { unsetSlots } from '../util/unset-slots.js'
 import { IdPositions, OneIdPosition } from './id-positions.js'
 import type { HashedStep, HashSource } from './plan-hasher.js'
 import { NO_DEPENDENCIES, PlanHasher } from './plan-hasher.js'
@@ -65,7 +66,7 @@ export class PlanColumns implements HashSource {
     this.#input = input
     let room = 1
     while (room < input.ids.length && room < RECENT_STEPS) room *= 2
-    this.#recent = new Array(room).fill(undefined)
+    this.#recent = unsetSlots(room)
   }
 
   /** Number of steps. */

@@ -1,5 +1,6 @@
 import { int32At, itemAt, popped, stringAt } from '@plan/shell/common'
 import { MapView } from './map-view.js'
+import { unsetSlots } from './unset-slots.js'
 
 const NO_POSITIONS: ReadonlyMap<string, number> = new Map()
 const NO_IDS: readonly string[] = Object.freeze([])
@@ -29,7 +30,7 @@ export class PositionMap<V> extends MapView<V> {
   place(ids: readonly string[], positions: ReadonlyMap<string, number>): void {
     this.#positions = positions
     this.#ids = ids
-    this.#values = new Array(ids.length).fill(undefined)
+    this.#values = unsetSlots(ids.length)
     this.#listed.length = 0
     this.#slots = ids.length === 0 ? NO_SLOTS : new Int32Array(ids.length)
   }

@@ -1,4 +1,5 @@
 import { MapView } from './map-view.js'
+import { unsetSlots } from './unset-slots.js'
 
 const NO_POSITIONS: ReadonlyMap<string, number> = new Map()
 const NO_IDS: readonly string[] = Object.freeze([])
@@ -43,7 +44,7 @@ export class StepValues<V> extends MapView<V> {
     }
     this.#positions = positions
     this.#ids = ids
-    this.#values = new Array(ids.length).fill(undefined)
+    this.#values = unsetSlots(ids.length)
     this.#placed = 0
     const others = this.#others
     if (others === undefined || others.size === 0) return
