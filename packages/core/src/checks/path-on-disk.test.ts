@@ -162,6 +162,27 @@ describe('checkPathOnDisk', () => {
     if (!result.allowed) expect(result.issue.code).toBe('path_not_allowed')
   })
 
+  it('should name the deny entry as written when it holds the path, else its real path', async () => {
+    await mkdir(join(root, 'secret', 'inner'), { recursive: true })
+    await symlink('secret/inner', join(root, 'inner-alias'))
+    await symlink('secret/inner', join(root, 'x-link'))
+    const linkedRoot = join(base, 'root-link')
+    await symlink(root, linkedRoot)
+    const named = async (deny: string[]) => {
+      const result = await checkPathOnDisk('x-link/key', { roots: [root], readOnly: [], deny })
+      return result.allowed ? 'allowed' : result.issue.message
+    }
+    const secret = join(root, 'secret')
+    // the written secret holds the real path, as does the real path of inner-alias after it
+    expect(await named([join(root, 'inner-alias'), secret])).toContain(
+      `under ${secret}, which is in workspace.deny`,
+    )
+    expect(await named([join(linkedRoot, 'secret')])).toContain(
+      `under ${secret}, which is in workspace.deny`,
+    )
+    expect(await named([join(linkedRoot, 'src')])).toBe('allowed')
+  })
+
   it('should apply read-only rules to the real path of a write', async () => {
     await symlink('.git', join(root, 'git-link'))
     expect((await checkPathOnDisk('git-link/config', scope, 'read')).allowed).toBe(true)

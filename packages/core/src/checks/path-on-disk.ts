@@ -11,29 +11,41 @@ import {
   placeInList,
   type Resolve,
   readOnlyHint,
+  resolvingFileSystem,
   stringAt,
 } from '@plan/shell/common'
 
+const NO_FILE_SYSTEM: Resolve = () => ({
+  ok: false,
+  reason: 'this runtime has no file system to check it against',
+})
+
 /** Resolves paths for one check; where the runtime has no file system, none resolves. */
 async function resolverOnDisk(): Promise<Resolve> {
-  const fs = await loadResolvingFileSystem()
-  if (fs === undefined)
-    return () => ({ ok: false, reason: 'this runtime has no file system to check it against' })
-  return createResolver(fs)
+  // Found at once where the runtime has `process.getBuiltinModule`, as Node.js 22.3+ does.
+  const fs = resolvingFileSystem() ?? (await loadResolvingFileSystem())
+  return fs === undefined ? NO_FILE_SYSTEM : createResolver(fs)
 }
 
 function denial(code: PathDenial['code'], message: string, hint: string): PathCheckResult {
   return { allowed: false, issue: { code, message, hint } }
 }
 
-/** Resolves each entry on disk, keeping the written form too; unresolvable entries stay lexical. */
-function realEntries(resolve: Resolve, entries: readonly string[]): string[] {
-  const out = new Set(entries)
+/**
+ * The first of `entries` as written, else of their real paths on disk, that holds `real`
+ * (unresolvable entries stay as written); every entry is resolved either way.
+ */
+function entryHolding(
+  resolve: Resolve,
+  entries: readonly string[],
+  real: string,
+): string | undefined {
+  let found = entries.find((entry) => isWithin(entry, real))
   for (const entry of entries) {
     const resolved = resolve(entry)
-    if (resolved.ok) out.add(resolved.real)
+    if (found === undefined && resolved.ok && isWithin(resolved.real, real)) found = resolved.real
   }
-  return [...out]
+  return found
 }
 
 /**
@@ -78,15 +90,15 @@ export async function checkPathOnDisk(
     const resolvedRoot = resolve(root, true)
     if (resolvedRoot.ok) roots.push(resolvedRoot.real)
   }
-  const rootList = scope.roots.join(', ')
   if (!roots.some((root) => isWithin(root, real))) {
+    const rootList = scope.roots.join(', ')
     return denial(
       'path_outside_workspace',
       `The path ${JSON.stringify(text)} leads to ${real} on disk (through a symbolic link), outside the workspace (${rootList}).`,
       `Use a path whose real location is inside ${rootList}; links may not lead out.`,
     )
   }
-  const denied = realEntries(resolve, scope.deny).find((entry) => isWithin(entry, real))
+  const denied = entryHolding(resolve, scope.deny, real)
   if (denied !== undefined) {
     return denial(
       'path_not_allowed',
@@ -95,7 +107,7 @@ export async function checkPathOnDisk(
     )
   }
   if (access === 'write') {
-    const readOnly = realEntries(resolve, scope.readOnly).find((entry) => isWithin(entry, real))
+    const readOnly = entryHolding(resolve, scope.readOnly, real)
     if (readOnly !== undefined) {
       return denial(
         'path_not_allowed',
