@@ -3,6 +3,7 @@ import type { CompiledPlan, CompiledStep, StepReference } from '../types/compile
 import { dependentRowsBy } from '../util/dependent-rows.js'
 import type { GraphAnalysis } from './analyze-graph.js'
 import { PlanColumns } from './plan-columns.js'
+import type { PlanHasher } from './plan-hasher.js'
 import type { PlanLinks } from './plan-links.js'
 import type { StepTable } from './step-table.js'
 
@@ -134,6 +135,17 @@ export function stepsView(steps: readonly CompiledStep[]): PlanSteps {
 /** `plan`'s steps by position: read from a compiled plan's columns, else from `plan.steps`. */
 export function planSteps(plan: CompiledPlan): PlanSteps {
   return Object.hasOwn(plan, COLUMNS) ? columnsOf(plan) : stepsView(plan.steps)
+}
+
+/**
+ * What answers `plan.hash` later without holding the plan: a compiled plan's hasher, detached
+ * from it (see {@link PlanHasher.detach}: its text kept when at most `maxLength` characters);
+ * undefined for a plan of more than one chunk of steps or one not compiled here.
+ */
+export function detachedHasher(plan: CompiledPlan, maxLength: number): PlanHasher | undefined {
+  if (!Object.hasOwn(plan, COLUMNS)) return undefined
+  const hasher = columnsOf(plan).hasher()
+  return hasher.detach(maxLength) ? hasher : undefined
 }
 
 /** A getter of every compiled plan: one per key, so that plans share a hidden class. */

@@ -90,8 +90,13 @@ export class PlanColumns implements HashSource {
 
   /** The plan's hash (hex SHA-256 of its canonical JSON), computed at the first call. */
   hash(): string {
+    return this.hasher().digest()
+  }
+
+  /** What computes and keeps {@link hash}, made at the first call. */
+  hasher(): PlanHasher {
     this.#hasher ??= new PlanHasher(this)
-    return this.#hasher.digest()
+    return this.#hasher
   }
 
   /** The step ids by position (the positions of {@link steps}). */

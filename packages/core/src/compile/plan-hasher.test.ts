@@ -129,4 +129,56 @@ describe('PlanHasher', () => {
       { numRuns: 40 },
     )
   })
+
+  it('should digest the same once detached, its text kept or hashed at once, at any size', () => {
+    fc.assert(
+      fc.property(
+        fc.array(compiledStep, { maxLength: 6 }),
+        fc.constantFrom(0, 1, 2, 511, 512, 513),
+        fc.constantFrom(0, 40, 200, 4096),
+        (sample, size, maxLength) => {
+          const steps =
+            sample.length === 0
+              ? sample
+              : Array.from(
+                  { length: size },
+                  (_, index) => sample[index % sample.length] as CompiledStep,
+                )
+          const hasher = new PlanHasher(hashSourceOf(steps))
+          const detached = hasher.detach(maxLength)
+          expect(detached).toBe(steps.length <= 512)
+          expect(hasher.keptLength).toBeLessThanOrEqual(maxLength)
+          expect(hasher.hash).toBe(referenceDigest(steps))
+          expect(hasher.keptLength).toBe(0)
+          expect(hasher.detach(maxLength)).toBe(true)
+          expect(hasher.digest()).toBe(referenceDigest(steps))
+        },
+      ),
+      { numRuns: 150 },
+    )
+  })
+
+  it('should keep the text of a short plan until its digest, and hash a longer one at once', () => {
+    const steps = [
+      Object.freeze({
+        id: 'call-1',
+        index: 0,
+        tool: 'read_text_file',
+        args: Object.freeze({ path: '/srv/repo/README.md' }),
+        dependsOn: Object.freeze([]),
+        references: Object.freeze([]),
+        level: 0,
+      }),
+    ]
+    const text =
+      '{"steps":[{"args":{"path":"/srv/repo/README.md"},"dependsOn":[],"id":"call-1","tool":"read_text_file"}],"version":1}'
+    const kept = new PlanHasher(hashSourceOf(steps))
+    expect(kept.detach(text.length)).toBe(true)
+    expect(kept.keptLength).toBe(text.length)
+    const hashedAtOnce = new PlanHasher(hashSourceOf(steps))
+    expect(hashedAtOnce.detach(text.length - 1)).toBe(true)
+    expect(hashedAtOnce.keptLength).toBe(0)
+    expect(kept.digest()).toBe(createHash('sha256').update(text).digest('hex'))
+    expect(hashedAtOnce.digest()).toBe(kept.digest())
+  })
 })

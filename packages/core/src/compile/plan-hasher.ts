@@ -1,4 +1,4 @@
-import { canonicalJson, createSha256, prototypesHaveToJson } from '@plan/json'
+import { canonicalJson, createSha256, prototypesHaveToJson, sha256Hex } from '@plan/json'
 import { itemAt } from '@plan/shell/common'
 import { pollutedPrototype } from '../errors/polluted-prototype.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
@@ -48,33 +48,73 @@ function pendingSteps(size: number): HashedStep[] {
  * checked); dependencies are hashed sorted, without duplicates.
  */
 export class PlanHasher {
-  readonly #source: HashSource
+  /**
+   * What the digest is made from until it is known: the plan's steps, or once detached (see
+   * {@link detach}) their whole text; nothing (`''`) after.
+   */
+  #from: HashSource | string
   #digest: string | undefined
 
   constructor(source: HashSource) {
-    this.#source = source
+    this.#from = source
   }
 
   /** The hex digest, computed at the first call. */
   digest(): string {
-    this.#digest ??= this.#compute()
+    if (this.#digest === undefined) {
+      const from = this.#from
+      this.#digest = typeof from === 'string' ? sha256Hex(from) : this.#compute(from)
+      this.#from = ''
+    }
     return this.#digest
   }
 
-  #compute(): string {
-    const source = this.#source
+  /** The hex digest ({@link digest}): a hasher stands for its plan's hash where one is kept. */
+  get hash(): string {
+    return this.digest()
+  }
+
+  /** Characters of the text kept for a later digest: 0 when none is (see {@link detach}). */
+  get keptLength(): number {
+    return typeof this.#from === 'string' ? this.#from.length : 0
+  }
+
+  /**
+   * Lets go of the source, so that holding the hasher holds no plan: the text a later
+   * {@link digest} hashes is made now and kept when it is at most `maxLength` characters, else
+   * hashed now. False, keeping the source, for a plan of more than one chunk of steps. The
+   * digest is the same either way.
+   */
+  detach(maxLength: number): boolean {
+    const source = this.#from
+    if (typeof source === 'string') return true
+    if (source.size > CHUNK) return false
+    const text = `{"steps":[${this.#stepsText(source, 0, pendingSteps(source.size))}],"version":1}`
+    if (text.length > maxLength) {
+      this.#digest = sha256Hex(text)
+      this.#from = ''
+    } else this.#from = text
+    return true
+  }
+
+  /** Steps `start` on (at most {@link CHUNK}, as many as `pending` holds) as hashed, without brackets. */
+  #stepsText(source: HashSource, start: number, pending: HashedStep[]): string {
+    for (let offset = 0; offset < pending.length; offset += 1)
+      source.fill(start + offset, itemAt(pending, offset))
+    // A `toJSON` on a built-in prototype would let JSON.stringify write what it returns.
+    const text = prototypesHaveToJson() ? canonicalJson(pending) : JSON.stringify(pending)
+    return text.slice(1, -1)
+  }
+
+  #compute(source: HashSource): string {
     const size = source.size
     const hash = createSha256().update('{"steps":[')
     const pending = pendingSteps(Math.min(CHUNK, size))
     for (let start = 0; start < size; start += CHUNK) {
       const count = Math.min(CHUNK, size - start)
       if (pending.length > count) pending.length = count
-      for (let offset = 0; offset < count; offset += 1)
-        source.fill(start + offset, itemAt(pending, offset))
-      // A `toJSON` on a built-in prototype would let JSON.stringify write what it returns.
-      const text = prototypesHaveToJson() ? canonicalJson(pending) : JSON.stringify(pending)
       if (start > 0) hash.update(',')
-      hash.update(text.slice(1, -1))
+      hash.update(this.#stepsText(source, start, pending))
     }
     return hash.update('],"version":1}').digestHex()
   }

@@ -1,5 +1,7 @@
 import type { PlanIssue } from '@plan/shell/common'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { createPlanCompiler } from '../compile/create-plan-compiler.js'
 import { BUDGET_COUNTERS } from '../schema/budget-counter-kinds.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import { countersFromSaved, emptyCounters, savedCounters } from './budget-counters.js'
@@ -166,6 +168,45 @@ describe('RunBudgets', () => {
     expect(reads).toBe(256)
     expect(run.seenPlanHashes.size).toBe(256)
     expect(reads).toBe(256)
+  })
+
+  it('should list the hashes of compiled plans as read from the plans, short or long', async () => {
+    const compiler = await createPlanCompiler({
+      version: 1,
+      workspace: { roots: ['/srv/repo'] },
+      tools: { echo: { args: { text: { type: 'string' } } } },
+    })
+    const compiled = (steps: { id: string; text: string }[]) => {
+      const result = compiler.validate({
+        steps: steps.map(({ id, text }) => ({ id, tool: 'echo', args: { text } })),
+      })
+      if (!result.success) throw new Error(JSON.stringify(result.issues))
+      return result.plan
+    }
+    const step = fc.record({
+      id: fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/),
+      text: fc.oneof(fc.string({ maxLength: 20 }), fc.string({ minLength: 4100, maxLength: 4200 })),
+    })
+    const plans = fc.array(
+      fc.uniqueArray(step, { minLength: 1, maxLength: 3, selector: (s) => s.id }),
+      {
+        maxLength: 8,
+      },
+    )
+    await fc.assert(
+      fc.asyncProperty(plans, fc.integer({ min: 0, max: 8 }), async (drawn, readAt) => {
+        const { run } = budgets()
+        const hashes: string[] = []
+        drawn.forEach((steps, index) => {
+          if (index === readAt) expect(run.planHashesFrom(0)).toEqual([...new Set(hashes)])
+          run.notePlan(compiled(steps))
+          hashes.push(compiled(steps).hash)
+        })
+        expect(run.planHashesFrom(0)).toEqual([...new Set(hashes)])
+        for (const hash of hashes) expect(run.checkReplanHash(hash)?.code).toBe('replan_loop')
+      }),
+      { numRuns: 60 },
+    )
   })
 
   it('should list the plan hashes from a position in the order they were added', () => {

@@ -1,4 +1,5 @@
 import { createIssue, type PlanIssue } from '@plan/shell/common'
+import { detachedHasher } from '../compile/build-compiled-plan.js'
 import type { Policy } from '../schema/policy-schema.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
 import { type BudgetCounters, emptyCounters } from './budget-counters.js'
@@ -7,6 +8,10 @@ type Budgets = Policy['budgets']
 
 /** Plans noted for `seenPlanHashes` that are kept unhashed at most. */
 const MAX_UNHASHED = 256
+/** Longest text of a short plan's hash kept unhashed (a turn's one call is a few hundred). */
+const MAX_PLAN_TEXT = 4096
+/** Characters of short plans' texts kept unhashed at most, in all. */
+const MAX_UNHASHED_TEXT = 4 * 1024 * 1024
 
 function stopIssue(code: 'budget_exhausted' | 'repeated_call', message: string, hint: string) {
   return createIssue(code, message, [], hint)
@@ -26,8 +31,14 @@ export class RunBudgets {
   stopped: PlanIssue | undefined
 
   readonly #seenPlanHashes = new Set<string>()
-  /** Approved plans whose hashes join `seenPlanHashes` when it is first read after them. */
-  readonly #unhashed: CompiledPlan[] = []
+  /**
+   * Approved plans, or for short ones their detached hashers (which hold no plan), whose hashes
+   * join `seenPlanHashes` when it is first read after them.
+   */
+  readonly #unhashed: { readonly hash: string }[] = []
+  /** Plans held in {@link #unhashed}, and characters of text its hashers keep. */
+  #unhashedPlans = 0
+  #unhashedText = 0
   /**
    * `seenPlanHashes` in the order they were added, while its length is the set's size (the set
    * only grows; one added to the set itself puts it out of step until it is next read).
@@ -82,9 +93,13 @@ export class RunBudgets {
 
   /** An approved plan, added to `seenPlanHashes` once that is read (its hash may be lazy). */
   notePlan(plan: CompiledPlan): void {
-    this.#unhashed.push(plan)
-    // A long run that never reads the set keeps no more than this many plans for it.
-    if (this.#unhashed.length >= MAX_UNHASHED) this.#hashNoted()
+    const hasher = detachedHasher(plan, MAX_PLAN_TEXT)
+    this.#unhashed.push(hasher ?? plan)
+    if (hasher === undefined) this.#unhashedPlans += 1
+    else this.#unhashedText += hasher.keptLength
+    // A long run that never reads the set keeps no more than this for it.
+    if (this.#unhashedPlans >= MAX_UNHASHED || this.#unhashedText >= MAX_UNHASHED_TEXT)
+      this.#hashNoted()
   }
 
   #hashNoted(): void {
@@ -96,6 +111,8 @@ export class RunBudgets {
       hashes.add(hash)
     }
     this.#unhashed.length = 0
+    this.#unhashedPlans = 0
+    this.#unhashedText = 0
   }
 
   /**
