@@ -1,4 +1,5 @@
 import { defineValue, isPlainObject, prototypesHaveToJson } from '@plan/json'
+import { stringAt } from '@plan/shell/common'
 import type { JsonValue } from '../types/json-value.js'
 import { errorMessage } from './error-message.js'
 
@@ -105,7 +106,9 @@ function plainArray(
 function plainObject(value: object, depth: number, room: TextRoom): JsonValue | typeof NOT_PLAIN {
   const out: { [key: string]: JsonValue } = {}
   room.left -= 2
-  for (const key of Object.keys(value)) {
+  const keys = Object.keys(value)
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = stringAt(keys, index)
     const item = dataValue(value, key)
     if (item === undefined) continue
     const copied = plainCopy(item, depth + 1, room)

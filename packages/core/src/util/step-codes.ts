@@ -1,3 +1,4 @@
+import { stringAt } from '@plan/shell/common'
 import { MapView } from './map-view.js'
 /**
  * A {@link StepValues} for values of a short, fixed list (a status, a label): the plan's steps
@@ -39,7 +40,9 @@ export class StepCodes<V extends string> extends MapView<V> {
     this.#ids = ids
     this.#codes = new Uint8Array(ids.length)
     this.#placed = 0
-    for (const id of ids) {
+    // Indexed: `ids` is often a frozen array, which a for-of walks through the runtime.
+    for (let position = 0; position < ids.length; position += 1) {
+      const id = stringAt(ids, position)
       const value = this.#others.get(id)
       if (value === undefined || !this.#others.delete(id)) continue
       this.set(id, value)

@@ -1,3 +1,4 @@
+import { stringAt } from '@plan/shell/common'
 import { MapView } from './map-view.js'
 import { unsetSlots } from './unset-slots.js'
 
@@ -48,7 +49,9 @@ export class StepValues<V> extends MapView<V> {
     this.#placed = 0
     const others = this.#others
     if (others === undefined || others.size === 0) return
-    for (const id of ids) {
+    // Indexed: `ids` is often a frozen array, which a for-of walks through the runtime.
+    for (let position = 0; position < ids.length; position += 1) {
+      const id = stringAt(ids, position)
       const value = others.get(id)
       if (value === undefined || !others.delete(id)) continue
       this.set(id, value)
