@@ -124,6 +124,29 @@ describe('outputToJson (direct copy)', () => {
     expect(direct.ok).toBe(false)
   })
 
+  it('should make members and elements as JSON.parse does past a setter on a prototype', () => {
+    const taken: unknown[] = []
+    for (const [prototype, key] of [
+      [Object.prototype, 'text'],
+      [Array.prototype, '0'],
+    ] as const) {
+      Object.defineProperty(prototype, key, {
+        set: (value: unknown) => taken.push(value),
+        configurable: true,
+      })
+      const output = JSON.parse('{"content":[{"type":"text","text":"hello"}]}')
+      let answers: ReturnType<typeof bothWays>
+      try {
+        answers = bothWays(output, 1_000)
+      } finally {
+        delete (prototype as Record<string, unknown>)[key]
+      }
+      expect(answers.direct).toEqual(answers.byText)
+      expect(answers.direct).toEqual({ ok: true, text: JSON.stringify(output), value: output })
+    }
+    expect(taken).toEqual([])
+  })
+
   it('should read a getter once and honour a toJSON put on Object.prototype', () => {
     let reads = 0
     const counted = {

@@ -90,7 +90,8 @@ function plainArray(
   depth: number,
   room: TextRoom,
 ): JsonValue[] | typeof NOT_PLAIN {
-  const out: JsonValue[] = []
+  // Of its exact length, as JSON.parse makes it: a push would leave spare room in every array kept.
+  const out: JsonValue[] = new Array(value.length)
   room.left -= 2 + value.length
   for (let index = 0; index < value.length; index += 1) {
     const item = dataValue(value, index)
@@ -98,7 +99,9 @@ function plainArray(
     const copied = item === undefined ? null : plainCopy(item, depth + 1, room)
     if (copied === NOT_PLAIN) return NOT_PLAIN
     if (item === undefined) room.left -= 4
-    out.push(copied)
+    // An index a prototype has (a setter, say) is defined, not assigned, as JSON.parse makes it.
+    if (index in out) defineValue(out, index, copied)
+    else out[index] = copied
   }
   return out
 }
@@ -114,7 +117,8 @@ function plainObject(value: object, depth: number, room: TextRoom): JsonValue | 
     const copied = plainCopy(item, depth + 1, room)
     if (copied === NOT_PLAIN) return NOT_PLAIN
     room.left -= 4 + 6 * key.length
-    if (key === '__proto__') defineValue(out, key, copied)
+    // A key a prototype has (`__proto__`, a setter) is defined, not assigned, as JSON.parse makes it.
+    if (key in out) defineValue(out, key, copied)
     else out[key] = copied
   }
   return out
