@@ -37,18 +37,3 @@ export function pathArguments(
   }
   return out
 }
-
-/** True when a tool declares any path-typed argument (possibly inside arrays). */
-export function hasPathArguments(specs: Readonly<Record<string, ArgSpec>>): boolean {
-  const walk = (spec: ArgSpec): boolean =>
-    spec.type === 'path' || (spec.type === 'array' && walk(spec.items))
-  return Object.values(specs).some(walk)
-}
-
-/** True when a tool declares a path argument it writes (possibly inside arrays). */
-export function writesPaths(specs: Readonly<Record<string, ArgSpec>> | undefined): boolean {
-  if (specs === undefined) return false
-  const walk = (spec: ArgSpec): boolean =>
-    (spec.type === 'path' && spec.access === 'write') || (spec.type === 'array' && walk(spec.items))
-  return Object.values(specs).some(walk)
-}

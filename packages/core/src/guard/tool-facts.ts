@@ -1,5 +1,5 @@
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
-import { hasPathArguments, writesPaths } from './path-arguments.js'
+import { declaresCommand } from '../util/declares-command.js'
 
 /** What the guard needs to know about a tool's declared arguments on every call. */
 export interface ToolFacts {
@@ -25,15 +25,9 @@ const NO_FACTS: ToolFacts = Object.freeze({
 // A tool's policy is immutable once resolved: its facts are worked out once, for every guard.
 const known = new WeakMap<ToolPolicy, ToolFacts>()
 
-function hasUrl(spec: ArgSpec): boolean {
-  return (
-    (spec.type === 'string' && spec.format === 'url') ||
-    (spec.type === 'array' && hasUrl(spec.items))
-  )
-}
-
-function hasCommand(spec: ArgSpec): boolean {
-  return spec.type === 'command' || (spec.type === 'array' && hasCommand(spec.items))
+/** True when an argument, or the items of a list of them at any depth, is one `is` accepts. */
+function declares(spec: ArgSpec, is: (spec: ArgSpec) => boolean): boolean {
+  return is(spec) || (spec.type === 'array' && declares(spec.items, is))
 }
 
 /** The facts of a tool's argument declarations (none for a tool the policy does not list). */
@@ -41,13 +35,17 @@ export function toolFacts(tool: ToolPolicy | undefined): ToolFacts {
   if (tool === undefined) return NO_FACTS
   let facts = known.get(tool)
   if (facts === undefined) {
-    const specs = tool.args
+    const specs = Object.values(tool.args)
     facts = Object.freeze({
-      specs,
-      paths: hasPathArguments(specs),
-      writes: writesPaths(specs),
-      urls: Object.values(specs).some(hasUrl),
-      commands: Object.values(specs).some(hasCommand),
+      specs: tool.args,
+      paths: specs.some((spec) => declares(spec, (item) => item.type === 'path')),
+      writes: specs.some((spec) =>
+        declares(spec, (item) => item.type === 'path' && item.access === 'write'),
+      ),
+      urls: specs.some((spec) =>
+        declares(spec, (item) => item.type === 'string' && item.format === 'url'),
+      ),
+      commands: specs.some(declaresCommand),
     })
     known.set(tool, facts)
   }
