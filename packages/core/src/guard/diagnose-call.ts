@@ -18,13 +18,41 @@ function readyNow(run: RunState, none: string): string {
   return tools.length === 0 ? none : `Ready now: ${tools.join(', ')}.`
 }
 
-function waitsFor(run: RunState, step: CompiledStep): PlanIssue {
+/** Why `step` waits; with `tool`, as the reason none of the planned calls of `tool` is ready. */
+function waitsFor(run: RunState, step: CompiledStep, tool?: string): PlanIssue {
   const unmet = run.unmetDependencies(step)
   return createIssue(
     'step_not_ready',
-    `Step ${JSON.stringify(step.id)} waits for ${unmet.map((id) => JSON.stringify(id)).join(', ')}.`,
+    tool === undefined
+      ? `Step ${JSON.stringify(step.id)} waits for ${unmet.map((id) => JSON.stringify(id)).join(', ')}.`
+      : `The planned ${JSON.stringify(tool)} calls are not ready; step ${JSON.stringify(step.id)} waits for ${unmet.join(', ')}.`,
     [],
     `Run ${unmet.join(', ')} first.`,
+    step.id,
+  )
+}
+
+/**
+ * Why `step`, done or running, cannot run a call (`thisCall`: the very call it ran or runs);
+ * undefined in any other state.
+ */
+function ranOrRunning(run: RunState, step: CompiledStep, thisCall: boolean) {
+  const state = run.status.get(step.id)
+  if (state === 'done')
+    return createIssue(
+      'step_already_done',
+      `Step ${JSON.stringify(step.id)} ${thisCall ? 'already ran this call' : 'has already run'}.`,
+      [],
+      'Use its result instead of calling again.',
+      step.id,
+    )
+  if (state !== 'running') return undefined
+  if (run.interrupted.has(step.id)) return interruptedCallIssue(step.id, step.tool)
+  return createIssue(
+    'step_in_progress',
+    `Step ${JSON.stringify(step.id)} is running ${thisCall ? 'this call ' : ''}now.`,
+    [],
+    'Wait for its result.',
     step.id,
   )
 }
@@ -70,27 +98,8 @@ function alreadyRan(
   for (const step of candidates) {
     // A planned call's key is made again only for arguments that may be its own.
     if (run.ranPlannedCall(step.id) && !matchesWithReferences(step.args, args)) continue
-    if (run.ranKey(step.id) !== key) continue
-    const state = run.status.get(step.id)
-    if (state === 'done') {
-      return createIssue(
-        'step_already_done',
-        `Step ${JSON.stringify(step.id)} already ran this call.`,
-        [],
-        'Use its result instead of calling again.',
-        step.id,
-      )
-    }
-    if (state === 'running') {
-      if (run.interrupted.has(step.id)) return interruptedCallIssue(step.id, step.tool)
-      return createIssue(
-        'step_in_progress',
-        `Step ${JSON.stringify(step.id)} is running this call now.`,
-        [],
-        'Wait for its result.',
-        step.id,
-      )
-    }
+    const found = run.ranKey(step.id) === key ? ranOrRunning(run, step, true) : undefined
+    if (found !== undefined) return found
   }
   return undefined
 }
@@ -142,16 +151,7 @@ export function diagnoseCall(
   const waiting = candidates.find(
     (step) => run.status.get(step.id) === 'pending' && !run.ready.has(step.id),
   )
-  if (waiting !== undefined) {
-    const unmet = run.unmetDependencies(waiting)
-    return createIssue(
-      'step_not_ready',
-      `The planned ${JSON.stringify(tool)} calls are not ready; step ${JSON.stringify(waiting.id)} waits for ${unmet.join(', ')}.`,
-      [],
-      `Run ${unmet.join(', ')} first.`,
-      waiting.id,
-    )
-  }
+  if (waiting !== undefined) return waitsFor(run, waiting, tool)
   return createIssue(
     'call_not_in_plan',
     `Every planned call of ${JSON.stringify(tool)} has already run.`,
@@ -176,25 +176,9 @@ export function checkSelectedStep(
       step.id,
     )
   }
+  const found = ranOrRunning(run, step, false)
+  if (found !== undefined) return found
   const state = run.status.get(step.id)
-  if (state === 'done')
-    return createIssue(
-      'step_already_done',
-      `Step ${JSON.stringify(step.id)} has already run.`,
-      [],
-      'Use its result instead of calling again.',
-      step.id,
-    )
-  if (state === 'running' && run.interrupted.has(step.id))
-    return interruptedCallIssue(step.id, step.tool)
-  if (state === 'running')
-    return createIssue(
-      'step_in_progress',
-      `Step ${JSON.stringify(step.id)} is running now.`,
-      [],
-      'Wait for its result.',
-      step.id,
-    )
   if (state === 'failed' || state === 'skipped') return ended(step, state)
   const entry = run.ready.get(step.id)
   if (entry === undefined) return waitsFor(run, step)
