@@ -67,8 +67,7 @@ export class GuardJournal {
         this.#entries.some((entry) => entry.parts.get(key) !== text)
       )
         put(changes, path, value)
-    const texts = new Map([...parts].map(([key, [, , text]]) => [key, text]))
-    const entry: Entry = { ...this.#mark(revision, texts), steps: run.changed ?? new Set() }
+    const entry: Entry = { ...this.#mark(revision, parts), steps: run.changed ?? new Set() }
     run.changed = new Set()
     this.#entries.push(entry)
     const steps = new Set<string>()
@@ -103,9 +102,9 @@ export class GuardJournal {
     this.#entries = this.#entries.slice(index + 1)
   }
 
-  #mark(revision: number, parts?: ReadonlyMap<string, string>): Mark {
+  #mark(revision: number, parts = this.#parts()): Mark {
     const outputs = this.flow.summaryJSON(Number.MAX_SAFE_INTEGER).outputCount
-    const texts = parts ?? new Map([...this.#parts()].map(([key, [, , text]]) => [key, text]))
+    const texts = new Map([...parts].map(([key, [, , text]]) => [key, text]))
     const hashes = this.budgets.seenPlanHashes.size
     return { revision, plan: this.run.plan, outputs, hashes, parts: texts }
   }
