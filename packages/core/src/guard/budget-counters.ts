@@ -1,4 +1,5 @@
 import { BUDGET_COUNTERS } from '../schema/budget-counter-kinds.js'
+import type { PlanGuardState } from '../types/plan-guard.js'
 
 type CounterName = keyof typeof BUDGET_COUNTERS
 
@@ -10,17 +11,7 @@ export type BudgetCounters = {
 }
 
 /** The counters of a run, as saved (a state from an older version may lack the optional ones). */
-export type SavedBudgetCounters = {
-  readonly [Name in CounterName as (typeof BUDGET_COUNTERS)[Name] extends 'count'
-    ? Name
-    : never]: number
-} & {
-  readonly [Name in CounterName as (typeof BUDGET_COUNTERS)[Name] extends 'count'
-    ? never
-    : Name]?: (typeof BUDGET_COUNTERS)[Name] extends 'counts'
-    ? Readonly<Record<string, number>>
-    : number
-}
+export type SavedBudgetCounters = Pick<PlanGuardState, CounterName>
 
 const NAMES = Object.keys(BUDGET_COUNTERS) as CounterName[]
 
