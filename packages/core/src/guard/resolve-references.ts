@@ -11,24 +11,22 @@ export type ResolvedArguments =
 
 const CANONICAL_INDEX = /^(0|[1-9][0-9]{0,8})$/
 
-function readField(
-  output: JsonValue,
-  field: readonly string[],
-): { found: boolean; value: JsonValue } {
+/** The value at `field` of `output`; undefined when it has no such field. */
+function readField(output: JsonValue, field: readonly string[]): JsonValue | undefined {
   let current: JsonValue = output
   for (const part of field) {
     if (Array.isArray(current)) {
-      if (!CANONICAL_INDEX.test(part)) return { found: false, value: null }
+      if (!CANONICAL_INDEX.test(part)) return undefined
       const item: JsonValue | undefined = current[Number(part)]
-      if (item === undefined) return { found: false, value: null }
+      if (item === undefined) return undefined
       current = item
     } else if (typeof current === 'object' && current !== null && Object.hasOwn(current, part)) {
       current = current[part] as JsonValue
     } else {
-      return { found: false, value: null }
+      return undefined
     }
   }
-  return { found: true, value: current }
+  return current
 }
 
 /**
@@ -65,24 +63,20 @@ export function resolveReferences(
       )
     const found = readField(output, reference.field)
     const name = [reference.stepId, 'output', ...reference.field].join('.')
-    if (!found.found)
+    if (found === undefined)
       return fail(
         `The output of step ${JSON.stringify(reference.stepId)} has no field ${JSON.stringify(name)}.`,
       )
-    const value = copyJson(found.value)
+    const value = copyJson(found)
     if (!value.ok) return fail(`The value of ${JSON.stringify(name)} is not JSON.`)
     if (reference.path.length === 0)
       return fail('A reference cannot replace the whole arguments object.')
-    let target: JsonValue = args
-    for (const segment of reference.path.slice(0, -1)) {
-      const next: JsonValue | undefined =
+    let target: JsonValue | undefined = args
+    for (const segment of reference.path.slice(0, -1))
+      target =
         typeof target === 'object' && target !== null && Object.hasOwn(target, segment)
           ? (target as Record<string | number, JsonValue>)[segment]
           : undefined
-      if (next === undefined)
-        return fail('The reference does not point into the planned arguments.')
-      target = next
-    }
     if (typeof target !== 'object' || target === null)
       return fail('The reference does not point into the planned arguments.')
     defineValue(target, itemAt(reference.path, reference.path.length - 1), value.value)
