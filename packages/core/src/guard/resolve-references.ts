@@ -1,13 +1,9 @@
 import { defineValue } from '@plan/json'
-import { itemAt, type PlanIssue } from '@plan/shell/common'
+import { itemAt } from '@plan/shell/common'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
+import type { ResolveArgsResult } from '../types/plan-guard.js'
 import { copyJson } from '../util/json-copy.js'
-
-/** A step's arguments with references replaced by outputs, or why they cannot be. */
-export type ResolvedArguments =
-  | { readonly success: true; readonly args: JsonObject }
-  | { readonly success: false; readonly issue: PlanIssue }
 
 const CANONICAL_INDEX = /^(0|[1-9][0-9]{0,8})$/
 
@@ -38,7 +34,7 @@ function readField(output: JsonValue, field: readonly string[]): JsonValue | und
 export function resolveReferences(
   step: CompiledStep,
   outputs: ReadonlyMap<string, JsonValue>,
-): ResolvedArguments {
+): ResolveArgsResult {
   // Frozen: shared as it is, nothing can change it.
   if (step.references.length === 0 && Object.isFrozen(step.args))
     return { success: true, args: step.args as JsonObject }
@@ -46,7 +42,7 @@ export function resolveReferences(
   if (!copied.ok) throw new TypeError(`Planned arguments of step ${step.id} are not JSON.`)
   const args = copied.value as JsonObject
   for (const reference of step.references) {
-    const fail = (message: string): ResolvedArguments => ({
+    const fail = (message: string): ResolveArgsResult => ({
       success: false,
       issue: {
         code: 'invalid_reference',
