@@ -65,43 +65,28 @@ function methodsOf(
  */
 export class GuardHandle implements PlanGuard {
   readonly policy: Policy
-  readonly authorize: PlanGuard['authorize']
-  readonly complete: PlanGuard['complete']
-  readonly fail: PlanGuard['fail']
-  readonly release: PlanGuard['release']
-  readonly resolveArgs: PlanGuard['resolveArgs']
-  readonly readySteps: PlanGuard['readySteps']
-  readonly readyTools: PlanGuard['readyTools']
-  readonly isComplete: PlanGuard['isComplete']
-  readonly stopReason: PlanGuard['stopReason']
-  readonly interruptedCalls: PlanGuard['interruptedCalls']
-  readonly submitPlan: PlanGuard['submitPlan']
-  readonly snapshot: PlanGuard['snapshot']
-  readonly snapshotAs: PlanGuard['snapshotAs']
-  readonly changesSince: PlanGuard['changesSince']
-  readonly savedAs: PlanGuard['savedAs']
+  readonly authorize!: PlanGuard['authorize']
+  readonly complete!: PlanGuard['complete']
+  readonly fail!: PlanGuard['fail']
+  readonly release!: PlanGuard['release']
+  readonly resolveArgs!: PlanGuard['resolveArgs']
+  readonly readySteps!: PlanGuard['readySteps']
+  readonly readyTools!: PlanGuard['readyTools']
+  readonly isComplete!: PlanGuard['isComplete']
+  readonly stopReason!: PlanGuard['stopReason']
+  readonly interruptedCalls!: PlanGuard['interruptedCalls']
+  readonly submitPlan!: PlanGuard['submitPlan']
+  readonly snapshot!: PlanGuard['snapshot']
+  readonly snapshotAs!: PlanGuard['snapshotAs']
+  readonly changesSince!: PlanGuard['changesSince']
+  readonly savedAs!: PlanGuard['savedAs']
   readonly #parts: GuardParts
 
   /** @param resolveArgs the arguments a ready step must be called with */
   constructor(parts: GuardParts, resolveArgs: (stepId: string) => ResolveArgsResult) {
-    const methods = methodsOf(parts, resolveArgs)
     this.#parts = parts
     this.policy = parts.compiler.policy.policy
-    this.authorize = methods.authorize
-    this.complete = methods.complete
-    this.fail = methods.fail
-    this.release = methods.release
-    this.resolveArgs = methods.resolveArgs
-    this.readySteps = methods.readySteps
-    this.readyTools = methods.readyTools
-    this.isComplete = methods.isComplete
-    this.stopReason = methods.stopReason
-    this.interruptedCalls = methods.interruptedCalls
-    this.submitPlan = methods.submitPlan
-    this.snapshot = methods.snapshot
-    this.snapshotAs = methods.snapshotAs
-    this.changesSince = methods.changesSince
-    this.savedAs = methods.savedAs
+    Object.assign(this, methodsOf(parts, resolveArgs))
   }
 
   /** The current approved plan, or undefined before the first plan in per-turn mode. */
