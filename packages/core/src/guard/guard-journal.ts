@@ -61,12 +61,9 @@ export class GuardJournal {
     const parts = this.#parts()
     const changes: Collected = { set: [], delete: [], append: [] }
     // A part is left out only when every revision the store may hold has it as it is now.
+    const marks = [base, ...this.#entries]
     for (const [key, [path, value, text]] of parts)
-      if (
-        base.parts.get(key) !== text ||
-        this.#entries.some((entry) => entry.parts.get(key) !== text)
-      )
-        put(changes, path, value)
+      if (marks.some((mark) => mark.parts.get(key) !== text)) put(changes, path, value)
     const entry: Entry = { ...this.#mark(revision, parts), steps: run.changed ?? new Set() }
     run.changed = new Set()
     this.#entries.push(entry)
