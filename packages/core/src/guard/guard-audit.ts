@@ -36,25 +36,22 @@ export function auditFailedIssue(): PlanIssue {
   )
 }
 
+function auditError(message: string, hint: string): PlanError {
+  return new PlanError(message, { issues: [createIssue('audit_failed', message, [], hint)] })
+}
+
 /** Thrown when the policy requires an audit log and the guard has no sink. */
 export function auditRequiredError(): PlanError {
-  const message = 'The policy requires an audit log, but the guard was given no audit sink.'
-  return new PlanError(message, {
-    issues: [
-      createIssue(
-        'audit_failed',
-        message,
-        [],
-        'Pass an audit sink (createFileAuditSink(path) from @plan/audit/node).',
-      ),
-    ],
-  })
+  return auditError(
+    'The policy requires an audit log, but the guard was given no audit sink.',
+    'Pass an audit sink (createFileAuditSink(path) from @plan/audit/node).',
+  )
 }
 
 /** Thrown when the approval of the guarded plan could not be written. */
 export function approvalNotAuditedError(): PlanError {
-  const message = 'The plan approval could not be written to the audit log.'
-  return new PlanError(message, {
-    issues: [createIssue('audit_failed', message, [], 'Fix the audit log and try again.')],
-  })
+  return auditError(
+    'The plan approval could not be written to the audit log.',
+    'Fix the audit log and try again.',
+  )
 }
