@@ -1,5 +1,5 @@
 import { matchJsonSchema } from '@plan/json'
-import { PlanError } from '@plan/shell/common'
+import { createIssue, PlanError } from '@plan/shell/common'
 import { readUntrustedFlowState } from '../flow/read-untrusted-flow-state.js'
 import { unreadableIssue } from '../issues/unreadable-issue.js'
 import type { JsonValue } from '../types/json-value.js'
@@ -9,14 +9,9 @@ import GUARD_STATE_JSON_SCHEMA from './guard-state-schema.generated.json' with {
 
 function invalid(path: readonly (string | number)[], reason: string): never {
   const field = path.length === 0 ? 'state' : path.join('.')
+  const message = `The guard state has an invalid ${field} (${reason}).`
   throw new PlanError(`Invalid guard state: ${field}.`, {
-    issues: [
-      {
-        code: 'state_corrupt',
-        message: `The guard state has an invalid ${field} (${reason}).`,
-        path: [...path],
-      },
-    ],
+    issues: [createIssue('state_corrupt', message, [...path])],
   })
 }
 
