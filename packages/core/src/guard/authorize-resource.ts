@@ -9,15 +9,6 @@ import { auditFailedIssue } from './guard-audit.js'
 import type { GuardParts } from './guard-parts.js'
 import { MAX_OUTPUT_BYTES } from './max-output.js'
 
-/** The request's fields as audited: its method and URI as strings, or null. */
-function auditedFields(request: Partial<ResourceRequest>) {
-  return {
-    method: typeof request.method === 'string' ? request.method : '',
-    uri: typeof request.uri === 'string' ? request.uri : null,
-    path: typeof request.path === 'string' ? request.path : null,
-  }
-}
-
 /** Everything before the audit: the stop, the adapter's issues, then (for a read) the budget. */
 function decideResource(
   parts: GuardParts,
@@ -51,7 +42,10 @@ export function authorizeResource(
   const read: Partial<ResourceRequest> =
     typeof request === 'object' && request !== null ? request : {}
   const result = decideResource(parts, read)
-  const { method, uri, path } = auditedFields(read)
+  // As audited: the method a string, the URI and path strings or null.
+  const method = typeof read.method === 'string' ? read.method : ''
+  const uri = typeof read.uri === 'string' ? read.uri : null
+  const path = typeof read.path === 'string' ? read.path : null
   const { audit, budgets } = parts
   if (result.allowed) {
     if (!audit.enabled || uri === null) return result
