@@ -45,10 +45,10 @@ function methodsOf(
       }),
     submitPlan: (plan, kind, submitOptions) =>
       submitPlan(parts, plan, kind, submitOptions?.signature),
-    snapshot: () => snapshotGuard(run, budgets, parts.flow),
+    snapshot: () => snapshotGuard(parts),
     snapshotAs: (revision) => {
       parts.journal.snapshotTaken(revision)
-      return snapshotGuard(run, budgets, parts.flow)
+      return snapshotGuard(parts)
     },
     changesSince: (revision) => parts.journal.changesSince(revision),
     savedAs: (revision) => parts.journal.saved(revision),

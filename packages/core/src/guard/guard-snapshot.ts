@@ -4,17 +4,14 @@ import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { PlanGuardState } from '../types/plan-guard.js'
 import { freezeJson } from '../util/json-copy.js'
 import { countersFromSaved, savedCounters } from './budget-counters.js'
+import type { GuardParts } from './guard-parts.js'
 import type { CheckedGuardState } from './read-guard-state.js'
 import { revalidatePlan } from './revalidate-plan.js'
 import type { RunBudgets } from './run-budgets.js'
 import type { RunState } from './run-state.js'
 
 /** The guard's state as JSON: the run, its budgets and the trust of its outputs. */
-export function snapshotGuard(
-  run: RunState,
-  budgets: RunBudgets,
-  flow: UntrustedFlowTracker,
-): PlanGuardState {
+export function snapshotGuard({ run, budgets, flow }: GuardParts): PlanGuardState {
   return {
     version: 1,
     plan: run.plan ?? null,
