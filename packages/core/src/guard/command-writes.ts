@@ -116,30 +116,18 @@ export function checkCommandsInFlight(
   const found = commandKind(parts, step, args)
   if (found.kind === 'none') return []
   const code = tainted ? 'tainted_run' : 'untrusted_flow'
+  const hint = 'Run this command in a later turn, after the other one has finished.'
   const running = [...parts.flow.commands.writers].filter(([id]) => id !== step.id)
   if (found.kind === 'runs' && running.length > 0) {
     const [[writer, sources] = ['', []]] = running
-    return [
-      createIssue(
-        code,
-        `Step "${writer}" is still running a command that may write files from untrusted data (from ${sources.slice(0, 3).join(', ')}), and this command could execute them.`,
-        [],
-        'Run this command in a later turn, after the other one has finished.',
-        step.id,
-      ),
-    ]
+    const message = `Step "${writer}" is still running a command that may write files from untrusted data (from ${sources.slice(0, 3).join(', ')}), and this command could execute them.`
+    return [createIssue(code, message, [], hint, step.id)]
   }
   if (found.kind !== 'writes' || !parts.flow.commands.executorRunning) return []
   if (writeSources(parts, step, found.argv).length === 0) return []
-  return [
-    createIssue(
-      code,
-      'A command that executes workspace files is running, and this one may write files from untrusted data that it could execute.',
-      [],
-      'Run this command in a later turn, after the other one has finished.',
-      step.id,
-    ),
-  ]
+  const message =
+    'A command that executes workspace files is running, and this one may write files from untrusted data that it could execute.'
+  return [createIssue(code, message, [], hint, step.id)]
 }
 
 /** Notes an allowed command as running (a writer with its sources, or a runner of files). */
