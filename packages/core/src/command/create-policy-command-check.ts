@@ -1,15 +1,8 @@
-import { commandIssue, createCommandChecker } from '@plan/shell'
-import type { CommandCheckResult, PlanIssue } from '@plan/shell/common'
+import { type CommandChecker, commandIssue, createCommandChecker } from '@plan/shell'
+import type { CommandCheckResult } from '@plan/shell/common'
 import type { Policy } from '../schema/policy-schema.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
 import { declaresCommand } from '../util/declares-command.js'
-
-/** Checks one command against a policy, and what the policy's command rules warn about. */
-export interface CommandCheck {
-  readonly check: (command: unknown) => CommandCheckResult
-  /** One issue per allowed program that has no built-in model (only the sandbox guards its flags). */
-  readonly warnings: readonly PlanIssue[]
-}
 
 /**
  * True when a policy can allow a command at all: a tool declares a `command` argument (at any
@@ -34,7 +27,7 @@ const denied: CommandCheckResult = (() => {
  * policy can allow a command; otherwise every command is denied without parsing it, which is
  * what the grammar would conclude too, since no program is allowed.
  */
-export async function createPolicyCommandCheck(policy: ResolvedPolicy): Promise<CommandCheck> {
+export async function createPolicyCommandCheck(policy: ResolvedPolicy): Promise<CommandChecker> {
   if (!policyUsesCommands(policy.policy)) return { check: () => denied, warnings: [] }
   const checker = await createCommandChecker({
     policy: policy.policy.commands,
