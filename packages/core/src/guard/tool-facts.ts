@@ -1,5 +1,4 @@
 import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
-import { declaresCommand } from '../util/declares-command.js'
 
 /** What the guard needs to know about a tool's declared arguments on every call. */
 export interface ToolFacts {
@@ -25,9 +24,9 @@ const NO_FACTS: ToolFacts = Object.freeze({
 // A tool's policy is immutable once resolved: its facts are worked out once, for every guard.
 const known = new WeakMap<ToolPolicy, ToolFacts>()
 
-/** True when an argument, or the items of a list of them at any depth, is one `is` accepts. */
-function declares(spec: ArgSpec, is: (spec: ArgSpec) => boolean): boolean {
-  return is(spec) || (spec.type === 'array' && declares(spec.items, is))
+/** True when one of `specs`, or the items of a list of them at any depth, is one `is` accepts. */
+function declares(specs: readonly ArgSpec[], is: (spec: ArgSpec) => boolean): boolean {
+  return specs.some((spec) => is(spec) || (spec.type === 'array' && declares([spec.items], is)))
 }
 
 /** The facts of a tool's argument declarations (none for a tool the policy does not list). */
@@ -38,14 +37,10 @@ export function toolFacts(tool: ToolPolicy | undefined): ToolFacts {
     const specs = Object.values(tool.args)
     facts = Object.freeze({
       specs: tool.args,
-      paths: specs.some((spec) => declares(spec, (item) => item.type === 'path')),
-      writes: specs.some((spec) =>
-        declares(spec, (item) => item.type === 'path' && item.access === 'write'),
-      ),
-      urls: specs.some((spec) =>
-        declares(spec, (item) => item.type === 'string' && item.format === 'url'),
-      ),
-      commands: specs.some(declaresCommand),
+      paths: declares(specs, (spec) => spec.type === 'path'),
+      writes: declares(specs, (spec) => spec.type === 'path' && spec.access === 'write'),
+      urls: declares(specs, (spec) => spec.type === 'string' && spec.format === 'url'),
+      commands: declares(specs, (spec) => spec.type === 'command'),
     })
     known.set(tool, facts)
   }
