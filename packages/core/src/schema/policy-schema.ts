@@ -87,26 +87,26 @@ const jsonArgSchema = z.strictObject({
   maxBytes: z.number().int().positive().optional(),
 })
 
+/** Every argument declaration but `array`, whose items make the schema recursive. */
+const flatArgSchemas = [
+  stringArgSchema,
+  numberArgSchema,
+  booleanArgSchema,
+  enumArgSchema,
+  pathArgSchema,
+  commandArgSchema,
+  jsonArgSchema,
+] as const
+type FlatArgSchema = (typeof flatArgSchemas)[number]
+
 type ArgSpecInput =
-  | z.input<typeof stringArgSchema>
-  | z.input<typeof numberArgSchema>
-  | z.input<typeof booleanArgSchema>
-  | z.input<typeof enumArgSchema>
-  | z.input<typeof pathArgSchema>
-  | z.input<typeof commandArgSchema>
-  | z.input<typeof jsonArgSchema>
+  | z.input<FlatArgSchema>
   | (CommonArgFields & { type: 'array'; items: ArgSpecInput; maxItems?: number | undefined })
 
 /** The declaration of one tool argument. */
 export const argSpecSchema: z.ZodType<ArgSpec, ArgSpecInput> = z.lazy(() =>
   z.discriminatedUnion('type', [
-    stringArgSchema,
-    numberArgSchema,
-    booleanArgSchema,
-    enumArgSchema,
-    pathArgSchema,
-    commandArgSchema,
-    jsonArgSchema,
+    ...flatArgSchemas,
     z.strictObject({
       type: z.literal('array'),
       ...common,
@@ -127,20 +127,23 @@ const declassifyStringSchema = z.strictObject({
   maxLength: z.number().int().positive().max(4096).default(64),
 })
 
+/** Every declassifier but `array` and `object`, which make the schema recursive. */
+const flatDeclassifySchemas = [
+  declassifyNumberSchema,
+  declassifyBooleanSchema,
+  declassifyEnumSchema,
+  declassifyStringSchema,
+] as const
+type FlatDeclassifySchema = (typeof flatDeclassifySchemas)[number]
+
 type DeclassifySchemaInput =
-  | z.input<typeof declassifyNumberSchema>
-  | z.input<typeof declassifyBooleanSchema>
-  | z.input<typeof declassifyEnumSchema>
-  | z.input<typeof declassifyStringSchema>
+  | z.input<FlatDeclassifySchema>
   | { type: 'array'; items: DeclassifySchemaInput; maxItems?: number | undefined }
   | { type: 'object'; properties: Record<string, DeclassifySchemaInput> }
 
 /** The narrow shape an output must have to be declassified. */
 export type DeclassifySchema =
-  | z.output<typeof declassifyNumberSchema>
-  | z.output<typeof declassifyBooleanSchema>
-  | z.output<typeof declassifyEnumSchema>
-  | z.output<typeof declassifyStringSchema>
+  | z.output<FlatDeclassifySchema>
   | { type: 'array'; items: DeclassifySchema; maxItems: number }
   | { type: 'object'; properties: Record<string, DeclassifySchema> }
 
@@ -152,10 +155,7 @@ export type DeclassifySchema =
  */
 export const declassifySchema: z.ZodType<DeclassifySchema, DeclassifySchemaInput> = z.lazy(() =>
   z.discriminatedUnion('type', [
-    declassifyNumberSchema,
-    declassifyBooleanSchema,
-    declassifyEnumSchema,
-    declassifyStringSchema,
+    ...flatDeclassifySchemas,
     z.strictObject({
       type: z.literal('array'),
       items: declassifySchema,
@@ -438,13 +438,7 @@ export const policySchema = z
 
 /** One argument's declaration in `tools.<name>.args`: its type and what is checked. */
 export type ArgSpec =
-  | z.output<typeof stringArgSchema>
-  | z.output<typeof numberArgSchema>
-  | z.output<typeof booleanArgSchema>
-  | z.output<typeof enumArgSchema>
-  | z.output<typeof pathArgSchema>
-  | z.output<typeof commandArgSchema>
-  | z.output<typeof jsonArgSchema>
+  | z.output<FlatArgSchema>
   | (CommonArgFields & { type: 'array'; items: ArgSpec; maxItems?: number | undefined })
 /** One entry of a policy's `tools`: its arguments, call limit and output trust, defaults applied. */
 export type ToolPolicy = z.output<typeof toolPolicySchema>
