@@ -12,7 +12,7 @@ import { copyJson } from '../util/json-copy.js'
 import { callKey } from './call-key.js'
 import { checkCommandsInFlight, noteCommandStarted } from './command-writes.js'
 import { checkSelectedStep, diagnoseCall } from './diagnose-call.js'
-import { auditFailedIssue } from './guard-audit.js'
+import { stopForAuditFailure } from './guard-audit.js'
 import type { GuardParts } from './guard-parts.js'
 import { interruptedCallIssue } from './interrupted-call.js'
 import { checkRunsLabelledFiles, labelWrittenFiles } from './labelled-files.js'
@@ -290,10 +290,7 @@ function conclude(parts: GuardParts, call: ToolCall, result: AuthorizeResult): A
     if (audit.write({ type: 'call_allowed', ...event })) return result
     // Nothing runs that the log does not show.
     releaseStep(parts, result.stepId)
-    const failure = auditFailedIssue()
-    // Not through stop(): the sink that failed would be asked to record the stop.
-    budgets.stopped ??= failure
-    return denied([failure])
+    return denied([stopForAuditFailure(budgets)])
   }
   const argsHash = hashJsonOrNull(call?.args ?? {})
   const stepId = result.issue.stepId ?? (typeof call?.stepId === 'string' ? call.stepId : null)

@@ -5,7 +5,7 @@ import type { ResourceAuthorizeResult, ResourceRequest } from '../types/plan-gua
 import { outputToJson } from '../util/json-copy.js'
 import { denied } from './authorize-call.js'
 import { errorOutput } from './error-output.js'
-import { auditFailedIssue } from './guard-audit.js'
+import { stopForAuditFailure } from './guard-audit.js'
 import type { GuardParts } from './guard-parts.js'
 import { MAX_OUTPUT_BYTES } from './max-output.js'
 
@@ -50,10 +50,7 @@ export function authorizeResource(
   if (result.allowed) {
     if (!audit.enabled || uri === null) return result
     if (audit.write({ type: 'resource_allowed', method, uri, path })) return result
-    const failure = auditFailedIssue()
-    // Not through stop(): the sink that failed would be asked to record the stop.
-    budgets.stopped ??= failure
-    return denied([failure])
+    return denied([stopForAuditFailure(budgets)])
   }
   parts.record({ type: 'resource_denied', method, uri, path, issues: result.issues })
   const key = `resource:${method}:${uri === null ? '' : sha256Hex(uri)}`

@@ -12,9 +12,9 @@ import { notReady, releaseStep } from './authorize-call.js'
 import { checkSelectedStep } from './diagnose-call.js'
 import {
   approvalNotAuditedError,
-  auditFailedIssue,
   auditRequiredError,
   createGuardAudit,
+  stopForAuditFailure,
 } from './guard-audit.js'
 import { GuardHandle } from './guard-handle.js'
 import { GuardJournal } from './guard-journal.js'
@@ -51,8 +51,7 @@ function createParts(
   const audit = createGuardAudit(options.audit)
   const record: GuardParts['record'] = (event) => {
     traceGuardEvent(event)
-    // Not through stop(): the sink that failed would be asked to record the stop.
-    if (!audit.write(event)) budgets.stopped ??= auditFailedIssue()
+    if (!audit.write(event)) stopForAuditFailure(budgets)
   }
   const budgets = new RunBudgets(
     policy.budgets,

@@ -26,14 +26,17 @@ export function createGuardAudit(sink: AuditSink | undefined): GuardAudit {
   }
 }
 
-/** Why the run stops when a decision could not be written. */
-export function auditFailedIssue(): PlanIssue {
-  return createIssue(
+/** Stops the run because a decision could not be written, and answers why. */
+export function stopForAuditFailure(budgets: { stopped: PlanIssue | undefined }): PlanIssue {
+  const failure = createIssue(
     'audit_failed',
     'A decision could not be written to the audit log; the run is stopped.',
     [],
     'Fix the audit log (disk space, permissions) and resume the run.',
   )
+  // Not through stop(): the sink that failed would be asked to record the stop.
+  budgets.stopped ??= failure
+  return failure
 }
 
 function auditError(message: string, hint: string): PlanError {
