@@ -10,7 +10,7 @@ import type { AuthorizeResult, ToolCall } from '../types/plan-guard.js'
 import type { TaintState } from '../types/taint-state.js'
 import { copyJson } from '../util/json-copy.js'
 import { callKey } from './call-key.js'
-import { checkCommandsInFlight, noteCommandStarted } from './command-writes.js'
+import { checkCommandsInFlight, commandKind, noteCommandStarted } from './command-writes.js'
 import { checkSelectedStep, diagnoseCall } from './diagnose-call.js'
 import { stopForAuditFailure } from './guard-audit.js'
 import type { GuardParts } from './guard-parts.js'
@@ -152,7 +152,8 @@ function reserve(
   if (flowCheck.issues.length > 0) return denied(flowCheck.issues)
   const labelledRuns = checkRunsLabelledFiles(parts, step, args)
   if (labelledRuns.length > 0) return denied(labelledRuns)
-  const inFlight = checkCommandsInFlight(parts, step, args, taintRules !== undefined)
+  const command = commandKind(parts, step, args)
+  const inFlight = checkCommandsInFlight(parts, step, command, taintRules !== undefined)
   if (inFlight.length > 0 && (taintRules === undefined || call.humanApproved !== true))
     return denied(inFlight)
   if (taintRules !== undefined) {
@@ -165,7 +166,7 @@ function reserve(
   }
   parts.tainted.set(step.id, flowCheck.tainted)
   labelWrittenFiles(parts, step, args, compiler.policy.scope.roots)
-  noteCommandStarted(parts, step, args)
+  noteCommandStarted(parts, step, command)
   run.start(step.id, key)
   budgets.countCall(tool, key)
   return { step, args }

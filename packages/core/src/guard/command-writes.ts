@@ -9,7 +9,7 @@ import { commandParser } from './labelled-files.js'
 import { toolFacts } from './tool-facts.js'
 
 /** What a command call may do to the workspace's files, as far as labels go. */
-type CommandKind =
+export type CommandKind =
   | { readonly kind: 'none' }
   | { readonly kind: 'runs'; readonly argv: readonly string[]; readonly plain: boolean }
   | { readonly kind: 'writes'; readonly argv: readonly string[] | undefined }
@@ -68,7 +68,11 @@ function namedFiles(argv: readonly string[], roots: readonly string[]): string[]
  * writes what the workspace's code makes, and was allowed to run none of the labelled files it
  * could run; one given more words may write what they say.
  */
-function commandKind(parts: GuardParts, step: CompiledStep, args: JsonObject): CommandKind {
+export function commandKind(
+  parts: GuardParts,
+  step: CompiledStep,
+  args: JsonObject,
+): CommandKind {
   const tool = parts.compiler.policy.tools.get(step.tool)
   // Without a command argument there is no command to run: most tools, read once.
   if (tool === undefined || !toolFacts(tool).commands) return { kind: 'none' }
@@ -110,10 +114,9 @@ function writeSources(parts: GuardParts, step: CompiledStep, argv: readonly stri
 export function checkCommandsInFlight(
   parts: GuardParts,
   step: CompiledStep,
-  args: JsonObject,
+  found: CommandKind,
   tainted: boolean,
 ): PlanIssue[] {
-  const found = commandKind(parts, step, args)
   if (found.kind === 'none') return []
   const code = tainted ? 'tainted_run' : 'untrusted_flow'
   const hint = 'Run this command in a later turn, after the other one has finished.'
@@ -131,8 +134,7 @@ export function checkCommandsInFlight(
 }
 
 /** Notes an allowed command as running (a writer with its sources, or a runner of files). */
-export function noteCommandStarted(parts: GuardParts, step: CompiledStep, args: JsonObject): void {
-  const found = commandKind(parts, step, args)
+export function noteCommandStarted(parts: GuardParts, step: CompiledStep, found: CommandKind) {
   if (found.kind === 'runs') parts.flow.commands.started(step.id, 'runs')
   else if (found.kind === 'writes') {
     const sources = writeSources(parts, step, found.argv)
