@@ -17,7 +17,7 @@ async function run(guard: PlanGuard, tool: string, args: object, output: unknown
   return decision
 }
 
-describe('createUntrustedFlowTracker', () => {
+describe('UntrustedFlowTracker', () => {
   let compiler: PlanCompiler
 
   beforeAll(async () => {

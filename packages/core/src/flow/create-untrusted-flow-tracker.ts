@@ -486,13 +486,3 @@ export class UntrustedFlowTracker {
     }
   }
 }
-
-/** A new {@link UntrustedFlowTracker}, for a run resumed from `state` or for a new run. */
-export function createUntrustedFlowTracker(
-  policy: ResolvedPolicy,
-  state?: UntrustedFlowState,
-  /** Reads a command into its argv, to name where a command's output comes from. */
-  parseCommand?: ParseCommand,
-): UntrustedFlowTracker {
-  return new UntrustedFlowTracker(policy, state, parseCommand)
-}

@@ -1,6 +1,6 @@
 import { createIssue, PlanError } from '@plan/shell/common'
 import { planSteps } from '../compile/build-compiled-plan.js'
-import { createUntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker.js'
+import { UntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker.js'
 import { verifyPlan } from '../sign/verify-plan.js'
 import { traceGuardEvent } from '../telemetry/decision-spans.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
@@ -64,7 +64,7 @@ function createParts(
     const issues = compiler.checkArguments(step.tool, args)
     return issues.length === 0 ? issues : issues.map((issue) => ({ ...issue, stepId: step.id }))
   }, true)
-  const flow = createUntrustedFlowTracker(compiler.policy, flowState, commandParser(compiler))
+  const flow = new UntrustedFlowTracker(compiler.policy, flowState, commandParser(compiler))
   for (const [file, sources] of Object.entries(options.labelledFiles ?? {}))
     if (Array.isArray(sources) && sources.every((source) => typeof source === 'string'))
       flow.labelFile(file, [...(flow.labelledFiles().get(file) ?? []), ...sources])
