@@ -1,4 +1,5 @@
 import { itemAt, PlanError, type PlanIssue, stringAt } from '@plan/shell/common'
+import { createGuardAudit, type GuardAudit } from '../guard/guard-audit.js'
 import type { AuditEvent } from '../types/audit-event.js'
 import type { CompiledPlan, CompiledStep } from '../types/compiled-plan.js'
 import type { JsonValue } from '../types/json-value.js'
@@ -34,6 +35,7 @@ export class ExecutionRun {
   /** Settles with the run's result when the run ends. */
   readonly result: Promise<ExecutionResult>
   readonly #options: ExecutePlanOptions
+  readonly #audit: GuardAudit
   /** The restored guard's state, when the run resumes one; a fresh guard has none to read. */
   readonly #state: PlanGuardState | undefined
   #finished = false
@@ -56,6 +58,7 @@ export class ExecutionRun {
     this.plan = plan
     this.tools = tools
     this.#options = options
+    this.#audit = createGuardAudit(options.audit)
     this.settings = readExecutionSettings(options)
     this.graph = createStepGraph(plan)
     this.record.steps.place(this.graph.steps.ids, this.graph.steps.positions)
@@ -96,13 +99,7 @@ export class ExecutionRun {
 
   /** Writes a run-level decision; false when the sink failed. */
   audit(event: AuditEvent): boolean {
-    if (this.#options.audit === undefined) return true
-    try {
-      this.#options.audit.write(event)
-      return true
-    } catch {
-      return false
-    }
+    return this.#audit.write(event)
   }
 
   /** Starts the run: restores a resumed run's results, then starts the ready steps. */
