@@ -3,7 +3,7 @@ import { createIssue, itemAt, type PlanIssue } from '@plan/shell/common'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import type { TaintedPolicy } from '../schema/tainted-schema.js'
 import { checkTaintedCall } from '../taint/check-tainted-call.js'
-import { checkTaintedOnDisk, realRoots } from '../taint/check-tainted-on-disk.js'
+import { realRoots } from '../taint/real-roots.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { AuthorizeResult, ToolCall } from '../types/plan-guard.js'
@@ -250,8 +250,11 @@ async function decideOnDisk(
     labelWrittenFiles(parts, step, args, await realRoots(compiler))
   const taintRules = parts.run.mode === 'turn' ? compiler.policy.policy.trust.tainted : undefined
   if (taintRules !== undefined && call.humanApproved !== true) {
-    // Again on the real paths: a link inside an allowed folder may lead elsewhere.
-    const onDisk = await checkTaintedOnDisk(compiler, step.tool, stepId, args, flow.taintState())
+    // Again on the real paths, against the real roots: a link inside an allowed folder may
+    // lead elsewhere, and one that leads to a sensitive file counts as reading it.
+    const state = flow.taintState()
+    const roots = await realRoots(compiler)
+    const onDisk = checkTaintedCall(compiler, step.tool, stepId, args, state, roots)
     if (onDisk.issues.length > 0) {
       releaseStep(parts, stepId)
       return denied(onDisk.issues)
