@@ -69,7 +69,6 @@ export class PlanColumns implements HashSource {
     this.#recent = unsetSlots(room)
   }
 
-  /** Number of steps. */
   get size(): number {
     return this.#input.ids.length
   }
@@ -135,7 +134,6 @@ export class PlanColumns implements HashSource {
     return this.#levels
   }
 
-  /** The tool of the step at `node`. */
   tool(node: number): string {
     return itemAt(this.#input.tools, int32At(this.#input.rowOf, node))
   }

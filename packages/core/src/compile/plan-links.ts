@@ -97,7 +97,6 @@ export class PlanLinks {
     return this.#dependencyTarget
   }
 
-  /** Number of edges. */
   get edgeCount(): number {
     return this.#edges
   }
@@ -110,7 +109,6 @@ export class PlanLinks {
     return this.#referenceTarget
   }
 
-  /** Number of references. */
   get referenceCount(): number {
     return this.#referenceCount
   }

@@ -27,12 +27,10 @@ export class StepIndex {
     this.#table = capacity <= linearUpTo ? undefined : new SlotTable(capacity)
   }
 
-  /** Number of ids. */
   get size(): number {
     return this.#count
   }
 
-  /** The step index of `id`, or undefined. */
   get(id: string): number | undefined {
     const position = this.position(id)
     return position < 0 ? undefined : numberAt(this.#indices, position)

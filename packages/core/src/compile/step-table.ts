@@ -21,7 +21,6 @@ export class StepTable {
   #rows = 0
   #dependencies = 0
 
-  /** A table for `size` steps. */
   constructor(size: number) {
     this.ids = new Array(size)
     this.tools = new Array(size)
@@ -32,7 +31,6 @@ export class StepTable {
     this.inGraph = new Uint8Array(size)
   }
 
-  /** Number of rows added. */
   get size(): number {
     return this.#rows
   }

@@ -25,7 +25,6 @@ export class StepGraph {
     this.priority = priority ?? this.#remainingDepth(order)
   }
 
-  /** Number of steps. */
   get size(): number {
     return this.steps.size
   }
@@ -35,12 +34,10 @@ export class StepGraph {
     return this.steps.positions.get(stepId) ?? -1
   }
 
-  /** The id of the step at `position`. */
   id(position: number): string {
     return stringAt(this.steps.ids, position)
   }
 
-  /** The step with this id. */
   step(stepId: string): CompiledStep | undefined {
     const at = this.steps.positions.get(stepId)
     return at === undefined ? undefined : this.steps.step(at)

@@ -94,7 +94,6 @@ export class StepScheduler {
     if (position >= 0) this.#waiting[position] = 0
   }
 
-  /** Whether a step still waits for dependencies. */
   isWaiting(stepId: string): boolean {
     const position = this.#graph.position(stepId)
     return position >= 0 && int32At(this.#waiting, position) > 0

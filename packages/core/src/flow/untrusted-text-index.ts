@@ -162,7 +162,6 @@ export class UntrustedTextIndex {
     return this.#saturatedAt ?? null
   }
 
-  /** The index as JSON. */
   toJSON(): UntrustedTextIndexState {
     return {
       outputs: this.outputsFrom(0),

@@ -120,7 +120,6 @@ export class RunState {
   /** The current plan's steps by position, read from its columns (no step object is kept). */
   #steps: PlanSteps = NO_PLAN_STEPS
 
-  /** The installed plan's steps by position. */
   get steps(): PlanSteps {
     return this.#steps
   }
@@ -149,7 +148,6 @@ export class RunState {
     this.#validatedPlans = validatedPlans
   }
 
-  /** A step of the current plan. */
   step(stepId: string): CompiledStep | undefined {
     const position = this.#steps.positions.get(stepId)
     return position === undefined ? undefined : this.#steps.step(position)
@@ -163,7 +161,6 @@ export class RunState {
     return this.step(stepId) ?? this.#earlier.get(stepId)
   }
 
-  /** The steps of the current plan that call `tool`. */
   stepsOf(tool: string): readonly CompiledStep[] {
     const positions = this.stepsByTool.get(tool)
     return positions === undefined ? NO_STEPS : Array.from(positions, (at) => this.#steps.step(at))
@@ -175,7 +172,6 @@ export class RunState {
     return Array.isArray(ready) ? ready[0] : ready
   }
 
-  /** Dependencies of `step` that are not done. */
   unmetDependencies(step: CompiledStep): string[] {
     return step.dependsOn.filter((dependency) => this.status.get(dependency) !== 'done')
   }
