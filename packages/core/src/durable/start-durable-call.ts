@@ -1,6 +1,7 @@
 import { createIssue, type PlanIssue } from '@plan/shell/common'
 import type { Policy } from '../schema/policy-schema.js'
 import { errorMessage } from '../util/error-message.js'
+import { runIssue } from '../util/run-issue.js'
 import type { BudgetReservation, GuardStore, SavedRunState } from './guard-store.js'
 import { type RunKeys, sharedBudgetReservations } from './shared-budget-reservations.js'
 
@@ -47,7 +48,7 @@ export async function startDurableCall(
     const first = plan.reservations[0]
     if (first === undefined) return []
     const message = `The shared budget ${JSON.stringify(first.budget)} needs a guard store, and this run has none.`
-    return [createIssue('store_failed', message, [], 'Give the adapter a guard store.', stepId)]
+    return [runIssue('store_failed', message, 'Give the adapter a guard store.', stepId)]
   }
   let reserved = false
   try {
@@ -64,10 +65,9 @@ export async function startDurableCall(
     // The save failed here, so the tool was never called: the reservation can be given back.
     if (reserved) await store.release?.(plan.reservations).catch(() => undefined)
     return [
-      createIssue(
+      runIssue(
         'store_failed',
         `The guard store could not record the call before it ran (${errorMessage(error)}); it did not run.`,
-        [],
         'Try again once the store is reachable.',
         stepId,
       ),

@@ -6,9 +6,9 @@ import type { JsonValue } from '../types/json-value.js'
 import type { PlanGuard, PlanGuardState } from '../types/plan-guard.js'
 import type { ToolFunction } from '../types/tool-function.js'
 import { errorMessage } from '../util/error-message.js'
+import { runIssue } from '../util/run-issue.js'
 import type { ExecutePlanOptions } from './execute-plan-options.js'
 import type { ExecutionEvent, ExecutionStepStatus } from './execution-event.js'
-import { executionIssue } from './execution-issue.js'
 import type { ExecutionResult, ExecutionStepResult } from './execution-result.js'
 import { type ExecutionSettings, readExecutionSettings } from './execution-settings.js'
 import { type RunFailure, RunRecord } from './run-record.js'
@@ -43,7 +43,7 @@ export class ExecutionRun {
   #deadline: ReturnType<typeof setTimeout> | undefined
   readonly #onAbort = () =>
     this.halt(
-      executionIssue('aborted', 'The run was aborted.', undefined, 'The caller cancelled the run.'),
+      runIssue('aborted', 'The run was aborted.', 'The caller cancelled the run.'),
       'aborted',
     )
 
@@ -110,10 +110,7 @@ export class ExecutionRun {
     this.emit({ type: 'plan-start', at: this.startedAt, steps })
     if (!this.audit({ type: 'run_started', planHash: this.plan.hash, steps })) {
       const message = 'The start of the run could not be written to the audit log.'
-      this.halt(
-        executionIssue('audit_failed', message, undefined, 'Fix the audit log and run again.'),
-        'failed',
-      )
+      this.halt(runIssue('audit_failed', message, 'Fix the audit log and run again.'), 'failed')
       return this.result
     }
     if (this.#options.signal?.aborted === true) {
@@ -210,7 +207,7 @@ export class ExecutionRun {
 
   /** Records a step as skipped, with its `skipped` event when `at` is given. */
   #skip(stepId: string, message: string, at?: number): void {
-    const issue = executionIssue('step_skipped', message, stepId)
+    const issue = runIssue('step_skipped', message, undefined, stepId)
     this.record.settle(stepId, { status: 'skipped', attempts: 0, issues: [issue] })
     if (at !== undefined) this.emit({ type: 'skipped', at, stepId, issue })
   }
@@ -239,7 +236,7 @@ export class ExecutionRun {
       } else if (status === 'failed' || status === 'skipped') {
         const message = `Step ${JSON.stringify(stepId)} ${status} before this run resumed.`
         const code = status === 'failed' ? 'step_failed' : 'step_skipped'
-        const issues = [executionIssue(code, message, stepId)]
+        const issues = [runIssue(code, message, undefined, stepId)]
         this.record.settle(stepId, { status, attempts: 0, issues })
         if (status === 'failed') this.record.note('failed')
       } else if (status === 'running') {
@@ -273,10 +270,9 @@ export class ExecutionRun {
     if (deadlineMs === undefined) return
     const left = (this.#state?.startedAt ?? this.startedAt) + deadlineMs - this.settings.now()
     const onDeadline = () => {
-      const issue = executionIssue(
+      const issue = runIssue(
         'deadline_exceeded',
         `The run has passed its deadline of ${deadlineMs} ms.`,
-        undefined,
         'Stop and report what was done.',
       )
       this.audit({ type: 'run_stopped', issue })
@@ -302,9 +298,10 @@ export class ExecutionRun {
   // Only a bug in the executor itself lands here; fail closed.
   #internalError(stepId: string, error: unknown): void {
     this.halt(
-      executionIssue(
+      runIssue(
         'step_failed',
         `Internal error while running step ${JSON.stringify(stepId)}: ${errorMessage(error)}`,
+        undefined,
         stepId,
       ),
       'failed',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { executionIssue } from './execution-issue.js'
+import { runIssue } from '../util/run-issue.js'
 import { RunRecord } from './run-record.js'
 
 describe('RunRecord', () => {
@@ -9,10 +9,10 @@ describe('RunRecord', () => {
 
   it('should rank aborted over denied over failed, and keep the first reason', () => {
     const record = new RunRecord()
-    const first = executionIssue('step_failed', 'first', 'a')
+    const first = runIssue('step_failed', 'first', undefined, 'a')
     record.note('failed', first)
     expect(record.status()).toBe('failed')
-    record.note('denied', executionIssue('call_not_in_plan', 'second', 'b'))
+    record.note('denied', runIssue('call_not_in_plan', 'second', undefined, 'b'))
     expect(record.status()).toBe('denied')
     record.note('aborted')
     expect(record.status()).toBe('aborted')

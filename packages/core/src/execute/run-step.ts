@@ -4,7 +4,7 @@ import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject } from '../types/json-value.js'
 import { errorMessage } from '../util/error-message.js'
 import { outputToJson } from '../util/json-copy.js'
-import { executionIssue } from './execution-issue.js'
+import { runIssue } from '../util/run-issue.js'
 import type { ExecutionRun } from './execution-run.js'
 import { newStepRecord } from './run-record.js'
 import type { CallOutcome } from './running-calls.js'
@@ -29,7 +29,7 @@ export async function runStep(run: ExecutionRun, stepId: string, launched: () =>
   if (typeof tool !== 'function') {
     const message = `No implementation of tool ${JSON.stringify(step.tool)} was given to executePlan.`
     const hint = 'Pass a function for every tool of the plan.'
-    deny(run, step, result, [executionIssue('unknown_tool', message, stepId, hint)])
+    deny(run, step, result, [runIssue('unknown_tool', message, hint, stepId)])
     return
   }
   for (;;) {
@@ -130,9 +130,10 @@ function recordOutcome(
   if (!outcome.ok) {
     const issue =
       outcome.issue ??
-      executionIssue(
+      runIssue(
         'step_failed',
         `Step ${JSON.stringify(stepId)} failed: ${errorMessage(outcome.error)}`,
+        undefined,
         stepId,
       )
     return { error: outcome.error, issue }
@@ -143,11 +144,11 @@ function recordOutcome(
       `Tool ${step.tool} returned a value that is not JSON: ${json.reason}.`,
       { code: 'step_failed' },
     )
-    const issue = executionIssue(
+    const issue = runIssue(
       'step_failed',
       `Step ${JSON.stringify(stepId)} returned a value that is not JSON: ${json.reason}.`,
-      stepId,
       'Return plain JSON data from tools.',
+      stepId,
     )
     return { error, issue }
   }

@@ -1,7 +1,7 @@
 import { PlanError, type PlanIssue } from '@plan/shell/common'
 import type { JsonObject } from '../types/json-value.js'
 import type { ToolFunction } from '../types/tool-function.js'
-import { executionIssue } from './execution-issue.js'
+import { runIssue } from '../util/run-issue.js'
 
 /** How one tool call ended: its value, or what it threw (with the issue, for a timeout). */
 export type CallOutcome =
@@ -94,11 +94,11 @@ export class RunningCalls {
     controller: AbortController,
     settle: (outcome: CallOutcome) => void,
   ): void {
-    const issue = executionIssue(
+    const issue = runIssue(
       'step_timeout',
       `Step ${JSON.stringify(stepId)} took longer than ${this.#timeoutMs} ms.`,
-      stepId,
       'Make the step smaller or raise timeoutMs.',
+      stepId,
     )
     const error = new PlanError(issue.message, { issues: [issue] })
     controller.abort(error)

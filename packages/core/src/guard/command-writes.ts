@@ -68,11 +68,7 @@ function namedFiles(argv: readonly string[], roots: readonly string[]): string[]
  * writes what the workspace's code makes, and was allowed to run none of the labelled files it
  * could run; one given more words may write what they say.
  */
-export function commandKind(
-  parts: GuardParts,
-  step: CompiledStep,
-  args: JsonObject,
-): CommandKind {
+export function commandKind(parts: GuardParts, step: CompiledStep, args: JsonObject): CommandKind {
   const tool = parts.compiler.policy.tools.get(step.tool)
   // Without a command argument there is no command to run: most tools, read once.
   if (tool === undefined || !toolFacts(tool).commands) return { kind: 'none' }

@@ -1,4 +1,4 @@
-import { createIssue, PlanError } from '@plan/shell/common'
+import { PlanError } from '@plan/shell/common'
 import { planSteps } from '../compile/build-compiled-plan.js'
 import { UntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker.js'
 import { verifyPlan } from '../sign/verify-plan.js'
@@ -7,6 +7,7 @@ import type { CompiledPlan } from '../types/compiled-plan.js'
 import type { PlanGuard, PlanGuardOptions, ResolveArgsResult } from '../types/plan-guard.js'
 import type { UntrustedFlowState } from '../types/untrusted-flow.js'
 import { copyJson } from '../util/json-copy.js'
+import { runIssue } from '../util/run-issue.js'
 import { StepValues } from '../util/step-values.js'
 import { notReady, releaseStep } from './authorize-call.js'
 import { checkSelectedStep } from './diagnose-call.js'
@@ -28,9 +29,7 @@ import { RunState } from './run-state.js'
 
 function signatureError(message: string): PlanError {
   return new PlanError(message, {
-    issues: [
-      createIssue('signature_invalid', message, [], 'Pass the secret the plans are signed with.'),
-    ],
+    issues: [runIssue('signature_invalid', message, 'Pass the secret the plans are signed with.')],
   })
 }
 
@@ -134,10 +133,9 @@ function resolveArgs(parts: GuardParts, stepId: string): ResolveArgsResult {
   if (step === undefined)
     return {
       success: false,
-      issue: createIssue(
+      issue: runIssue(
         'call_not_in_plan',
         `The approved plan has no step ${JSON.stringify(stepId)}.`,
-        [],
       ),
     }
   const entry = run.ready.get(stepId)
@@ -150,7 +148,7 @@ function resolveArgs(parts: GuardParts, stepId: string): ResolveArgsResult {
   if (entry.issue !== undefined || entry.args === undefined) {
     const issue =
       entry.issue ??
-      createIssue('invalid_reference', 'The references cannot be resolved.', [], undefined, stepId)
+      runIssue('invalid_reference', 'The references cannot be resolved.', undefined, stepId)
     return { success: false, issue }
   }
   const copied = copyJson(entry.args)
@@ -162,10 +160,9 @@ function resolveArgs(parts: GuardParts, stepId: string): ResolveArgsResult {
     !Array.isArray(copied.value)
   )
     return { success: true, args: copied.value }
-  const issue = createIssue(
+  const issue = runIssue(
     'invalid_arguments',
     'The planned arguments are not JSON.',
-    [],
     undefined,
     stepId,
   )

@@ -1,7 +1,8 @@
 import { canonicalJson } from '@plan/json'
-import { createIssue, type PlanIssue } from '@plan/shell/common'
+import type { PlanIssue } from '@plan/shell/common'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
+import { runIssue } from '../util/run-issue.js'
 import { interruptedCallIssue } from './interrupted-call.js'
 import type { RunState } from './run-state.js'
 
@@ -21,12 +22,11 @@ function readyNow(run: RunState, none: string): string {
 /** Why `step` waits; with `tool`, as the reason none of the planned calls of `tool` is ready. */
 function waitsFor(run: RunState, step: CompiledStep, tool?: string): PlanIssue {
   const unmet = run.unmetDependencies(step)
-  return createIssue(
+  return runIssue(
     'step_not_ready',
     tool === undefined
       ? `Step ${JSON.stringify(step.id)} waits for ${unmet.map((id) => JSON.stringify(id)).join(', ')}.`
       : `The planned ${JSON.stringify(tool)} calls are not ready; step ${JSON.stringify(step.id)} waits for ${unmet.join(', ')}.`,
-    [],
     `Run ${unmet.join(', ')} first.`,
     step.id,
   )
@@ -39,29 +39,26 @@ function waitsFor(run: RunState, step: CompiledStep, tool?: string): PlanIssue {
 function ranOrRunning(run: RunState, step: CompiledStep, thisCall: boolean) {
   const state = run.status.get(step.id)
   if (state === 'done')
-    return createIssue(
+    return runIssue(
       'step_already_done',
       `Step ${JSON.stringify(step.id)} ${thisCall ? 'already ran this call' : 'has already run'}.`,
-      [],
       'Use its result instead of calling again.',
       step.id,
     )
   if (state !== 'running') return undefined
   if (run.interrupted.has(step.id)) return interruptedCallIssue(step.id, step.tool)
-  return createIssue(
+  return runIssue(
     'step_in_progress',
     `Step ${JSON.stringify(step.id)} is running ${thisCall ? 'this call ' : ''}now.`,
-    [],
     'Wait for its result.',
     step.id,
   )
 }
 
 function ended(step: CompiledStep, state: 'failed' | 'skipped'): PlanIssue {
-  return createIssue(
+  return runIssue(
     'step_not_ready',
     `Step ${JSON.stringify(step.id)} ${state === 'failed' ? 'failed' : 'was skipped'}; it will not run in this plan.`,
-    [],
     'Submit a new plan to try again.',
     step.id,
   )
@@ -125,10 +122,9 @@ export function diagnoseCall(
 ): PlanIssue {
   const candidates = run.stepsOf(tool)
   if (candidates.length === 0) {
-    return createIssue(
+    return runIssue(
       'call_not_in_plan',
       `The approved plan has no call of ${JSON.stringify(tool)}.`,
-      [],
       readyNow(run, 'No step is ready; submit a new plan if more work is needed.'),
     )
   }
@@ -140,10 +136,9 @@ export function diagnoseCall(
       .slice(0, 3)
       .map((step) => `${step.id}: ${quote(canonicalJson(run.ready.get(step.id)?.args))}`)
       .join('; ')
-    return createIssue(
+    return runIssue(
       'arguments_differ',
       `The arguments of this ${JSON.stringify(tool)} call differ from every ready planned call.`,
-      [],
       `Call ${tool} with exactly the planned arguments: ${planned}.`,
       readyCandidates.length === 1 ? readyCandidates[0]?.id : undefined,
     )
@@ -152,10 +147,9 @@ export function diagnoseCall(
     (step) => run.status.get(step.id) === 'pending' && !run.ready.has(step.id),
   )
   if (waiting !== undefined) return waitsFor(run, waiting, tool)
-  return createIssue(
+  return runIssue(
     'call_not_in_plan',
     `Every planned call of ${JSON.stringify(tool)} has already run.`,
-    [],
     readyNow(run, 'Submit a new plan if more work is needed.'),
   )
 }
@@ -168,10 +162,9 @@ export function checkSelectedStep(
   key: string,
 ): PlanIssue | undefined {
   if (step.tool !== tool) {
-    return createIssue(
+    return runIssue(
       'call_not_in_plan',
       `Step ${JSON.stringify(step.id)} calls ${JSON.stringify(step.tool)}, not ${JSON.stringify(tool)}.`,
-      [],
       `Call ${step.tool} for this step.`,
       step.id,
     )
@@ -184,10 +177,9 @@ export function checkSelectedStep(
   if (entry === undefined) return waitsFor(run, step)
   if (entry.issue !== undefined) return entry.issue
   if (entry.key !== key) {
-    return createIssue(
+    return runIssue(
       'arguments_differ',
       `The arguments differ from the planned arguments of step ${JSON.stringify(step.id)}.`,
-      [],
       `Call ${step.tool} with exactly: ${quote(canonicalJson(entry.args))}.`,
       step.id,
     )

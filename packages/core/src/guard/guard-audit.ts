@@ -1,6 +1,7 @@
-import { createIssue, PlanError, type PlanIssue } from '@plan/shell/common'
+import { PlanError, type PlanIssue } from '@plan/shell/common'
 import type { AuditEvent } from '../types/audit-event.js'
 import type { AuditSink } from '../types/audit-sink.js'
+import { runIssue } from '../util/run-issue.js'
 
 /** Where a guard writes its decisions. */
 export interface GuardAudit {
@@ -28,10 +29,9 @@ export function createGuardAudit(sink: AuditSink | undefined): GuardAudit {
 
 /** Stops the run because a decision could not be written, and answers why. */
 export function stopForAuditFailure(budgets: { stopped: PlanIssue | undefined }): PlanIssue {
-  const failure = createIssue(
+  const failure = runIssue(
     'audit_failed',
     'A decision could not be written to the audit log; the run is stopped.',
-    [],
     'Fix the audit log (disk space, permissions) and resume the run.',
   )
   // Not through stop(): the sink that failed would be asked to record the stop.
@@ -40,7 +40,7 @@ export function stopForAuditFailure(budgets: { stopped: PlanIssue | undefined })
 }
 
 function auditError(message: string, hint: string): PlanError {
-  return new PlanError(message, { issues: [createIssue('audit_failed', message, [], hint)] })
+  return new PlanError(message, { issues: [runIssue('audit_failed', message, hint)] })
 }
 
 /** Thrown when the policy requires an audit log and the guard has no sink. */

@@ -1,7 +1,8 @@
-import { createIssue, type PlanIssue } from '@plan/shell/common'
+import type { PlanIssue } from '@plan/shell/common'
 import { detachedHasher } from '../compile/build-compiled-plan.js'
 import type { Policy } from '../schema/policy-schema.js'
 import type { CompiledPlan } from '../types/compiled-plan.js'
+import { runIssue } from '../util/run-issue.js'
 import { type BudgetCounters, emptyCounters } from './budget-counters.js'
 
 type Budgets = Policy['budgets']
@@ -12,10 +13,6 @@ const MAX_UNHASHED = 256
 const MAX_PLAN_TEXT = 4096
 /** Characters of short plans' texts kept unhashed at most, in all. */
 const MAX_UNHASHED_TEXT = 4 * 1024 * 1024
-
-function stopIssue(code: 'budget_exhausted' | 'repeated_call', message: string, hint: string) {
-  return createIssue(code, message, [], hint)
-}
 
 /**
  * The run-time budgets of a guarded run: its counters, the plans seen, its clock and why it
@@ -143,10 +140,9 @@ export class RunBudgets {
     const deadline = this.budgets.deadlineMs
     if (deadline !== undefined && this.now() - this.startedAt >= deadline) {
       return this.stop(
-        createIssue(
+        runIssue(
           'deadline_exceeded',
           `The run has passed its deadline of ${deadline} ms.`,
-          [],
           'Stop calling tools and report what was done.',
         ),
       )
@@ -162,10 +158,9 @@ export class RunBudgets {
     if (window === undefined || counters.denials <= budgets.maxDenials) return undefined
     const left = counters.denialWindowStart + window * 1000 - this.now()
     if (left <= 0) return undefined
-    return createIssue(
+    return runIssue(
       'budget_exhausted',
       `${counters.denials} requests were denied in this window of ${window} s (at most ${budgets.maxDenials}); calls are refused for ${Math.ceil(left / 1000)} s more.`,
-      [],
       'Stop proposing calls the policy refuses; report what is blocking the task, or wait for the window to end.',
     )
   }
@@ -194,19 +189,17 @@ export class RunBudgets {
     if (exhausted !== undefined) return exhausted
     const toolLimit = this.toolLimit(tool)
     if (toolLimit !== undefined && (counters.callsPerTool.get(tool) ?? 0) >= toolLimit) {
-      return createIssue(
+      return runIssue(
         'budget_exhausted',
         `Tool ${JSON.stringify(tool)} has made its ${toolLimit} allowed calls in this run.`,
-        [],
         'Use another tool or stop.',
         stepId,
       )
     }
     if (this.#repeatsOf(key) >= budgets.maxIdenticalCalls) {
-      return createIssue(
+      return runIssue(
         'repeated_call',
         `This exact ${JSON.stringify(tool)} call has already been made ${budgets.maxIdenticalCalls} times in this run.`,
-        [],
         'Do not repeat the same call; change the approach or stop.',
         stepId,
       )
@@ -232,7 +225,7 @@ export class RunBudgets {
   #callsExhausted(message: string, hint: string, stepId?: string): PlanIssue | undefined {
     const { maxCalls } = this.budgets
     if (maxCalls === undefined || this.#counters.calls < maxCalls) return undefined
-    return this.stop(createIssue('budget_exhausted', message, [], hint, stepId))
+    return this.stop(runIssue('budget_exhausted', message, hint, stepId))
   }
 
   /** Counts a call that starts. Identical calls count only while nothing else happened between. */
@@ -268,13 +261,13 @@ export class RunBudgets {
     const scope = budgets.denialWindowSeconds === undefined ? 'run' : 'window'
     let issue: PlanIssue | undefined
     if (repeats > budgets.maxIdenticalCalls) {
-      issue = stopIssue(
+      issue = runIssue(
         'repeated_call',
         `The same denied request was made ${repeats} times in this ${scope} (at most ${budgets.maxIdenticalCalls}).`,
         'Stop repeating a request the policy refuses; report what is blocking the task.',
       )
     } else if (counters.denials > budgets.maxDenials) {
-      issue = stopIssue(
+      issue = runIssue(
         'budget_exhausted',
         `${counters.denials} requests were denied in this ${scope} (at most ${budgets.maxDenials}).`,
         'Stop proposing calls the policy refuses; report what is blocking the task.',
@@ -290,10 +283,9 @@ export class RunBudgets {
     this.#counters.replans += 1
     if (this.#counters.replans <= this.budgets.maxReplans) return undefined
     return this.stop(
-      createIssue(
+      runIssue(
         'replan_loop',
         `More than ${this.budgets.maxReplans} re-plans in one run.`,
-        [],
         'Stop re-planning and report what is blocking the task.',
       ),
     )
@@ -303,10 +295,9 @@ export class RunBudgets {
   checkReplanHash(hash: string): PlanIssue | undefined {
     if (!this.seenPlanHashes.has(hash)) return undefined
     return this.stop(
-      createIssue(
+      runIssue(
         'replan_loop',
         'This plan was already submitted in this run; re-submitting it is a loop.',
-        [],
         'Change the plan or stop and report what is blocking the task.',
       ),
     )
@@ -319,7 +310,7 @@ export class RunBudgets {
     turns.clear()
     if (count > this.budgets.maxIdenticalCalls) {
       return this.stop(
-        stopIssue(
+        runIssue(
           'repeated_call',
           `The same tool calls were requested ${count} times in this run (at most ${this.budgets.maxIdenticalCalls}).`,
           'Do not repeat the same calls; change the approach or stop.',

@@ -1,11 +1,11 @@
 import { canonicalJson } from '@plan/json'
-import { createIssue } from '@plan/shell/common'
 import { validateUnrecorded } from '../compile/validate-unrecorded.js'
 import { verifyPlan } from '../sign/verify-plan.js'
 import { traceGuardEvent } from '../telemetry/decision-spans.js'
 import type { AuditEvent } from '../types/audit-event.js'
 import type { PlanValidationResult } from '../types/plan-compiler.js'
 import type { SubmitKind, SubmitResult } from '../types/plan-guard.js'
+import { runIssue } from '../util/run-issue.js'
 import { rejectedTurnKey, turnSignature } from './call-key.js'
 import type { GuardParts } from './guard-parts.js'
 import { labelWrittenFiles } from './labelled-files.js'
@@ -17,10 +17,9 @@ function stepInProgress(parts: GuardParts, plan: SubmitResult & { success: true 
     if (run.status.get(step.id) !== 'running') continue
     const previous = run.knownStep(step.id)
     if (previous?.tool !== step.tool || canonicalJson(previous.args) !== canonicalJson(step.args)) {
-      return createIssue(
+      return runIssue(
         'step_in_progress',
         `Step ${JSON.stringify(step.id)} is still running with other arguments.`,
-        [],
         'Give the new step another id, or wait for the running one.',
         step.id,
       )

@@ -5,6 +5,7 @@ import type { JsonObject } from '../types/json-value.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { TaintState } from '../types/taint-state.js'
 import { hostAllowed } from '../util/host-allowed.js'
+import { runIssue } from '../util/run-issue.js'
 import { matchesGlob } from './match-glob.js'
 import { type RoleValue, roleValues } from './role-values.js'
 import { commandReadsSensitive, type SensitivePaths, sensitivePaths } from './sensitive-reads.js'
@@ -175,12 +176,11 @@ export function checkTaintedCall(
     }
     if (!(combined.untrusted && combined.sensitive && combined.acted))
       return { issues: egress, readsSensitive, acts }
-    const issue = createIssue(
+    const issue = runIssue(
       'tainted_run',
       readsSensitive
         ? `This run has read ${untrustedOutput(state, 'untrusted')} and has acted (written, run a command or reached a URL); it may not read sensitive data as well (rule of two).`
         : `This run has read ${untrustedOutput(state, 'untrusted')} and sensitive data; it may not write, run commands or reach URLs as well (rule of two).`,
-      [],
       'Finish with what you have and tell the user which step is left for them.',
       stepId,
     )
