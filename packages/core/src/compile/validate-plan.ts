@@ -1,9 +1,9 @@
 import { int32At, type PlanIssue } from '@plan/shell/common'
-import type { ParseCommand } from '../flow/data-sources.js'
 import { plannedRunIssues } from '../flow/planned-runs.js'
 import { type IndexedFlow, untrustedFlowIssues } from '../flow/untrusted-flow-issues.js'
 import type { PlanValidationResult } from '../types/plan-compiler.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
+import { commandParser } from '../util/command-parser.js'
 import { analyzeDependencies, type GraphAnalysis } from './analyze-graph.js'
 import { buildCompiledPlan } from './build-compiled-plan.js'
 import type { CommandCheck } from './command-check.js'
@@ -33,17 +33,13 @@ function reportUntrustedFlow(input: LinkInput, graph: GraphAnalysis, links: Plan
     referenceTarget: links.referenceTarget,
   }
   for (const issue of untrustedFlowIssues(flow)) issues.push(issue)
-  const parseCommand: ParseCommand = (command) => {
-    const checked = checkCommand(command)
-    return checked.allowed ? checked.argv : undefined
-  }
   const runIssues = plannedRunIssues({
     ...flow,
     args: links.args,
     dependencyStart: links.dependencyStart,
     dependencyTarget: links.dependencyTarget,
     toolName: (node) => String(table.tools[int32At(links.rowOf, node)]),
-    parseCommand,
+    parseCommand: commandParser({ checkCommand }),
   })
   for (const issue of runIssues) issues.push(issue)
 }

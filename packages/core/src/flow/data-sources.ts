@@ -3,10 +3,11 @@ import { GENERATE_TOOL } from '../extract/model-step-policy.js'
 import type { ToolPolicy } from '../schema/policy-schema.js'
 import type { RoleValue } from '../taint/role-values.js'
 import { workspaceRelative } from '../taint/workspace-relative.js'
+import type { commandParser } from '../util/command-parser.js'
 import { hostOf } from '../util/host-of.js'
 
 /** Reads a command into its argv, or undefined when it is not one allowed simple command. */
-export type ParseCommand = (command: string) => readonly string[] | undefined
+export type ParseCommand = ReturnType<typeof commandParser>
 
 /**
  * A role-typed string argument as far as it is known: `value` is undefined where a `$ref` sets

@@ -4,8 +4,8 @@ import { roleValues } from '../taint/role-values.js'
 import { workspaceRelative } from '../taint/workspace-relative.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
+import { commandParser } from '../util/command-parser.js'
 import type { GuardParts } from './guard-parts.js'
-import { commandParser } from './labelled-files.js'
 import { toolFacts } from './tool-facts.js'
 
 /** What a command call may do to the workspace's files, as far as labels go. */

@@ -1,21 +1,12 @@
 import type { PlanIssue } from '@plan/shell/common'
 import { checkLabelledRun } from '../flow/check-labelled-run.js'
-import type { ParseCommand } from '../flow/data-sources.js'
 import { roleValues } from '../taint/role-values.js'
 import { workspaceRelative } from '../taint/workspace-relative.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject } from '../types/json-value.js'
-import type { PlanCompiler } from '../types/plan-compiler.js'
+import { commandParser } from '../util/command-parser.js'
 import type { GuardParts } from './guard-parts.js'
 import { toolFacts } from './tool-facts.js'
-
-/** A command's argv as the command policy reads it; undefined for one it refuses. */
-export function commandParser(compiler: PlanCompiler): ParseCommand {
-  return (command) => {
-    const checked = compiler.checkCommand(command)
-    return checked.allowed ? checked.argv : undefined
-  }
-}
 
 /**
  * Refuses a command that would execute a workspace file written from untrusted data, as
