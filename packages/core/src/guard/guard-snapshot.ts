@@ -1,5 +1,4 @@
 import { PlanError } from '@plan/shell/common'
-import type { UntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { PlanGuardState } from '../types/plan-guard.js'
 import { freezeJson } from '../util/json-copy.js'
@@ -7,8 +6,6 @@ import { countersFromSaved, savedCounters } from './budget-counters.js'
 import type { GuardParts } from './guard-parts.js'
 import type { CheckedGuardState } from './read-guard-state.js'
 import { revalidatePlan } from './revalidate-plan.js'
-import type { RunBudgets } from './run-budgets.js'
-import type { RunState } from './run-state.js'
 
 /** The guard's state as JSON: the run, its budgets and the trust of its outputs. */
 export function snapshotGuard({ run, budgets, flow }: GuardParts): PlanGuardState {
@@ -36,12 +33,7 @@ export function restoreGuard(
   state: CheckedGuardState,
   compiler: PlanCompiler,
   expectedHash: string | undefined,
-  into: {
-    run: RunState
-    budgets: RunBudgets
-    flow: UntrustedFlowTracker
-    release: (stepId: string) => void
-  },
+  into: Pick<GuardParts, 'run' | 'budgets' | 'flow'> & { release: (stepId: string) => void },
 ): void {
   const { run, budgets } = into
   const plan = state.plan === null ? undefined : revalidatePlan(compiler, state.plan)
