@@ -1,7 +1,7 @@
+import { MAX_OUTPUT_BYTES } from '../guard/max-output.js'
 import type { ExecutePlanOptions } from './execute-plan-options.js'
 
 const MAX_RETRIES = 10
-const DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024
 
 /** Reads the options of `executePlan`: defaults, clamping, and the policy's deadline. */
 export function readExecutionSettings(options: ExecutePlanOptions) {
@@ -11,7 +11,7 @@ export function readExecutionSettings(options: ExecutePlanOptions) {
     retries: Math.min(MAX_RETRIES, Math.max(0, Math.floor(options.retries ?? 0) || 0)),
     retryDelayMs: Math.max(0, options.retryDelayMs ?? 0),
     failFast: options.failFast ?? true,
-    maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    maxOutputBytes: options.maxOutputBytes ?? MAX_OUTPUT_BYTES,
     deadlineMs: options.compiler.policy.policy.budgets.deadlineMs,
     now: options.now ?? Date.now,
   }
