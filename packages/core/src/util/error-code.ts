@@ -1,1 +1,0 @@
-export { errorCode } from '@plan/shell/common'
