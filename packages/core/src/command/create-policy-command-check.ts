@@ -2,7 +2,7 @@ import { type CommandChecker, commandIssue, createCommandChecker } from '@plan/s
 import type { CommandCheckResult } from '@plan/shell/common'
 import type { Policy } from '../schema/policy-schema.js'
 import type { ResolvedPolicy } from '../types/resolved-policy.js'
-import { declaresCommand } from '../util/declares-command.js'
+import { toolFacts } from '../util/tool-facts.js'
 
 /**
  * True when a policy can allow a command at all: a tool declares a `command` argument (at any
@@ -10,7 +10,7 @@ import { declaresCommand } from '../util/declares-command.js'
  */
 export function policyUsesCommands(policy: Policy): boolean {
   if (policy.commands.allow.length > 0) return true
-  return Object.values(policy.tools).some((tool) => Object.values(tool.args).some(declaresCommand))
+  return Object.values(policy.tools).some((tool) => toolFacts(tool).commands)
 }
 
 const denied: CommandCheckResult = (() => {

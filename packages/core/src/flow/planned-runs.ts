@@ -1,11 +1,11 @@
 import { workspaceExecutor } from '@plan/shell'
 import { createIssue, itemAt, type PlanIssue, popped } from '@plan/shell/common'
 import { readExtractionSchema } from '../extract/read-extraction-schema.js'
-import type { ArgSpec, ToolPolicy } from '../schema/policy-schema.js'
+import type { ToolPolicy } from '../schema/policy-schema.js'
 import { matchesGlob } from '../taint/match-glob.js'
 import { type RoleValue, visitRoles } from '../taint/role-values.js'
 import type { JsonObject } from '../types/json-value.js'
-import { declaresCommand } from '../util/declares-command.js'
+import { toolFacts } from '../util/tool-facts.js'
 import { describeRuns, type LabelledRun, labelledFilesRun } from './check-labelled-run.js'
 import {
   ANY_FILE,
@@ -130,12 +130,6 @@ function ownSources(input: PlannedRunsInput, node: number, writes: PlannedWrites
   return outputSources(input.toolName(node), input.tools[node], plannedValues(input, node), context)
 }
 
-/** Whether a tool declares a write path (its step labels the files it writes). */
-function declaresWrite(spec: ArgSpec): boolean {
-  if (spec.type === 'array') return declaresWrite(spec.items)
-  return spec.type === 'path' && spec.access === 'write'
-}
-
 /**
  * A tool's role in the order walk, kept per tool: 0 declassifies, 1 gives untrusted output,
  * 2 passes on what it was given; plus 4 when it writes a file.
@@ -150,7 +144,8 @@ function toolRole(
     : toolOutputIsUntrusted(input.policy.policy, tool)
       ? 1
       : 2
-  const role = output + (Object.values(tool.args).some(declaresWrite) ? 4 : 0)
+  // A tool with a write path labels the files its step writes.
+  const role = output + (toolFacts(tool).writes ? 4 : 0)
   roles.set(tool, role)
   return role
 }
@@ -302,16 +297,8 @@ interface FoundRun extends LabelledRun {
 function plannedRunners(input: PlannedRunsInput) {
   const runners: { node: number; value: PlannedValue; argv: readonly string[]; family: string }[] =
     []
-  const takesCommands = new Map<ToolPolicy, boolean>()
   for (let node = 0; node < input.ids.length; node += 1) {
-    const tool = input.tools[node]
-    if (tool === undefined) continue
-    let takes = takesCommands.get(tool)
-    if (takes === undefined) {
-      takes = Object.values(tool.args).some(declaresCommand)
-      takesCommands.set(tool, takes)
-    }
-    if (!takes) continue
+    if (!toolFacts(input.tools[node]).commands) continue
     for (const value of plannedValues(input, node)) {
       if (value.role !== 'command' || value.value === undefined) continue
       const argv = input.parseCommand(value.value)

@@ -9,6 +9,7 @@ import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { AuthorizeResult, ToolCall } from '../types/plan-guard.js'
 import type { TaintState } from '../types/taint-state.js'
 import { copyJson } from '../util/json-copy.js'
+import { toolFacts } from '../util/tool-facts.js'
 import { callKey } from './call-key.js'
 import { checkCommandsInFlight, commandKind, noteCommandStarted } from './command-writes.js'
 import { checkSelectedStep, diagnoseCall } from './diagnose-call.js'
@@ -20,7 +21,6 @@ import { normalizeUrlArguments } from './normalize-url-arguments.js'
 import { pathArguments } from './path-arguments.js'
 import { readToolCall } from './read-tool-call.js'
 import { checkTaintedCodeWrites } from './tainted-code-writes.js'
-import { toolFacts } from './tool-facts.js'
 
 /** A denial with its first issue. */
 export function denied(

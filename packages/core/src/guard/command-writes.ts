@@ -5,8 +5,8 @@ import { workspaceRelative } from '../taint/workspace-relative.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
 import { commandParser } from '../util/command-parser.js'
+import { toolFacts } from '../util/tool-facts.js'
 import type { GuardParts } from './guard-parts.js'
-import { toolFacts } from './tool-facts.js'
 
 /** What a command call may do to the workspace's files, as far as labels go. */
 export type CommandKind =

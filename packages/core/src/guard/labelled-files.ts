@@ -5,8 +5,8 @@ import { workspaceRelative } from '../taint/workspace-relative.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject } from '../types/json-value.js'
 import { commandParser } from '../util/command-parser.js'
+import { toolFacts } from '../util/tool-facts.js'
 import type { GuardParts } from './guard-parts.js'
-import { toolFacts } from './tool-facts.js'
 
 /**
  * Refuses a command that would execute a workspace file written from untrusted data, as

@@ -1,11 +1,11 @@
 import { hashJsonOrNull } from '@plan/json'
 import { errorMessage } from '../util/error-message.js'
 import { freezeJson, outputToJson } from '../util/json-copy.js'
+import { toolFacts } from '../util/tool-facts.js'
 import { labelCommandWrites } from './command-writes.js'
 import { errorOutput } from './error-output.js'
 import type { GuardParts } from './guard-parts.js'
 import { MAX_OUTPUT_BYTES } from './max-output.js'
-import { toolFacts } from './tool-facts.js'
 
 /** `PlanGuard.complete`: a running step is done; its output is labelled, kept and audited. */
 export function completeStep(parts: GuardParts, stepId: string, output: unknown): void {
