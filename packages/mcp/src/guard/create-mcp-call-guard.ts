@@ -11,6 +11,8 @@ import {
   type PlanGuard,
   type PlanGuardState,
   type PlanIssue,
+  type RetryInterrupted,
+  type ToolCall,
 } from '@plan/core'
 import {
   allowedText,
@@ -324,6 +326,21 @@ function sessionGuard(
   })
 }
 
+/** `guard.authorize(call)`, with a call denied as interrupted offered to `retry` when given. */
+function authorizeOnce(
+  guard: PlanGuard,
+  call: ToolCall,
+  retry: RetryInterrupted | undefined,
+): Promise<AuthorizeResult> {
+  // without `retry`, authorizeInterrupted answers what guard.authorize does
+  return retry === undefined ? guard.authorize(call) : authorizeInterrupted(guard, call, retry)
+}
+
+/** A per-call decision as the client sees it: issues at the call, not at the one-step plan. */
+function atCall(result: AuthorizeResult): AuthorizeResult {
+  return result.allowed ? result : { ...result, issues: relocate(result.issues) }
+}
+
 /**
  * Decides calls through the plan guard: in plan mode against the plan, in per-call mode each
  * as a one-step turn under a fresh step id.
@@ -333,12 +350,12 @@ function createCallDecider(
   mode: 'plan' | 'call',
   options: McpGuardOptions,
   state: PlanGuardState | undefined,
-): (tool: string, args: unknown) => Promise<AuthorizeResult> {
+): (tool: string, args: unknown) => AuthorizeResult | Promise<AuthorizeResult> {
   // step ids stay unique across a resumed run: a reused id with the same call would count as done
   let counter = Object.keys(state?.status ?? {}).length
-  return async (tool, args) => {
-    if (mode === 'plan')
-      return authorizeInterrupted(guard, { tool, args }, options.retryInterrupted)
+  const retry = options.retryInterrupted
+  return (tool, args) => {
+    if (mode === 'plan') return authorizeOnce(guard, { tool, args }, retry)
     counter += 1
     const stepId = `call-${counter}`
     const submitted = guard.submitPlan({ steps: [{ id: stepId, tool, args: args ?? {} }] }, 'turn')
@@ -347,12 +364,7 @@ function createCallDecider(
       return { allowed: false, issue: issues[0] as PlanIssue, issues }
     }
     // submitPlan and the reservation inside authorize run in one tick: parallel calls cannot interleave
-    const result = await authorizeInterrupted(
-      guard,
-      { tool, args, stepId },
-      options.retryInterrupted,
-    )
-    return result.allowed ? result : { ...result, issues: relocate(result.issues) }
+    return authorizeOnce(guard, { tool, args, stepId }, retry).then(atCall)
   }
 }
 
@@ -362,26 +374,36 @@ function allowedNow({ guard, compiler, mode }: CallSession): string {
   return mode === 'plan' ? allowedText({ guard }) : allowedText({ compiler })
 }
 
+/** A guard that threw: the call is refused with the issues it threw. */
+function failedDecision(error: unknown): AuthorizeResult {
+  const issues = guardFailure(error)
+  return { allowed: false, issue: issues[0] as PlanIssue, issues }
+}
+
 /**
  * The decision about one call: refused before the plan guard when the listing rules it out,
- * else the plan guard's, an allowed call started on the durable session; never throws.
+ * else the plan guard's, an allowed call started on the durable session; never throws (a
+ * promise of it only where the guard answers later).
  */
-async function callDecision(
+function callDecision(
   options: McpGuardOptions,
   { guard, durable }: CallSession,
   listing: ToolListing,
-  decide: (tool: string, args: unknown) => Promise<AuthorizeResult>,
+  decide: (tool: string, args: unknown) => AuthorizeResult | Promise<AuthorizeResult>,
   tool: string,
   args: unknown,
-): Promise<AuthorizeResult> {
+): AuthorizeResult | Promise<AuthorizeResult> {
   const refusal = listingIssue(tool, listing)
   if (refusal !== undefined) return refusedUnlisted(options, tool, args, refusal)
+  const started = (result: AuthorizeResult) =>
+    result.allowed ? durable.start(guard, tool, result) : result
   try {
-    const result = await decide(tool, args)
-    return result.allowed ? await durable.start(guard, tool, result) : result
+    const decided = decide(tool, args)
+    if (decided instanceof Promise) return decided.then(started).catch(failedDecision)
+    const result = started(decided)
+    return result instanceof Promise ? result.catch(failedDecision) : result
   } catch (error) {
-    const issues = guardFailure(error)
-    return { allowed: false, issue: issues[0] as PlanIssue, issues }
+    return failedDecision(error)
   }
 }
 
