@@ -1,6 +1,6 @@
 import { int32At, itemAt, popped, stringAt } from '@plan/shell/common'
 import { MapView } from './map-view.js'
-import { unsetSlots } from './unset-slots.js'
+import { clearSlots, unsetSlots } from './unset-slots.js'
 
 const NO_POSITIONS: ReadonlyMap<string, number> = new Map()
 const NO_IDS: readonly string[] = Object.freeze([])
@@ -30,8 +30,13 @@ export class PositionMap<V> extends MapView<V> {
   place(ids: readonly string[], positions: ReadonlyMap<string, number>): void {
     this.#positions = positions
     this.#ids = ids
-    this.#values = unsetSlots(ids.length)
     this.#listed.length = 0
+    // A plan as long as the last keeps its arrays, emptied (a slot is read only where set).
+    if (this.#values.length === ids.length) {
+      clearSlots(this.#values)
+      return
+    }
+    this.#values = unsetSlots(ids.length)
     this.#slots = ids.length === 0 ? NO_SLOTS : new Int32Array(ids.length)
   }
 

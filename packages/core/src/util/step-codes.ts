@@ -38,7 +38,9 @@ export class StepCodes<V extends string> extends MapView<V> {
     }
     this.#positions = positions
     this.#ids = ids
-    this.#codes = new Uint8Array(ids.length)
+    // A plan as long as the last keeps its codes, emptied.
+    if (codes.length === ids.length) codes.fill(0)
+    else this.#codes = new Uint8Array(ids.length)
     this.#placed = 0
     // Indexed: `ids` is often a frozen array, which a for-of walks through the runtime.
     for (let position = 0; position < ids.length; position += 1) {

@@ -1,6 +1,6 @@
 import { stringAt } from '@plan/shell/common'
 import { MapView } from './map-view.js'
-import { unsetSlots } from './unset-slots.js'
+import { clearSlots, unsetSlots } from './unset-slots.js'
 
 const NO_POSITIONS: ReadonlyMap<string, number> = new Map()
 const NO_IDS: readonly string[] = Object.freeze([])
@@ -45,7 +45,9 @@ export class StepValues<V> extends MapView<V> {
     }
     this.#positions = positions
     this.#ids = ids
-    this.#values = unsetSlots(ids.length)
+    // A plan as long as the last (a turn's one step after another) keeps its array, emptied.
+    if (values.length === ids.length) clearSlots(values)
+    else this.#values = unsetSlots(ids.length)
     this.#placed = 0
     const others = this.#others
     if (others === undefined || others.size === 0) return

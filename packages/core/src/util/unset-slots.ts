@@ -11,3 +11,9 @@ export function unsetSlots<V>(length: number): (V | undefined)[] {
   for (let index = 0; index < length; index += 1) slots.push(undefined)
   return slots
 }
+
+/** Sets every slot of `slots` to `undefined` again, in place (as {@link unsetSlots} makes them). */
+export function clearSlots<V>(slots: (V | undefined)[]): void {
+  if (slots.length > PUSHED) slots.fill(undefined)
+  else for (let index = 0; index < slots.length; index += 1) slots[index] = undefined
+}
