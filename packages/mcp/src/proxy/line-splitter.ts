@@ -95,9 +95,12 @@ export class LineSplitter {
       this.sink.oversized(head, tail)
       return
     }
-    const text = Buffer.concat(this.chunks, this.size).toString('utf8').replace(/\r$/, '')
+    // A line that came in one chunk, as most do, is read where it lies, without a copy.
+    const only = this.chunks.length === 1 ? this.chunks[0] : undefined
+    const whole = only ?? Buffer.concat(this.chunks, this.size)
+    const text = whole.toString('utf8')
     this.chunks = []
     this.size = 0
-    this.sink.line(text)
+    this.sink.line(text.endsWith('\r') ? text.slice(0, -1) : text)
   }
 }
