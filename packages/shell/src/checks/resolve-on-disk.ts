@@ -33,38 +33,40 @@ export type Resolution =
 export type Resolve = (absolute: string, likelyPresent?: boolean) => Resolution
 
 /** `realpathSync.native`, as one check asks it: each path once. */
-interface RealPath {
-  (path: string): string
-  /** True when the path's real path is known already (asked, given or remembered). */
-  known(path: string): boolean
-  /** Records a folder's real path found without asking `realpath`. */
-  remember(path: string, real: string): void
-}
+class RealPath {
+  readonly #fs: ResolvingFileSystem
+  readonly #known = new Map<string, { readonly real: string } | { readonly error: unknown }>()
 
-function realPathOnce(fs: ResolvingFileSystem, seeds: ReadonlyMap<string, string>): RealPath {
-  const known = new Map<string, { readonly real: string } | { readonly error: unknown }>()
-  for (const [path, real] of seeds) known.set(path, { real })
-  const realpath = (path: string) => {
-    let answer = known.get(path)
+  constructor(fs: ResolvingFileSystem, seeds: ReadonlyMap<string, string>) {
+    this.#fs = fs
+    for (const [path, real] of seeds) this.#known.set(path, { real })
+  }
+
+  /** The real path of `path`; throws as `realpath` does. */
+  of(path: string): string {
+    let answer = this.#known.get(path)
     if (answer === undefined) {
       try {
-        answer = { real: fs.realpathSync.native(path) }
+        answer = { real: this.#fs.realpathSync.native(path) }
       } catch (error) {
         answer = { error }
       }
-      known.set(path, answer)
+      this.#known.set(path, answer)
     }
     if ('error' in answer) throw answer.error
     return answer.real
   }
-  realpath.known = (path: string) => {
-    const answer = known.get(path)
+
+  /** True when the path's real path is known already (asked, given or remembered). */
+  known(path: string): boolean {
+    const answer = this.#known.get(path)
     return answer !== undefined && 'real' in answer
   }
-  realpath.remember = (path: string, real: string) => {
-    known.set(path, { real })
+
+  /** Records a folder's real path found without asking `realpath`. */
+  remember(path: string, real: string): void {
+    this.#known.set(path, { real })
   }
-  return realpath
 }
 
 const NO_SEEDS: ReadonlyMap<string, string> = new Map()
@@ -77,7 +79,7 @@ export function createResolver(
   fs: ResolvingFileSystem,
   seeds: ReadonlyMap<string, string> = NO_SEEDS,
 ): Resolve {
-  const realpath = realPathOnce(fs, seeds)
+  const realpath = new RealPath(fs, seeds)
   return (absolute, likelyPresent = false) => resolveOnDisk(fs, realpath, absolute, likelyPresent)
 }
 
@@ -109,7 +111,7 @@ function resolveOnDisk(
   // What realpath resolves exists, and is what the lstat below would lead to.
   if (likelyPresent)
     try {
-      return { ok: true, real: realpath(absolute) }
+      return { ok: true, real: realpath.of(absolute) }
     } catch {
       // asked below what it is; the failed realpath is not asked again
     }
@@ -117,10 +119,10 @@ function resolveOnDisk(
     const below = realBelowKnown(fs, realpath, absolute)
     if (below !== undefined) return { ok: true, real: below }
     if (fs.lstatSync(absolute, { throwIfNoEntry: false }) !== undefined)
-      return { ok: true, real: realpath(absolute) }
+      return { ok: true, real: realpath.of(absolute) }
     const name = absolute.slice(absolute.lastIndexOf('/') + 1)
     if (name !== '' && name !== '.' && name !== '..') {
-      const folder = realpath(posix.dirname(absolute))
+      const folder = realpath.of(posix.dirname(absolute))
       return { ok: true, real: folder === '/' ? `/${name}` : `${folder}/${name}` }
     }
   } catch {
@@ -151,7 +153,7 @@ function realBelowKnown(
     folder = slash === 0 ? '/' : folder.slice(0, slash)
   }
   let path = folder
-  let real = realpath(folder)
+  let real = realpath.of(folder)
   let folderLike = true
   for (let index = names.length - 1; index >= 0; index -= 1) {
     const name = names[index] ?? ''
