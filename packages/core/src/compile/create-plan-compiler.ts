@@ -1,10 +1,4 @@
-import {
-  checkPathLexical,
-  createIssue,
-  type PathAccess,
-  type PlanIssue,
-  PolicyError,
-} from '@plan/shell/common'
+import { checkPathLexical, type PathAccess, type PlanIssue, PolicyError } from '@plan/shell/common'
 import type { z } from 'zod'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import { PlanCompilationError } from '../errors/plan-compilation-error.js'
@@ -16,6 +10,7 @@ import { loadTracingApi } from '../telemetry/tracing-api.js'
 import type { PlanCompiler, PlanValidationResult } from '../types/plan-compiler.js'
 import type { PlanObject } from '../types/plan-object.js'
 import type { ResolvedPolicy, ResolvePolicyOptions } from '../types/resolved-policy.js'
+import { runIssue } from '../util/run-issue.js'
 import type { ArgumentWalk } from './argument-walk.js'
 import { checkArgumentsInto } from './check-arguments.js'
 import { type CommandCheck, createCommandCheck } from './command-check.js'
@@ -42,10 +37,9 @@ function checkToolArguments(
     const name = typeof tool === 'string' ? tool : String(tool)
     const guess = suggest(name, policy.tools.keys())
     return [
-      createIssue(
+      runIssue(
         'unknown_tool',
         `Tool ${quote(name)} is not allowed by the policy.`,
-        [],
         guess === undefined ? undefined : `Did you mean ${quote(guess)}?`,
       ),
     ]

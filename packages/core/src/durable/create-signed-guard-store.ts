@@ -6,6 +6,7 @@ import {
 } from '../sign/guard-state-signature.js'
 import { MIN_SECRET_BYTES, secretBytes } from '../sign/plan-signature-input.js'
 import { errorMessage } from '../util/error-message.js'
+import { runIssue } from '../util/run-issue.js'
 import type { GuardStore, SavedRunState } from './guard-store.js'
 
 /** Options of {@link createSignedGuardStore}. */
@@ -44,9 +45,7 @@ function readKeys(options: SignedGuardStoreOptions): Uint8Array[] {
 
 function refused(runId: string, reason: string, hint: string): PlanError {
   const message = `The saved guard state of run ${JSON.stringify(runId)} ${reason}; it is not resumed.`
-  return new PlanError(message, {
-    issues: [createIssue('signature_invalid', message, [], hint)],
-  })
+  return new PlanError(message, { issues: [runIssue('signature_invalid', message, hint)] })
 }
 
 function readSignedState(runId: string, value: unknown): SignedState {

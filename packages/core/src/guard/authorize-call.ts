@@ -9,6 +9,7 @@ import type { JsonObject, JsonValue } from '../types/json-value.js'
 import type { AuthorizeResult, ToolCall } from '../types/plan-guard.js'
 import type { TaintState } from '../types/taint-state.js'
 import { copyJson } from '../util/json-copy.js'
+import { runIssue } from '../util/run-issue.js'
 import { toolFacts } from '../util/tool-facts.js'
 import { callKey } from './call-key.js'
 import { checkCommandsInFlight, commandKind, noteCommandStarted } from './command-writes.js'
@@ -41,10 +42,9 @@ export function releaseStep(parts: GuardParts, stepId: string): void {
 function readArguments(call: ToolCall): { tool: string; args: JsonObject } | PlanIssue {
   const tool = call.tool
   if (typeof tool !== 'string')
-    return createIssue(
+    return runIssue(
       'invalid_arguments',
       'A tool call needs a tool name (a string).',
-      [],
       'Name a tool of the plan.',
     )
   const copied = copyJson(call.args === undefined || call.args === null ? {} : call.args)
@@ -54,10 +54,9 @@ function readArguments(call: ToolCall): { tool: string; args: JsonObject } | Pla
     copied.value === null ||
     Array.isArray(copied.value)
   ) {
-    return createIssue(
+    return runIssue(
       'invalid_arguments',
       `The arguments must be a JSON object${copied.ok ? '' : `; found ${copied.reason}`}.`,
-      [],
       'Send plain JSON arguments.',
     )
   }
@@ -81,10 +80,9 @@ function selectStep(
   if (selectedId === undefined) return run.readyStepFor(key) ?? diagnoseCall(run, tool, args, key)
   const selected = run.step(selectedId)
   if (selected === undefined)
-    return createIssue(
+    return runIssue(
       'call_not_in_plan',
       `The approved plan has no step ${JSON.stringify(String(selectedId))}.`,
-      [],
       'Run only the steps of the approved plan.',
     )
   return checkSelectedStep(run, selected, tool, key) ?? selected
@@ -92,10 +90,9 @@ function selectStep(
 
 /** The issue of a call to a step whose dependencies have not all finished. */
 export function notReady(stepId: string): PlanIssue {
-  return createIssue(
+  return runIssue(
     'step_not_ready',
     `Step ${JSON.stringify(stepId)} is not ready.`,
-    [],
     undefined,
     stepId,
   )
@@ -130,10 +127,9 @@ function reserve(
   const { tool, args } = read
   if (run.plan === undefined)
     return denied([
-      createIssue(
+      runIssue(
         'call_not_in_plan',
         'No plan has been approved yet.',
-        [],
         'Submit a plan before calling tools.',
       ),
     ])
@@ -320,10 +316,9 @@ function questionLimit(parts: GuardParts): PlanIssue | undefined {
   const asked = parts.flow.noteQuestion()
   if (asked <= limit) return undefined
   return parts.budgets.stop(
-    createIssue(
+    runIssue(
       'budget_exhausted',
       `This run has already put ${limit} refusals to a human; it stops here rather than ask again.`,
-      [],
       'Finish with what you have and tell the user which steps are left for them.',
     ),
   )

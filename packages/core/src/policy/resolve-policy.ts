@@ -1,16 +1,11 @@
-import {
-  createIssue,
-  loadNodeBuiltin,
-  type PlanIssue,
-  PolicyError,
-  posix,
-} from '@plan/shell/common'
+import { loadNodeBuiltin, type PlanIssue, PolicyError, posix } from '@plan/shell/common'
 import { RE2JS } from 're2js'
 import type { z } from 'zod'
 import { unreadableIssue } from '../issues/unreadable-issue.js'
 import { type PolicyInput, policySchema } from '../schema/policy-schema.js'
 import type { ResolvedPolicy, ResolvePolicyOptions } from '../types/resolved-policy.js'
 import { errorMessage } from '../util/error-message.js'
+import { runIssue } from '../util/run-issue.js'
 import { usePatternEngine } from './policy-pattern.js'
 import { readPolicyJson } from './read-policy-json.js'
 import { isResolvedPolicy, resolveParsedPolicy } from './resolve-parsed-policy.js'
@@ -46,7 +41,7 @@ export function resolvePolicy(
 
 /** The refusal of a policy file that could not be read or parsed: `what` and what was thrown. */
 function unusableFile(what: string, thrown: unknown): PolicyError {
-  const issue = createIssue('invalid_policy', `${what}: ${errorMessage(thrown)}`, [])
+  const issue = runIssue('invalid_policy', `${what}: ${errorMessage(thrown)}`)
   return new PolicyError([issue], { cause: thrown })
 }
 
