@@ -101,10 +101,7 @@ function configurationError(message: string, hint: string): PlanError {
  * ```
  */
 export function resolveCompiler(
-  options: {
-    readonly policy?: PolicyInput | ResolvedPolicy | undefined
-    readonly compiler?: PlanCompiler | PromiseLike<PlanCompiler> | undefined
-  },
+  options: { readonly [K in keyof PolicySource]?: PolicySource[K] },
   caller: string,
 ): Promise<PlanCompiler> {
   const hint = 'Pass exactly one of `policy` or `compiler`.'
