@@ -15,10 +15,6 @@ const reference = z
   })
   .describe('The output of another step, known only at run time')
 
-function literalOf(value: string | number | boolean) {
-  return z.literal(value)
-}
-
 function valueSchema(spec: ArgSpec): z.ZodType {
   switch (spec.type) {
     case 'string': {
@@ -41,8 +37,8 @@ function valueSchema(spec: ArgSpec): z.ZodType {
       const [first, ...rest] = spec.values
       if (first === undefined) return z.never()
       return rest.length === 0
-        ? literalOf(first)
-        : z.union([literalOf(first), ...rest.map(literalOf)])
+        ? z.literal(first)
+        : z.union([z.literal(first), ...rest.map((value) => z.literal(value))])
     }
     case 'path':
       return z
