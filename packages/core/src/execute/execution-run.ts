@@ -23,9 +23,6 @@ import { type StepLauncher, StepScheduler } from './step-scheduler.js'
  * ends it exactly once; running one step is {@link StepLauncher}'s job.
  */
 export class ExecutionRun {
-  readonly guard: PlanGuard
-  readonly plan: CompiledPlan
-  readonly tools: Readonly<Record<string, ToolFunction>>
   readonly settings: ExecutionSettings
   readonly graph: StepGraph
   readonly record = new RunRecord()
@@ -48,15 +45,12 @@ export class ExecutionRun {
     )
 
   constructor(
-    guard: PlanGuard,
-    plan: CompiledPlan,
-    tools: Readonly<Record<string, ToolFunction>>,
+    readonly guard: PlanGuard,
+    readonly plan: CompiledPlan,
+    readonly tools: Readonly<Record<string, ToolFunction>>,
     options: ExecutePlanOptions,
     launch: (run: ExecutionRun, stepId: string, launched: () => void) => Promise<void>,
   ) {
-    this.guard = guard
-    this.plan = plan
-    this.tools = tools
     this.#options = options
     this.#audit = createGuardAudit(options.audit)
     this.settings = readExecutionSettings(options)
