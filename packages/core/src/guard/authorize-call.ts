@@ -1,5 +1,5 @@
 import { canonicalJson, defineValue, hashJsonOrNull, sha256Hex } from '@plan/json'
-import { createIssue, itemAt, type PlanIssue } from '@plan/shell/common'
+import { createIssue, isRecord, itemAt, type PlanIssue } from '@plan/shell/common'
 import { checkPathOnDisk } from '../checks/path-on-disk.js'
 import type { TaintedPolicy } from '../schema/tainted-schema.js'
 import { checkTaintedCall } from '../taint/check-tainted-call.js'
@@ -48,12 +48,7 @@ function readArguments(call: ToolCall): { tool: string; args: JsonObject } | Pla
       'Name a tool of the plan.',
     )
   const copied = copyJson(call.args === undefined || call.args === null ? {} : call.args)
-  if (
-    !copied.ok ||
-    typeof copied.value !== 'object' ||
-    copied.value === null ||
-    Array.isArray(copied.value)
-  ) {
+  if (!copied.ok || !isRecord(copied.value)) {
     return runIssue(
       'invalid_arguments',
       `The arguments must be a JSON object${copied.ok ? '' : `; found ${copied.reason}`}.`,

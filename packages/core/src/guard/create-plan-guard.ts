@@ -1,4 +1,4 @@
-import { PlanError } from '@plan/shell/common'
+import { isRecord, PlanError } from '@plan/shell/common'
 import { planSteps } from '../compile/build-compiled-plan.js'
 import { UntrustedFlowTracker } from '../flow/create-untrusted-flow-tracker.js'
 import { verifyPlan } from '../sign/verify-plan.js'
@@ -153,13 +153,7 @@ function resolveArgs(parts: GuardParts, stepId: string): ResolveArgsResult {
   }
   const copied = copyJson(entry.args)
   // A copy of an object is an object: the check only narrows the type.
-  if (
-    copied.ok &&
-    typeof copied.value === 'object' &&
-    copied.value !== null &&
-    !Array.isArray(copied.value)
-  )
-    return { success: true, args: copied.value }
+  if (copied.ok && isRecord(copied.value)) return { success: true, args: copied.value }
   const issue = runIssue(
     'invalid_arguments',
     'The planned arguments are not JSON.',
