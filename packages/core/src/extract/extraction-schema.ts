@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { declassifyBooleanSchema, declassifyNumberSchema } from '../schema/policy-schema.js'
 
 const scalarSchemas = [
   z.strictObject({
@@ -8,13 +9,8 @@ const scalarSchemas = [
       .min(1)
       .max(256),
   }),
-  z.strictObject({
-    type: z.literal('number'),
-    integer: z.boolean().optional(),
-    minimum: z.number().optional(),
-    maximum: z.number().optional(),
-  }),
-  z.strictObject({ type: z.literal('boolean') }),
+  declassifyNumberSchema,
+  declassifyBooleanSchema,
   z.strictObject({
     type: z.literal('string'),
     /** Required: the whole value must match. A free string is not narrow. */

@@ -17,7 +17,7 @@ const common = {
 /** The fields every argument declaration may have, besides its `type`. */
 type CommonArgFields = z.output<z.ZodObject<typeof common>>
 
-/** The bounds of a number, in an argument declaration and in a declassifier alike. */
+/** The bounds of a number: in an argument declaration, a declassifier and an extraction schema. */
 const numberBounds = {
   integer: z.boolean().optional(),
   minimum: z.number().optional(),
@@ -116,8 +116,8 @@ export const argSpecSchema: z.ZodType<ArgSpec, ArgSpecInput> = z.lazy(() =>
   ]),
 )
 
-const declassifyNumberSchema = z.strictObject({ type: z.literal('number'), ...numberBounds })
-const declassifyBooleanSchema = z.strictObject({ type: z.literal('boolean') })
+export const declassifyNumberSchema = z.strictObject({ type: z.literal('number'), ...numberBounds })
+export const declassifyBooleanSchema = z.strictObject({ type: z.literal('boolean') })
 const declassifyEnumSchema = z.strictObject({ type: z.literal('enum'), values: enumValues })
 const declassifyStringSchema = z.strictObject({
   type: z.literal('string'),
