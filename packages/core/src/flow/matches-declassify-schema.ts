@@ -34,14 +34,13 @@ export function matchesDeclassifySchema(
       )
     case 'object': {
       if (!isRecord(value)) return false
-      const record = value
-      const keys = Object.keys(record)
+      const keys = Object.keys(value)
       const names = Object.keys(spec.properties)
       if (keys.length !== names.length) return false
       return names.every(
         (name) =>
-          Object.hasOwn(record, name) &&
-          matchesDeclassifySchema(valueAt(spec.properties, name), record[name], depth + 1),
+          Object.hasOwn(value, name) &&
+          matchesDeclassifySchema(valueAt(spec.properties, name), value[name], depth + 1),
       )
     }
   }
