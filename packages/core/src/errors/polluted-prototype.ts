@@ -9,7 +9,6 @@ export function pollutedPrototype(): PlanError {
   return new PlanError(
     "Array.prototype or Object.prototype has an accessor on an array index: a compiled plan's steps and hash cannot be built faithfully in this process.",
     {
-      code: 'internal_error',
       issues: [
         {
           code: 'internal_error',
