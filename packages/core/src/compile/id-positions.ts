@@ -13,6 +13,9 @@ export class IdPositions extends MapView<number> {
   readonly #ids: readonly string[]
   readonly #table: SlotTable
   readonly #fallback: Map<string, number> | undefined
+  // The id found last and its position: a guard looks a call's step up several times in a row.
+  #lastId: string | undefined
+  #lastPosition = 0
 
   /** @param ids distinct step ids, by position (kept, not copied: the plan's frozen array) */
   constructor(ids: readonly string[]) {
@@ -43,8 +46,12 @@ export class IdPositions extends MapView<number> {
   get(id: string): number | undefined {
     if (this.#fallback !== undefined) return this.#fallback.get(id)
     if (typeof id !== 'string') return undefined
+    if (id === this.#lastId) return this.#lastPosition
     const found = this.#table.probe(this.#ids, id, this.#table.hash(id))
-    return found < 0 ? undefined : found
+    if (found < 0) return undefined
+    this.#lastId = id
+    this.#lastPosition = found
+    return found
   }
 
   *entries(): MapIterator<[string, number]> {
