@@ -1,5 +1,11 @@
 import { stringAt } from '@plan/shell/common'
 import { MapView } from './map-view.js'
+
+// Shared by every map before its first plan: only read, never written.
+const NO_POSITIONS: ReadonlyMap<string, number> = new Map()
+const NO_IDS: readonly string[] = Object.freeze([])
+const NO_CODES = new Uint8Array(0)
+
 /**
  * A {@link StepValues} for values of a short, fixed list (a status, a label): the plan's steps
  * keep a one-byte code by position, not a pointer, and any other id a small map entry. The
@@ -7,34 +13,43 @@ import { MapView } from './map-view.js'
  * steps in plan order.
  */
 export class StepCodes<V extends string> extends MapView<V> {
-  /** The values by code; code 0 is no value. */
-  readonly #byCode: readonly (V | undefined)[]
-  readonly #codeOf: ReadonlyMap<V, number>
-  #positions: ReadonlyMap<string, number> = new Map()
-  #ids: readonly string[] = []
-  #codes = new Uint8Array(0)
+  /** The values; a value's code is its index + 1, and code 0 is no value. */
+  readonly #values: readonly V[]
+  #positions: ReadonlyMap<string, number> = NO_POSITIONS
+  #ids: readonly string[] = NO_IDS
+  #codes = NO_CODES
   #placed = 0
-  #others = new Map<string, V>()
+  /** Made at the first value of another id: a guard holds two, most never need it. */
+  #others: Map<string, V> | undefined
 
-  /** @param values every value a step may have (at most 255) */
+  /** @param values every value a step may have (at most 255), kept as they are */
   constructor(values: readonly V[]) {
     super()
     if (values.length > 255) throw new RangeError('at most 255 values')
-    this.#byCode = [undefined, ...values]
-    this.#codeOf = new Map(values.map((value, index) => [value, index + 1]))
+    this.#values = values
+  }
+
+  /** The value of `code`, or undefined for 0 (no value). */
+  #valueOf(code: number): V | undefined {
+    return code === 0 ? undefined : this.#values[code - 1]
+  }
+
+  #othersMap(): Map<string, V> {
+    this.#others ??= new Map()
+    return this.#others
   }
 
   get size(): number {
-    return this.#placed + this.#others.size
+    return this.#placed + (this.#others?.size ?? 0)
   }
 
   /** Keeps the values by position for a plan's steps, as {@link StepValues.place} does. */
   place(ids: readonly string[], positions: ReadonlyMap<string, number>): void {
     const codes = this.#codes
     for (let position = 0; position < codes.length; position += 1) {
-      const value = this.#byCode[codes[position] ?? 0]
+      const value = this.#valueOf(codes[position] ?? 0)
       const id = this.#ids[position]
-      if (value !== undefined && id !== undefined) this.#others.set(id, value)
+      if (value !== undefined && id !== undefined) this.#othersMap().set(id, value)
     }
     this.#positions = positions
     this.#ids = ids
@@ -42,27 +57,31 @@ export class StepCodes<V extends string> extends MapView<V> {
     if (codes.length === ids.length) codes.fill(0)
     else this.#codes = new Uint8Array(ids.length)
     this.#placed = 0
+    const others = this.#others
+    if (others === undefined || others.size === 0) return
     // Indexed: `ids` is often a frozen array, which a for-of walks through the runtime.
     for (let position = 0; position < ids.length; position += 1) {
       const id = stringAt(ids, position)
-      const value = this.#others.get(id)
-      if (value === undefined || !this.#others.delete(id)) continue
+      const value = others.get(id)
+      if (value === undefined || !others.delete(id)) continue
       this.set(id, value)
     }
   }
 
   get(id: string): V | undefined {
     const position = this.#positions.get(id)
-    return position === undefined ? this.#others.get(id) : this.#byCode[this.#codes[position] ?? 0]
+    return position === undefined
+      ? this.#others?.get(id)
+      : this.#valueOf(this.#codes[position] ?? 0)
   }
 
   /** Sets a value of the list given to the constructor; a RangeError for any other. */
   set(id: string, value: V): this {
-    const code = this.#codeOf.get(value)
-    if (code === undefined) throw new RangeError(`not a value of this map: ${String(value)}`)
+    const code = this.#values.indexOf(value) + 1
+    if (code === 0) throw new RangeError(`not a value of this map: ${String(value)}`)
     const position = this.#positions.get(id)
     if (position === undefined) {
-      this.#others.set(id, value)
+      this.#othersMap().set(id, value)
       return this
     }
     if (this.#codes[position] === 0) this.#placed += 1
@@ -72,7 +91,7 @@ export class StepCodes<V extends string> extends MapView<V> {
 
   delete(id: string): boolean {
     const position = this.#positions.get(id)
-    if (position === undefined) return this.#others.delete(id)
+    if (position === undefined) return this.#others?.delete(id) ?? false
     if (this.#codes[position] === 0) return false
     this.#codes[position] = 0
     this.#placed -= 1
@@ -80,10 +99,10 @@ export class StepCodes<V extends string> extends MapView<V> {
   }
 
   *entries(): MapIterator<[string, V]> {
-    yield* this.#others
+    if (this.#others !== undefined) yield* this.#others
     const codes = this.#codes
     for (let position = 0; position < codes.length; position += 1) {
-      const value = this.#byCode[codes[position] ?? 0]
+      const value = this.#valueOf(codes[position] ?? 0)
       const id = this.#ids[position]
       if (value !== undefined && id !== undefined) yield [id, value]
     }
