@@ -213,11 +213,12 @@ function decide(parts: GuardParts, call: ToolCall): AuthorizeResult | Promise<Au
   const reserved = reserve(parts, call)
   if ('allowed' in reserved) return reserved
   const { step, args } = reserved
-  const { specs, urls, paths } = toolFacts(parts.compiler.policy.tools.get(step.tool))
-  if (urls && specs !== undefined) normalizeUrlArguments(specs, args)
-  if (!parts.checkDisk || specs === undefined || !paths)
+  const facts = toolFacts(parts.compiler.policy.tools.get(step.tool))
+  const { specs } = facts
+  if (facts.urls && specs !== undefined) normalizeUrlArguments(specs, args)
+  if (!parts.checkDisk || specs === undefined || !facts.paths)
     return { allowed: true, stepId: step.id, args }
-  return decideOnDisk(parts, call, step, args, specs)
+  return decideOnDisk(parts, call, step, args, specs, facts.writes)
 }
 
 /** The rest of {@link decide} for a call with path arguments: the checks on disk. */
@@ -227,6 +228,7 @@ async function decideOnDisk(
   step: CompiledStep,
   args: JsonObject,
   specs: Parameters<typeof pathArguments>[0],
+  writes: boolean,
 ): Promise<AuthorizeResult> {
   const { compiler, flow } = parts
   const stepId = step.id
@@ -235,16 +237,18 @@ async function decideOnDisk(
     releaseStep(parts, stepId)
     return denied(issues)
   }
-  // The real paths are labelled too: a link inside the workspace may name a file elsewhere.
-  // A tool that writes no path labels none, and needs no real roots.
-  if (toolFacts(compiler.policy.tools.get(step.tool)).writes)
-    labelWrittenFiles(parts, step, args, await realRoots(compiler))
   const taintRules = parts.run.mode === 'turn' ? compiler.policy.policy.trust.tainted : undefined
-  if (taintRules !== undefined && call.humanApproved !== true) {
+  // The run's taint as this call found it, when the call is checked against it.
+  const state =
+    taintRules !== undefined && call.humanApproved !== true ? flow.taintState() : undefined
+  // A tool that writes no path labels none, and without a taint check needs no real roots.
+  if (!writes && state === undefined) return { allowed: true, stepId, args }
+  const roots = await realRoots(compiler)
+  // The real paths are labelled too: a link inside the workspace may name a file elsewhere.
+  if (writes) labelWrittenFiles(parts, step, args, roots)
+  if (state !== undefined) {
     // Again on the real paths, against the real roots: a link inside an allowed folder may
     // lead elsewhere, and one that leads to a sensitive file counts as reading it.
-    const state = flow.taintState()
-    const roots = await realRoots(compiler)
     const onDisk = checkTaintedCall(compiler, step.tool, stepId, args, state, roots)
     if (onDisk.issues.length > 0) {
       releaseStep(parts, stepId)
