@@ -4,7 +4,7 @@ import { roleValues } from '../taint/role-values.js'
 import { workspaceRelative } from '../taint/workspace-relative.js'
 import type { CompiledStep } from '../types/compiled-plan.js'
 import type { JsonObject, JsonValue } from '../types/json-value.js'
-import { commandParser } from '../util/command-parser.js'
+import { commandArgv } from '../util/command-parser.js'
 import { toolFacts } from '../util/tool-facts.js'
 import type { GuardParts } from './guard-parts.js'
 
@@ -78,7 +78,7 @@ export function commandKind(parts: GuardParts, step: CompiledStep, args: JsonObj
     return declares ? { kind: 'writes', argv: undefined } : { kind: 'none' }
   }
   const argv =
-    commands.length === 1 ? commandParser(parts.compiler)(commands[0]?.value ?? '') : undefined
+    commands.length === 1 ? commandArgv(parts.compiler, commands[0]?.value ?? '') : undefined
   if (argv === undefined) return { kind: 'writes', argv }
   const executor = workspaceExecutor(argv)
   if (executor !== undefined && executor.family !== 'git')

@@ -4,7 +4,7 @@ import type { TaintedPolicy } from '../schema/tainted-schema.js'
 import type { JsonObject } from '../types/json-value.js'
 import type { PlanCompiler } from '../types/plan-compiler.js'
 import type { TaintState } from '../types/taint-state.js'
-import { commandParser } from '../util/command-parser.js'
+import { commandArgv } from '../util/command-parser.js'
 import { hostAllowed } from '../util/host-allowed.js'
 import { runIssue } from '../util/run-issue.js'
 import { matchesGlob } from './match-glob.js'
@@ -93,7 +93,7 @@ function readCall(
   let acts = false
   for (const sink of sinks) {
     if (sink.role === 'command') {
-      const argv = commandParser(compiler)(sink.value)
+      const argv = commandArgv(compiler, sink.value)
       readsSensitive ||= argv !== undefined && commandReadsSensitive(argv, sensitive, roots)
       acts ||= argv === undefined || !commandReads(argv).readOnly
       continue
