@@ -83,10 +83,7 @@ function authorize(guard: PlanGuard, call: ToolCall): Promise<CallDecision> {
     const session = sessionOf(guard)
     const retry = session.retryInterrupted
     const turnCall = withTurnStep(session, call)
-    // Nothing to ask about an interrupted call: the guard's answer as it is, one await fewer.
-    const result =
-      retry === undefined ? guard.authorize(turnCall) : authorizeInterrupted(guard, turnCall, retry)
-    return Promise.resolve(result).then(decisionOf, guardFailure)
+    return authorizeInterrupted(guard, turnCall, retry).then(decisionOf, guardFailure)
   } catch (error) {
     return Promise.resolve(guardFailure(error))
   }

@@ -13,16 +13,24 @@ export type RetryInterrupted = (call: InterruptedCall) => boolean | Promise<bool
  * earlier turn, closed as failed) and the call authorized again (the interrupted start still
  * counts against the budgets: at-least-once, by approval).
  */
-export async function authorizeInterrupted(
+export function authorizeInterrupted(
   guard: PlanGuard,
   call: ToolCall,
   retry: RetryInterrupted | undefined,
 ): Promise<AuthorizeResult> {
+  // Without `retry` it is guard.authorize itself, answered without an extra turn of the loop.
+  return retry === undefined ? guard.authorize(call) : authorizeWithRetry(guard, call, retry)
+}
+
+async function authorizeWithRetry(
+  guard: PlanGuard,
+  call: ToolCall,
+  retry: RetryInterrupted,
+): Promise<AuthorizeResult> {
   // A refusal offered to `retry` (which may pause the run to ask a human) counts once per call.
-  const asked: ToolCall = retry === undefined ? call : { ...call, asksHuman: true }
+  const asked: ToolCall = { ...call, asksHuman: true }
   const result = await guard.authorize(asked)
-  if (result.allowed || result.issue.code !== 'interrupted_call' || retry === undefined)
-    return result
+  if (result.allowed || result.issue.code !== 'interrupted_call') return result
   const stepId = result.issue.stepId
   const interrupted = guard.interruptedCalls().find((entry) => entry.stepId === stepId)
   if (interrupted === undefined || (await retry(interrupted)) !== true) return result

@@ -11,8 +11,6 @@ import {
   type PlanGuard,
   type PlanGuardState,
   type PlanIssue,
-  type RetryInterrupted,
-  type ToolCall,
 } from '@plan/core'
 import {
   allowedText,
@@ -326,16 +324,6 @@ function sessionGuard(
   })
 }
 
-/** `guard.authorize(call)`, with a call denied as interrupted offered to `retry` when given. */
-function authorizeOnce(
-  guard: PlanGuard,
-  call: ToolCall,
-  retry: RetryInterrupted | undefined,
-): Promise<AuthorizeResult> {
-  // without `retry`, authorizeInterrupted answers what guard.authorize does
-  return retry === undefined ? guard.authorize(call) : authorizeInterrupted(guard, call, retry)
-}
-
 /** A per-call decision as the client sees it: issues at the call, not at the one-step plan. */
 function atCall(result: AuthorizeResult): AuthorizeResult {
   return result.allowed ? result : { ...result, issues: relocate(result.issues) }
@@ -355,7 +343,7 @@ function createCallDecider(
   let counter = Object.keys(state?.status ?? {}).length
   const retry = options.retryInterrupted
   return (tool, args) => {
-    if (mode === 'plan') return authorizeOnce(guard, { tool, args }, retry)
+    if (mode === 'plan') return authorizeInterrupted(guard, { tool, args }, retry)
     counter += 1
     const stepId = `call-${counter}`
     const submitted = guard.submitPlan({ steps: [{ id: stepId, tool, args: args ?? {} }] }, 'turn')
@@ -364,7 +352,7 @@ function createCallDecider(
       return { allowed: false, issue: issues[0] as PlanIssue, issues }
     }
     // submitPlan and the reservation inside authorize run in one tick: parallel calls cannot interleave
-    return authorizeOnce(guard, { tool, args, stepId }, retry).then(atCall)
+    return authorizeInterrupted(guard, { tool, args, stepId }, retry).then(atCall)
   }
 }
 
