@@ -28,9 +28,8 @@ export function analyzeGraph(dependencies: readonly (readonly number[])[]): Grap
 }
 
 /**
- * {@link analyzeGraph} over dependencies in compressed form: node `i` depends on
- * `dependencyTarget[dependencyStart[i] .. dependencyStart[i + 1])`, and there are
- * `dependencyStart.length - 1` nodes.
+ * {@link analyzeGraph} over compressed dependencies (`dependencyStart.length - 1` nodes): node `i`
+ * depends on `dependencyTarget[dependencyStart[i] .. dependencyStart[i + 1])`.
  */
 export function analyzeDependencies(
   dependencyStart: Int32Array,
@@ -43,9 +42,8 @@ export function analyzeDependencies(
 }
 
 /**
- * {@link orderDependencies} in one pass for a graph whose every edge points to an earlier node
- * (a plan whose steps depend only on steps before them: acyclic by construction, and each
- * node's level is known once its dependencies' are); undefined at the first edge that does not.
+ * {@link orderDependencies} in one pass when every edge points to an earlier node (acyclic by
+ * construction, each level known from earlier ones); undefined at the first edge that does not.
  */
 export function forwardDependencies(
   dependencyStart: Int32Array,

@@ -31,10 +31,7 @@ export interface PlanReferences {
   readonly targets: number[]
 }
 
-/**
- * What an argument check reads (from the compiler) and the arrays that `checkArgumentsInto`
- * appends to.
- */
+/** What an argument check reads from the compiler, and the arrays `checkArgumentsInto` fills. */
 export interface ArgumentWalk {
   readonly scope: PathScope
   readonly checkCommand: (command: unknown) => CommandCheckResult
@@ -43,25 +40,22 @@ export interface ArgumentWalk {
   /** The step being checked, for self-reference detection. */
   readonly stepId?: string
   /**
-   * The path of the arguments inside the plan (or call): an issue's path is this, then the
-   * value's place inside the arguments. Copied for an issue, never written: the caller may
-   * change it between calls.
+   * Path of the arguments in the plan (or call), prefixing each issue's path. Copied for an issue,
+   * never written: the caller may change it between calls.
    */
   readonly base: Path
   readonly issues: PlanIssue[]
   readonly references: StepReference[]
   /**
-   * True when the compiler parsed the arguments itself (`JSON.parse`) and nothing else holds
-   * them: checked objects are frozen in place instead of copied, and every object is an array
-   * or plain, so that no prototype need be read.
+   * True when the compiler `JSON.parse`d the arguments and nothing else holds them: checked objects
+   * are frozen in place, not copied, and every object is an array or plain (no prototype to read).
    */
   readonly owned?: boolean
 }
 
 /**
- * Reports an issue (`invalid_arguments` unless `code` says otherwise) at the value `key` of
- * `at`, a place inside the arguments (the path is built only here, for an issue), and returns
- * undefined, the "rejected" value of every check.
+ * Reports a `code` issue at value `key` of `at` (a place in the arguments; the path is built only
+ * here, for an issue) and returns undefined, the "rejected" value of every check.
  */
 export function fail(
   walk: ArgumentWalk,

@@ -16,10 +16,9 @@ function idsOf(ids: readonly string[], nodes: readonly number[]): string[] {
 }
 
 /**
- * The approved plan of an acyclic, issue-free graph: its steps, topological order, levels,
- * critical path length and hash, all deep-frozen. `steps`, `levels` and `hash` are enumerable
- * getters, made from the compiler's columns when first read: many plans are never hashed, and a
- * plan that is only checked, signed or run never needs its steps as objects or its levels.
+ * The approved, deep-frozen plan of an acyclic, issue-free graph. `steps`, `levels` and `hash`
+ * are enumerable getters over the compiler's columns, made when first read: many plans are never
+ * hashed, and one only checked, signed or run never needs its step objects or its levels.
  */
 export function buildCompiledPlan(
   table: StepTable,
@@ -48,9 +47,8 @@ const NO_TARGETS = new Int32Array(0)
 const ONE_STEP_REFERENCES: readonly (readonly StepReference[])[] = Object.freeze([NO_REFERENCES])
 
 /**
- * The approved plan of one step with no dependencies and no references, whose arguments were
- * checked (a model turn's one call): what {@link buildCompiledPlan} makes of that plan, without
- * the tables of a general one. `ids`, frozen, holds the step's id and is also the plan's order.
+ * {@link buildCompiledPlan} for one step without dependencies or references, arguments checked
+ * (a model turn's one call), without a general plan's tables. `ids`, frozen, is also the order.
  */
 export function buildOneStepPlan(
   ids: readonly [string],
@@ -91,10 +89,9 @@ function compiledPlanOf(
 type PlanBody = { -readonly [K in 'order' | 'criticalPathLength']: CompiledPlan[K] }
 
 /**
- * What each compiled plan is made from, under a symbol: a non-enumerable, read-only own
- * property (a WeakMap would cost every scavenge its ephemeron table, about a sixth of a small
- * plan's compile). Whoever reaches it can read the plan's steps and hash, nothing more: the
- * columns are private and nothing shared between plans can be written through it.
+ * Each compiled plan's columns, as a non-enumerable, read-only own property (a WeakMap would cost
+ * every scavenge its ephemeron table, about a sixth of a small plan's compile). Whoever reaches it
+ * can read steps and hash, no more: the columns' fields are private, nothing shared is writable.
  */
 const COLUMNS = Symbol('@plan/core.planColumns')
 
@@ -105,10 +102,7 @@ function columnsOf(plan: object & { readonly [COLUMNS]?: PlanColumns }): PlanCol
   return columns
 }
 
-/**
- * A plan's steps by position, read without making the step objects: the guard and the
- * executor of a large plan keep nothing per step but what they need.
- */
+/** A plan's steps by position, without step objects: guard and executor keep only what they use. */
 export type PlanSteps = Pick<
   PlanColumns,
   'size' | 'ids' | 'positions' | 'step' | 'tool' | 'dependencies' | 'dependents'
@@ -138,9 +132,8 @@ export function planSteps(plan: CompiledPlan): PlanSteps {
 }
 
 /**
- * What answers `plan.hash` later without holding the plan: a compiled plan's hasher, detached
- * from it (see {@link PlanHasher.detach}: its text kept when at most `maxLength` characters);
- * undefined for a plan of more than one chunk of steps or one not compiled here.
+ * A compiled plan's hasher, {@link PlanHasher.detach}ed to answer `plan.hash` without the plan
+ * (text kept if at most `maxLength` long); undefined past one chunk of steps or for a foreign plan.
  */
 export function detachedHasher(plan: CompiledPlan, maxLength: number): PlanHasher | undefined {
   if (!Object.hasOwn(plan, COLUMNS)) return undefined

@@ -32,8 +32,7 @@ function codePoints(value: string): number {
 
 function stringRefusal(spec: SpecOf<'string'>, value: string): Refusal | undefined {
   const max = spec.maxLength ?? DEFAULT_MAX_STRING_LENGTH
-  // No more code points than UTF-16 units, and at least half as many: count them only where
-  // the units do not decide.
+  // Code points number half to all of the UTF-16 units: count them only if units can't decide.
   const length = value.length > max ? codePoints(value) : value.length
   if (length > max)
     return {
@@ -131,9 +130,8 @@ function checkArrayArgument(
 }
 
 /**
- * Checks the argument value `key` of `at` (its place inside the step's args; `at.length` is
- * its nesting) against its declaration and returns a clean, frozen copy, or reports every
- * problem and returns undefined.
+ * Checks argument value `key` of `at` (its place in the step's args; `at.length` is its nesting)
+ * against `spec`: a clean, frozen copy, or undefined with every problem reported.
  */
 export function checkArgumentValue(
   spec: ArgSpec,

@@ -39,9 +39,8 @@ function swappedPair(record: JsonObject, first: string, second: string): JsonObj
 }
 
 /**
- * Checks one call's arguments against a tool's declaration: undeclared, missing and mistyped
- * arguments, paths, commands, references. Reports every problem, appending to `walk.issues`
- * and `walk.references`, so that a whole plan is checked without a result object per step.
+ * Checks one call's arguments against a tool's declaration (undeclared, missing, mistyped, paths,
+ * commands, references), appending to `walk.issues` and `walk.references`: no result per step.
  */
 export function checkArgumentsInto(
   tool: ToolPolicy,
@@ -64,10 +63,9 @@ export function checkArgumentsInto(
 }
 
 /**
- * The declared arguments of `args`, checked, in sorted key order; the others are reported.
- * Arguments the compiler owns (`walk.owned`) are checked in place: checked values are written
- * back and `args` itself is returned, unless its keys are out of sorted order (then a sorted
- * copy); with any issue the plan is refused, and the empty object stands in.
+ * The declared arguments of `args`, checked, in sorted key order; the others are reported. Owned
+ * (`walk.owned`) ones are checked in place: values written back, `args` itself returned unless its
+ * keys are out of order (then a sorted copy); with any issue the plan is refused, `{}` stands in.
  */
 function checkDeclared(
   declared: Declared,

@@ -19,9 +19,8 @@ interface JsonBudget {
 const TOO_LARGE = 'Value is larger than the declared maxBytes.'
 
 /**
- * Copies the JSON value `key` of `at` (its place inside the step's args; `at.length` is its
- * nesting), refusing non-JSON values, deep nesting, prototype keys and oversize; `$ref`
- * objects inside it are checked as references.
+ * Copies JSON value `key` of `at` (place in the step's args; `at.length` is its nesting), refusing
+ * non-JSON values, deep nesting, prototype keys and oversize; `$ref` objects inside are checked.
  */
 export function checkJsonArgument(
   value: unknown,

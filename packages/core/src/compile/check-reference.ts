@@ -21,9 +21,8 @@ function hasOneKey(value: object): boolean {
 }
 
 /**
- * Checks a `{ "$ref": … }` argument, the value `key` of `at` inside the step's args:
- * well-formed, naming another step of the plan. Records the reference in `walk.references` and
- * returns a frozen copy of it (itself, frozen, when `walk.owned`), or reports why it is refused.
+ * Checks `{ "$ref": … }` at `key` of `at`: well-formed, naming another step of the plan. Records it
+ * in `walk.references` and returns a frozen copy (itself if `walk.owned`), or reports the refusal.
  */
 export function checkReference(
   value: Record<string, unknown>,

@@ -46,12 +46,11 @@ function samePort(scheme: string, rfcPort: string, whatwgPort: string): boolean 
 }
 
 /**
- * Checks a URL argument with two parsers, the WHATWG URL Standard (what `fetch` and Node use)
- * and a strict RFC 3986 reading (what many HTTP clients, proxies and allow-lists use), and
- * refuses it when they could disagree about where it goes: backslashes, `@` or credentials in
- * the authority, whitespace or control characters anywhere, a missing `//`, percent-escapes,
- * non-ASCII or IPv4 shorthands (`0x7f.1`, `2130706433`) in the host. Then the scheme and the
- * host must be allowed. On success `url` is the normalised form both parsers agreed on.
+ * Checks a URL argument with two parsers, the WHATWG URL Standard (what `fetch` and Node use) and
+ * a strict RFC 3986 reading (what many HTTP clients, proxies and allow-lists use), refusing it
+ * where they could disagree about where it goes: backslashes, `@` or credentials in the authority,
+ * whitespace or control characters, a missing `//`, percent-escapes, non-ASCII or IPv4 shorthands
+ * (`0x7f.1`, `2130706433`) in the host. Then scheme and host must be allowed; `url` is normalised.
  */
 export function checkUrl(value: string, rules: UrlRules): UrlCheckResult {
   const example = `${rules.schemes[0] ?? 'https'}://example.com/path`

@@ -56,10 +56,9 @@ function checkToolArguments(
 }
 
 /**
- * Creates a compiler bound to one policy. The Bash grammar behind command checks is loaded
- * once, here, so `validate` and `compile` are synchronous. The policy's `examples` are decided
- * here too: a `PolicyError` with a `policy_example_failed` issue per example the policy decides
- * otherwise.
+ * Creates a compiler bound to one policy. The Bash grammar behind command checks is loaded once,
+ * here, so `validate` and `compile` are synchronous. The policy's `examples` are decided here too:
+ * a `PolicyError` with a `policy_example_failed` issue per example the policy decides otherwise.
  *
  * @example
  * ```ts

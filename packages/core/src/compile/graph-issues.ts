@@ -65,9 +65,8 @@ function fanOutIssues(links: PlanLinks, base: Path, maxFanOut: number, issues: P
 }
 
 /**
- * Reports the graph's cycles (one issue per cycle, naming it) or, for an acyclic graph, a
- * dependency chain longer than `budgets.maxDepth` and steps with more than
- * `budgets.maxFanOut` direct dependents.
+ * Reports the graph's cycles (one issue each, naming it) or, if acyclic, a dependency chain longer
+ * than `budgets.maxDepth` and steps with more than `budgets.maxFanOut` direct dependents.
  */
 export function reportGraphIssues(
   graph: GraphAnalysis,

@@ -3,11 +3,9 @@ import { MapView } from '../util/map-view.js'
 import { RAN_OUT, SlotTable } from './slot-table.js'
 
 /**
- * The position of each of a plan's (distinct) step ids: an open-addressing table of 32-bit
- * slots over the plan's own array of ids, a few bytes per step where a Map takes some forty.
- * Like the compiler's `StepIndex`, it falls back to a Map when ids collide too often (a plan
- * crafted for it costs a bounded amount per id). Iterates in position order, as a Map filled
- * in plan order does.
+ * Each of a plan's distinct step ids to its position: an open-addressing table of 32-bit slots over
+ * the plan's own id array, a few bytes per step where a Map takes some forty; a Map if ids collide
+ * too often (as `StepIndex`). Iterates in position order, as a Map filled in plan order does.
  */
 export class IdPositions extends MapView<number> {
   readonly #ids: readonly string[]
@@ -69,10 +67,7 @@ export class IdPositions extends MapView<number> {
   }
 }
 
-/**
- * The position of a one-step plan's id (a model turn's one call): what {@link IdPositions}
- * answers for one id, by one comparison, without a table.
- */
+/** {@link IdPositions} for a one-step plan (a model turn's one call): one comparison, no table. */
 export class OneIdPosition extends MapView<number> {
   readonly #id: string
 

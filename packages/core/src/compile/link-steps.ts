@@ -24,9 +24,8 @@ const BATCH_LOOKUPS = 64
 type MutableWalk = { -readonly [K in keyof ArgumentWalk]: ArgumentWalk[K] }
 
 /**
- * Reports a `depends_on` entry that names no step or the step itself, and adds the others as
- * edges of `node`; `targetNodes[slot]`, when given, is the node `table.dependencyIds[slot]`
- * names, or -1.
+ * Adds `node`'s `depends_on` entries as edges, reporting those naming no step or the step itself;
+ * `targetNodes[slot]`, if given, is the node `table.dependencyIds[slot]` names, or -1.
  */
 function linkDependencies(
   input: LinkInput,
@@ -64,9 +63,8 @@ function linkDependencies(
 }
 
 /**
- * The second pass over a plan's steps: each step's tool and arguments are checked (arguments
- * copied, references recorded), and each step with a good id becomes a graph node with its
- * dependencies. Every problem goes into `input.issues`, in plan order.
+ * The second pass over a plan's steps: checks each tool and arguments (copied, references
+ * recorded) and makes each step with a good id a graph node; issues go to `input.issues` in order.
  */
 export function linkSteps(input: LinkInput): PlanLinks {
   const { policy, table, base, issues } = input

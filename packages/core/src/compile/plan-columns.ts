@@ -12,9 +12,8 @@ const NO_NODES = new Int32Array(0)
 const ONE_STEP_DEPENDENTS: DependentRows = { starts: new Int32Array(2), targets: NO_NODES }
 
 /**
- * An array of `count` empty strings, each an own element from the start (literals for the
- * usual few): written inside its length only, it never meets an index accessor that a
- * polluted Array.prototype or Object.prototype may hold.
+ * `count` empty strings, each an own element from the start (literals for the usual few): written
+ * inside its length only, it never meets an index accessor of a polluted Array/Object.prototype.
  */
 function blankIds(count: number): string[] {
   if (count === 1) return ['']
@@ -47,10 +46,8 @@ export interface PlanColumnsInput {
 }
 
 /**
- * An approved plan's steps as columns, one entry per step: what the compiler built, kept as it
- * is. The hash reads the columns; the step objects of `CompiledPlan.steps` are made from them
- * the first time they are asked for, so a plan whose steps are never read as objects never
- * allocates them.
+ * An approved plan's steps as columns, as the compiler built them. The hash reads the columns;
+ * `CompiledPlan.steps` objects are made from them when first asked for (else never).
  */
 export class PlanColumns implements HashSource {
   readonly #input: PlanColumnsInput
@@ -114,10 +111,7 @@ export class PlanColumns implements HashSource {
     return this.#positions
   }
 
-  /**
-   * The dependents of each step, by position, made at the first call: one copy for the guard
-   * and the executor of the plan, which only read it.
-   */
+  /** Each step's dependents by position, made once: the guard and the executor only read it. */
   dependents(): DependentRows {
     // One step has no dependents: a turn's one call shares the empty rows.
     if (this.size === 1) return ONE_STEP_DEPENDENTS
@@ -148,13 +142,12 @@ export class PlanColumns implements HashSource {
   }
 
   /**
-   * The step at `node`: the plan's own object once {@link steps} were made, else a new frozen
-   * one (nothing keeps it), so a reader of a few steps at a time never makes them all.
+   * The step at `node`: the plan's own object once {@link steps} were made, else a frozen one
+   * made on demand, so a reader of a few steps at a time never makes them all.
    */
   step(node: number): CompiledStep {
     if (this.#steps !== undefined) return itemAt(this.#steps, node)
-    // The steps asked for lately, by node modulo the size: a step being authorized, run and
-    // completed is made once, and stays the same object meanwhile.
+    // Recent steps by node mod size: a step being authorized, run and completed is made once.
     const slot = node & (this.#recent.length - 1)
     const recent = this.#recent[slot]
     if (recent !== undefined && recent.id === this.#input.ids[node]) return recent
@@ -175,9 +168,8 @@ export class PlanColumns implements HashSource {
 }
 
 /**
- * The deep-frozen step objects of `input`'s columns. Every element written to an array here is
- * checked to be the array's own, so an index accessor on a built-in prototype cannot drop or
- * stand in for a step or a shared dependency list (then this throws).
+ * The deep-frozen step objects of `input`. Each written element is checked to be its array's own
+ * (else this throws): a built-in prototype's index accessor cannot drop or replace a step.
  */
 function buildSteps(input: PlanColumnsInput): CompiledStep[] {
   const size = input.ids.length
@@ -232,9 +224,8 @@ function dependsOn(
 }
 
 /**
- * The ids `node` depends on, in edge order, written into `into` when it has exactly their
- * number of elements, else into a new array. Written only inside its own length, so an index
- * accessor on a built-in prototype never sees a write.
+ * The ids `node` depends on, in edge order, in `into` if it has exactly their count, else in a
+ * new array; written only inside its length, so a built-in prototype's accessor sees no write.
  */
 function dependencyIdsInto(input: PlanColumnsInput, node: number, into?: string[]): string[] {
   const { ids, dependencyStart, dependencyTarget } = input

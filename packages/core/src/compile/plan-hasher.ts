@@ -17,9 +17,8 @@ const CHUNK = 512
 export interface HashSource {
   readonly size: number
   /**
-   * Writes step `node` into `step` (a literal of the hasher's own, reused): its args, id, tool,
-   * and as `dependsOn` its dependencies as hashed — in `step.dependsOn` itself when that array
-   * has exactly their number of elements and is not {@link NO_DEPENDENCIES}, else in a new one.
+   * Writes step `node` into the reused `step`: args, id, tool, and dependencies as hashed, in
+   * `step.dependsOn` if it has their count and is not {@link NO_DEPENDENCIES}, else a new one.
    */
   fill(node: number, step: HashedStep): void
 }
@@ -27,9 +26,8 @@ export interface HashSource {
 const NO_ARGS: CompiledStep['args'] = Object.freeze({})
 
 /**
- * A chunk of step literals, refilled for every chunk: no object per step to collect. Each is
- * checked to be the array's own, so an index accessor on a built-in prototype cannot stand in
- * for a step (then this throws).
+ * A chunk of step literals, refilled per chunk (no object per step to collect). Each is checked
+ * own (else this throws), so a built-in prototype's index accessor cannot stand in for one.
  */
 function pendingSteps(size: number): HashedStep[] {
   const pending: HashedStep[] = new Array(size)
@@ -41,17 +39,13 @@ function pendingSteps(size: number): HashedStep[] {
 }
 
 /**
- * SHA-256 of `{"steps":[…],"version":1}`, the canonical JSON of a compiled plan, computed at the
- * first {@link PlanHasher.digest} from the plan's steps as its source gives them, a chunk at a
- * time: a plan whose hash is never read is never hashed. Keys in sorted order make each step's
- * literal canonical as it stands (arguments are copied in sorted key order when they are
- * checked); dependencies are hashed sorted, without duplicates.
+ * SHA-256 of a compiled plan's canonical JSON `{"steps":[…],"version":1}`, computed a chunk at a
+ * time at the first {@link PlanHasher.digest} (a plan whose hash is never read is never hashed).
+ * Sorted keys make each step literal canonical as it stands (arguments are copied in sorted key
+ * order when checked); dependencies are hashed sorted, without duplicates.
  */
 export class PlanHasher {
-  /**
-   * What the digest is made from until it is known: the plan's steps, or once detached (see
-   * {@link detach}) their whole text; nothing (`''`) after.
-   */
+  /** The digest's input until known: the steps, their text once {@link detach}ed, then `''`. */
   #from: HashSource | string
   #digest: string | undefined
 
@@ -80,10 +74,9 @@ export class PlanHasher {
   }
 
   /**
-   * Lets go of the source, so that holding the hasher holds no plan: the text a later
-   * {@link digest} hashes is made now and kept when it is at most `maxLength` characters, else
-   * hashed now. False, keeping the source, for a plan of more than one chunk of steps. The
-   * digest is the same either way.
+   * Lets go of the source, so holding the hasher holds no plan: the text {@link digest} hashes is
+   * made now and kept if at most `maxLength` characters, else hashed now (same digest either way).
+   * False, keeping the source, for a plan of more than one chunk of steps.
    */
   detach(maxLength: number): boolean {
     const source = this.#from

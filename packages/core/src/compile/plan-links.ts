@@ -46,9 +46,8 @@ function grown(column: Int32Array, least: number): Int32Array {
 }
 
 /**
- * The graph of a plan's steps, one column per field and one entry per graph node (a step with
- * a well-formed, unique id) in plan order; dependencies and references in compressed form:
- * node `n` depends on `dependencyTarget[dependencyStart[n] .. dependencyStart[n + 1])`.
+ * The graph of a plan's steps, one column per field and one entry per graph node (a step with a
+ * well-formed, unique id) in plan order; dependencies and references in compressed form.
  */
 export class PlanLinks {
   /** Graph node of each step (by plan index), -1 for steps outside the graph. */
@@ -68,7 +67,6 @@ export class PlanLinks {
   readonly #edgeRoom: number
   #referenceTarget: Int32Array = NO_TARGETS
   #referenceCount = 0
-  // Past SCAN_EDGES dependencies of the node being linked, a stamp per node tells which it has.
   #stamp: Int32Array | undefined
 
   constructor(table: StepTable) {
@@ -118,10 +116,7 @@ export class PlanLinks {
     return this.rowOf.length
   }
 
-  /**
-   * Adds an edge from `node` (the one being linked) to `dependency`, once: explicit dependencies
-   * first, then those implied by references.
-   */
+  /** Adds an edge `node` (being linked) → `dependency` once: explicit ones first, then implied. */
   addDependency(node: number, dependency: number): void {
     if (dependency < 0 || this.#linked(node, dependency)) return
     const edge = this.#edges
@@ -131,10 +126,7 @@ export class PlanLinks {
     this.#edges = edge + 1
   }
 
-  /**
-   * Whether `node` already has an edge to `dependency`: its few edges so far are scanned (they
-   * are at hand), and past {@link SCAN_EDGES} of them a stamp per node tells.
-   */
+  /** Whether `node` has an edge to `dependency`: scanned, or past {@link SCAN_EDGES} stamped. */
   #linked(node: number, dependency: number): boolean {
     const end = this.#edges
     // Nodes are linked and closed in order: this node's edges start where the last one's ended.
@@ -158,10 +150,7 @@ export class PlanLinks {
     return false
   }
 
-  /**
-   * Adds `node`'s references, `references[from, end)` (`targets[i]` is the plan index of
-   * `references[i]`'s step).
-   */
+  /** Adds `node`'s references `references[from..]`; `targets[i]` is the plan index of each. */
   addReferences(
     node: number,
     references: readonly StepReference[],

@@ -14,19 +14,13 @@ export interface StepReading {
   readonly issues: PlanIssue[]
   /** Each well-formed id, with the index of the first step that has it. */
   readonly ids: StepIndex
-  /**
-   * True when the steps are what the compiler's `JSON.parse` returned (every object an array or
-   * plain): their arguments are then frozen in place, not copied.
-   */
+  /** True for steps the compiler `JSON.parse`d (all plain): args frozen in place, not copied. */
   readonly owned?: boolean
 }
 
 type Step = Record<string, unknown>
 
-/**
- * The step's own `key`, never one inherited (from a polluted `Object.prototype`): a step
- * without a tool or arguments of its own is judged as written.
- */
+/** The step's own `key`, never one from a polluted `Object.prototype`: judged as written. */
 function own(raw: Step, key: string): unknown {
   return hasOwnKey(raw, key) ? raw[key] : undefined
 }
@@ -127,10 +121,7 @@ function checkStepDescription(reading: StepReading, raw: Step, index: number, id
   invalid(reading, path, 'Step description must be a string.', undefined, id)
 }
 
-/**
- * Reads `depends_on` (or `dependsOn`) into the table, strings only, reporting the rest;
- * returns true when the key was spelled `dependsOn`.
- */
+/** Reads `depends_on` (or `dependsOn`) ids into the table; false when spelled `depends_on`. */
 function readStepDependencies(reading: StepReading, raw: Step, index: number, id?: string) {
   const { base, table } = reading
   const hasSnake = hasOwnKey(raw, 'depends_on')

@@ -7,10 +7,7 @@ const MAX_REFERENCE_FIELDS = 32
 const NO_FIELD: readonly string[] = Object.freeze([])
 const OUTPUT = '.output'
 
-/**
- * The field path of a `$ref` target (`"<step>"`, `"<step>.output"` or
- * `"<step>.output.<field>[.<field>…]"`), or undefined when the target is malformed.
- */
+/** The field path of `$ref` target `<step>[.output[.<field>…]]`, or undefined when malformed. */
 export function referenceField(target: string, dot: number): readonly string[] | undefined {
   if (dot === -1) return NO_FIELD
   if (!target.startsWith(OUTPUT, dot)) return undefined
@@ -33,9 +30,8 @@ function splitFields(text: string): string[] | undefined {
 }
 
 /**
- * Frozen reference paths and fields shared by the steps of one plan: a large plan whose steps
+ * Frozen reference paths and fields shared (unobservably) by one plan's steps: a plan whose steps
  * read `content` from `.output.text` holds one `["content"]` and one `["text"]`, not one each.
- * Values are frozen, so sharing them is not observable.
  */
 export class ReferenceParts {
   readonly #paths = new Map<Key, readonly Key[]>()

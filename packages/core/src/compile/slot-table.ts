@@ -29,10 +29,7 @@ export class SlotTable {
     this.entryMask = size * 2 - 1
   }
 
-  /**
-   * Seeded FNV-1a over the first `length` UTF-16 code units of `id`, with a final mix so that
-   * close ids spread apart.
-   */
+  /** Seeded FNV-1a of `id`'s first `length` UTF-16 units, mixed last so close ids spread apart. */
   hash(id: string, length = id.length): number {
     let hash = this.seed
     for (let index = 0; index < length; index += 1)
@@ -45,9 +42,8 @@ export class SlotTable {
   }
 
   /**
-   * The position in `ids` of `id`, whose hash is `hash`; when it is absent, `~slot` of the empty
-   * slot it would take (negative), or {@link RAN_OUT}. Every id in the table sits within
-   * {@link MAX_PROBES} slots of its own, so a lookup that runs out is a miss too.
+   * Position of `id` (hashed `hash`) in `ids`; if absent, `~slot` of the empty slot it would take,
+   * or {@link RAN_OUT}, a miss too (each id in the table is within {@link MAX_PROBES} of its slot).
    */
   probe(ids: readonly string[], id: string, hash: number): number {
     const slots = this.slots

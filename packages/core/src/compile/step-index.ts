@@ -5,11 +5,10 @@ import { MAX_PROBES, RAN_OUT, SlotTable } from './slot-table.js'
 export const LINEAR_IDS = 8
 
 /**
- * Step ids to the index of the first step that has each, for one plan: an open-addressing table
- * in a typed array, so that a large plan's lookups touch one small slot each instead of a Map's
- * buckets and entries. Falls back to a Map if ids collide too often. An index sized for at most
- * {@link LINEAR_IDS} ids (a turn's few calls) is a list searched in order until it outgrows
- * that, then a Map: the same answers.
+ * One plan's step ids to the index of the first step with each: an open-addressing table in a
+ * typed array, so a large plan's lookup touches one small slot, not a Map's buckets and entries;
+ * a Map if ids collide too often. Sized for at most {@link LINEAR_IDS} ids (a turn's few calls),
+ * it is a list searched in order until it outgrows that, then a Map: the same answers.
  */
 export class StepIndex {
   // Undefined while the index is a list.
@@ -46,9 +45,8 @@ export class StepIndex {
   }
 
   /**
-   * {@link position} of each of `keys[0 .. count)`, into `out`: all hashes first, then all
-   * probes, so the memory that many lookups touch is fetched side by side instead of one
-   * lookup after another.
+   * {@link position} of each of `keys[0 .. count)` into `out`: all hashes, then all probes, so the
+   * memory many lookups touch is fetched side by side, not one lookup after another.
    */
   positions(keys: readonly string[], count: number, out: Int32Array): void {
     const table = this.#table
@@ -90,10 +88,7 @@ export class StepIndex {
     return this.get(text.slice(0, length))
   }
 
-  /**
-   * Adds `id` at step `index` when it is new and returns undefined; returns the step index it
-   * already has otherwise (and leaves it).
-   */
+  /** Adds `id` at step `index` if new (returning undefined), else returns its step index as is. */
   addIfAbsent(id: string, index: number): number | undefined {
     if (this.#fallback !== undefined) return this.#addToMap(id, index)
     const table = this.#table

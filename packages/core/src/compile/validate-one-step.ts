@@ -47,11 +47,10 @@ function plainToolPolicy(policy: ResolvedPolicy, tool: unknown): ToolPolicy | un
 }
 
 /**
- * `validatePlan` of a plan of one step, without the tables of a general plan: the approved
- * plan when it is `{ steps: [{ id, tool, args }] }` (the shape of a model turn's one call),
- * its tool is allowed and its arguments pass their checks without any reference; undefined
- * for every other plan, which `validatePlan` then decides. Only what `validatePlan` approves
- * with the same plan is approved here: the arguments go through its own check.
+ * `validatePlan` of a one-step plan without a general plan's tables: the approved plan when it is
+ * `{ steps: [{ id, tool, args }] }` (a model turn's one call), its tool allowed and its arguments
+ * passing their checks without any reference; undefined for any other plan, left to `validatePlan`.
+ * Only what `validatePlan` approves is approved here: the arguments go through its own check.
  */
 export function validateOneStep(
   policy: ResolvedPolicy,

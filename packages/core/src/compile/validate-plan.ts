@@ -45,9 +45,8 @@ function reportUntrustedFlow(input: LinkInput, graph: GraphAnalysis, links: Plan
 }
 
 /**
- * Reads every step into the table; steps the compiler owns are let go once read (the table
- * keeps their args). A loop of its own: a long loop in `validatePlan` would be compiled on its
- * own while running, before the code after it had run, and left on every call.
+ * Reads every step into the table; owned steps are let go once read (the table keeps their args).
+ * A loop of its own: inside `validatePlan` it would be compiled mid-run, and bail out every call.
  */
 function readSteps(reading: StepReading, steps: unknown[]): void {
   for (let index = 0; index < steps.length; index += 1) {
@@ -57,12 +56,11 @@ function readSteps(reading: StepReading, steps: unknown[]): void {
 }
 
 /**
- * Validates and compiles a plan against a policy: the plan's shape, every step (id, tool,
- * arguments, dependencies), the graph (cycles, depth, fan-out) and untrusted data flow.
- * Reports every issue, in plan order; compiles only a plan without any. An `owned` plan (parsed
- * by the compiler, held by nothing else) is taken apart as it is read: its argument objects are
- * frozen into the compiled plan in place of copies. Step ids are indexed in a list up to
- * `linearUpTo` steps, in a table beyond (the same results; tests compare both).
+ * Validates and compiles a plan against a policy: shape, every step (id, tool, arguments,
+ * dependencies), the graph (cycles, depth, fan-out) and untrusted data flow. Reports every issue in
+ * plan order; compiles only a plan without any. An `owned` plan (parsed by the compiler, held by
+ * nothing else) is taken apart as read, its argument objects frozen in place of copies. Step ids
+ * are indexed in a list up to `linearUpTo` steps, in a table beyond (same results; tests compare).
  */
 export function validatePlan(
   policy: ResolvedPolicy,

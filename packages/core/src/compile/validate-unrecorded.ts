@@ -11,12 +11,10 @@ export function withUnrecordedValidate(compiler: PlanCompiler, validate: Validat
 }
 
 /**
- * `compiler.validate(plan)`, except that an approved plan is not recorded for
- * `compiler.approves`: for a guard's per-turn batches, which live for one model turn and never
- * reach `approves`, and whose entries in the compiler's weak set cost the garbage collector more
- * than compiling them. A plan of one step without references, a model turn's usual one call, is
- * approved without the tables of a general plan (`validateOneStep`). Any other compiler
- * validates as usual.
+ * `compiler.validate(plan)` without recording an approved plan for `compiler.approves`: for a
+ * guard's per-turn batches, which live one model turn and never reach `approves`, and whose entries
+ * in the compiler's weak set cost the GC more than compiling them. A one-step plan without
+ * references (a turn's usual call) skips a general plan's tables; other compilers just validate.
  */
 export function validateUnrecorded(
   compiler: PlanCompiler & { readonly [UNRECORDED]?: Validate },
