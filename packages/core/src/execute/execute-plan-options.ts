@@ -27,9 +27,8 @@ export interface ExecutePlanOptions
   /** Progress events; an exception thrown here is ignored. */
   readonly onEvent?: (event: ExecutionEvent) => void
   /**
-   * Where decisions are written: the run's start, end and deadline here, and every guard
-   * decision when the executor creates the guard (a guard passed in writes to its own sink).
-   * A failed write stops the run.
+   * Where decisions are written: the run's start, end and deadline, and every guard decision when
+   * the executor makes the guard (a guard passed in uses its own). A failed write stops the run.
    */
   readonly audit?: AuditSink
 }

@@ -15,10 +15,7 @@ type StepCallEvent<Type extends string> = {
   readonly tool: string
 }
 
-/**
- * A progress event of `executePlan`. Every event carries `at`, the time in milliseconds
- * since the epoch (from the executor's clock).
- */
+/** A progress event of `executePlan`; `at` is the executor's clock, in ms since the epoch. */
 export type ExecutionEvent =
   | { readonly type: 'plan-start'; readonly at: number; readonly steps: number }
   /** A step was authorized and its tool is being called (`attempt` starts at 1). */

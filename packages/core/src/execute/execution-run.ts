@@ -18,9 +18,8 @@ import type { StepRecord } from './step-records.js'
 import { type StepLauncher, StepScheduler } from './step-scheduler.js'
 
 /**
- * One run of a plan: the guard every call goes through, the scheduler, the calls in flight and
- * the record of results. It decides how the run stops (halt, fail-fast, skipped dependents) and
- * ends it exactly once; running one step is {@link StepLauncher}'s job.
+ * One run of a plan (guard, scheduler, calls in flight, record of results): decides how it stops
+ * (halt, fail-fast, skipped dependents) and ends it exactly once; {@link StepLauncher} runs a step.
  */
 export class ExecutionRun {
   readonly settings: ExecutionSettings

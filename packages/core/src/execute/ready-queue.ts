@@ -1,9 +1,6 @@
 import { numberAt } from '@plan/shell/common'
 
-/**
- * A max-heap of step positions: highest priority first, then lowest position (plan order).
- * Positions, not ids: the comparisons read a typed array, no map.
- */
+/** Max-heap of step positions (compared in a typed array, no map): priority, then plan order. */
 export class ReadyQueue {
   readonly #heap: number[] = []
   readonly #priority: Int32Array

@@ -52,7 +52,7 @@ export class RunRecord {
     return this.#status
   }
 
-  /** Records a step that ended without running its tool (skipped, or finished earlier). */
+  /** Records a step: started (no status yet), or ended without its tool (skipped, or earlier). */
   settle(stepId: string, result: StepRecord): void {
     this.steps.set(stepId, result)
     if (result.status === undefined) {

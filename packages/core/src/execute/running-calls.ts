@@ -9,12 +9,10 @@ export type CallOutcome =
   | { readonly ok: false; readonly error: unknown; readonly issue?: PlanIssue }
 
 /**
- * The tool calls in flight: each has its own abort signal and, with a time limit, a timer.
- * A call settles once; whatever the tool does after a timeout or an abort is ignored.
- *
- * Each call holds a slot of arrays that freed slots are reused from, not an entry of a Map:
- * a long-lived Map whose entries come and go every step gets a new table at each growth or
- * shrink, made in the old generation, where it stays until a full collection.
+ * The tool calls in flight, each with its own abort signal and, with a time limit, a timer. A call
+ * settles once; what the tool does after a timeout or abort is ignored. Each call holds a reused
+ * slot of arrays, not a Map entry: a long-lived Map whose entries come and go every step gets a new
+ * table at each growth or shrink, made in the old generation, where it stays until a full GC.
  */
 export class RunningCalls {
   /** The controller of the call in each slot; undefined for a free slot. */

@@ -6,10 +6,9 @@ import { type DependentRows, dependentsAt } from '../util/dependent-rows.js'
 const NO_IDS: readonly string[] = Object.freeze([])
 
 /**
- * The steps of a plan as the scheduler sees them, in columns by position in the plan: the
- * plan's map from id to position, and typed arrays for the dependents (compressed rows) and
- * the priority (longest remaining chain), so a plan of a million steps costs a few bytes per
- * step here, and no step object is kept.
+ * A plan's steps as the scheduler sees them, in columns by position: the plan's id-to-position
+ * map, and typed arrays for the dependents (compressed rows) and the priority (longest remaining
+ * chain): a plan of a million steps costs a few bytes per step here, and no step object is kept.
  */
 export class StepGraph {
   /** The steps, by position (their `index`). */

@@ -12,10 +12,9 @@ export type StepRecord = { -readonly [K in keyof ExecutionStepResult]?: Executio
 const IN_COLUMNS: StepRecord = Object.freeze({ attempts: 0 })
 
 /**
- * The records of a run's steps by step id. A record is an object while its step goes on; a
- * step that ends `done` with nothing but an output moves into columns by plan position
- * (attempts, start and end times, output), and its record is made again, with the same fields
- * in the same order, when read.
+ * A run's step records by step id: an object while its step goes on; a step that ends `done` with
+ * nothing but an output moves into columns by plan position (attempts, start and end times,
+ * output), its record made again when read, with the same fields in the same order.
  */
 export class StepRecords extends MapView<StepRecord> {
   /** By position: a record object, or {@link IN_COLUMNS}. */

@@ -34,12 +34,11 @@ const defaultDefer: (callback: () => void) => void =
       }
 
 /**
- * Runs the steps of a DAG as their dependencies finish: a ready step joins a priority queue
- * (longest remaining chain first, then plan order) and starts when a slot is free. Steps start
- * one at a time: the next one starts once the previous has called its tool (or after pending
- * I/O, when its start awaits some), so that when many steps become ready at once the most
- * critical one reaches its tool first instead of waiting for every other one to be authorized.
- * Event-driven: no polling, no timers on the common path, O(log n) per step.
+ * Runs a DAG's steps as their dependencies finish: a ready step joins a priority queue (longest
+ * remaining chain first, then plan order) and starts when a slot is free. Steps start one at a
+ * time, the next once the previous has called its tool (or after pending I/O if its start awaits
+ * some): of many steps ready at once, the most critical reaches its tool first, not after all are
+ * authorized. Event-driven: no polling, no timers on the common path, O(log n) per step.
  */
 export class StepScheduler {
   readonly #graph: StepGraph
