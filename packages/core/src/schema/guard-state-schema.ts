@@ -27,10 +27,9 @@ function checkedLater<T = unknown>(shape: z.ZodType = z.looseObject({})): z.ZodT
 }
 
 /**
- * The guard's state as JSON (`PlanGuard.snapshot()`), to resume a run in another process:
- * the plan, each step's status and output, the budget counters and the trust of outputs.
- * The single definition of a saved state: its type, its validator (through its JSON Schema,
- * so that the main entry reads a state without loading zod) and its JSON Schema.
+ * The guard's state as JSON (`PlanGuard.snapshot()`), to resume a run in another process: the plan,
+ * each step's status and output, the budget counters and output trust. The one definition of a
+ * saved state: its type, JSON Schema and, through that, validator (read without loading zod).
  */
 export const guardStateSchema = z
   .looseObject({

@@ -25,10 +25,9 @@ export const jsonValueSchema: z.ZodType<unknown> = z.lazy(() =>
 )
 
 /**
- * One step of a plan: a tool call with its arguments and dependencies.
- *
- * An argument value `{ "$ref": "<stepId>" }` or `{ "$ref": "<stepId>.output.<field>" }`
- * reads another step's output and implies a dependency on it.
+ * One step of a plan: a tool call with its arguments and dependencies. An argument value
+ * `{ "$ref": "<stepId>" }` or `{ "$ref": "<stepId>.output.<field>" }` reads another step's output
+ * and implies a dependency on it.
  */
 export const stepSchema = z
   .strictObject({

@@ -40,9 +40,8 @@ const stringArgSchema = z.strictObject({
    */
   pattern: z.string().optional(),
   /**
-   * What the string means to the tool. `url` marks a network destination: it must be an
-   * absolute `https:` (or, with `schemes`, other) URL without credentials, and it refuses
-   * untrusted data unless `acceptsUntrusted` says otherwise.
+   * `url` marks a network destination: an absolute `https:` (or, with `schemes`, other) URL without
+   * credentials, refusing untrusted data unless `acceptsUntrusted` says otherwise.
    */
   format: z.enum(['url']).optional(),
   /** For `format: "url"`: the schemes accepted, without the colon. Default `["https"]`. */
@@ -50,10 +49,7 @@ const stringArgSchema = z.strictObject({
     .array(z.enum(['https', 'http']))
     .min(1)
     .optional(),
-  /**
-   * For `format: "url"`: the hosts accepted (`example.com`, or `*.example.com` for its
-   * subdomains). Any host when absent.
-   */
+  /** For `format: "url"`: hosts (`example.com`, `*.example.com` for subdomains); any if absent. */
   hosts: z.array(z.string().min(1).max(253)).optional(),
 })
 
@@ -149,9 +145,8 @@ export type DeclassifySchema =
 
 /**
  * A declassifier: the narrow shape (numbers, booleans, enum values, short strings matching a
- * pattern, and arrays or objects of them) that a tool's output is re-validated against at run
- * time. An output that matches is trusted, whatever went into the tool; one that does not is
- * untrusted.
+ * pattern, and arrays or objects of them) a tool's output is re-validated against at run time. An
+ * output that matches is trusted, whatever went into the tool; one that does not is untrusted.
  */
 export const declassifySchema: z.ZodType<DeclassifySchema, DeclassifySchemaInput> = z.lazy(() =>
   z.discriminatedUnion('type', [
@@ -187,10 +182,6 @@ export const toolOutputSchema = z.strictObject({
   extract: z.boolean().optional(),
 })
 
-/**
- * Whole calls of a tool (their arguments) that the policy must allow and must deny; checked when
- * the policy loads, which fails naming any example the policy decides otherwise.
- */
 const FORBIDDEN_EXAMPLE_KEYS = ['__proto__', 'constructor', 'prototype']
 
 // Checked on the input: a record's parse would drop a `__proto__` key and decide what is left.
@@ -213,6 +204,10 @@ const exampleArgsSchema = z
     description: 'The arguments of one call of the tool.',
   }) as unknown as z.ZodType<ExampleArgs, ExampleArgs>
 
+/**
+ * Whole calls of a tool (their arguments) that the policy must allow and must deny; checked when
+ * the policy loads, which fails naming any example the policy decides otherwise.
+ */
 export const toolExamplesSchema = z.strictObject({
   allow: z.array(exampleArgsSchema).optional(),
   deny: z.array(exampleArgsSchema).optional(),
@@ -264,10 +259,7 @@ export const mcpPolicySchema = z.strictObject({
 
 /** Trust defaults for the data-flow checks. */
 export const trustSchema = z.strictObject({
-  /**
-   * Trust of the output of a tool that declares none. Default `untrusted` (fail closed): a tool
-   * is trusted only where the policy says so.
-   */
+  /** Output trust of a tool declaring none. Default `untrusted` (fail closed: trust is opt-in). */
   defaultOutput: z.enum(['trusted', 'untrusted']).default('untrusted'),
   /**
    * Per-turn mode: what a run may still do once untrusted output (or a tool error of an
@@ -326,10 +318,9 @@ export const budgetsSchema = z.strictObject({
    */
   maxDenials: z.number().int().positive().default(20),
   /**
-   * Counts `maxDenials` (and repeated denied requests) per window of this many seconds instead
-   * of per run: past `maxDenials` in a window, calls are refused until the window ends, and the
-   * next window starts afresh, so a long session (a desktop MCP client) stays usable. Default:
-   * per run, and past it the run stops.
+   * Counts `maxDenials` (and repeated denied requests) per window of this many seconds, not per
+   * run: past it, calls are refused until the window ends and the next starts afresh, so a long
+   * session (a desktop MCP client) stays usable. Default: per run, and past it the run stops.
    */
   denialWindowSeconds: z.number().int().positive().optional(),
   /** Most plans submitted in one run after the first. */
@@ -357,9 +348,8 @@ const limit = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
 
 /**
  * Resource limits of a sandboxed command: `setrlimit` limits, each applied to every process of
- * it, and the size of its private `/tmp`.
- * `@plan/sandbox` sets `fileSizeBytes` and `openFiles` by default; code may lower a limit set
- * here, never raise it.
+ * it, and the size of its private `/tmp`. `@plan/sandbox` sets `fileSizeBytes` and `openFiles` by
+ * default; code may lower a limit set here, never raise it.
  */
 export const sandboxLimitsSchema = z.strictObject({
   /** CPU seconds of each process (`RLIMIT_CPU`): SIGXCPU at the limit, SIGKILL a second later. */

@@ -2,17 +2,16 @@ import { z } from 'zod'
 import { SENSITIVE_FILES } from './sensitive-files.js'
 
 /**
- * What a run may still do once untrusted output has entered the model's context (per-turn
- * mode). `allowlist` (default): commands, write paths and network hosts must be on the lists
- * below. `rule-of-two`: a run may not combine untrusted input, sensitive data (`sensitive`
- * paths) and the ability to change state or communicate (writes, commands, URLs).
+ * What a run may still do once untrusted output has entered the model's context (per-turn mode).
+ * `allowlist` (default): commands, write paths and network hosts must be on the lists below.
+ * `rule-of-two`: a run may not combine untrusted input, sensitive data (`sensitive` paths) and the
+ * ability to change state or communicate (writes, commands, URLs).
  */
 export const taintedSchema = z.strictObject({
   mode: z.enum(['allowlist', 'rule-of-two']).default('allowlist'),
   /**
-   * Commands a tainted run may still run, as leading words of the command: `"npm test"`
-   * allows `npm test` and `npm test -- --grep x`; `"git"` allows every git command the
-   * command policy allows.
+   * Commands a tainted run may still run, as leading words: `"npm test"` allows `npm test` and
+   * `npm test -- --grep x`; `"git"` allows every git command the command policy allows.
    */
   commands: z.array(z.string().min(1)).default([]),
   /** Paths a tainted run may still write: globs relative to a workspace root (`src/**`). */
