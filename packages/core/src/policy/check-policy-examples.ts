@@ -65,10 +65,9 @@ function disagreement(example: LocatedExample, issues: readonly PlanIssue[]): Pl
 }
 
 /**
- * Decides every example written in the policy (`examples.allow` and `examples.deny` of each tool
- * and each program rule) and returns a `policy_example_failed` issue for each one the policy
- * decides otherwise, naming the example, the decision and the issue. An allowed example of a
- * program rule must also run that program.
+ * Decides every example in the policy (`examples.allow` and `examples.deny` of each tool and each
+ * program rule): a `policy_example_failed` issue, naming example, decision and issue, for each the
+ * policy decides otherwise. An allowed example of a program rule must also run that program.
  */
 export function checkPolicyExamples(policy: Policy, checker: PolicyCaseChecker): PlanIssue[] {
   const issues: PlanIssue[] = []

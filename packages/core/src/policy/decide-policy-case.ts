@@ -5,9 +5,8 @@ import type { PlanCompiler } from '../types/plan-compiler.js'
 export type PolicyDecision = 'allow' | 'deny'
 
 /**
- * One case of a policy's behaviour: a whole tool call (`tool` and `args`) or a shell command,
- * with the decision the policy must reach and, for a denial, optionally the issue code it must
- * give.
+ * One case of a policy's behaviour: a whole tool call (`tool` and `args`) or a shell command, with
+ * the decision the policy must reach and, for a denial, optionally the issue code it must give.
  */
 export type PolicyCase = (
   | { readonly tool: string; readonly args?: Readonly<Record<string, unknown>> }

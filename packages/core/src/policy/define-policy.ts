@@ -1,10 +1,9 @@
 import type { PolicyInput } from '../schema/policy-schema.js'
 
 /**
- * Returns the policy it is given, typed: a plain object literal type-checks as a policy
- * (`version: 1` stays the literal `1`, `type: 'path'` stays
- * `'path'`) without `as const` or `satisfies`, and a misspelt key or a wrong value is reported
- * where it is written, like `defineConfig` in Vite.
+ * Returns the policy it is given, typed: an object literal type-checks as a policy (`version: 1`
+ * stays the literal `1`, `type: 'path'` stays `'path'`) without `as const` or `satisfies`, and a
+ * misspelt key or wrong value is reported where it is written, like `defineConfig` in Vite.
  *
  * @example
  * ```ts

@@ -42,10 +42,9 @@ export type PolicyPatternResult =
 const compiled = new WeakMap<object, PolicyPattern>()
 
 /**
- * Compiles a policy `pattern` with RE2 (through `re2js`), whose matching time is linear in the
- * length of the value whatever the pattern: `(a+)+b` cannot hang a check. The pattern must also
- * be a valid JavaScript `u` regular expression, because the plan JSON Schema hands it to other
- * validators; backreferences and lookaround, which RE2 refuses, are therefore refused.
+ * Compiles a policy `pattern` with RE2 (`re2js`), whose matching is linear in the value's length
+ * whatever the pattern: `(a+)+b` cannot hang a check. It must also be a valid JavaScript `u` regex,
+ * as the plan JSON Schema hands it to other validators; RE2 refuses backreferences and lookaround.
  */
 export function compilePolicyPattern(source: string): PolicyPatternResult {
   try {

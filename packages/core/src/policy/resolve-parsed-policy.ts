@@ -15,9 +15,9 @@ function normalise(root: string, baseDir: string): string {
 }
 
 /**
- * Checks what the schema cannot (NUL or backslash in workspace paths, paths in
- * `commands.allow`, patterns the linear-time engine cannot compile) and resolves the roots of a parsed policy against `baseDir`. Throws
- * {@link PolicyError} listing every problem.
+ * Checks what the schema cannot (NUL or backslash in workspace roots, paths in `commands.allow`,
+ * patterns the linear-time engine cannot compile) and resolves a parsed policy's roots against
+ * `baseDir`. Throws {@link PolicyError} listing every problem.
  */
 export function resolveParsedPolicy(policy: Policy, baseDir: string): ResolvedPolicy {
   const issues: PlanIssue[] = []

@@ -19,10 +19,7 @@ function zodIssues(error: z.ZodError): PlanIssue[] {
   }))
 }
 
-/**
- * Validates a policy object and resolves its roots. Throws {@link PolicyError} listing every
- * problem when the policy is invalid.
- */
+/** Validates a policy and resolves its roots; throws {@link PolicyError} listing every problem. */
 export function resolvePolicy(
   input: PolicyInput | ResolvedPolicy | unknown,
   options: ResolvePolicyOptions = {},
