@@ -52,11 +52,7 @@ export type AuthorizeResult =
       readonly issues: readonly PlanIssue[]
     }
 
-/**
- * A request for a resource (MCP `resources/read`, `resources/subscribe`) that an adapter has
- * checked itself: the guard refuses it when the adapter found issues or the run has stopped,
- * counts a read against `budgets.maxCalls`, and audits the decision.
- */
+/** A resource request (MCP `resources/read`, `resources/subscribe`) an adapter checked itself. */
 export interface ResourceRequest {
   /** The request's method, e.g. `resources/read`, as written to the audit log. */
   readonly method: string
@@ -121,10 +117,9 @@ export interface PlanGuardOptions {
   /** Resume from a state produced by `snapshot()`. */
   readonly state?: PlanGuardState
   /**
-   * Workspace files that an earlier run of the same workspace wrote from untrusted data, with
-   * their sources (`snapshot().flow.files` of that run): a fresh run keeps them labelled, so a
-   * command that would execute them is still refused (`untrusted_flow`). Added to the labels
-   * of `state`, if any.
+   * Workspace files an earlier run of the same workspace wrote from untrusted data, with their
+   * sources (that run's `snapshot().flow.files`): a fresh run keeps them labelled, so a command
+   * executing them is still refused (`untrusted_flow`). Added to the labels of `state`, if any.
    */
   readonly labelledFiles?: Readonly<Record<string, readonly string[]>>
   /** Check path arguments on disk (symlinks resolved) before a call is allowed. Default true. */
@@ -149,10 +144,9 @@ export interface PlanGuardOptions {
 }
 
 /**
- * Tracks an approved plan at run time and decides about every live tool call.
- *
- * Reservations happen synchronously inside `authorize` before its first `await`, so calls
- * made in parallel can never together exceed a budget or run one step twice.
+ * Tracks an approved plan at run time and decides about every live tool call. Reservations happen
+ * synchronously inside `authorize` before its first `await`, so calls made in parallel can never
+ * together exceed a budget or run one step twice.
  */
 export interface PlanGuard {
   /** The policy every call is checked against (its shared budgets, its tools). */
@@ -171,9 +165,8 @@ export interface PlanGuard {
    */
   release(stepId: string): void
   /**
-   * The arguments a ready step must be called with: its planned arguments, references resolved.
-   * They may be frozen (a step without references shares its compiled arguments): copy them
-   * before changing anything.
+   * A ready step's planned arguments with references resolved. They may be frozen (a step without
+   * references shares its compiled arguments): copy them before changing anything.
    */
   resolveArgs(stepId: string): ResolveArgsResult
   /** Steps whose dependencies are all done and that have not started. */
@@ -195,9 +188,8 @@ export interface PlanGuard {
    */
   authorizeResource(request: ResourceRequest): ResourceAuthorizeResult
   /**
-   * Records the content an allowed resource read returned, labelled untrusted unless the policy
-   * trusts every tool's output as it comes, so text copied from untrusted content into a command
-   * or a write path is refused.
+   * Records an allowed resource read's content, untrusted unless the policy trusts every tool's
+   * output as it comes: text copied from untrusted content into a command or write path is refused.
    */
   completeResource(uri: string, output: unknown): void
   /**
