@@ -4,9 +4,8 @@ import { int32At, itemAt } from '@plan/shell/common'
 const NO_ITEMS = new Int32Array(0)
 
 /**
- * The dependents of each step of a plan, by position, as compressed rows: those of the step at
- * position p are `targets[starts[p] .. starts[p + 1])`, in plan order. Two typed arrays in
- * place of an array of ids per step.
+ * Each plan step's dependents by position, as compressed rows: those of the step at position p are
+ * `targets[starts[p] .. starts[p + 1])`, in plan order (two typed arrays, no id array per step).
  */
 export interface DependentRows {
   readonly starts: Int32Array

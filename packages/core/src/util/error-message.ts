@@ -1,7 +1,6 @@
 /**
- * The message of whatever was thrown (a tool's error, a store's, a parser's), cut to
- * `maxLength` characters (an ellipsis marks the cut). Safe on hostile values (a `message` getter
- * that throws, a Proxy, a revoked Proxy, a `toString` that throws): it never throws itself.
+ * The message of whatever was thrown, cut to `maxLength` characters (an ellipsis marks the cut).
+ * Never throws on hostile values (a throwing `message` getter or `toString`, a revoked Proxy).
  */
 export function errorMessage(thrown: unknown, maxLength = Number.POSITIVE_INFINITY): string {
   let text: string

@@ -125,11 +125,10 @@ function plainObject(value: object, depth: number, room: TextRoom): JsonValue | 
 }
 
 /**
- * The copy `JSON.parse(JSON.stringify(value))` makes, made directly where that is certain to be
- * it: plain objects and arrays of data properties, strings, finite numbers, booleans and null,
- * nested less than {@link MAX_JSON_DEPTH} levels, the text within `room`. Anything else (a
- * getter, `toJSON`, a class instance, NaN, a function) is {@link NOT_PLAIN}, before any getter
- * ran, and is left to `JSON.stringify`.
+ * `JSON.parse(JSON.stringify(value))`, made directly where certainly the same: plain objects and
+ * arrays of data properties, strings, finite numbers, booleans and null, nested under
+ * {@link MAX_JSON_DEPTH} levels, the text within `room`. Anything else (a getter, `toJSON`, a class
+ * instance, NaN, a function) is {@link NOT_PLAIN}, before any getter ran, left to `JSON.stringify`.
  */
 function plainCopy(value: unknown, depth: number, room: TextRoom): JsonValue | typeof NOT_PLAIN {
   if (typeof value === 'string') {
