@@ -75,8 +75,7 @@ function allowedString(value: unknown, at: Path, key: Key, walk: ArgumentWalk) {
     : fail(walk, at, key, `Expected a string, got ${describe(value)}.`)
 }
 
-// Path and command checks are functions of their own: written inside checkArgumentValue, they
-// cost small plans more instructions (callgrind).
+// Path and command checks inside checkArgumentValue cost small plans more instructions (callgrind).
 function checkPathArgument(
   spec: SpecOf<'path'>,
   value: unknown,

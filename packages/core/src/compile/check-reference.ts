@@ -5,10 +5,7 @@ import { type ArgumentWalk, fail, type Key, type Path } from './argument-walk.js
 const HINT =
   'Write { "$ref": "<stepId>" } or { "$ref": "<stepId>.output.<field>" } naming an earlier step.'
 
-/**
- * True for `{ "$ref": … }`: a plain object with an own `$ref` key (checked further by
- * {@link checkReference}); `parsed` when the value came from `JSON.parse`.
- */
+/** True for a plain object with own `$ref` ({@link checkReference}); `parsed`: from JSON.parse. */
 export function isReference(value: unknown, parsed = false): value is { $ref: unknown } {
   return isPlainObject(value, parsed) && hasOwnKey(value, '$ref')
 }

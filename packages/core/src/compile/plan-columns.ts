@@ -119,10 +119,7 @@ export class PlanColumns implements HashSource {
     return this.#dependents
   }
 
-  /**
-   * The ids of each level, in plan order inside a level, frozen: made at the first call (a
-   * chain of a million steps has a million levels, each an array).
-   */
+  /** Each level's ids in plan order, frozen, made at first call (a chain has an array per step). */
   levels(): readonly (readonly string[])[] {
     this.#levels ??= Object.freeze(levelIds(this.#input))
     return this.#levels

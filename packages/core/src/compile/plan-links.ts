@@ -74,9 +74,8 @@ export class PlanLinks {
     this.nodeOf = new Int32Array(table.size)
     this.rowOf = new Int32Array(nodes)
     numberNodes(table.inGraph, this.nodeOf, this.rowOf)
-    // Exact size up front: arrays grown by push keep spare room, which adds up over a large plan.
-    // With every step in the graph, node n is row n: ids and arguments fill the table's own
-    // columns (each row is read before its node is closed).
+    // Exact size up front (pushed arrays keep spare room). With every step in the graph node n is
+    // row n: ids and arguments fill the table's own columns (a row is read before its node closes).
     const rows = nodes === table.size
     this.ids = rows ? (table.ids as string[]) : new Array(nodes)
     this.tools = new Array(nodes)

@@ -64,10 +64,7 @@ export class StepIndex {
     }
   }
 
-  /**
-   * {@link get} of `text.slice(0, length)`, without cutting that id out of `text`: a `$ref`
-   * target `<id>.output.<field>` is looked up in place.
-   */
+  /** {@link get} of `text.slice(0, length)`, unsliced: a `$ref`'s id is looked up in place. */
   getPrefix(text: string, length: number): number | undefined {
     const table = this.#table
     if (length === text.length || table === undefined || this.#fallback !== undefined)

@@ -8,10 +8,7 @@ import { suggest } from './suggest.js'
 /** Tools a hint names before it says how many more the policy lists. */
 const MAX_LISTED_TOOLS = 6
 
-/**
- * Looks up each step's tool in the policy, reporting a tool the policy does not allow and a
- * tool called more often than its budget (`maxCalls`, else `budgets.maxCallsPerTool`).
- */
+/** Looks up step tools, reporting unknown ones and any past `maxCalls` (else `maxCallsPerTool`). */
 export class StepTools {
   readonly #policy: ResolvedPolicy
   readonly #base: Path
