@@ -27,8 +27,7 @@ export interface PolicyCaseResult {
 export type PolicyCaseChecker = Pick<PlanCompiler, 'checkArguments' | 'checkCommand'>
 
 /**
- * Decides one case with the compiler's live-call checks (lexical: paths are not looked up on
- * disk), the same checks a plan's steps get.
+ * Decides one case with the compiler's live-call checks, as a plan's steps get (lexical, no disk).
  *
  * @example
  * ```ts

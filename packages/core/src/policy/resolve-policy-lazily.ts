@@ -8,10 +8,7 @@ import { hasPatterns, loadPatternEngine } from './policy-pattern.js'
 import { readPolicyJson } from './read-policy-json.js'
 import { isResolvedPolicy, resolveParsedPolicy } from './resolve-parsed-policy.js'
 
-/**
- * {@link resolvePolicy} without loading zod for a common, valid policy: zod (and its detailed
- * issues) is loaded only when the fast reading declines the policy.
- */
+/** {@link resolvePolicy} loading zod (and its detailed issues) only if the fast read declines. */
 export async function resolvePolicyLazily(
   input: PolicyInput | ResolvedPolicy | unknown,
   options: ResolvePolicyOptions = {},

@@ -30,9 +30,8 @@ export interface PlanCompiler {
   /** Compiles a plan, or throws `PlanCompilationError` carrying every issue. */
   compile(plan: unknown): CompiledPlan
   /**
-   * The plan schema narrowed to this policy (its tools, their arguments and types), for planner
-   * models with structured output; see `planSchemaForPolicy`. Asynchronous because zod is
-   * loaded only when a schema is asked for.
+   * The plan schema narrowed to this policy's tools and argument types, for planner models with
+   * structured output (see `planSchemaForPolicy`); async: zod is loaded only when asked for.
    */
   planSchema(): Promise<z.ZodType<PlanObject>>
   /**
