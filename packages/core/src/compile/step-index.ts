@@ -56,8 +56,7 @@ export class StepIndex {
       return
     }
     for (let index = 0; index < count; index += 1) out[index] = table.hash(stringAt(keys, index))
-    // Ids that collided too often went to the Map, which is then used for every lookup: here,
-    // a lookup that runs out of probes is a miss.
+    // No id ran out of probes when added (else the Map above): a lookup that runs out is a miss.
     for (let index = 0; index < count; index += 1) {
       const found = table.probe(this.#ids, stringAt(keys, index), int32At(out, index))
       out[index] = found < 0 ? -1 : found

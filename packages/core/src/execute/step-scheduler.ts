@@ -116,8 +116,7 @@ export class StepScheduler {
         released = true
       }
     }
-    // Starting dependents here, not once the finished step's launch has settled, saves the
-    // critical path a few promise hops per step.
+    // Dependents start here, not when the finished launch settles: fewer promise hops per step.
     if (released) this.pump()
   }
 
