@@ -157,10 +157,7 @@ function checkReferences(
 
 /** {@link indexesText} of each policy a tracker has been made for. */
 const textIndexed = new WeakMap<ResolvedPolicy, boolean>()
-/**
- * Whether a run under `policy` needs the text of untrusted outputs: some tool's calls can be
- * changed by the copied-text check (see {@link copiedTextMatters}).
- */
+/** Whether a run needs untrusted outputs' text: the copied-text check can change a tool's calls. */
 function indexesText(policy: ResolvedPolicy): boolean {
   let needed = textIndexed.get(policy)
   if (needed === undefined) {
@@ -172,8 +169,7 @@ function indexesText(policy: ResolvedPolicy): boolean {
 }
 
 /**
- * Whether the copied-text check can change a call of `tool` with `args`: the tool's calls can
- * be changed by it, or an argument is undeclared (it refuses untrusted data).
+ * Whether the copied-text check can change this call: the tool's can be, or an arg is undeclared.
  */
 function pasteMatters(policy: ResolvedPolicy, tool: ToolPolicy, args: JsonObject): boolean {
   if (copiedTextMatters(policy.policy, tool)) return true
@@ -182,10 +178,9 @@ function pasteMatters(policy: ResolvedPolicy, tool: ToolPolicy, args: JsonObject
 }
 
 /**
- * The run-time side of the data-flow check, used by the guard: outputs of untrusted tools (and
- * of tools fed untrusted data) are labelled when they finish; a reference to one stays
- * untrusted; and an argument containing text copied from one is untrusted too (see
- * `UntrustedTextIndex`).
+ * The run-time side of the data-flow check, used by the guard: outputs of untrusted tools (and of
+ * tools fed untrusted data) are labelled when they finish; a reference to one stays untrusted; and
+ * an argument containing text copied from one is untrusted too (see `UntrustedTextIndex`).
  */
 export class UntrustedFlowTracker {
   /** The commands running now that may write files from untrusted data or execute them. */
@@ -202,9 +197,8 @@ export class UntrustedFlowTracker {
   readonly #context: Set<string>
   /** Workspace files (relative to a root) written with untrusted data, with its sources. */
   readonly #files: Map<string, readonly string[]>
-  // Where each checked step's output will come from, worked out on its resolved arguments: by
-  // position, like `#sources` (a Map whose entries come and go every step would get a new table,
-  // in the old generation, at each growth or shrink).
+  // Where each checked step's output comes from, by position like `#sources` (a Map whose entries
+  // come and go every step gets a new old-generation table at each growth or shrink).
   readonly #origins = new StepValues<readonly string[]>()
   // One frozen list per distinct list of sources: most steps of a run share a few.
   readonly #lists = new Map<string, readonly string[]>()
@@ -244,10 +238,7 @@ export class UntrustedFlowTracker {
     for (const id of stepIds) this.#seen.set(id, this.#index.size)
   }
 
-  /**
-   * Keeps the per-step records by position for a newly installed plan whose step ids are `ids`
-   * (`positions` finds one), as the run state does: no hash entry per step.
-   */
+  /** Keeps the per-step records by position for a new plan's `ids`, as the run state does. */
   place(ids: readonly string[], positions: ReadonlyMap<string, number>): void {
     this.#labels.place(ids, positions)
     this.#seen.place(ids, positions)
@@ -276,10 +267,9 @@ export class UntrustedFlowTracker {
   }
 
   /**
-   * The copied-text check: a refusing argument holding text of an untrusted output among the
-   * first `limit` (those seen before the step's plan) gets an issue, unless its label says the
-   * text adds nothing (a path of code named by code of the same ecosystem); returns whether the
-   * call now carries untrusted data.
+   * The copied-text check: a refusing argument holding text of an untrusted output among the first
+   * `limit` (seen before the step's plan) gets an issue, unless the text adds nothing (a path of
+   * code named by code of the same ecosystem); returns whether the call now carries untrusted data.
    */
   #checkPasted(
     tool: ToolPolicy,
@@ -364,9 +354,8 @@ export class UntrustedFlowTracker {
   }
 
   /**
-   * Labels content that reached the model outside any step (a resource read): untrusted unless
-   * the policy trusts every tool's output as it comes; `source` names it in a refusal and has a
-   * space, so it is never taken for a step id (`resource file:///…`).
+   * Labels content the model got outside a step (a resource read): untrusted unless the policy
+   * trusts all tool output as it comes; `source` (named in refusals) has a space, unlike step ids.
    */
   recordContent(source: string, output: JsonValue | undefined): TrustLabel {
     const { policy } = this
@@ -378,11 +367,10 @@ export class UntrustedFlowTracker {
   }
 
   /**
-   * Indexes the text of one untrusted output, less what echoes the call's own arguments (see
-   * {@link withoutOwnEchoes}); one that is not JSON saturates the index. Under a policy where no
-   * copy can matter (see {@link indexesText}) the output is counted and its text left out: the
-   * index is saturated from it on, so a run resumed under a policy that reads copies refuses
-   * every long enough text written after it (fail closed).
+   * Indexes one untrusted output's text, less echoes of its call's arguments; one not JSON
+   * saturates the index. Where no copy can matter ({@link indexesText}) the output is counted, its
+   * text left out: the index saturates from it on, so a run resumed under a policy that reads
+   * copies refuses every long enough text written later (fail closed).
    */
   #indexOutput(origin: string, output: JsonValue | undefined, args?: JsonObject): void {
     if (!this.#texts) {
@@ -414,9 +402,8 @@ export class UntrustedFlowTracker {
   }
 
   /**
-   * The sources of the untrusted data a step's call carries: those of the untrusted outputs
-   * it references and, with `context`, of every untrusted output the model has seen (per-turn
-   * mode, where the model writes the call). Empty when it carries none.
+   * The sources of the untrusted data a step's call carries (none: empty): of untrusted outputs it
+   * references and, with `context`, all the model saw (per-turn mode: the model writes the call).
    */
   callSources(step: CompiledStep, context: boolean): readonly string[] {
     const found = this.#referenceSources(step)
@@ -461,10 +448,7 @@ export class UntrustedFlowTracker {
     }
   }
 
-  /**
-   * The parts of `toJSON()` that do not grow with the steps, and of `text.outputs` only those
-   * from position `from` on.
-   */
+  /** `toJSON()` less what grows with the steps; of `text.outputs`, only those from `from` on. */
   summaryJSON(from: number): FlowSummaryState {
     const index = this.#index
     const outputs = index.outputsFrom(from)

@@ -5,9 +5,8 @@ import type { DeclassifySchema } from '../schema/policy-schema.js'
 
 /**
  * Whether a step's output has exactly the narrow shape a declassifier declares: finite numbers
- * within bounds, booleans, enum values, short strings matching the whole pattern, and arrays
- * or objects (every property present, no other key) of them. Anything else does not match,
- * so the output stays untrusted (fail closed).
+ * within bounds, booleans, enum values, short strings matching the whole pattern, and arrays or
+ * objects (all properties present, no other key) of them. Else it stays untrusted (fail closed).
  */
 export function matchesDeclassifySchema(
   spec: DeclassifySchema,

@@ -131,8 +131,7 @@ function ownSources(input: PlannedRunsInput, node: number, writes: PlannedWrites
 }
 
 /**
- * A tool's role in the order walk, kept per tool: 0 declassifies, 1 gives untrusted output,
- * 2 passes on what it was given; plus 4 when it writes a file.
+ * Role in the order walk, per tool: 0 declassifies, 1 untrusted output, 2 relays input; +4 writes.
  */
 function toolRole(
   input: PlannedRunsInput,
@@ -152,8 +151,7 @@ function toolRole(
 
 /**
  * Which steps' outputs are untrusted (labels travel along `$ref` edges in topological order; a
- * declassifying step's output is trusted) and which steps write files from untrusted output:
- * a cheap pass before any source is worked out.
+ * declassifying step's is trusted) and which write files from it: a cheap pass before any source.
  */
 function untrustedSteps(input: PlannedRunsInput): { untrusted: Uint8Array; writers: number[] } {
   const { order, tools, referenceStart, referenceTarget } = input
@@ -196,11 +194,10 @@ function neededSteps(input: PlannedRunsInput, untrusted: Uint8Array, writers: re
 }
 
 /**
- * The files the plan's steps write with untrusted data, with the sources of that data, worked
- * out as at run time: a step's output carries its own sources and those of the untrusted
- * outputs it reads, and a step with a write path that reads untrusted output labels the files
- * it may write with the sources of what it reads. Sources are worked out only for the steps a
- * write's label needs.
+ * The files the plan's steps write with untrusted data, with its sources, worked out as at run
+ * time: a step's output carries its own sources and those of the untrusted outputs it reads; a step
+ * with a write path that reads untrusted output labels the files it may write with those sources.
+ * Sources are worked out only for the steps a write's label needs.
  */
 function plannedWrites(input: PlannedRunsInput): PlannedWrite[] {
   const { untrusted, writers } = untrustedSteps(input)
@@ -260,12 +257,11 @@ function runIssue(
 }
 
 /**
- * Reports every planned command that would execute a workspace file an earlier or parallel
- * step of the same plan writes from untrusted data (a generated test that `npm test` finds, a
- * script that `npm run` or `node` runs): the plan-time side of the run-time check on labelled
- * files, so an approved plan holds no such step. What the data and its sources are follows the
- * run-time rules (data only from code of the command's own kind adds nothing it does not run);
- * a path the plan leaves to an `extract` step counts as any file its `within` globs allow.
+ * Reports each planned command that would execute a workspace file an earlier or parallel step
+ * writes from untrusted data (a generated test `npm test` finds, a script `node` runs): the
+ * plan-time side of the run-time check on labelled files, so an approved plan holds none. Data and
+ * sources follow the run-time rules (data only from code of the command's own kind adds nothing it
+ * does not run); a path left to an `extract` step may be any file its `within` globs allow.
  */
 export function plannedRunIssues(input: PlannedRunsInput): PlanIssue[] {
   const writes = plannedWrites(input)

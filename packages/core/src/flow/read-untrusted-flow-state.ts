@@ -20,10 +20,9 @@ function withoutPrototype<T>(record: Readonly<Record<string, T>> = {}): Record<s
 }
 
 /**
- * Checks the `flow` part of a guard state (possibly after a trip through JSON) against
- * `untrustedFlowStateSchema` (through its JSON Schema) and answers a copy, absent flags and
- * counts filled in. Throws `PlanError` (`state_corrupt`) for anything else, or for a step that
- * saw more untrusted outputs than the state records.
+ * Checks a guard state's `flow` part (maybe after a JSON trip) against `untrustedFlowStateSchema`;
+ * answers a copy, absent flags and counts filled in. Throws `PlanError` (`state_corrupt`) for
+ * anything else, or a step that saw more untrusted outputs than the state records.
  */
 export function readUntrustedFlowState(value: unknown): UntrustedFlowState {
   const match = matchJsonSchema<SavedUntrustedFlowState>(UNTRUSTED_FLOW_STATE_JSON_SCHEMA, value)

@@ -55,10 +55,9 @@ export function outsideContentIsTrusted(policy: Policy, tools: Iterable<ToolPoli
 }
 
 /**
- * Whether the copied-text check can change anything about a call of `tool` whose arguments are
- * all declared: an argument refuses untrusted data (a copy is refused), or the label of the
- * tool's output follows its inputs (a copy makes it untrusted). Otherwise the check finds
- * nothing that a decision, an event or a label reads.
+ * Whether the copied-text check can change a call of `tool` whose arguments are all declared: an
+ * argument refuses untrusted data (a copy is refused), or the output's label follows its inputs (a
+ * copy makes it untrusted). Else nothing a decision, an event or a label reads changes.
  */
 export function copiedTextMatters(policy: Policy, tool: ToolPolicy): boolean {
   for (const name of Object.keys(tool.args))

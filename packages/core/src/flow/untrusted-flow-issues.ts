@@ -33,9 +33,8 @@ const NEUTRAL = 0
 const IS_SOURCE = 1
 const DECLASSIFIES = 2
 
-// Why each step's output is untrusted, one column per field and no object per step:
-// `from[i]` is 0 (trusted), SOURCE (its tool says so) or the step it derives from + 1, and
-// `reference[i]` the reference by which it does.
+// Why each step's output is untrusted, one column per field, no object per step: `from[i]` is 0
+// (trusted), SOURCE (its tool says so) or the step it derives from + 1, via `reference[i]`.
 const SOURCE = -1
 
 interface Origins {

@@ -4,15 +4,9 @@ import type { UntrustedTextIndexState } from '../types/untrusted-flow.js'
 export const FRAGMENT_LENGTH = 12
 /** Distance between indexed fragments of an untrusted text. */
 export const FRAGMENT_STRIDE = 4
-/**
- * Shortest shared text that is always found: any common substring this long contains an
- * indexed fragment. Shorter ones (down to {@link FRAGMENT_LENGTH}) may be found.
- */
+/** Shared text this long is always found (it holds an indexed fragment); shorter may be. */
 export const GUARANTEED_MATCH_LENGTH = FRAGMENT_LENGTH + FRAGMENT_STRIDE - 1
-/**
- * Most normalised characters indexed in one run, each distinct text counted once (a text
- * recorded again is held as the first); past it the index is saturated.
- */
+/** Most normalised characters indexed per run (each distinct text once); then it saturates. */
 export const MAX_INDEXED_CHARACTERS = 4 * 1024 * 1024
 
 /** The texts of an output with none indexed: one array for all of them. */
@@ -26,10 +20,7 @@ export function normaliseText(text: string): string {
   return (ASCII.test(text) ? text : text.normalize('NFKC')).toLowerCase().replace(/\s+/gu, ' ')
 }
 
-/**
- * {@link normaliseText} of a piece of normalised text (a substring of its output): an ASCII
- * piece is lowercase with single spaces already, so it is its own normal form.
- */
+/** {@link normaliseText} of a piece of normalised text: an ASCII piece is its own normal form. */
 export function normalisePiece(piece: string): string {
   return ASCII.test(piece) ? piece : normaliseText(piece)
 }
@@ -54,15 +45,13 @@ function keptTexts(kept: readonly (readonly string[])[]): readonly string[] {
 export class UntrustedTextIndex {
   readonly #fragments = new Map<string, number>()
   /**
-   * Texts whose fragments are in the index already, each to a list of just itself: indexing one
-   * again would add none, so a repeat is kept as this list and not counted against the capacity.
+   * Indexed texts, each to a list of just itself: a repeat adds nothing; kept as that, uncounted.
    */
   readonly #indexedTexts = new Map<string, readonly string[]>()
   /** Each recorded output's step id, by ordinal (kept apart from its texts: no object per output). */
   readonly #stepIds: string[] = []
   /**
-   * Each recorded output's kept texts, by ordinal, up to the last output that kept any: the
-   * outputs after it (most of a long run of short outputs) have no slot here.
+   * Each output's kept texts by ordinal, up to the last that kept any (later outputs get no slot).
    */
   readonly #texts: (readonly string[])[] = []
   #characters = 0
@@ -83,10 +72,9 @@ export class UntrustedTextIndex {
   }
 
   /**
-   * Records the string leaves (and object keys) of one untrusted output. A value that is not
-   * JSON, or text past the index's capacity, saturates the index: from then on every long
-   * enough query that may have seen it counts as a match (fail closed). `pieces`: each text is
-   * a piece of normalised text (see {@link normalisePiece}).
+   * Records the string leaves and object keys of one untrusted output. A non-JSON value, or text
+   * past the capacity, saturates the index: then any long enough query that may have seen it
+   * matches (fail closed). `pieces`: texts are normalised pieces ({@link normalisePiece}).
    */
   add(stepId: string, texts: readonly string[], complete = true, pieces = false): number {
     const ordinal = this.#stepIds.length
@@ -104,9 +92,9 @@ export class UntrustedTextIndex {
   }
 
   /**
-   * The string to keep for a normalised text of output `ordinal`: a text indexed before is there
-   * with an earlier ordinal, which every lookup that may see this output may see too, so it adds
-   * nothing; a new one is indexed, or undefined when it is past the capacity.
+   * The string to keep for a normalised text of output `ordinal`: a text indexed before has an
+   * earlier ordinal, seen by every lookup that may see this output, so adds nothing; a new one is
+   * indexed, or undefined past the capacity.
    */
   #keep(normal: string, ordinal: number): readonly string[] | undefined {
     const known = this.#indexedTexts.get(normal)
@@ -129,8 +117,7 @@ export class UntrustedTextIndex {
   }
 
   /**
-   * The step id of the first untrusted output (among the first `seen` recorded) that shares
-   * text with `text`, or undefined; `"*"` when only saturation makes it a match.
+   * Step id of the first output (of the first `seen`) sharing text with `text`, or that saturated.
    */
   find(text: string, seen: number = this.#stepIds.length): string | undefined {
     if (seen <= 0) return undefined
