@@ -44,9 +44,8 @@ export type AdapterMode = 'plan' | 'turn' | 'call'
 type Settable<T> = { readonly [K in keyof T]?: T[K] | undefined }
 
 /**
- * The guard settings every adapter takes, with the same names, meanings and defaults in
- * LangChain, the AI SDK and MCP: `checkPathsOnDisk`, `audit` and `labelledFiles` are those of
- * the guard it creates.
+ * The guard settings every adapter takes, alike in LangChain, the AI SDK and MCP:
+ * `checkPathsOnDisk`, `audit` and `labelledFiles` are those of the guard it creates.
  */
 export interface AdapterGuardSettings
   extends Settable<Pick<PlanGuardOptions, 'checkPathsOnDisk' | 'audit' | 'labelledFiles'>> {
@@ -59,18 +58,16 @@ export interface AdapterGuardSettings
   /** The run's keys for the policy's shared budgets, e.g. `{ tenant: 'acme' }`. */
   readonly keys?: RunKeys | undefined
   /**
-   * Asked when a call that a crash interrupted comes again; true runs it again (ask a human).
-   * Without it, such a call is refused with `interrupted_call` (at-most-once), unless the
-   * policy marks its tool `idempotent`.
+   * Asked when a call a crash interrupted comes again; true runs it again (ask a human). Without
+   * it, it is refused with `interrupted_call` (at-most-once), unless its tool is `idempotent`.
    */
   readonly retryInterrupted?: RetryInterrupted | undefined
 }
 
 /**
  * The options every adapter takes (`planGuardMiddleware`, `createPlanGuardedTools`,
- * `createMcpCallGuard`): a policy or a compiler, an optional approved plan, and a listener
- * for every decision. Each adapter's options are these, the {@link AdapterGuardSettings} and
- * its own settings.
+ * `createMcpCallGuard`): a policy or a compiler, an optional approved plan, a listener for every
+ * decision; plus the {@link AdapterGuardSettings} and the adapter's own.
  */
 export type AdapterOptions<Event extends DecisionEvent = DecisionEvent> = PolicySource & {
   /**

@@ -32,16 +32,14 @@ export type GeneratePlanResult = {
 )
 
 /**
- * The options every adapter's `generatePlan` takes, beside its framework's `model` and
- * `prompt`: the same names, meanings and defaults in LangChain and the AI SDK.
+ * Options of every adapter's `generatePlan` beside `model` and `prompt`, alike in each framework.
  */
 export interface GeneratePlanSharedOptions {
   /** The compiler (and so the policy) every plan is checked with, or the promise of one. */
   readonly compiler: PlanCompiler | PromiseLike<PlanCompiler>
   /**
-   * How many times a rejected plan is sent back with its issues (re-plans, after the first
-   * plan). Defaults to the policy's `budgets.maxReplans`, and never exceeds it: the policy
-   * bounds re-planning, the caller may only lower the bound.
+   * How many times a rejected plan is sent back with its issues (re-plans after the first). Default
+   * and cap: the policy's `budgets.maxReplans` (the caller may only lower it).
    */
   readonly maxReplans?: number | undefined
   /** Extra instructions, added after the planner's own. */

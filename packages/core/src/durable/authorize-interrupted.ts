@@ -8,10 +8,9 @@ import type { AuthorizeResult, PlanGuard, ToolCall } from '../types/plan-guard.j
 export type RetryInterrupted = (call: InterruptedCall) => boolean | Promise<boolean>
 
 /**
- * `guard.authorize(call)`, except that a call denied as `interrupted_call` is offered to
- * `retry`; when it answers true the interrupted step is released (or, when it belongs to an
- * earlier turn, closed as failed) and the call authorized again (the interrupted start still
- * counts against the budgets: at-least-once, by approval).
+ * `guard.authorize(call)`, except that a call denied as `interrupted_call` is offered to `retry`;
+ * on true the interrupted step is released (or, from an earlier turn, closed as failed) and the
+ * call authorized again (the interrupted start counts against budgets: at-least-once, by approval).
  */
 export function authorizeInterrupted(
   guard: PlanGuard,

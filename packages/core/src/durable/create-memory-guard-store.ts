@@ -20,9 +20,8 @@ function forgetOldWindows(used: Map<string, number>, reservation: BudgetReservat
 
 /**
  * A {@link GuardStore} in this process's memory: shared budgets hold across the runs of one
- * process, and a run's state survives a new guard or middleware, but nothing survives the
- * process. For tests and single-process apps; use `@plan/postgres` for crashes and many
- * processes.
+ * process, and a run's state survives a new guard or middleware, but not the process. For tests and
+ * single-process apps; use `@plan/postgres` for crashes and many processes.
  *
  * @example
  * ```ts

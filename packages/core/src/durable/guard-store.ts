@@ -1,9 +1,8 @@
 import type { SavedStateChanges } from '../types/saved-state-changes.js'
 
 /**
- * One writer of a run: a process (or a handler) that loaded the run and now saves it. A run has
- * one writer at a time; a second one that resumed the same run loses the race (see
- * {@link GuardStore.save}).
+ * One writer of a run: a process (or a handler) that loaded the run and now saves it. A run has one
+ * writer at a time; a second that resumed it loses the race (see {@link GuardStore.save}).
  */
 export interface RunWriter {
   /** Unique to this writer, e.g. `crypto.randomUUID()`. */
@@ -62,22 +61,20 @@ export interface GuardStore {
   /** The freshest state saved for a run, or undefined when none was. */
   load(runId: string): Promise<SavedRunState | undefined>
   /**
-   * Saves a run's state. Resolves only once the state is durable. With `saved.writer` it is
-   * compare-and-set (`runWriteDecision`): the state is written when the stored one is the
-   * same writer's (an older revision of its own is ignored: a late write) or still the revision
-   * the writer loaded (the writer takes the run over); otherwise another writer has the run, and
-   * it rejects with a `store_failed` `PlanError`. Without a writer, a state with a lower
-   * revision than the stored one is ignored. Rejects when it cannot save (the caller fails
-   * closed).
+   * Saves a run's state; resolves once it is durable. With `saved.writer` it is compare-and-set
+   * (`runWriteDecision`): written when the stored state is the same writer's (an older revision of
+   * its own is ignored: a late write) or still the revision the writer loaded (it takes the run
+   * over); else another writer has the run and it rejects with a `store_failed` `PlanError`.
+   * Without a writer, a revision lower than the stored one is ignored. Rejects when it cannot save
+   * (the caller fails closed).
    */
   save(runId: string, saved: SavedRunState): Promise<void>
   /**
-   * Saves a revision as what changed since `changes.since`, so a save costs what changed, not
-   * the whole state. Resolves true once written (or ignored, as `save` ignores a late write),
-   * false when the store cannot apply them (it does not hold `changes.since` or a later
-   * revision, or wants the whole state again): the caller then saves the whole state with
-   * `save`. Compare-and-set as `save`; rejects as `save` does. Optional: without it, every
-   * save is a whole state.
+   * Saves a revision as what changed since `changes.since`, so a save costs what changed, not the
+   * whole state. Resolves true once written (or ignored, as `save` ignores a late write), false
+   * when the store cannot apply them (it lacks `changes.since` or a later revision, or wants the
+   * whole state again): the caller then uses `save`. Compare-and-set and rejects as `save`.
+   * Optional: without it, every save is a whole state.
    */
   saveChanges?(runId: string, saved: SavedRunChanges): Promise<boolean>
   /**

@@ -3,10 +3,9 @@ import { errorMessage } from '../util/error-message.js'
 import type { GuardStore, SavedRunState } from './guard-store.js'
 
 /**
- * `store.load(runId)` as an adapter needs it: a store that cannot be read is a `store_failed`
- * `PlanError` (its message ends with `consequence`, such as "; no tool call can be
- * authorized"); a store that refuses its state (a signed store: `signature_invalid`) throws its
- * own `PlanError`, passed on as it is.
+ * `store.load(runId)` as an adapter needs it: an unreadable store is a `store_failed` `PlanError`
+ * (its message ends with `consequence`, such as "; no tool call can be authorized"); a store
+ * refusing its state (a signed store: `signature_invalid`) throws its own `PlanError`, passed on.
  */
 export async function loadSavedState(
   store: GuardStore,

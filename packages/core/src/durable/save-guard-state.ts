@@ -12,10 +12,9 @@ export interface GuardSaveTarget {
 }
 
 /**
- * Saves a guard's run to its store: as what changed since the revision the store last
- * confirmed, when the store takes changes (`saveChanges`) and can apply them, so a save costs
- * what the call changed; otherwise as the whole snapshot. Resolves once the store has it;
- * rejects as the store does.
+ * Saves a guard's run to its store: as what changed since the revision the store last confirmed,
+ * when it takes changes (`saveChanges`) and can apply them, so a save costs what the call changed;
+ * else the whole snapshot. Resolves once the store has it; rejects as the store does.
  *
  * @example
  * ```ts

@@ -29,9 +29,8 @@ function parentOf(
 }
 
 /**
- * `state` (a JSON object, changed in place) with `changes` applied. Throws when a list the
- * changes write into is missing or shorter than where they write (the changes belong to
- * another state).
+ * `state` (a JSON object, changed in place) with `changes` applied. Throws when a list the changes
+ * write into is missing or shorter than where they write (the changes belong to another state).
  */
 export function applySavedStateChanges(
   state: Record<string, unknown>,

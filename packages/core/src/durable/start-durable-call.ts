@@ -26,12 +26,11 @@ export interface StartDurableCallOptions {
 }
 
 /**
- * What an adapter does between the guard's authorization of a call and the tool's start:
- * counts the call against the policy's shared budgets, then saves the run's state (with the
- * call counted and its step running) to the store. Resolves to the issues that forbid the
- * call, empty when the tool may start. A store that fails, a budget that is full or a shared
- * budget without a store forbids it (fail closed). A reservation is given back only when the
- * save after it failed (the tool provably never started), and only if the store can.
+ * What an adapter does between the guard authorizing a call and the tool's start: counts it against
+ * the policy's shared budgets, then saves the run's state (call counted, its step running) to the
+ * store. Resolves to the issues forbidding the call (none: the tool may start). A failing store, a
+ * full budget or a shared budget without a store forbids it (fail closed). A reservation is given
+ * back only if the save after it failed (the tool provably never started) and the store can.
  */
 export async function startDurableCall(
   options: StartDurableCallOptions,
