@@ -3,9 +3,8 @@ import { createIssue, isRecord, type PlanIssue } from '@plan/shell/common'
 import { readExtractionSchema } from './read-extraction-schema.js'
 
 /**
- * Whether a schema is an enum whose values a `$ref` names (`{ "type": "enum", "values":
- * { "$ref": "list.output.names" } }`): the set is fixed by an earlier step, and the extraction
- * is trusted only when that step's output was.
+ * Whether a schema is an enum of `$ref`-named values (`{ "type": "enum", "values": { "$ref":
+ * "list.output.names" } }`): an earlier step fixes the set; trusted only if that step's output was.
  */
 export function isBoundEnum(schema: unknown): boolean {
   if (!isRecord(schema)) return false

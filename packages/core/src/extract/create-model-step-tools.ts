@@ -59,10 +59,9 @@ export function parseExtractedAnswer(answer: string): unknown {
 }
 
 /**
- * Creates the `extract` and `generate` tools of `modelStepToolPolicy()`, run by a model that
- * has no tools. `extract` returns only a value matching the step's schema and throws a
- * `PlanError` otherwise (the step fails, its dependents are skipped); the guard checks the
- * value against the schema again before trusting it.
+ * Creates the `extract` and `generate` tools of `modelStepToolPolicy()`, run by a tool-less model.
+ * `extract` returns only a value matching the step's schema, else throws a `PlanError` (the step
+ * fails, its dependents are skipped); the guard rechecks it against the schema before trusting it.
  *
  * @example
  * ```ts

@@ -30,9 +30,8 @@ const scalarSchemas = [
 const scalarSchema = z.discriminatedUnion('type', [...scalarSchemas])
 
 /**
- * The zod twin of `readExtractionSchema` (for JSON Schema and editors): what an extraction
- * step's output must be: an enum value, a number, a boolean, a short
- * string matching a pattern, a path inside the workspace, or a list of one of these.
+ * The zod twin of `readExtractionSchema` (for JSON Schema, editors): an extraction step's output is
+ * an enum value, number, boolean, pattern-matched short string, workspace path, or a list of such.
  */
 export const extractionSchema = z.discriminatedUnion('type', [
   ...scalarSchemas,

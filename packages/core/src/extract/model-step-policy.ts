@@ -6,13 +6,12 @@ export const EXTRACT_TOOL = 'extract'
 export const GENERATE_TOOL = 'generate'
 
 /**
- * The `tools` entries of the two model steps, run by a model that has no tools (a quarantined
- * model): `extract` turns untrusted data into a value of a narrow `schema` (enum, number,
- * boolean, pattern, workspace path, or a list of one of these) that is trusted once it
- * matches, so later steps may use it anywhere through `$ref`; `generate` writes free text
- * (a fixed file, a summary) whose output stays untrusted, so it may only reach arguments that
- * accept untrusted data (file contents, not commands or write paths). Spread into `tools`
- * (`referenceToolPolicy` is `@plan/tools`').
+ * The `tools` entries of the two model steps, run by a model without tools (quarantined): `extract`
+ * turns untrusted data into a value of a narrow `schema` (enum, number, boolean, pattern, workspace
+ * path, or a list of one of these), trusted once it matches, so later steps may use it anywhere
+ * through `$ref`; `generate` writes free text (a fixed file, a summary) whose output stays
+ * untrusted, so it may only reach arguments accepting untrusted data (file contents, not commands
+ * or write paths). Spread into `tools` (`referenceToolPolicy` is `@plan/tools`').
  *
  * @example
  * ```ts

@@ -144,12 +144,11 @@ function normalUrl(value: string): string {
 }
 
 /**
- * Checks one call of a per-turn run against `trust.tainted`: in `allowlist` mode, once the
- * context is tainted, every command, write path and URL must be on the lists; in
- * `rule-of-two` mode, a call may not bring together untrusted input, sensitive data and an
- * action (write, command, URL). In both, once the run has read sensitive data (by any tool,
- * a command's operands and recursive reads included), a URL must be one of `urls`.
- * Pure: the caller keeps the {@link TaintState}.
+ * Checks one call of a per-turn run against `trust.tainted`: in `allowlist` mode, once the context
+ * is tainted, every command, write path and URL must be on the lists; in `rule-of-two` mode, a call
+ * may not bring together untrusted input, sensitive data and an action (write, command, URL). In
+ * both, once the run has read sensitive data (by any tool, a command's operands and recursive reads
+ * included), a URL must be one of `urls`. Pure: the caller keeps the {@link TaintState}.
  */
 export function checkTaintedCall(
   compiler: PlanCompiler,

@@ -43,10 +43,9 @@ function mayMatchBeneath(glob: string, folder: string): boolean {
 }
 
 /**
- * The sensitive paths of a policy: those matching `trust.tainted.sensitive` (a glob starting
- * with `!` takes paths back out) and those beside a `deny` entry (`.env.local` next to a
- * denied `.env`); templates (`.env.example`) are never sensitive. A tree counts when a
- * `sensitive` glob may match beneath it.
+ * The sensitive paths of a policy: those matching `trust.tainted.sensitive` (a `!` glob takes paths
+ * back out) and those beside a `deny` entry (`.env.local` next to a denied `.env`); templates
+ * (`.env.example`) never are. A tree counts when a `sensitive` glob may match beneath it.
  */
 export function sensitivePaths(
   tainted: TaintedPolicy,
