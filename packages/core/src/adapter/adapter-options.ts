@@ -34,9 +34,8 @@ export type PolicySource =
 export type AdapterPlan = Plan | CompiledPlan
 
 /**
- * How an adapter checks calls: `plan` (every call must match a ready step of an approved
- * plan), `turn` (each model turn's batch of calls is compiled as a plan) or `call` (each call
- * is compiled as a one-step plan, for protocols without turns such as MCP).
+ * How an adapter checks calls: `plan` (a call must match a ready step of the approved plan), `turn`
+ * (each model turn compiles as a plan) or `call` (each call as a one-step plan, for turnless MCP).
  */
 export type AdapterMode = 'plan' | 'turn' | 'call'
 
@@ -71,9 +70,8 @@ export interface AdapterGuardSettings
  */
 export type AdapterOptions<Event extends DecisionEvent = DecisionEvent> = PolicySource & {
   /**
-   * An approved plan: plan mode, where every call must match a ready step of it. Without it,
-   * each turn (or call) is compiled as a plan. A plan the policy rejects throws
-   * `PlanCompilationError` where the adapter is built.
+   * An approved plan: plan mode, every call must match one of its ready steps. Else each turn or
+   * call compiles as a plan. A rejected plan throws `PlanCompilationError` as the adapter is built.
    */
   readonly plan?: AdapterPlan | undefined
   /** Called after every decision, before the call runs or is refused (logs, audits, UIs). */

@@ -90,15 +90,14 @@ function signedState(key: Uint8Array, runId: string, saved: SavedRunState): Sign
 }
 
 /**
- * Wraps a {@link GuardStore} so that the run states it saves are signed (HMAC-SHA-256 of the
- * run id, the revision and the state, with the first of `keys`) and a state it loads is
- * checked first (with any of `keys`). A state that is unsigned, malformed, edited, saved under
- * another run id or revision, or signed with another key makes `load` throw a `PlanError` with
- * `signature_invalid`, so the adapters refuse to resume the run (fail closed). Shared budget
- * counts (`reserve`) pass through unsigned.
+ * Wraps a {@link GuardStore} so the run states it saves are signed (HMAC-SHA-256 of the run id,
+ * revision and state, with the first of `keys`) and a state it loads is checked first (with any of
+ * `keys`). A state that is unsigned, malformed, edited, saved under another run id or revision, or
+ * signed with another key makes `load` throw a `PlanError` with `signature_invalid`, so adapters
+ * refuse to resume it (fail closed). Shared budget counts (`reserve`) pass through unsigned.
  *
- * It does not stop a rollback: whoever can write the store can put back an older state of the
- * same run that was validly signed (or delete the run's row, so that the run starts afresh).
+ * It does not stop a rollback: whoever can write the store can put back an older, validly signed
+ * state of the same run (or delete the run's row, so the run starts afresh).
  *
  * @example
  * ```ts

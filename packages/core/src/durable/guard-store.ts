@@ -78,17 +78,15 @@ export interface GuardStore {
    */
   saveChanges?(runId: string, saved: SavedRunChanges): Promise<boolean>
   /**
-   * Counts one call against every reservation, atomically: either all fit under their
-   * `maxCalls` and are counted, or none is. Concurrent callers (in any process sharing the
-   * store) can never together exceed a budget. A store may delete the counts of windows that
-   * ended more than one window ago (no clock that is off by less than a window reaches them).
+   * Counts one call against every reservation, atomically: all fit under `maxCalls` and are
+   * counted, or none; concurrent callers (in any process) never together exceed a budget. A store
+   * may drop counts of windows ended over a window ago (no clock off by less reaches them).
    */
   reserve(reservations: readonly BudgetReservation[]): Promise<ReserveResult>
   /**
-   * Gives back reservations that `reserve` counted, for a call that provably never started: the
-   * write before it failed, in this process, so its tool was never called. Never called for a
-   * call that may have started (a crash, a timeout after the tool was called). Optional: a store
-   * without it keeps such counts (the conservative side).
+   * Gives back reservations `reserve` counted, for a call that provably never started (its write
+   * failed in this process, so the tool was never called); never for one that may have (a crash, a
+   * timeout after the tool call). Optional: without it such counts stay (the safe side).
    */
   release?(reservations: readonly BudgetReservation[]): Promise<void>
 }

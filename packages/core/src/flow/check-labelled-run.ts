@@ -42,10 +42,9 @@ export function describeRuns(runs: readonly LabelledRun[], counted = true): stri
 }
 
 /**
- * Refuses a call whose command would execute workspace files that this run (or an earlier
- * run of the same state) wrote from untrusted data: writing a test and running it is running
- * the untrusted data. `code` is the issue's code (the guard says `untrusted_flow`: the call's
- * arguments do not show the data it would run, so no human is asked to allow it).
+ * Refuses a call whose command would execute workspace files this run (or an earlier run of the
+ * state) wrote from untrusted data: running a written test runs that data. `code` is the issue's
+ * code (the guard's is `untrusted_flow`: the arguments hide the data run, so no human is asked).
  */
 export function checkLabelledRun(
   tool: ToolPolicy,

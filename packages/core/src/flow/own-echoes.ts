@@ -27,12 +27,11 @@ export interface KeptTexts {
 }
 
 /**
- * The texts of a call's output with the call's own argument values cut out: a tool that echoes
- * what it was given (`wrote docs/notes.md`) hands back the caller's text, which carries the
- * call's label, not new text from outside. The rest of each text stays, in pieces, so what the
- * tool added around the echo is still indexed. Values shorter than a fragment are never found
- * and are left alone, so a short argument does not cut an output into unindexed pieces. The
- * texts come back as they are when no argument is that long, else as normalised pieces.
+ * The texts of a call's output less the call's own argument values: a tool echoing its input
+ * (`wrote docs/notes.md`) hands back the caller's text, carrying the call's label, not new outside
+ * text. The rest stays, in pieces, so what the tool added around the echo is still indexed. Values
+ * shorter than a fragment are never found and left alone: a short argument cuts no output into
+ * unindexed pieces. Texts come back as is if no argument is that long, else as normalised pieces.
  */
 export function withoutOwnEchoes(texts: readonly string[], args: JsonValue): KeptTexts {
   const values: string[] = []

@@ -124,17 +124,16 @@ function hasSinkReference(input: IndexedFlow): boolean {
 }
 
 /**
- * Reports every `$ref` by which untrusted output reaches an argument that refuses it, with
- * the whole flow (`fetch.output → summarize.args.text → summarize.output → run.args.command`).
+ * Reports every `$ref` by which untrusted output reaches an argument that refuses it, with the
+ * whole flow (`fetch.output → summarize.args.text → summarize.output → run.args.command`).
  *
- * Labels propagate along `$ref` edges in topological order: a step's output is untrusted when
- * its tool's output is (declared, or the policy's `trust.defaultOutput`), or when any of its
- * arguments reads untrusted output; a declassifying tool's output is trusted (it is checked
- * against its schema at run time). A plain `depends_on` orders steps but carries no data, so
- * it carries no label. Steps whose tool the policy does not know are neither sources nor
- * sinks (the plan is rejected for them anyway); they pass labels on. Linear in steps +
- * references; a plan without a reference into an argument that refuses untrusted data has
- * nothing to report and is not propagated.
+ * Labels propagate along `$ref` edges in topological order: a step's output is untrusted when its
+ * tool's output is (declared, or the policy's `trust.defaultOutput`), or when any of its arguments
+ * reads untrusted output; a declassifying tool's output is trusted (checked against its schema at
+ * run time). A plain `depends_on` orders steps but carries no data, so no label. Steps whose tool
+ * the policy does not know are neither sources nor sinks (the plan is rejected for them anyway);
+ * they pass labels on. Linear in steps + references; a plan without a reference into an argument
+ * that refuses untrusted data has nothing to report and is not propagated.
  */
 export function untrustedFlowIssues(input: IndexedFlow): PlanIssue[] {
   if (!hasSinkReference(input)) return []

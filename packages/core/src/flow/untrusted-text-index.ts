@@ -33,14 +33,13 @@ function keptTexts(kept: readonly (readonly string[])[]): readonly string[] {
 }
 
 /**
- * Finds untrusted output text pasted into later arguments. Fragments of
- * {@link FRAGMENT_LENGTH} characters are indexed every {@link FRAGMENT_STRIDE} characters of
- * each untrusted string; a query looks up the fragment at every position of its string. So a
- * query finds any shared text of {@link GUARANTEED_MATCH_LENGTH}+ characters, whichever side
- * contains the other, in time linear in the query and memory a quarter of the indexed text.
- *
- * Each output has an ordinal, and a query names how many outputs it may have seen: text that
- * was written into a plan before an output existed cannot have come from it.
+ * Finds untrusted output text pasted into later arguments. Fragments of {@link FRAGMENT_LENGTH}
+ * characters are indexed every {@link FRAGMENT_STRIDE} characters of each untrusted string; a query
+ * looks up the fragment at every position of its string. So a query finds any shared text of
+ * {@link GUARANTEED_MATCH_LENGTH}+ characters, whichever side contains the other, in time linear in
+ * the query and memory a quarter of the indexed text. Each output has an ordinal, and a query names
+ * how many outputs it may have seen: text written into a plan before an output existed cannot have
+ * come from it.
  */
 export class UntrustedTextIndex {
   readonly #fragments = new Map<string, number>()

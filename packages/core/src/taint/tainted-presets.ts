@@ -4,10 +4,9 @@ import type { TaintedPolicyInput } from '../schema/tainted-schema.js'
 export { SENSITIVE_FILES }
 
 /**
- * The "rule of two" as a `trust.tainted` section: a run may not combine untrusted input,
- * access to sensitive data (reading `sensitive` paths) and the ability to change state or
- * communicate (writes, commands, URLs). Once two of them are in the run, calls that would add
- * the third are refused (or sent to a human with `onRefuse: 'ask'`).
+ * The "rule of two" as a `trust.tainted` section: a run may not combine untrusted input, reading
+ * `sensitive` paths and changing state or communicating (writes, commands, URLs). Once two are in
+ * the run, calls adding the third are refused (or sent to a human with `onRefuse: 'ask'`).
  *
  * @example
  * ```ts
