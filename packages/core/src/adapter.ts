@@ -1,9 +1,8 @@
 export { canonicalJson, hashJson } from '@plan/json'
 export { formatPath, isWithin } from '@plan/shell/common'
-// `@plan/core/adapter`: the versioned API that the @plan adapters (LangChain, AI SDK, MCP) and
-// the packages built on core (tools, sandbox, PostgreSQL store, CLI) use to make an integration behave
-// like the others; a third-party adapter may use it too. It is released in lockstep with them
-// and documented in docs/adapter-api.md. Runtime-neutral: no Node.js built-in, no zod.
+// `@plan/core/adapter`: the versioned API the @plan adapters (LangChain, AI SDK, MCP) and packages
+// on core (tools, sandbox, PostgreSQL store, CLI) use to behave alike; third-party adapters may
+// too. Released in lockstep; see docs/adapter-api.md. Runtime-neutral: no Node.js built-in, no zod.
 
 export { hmacSha256, rfc8785Json, sha256Hex, toHex } from '@plan/json'
 export { errorCode } from '@plan/shell/common'

@@ -1,5 +1,4 @@
-// `@plan/core/internal`: what the private benchmarks measure directly (the graph analysis the
-// compiler runs). No published package imports it (a test checks), and it has no stability
-// promise: it may change in any release. Integrations use `@plan/core/adapter`.
+// `@plan/core/internal`: what private benchmarks measure (the compiler's graph analysis); unstable,
+// imported by no published package (a test checks). Integrations use `@plan/core/adapter`.
 export type { GraphAnalysis } from './compile/analyze-graph.js'
 export { analyzeGraph } from './compile/analyze-graph.js'

@@ -1,5 +1,4 @@
-// `@plan/core/node`: the parts that need Node.js (the file system): on-disk path checks and
-// loading a policy file. The main entry holds the compiler and the guard; the reference tools
-// are `@plan/tools`, the file audit sink `@plan/audit/node`.
+// `@plan/core/node`: on-disk path checks and policy file loading (Node.js's file system). Compiler
+// and guard: the main entry; reference tools: `@plan/tools`; file audit sink: `@plan/audit/node`.
 export { checkPathOnDisk } from './checks/path-on-disk.js'
 export { loadPolicy } from './policy/resolve-policy.js'

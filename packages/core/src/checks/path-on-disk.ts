@@ -49,14 +49,12 @@ function entryHolding(
 }
 
 /**
- * Checks a path argument lexically and then on disk: symbolic links are resolved (the
- * nearest existing ancestor's real path for a file that does not exist yet, a dangling link
- * by its target), and the real path must lie inside a workspace root (itself resolved, so a
- * root may be a link) and outside the `deny` (and, for writes, `readOnly`) entries. Loops,
- * permission errors and any other file system error deny.
- *
- * On success `resolved` is the real path; open that, not the argument, so a relative path
- * cannot be read against another working folder.
+ * Checks a path argument lexically, then on disk: symbolic links are resolved (for a file not yet
+ * existing, the nearest existing ancestor's real path; a dangling link by its target), and the real
+ * path must lie inside a workspace root (itself resolved, so a root may be a link) and outside the
+ * `deny` (and, for writes, `readOnly`) entries. Loops, permission errors and any other file system
+ * error deny. On success `resolved` is the real path; open that, not the argument, so a relative
+ * path cannot be read against another working folder.
  *
  * @example
  * ```ts

@@ -23,9 +23,8 @@ const denied: CommandCheckResult = (() => {
 })()
 
 /**
- * The command check of a compiler: the Bash grammar is loaded (once per process) only when the
- * policy can allow a command; otherwise every command is denied without parsing it, which is
- * what the grammar would conclude too, since no program is allowed.
+ * The compiler's command check: the Bash grammar loads (once per process) only if the policy can
+ * allow a command; else each command is denied unparsed, as the grammar would (no program allowed).
  */
 export async function createPolicyCommandCheck(policy: ResolvedPolicy): Promise<CommandChecker> {
   if (!policyUsesCommands(policy.policy)) return { check: () => denied, warnings: [] }

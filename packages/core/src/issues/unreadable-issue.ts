@@ -1,10 +1,7 @@
 import { createIssue, type IssueCode, type PlanIssue } from '@plan/shell/common'
 import { errorMessage } from '../util/error-message.js'
 
-/**
- * The issue for an input whose reading threw (a getter, a Proxy trap, a revoked Proxy): the
- * checks fail closed with an issue instead of letting the exception out.
- */
+/** The issue for an input whose reading threw (getter, Proxy trap, revoked Proxy): fail closed. */
 export function unreadableIssue(code: IssueCode, what: string, thrown: unknown): PlanIssue {
   return createIssue(
     code,

@@ -7,9 +7,8 @@ export interface PlanInput {
 }
 
 /**
- * Returns the plan it is given, typed: a plain object literal type-checks as a plan without
- * `as const` or `satisfies`, and a misspelt key is reported where it is written. It checks
- * types only; `compiler.validate(plan)` checks the plan against a policy.
+ * Returns the plan, typed: a plain literal type-checks as a plan without `as const` or `satisfies`;
+ * a misspelt key is reported where written. Types only: `compiler.validate` checks for a policy.
  *
  * @example
  * ```ts

@@ -26,9 +26,8 @@ export function isStateSignature(signature: unknown): signature is string {
 }
 
 /**
- * True when `signature` was made by {@link signGuardState} with one of `keys` for exactly this
- * run id, revision and state. Every key is tried and each comparison takes constant time, so
- * the answer's timing tells nothing about the signature or which key made it.
+ * True when `signature` was made by {@link signGuardState} with one of `keys` for exactly this run
+ * id, revision and state. All keys are tried in constant time; timing leaks no signature or key.
  */
 export function verifyGuardState(
   keys: readonly Uint8Array[],

@@ -10,11 +10,10 @@ import {
 } from './plan-signature-input.js'
 
 /**
- * Signs an approved plan: an HMAC-SHA-256, keyed with `secret`, over the plan's hash and a
- * digest of its steps. Give the signature to whoever runs the plan; a guard created with the
- * same secret refuses the plan unless it carries a valid signature, so an approval binds to
- * exactly the steps that were approved. Throws `PlanError` (`signature_invalid`) for a secret
- * shorter than 32 bytes.
+ * Signs an approved plan: an HMAC-SHA-256, keyed with `secret`, over the plan's hash and a digest
+ * of its steps. Give the signature to whoever runs the plan; a guard with the same secret refuses
+ * the plan without a valid signature, so an approval binds to exactly the steps approved. Throws
+ * `PlanError` (`signature_invalid`) for a secret under 32 bytes.
  *
  * @example
  * ```ts

@@ -20,8 +20,7 @@ const BUDGET_CODES = new Set([
 const PLAN_LEVEL = new Set(['plan_approved', 'plan_rejected', 'run_stopped'])
 
 /**
- * False when no span can be started (no OpenTelemetry API loaded, the usual case): the decision
- * then makes no recording closure. Never throws.
+ * False when no span can start (usually no OpenTelemetry API): no recording closure. Never throws.
  */
 function mayTrace(): boolean {
   try {
@@ -39,9 +38,8 @@ function markError(span: Span, type: string, message: string): void {
 }
 
 /**
- * Records into a new span, ended afterwards, when a provider records it (a started span that
- * does not record is ended at once). Telemetry never changes a decision, so a failing tracer
- * is ignored.
+ * Records into a new span, ended afterwards, when a provider records it (a started span that does
+ * not record is ended at once). Telemetry never changes a decision, so a failing tracer is ignored.
  */
 function inSpan(name: string, record: (span: Span) => void): void {
   try {

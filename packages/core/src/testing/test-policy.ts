@@ -1,9 +1,8 @@
 import type { PolicyInput } from '../schema/policy-schema.js'
 
 /**
- * A policy for tests over `root`: `view_file` (reads a path), `write_file` (writes a path and a
- * string) and `run_command` (a command of `echo`, `git`, `ls` or `npm`), with `extra` keys
- * replacing the defaults.
+ * A test policy over `root`: `view_file` (reads a path), `write_file` (writes a path and a string)
+ * and `run_command` (a command of `echo`, `git`, `ls` or `npm`); `extra` keys replace the defaults.
  *
  * @example
  * ```ts
