@@ -31,9 +31,7 @@ export type GeneratePlanResult = {
     }
 )
 
-/**
- * Options of every adapter's `generatePlan` beside `model` and `prompt`, alike in each framework.
- */
+/** Every adapter's `generatePlan` options beside `model` and `prompt`, alike in each framework. */
 export interface GeneratePlanSharedOptions {
   /** The compiler (and so the policy) every plan is checked with, or the promise of one. */
   readonly compiler: PlanCompiler | PromiseLike<PlanCompiler>

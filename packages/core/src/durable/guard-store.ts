@@ -62,11 +62,10 @@ export interface GuardStore {
   load(runId: string): Promise<SavedRunState | undefined>
   /**
    * Saves a run's state; resolves once it is durable. With `saved.writer` it is compare-and-set
-   * (`runWriteDecision`): written when the stored state is the same writer's (an older revision of
-   * its own is ignored: a late write) or still the revision the writer loaded (it takes the run
-   * over); else another writer has the run and it rejects with a `store_failed` `PlanError`.
-   * Without a writer, a revision lower than the stored one is ignored. Rejects when it cannot save
-   * (the caller fails closed).
+   * (`runWriteDecision`): written if the stored state is the same writer's (its own older revision
+   * is ignored: a late write) or still the revision the writer loaded (taking the run over); else
+   * another writer has the run: it rejects with a `store_failed` `PlanError`. Without a writer, a
+   * lower revision than stored is ignored. Rejects if it cannot save (the caller fails closed).
    */
   save(runId: string, saved: SavedRunState): Promise<void>
   /**

@@ -168,9 +168,7 @@ function indexesText(policy: ResolvedPolicy): boolean {
   return needed
 }
 
-/**
- * Whether the copied-text check can change this call: the tool's can be, or an arg is undeclared.
- */
+/** Whether copied-text checks can change this call: the tool's can be, or an arg is undeclared. */
 function pasteMatters(policy: ResolvedPolicy, tool: ToolPolicy, args: JsonObject): boolean {
   if (copiedTextMatters(policy.policy, tool)) return true
   for (const name of Object.keys(args)) if (!Object.hasOwn(tool.args, name)) return true
@@ -197,8 +195,8 @@ export class UntrustedFlowTracker {
   readonly #context: Set<string>
   /** Workspace files (relative to a root) written with untrusted data, with its sources. */
   readonly #files: Map<string, readonly string[]>
-  // Where each checked step's output comes from, by position like `#sources` (a Map whose entries
-  // come and go every step gets a new old-generation table at each growth or shrink).
+  // Each checked step's output sources (from its resolved args), by position like `#sources`: a Map
+  // with entries coming and going every step gets a new old-generation table at each resize.
   readonly #origins = new StepValues<readonly string[]>()
   // One frozen list per distinct list of sources: most steps of a run share a few.
   readonly #lists = new Map<string, readonly string[]>()
@@ -238,7 +236,7 @@ export class UntrustedFlowTracker {
     for (const id of stepIds) this.#seen.set(id, this.#index.size)
   }
 
-  /** Keeps the per-step records by position for a new plan's `ids`, as the run state does. */
+  /** Keeps per-step records by position for a new plan's `ids` (no hash entry per step). */
   place(ids: readonly string[], positions: ReadonlyMap<string, number>): void {
     this.#labels.place(ids, positions)
     this.#seen.place(ids, positions)
@@ -402,7 +400,7 @@ export class UntrustedFlowTracker {
   }
 
   /**
-   * The sources of the untrusted data a step's call carries (none: empty): of untrusted outputs it
+   * The sources of the untrusted data a step's call carries (empty if none): of outputs it
    * references and, with `context`, all the model saw (per-turn mode: the model writes the call).
    */
   callSources(step: CompiledStep, context: boolean): readonly string[] {

@@ -130,9 +130,7 @@ function ownSources(input: PlannedRunsInput, node: number, writes: PlannedWrites
   return outputSources(input.toolName(node), input.tools[node], plannedValues(input, node), context)
 }
 
-/**
- * Role in the order walk, per tool: 0 declassifies, 1 untrusted output, 2 relays input; +4 writes.
- */
+/** Order-walk role per tool: 0 declassifies, 1 untrusted output, 2 relays input; +4 writes. */
 function toolRole(
   input: PlannedRunsInput,
   tool: ToolPolicy,

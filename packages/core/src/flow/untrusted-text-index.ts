@@ -35,23 +35,18 @@ function keptTexts(kept: readonly (readonly string[])[]): readonly string[] {
 /**
  * Finds untrusted output text pasted into later arguments. Fragments of {@link FRAGMENT_LENGTH}
  * characters are indexed every {@link FRAGMENT_STRIDE} characters of each untrusted string; a query
- * looks up the fragment at every position of its string. So a query finds any shared text of
+ * looks up the fragment at every position of its string. So it finds any shared text of
  * {@link GUARANTEED_MATCH_LENGTH}+ characters, whichever side contains the other, in time linear in
- * the query and memory a quarter of the indexed text. Each output has an ordinal, and a query names
- * how many outputs it may have seen: text written into a plan before an output existed cannot have
- * come from it.
+ * the query and memory a quarter of the indexed text. Each output has an ordinal; a query names how
+ * many it may have seen: text written into a plan before an output existed cannot come from it.
  */
 export class UntrustedTextIndex {
   readonly #fragments = new Map<string, number>()
-  /**
-   * Indexed texts, each to a list of just itself: a repeat adds nothing; kept as that, uncounted.
-   */
+  /** Indexed texts, each to a list of itself: a repeat adds nothing; kept as that, uncounted. */
   readonly #indexedTexts = new Map<string, readonly string[]>()
   /** Each recorded output's step id, by ordinal (kept apart from its texts: no object per output). */
   readonly #stepIds: string[] = []
-  /**
-   * Each output's kept texts by ordinal, up to the last that kept any (later outputs get no slot).
-   */
+  /** Each output's kept texts by ordinal, up to the last that kept any (later ones get no slot). */
   readonly #texts: (readonly string[])[] = []
   #characters = 0
 
@@ -115,9 +110,7 @@ export class UntrustedTextIndex {
     return only
   }
 
-  /**
-   * Step id of the first output (of the first `seen`) sharing text with `text`, or that saturated.
-   */
+  /** Step id of the first output (of the first `seen`) overlapping `text`, or that saturated. */
   find(text: string, seen: number = this.#stepIds.length): string | undefined {
     if (seen <= 0) return undefined
     const normal = normaliseText(text)

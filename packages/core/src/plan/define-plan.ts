@@ -8,7 +8,7 @@ export interface PlanInput {
 
 /**
  * Returns the plan, typed: a plain literal type-checks as a plan without `as const` or `satisfies`;
- * a misspelt key is reported where written. Types only: `compiler.validate` checks for a policy.
+ * a misspelt key is flagged where written. Types only; `compiler.validate` checks against a policy.
  *
  * @example
  * ```ts

@@ -19,9 +19,7 @@ const BUDGET_CODES = new Set([
 
 const PLAN_LEVEL = new Set(['plan_approved', 'plan_rejected', 'run_stopped'])
 
-/**
- * False when no span can start (usually no OpenTelemetry API): no recording closure. Never throws.
- */
+/** False if no span can start (usually no OTel API): no recording closure. Never throws. */
 function mayTrace(): boolean {
   try {
     return tracingApiLoaded()
