@@ -42,11 +42,10 @@ export function filesOf(
 }
 
 /**
- * Where a tool's output comes from, as source names: `file:<path>` for a workspace file it
- * reads or writes (`list:<path>` for a tool that only lists), `run:<family>` or `command:<program>` for
- * a command, `url:<host>` for a page, `tool:<name>` for anything else (or for a value not known
- * yet). A labelled file read back brings its own sources along. A model step's output comes from
- * its inputs, which its references name: it has no sources of its own.
+ * Where a tool's output comes from, as source names: `file:<path>` for a workspace file read or
+ * written (`list:<path>` if only listed), `run:<family>` or `command:<program>` for a command,
+ * `url:<host>` for a page, else `tool:<name>` (also for an unknown value). A labelled file read
+ * back brings its sources. A model step's output has no sources of its own, only its references'.
  */
 export function outputSources(
   name: string,
