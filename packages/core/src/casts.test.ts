@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest'
 /**
  * The most casts (`as T` and `<T>x` but `as const`, and non-null `x!`) the source of core's
  * `src` may hold (in `command/`, in `guard/` and `flow/`, and elsewhere) and the sources of
- * `@plan/shell` and `@plan/json`: each is a claim the compiler cannot check, so the count only goes down. Array reads go through `item-at.ts` of `@plan/shell` (core re-exports
- * it), characters of a string through `charAt`, unknown values through type guards such as
- * `isRecord`.
+ * `@plan/shell` and `@plan/json`: each is a claim the compiler cannot check, so the count only
+ * goes down. Array reads go through `item-at.ts` of `@plan/shell` (core re-exports it),
+ * characters of a string through `charAt`, unknown values through type guards such as `isRecord`.
  */
 const MAX_CASTS = { command: 0, guardAndFlow: 23, rest: 18, shell: 8, json: 1 }
 
