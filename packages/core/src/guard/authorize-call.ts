@@ -106,10 +106,7 @@ function interruptedCallWith(parts: GuardParts, key: string, stepId: string) {
   return undefined
 }
 
-/**
- * Everything up to the reservation, synchronously, so parallel calls see each other: the
- * step, the budgets, the arguments, the data flow; then the call is counted and its step runs.
- */
+/** Checks a call and starts its step, synchronously so that parallel calls see each other. */
 function reserve(
   parts: GuardParts,
   call: ToolCall,
@@ -205,10 +202,7 @@ async function checkOnDisk(
   return issues
 }
 
-/**
- * Decides about a call that was read, synchronously unless a path must be checked on disk;
- * the reservation always happens before the first `await`.
- */
+/** Decides a read call; async only for paths checked on disk, and only after the reservation. */
 function decide(parts: GuardParts, call: ToolCall): AuthorizeResult | Promise<AuthorizeResult> {
   const reserved = reserve(parts, call)
   if ('allowed' in reserved) return reserved
@@ -247,8 +241,7 @@ async function decideOnDisk(
   // The real paths are labelled too: a link inside the workspace may name a file elsewhere.
   if (writes) labelWrittenFiles(parts, step, args, roots)
   if (state !== undefined) {
-    // Again on the real paths, against the real roots: a link inside an allowed folder may
-    // lead elsewhere, and one that leads to a sensitive file counts as reading it.
+    // On real paths too: a link in an allowed folder may lead out, or to a sensitive file (a read).
     const onDisk = checkTaintedCall(compiler, step.tool, stepId, args, state, roots)
     if (onDisk.issues.length > 0) {
       releaseStep(parts, stepId)
@@ -259,10 +252,7 @@ async function decideOnDisk(
   return { allowed: true, stepId, args }
 }
 
-/**
- * `PlanGuard.authorize`: reads the call once, decides, writes the decision to the audit log
- * (nothing runs that the log does not show) and counts a denial.
- */
+/** `PlanGuard.authorize`: reads the call once, decides, then audits it (see {@link conclude}). */
 export function authorizeCall(parts: GuardParts, input: ToolCall): Promise<AuthorizeResult> {
   try {
     const { call, issue } = readToolCall(input)
@@ -287,7 +277,6 @@ function conclude(parts: GuardParts, call: ToolCall, result: AuthorizeResult): A
       argsHash: sha256Hex(canonicalJson(result.args)),
     }
     if (audit.write({ type: 'call_allowed', ...event })) return result
-    // Nothing runs that the log does not show.
     releaseStep(parts, result.stepId)
     return denied([stopForAuditFailure(budgets)])
   }
@@ -324,13 +313,12 @@ function questionLimit(parts: GuardParts): PlanIssue | undefined {
 }
 
 /**
- * The call id of a refusal that the caller puts to a human (`asksHuman`): one a human may
- * overrule, a tainted run under `onRefuse: 'ask'` or an interrupted call. A human is asked
- * only what they can judge from the call: `tainted_run` shows in its arguments all it would
- * do; `untrusted_flow` (files written from untrusted data run, a URL after a sensitive read)
- * does not, and one such issue beside it makes the whole call final. Only in per-turn
- * mode, where every model turn installs a new plan and so forgets the ids: a plan that lasts
- * many turns would let a model repeat a refused call under the same id without its count.
+ * The call id of a refusal the caller puts to a human (`asksHuman`): an interrupted call, or a
+ * tainted run under `onRefuse: 'ask'`. A human is asked only what the call shows: `tainted_run`
+ * shows all it would do in its arguments; `untrusted_flow` (running files written from untrusted
+ * data, a URL after a sensitive read) does not, and one such issue beside it makes the call final.
+ * Per-turn mode only: each model turn installs a new plan, forgetting the ids; a plan lasting many
+ * turns would let a model repeat a refused call under the same id without its count.
  */
 function askedCallId(
   parts: GuardParts,

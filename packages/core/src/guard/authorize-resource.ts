@@ -31,10 +31,7 @@ function decideResource(
   return exhausted === undefined ? { allowed: true } : denied([exhausted])
 }
 
-/**
- * `PlanGuard.authorizeResource`: decides, writes the decision to the audit log (a read the log
- * cannot show is refused and stops the run) and counts a refusal as a denial.
- */
+/** `PlanGuard.authorizeResource`, audited (an unlogged read stops the run), counting denials. */
 export function authorizeResource(
   parts: GuardParts,
   request: ResourceRequest,
@@ -42,7 +39,6 @@ export function authorizeResource(
   const read: Partial<ResourceRequest> =
     typeof request === 'object' && request !== null ? request : {}
   const result = decideResource(parts, read)
-  // As audited: the method a string, the URI and path strings or null.
   const method = typeof read.method === 'string' ? read.method : ''
   const uri = typeof read.uri === 'string' ? read.uri : null
   const path = typeof read.path === 'string' ? read.path : null

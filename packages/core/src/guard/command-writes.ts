@@ -14,10 +14,7 @@ export type CommandKind =
   | { readonly kind: 'runs'; readonly argv: readonly string[]; readonly plain: boolean }
   | { readonly kind: 'writes'; readonly argv: readonly string[] | undefined }
 
-/**
- * The `writtenFiles` a tool reported in its output (or, for an MCP result, in its
- * `structuredContent`), relative to the workspace; undefined when it reported none.
- */
+/** The `writtenFiles` an output (or its MCP `structuredContent`) reports, workspace-relative. */
 function reportedWrites(
   output: JsonValue | undefined,
   roots: readonly string[],
@@ -88,10 +85,9 @@ export function commandKind(parts: GuardParts, step: CompiledStep, args: JsonObj
 }
 
 /**
- * The sources a command's written files get: those of the untrusted data the call carries, of
- * the labelled files it names and of the workspace files it names (`file:README.md` for
- * `cp README.md test/a.test.js`); empty when it carries no untrusted data and names no labelled
- * file (such a write is trusted, as a write tool's would be).
+ * The sources a command's written files get: the untrusted data the call carries, the labelled and
+ * workspace files it names (`file:README.md` for `cp README.md test/a.test.js`); empty when it
+ * carries no untrusted data and names no labelled file (a trusted write, as a write tool's is).
  */
 function writeSources(parts: GuardParts, step: CompiledStep, argv: readonly string[] | undefined) {
   const sources = [...parts.flow.callSources(step, parts.run.mode === 'turn')]
@@ -103,9 +99,8 @@ function writeSources(parts: GuardParts, step: CompiledStep, argv: readonly stri
 }
 
 /**
- * Refuses a command while another one of the run could race it: one that runs workspace files
- * while a command that may write them from untrusted data runs (what it writes is not labelled
- * until it ends), and such a writer while a command that runs workspace files runs.
+ * Refuses a race: a command that runs workspace files while one that may write them from untrusted
+ * data runs (its writes are labelled only when it ends), or such a writer while a runner runs.
  */
 export function checkCommandsInFlight(
   parts: GuardParts,
@@ -139,12 +134,11 @@ export function noteCommandStarted(parts: GuardParts, step: CompiledStep, found:
 }
 
 /**
- * Labels the files a finished call wrote, as its tool reported them (`writtenFiles` in its
- * output, as the reference `run_command` returns it, or in an MCP result's `structuredContent`;
- * workspace-relative or absolute paths), with {@link writeSources}, so running them later is a
- * sink as for a write tool's files. Any tool may report: one without a command argument labels
- * with the sources of the data it was given. A report only adds labels, so output that claims
- * a write cannot clear one; a runner given only its program and subcommand labels nothing.
+ * Labels the files a finished call wrote, as its tool reported them (`writtenFiles` in its output,
+ * as the reference `run_command` returns it, or in an MCP result's `structuredContent`; relative or
+ * absolute), with {@link writeSources}: running them later is a sink as for a write tool's files.
+ * Any tool may report: one without a command argument labels with the sources of its data. A report
+ * only adds labels (output that claims a write cannot clear one); a `plain` runner labels nothing.
  */
 export function labelCommandWrites(
   parts: GuardParts,
@@ -156,8 +150,7 @@ export function labelCommandWrites(
   if (written === undefined || written.length === 0) return
   const found = commandKind(parts, step, step.args)
   if (found.kind === 'runs' && found.plain) return
-  // A tool with no command argument (an MCP server's, one of your own) reports its writes too;
-  // a command that only reads labels nothing (what changed meanwhile is another call's).
+  // A command that only reads labels nothing: what changed meanwhile is another call's.
   const tool = parts.compiler.policy.tools.get(step.tool)
   const commandTool =
     tool === undefined || Object.values(tool.args).some((spec) => spec.type === 'command')

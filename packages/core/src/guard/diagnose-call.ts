@@ -32,10 +32,7 @@ function waitsFor(run: RunState, step: CompiledStep, tool?: string): PlanIssue {
   )
 }
 
-/**
- * Why `step`, done or running, cannot run a call (`thisCall`: the very call it ran or runs);
- * undefined in any other state.
- */
+/** Why a done or running `step` cannot run a call (`thisCall`: the very call it ran or runs). */
 function ranOrRunning(run: RunState, step: CompiledStep, thisCall: boolean) {
   const state = run.status.get(step.id)
   if (state === 'done')

@@ -14,14 +14,13 @@ function fieldsTooLarge(error: object): boolean {
 }
 
 /**
- * What a model may be shown of a tool's (or a resource read's) error, as it enters the trust
- * labels: the message whole (an adapter shows it all, not the audit's 500 characters) and the
- * error's own enumerable fields, such as an MCP error's `code` and `data`, which a proxy forwards
- * to the client. A thrown value that is not an error is taken as an output is. Undefined (as for
- * output that is not JSON: every later text is held for untrusted) when the message or the
- * fields are larger than the guard keeps, or cannot be read. Fields that are not JSON at all (a
- * client's cyclic request objects) cannot have come over JSON-RPC and no adapter shows them: the
- * message stands alone.
+ * What a model may be shown of a tool's (or resource read's) error, as it enters the trust labels:
+ * the message whole (an adapter shows it all, not the audit's 500 characters) and the error's own
+ * enumerable fields, such as an MCP error's `code` and `data`, that a proxy forwards to the client.
+ * A thrown non-error is taken as an output is. Undefined (as for non-JSON output: every later text
+ * is held for untrusted) when the message or fields are larger than the guard keeps, or unreadable.
+ * Fields that are not JSON at all (a client's cyclic request objects) cannot have come over
+ * JSON-RPC and no adapter shows them: the message stands alone.
  */
 export function errorOutput(error: unknown): JsonValue | undefined {
   try {

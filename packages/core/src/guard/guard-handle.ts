@@ -56,12 +56,11 @@ function methodsOf(
 }
 
 /**
- * The object {@link PlanGuard} callers hold: methods bound to one guard's parts (they may be
- * passed around detached), and `plan` read live. `plan` is a getter of the class, not of an
- * object literal: a getter made per object gives each guard a hidden class of its own, held
- * in old space, which keeps every guard (and all it holds) alive until a full collection.
- * The resource methods, which only some adapters call, are on the prototype (call them on the
- * guard), so a guard does not carry two more closures for them.
+ * The object {@link PlanGuard} callers hold: methods bound to one guard's parts (they may be passed
+ * around detached), and `plan` read live by a getter of the class: a getter made per object literal
+ * gives each guard a hidden class of its own, held in old space, which keeps every guard (and all
+ * it holds) alive until a full collection. The resource methods, which only some adapters call, are
+ * on the prototype (call them on the guard), so a guard does not carry two more closures for them.
  */
 export class GuardHandle implements PlanGuard {
   readonly policy: Policy

@@ -34,13 +34,12 @@ function put(changes: Collected, path: Path, value: unknown): void {
 }
 
 /**
- * What changes in a guard's `snapshot()` from one saved revision to the next, without making
- * the snapshot. The base is the last revision a store confirmed (or the last whole snapshot):
- * the changes of a new revision hold every step changed since the base (the run marks them; a
- * new plan brings all of its steps), the parts that do not grow with the steps (counters, the
- * stop, the flow's summary) whole, and the items of lists that only grow from where the base
- * had them. So they apply to the base or to any later confirmed revision, in any order of
- * confirmation.
+ * What changes in a guard's `snapshot()` from one saved revision to the next, without making it.
+ * The base is the last revision a store confirmed (or the last whole snapshot): a new revision's
+ * changes hold every step changed since the base (the run marks them; a new plan brings all its
+ * steps), the parts that do not grow with the steps (counters, the stop, the flow's summary) whole,
+ * and the items of lists that only grow from where the base had them. So they apply to the base or
+ * to any later confirmed revision, in any order of confirmation.
  */
 export class GuardJournal {
   #base: Mark | undefined

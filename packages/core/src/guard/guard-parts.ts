@@ -16,10 +16,7 @@ export interface GuardParts {
   readonly audit: GuardAudit
   /** What changed since the last saved revision, for stores that save changes. */
   readonly journal: GuardJournal
-  /**
-   * Whether each running step was fed untrusted data (its output will be untrusted): by
-   * position for the current plan's steps, placed with the run's other records.
-   */
+  /** Whether each running step was fed untrusted data (so its output is), by plan position. */
   readonly tainted: StepValues<boolean>
   /** Check path arguments on disk before a call is allowed. */
   readonly checkDisk: boolean

@@ -10,9 +10,8 @@ import type { GuardParts } from './guard-parts.js'
 
 /**
  * Refuses a command that would execute a workspace file written from untrusted data, as
- * `untrusted_flow` in every mode: the call's arguments do not show the data it would run, so
- * it is never put to a human (`onRefuse: 'ask'`); the user runs the command after reading
- * the files.
+ * `untrusted_flow` in every mode: the call's arguments do not show the data it would run, so it is
+ * never put to a human (`onRefuse: 'ask'`); the user runs the command after reading the files.
  */
 export function checkRunsLabelledFiles(
   parts: GuardParts,

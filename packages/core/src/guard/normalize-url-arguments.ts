@@ -15,10 +15,7 @@ function normalize(spec: ArgSpec, holder: object, key: string | number, value: J
   }
 }
 
-/**
- * Replaces, in checked arguments, every `format: "url"` value by the normalised URL its check
- * approved, so the tool fetches exactly what was checked and never re-parses the original text.
- */
+/** Sets each checked `format: "url"` value to its approved URL: the tool gets what was checked. */
 export function normalizeUrlArguments(
   specs: Readonly<Record<string, ArgSpec>>,
   args: JsonObject,

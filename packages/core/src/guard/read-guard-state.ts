@@ -35,10 +35,9 @@ function readUnsafely(state: unknown): CheckedGuardState {
 }
 
 /**
- * Checks a state produced by `snapshot()` (possibly after a trip through JSON) against the
- * guard state schema (`guardStateSchema` of `@plan/core/schemas`, through its JSON Schema)
- * and answers a copy. The plan inside is only shape-checked here; the guard compiles it
- * again. Throws `PlanError` (`state_corrupt`) for anything else.
+ * Checks a state from `snapshot()` (possibly after a trip through JSON) against the guard state
+ * schema (`guardStateSchema` of `@plan/core/schemas`, as JSON Schema) and answers a copy; the plan
+ * is only shape-checked (the guard compiles it again). Else throws `PlanError` (`state_corrupt`).
  */
 export function readGuardState(state: unknown): CheckedGuardState {
   try {

@@ -26,10 +26,9 @@ function readField(output: JsonValue, field: readonly string[]): JsonValue | und
 }
 
 /**
- * Replaces every `$ref` of a step by the referenced output (a fresh copy). `outputs` holds
- * the outputs of finished steps; a missing output or field is an `invalid_reference` issue.
- * A step without references resolves to its own arguments when they are frozen (a compiled
- * plan's are), else to a copy.
+ * Replaces every `$ref` of a step by a fresh copy of the referenced output (`outputs`: of finished
+ * steps); a missing output or field is an `invalid_reference` issue. A step without references
+ * resolves to its own arguments when they are frozen (a compiled plan's are), else to a copy.
  */
 export function resolveReferences(
   step: CompiledStep,

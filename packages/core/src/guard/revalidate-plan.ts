@@ -45,9 +45,8 @@ function revalidateUnsafely(compiler: PlanCompiler, plan: CompiledPlan): Compile
 }
 
 /**
- * Compiles a plan again from its steps, so a plan object that did not come from this
- * compiler (edited, forged, or restored from JSON) is never trusted as approved. Throws
- * `PlanError` for a plan that does not validate or that differs from its re-validation.
+ * Compiles a plan again from its steps, so a plan object not from this compiler (edited, forged,
+ * restored from JSON) is never trusted as approved. Throws `PlanError` if it fails or differs.
  */
 export function revalidatePlan(compiler: PlanCompiler, plan: CompiledPlan): CompiledPlan {
   try {

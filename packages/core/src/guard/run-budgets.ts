@@ -14,10 +14,7 @@ const MAX_PLAN_TEXT = 4096
 /** Characters of short plans' texts kept unhashed at most, in all. */
 const MAX_UNHASHED_TEXT = 4 * 1024 * 1024
 
-/**
- * The run-time budgets of a guarded run: its counters, the plans seen, its clock and why it
- * stopped. Pure apart from `onStop`, which is told once, when the run stops.
- */
+/** A run's budgets: counters, plans seen, clock and stop; pure apart from `onStop` (told once). */
 export class RunBudgets {
   #counters: BudgetCounters = emptyCounters()
   // The key of the last call counted and its repeats, kept outside `identicalCalls` so that a
@@ -42,10 +39,7 @@ export class RunBudgets {
    */
   readonly #hashOrder: string[] = []
 
-  /**
-   * @param toolLimit the most calls of one tool in the run (its own limit or the policy's)
-   * @param onStop told once, when the run stops
-   */
+  /** @param toolLimit the most calls of one tool in the run (its own limit or the policy's) */
   constructor(
     private readonly budgets: Budgets,
     private readonly toolLimit: (tool: string) => number | undefined,
@@ -112,10 +106,7 @@ export class RunBudgets {
     this.#unhashedText = 0
   }
 
-  /**
-   * The hashes of `seenPlanHashes` from position `start` on, in the order they were added,
-   * without listing the ones before it: a save of what changed costs what was added.
-   */
+  /** `seenPlanHashes` from `start` on, in added order: a save of changes costs only those. */
   planHashesFrom(start: number): string[] {
     const hashes = this.seenPlanHashes
     if (this.#hashOrder.length !== hashes.size) {
@@ -208,9 +199,8 @@ export class RunBudgets {
   }
 
   /**
-   * Why one more resource read exceeds `maxCalls` (a read counts as a call), stopping the run
-   * as a call past it does; otherwise the read is counted. Identical reads are not held to
-   * `maxIdenticalCalls`: a client reads a subscribed resource again each time it changes.
+   * Why one more read exceeds `maxCalls` (a read is a call), stopping the run as a call does; else
+   * counts it. Exempt from `maxIdenticalCalls`: a client reads a subscribed resource on change.
    */
   countRead(): PlanIssue | undefined {
     const exhausted = this.#callsExhausted(
@@ -273,7 +263,6 @@ export class RunBudgets {
         'Stop proposing calls the policy refuses; report what is blocking the task.',
       )
     }
-    // Per window, the run goes on: calls are refused until the window ends (see stopReason).
     if (issue === undefined || scope === 'window') return issue
     return this.stop(issue)
   }

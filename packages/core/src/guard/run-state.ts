@@ -46,10 +46,7 @@ const NO_TOOLS: ReadonlyMap<string, Int32Array> = new Map()
  */
 const PLANNED_CALL = ''
 
-/**
- * Whether a step's call is its planned arguments as they are: no references, frozen (a compiled
- * plan's), so its call key is that of `step.args`, now and later.
- */
+/** No references, frozen args (a compiled plan's): the step's call key is that of `step.args`. */
 function isPlannedCall(step: CompiledStep): boolean {
   return step.references.length === 0 && Object.isFrozen(step.args)
 }
@@ -133,16 +130,12 @@ export class RunState {
   private readyByKey = new Map<string, CompiledStep | CompiledStep[]>()
   private readonly checkArguments: ArgumentCheck
   /**
-   * Whether every plan installed was validated under the policy `checkArguments` applies: the
-   * arguments of a step without references are then the ones validation checked, and found
-   * nothing in, and are not checked again.
+   * True when every plan installed was validated under `checkArguments`' policy: a step without
+   * references has the arguments validation checked (and found nothing in), not checked again.
    */
   readonly #validatedPlans: boolean
 
-  /**
-   * @param validatedPlans every plan given to {@link install} was validated under the policy
-   * `checkArguments` applies
-   */
+  /** @param validatedPlans install gets only plans validated under `checkArguments`' policy */
   constructor(checkArguments: ArgumentCheck = () => NO_ISSUES, validatedPlans = false) {
     this.checkArguments = checkArguments
     this.#validatedPlans = validatedPlans
@@ -153,10 +146,7 @@ export class RunState {
     return position === undefined ? undefined : this.#steps.step(position)
   }
 
-  /**
-   * The latest step with this id of every plan installed so far, to carry finished work across
-   * re-plans and turns.
-   */
+  /** The latest step with this id of any plan installed, to carry finished work across plans. */
   knownStep(stepId: string): CompiledStep | undefined {
     return this.step(stepId) ?? this.#earlier.get(stepId)
   }
@@ -188,7 +178,6 @@ export class RunState {
     onReset: (stepId: string) => void,
   ): void {
     if (this.ready.size > 0) for (const stepId of [...this.ready.keys()]) this.removeReady(stepId)
-    // A refusal put to a human is replayed within its plan; a new plan counts afresh.
     if (!restoring) this.asked.clear()
     const before = this.#steps
     const steps = planSteps(next)

@@ -7,13 +7,12 @@ import type { JsonObject } from '../types/json-value.js'
 import type { GuardParts } from './guard-parts.js'
 
 /**
- * In a tainted per-turn run (`trust.tainted`, allowlist mode), a write under an allowed
- * `writes` glob is still refused when the file is one a workspace command would execute (code,
- * a test, a script, a config; not documentation) and the run's context holds data from
- * somewhere that code does not already come from (a page, a README, another program's
- * output): the written code could be the injection's payload (`src/telemetry.js` that posts
- * to a host). Code written from the code and test output of its own ecosystem stays allowed.
- * `tainted_run`: the content is in the call, so a reviewer can read what would be written.
+ * In a tainted per-turn run (`trust.tainted`, allowlist mode), a write under an allowed `writes`
+ * glob is still refused when the file is one a workspace command would execute (code, a test, a
+ * script, a config; not documentation) and the run's context holds data from somewhere that code
+ * does not already come from (a page, a README, another program's output): the written code could
+ * be the injection's payload (`src/telemetry.js` that posts to a host). Code written from its own
+ * ecosystem's code and test output stays allowed. `tainted_run`: the call shows what it writes.
  */
 export function checkTaintedCodeWrites(
   parts: GuardParts,
