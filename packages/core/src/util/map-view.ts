@@ -1,7 +1,6 @@
 /**
- * A read-only `Map` of step ids to values kept some other way (columns by plan position): a
- * subclass gives `size`, `get` and `entries`; the rest of `ReadonlyMap` follows from them (`has`
- * from `get`, for values that are never `undefined`).
+ * A read-only `Map` of step ids to never-`undefined` values kept some other way (columns by plan
+ * position): a subclass gives `size`, `get` and `entries`; the rest follows (`has` from `get`).
  */
 export abstract class MapView<V> implements ReadonlyMap<string, V> {
   abstract readonly size: number

@@ -7,11 +7,10 @@ const NO_IDS: readonly string[] = Object.freeze([])
 const NO_SLOTS = new Int32Array(0)
 
 /**
- * A map from step id to a value for a changing few of one plan's steps (the ready ones): values
- * by position in a dense array, and the positions that have one in an unordered list. Setting
- * and deleting allocate nothing once the list has grown (a `Map` that is set and emptied again
- * makes a new table at each emptying, and a long-lived one makes it in the old generation).
- * Iteration follows plan order and costs the entries, not the plan.
+ * A map from step id to value for a changing few of one plan's steps (the ready ones): values by
+ * position in a dense array, the positions with one in an unordered list. Set and delete allocate
+ * nothing once the list has grown (a `Map` set and emptied again makes a new table at each
+ * emptying, a long-lived one in old space). Iteration is in plan order and costs the entries.
  */
 export class PositionMap<V> extends MapView<V> {
   #positions: ReadonlyMap<string, number> = NO_POSITIONS

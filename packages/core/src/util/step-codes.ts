@@ -7,10 +7,9 @@ const NO_IDS: readonly string[] = Object.freeze([])
 const NO_CODES = new Uint8Array(0)
 
 /**
- * A {@link StepValues} for values of a short, fixed list (a status, a label): the plan's steps
- * keep a one-byte code by position, not a pointer, and any other id a small map entry. The
- * same order of iteration: the other ids first, in the order they were set, then the plan's
- * steps in plan order.
+ * A {@link StepValues} for values of a short, fixed list (a status, a label): the plan's steps keep
+ * a one-byte code by position, not a pointer, and any other id a small map entry. Same iteration
+ * order: the other ids first, in the order they were set, then the plan's steps in plan order.
  */
 export class StepCodes<V extends string> extends MapView<V> {
   /** The values; a value's code is its index + 1, and code 0 is no value. */
@@ -29,7 +28,6 @@ export class StepCodes<V extends string> extends MapView<V> {
     this.#values = values
   }
 
-  /** The value of `code`, or undefined for 0 (no value). */
   #valueOf(code: number): V | undefined {
     return code === 0 ? undefined : this.#values[code - 1]
   }

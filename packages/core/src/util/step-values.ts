@@ -6,10 +6,9 @@ const NO_POSITIONS: ReadonlyMap<string, number> = new Map()
 const NO_IDS: readonly string[] = Object.freeze([])
 
 /**
- * A map from step id to a value, kept by position for the steps of one plan (a dense array,
- * no hash entry per step) and in a small map for any other id. It iterates the other ids first,
- * in the order they were set, then the plan's steps in plan order: for a single plan that is
- * the order a `Map` filled in plan order has.
+ * A map from step id to value, kept by position for one plan's steps (a dense array, no hash entry
+ * per step) and in a small map for other ids. It iterates the other ids first, in the order set,
+ * then the plan's steps in plan order: for one plan, the order of a `Map` filled in plan order.
  */
 export class StepValues<V> extends MapView<V> {
   #positions: ReadonlyMap<string, number> = NO_POSITIONS
@@ -30,11 +29,10 @@ export class StepValues<V> extends MapView<V> {
   }
 
   /**
-   * Keeps the values by position for a plan whose step ids are `ids` (`positions` finds one):
-   * the values of the plan kept so far move into the map, then those of the new plan's ids
-   * move out of it into the array. It costs the two plans' lengths, not the number of values,
-   * so a run of many one-step plans (per-turn mode) stays linear; the order of iteration is the
-   * same as if every value had been set again.
+   * Keeps the values by position for a plan whose step ids are `ids` (`positions` finds one): the
+   * old plan's values move into the map, then those of the new plan's ids into the array. It costs
+   * the two plans' lengths, not the number of values, so a run of many one-step plans (per-turn
+   * mode) stays linear; iteration order is as if every value had been set again.
    */
   place(ids: readonly string[], positions: ReadonlyMap<string, number>): void {
     const values = this.#values
