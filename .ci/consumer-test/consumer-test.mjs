@@ -171,12 +171,13 @@ function writeProject(project, manager) {
   writeFileSync(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`)
 }
 
-/** The README's command for this manager, verbatim, then the frameworks the snippets use. */
+/**
+ * The frameworks the snippets use, as the agent a user adds @plan to already has them, then the
+ * README's command for this manager, verbatim. (The other order lets pnpm install the peers at
+ * their newest first: `langchain` then keeps a second `@langchain/langgraph`, whose types and
+ * classes are not those the guard's copy makes.)
+ */
 function install(project, commands, manager) {
-  assertNoWarnings(
-    `${manager}: ${commands[manager]}`,
-    run('bash', ['-c', commands[manager]], { cwd: project }).output,
-  )
   const frameworks = [
     ...FRAMEWORKS.aiSdk,
     ...FRAMEWORKS.langchain,
@@ -188,6 +189,10 @@ function install(project, commands, manager) {
       ? ['npm', ['install', '--no-audit', '--no-fund', ...frameworks]]
       : ['pnpm', ['add', ...frameworks]]
   assertNoWarnings(`${manager}: the frameworks`, run(add[0], add[1], { cwd: project }).output)
+  assertNoWarnings(
+    `${manager}: ${commands[manager]}`,
+    run('bash', ['-c', commands[manager]], { cwd: project }).output,
+  )
 }
 
 function typecheckAndRun(project, snippets) {
