@@ -15,7 +15,7 @@ function normalise(root: string, baseDir: string): string {
 }
 
 /**
- * Checks what the schema cannot (NUL or backslash in workspace roots, paths in `commands.allow`,
+ * Checks what the schema cannot (NUL or backslash in workspace paths, paths in `commands.allow`,
  * patterns the linear-time engine cannot compile) and resolves a parsed policy's roots against
  * `baseDir`. Throws {@link PolicyError} listing every problem.
  */
@@ -24,10 +24,16 @@ export function resolveParsedPolicy(policy: Policy, baseDir: string): ResolvedPo
   const invalid = (message: string, path: (string | number)[], hint?: string) => {
     issues.push(createIssue('invalid_policy', message, path, hint))
   }
-  policy.workspace.roots.forEach((root, index) => {
-    if (root.includes('\0') || root.includes('\\'))
-      invalid('A workspace path may not contain NUL or backslash.', ['workspace', 'roots', index])
-  })
+  // A deny or read-only entry no real path can match would protect nothing: refused as a root is.
+  for (const list of ['roots', 'readOnly', 'deny'] as const)
+    policy.workspace[list].forEach((path, index) => {
+      if (path.includes('\0') || path.includes('\\'))
+        invalid(
+          'A workspace path may not contain NUL or backslash.',
+          ['workspace', list, index],
+          'Separate folders with "/".',
+        )
+    })
   for (const name of policy.commands.allow) {
     if (name.includes('/'))
       invalid(

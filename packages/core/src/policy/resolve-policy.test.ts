@@ -41,6 +41,13 @@ describe('resolvePolicy', () => {
     ['version 2', { ...minimal, version: 2 }],
     ['no roots', { ...minimal, workspace: { roots: [] } }],
     ['a program given as a path', { ...minimal, commands: { allow: ['/bin/sh'] } }],
+    ['a root with NUL', { ...minimal, workspace: { roots: ['/srv/repo\0'] } }],
+    ['a deny entry with NUL', { ...minimal, workspace: { roots: ['/srv'], deny: ['.env\0'] } }],
+    ['a deny entry with backslash', { ...minimal, workspace: { roots: ['/srv'], deny: ['a\\b'] } }],
+    [
+      'a read-only entry with NUL',
+      { ...minimal, workspace: { roots: ['/srv'], readOnly: ['x\0'] } },
+    ],
     ['a negative budget', { ...minimal, budgets: { maxSteps: -1 } }],
     ['not an object', 'policy'],
   ])('should reject %s with PolicyError listing invalid_policy issues', (_name, input) => {
@@ -54,6 +61,26 @@ describe('resolvePolicy', () => {
     expect(PlanError.isInstance(caught)).toBe(true)
     const codes = (caught as PolicyError).issues.map((found) => found.code)
     expect(new Set(codes)).toEqual(new Set(['invalid_policy']))
+  })
+
+  it('should name the workspace entry with NUL or backslash, and keep its neighbours', () => {
+    const workspace = { roots: ['/srv'], deny: ['.env', 'keys/a\\b'], readOnly: ['.git/hooks'] }
+    expect(() => resolvePolicy({ ...minimal, workspace })).toThrow(
+      expect.objectContaining({
+        issues: [
+          expect.objectContaining({ code: 'invalid_policy', path: ['workspace', 'deny', 1] }),
+        ],
+      }),
+    )
+    const allowed = {
+      roots: ['/srv'],
+      deny: ['.env', 'secrets/prod key.pem'],
+      readOnly: ['.git/hooks'],
+    }
+    expect(resolvePolicy({ ...minimal, workspace: allowed }).scope.deny).toEqual([
+      '/srv/.env',
+      '/srv/secrets/prod key.pem',
+    ])
   })
 
   it('should accept sandbox resource limits as positive integers', () => {
