@@ -14,6 +14,36 @@ function normalise(root: string, baseDir: string): string {
   return absolute.length > 1 && absolute.endsWith('/') ? absolute.slice(0, -1) : absolute
 }
 
+type Invalid = (message: string, path: (string | number)[], hint?: string) => void
+
+/** A `readOnly` or `deny` entry as a path: `dir/**` is the folder `dir`, which covers all below. */
+function entryPath(entry: string): string {
+  return entry === '**' ? '.' : entry.endsWith('/**') ? entry.slice(0, -3) : entry
+}
+
+/**
+ * Refuses workspace entries no real path can match (NUL, backslash, a wildcard other than a
+ * final `/**`): a deny or read-only entry that matches nothing protects nothing.
+ */
+function checkWorkspacePaths(policy: Policy, invalid: Invalid): void {
+  for (const list of ['roots', 'readOnly', 'deny'] as const)
+    policy.workspace[list].forEach((entry, index) => {
+      const at = ['workspace', list, index]
+      if (entry.includes('\0') || entry.includes('\\'))
+        invalid(
+          'A workspace path may not contain NUL or backslash.',
+          at,
+          'Separate folders with "/".',
+        )
+      else if (/[*?]/.test(list === 'roots' ? entry : entryPath(entry)))
+        invalid(
+          `workspace.${list} lists ${JSON.stringify(entry)}: paths, not patterns, are matched here.`,
+          at,
+          'List each file or folder (a folder covers everything below it); "dir/**" is the folder dir.',
+        )
+    })
+}
+
 /**
  * Checks what the schema cannot (NUL or backslash in workspace paths, paths in `commands.allow`,
  * patterns the linear-time engine cannot compile) and resolves a parsed policy's roots against
@@ -21,19 +51,10 @@ function normalise(root: string, baseDir: string): string {
  */
 export function resolveParsedPolicy(policy: Policy, baseDir: string): ResolvedPolicy {
   const issues: PlanIssue[] = []
-  const invalid = (message: string, path: (string | number)[], hint?: string) => {
+  const invalid: Invalid = (message, path, hint) => {
     issues.push(createIssue('invalid_policy', message, path, hint))
   }
-  // A deny or read-only entry no real path can match would protect nothing: refused as a root is.
-  for (const list of ['roots', 'readOnly', 'deny'] as const)
-    policy.workspace[list].forEach((path, index) => {
-      if (path.includes('\0') || path.includes('\\'))
-        invalid(
-          'A workspace path may not contain NUL or backslash.',
-          ['workspace', list, index],
-          'Separate folders with "/".',
-        )
-    })
+  checkWorkspacePaths(policy, invalid)
   for (const name of policy.commands.allow) {
     if (name.includes('/'))
       invalid(
@@ -53,9 +74,9 @@ export function resolveParsedPolicy(policy: Policy, baseDir: string): ResolvedPo
   const roots = policy.workspace.roots.map((root) => normalise(root, baseDir))
   const extra = (entries: readonly string[]) =>
     roots.flatMap((root) =>
-      entries.map((entry) =>
-        normalise(posix.isAbsolute(entry) ? entry : posix.join(root, entry), baseDir),
-      ),
+      entries
+        .map(entryPath)
+        .map((path) => normalise(posix.isAbsolute(path) ? path : posix.join(root, path), baseDir)),
     )
   const tools = new Map<string, ToolPolicy>(Object.entries(policy.tools))
   return Object.freeze({

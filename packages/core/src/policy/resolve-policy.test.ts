@@ -44,6 +44,15 @@ describe('resolvePolicy', () => {
     ['a root with NUL', { ...minimal, workspace: { roots: ['/srv/repo\0'] } }],
     ['a deny entry with NUL', { ...minimal, workspace: { roots: ['/srv'], deny: ['.env\0'] } }],
     ['a deny entry with backslash', { ...minimal, workspace: { roots: ['/srv'], deny: ['a\\b'] } }],
+    ['a deny pattern', { ...minimal, workspace: { roots: ['/srv'], deny: ['*.pem'] } }],
+    [
+      'a deny pattern below a folder',
+      { ...minimal, workspace: { roots: ['/srv'], deny: ['k/**/*.pem'] } },
+    ],
+    [
+      'a read-only pattern',
+      { ...minimal, workspace: { roots: ['/srv'], readOnly: ['.git/hook?'] } },
+    ],
     [
       'a read-only entry with NUL',
       { ...minimal, workspace: { roots: ['/srv'], readOnly: ['x\0'] } },
@@ -80,6 +89,17 @@ describe('resolvePolicy', () => {
     expect(resolvePolicy({ ...minimal, workspace: allowed }).scope.deny).toEqual([
       '/srv/.env',
       '/srv/secrets/prod key.pem',
+    ])
+  })
+
+  it('should take a final /** of a deny or read-only entry as the folder itself', () => {
+    const workspace = { roots: ['/srv'], deny: ['secrets/**', '/etc/keys/**'], readOnly: ['**'] }
+    const { scope } = resolvePolicy({ ...minimal, workspace })
+    expect(scope.deny).toEqual(['/srv/secrets', '/etc/keys'])
+    expect(scope.readOnly).toContain('/srv')
+    const named = { roots: ['/srv'], deny: ['pages/[id].tsx'] }
+    expect(resolvePolicy({ ...minimal, workspace: named }).scope.deny).toEqual([
+      '/srv/pages/[id].tsx',
     ])
   })
 

@@ -340,7 +340,7 @@ export const workspaceSchema = z.strictObject({
   roots: z.array(z.string().min(1)).min(1),
   /** Paths (relative to a root, or absolute) that may be read but never written. */
   readOnly: z.array(z.string().min(1)).default(() => [...DEFAULT_READ_ONLY]),
-  /** Paths (relative to a root, or absolute) that may be neither read nor written. */
+  /** Paths (relative to a root, or absolute) never read nor written; `dir/**` is the folder. */
   deny: z.array(z.string().min(1)).default([]),
 })
 
