@@ -22,8 +22,8 @@ function entryPath(entry: string): string {
 }
 
 /**
- * Refuses workspace entries no real path can match (NUL, backslash, a wildcard other than a
- * final `/**`): a deny or read-only entry that matches nothing protects nothing.
+ * Refuses workspace entries that cannot mean what they seem (NUL, backslash, a leading `~`, a
+ * wildcard other than a final `/**`): a deny or read-only entry matching nothing protects nothing.
  */
 function checkWorkspacePaths(policy: Policy, invalid: Invalid): void {
   for (const list of ['roots', 'readOnly', 'deny'] as const)
@@ -34,6 +34,12 @@ function checkWorkspacePaths(policy: Policy, invalid: Invalid): void {
           'A workspace path may not contain NUL or backslash.',
           at,
           'Separate folders with "/".',
+        )
+      else if (/^~[\w.-]*(\/|$)/.test(entry))
+        invalid(
+          `workspace.${list} lists ${JSON.stringify(entry)}: a leading ~ is not expanded here.`,
+          at,
+          'Write the path absolute, or relative to the workspace root.',
         )
       else if (/[*?]/.test(list === 'roots' ? entry : entryPath(entry)))
         invalid(

@@ -44,6 +44,11 @@ describe('resolvePolicy', () => {
     ['a root with NUL', { ...minimal, workspace: { roots: ['/srv/repo\0'] } }],
     ['a deny entry with NUL', { ...minimal, workspace: { roots: ['/srv'], deny: ['.env\0'] } }],
     ['a deny entry with backslash', { ...minimal, workspace: { roots: ['/srv'], deny: ['a\\b'] } }],
+    [
+      'a deny entry in the home folder',
+      { ...minimal, workspace: { roots: ['/home/me'], deny: ['~/.ssh'] } },
+    ],
+    ['a root in a home folder', { ...minimal, workspace: { roots: ['~alice/src'] } }],
     ['a deny pattern', { ...minimal, workspace: { roots: ['/srv'], deny: ['*.pem'] } }],
     [
       'a deny pattern below a folder',
@@ -97,9 +102,11 @@ describe('resolvePolicy', () => {
     const { scope } = resolvePolicy({ ...minimal, workspace })
     expect(scope.deny).toEqual(['/srv/secrets', '/etc/keys'])
     expect(scope.readOnly).toContain('/srv')
-    const named = { roots: ['/srv'], deny: ['pages/[id].tsx'] }
+    const named = { roots: ['/srv'], deny: ['pages/[id].tsx', '~$report.docx', 'a~/b'] }
     expect(resolvePolicy({ ...minimal, workspace: named }).scope.deny).toEqual([
       '/srv/pages/[id].tsx',
+      '/srv/~$report.docx',
+      '/srv/a~/b',
     ])
   })
 
