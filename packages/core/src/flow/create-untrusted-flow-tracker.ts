@@ -184,29 +184,29 @@ export class UntrustedFlowTracker {
   /** The commands running now that may write files from untrusted data or execute them. */
   readonly commands = new RunningCommands()
   /** Whether the index keeps the text of outputs (see {@link indexesText}). */
-  readonly #texts: boolean
-  readonly #labels = new StepCodes<TrustLabel>(['trusted', 'untrusted'])
+  private readonly texts: boolean
+  private readonly labels = new StepCodes<TrustLabel>(['trusted', 'untrusted'])
   /** For each step, how many indexed outputs its planner may have seen. */
-  readonly #seen = new StepValues<number>()
-  readonly #index: UntrustedTextIndex
+  private readonly seen = new StepValues<number>()
+  private readonly index: UntrustedTextIndex
   /** The sources of each untrusted step output (by position for the current plan's steps). */
-  readonly #sources = new StepValues<readonly string[]>()
+  private readonly sources = new StepValues<readonly string[]>()
   /** The sources of every untrusted output that reached the model's context. */
-  readonly #context: Set<string>
+  private readonly context: Set<string>
   /** Workspace files (relative to a root) written with untrusted data, with its sources. */
-  readonly #files: Map<string, readonly string[]>
-  // Each checked step's output sources (from its resolved args), by position like `#sources`: a Map
+  private readonly files: Map<string, readonly string[]>
+  // Each checked step's output sources (from its resolved args), by position like `sources`: a Map
   // with entries coming and going every step gets a new old-generation table at each resize.
-  readonly #origins = new StepValues<readonly string[]>()
+  private readonly origins = new StepValues<readonly string[]>()
   // One frozen list per distinct list of sources: most steps of a run share a few.
-  readonly #lists = new Map<string, readonly string[]>()
-  readonly #sourceContext: SourceContext
+  private readonly lists = new Map<string, readonly string[]>()
+  private readonly sourceContext: SourceContext
   /** Extraction steps' schemas as checked, kept until their output is recorded. */
-  readonly #schemas = new Map<string, JsonValue>()
+  private readonly schemas = new Map<string, JsonValue>()
   /** Whether the run read sensitive data, whether it acted, how many refusals it put to a human. */
-  readonly #flags: { sensitive: boolean; acted: boolean; questions: number }
+  private readonly flags: { sensitive: boolean; acted: boolean; questions: number }
   /** Whether resource content is trusted: the policy's answer, asked at the first resource read. */
-  #outsideTrusted: boolean | undefined
+  private outsideTrusted: boolean | undefined
 
   /** A tracker for a run resumed from `state`, or for a new run. */
   constructor(
@@ -215,33 +215,33 @@ export class UntrustedFlowTracker {
     /** Reads a command into its argv, to name where a command's output comes from. */
     parseCommand: ParseCommand = () => undefined,
   ) {
-    this.#texts = indexesText(policy)
-    const fileSources = (file: string) => this.#files.get(file)
-    this.#sourceContext = { roots: policy.scope.roots, parseCommand, fileSources }
-    for (const [id, sources] of Object.entries(state?.sources ?? {})) this.#sources.set(id, sources)
-    this.#context = new Set(state?.context ?? [])
-    this.#files = new Map(Object.entries(state?.files ?? {}))
-    this.#index =
+    this.texts = indexesText(policy)
+    const fileSources = (file: string) => this.files.get(file)
+    this.sourceContext = { roots: policy.scope.roots, parseCommand, fileSources }
+    for (const [id, sources] of Object.entries(state?.sources ?? {})) this.sources.set(id, sources)
+    this.context = new Set(state?.context ?? [])
+    this.files = new Map(Object.entries(state?.files ?? {}))
+    this.index =
       state === undefined ? new UntrustedTextIndex() : UntrustedTextIndex.fromJSON(state.text)
     if (state !== undefined) {
-      for (const id of Object.keys(state.labels)) this.#labels.set(id, valueAt(state.labels, id))
-      for (const id of Object.keys(state.seen)) this.#seen.set(id, valueAt(state.seen, id))
+      for (const id of Object.keys(state.labels)) this.labels.set(id, valueAt(state.labels, id))
+      for (const id of Object.keys(state.seen)) this.seen.set(id, valueAt(state.seen, id))
     }
     const questions = state?.questions ?? 0
-    this.#flags = { sensitive: state?.sensitive === true, acted: state?.acted === true, questions }
+    this.flags = { sensitive: state?.sensitive === true, acted: state?.acted === true, questions }
   }
 
   /** Stamps steps of a newly approved plan with the outputs their planner may have seen. */
   planApproved(stepIds: readonly string[]): void {
-    for (const id of stepIds) this.#seen.set(id, this.#index.size)
+    for (const id of stepIds) this.seen.set(id, this.index.size)
   }
 
   /** Keeps per-step records by position for a new plan's `ids` (no hash entry per step). */
   place(ids: readonly string[], positions: ReadonlyMap<string, number>): void {
-    this.#labels.place(ids, positions)
-    this.#seen.place(ids, positions)
-    this.#sources.place(ids, positions)
-    this.#origins.place(ids, positions)
+    this.labels.place(ids, positions)
+    this.seen.place(ids, positions)
+    this.sources.place(ids, positions)
+    this.origins.place(ids, positions)
   }
 
   /**
@@ -252,15 +252,15 @@ export class UntrustedFlowTracker {
     const tool = this.policy.tools.get(step.tool)
     // Unknown tool: the guard denies it anyway; refuse here too.
     if (tool === undefined) return { issues: [], tainted: true }
-    this.#origins.set(step.id, this.#ownSources(step, tool, args))
+    this.origins.set(step.id, this.ownSources(step, tool, args))
     if (tool.output?.extract === true && args.schema !== undefined)
-      this.#schemas.set(step.id, args.schema)
+      this.schemas.set(step.id, args.schema)
     const issues: PlanIssue[] = []
-    let tainted = checkReferences(step, tool, this.#labels, issues)
+    let tainted = checkReferences(step, tool, this.labels, issues)
     // Text written into a plan after untrusted output was seen may have been copied from it.
-    const limit = this.#seen.get(step.id) ?? this.#index.size
+    const limit = this.seen.get(step.id) ?? this.index.size
     if (limit > 0 && paste && pasteMatters(this.policy, tool, args))
-      tainted = this.#checkPasted(tool, step, args, limit, tainted, issues)
+      tainted = this.checkPasted(tool, step, args, limit, tainted, issues)
     return { issues, tainted }
   }
 
@@ -269,7 +269,7 @@ export class UntrustedFlowTracker {
    * `limit` (seen before the step's plan) gets an issue, unless the text adds nothing (a path of
    * code named by code of the same ecosystem); returns whether the call now carries untrusted data.
    */
-  #checkPasted(
+  private checkPasted(
     tool: ToolPolicy,
     step: CompiledStep,
     args: JsonObject,
@@ -285,10 +285,10 @@ export class UntrustedFlowTracker {
     let carries = tainted
     for (const leaf of leaves) {
       if (!leaf.refuses && carries) continue
-      const origin = this.#index.find(leaf.text, limit)
+      const origin = this.index.find(leaf.text, limit)
       if (origin === undefined) continue
       carries = true
-      if (leaf.refuses && !(leaf.isPath === true && this.#ownCode(origin, leaf.text))) {
+      if (leaf.refuses && !(leaf.isPath === true && this.ownCode(origin, leaf.text))) {
         const source = originName(origin)
         issues.push(issueFor(step, leaf.path, [source, argumentName(step.id, leaf.path)], true))
       }
@@ -297,57 +297,57 @@ export class UntrustedFlowTracker {
   }
 
   /** Whether a path copied from an output (by its step id) is code that output's own code names. */
-  #ownCode(origin: string, path: string): boolean {
+  private ownCode(origin: string, path: string): boolean {
     const relative = workspaceRelative(path, this.policy.scope.roots)
-    const sources = this.#sources.get(origin)
+    const sources = this.sources.get(origin)
     return relative !== undefined && sources !== undefined && namedByOwnCode(sources, relative)
   }
 
   /** Labels a finished step's output; `output` is its JSON value, or undefined if it has none. */
   record(step: CompiledStep, output: JsonValue | undefined, tainted: boolean): TrustLabel {
     const tool = this.policy.tools.get(step.tool)
-    const schema = this.#schemas.get(step.id)
-    this.#schemas.delete(step.id)
-    const labels = this.#labels
+    const schema = this.schemas.get(step.id)
+    this.schemas.delete(step.id)
+    const labels = this.labels
     const untrusted = outputIsUntrusted(this.policy, step, tool, output, tainted, labels, schema)
     const label: TrustLabel = untrusted ? 'untrusted' : 'trusted'
     labels.set(step.id, label)
     // A checked step's sources join the model's context when its output is untrusted.
-    const own = this.#origins.get(step.id)
-    this.#origins.delete(step.id)
+    const own = this.origins.get(step.id)
+    this.origins.delete(step.id)
     if (!untrusted) return label
-    this.#indexOutput(step.id, output, step.args)
+    this.indexOutput(step.id, output, step.args)
     const found = [
-      ...(own ?? this.#ownSources(step, tool, step.args)),
-      ...this.#referenceSources(step),
+      ...(own ?? this.ownSources(step, tool, step.args)),
+      ...this.referenceSources(step),
     ]
-    const sources = this.#shared([...new Set(found)])
-    this.#sources.set(step.id, sources)
-    for (const source of sources) this.#context.add(source)
+    const sources = this.shared([...new Set(found)])
+    this.sources.set(step.id, sources)
+    for (const source of sources) this.context.add(source)
     return label
   }
 
-  #ownSources(step: CompiledStep, tool: ToolPolicy | undefined, args: JsonObject): string[] {
+  private ownSources(step: CompiledStep, tool: ToolPolicy | undefined, args: JsonObject): string[] {
     const values = tool === undefined ? [] : roleValues(tool, args)
-    return outputSources(step.tool, tool, values, this.#sourceContext)
+    return outputSources(step.tool, tool, values, this.sourceContext)
   }
 
-  #referenceSources(step: CompiledStep): string[] {
+  private referenceSources(step: CompiledStep): string[] {
     const found: string[] = []
     for (const reference of step.references) {
-      if (this.#labels.get(reference.stepId) === 'trusted') continue
-      found.push(...(this.#sources.get(reference.stepId) ?? [`step:${reference.stepId}`]))
+      if (this.labels.get(reference.stepId) === 'trusted') continue
+      found.push(...(this.sources.get(reference.stepId) ?? [`step:${reference.stepId}`]))
     }
     return found
   }
 
   /** The one frozen copy of a list of sources (the first 4,096 distinct lists are kept). */
-  #shared(sources: string[]): readonly string[] {
+  private shared(sources: string[]): readonly string[] {
     const key = JSON.stringify(sources)
-    const known = this.#lists.get(key)
+    const known = this.lists.get(key)
     if (known !== undefined) return known
     const frozen = Object.freeze(sources)
-    if (this.#lists.size < 4096) this.#lists.set(key, frozen)
+    if (this.lists.size < 4096) this.lists.set(key, frozen)
     return frozen
   }
 
@@ -357,10 +357,10 @@ export class UntrustedFlowTracker {
    */
   recordContent(source: string, output: JsonValue | undefined): TrustLabel {
     const { policy } = this
-    this.#outsideTrusted ??= outsideContentIsTrusted(policy.policy, policy.tools.values())
-    if (this.#outsideTrusted) return 'trusted'
-    this.#indexOutput(source, output)
-    this.#context.add(source)
+    this.outsideTrusted ??= outsideContentIsTrusted(policy.policy, policy.tools.values())
+    if (this.outsideTrusted) return 'trusted'
+    this.indexOutput(source, output)
+    this.context.add(source)
     return 'untrusted'
   }
 
@@ -370,33 +370,33 @@ export class UntrustedFlowTracker {
    * text left out: the index saturates from it on, so a run resumed under a policy that reads
    * copies refuses every long enough text written later (fail closed).
    */
-  #indexOutput(origin: string, output: JsonValue | undefined, args?: JsonObject): void {
-    if (!this.#texts) {
-      this.#index.add(origin, NO_TEXTS, false)
+  private indexOutput(origin: string, output: JsonValue | undefined, args?: JsonObject): void {
+    if (!this.texts) {
+      this.index.add(origin, NO_TEXTS, false)
       return
     }
     const texts: string[] = []
     if (output !== undefined) collectTexts(output, texts, true)
     const kept = args === undefined ? { texts, pieces: false } : withoutOwnEchoes(texts, args)
-    this.#index.add(origin, kept.texts, output !== undefined, kept.pieces)
+    this.index.add(origin, kept.texts, output !== undefined, kept.pieces)
   }
 
   /** What the run has combined so far: untrusted context, sensitive data, actions. */
   taintState(): TaintState {
-    const { sensitive, acted } = this.#flags
-    return { untrusted: this.#index.size > 0, sensitive, acted, sources: [...this.#context] }
+    const { sensitive, acted } = this.flags
+    return { untrusted: this.index.size > 0, sensitive, acted, sources: [...this.context] }
   }
 
   /** Records that an allowed call read sensitive data or acted. */
   noteCall(readsSensitive: boolean, acts: boolean): void {
-    this.#flags.sensitive ||= readsSensitive
-    this.#flags.acted ||= acts
+    this.flags.sensitive ||= readsSensitive
+    this.flags.acted ||= acts
   }
 
   /** Drops a step's label (its id now names another step); indexed text stays. */
   forget(stepId: string): void {
-    this.#labels.delete(stepId)
-    this.#sources.delete(stepId)
+    this.labels.delete(stepId)
+    this.sources.delete(stepId)
   }
 
   /**
@@ -404,66 +404,66 @@ export class UntrustedFlowTracker {
    * references and, with `context`, all the model saw (per-turn mode: the model writes the call).
    */
   callSources(step: CompiledStep, context: boolean): readonly string[] {
-    const found = this.#referenceSources(step)
+    const found = this.referenceSources(step)
     // A state saved before sources were kept: the context is untrusted, of unknown origin.
-    if (context && this.#index.size > 0)
-      found.push(...(this.#context.size > 0 ? this.#context : ['context']))
+    if (context && this.index.size > 0)
+      found.push(...(this.context.size > 0 ? this.context : ['context']))
     return [...new Set(found)]
   }
 
   /** Labels a workspace file with the sources of what was written to it; none clears it. */
   labelFile(relative: string, sources: readonly string[]): void {
-    if (sources.length === 0) this.#files.delete(relative)
-    else this.#files.set(relative, [...new Set(sources)])
+    if (sources.length === 0) this.files.delete(relative)
+    else this.files.set(relative, [...new Set(sources)])
   }
 
   /** The workspace files written with untrusted data, each with its sources. */
   labelledFiles(): ReadonlyMap<string, readonly string[]> {
-    return this.#files
+    return this.files
   }
 
   /** Counts a refusal put to a human; returns how many this run has put so far. */
   noteQuestion(): number {
-    this.#flags.questions += 1
-    return this.#flags.questions
+    this.flags.questions += 1
+    return this.flags.questions
   }
 
   toJSON(): UntrustedFlowState {
     return {
-      labels: Object.fromEntries(this.#labels),
-      seen: Object.fromEntries(this.#seen),
-      text: this.#index.toJSON(),
-      ...this.#rest(true),
+      labels: Object.fromEntries(this.labels),
+      seen: Object.fromEntries(this.seen),
+      text: this.index.toJSON(),
+      ...this.rest(true),
     }
   }
 
   /** One step's entries of `toJSON()`: its label, its `seen` count and its sources. */
   stepJSON(stepId: string): FlowStepState {
     return {
-      label: this.#labels.get(stepId),
-      seen: this.#seen.get(stepId),
-      sources: this.#sources.get(stepId),
+      label: this.labels.get(stepId),
+      seen: this.seen.get(stepId),
+      sources: this.sources.get(stepId),
     }
   }
 
   /** `toJSON()` less what grows with the steps; of `text.outputs`, only those from `from` on. */
   summaryJSON(from: number): FlowSummaryState {
-    const index = this.#index
+    const index = this.index
     const outputs = index.outputsFrom(from)
-    const rest = this.#rest(false)
+    const rest = this.rest(false)
     return { rest, saturatedAt: index.saturatedAt, outputs, outputCount: index.size }
   }
 
   /** The parts of `toJSON()` besides labels, seen counts and text, each left out when empty. */
-  #rest(withSources: boolean): Omit<UntrustedFlowState, 'labels' | 'seen' | 'text'> {
-    const { sensitive, acted, questions } = this.#flags
-    const sources = this.#sources
+  private rest(withSources: boolean): Omit<UntrustedFlowState, 'labels' | 'seen' | 'text'> {
+    const { sensitive, acted, questions } = this.flags
+    const sources = this.sources
     return {
       ...(sensitive ? { sensitive } : {}),
       ...(acted ? { acted } : {}),
       ...(withSources && sources.size > 0 ? { sources: Object.fromEntries(sources) } : {}),
-      ...(this.#context.size > 0 ? { context: [...this.#context] } : {}),
-      ...(this.#files.size > 0 ? { files: Object.fromEntries(this.#files) } : {}),
+      ...(this.context.size > 0 ? { context: [...this.context] } : {}),
+      ...(this.files.size > 0 ? { files: Object.fromEntries(this.files) } : {}),
       ...(questions > 0 ? { questions } : {}),
     }
   }

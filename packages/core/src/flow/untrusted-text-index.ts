@@ -41,28 +41,28 @@ function keptTexts(kept: readonly (readonly string[])[]): readonly string[] {
  * many it may have seen: text written into a plan before an output existed cannot come from it.
  */
 export class UntrustedTextIndex {
-  readonly #fragments = new Map<string, number>()
+  private readonly fragments = new Map<string, number>()
   /** Indexed texts, each to a list of itself: a repeat adds nothing; kept as that, uncounted. */
-  readonly #indexedTexts = new Map<string, readonly string[]>()
+  private readonly indexedTexts = new Map<string, readonly string[]>()
   /** Each recorded output's step id, by ordinal (kept apart from its texts: no object per output). */
-  readonly #stepIds: string[] = []
+  private readonly stepIds: string[] = []
   /** Each output's kept texts by ordinal, up to the last that kept any (later ones get no slot). */
-  readonly #texts: (readonly string[])[] = []
-  #characters = 0
+  private readonly texts: (readonly string[])[] = []
+  private characters = 0
 
   /** Appends an output: its step id, and its texts when it kept any. */
-  #push(stepId: string, texts: readonly string[]): void {
+  private push(stepId: string, texts: readonly string[]): void {
     if (texts.length > 0) {
-      while (this.#texts.length < this.#stepIds.length) this.#texts.push(NO_TEXTS)
-      this.#texts.push(texts)
+      while (this.texts.length < this.stepIds.length) this.texts.push(NO_TEXTS)
+      this.texts.push(texts)
     }
-    this.#stepIds.push(stepId)
+    this.stepIds.push(stepId)
   }
-  #saturatedAt: number | undefined
+  private saturatedOrdinal: number | undefined
 
   /** Number of outputs recorded so far; the next one gets this ordinal. */
   get size(): number {
-    return this.#stepIds.length
+    return this.stepIds.length
   }
 
   /**
@@ -71,17 +71,17 @@ export class UntrustedTextIndex {
    * matches (fail closed). `pieces`: texts are normalised pieces ({@link normalisePiece}).
    */
   add(stepId: string, texts: readonly string[], complete = true, pieces = false): number {
-    const ordinal = this.#stepIds.length
+    const ordinal = this.stepIds.length
     const kept: (readonly string[])[] = []
-    if (!complete) this.#saturatedAt ??= ordinal
+    if (!complete) this.saturatedOrdinal ??= ordinal
     for (const text of texts) {
       const normal = pieces ? normalisePiece(text) : normaliseText(text)
       if (normal.length < FRAGMENT_LENGTH) continue
-      const stored = this.#keep(normal, ordinal)
-      if (stored === undefined) this.#saturatedAt ??= ordinal
+      const stored = this.keep(normal, ordinal)
+      if (stored === undefined) this.saturatedOrdinal ??= ordinal
       else kept.push(stored)
     }
-    this.#push(stepId, keptTexts(kept))
+    this.push(stepId, keptTexts(kept))
     return ordinal
   }
 
@@ -90,55 +90,55 @@ export class UntrustedTextIndex {
    * earlier ordinal, seen by every lookup that may see this output, so adds nothing; a new one is
    * indexed, or undefined past the capacity.
    */
-  #keep(normal: string, ordinal: number): readonly string[] | undefined {
-    const known = this.#indexedTexts.get(normal)
+  private keep(normal: string, ordinal: number): readonly string[] | undefined {
+    const known = this.indexedTexts.get(normal)
     if (known !== undefined) return known
-    if (this.#characters + normal.length > MAX_INDEXED_CHARACTERS) return undefined
-    return this.#store(normal, ordinal)
+    if (this.characters + normal.length > MAX_INDEXED_CHARACTERS) return undefined
+    return this.store(normal, ordinal)
   }
 
   /** Indexes a new normalised text under `ordinal`, counting it against the capacity. */
-  #store(normal: string, ordinal: number): readonly string[] {
-    this.#characters += normal.length
+  private store(normal: string, ordinal: number): readonly string[] {
+    this.characters += normal.length
     const only = Object.freeze([normal])
-    this.#indexedTexts.set(normal, only)
+    this.indexedTexts.set(normal, only)
     const last = normal.length - FRAGMENT_LENGTH
     for (let position = 0; position <= last; position += FRAGMENT_STRIDE) {
       const fragment = normal.slice(position, position + FRAGMENT_LENGTH)
-      if (!this.#fragments.has(fragment)) this.#fragments.set(fragment, ordinal)
+      if (!this.fragments.has(fragment)) this.fragments.set(fragment, ordinal)
     }
     return only
   }
 
   /** Step id of the first output (of the first `seen`) overlapping `text`, or that saturated. */
-  find(text: string, seen: number = this.#stepIds.length): string | undefined {
+  find(text: string, seen: number = this.stepIds.length): string | undefined {
     if (seen <= 0) return undefined
     const normal = normaliseText(text)
     if (normal.length < FRAGMENT_LENGTH) return undefined
     const last = normal.length - FRAGMENT_LENGTH
     for (let position = 0; position <= last; position += 1) {
-      const ordinal = this.#fragments.get(normal.slice(position, position + FRAGMENT_LENGTH))
-      if (ordinal !== undefined && ordinal < seen) return this.#stepIds[ordinal] ?? '*'
+      const ordinal = this.fragments.get(normal.slice(position, position + FRAGMENT_LENGTH))
+      if (ordinal !== undefined && ordinal < seen) return this.stepIds[ordinal] ?? '*'
     }
-    if (this.#saturatedAt !== undefined && this.#saturatedAt < seen)
-      return this.#stepIds[this.#saturatedAt] ?? '*'
+    if (this.saturatedOrdinal !== undefined && this.saturatedOrdinal < seen)
+      return this.stepIds[this.saturatedOrdinal] ?? '*'
     return undefined
   }
 
   /** `toJSON().outputs` from position `from` on. */
   outputsFrom(from: number): UntrustedTextIndexState['outputs'] {
     const outputs: { stepId: string; texts: string[] }[] = []
-    for (let ordinal = Math.max(0, from); ordinal < this.#stepIds.length; ordinal += 1)
+    for (let ordinal = Math.max(0, from); ordinal < this.stepIds.length; ordinal += 1)
       outputs.push({
-        stepId: this.#stepIds[ordinal] ?? '',
-        texts: [...(this.#texts[ordinal] ?? NO_TEXTS)],
+        stepId: this.stepIds[ordinal] ?? '',
+        texts: [...(this.texts[ordinal] ?? NO_TEXTS)],
       })
     return outputs
   }
 
   /** `toJSON().saturatedAt`. */
   get saturatedAt(): number | null {
-    return this.#saturatedAt ?? null
+    return this.saturatedOrdinal ?? null
   }
 
   toJSON(): UntrustedTextIndexState {
@@ -154,11 +154,11 @@ export class UntrustedTextIndex {
     state.outputs.forEach((output, ordinal) => {
       // Saved texts were within the capacity when indexed; a repeat is kept as the first.
       const kept = output.texts.map(
-        (text) => index.#indexedTexts.get(text) ?? index.#store(text, ordinal),
+        (text) => index.indexedTexts.get(text) ?? index.store(text, ordinal),
       )
-      index.#push(output.stepId, keptTexts(kept))
+      index.push(output.stepId, keptTexts(kept))
     })
-    if (state.saturatedAt !== null) index.#saturatedAt = state.saturatedAt
+    if (state.saturatedAt !== null) index.saturatedOrdinal = state.saturatedAt
     return index
   }
 }

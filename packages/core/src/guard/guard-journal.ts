@@ -42,9 +42,9 @@ function put(changes: Collected, path: Path, value: unknown): void {
  * to any later confirmed revision, in any order of confirmation.
  */
 export class GuardJournal {
-  #base: Mark | undefined
+  private base: Mark | undefined
   /** Revisions made of changes since the base, oldest first. */
-  #entries: Entry[] = []
+  private entries: Entry[] = []
 
   constructor(
     private readonly run: RunState,
@@ -54,20 +54,20 @@ export class GuardJournal {
 
   /** The changes to save as `revision`, or undefined when there is no base to count from. */
   changesSince(revision: number): SavedStateChanges | undefined {
-    const base = this.#base
+    const base = this.base
     if (base === undefined) return undefined
     const { run } = this
-    const parts = this.#parts()
+    const parts = this.parts()
     const changes: Collected = { set: [], delete: [], append: [] }
     // A part is left out only when every revision the store may hold has it as it is now.
-    const marks = [base, ...this.#entries]
+    const marks = [base, ...this.entries]
     for (const [key, [path, value, text]] of parts)
       if (marks.some((mark) => mark.parts.get(key) !== text)) put(changes, path, value)
-    const entry: Entry = { ...this.#mark(revision, parts), steps: run.changed ?? new Set() }
+    const entry: Entry = { ...this.mark(revision, parts), steps: run.changed ?? new Set() }
     run.changed = new Set()
-    this.#entries.push(entry)
+    this.entries.push(entry)
     const steps = new Set<string>()
-    for (const { steps: changed } of this.#entries) for (const stepId of changed) steps.add(stepId)
+    for (const { steps: changed } of this.entries) for (const stepId of changed) steps.add(stepId)
     const plan = run.plan
     if (plan !== base.plan) {
       changes.set.push([['plan'], plan ?? null])
@@ -76,8 +76,8 @@ export class GuardJournal {
         put(changes, ['flow', 'seen', stepId], this.flow.stepJSON(stepId).seen)
       }
     }
-    for (const stepId of steps) this.#step(changes, stepId)
-    this.#appended(changes, base)
+    for (const stepId of steps) this.step(changes, stepId)
+    this.appended(changes, base)
     const since = base.revision
     if (changes.append.length === 0) return { since, set: changes.set, delete: changes.delete }
     return { since, ...changes }
@@ -85,20 +85,20 @@ export class GuardJournal {
 
   /** A whole snapshot is saved as `revision`: later changes count from it. */
   snapshotTaken(revision: number): void {
-    this.#base = this.#mark(revision)
-    this.#entries = []
+    this.base = this.mark(revision)
+    this.entries = []
     this.run.changed = new Set()
   }
 
   /** A store confirmed `revision`: later changes need not repeat what it holds. */
   saved(revision: number): void {
-    const index = this.#entries.findIndex((entry) => entry.revision === revision)
+    const index = this.entries.findIndex((entry) => entry.revision === revision)
     if (index < 0) return
-    this.#base = this.#entries[index]
-    this.#entries = this.#entries.slice(index + 1)
+    this.base = this.entries[index]
+    this.entries = this.entries.slice(index + 1)
   }
 
-  #mark(revision: number, parts = this.#parts()): Mark {
+  private mark(revision: number, parts = this.parts()): Mark {
     const outputs = this.flow.summaryJSON(Number.MAX_SAFE_INTEGER).outputCount
     const texts = new Map([...parts].map(([key, [, , text]]) => [key, text]))
     const hashes = this.budgets.seenPlanHashes.size
@@ -106,7 +106,7 @@ export class GuardJournal {
   }
 
   /** The parts that do not grow with the steps: path, value and JSON, by path. */
-  #parts(): Map<string, [Path, unknown, string]> {
+  private parts(): Map<string, [Path, unknown, string]> {
     const { run, budgets } = this
     const summary = this.flow.summaryJSON(Number.MAX_SAFE_INTEGER)
     const rest: Record<string, unknown> = summary.rest
@@ -130,7 +130,7 @@ export class GuardJournal {
     )
   }
 
-  #step(changes: Collected, stepId: string): void {
+  private step(changes: Collected, stepId: string): void {
     const { run } = this
     put(changes, ['status', stepId], run.status.get(stepId))
     put(changes, ['outputs', stepId], run.outputs.get(stepId))
@@ -140,7 +140,7 @@ export class GuardJournal {
   }
 
   /** The lists that only grow: their items from where the base had them. */
-  #appended(changes: Collected, base: Mark): void {
+  private appended(changes: Collected, base: Mark): void {
     const { budgets } = this
     const summary = this.flow.summaryJSON(base.outputs)
     if (summary.outputs.length > 0)

@@ -16,28 +16,28 @@ const MAX_UNHASHED_TEXT = 4 * 1024 * 1024
 
 /** A run's budgets: counters, plans seen, clock and stop; pure apart from `onStop` (told once). */
 export class RunBudgets {
-  #counters: BudgetCounters = emptyCounters()
+  private tally: BudgetCounters = emptyCounters()
   // The key of the last call counted and its repeats, kept outside `identicalCalls` so that a
   // call does not empty and refill a map; undefined while the map is up to date.
-  #lastKey: string | undefined
-  #lastRepeats = 0
+  private lastKey: string | undefined
+  private lastRepeats = 0
   startedAt: number
   stopped: PlanIssue | undefined
 
-  readonly #seenPlanHashes = new Set<string>()
+  private readonly planHashes = new Set<string>()
   /**
    * Approved plans, or for short ones their detached hashers (which hold no plan), whose hashes
    * join `seenPlanHashes` when it is first read after them.
    */
-  readonly #unhashed: { readonly hash: string }[] = []
-  /** Plans held in {@link #unhashed}, and characters of text its hashers keep. */
-  #unhashedPlans = 0
-  #unhashedText = 0
+  private readonly unhashed: { readonly hash: string }[] = []
+  /** Plans held in {@link RunBudgets.unhashed}, and characters of text its hashers keep. */
+  private unhashedPlans = 0
+  private unhashedText = 0
   /**
    * `seenPlanHashes` in the order they were added, while its length is the set's size (the set
    * only grows; one added to the set itself puts it out of step until it is next read).
    */
-  readonly #hashOrder: string[] = []
+  private readonly hashOrder: string[] = []
 
   /** @param toolLimit the most calls of one tool in the run (its own limit or the policy's) */
   constructor(
@@ -51,26 +51,26 @@ export class RunBudgets {
 
   /** The run's counters (`identicalCalls` brought up to date with the last call). */
   get counters(): BudgetCounters {
-    const key = this.#lastKey
+    const key = this.lastKey
     if (key !== undefined) {
-      const identical = this.#counters.identicalCalls
+      const identical = this.tally.identicalCalls
       if (identical.size !== 1 || !identical.has(key)) identical.clear()
-      identical.set(key, this.#lastRepeats)
-      this.#lastKey = undefined
+      identical.set(key, this.lastRepeats)
+      this.lastKey = undefined
     }
-    return this.#counters
+    return this.tally
   }
 
   set counters(counters: BudgetCounters) {
-    this.#counters = counters
-    this.#lastKey = undefined
+    this.tally = counters
+    this.lastKey = undefined
   }
 
   /** How many times the call with key `key` was counted with nothing else between. */
-  #repeatsOf(key: string): number {
-    const last = this.#lastKey
-    if (last !== undefined) return last === key ? this.#lastRepeats : 0
-    return this.#counters.identicalCalls.get(key) ?? 0
+  private repeatsOf(key: string): number {
+    const last = this.lastKey
+    if (last !== undefined) return last === key ? this.lastRepeats : 0
+    return this.tally.identicalCalls.get(key) ?? 0
   }
 
   /**
@@ -78,42 +78,42 @@ export class RunBudgets {
    * loop). Plans noted with {@link notePlan} are hashed here, when something reads the set.
    */
   get seenPlanHashes(): Set<string> {
-    if (this.#unhashed.length > 0) this.#hashNoted()
-    return this.#seenPlanHashes
+    if (this.unhashed.length > 0) this.hashNoted()
+    return this.planHashes
   }
 
   /** An approved plan, added to `seenPlanHashes` once that is read (its hash may be lazy). */
   notePlan(plan: CompiledPlan): void {
     const hasher = detachedHasher(plan, MAX_PLAN_TEXT)
-    this.#unhashed.push(hasher ?? plan)
-    if (hasher === undefined) this.#unhashedPlans += 1
-    else this.#unhashedText += hasher.keptLength
+    this.unhashed.push(hasher ?? plan)
+    if (hasher === undefined) this.unhashedPlans += 1
+    else this.unhashedText += hasher.keptLength
     // A long run that never reads the set keeps no more than this for it.
-    if (this.#unhashedPlans >= MAX_UNHASHED || this.#unhashedText >= MAX_UNHASHED_TEXT)
-      this.#hashNoted()
+    if (this.unhashedPlans >= MAX_UNHASHED || this.unhashedText >= MAX_UNHASHED_TEXT)
+      this.hashNoted()
   }
 
-  #hashNoted(): void {
-    const hashes = this.#seenPlanHashes
-    for (const plan of this.#unhashed) {
+  private hashNoted(): void {
+    const hashes = this.planHashes
+    for (const plan of this.unhashed) {
       const hash = plan.hash
-      const inStep = this.#hashOrder.length === hashes.size
-      if (inStep && !hashes.has(hash)) this.#hashOrder.push(hash)
+      const inStep = this.hashOrder.length === hashes.size
+      if (inStep && !hashes.has(hash)) this.hashOrder.push(hash)
       hashes.add(hash)
     }
-    this.#unhashed.length = 0
-    this.#unhashedPlans = 0
-    this.#unhashedText = 0
+    this.unhashed.length = 0
+    this.unhashedPlans = 0
+    this.unhashedText = 0
   }
 
   /** `seenPlanHashes` from `start` on, in added order: a save of changes costs only those. */
   planHashesFrom(start: number): string[] {
     const hashes = this.seenPlanHashes
-    if (this.#hashOrder.length !== hashes.size) {
-      this.#hashOrder.length = 0
-      for (const hash of hashes) this.#hashOrder.push(hash)
+    if (this.hashOrder.length !== hashes.size) {
+      this.hashOrder.length = 0
+      for (const hash of hashes) this.hashOrder.push(hash)
     }
-    return this.#hashOrder.slice(start)
+    return this.hashOrder.slice(start)
   }
 
   /** Stops the run (the first reason wins) and answers the reason it stopped for. */
@@ -138,13 +138,13 @@ export class RunBudgets {
         ),
       )
     }
-    return this.#denialPause()
+    return this.denialPause()
   }
 
   /** With `denialWindowSeconds`: the refusal of every call while this window has too many denials. */
-  #denialPause(): PlanIssue | undefined {
+  private denialPause(): PlanIssue | undefined {
     const { budgets } = this
-    const counters = this.#counters
+    const counters = this.tally
     const window = budgets.denialWindowSeconds
     if (window === undefined || counters.denials <= budgets.maxDenials) return undefined
     const left = counters.denialWindowStart + window * 1000 - this.now()
@@ -157,10 +157,10 @@ export class RunBudgets {
   }
 
   /** With `denialWindowSeconds`: starts a new window of denials once the last one has ended. */
-  #rollDenialWindow(): void {
+  private rollDenialWindow(): void {
     const window = this.budgets.denialWindowSeconds
     if (window === undefined) return
-    const counters = this.#counters
+    const counters = this.tally
     const now = this.now()
     if (now - counters.denialWindowStart < window * 1000) return
     counters.denialWindowStart = now
@@ -171,8 +171,8 @@ export class RunBudgets {
   /** Why one more call of `tool` (with call key `key`, as step `stepId`) exceeds a budget. */
   checkCall(tool: string, key: string, stepId: string): PlanIssue | undefined {
     const { budgets } = this
-    const counters = this.#counters
-    const exhausted = this.#callsExhausted(
+    const counters = this.tally
+    const exhausted = this.callsExhausted(
       `The run has made its ${budgets.maxCalls} allowed tool calls.`,
       'Stop calling tools and report what was done.',
       stepId,
@@ -187,7 +187,7 @@ export class RunBudgets {
         stepId,
       )
     }
-    if (this.#repeatsOf(key) >= budgets.maxIdenticalCalls) {
+    if (this.repeatsOf(key) >= budgets.maxIdenticalCalls) {
       return runIssue(
         'repeated_call',
         `This exact ${JSON.stringify(tool)} call has already been made ${budgets.maxIdenticalCalls} times in this run.`,
@@ -203,34 +203,34 @@ export class RunBudgets {
    * counts it. Exempt from `maxIdenticalCalls`: a client reads a subscribed resource on change.
    */
   countRead(): PlanIssue | undefined {
-    const exhausted = this.#callsExhausted(
+    const exhausted = this.callsExhausted(
       `The run has made its ${this.budgets.maxCalls} allowed calls (tool calls and resource reads).`,
       'Stop calling tools and reading resources, and report what was done.',
     )
-    if (exhausted === undefined) this.#counters.calls += 1
+    if (exhausted === undefined) this.tally.calls += 1
     return exhausted
   }
 
   /** The issue that stops the run when it has made `maxCalls` calls already, else undefined. */
-  #callsExhausted(message: string, hint: string, stepId?: string): PlanIssue | undefined {
+  private callsExhausted(message: string, hint: string, stepId?: string): PlanIssue | undefined {
     const { maxCalls } = this.budgets
-    if (maxCalls === undefined || this.#counters.calls < maxCalls) return undefined
+    if (maxCalls === undefined || this.tally.calls < maxCalls) return undefined
     return this.stop(runIssue('budget_exhausted', message, hint, stepId))
   }
 
   /** Counts a call that starts. Identical calls count only while nothing else happened between. */
   countCall(tool: string, key: string): void {
-    const counters = this.#counters
+    const counters = this.tally
     counters.calls += 1
     counters.callsPerTool.set(tool, (counters.callsPerTool.get(tool) ?? 0) + 1)
-    this.#lastRepeats = this.#repeatsOf(key) + 1
-    this.#lastKey = key
+    this.lastRepeats = this.repeatsOf(key) + 1
+    this.lastKey = key
   }
 
   /** A write succeeded: the same calls may now do something else, so repeats count from zero. */
   forgetRepeats(): void {
-    this.#lastKey = undefined
-    const { identicalCalls, turns } = this.#counters
+    this.lastKey = undefined
+    const { identicalCalls, turns } = this.tally
     if (identicalCalls.size > 0) identicalCalls.clear()
     if (turns.size > 0) turns.clear()
   }
@@ -242,9 +242,9 @@ export class RunBudgets {
    */
   countDenial(key: string | undefined): PlanIssue | undefined {
     const { budgets } = this
-    const counters = this.#counters
+    const counters = this.tally
     if (this.stopped !== undefined) return undefined
-    this.#rollDenialWindow()
+    this.rollDenialWindow()
     counters.denials += 1
     const repeats = key === undefined ? 0 : (counters.deniedRepeats.get(key) ?? 0) + 1
     if (key !== undefined) counters.deniedRepeats.set(key, repeats)
@@ -269,8 +269,8 @@ export class RunBudgets {
 
   /** Counts a re-plan; stops the run past `maxReplans`. */
   countReplan(): PlanIssue | undefined {
-    this.#counters.replans += 1
-    if (this.#counters.replans <= this.budgets.maxReplans) return undefined
+    this.tally.replans += 1
+    if (this.tally.replans <= this.budgets.maxReplans) return undefined
     return this.stop(
       runIssue(
         'replan_loop',
@@ -294,7 +294,7 @@ export class RunBudgets {
 
   /** Counts a per-turn batch by its signature; stops the run when the same turn repeats. */
   countTurn(signature: string): PlanIssue | undefined {
-    const { turns } = this.#counters
+    const { turns } = this.tally
     const count = (turns.get(signature) ?? 0) + 1
     turns.clear()
     if (count > this.budgets.maxIdenticalCalls) {

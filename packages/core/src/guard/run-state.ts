@@ -99,7 +99,7 @@ export class RunState {
    * The call key each step ran with, to recognise a repeat of a finished call (see
    * {@link ranKey}): {@link PLANNED_CALL} for a step that ran its planned call.
    */
-  readonly #ranWith = new StepValues<string>()
+  private readonly ranWith = new StepValues<string>()
   /** Steps restored as running: their call started in an earlier process and never ended. */
   readonly interrupted = new Set<string>()
   /**
@@ -108,17 +108,17 @@ export class RunState {
    */
   readonly asked = new Map<string, string>()
   /** Steps of earlier plans whose ids the current plan does not use (see {@link knownStep}). */
-  readonly #earlier = new Map<string, CompiledStep>()
+  private readonly earlier = new Map<string, CompiledStep>()
   /**
    * While changes are tracked: the steps whose status or output changed since the tracker last
    * read them (the steps of a newly installed plan are not added; the tracker reads the plan).
    */
   changed: Set<string> | undefined
   /** The current plan's steps by position, read from its columns (no step object is kept). */
-  #steps: PlanSteps = NO_PLAN_STEPS
+  private stepsNow: PlanSteps = NO_PLAN_STEPS
 
   get steps(): PlanSteps {
-    return this.#steps
+    return this.stepsNow
   }
   /** Positions of the current plan's steps, by tool, in plan order. */
   private stepsByTool: ReadonlyMap<string, Int32Array> = NO_TOOLS
@@ -133,27 +133,29 @@ export class RunState {
    * True when every plan installed was validated under `checkArguments`' policy: a step without
    * references has the arguments validation checked (and found nothing in), not checked again.
    */
-  readonly #validatedPlans: boolean
+  private readonly validatedPlans: boolean
 
   /** @param validatedPlans install gets only plans validated under `checkArguments`' policy */
   constructor(checkArguments: ArgumentCheck = () => NO_ISSUES, validatedPlans = false) {
     this.checkArguments = checkArguments
-    this.#validatedPlans = validatedPlans
+    this.validatedPlans = validatedPlans
   }
 
   step(stepId: string): CompiledStep | undefined {
-    const position = this.#steps.positions.get(stepId)
-    return position === undefined ? undefined : this.#steps.step(position)
+    const position = this.stepsNow.positions.get(stepId)
+    return position === undefined ? undefined : this.stepsNow.step(position)
   }
 
   /** The latest step with this id of any plan installed, to carry finished work across plans. */
   knownStep(stepId: string): CompiledStep | undefined {
-    return this.step(stepId) ?? this.#earlier.get(stepId)
+    return this.step(stepId) ?? this.earlier.get(stepId)
   }
 
   stepsOf(tool: string): readonly CompiledStep[] {
     const positions = this.stepsByTool.get(tool)
-    return positions === undefined ? NO_STEPS : Array.from(positions, (at) => this.#steps.step(at))
+    return positions === undefined
+      ? NO_STEPS
+      : Array.from(positions, (at) => this.stepsNow.step(at))
   }
 
   /** The first ready step that accepts the call with key `key`. */
@@ -179,13 +181,13 @@ export class RunState {
   ): void {
     if (this.ready.size > 0) for (const stepId of [...this.ready.keys()]) this.removeReady(stepId)
     if (!restoring) this.asked.clear()
-    const before = this.#steps
+    const before = this.stepsNow
     const steps = planSteps(next)
     const { ids, positions } = steps
     this.plan = next
     this.mode = mode
-    this.#steps = steps
-    for (const values of [this.status, this.outputs, this.#ranWith]) values.place(ids, positions)
+    this.stepsNow = steps
+    for (const values of [this.status, this.outputs, this.ranWith]) values.place(ids, positions)
     this.ready.place(ids, positions)
     this.stepsByTool = positionsByTool(steps)
     for (let position = 0; position < steps.size; position += 1) {
@@ -193,17 +195,17 @@ export class RunState {
       if (!(restoring ? this.status.has(stepId) : this.carries(steps, position, before))) {
         this.status.set(stepId, 'pending')
         this.outputs.delete(stepId)
-        this.#ranWith.delete(stepId)
+        this.ranWith.delete(stepId)
         onReset(stepId)
       }
-      this.#earlier.delete(stepId)
+      this.earlier.delete(stepId)
     }
     this.dependents = steps.dependents()
     // Only a step with dependencies ever waits: a plan without any (a turn's) needs no counts.
     this.waiting = this.dependents.targets.length === 0 ? NO_WAITING : new Int32Array(steps.size)
     for (let position = 0; position < before.size; position += 1)
       if (!positions.has(stringAt(before.ids, position)))
-        this.#earlier.set(stringAt(before.ids, position), before.step(position))
+        this.earlier.set(stringAt(before.ids, position), before.step(position))
     for (let position = 0; position < steps.size; position += 1)
       if (this.status.get(stringAt(ids, position)) === 'pending') this.schedule(position)
   }
@@ -217,21 +219,21 @@ export class RunState {
     const state = this.status.get(stepId)
     if (state !== 'done' && state !== 'running') return false
     const at = before.positions.get(stepId)
-    const previous = at === undefined ? this.#earlier.get(stepId) : before.step(at)
+    const previous = at === undefined ? this.earlier.get(stepId) : before.step(at)
     if (previous === undefined || previous.tool !== steps.tool(position)) return false
     const step = steps.step(position)
     const planned = canonicalJson(previous.args)
     if (planned !== canonicalJson(step.args)) return false
     // The key is made again from the step that now has the id: the same, while it stays frozen.
     if (this.ranPlannedCall(stepId) && !isPlannedCall(step))
-      this.#ranWith.set(stepId, callKey(previous.tool, planned))
+      this.ranWith.set(stepId, callKey(previous.tool, planned))
     return true
   }
 
   /** A pending step of a new plan: skipped, ready or waiting, by its dependencies. */
   private schedule(position: number): void {
-    const { ids } = this.#steps
-    const dependencies = this.#steps.dependencies(position)
+    const { ids } = this.stepsNow
+    const dependencies = this.stepsNow.dependencies(position)
     let remaining = 0
     for (let edge = 0; edge < dependencies.length; edge += 1) {
       const state = this.status.get(stringAt(ids, itemAt(dependencies, edge)))
@@ -241,7 +243,7 @@ export class RunState {
       }
       if (state !== 'done') remaining += 1
     }
-    if (remaining === 0) this.addReady(this.#steps.step(position))
+    if (remaining === 0) this.addReady(this.stepsNow.step(position))
     else this.waiting[position] = remaining
   }
 
@@ -254,7 +256,7 @@ export class RunState {
     }
     const key = callKey(step.tool, canonicalJson(resolved.args))
     const argumentIssues =
-      this.#validatedPlans && step.references.length === 0
+      this.validatedPlans && step.references.length === 0
         ? NO_ISSUES
         : this.checkArguments(step, resolved.args)
     this.ready.set(step.id, {
@@ -292,12 +294,12 @@ export class RunState {
     // The ready entry's key of a planned call is its planned key: kept as a mark, not a string.
     const step = this.ready.get(stepId)?.key === key ? this.step(stepId) : undefined
     this.removeReady(stepId)
-    this.#ranWith.set(stepId, step !== undefined && isPlannedCall(step) ? PLANNED_CALL : key)
+    this.ranWith.set(stepId, step !== undefined && isPlannedCall(step) ? PLANNED_CALL : key)
   }
 
   /** The call key the step ran (or runs) with, or undefined when it has not started. */
   ranKey(stepId: string): string | undefined {
-    const kept = this.#ranWith.get(stepId)
+    const kept = this.ranWith.get(stepId)
     if (kept !== PLANNED_CALL) return kept
     const step = this.knownStep(stepId)
     return step === undefined ? undefined : callKey(step.tool, canonicalJson(step.args))
@@ -308,7 +310,7 @@ export class RunState {
    * then that of `step.args`, and a call whose arguments differ from them is not its call.
    */
   ranPlannedCall(stepId: string): boolean {
-    return this.#ranWith.get(stepId) === PLANNED_CALL
+    return this.ranWith.get(stepId) === PLANNED_CALL
   }
 
   /** running → ready (a retry, or an interrupted call approved again); false when not running. */
@@ -318,7 +320,7 @@ export class RunState {
     this.changed?.add(stepId)
     this.status.set(stepId, 'pending')
     this.interrupted.delete(stepId)
-    this.#ranWith.delete(stepId)
+    this.ranWith.delete(stepId)
     this.addReady(step)
     return true
   }
@@ -333,15 +335,15 @@ export class RunState {
     this.status.set(stepId, 'done')
     if (output === undefined) this.outputs.delete(stepId)
     else this.outputs.set(stepId, output)
-    const finished = this.#steps.positions.get(stepId)
+    const finished = this.stepsNow.positions.get(stepId)
     if (finished === undefined) return true
-    const { ids } = this.#steps
+    const { ids } = this.stepsNow
     for (const position of dependentsAt(this.dependents, finished)) {
       if (this.status.get(stringAt(ids, position)) !== 'pending') continue
       const left = int32At(this.waiting, position)
       const remaining = (left === 0 ? 1 : left) - 1
       this.waiting[position] = remaining
-      if (remaining === 0) this.addReady(this.#steps.step(position))
+      if (remaining === 0) this.addReady(this.stepsNow.step(position))
     }
     return true
   }
@@ -356,10 +358,10 @@ export class RunState {
     this.changed?.add(stepId)
     this.status.set(stepId, 'failed')
     this.removeReady(stepId)
-    const failed = this.#steps.positions.get(stepId)
+    const failed = this.stepsNow.positions.get(stepId)
     if (failed === undefined) return state
     this.waiting[failed] = 0
-    const { ids } = this.#steps
+    const { ids } = this.stepsNow
     const stack = [...dependentsAt(this.dependents, failed)]
     while (stack.length > 0) {
       const position = stack.pop() ?? -1
@@ -376,14 +378,14 @@ export class RunState {
 
   /** After a restore: the call keys of steps that ran, and the running ones as interrupted. */
   markRestored(): void {
-    const { ids, size } = this.#steps
+    const { ids, size } = this.stepsNow
     for (let position = 0; position < size; position += 1) {
       const state = this.status.get(stringAt(ids, position))
       if (state !== 'done' && state !== 'running') continue
-      const step = this.#steps.step(position)
+      const step = this.stepsNow.step(position)
       const resolved = resolveReferences(step, this.outputs)
       if (resolved.success)
-        this.#ranWith.set(
+        this.ranWith.set(
           step.id,
           isPlannedCall(step) ? PLANNED_CALL : callKey(step.tool, canonicalJson(resolved.args)),
         )
@@ -414,6 +416,6 @@ export class RunState {
   /** True when every step of the current plan is done, failed or skipped. */
   isComplete(): boolean {
     if (this.plan === undefined) return false
-    return this.#steps.ids.every((stepId) => isEnded(this.status.get(stepId)))
+    return this.stepsNow.ids.every((stepId) => isEnded(this.status.get(stepId)))
   }
 }

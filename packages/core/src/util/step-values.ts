@@ -11,21 +11,21 @@ const NO_IDS: readonly string[] = Object.freeze([])
  * then the plan's steps in plan order: for one plan, the order of a `Map` filled in plan order.
  */
 export class StepValues<V> extends MapView<V> {
-  #positions: ReadonlyMap<string, number> = NO_POSITIONS
-  #ids: readonly string[] = NO_IDS
+  private positions: ReadonlyMap<string, number> = NO_POSITIONS
+  private ids: readonly string[] = NO_IDS
   /** By position; `undefined` where a step has no value. */
-  #values: (V | undefined)[] = []
-  #placed = 0
+  private byPosition: (V | undefined)[] = []
+  private placed = 0
   /** Made at the first value of another id: a guard holds several, most never need it. */
-  #others: Map<string, V> | undefined
+  private others: Map<string, V> | undefined
 
   get size(): number {
-    return this.#placed + (this.#others?.size ?? 0)
+    return this.placed + (this.others?.size ?? 0)
   }
 
-  #othersMap(): Map<string, V> {
-    this.#others ??= new Map()
-    return this.#others
+  private othersMap(): Map<string, V> {
+    this.others ??= new Map()
+    return this.others
   }
 
   /**
@@ -35,19 +35,19 @@ export class StepValues<V> extends MapView<V> {
    * mode) stays linear; iteration order is as if every value had been set again.
    */
   place(ids: readonly string[], positions: ReadonlyMap<string, number>): void {
-    const values = this.#values
+    const values = this.byPosition
     for (let position = 0; position < values.length; position += 1) {
       const value = values[position]
-      const id = this.#ids[position]
-      if (value !== undefined && id !== undefined) this.#othersMap().set(id, value)
+      const id = this.ids[position]
+      if (value !== undefined && id !== undefined) this.othersMap().set(id, value)
     }
-    this.#positions = positions
-    this.#ids = ids
+    this.positions = positions
+    this.ids = ids
     // A plan as long as the last (a turn's one step after another) keeps its array, emptied.
     if (values.length === ids.length) clearSlots(values)
-    else this.#values = unsetSlots(ids.length)
-    this.#placed = 0
-    const others = this.#others
+    else this.byPosition = unsetSlots(ids.length)
+    this.placed = 0
+    const others = this.others
     if (others === undefined || others.size === 0) return
     // Indexed: `ids` is often a frozen array, which a for-of walks through the runtime.
     for (let position = 0; position < ids.length; position += 1) {
@@ -59,36 +59,36 @@ export class StepValues<V> extends MapView<V> {
   }
 
   get(id: string): V | undefined {
-    const position = this.#positions.get(id)
-    return position === undefined ? this.#others?.get(id) : this.#values[position]
+    const position = this.positions.get(id)
+    return position === undefined ? this.others?.get(id) : this.byPosition[position]
   }
 
   set(id: string, value: V): this {
-    const position = this.#positions.get(id)
+    const position = this.positions.get(id)
     if (position === undefined) {
-      this.#othersMap().set(id, value)
+      this.othersMap().set(id, value)
       return this
     }
-    if (this.#values[position] === undefined) this.#placed += 1
-    this.#values[position] = value
+    if (this.byPosition[position] === undefined) this.placed += 1
+    this.byPosition[position] = value
     return this
   }
 
   delete(id: string): boolean {
-    const position = this.#positions.get(id)
-    if (position === undefined) return this.#others?.delete(id) ?? false
-    if (this.#values[position] === undefined) return false
-    this.#values[position] = undefined
-    this.#placed -= 1
+    const position = this.positions.get(id)
+    if (position === undefined) return this.others?.delete(id) ?? false
+    if (this.byPosition[position] === undefined) return false
+    this.byPosition[position] = undefined
+    this.placed -= 1
     return true
   }
 
   *entries(): MapIterator<[string, V]> {
-    if (this.#others !== undefined) yield* this.#others
-    const values = this.#values
+    if (this.others !== undefined) yield* this.others
+    const values = this.byPosition
     for (let position = 0; position < values.length; position += 1) {
       const value = values[position]
-      const id = this.#ids[position]
+      const id = this.ids[position]
       if (value !== undefined && id !== undefined) yield [id, value]
     }
   }
