@@ -199,10 +199,10 @@ export class UntrustedFlowTracker {
   // with entries coming and going every step gets a new old-generation table at each resize.
   private readonly origins = new StepValues<readonly string[]>()
   // One frozen list per distinct list of sources: most steps of a run share a few.
-  private readonly lists = new Map<string, readonly string[]>()
+  private lists: Map<string, readonly string[]> | undefined
   private readonly sourceContext: SourceContext
   /** Extraction steps' schemas as checked, kept until their output is recorded. */
-  private readonly schemas = new Map<string, JsonValue>()
+  private schemas: Map<string, JsonValue> | undefined
   /** Whether the run read sensitive data, whether it acted, how many refusals it put to a human. */
   private readonly flags: { sensitive: boolean; acted: boolean; questions: number }
   /** Whether resource content is trusted: the policy's answer, asked at the first resource read. */
@@ -253,8 +253,10 @@ export class UntrustedFlowTracker {
     // Unknown tool: the guard denies it anyway; refuse here too.
     if (tool === undefined) return { issues: [], tainted: true }
     this.origins.set(step.id, this.ownSources(step, tool, args))
-    if (tool.output?.extract === true && args.schema !== undefined)
+    if (tool.output?.extract === true && args.schema !== undefined) {
+      this.schemas ??= new Map()
       this.schemas.set(step.id, args.schema)
+    }
     const issues: PlanIssue[] = []
     let tainted = checkReferences(step, tool, this.labels, issues)
     // Text written into a plan after untrusted output was seen may have been copied from it.
@@ -306,8 +308,8 @@ export class UntrustedFlowTracker {
   /** Labels a finished step's output; `output` is its JSON value, or undefined if it has none. */
   record(step: CompiledStep, output: JsonValue | undefined, tainted: boolean): TrustLabel {
     const tool = this.policy.tools.get(step.tool)
-    const schema = this.schemas.get(step.id)
-    this.schemas.delete(step.id)
+    const schema = this.schemas?.get(step.id)
+    this.schemas?.delete(step.id)
     const labels = this.labels
     const untrusted = outputIsUntrusted(this.policy, step, tool, output, tainted, labels, schema)
     const label: TrustLabel = untrusted ? 'untrusted' : 'trusted'
@@ -344,9 +346,10 @@ export class UntrustedFlowTracker {
   /** The one frozen copy of a list of sources (the first 4,096 distinct lists are kept). */
   private shared(sources: string[]): readonly string[] {
     const key = JSON.stringify(sources)
-    const known = this.lists.get(key)
+    const known = this.lists?.get(key)
     if (known !== undefined) return known
     const frozen = Object.freeze(sources)
+    this.lists ??= new Map()
     if (this.lists.size < 4096) this.lists.set(key, frozen)
     return frozen
   }

@@ -41,9 +41,9 @@ function keptTexts(kept: readonly (readonly string[])[]): readonly string[] {
  * many it may have seen: text written into a plan before an output existed cannot come from it.
  */
 export class UntrustedTextIndex {
-  private readonly fragments = new Map<string, number>()
+  private fragments: Map<string, number> | undefined
   /** Indexed texts, each to a list of itself: a repeat adds nothing; kept as that, uncounted. */
-  private readonly indexedTexts = new Map<string, readonly string[]>()
+  private indexedTexts: Map<string, readonly string[]> | undefined
   /** Each recorded output's step id, by ordinal (kept apart from its texts: no object per output). */
   private readonly stepIds: string[] = []
   /** Each output's kept texts by ordinal, up to the last that kept any (later ones get no slot). */
@@ -91,7 +91,7 @@ export class UntrustedTextIndex {
    * indexed, or undefined past the capacity.
    */
   private keep(normal: string, ordinal: number): readonly string[] | undefined {
-    const known = this.indexedTexts.get(normal)
+    const known = this.indexedTexts?.get(normal)
     if (known !== undefined) return known
     if (this.characters + normal.length > MAX_INDEXED_CHARACTERS) return undefined
     return this.store(normal, ordinal)
@@ -101,8 +101,10 @@ export class UntrustedTextIndex {
   private store(normal: string, ordinal: number): readonly string[] {
     this.characters += normal.length
     const only = Object.freeze([normal])
+    this.indexedTexts ??= new Map()
     this.indexedTexts.set(normal, only)
     const last = normal.length - FRAGMENT_LENGTH
+    this.fragments ??= new Map()
     for (let position = 0; position <= last; position += FRAGMENT_STRIDE) {
       const fragment = normal.slice(position, position + FRAGMENT_LENGTH)
       if (!this.fragments.has(fragment)) this.fragments.set(fragment, ordinal)
@@ -117,7 +119,7 @@ export class UntrustedTextIndex {
     if (normal.length < FRAGMENT_LENGTH) return undefined
     const last = normal.length - FRAGMENT_LENGTH
     for (let position = 0; position <= last; position += 1) {
-      const ordinal = this.fragments.get(normal.slice(position, position + FRAGMENT_LENGTH))
+      const ordinal = this.fragments?.get(normal.slice(position, position + FRAGMENT_LENGTH))
       if (ordinal !== undefined && ordinal < seen) return this.stepIds[ordinal] ?? '*'
     }
     if (this.saturatedOrdinal !== undefined && this.saturatedOrdinal < seen)
@@ -154,7 +156,7 @@ export class UntrustedTextIndex {
     state.outputs.forEach((output, ordinal) => {
       // Saved texts were within the capacity when indexed; a repeat is kept as the first.
       const kept = output.texts.map(
-        (text) => index.indexedTexts.get(text) ?? index.store(text, ordinal),
+        (text) => index.indexedTexts?.get(text) ?? index.store(text, ordinal),
       )
       index.push(output.stepId, keptTexts(kept))
     })

@@ -108,7 +108,7 @@ export class RunState {
    */
   readonly asked = new Map<string, string>()
   /** Steps of earlier plans whose ids the current plan does not use (see {@link knownStep}). */
-  private readonly earlier = new Map<string, CompiledStep>()
+  private earlier: Map<string, CompiledStep> | undefined
   /**
    * While changes are tracked: the steps whose status or output changed since the tracker last
    * read them (the steps of a newly installed plan are not added; the tracker reads the plan).
@@ -148,7 +148,7 @@ export class RunState {
 
   /** The latest step with this id of any plan installed, to carry finished work across plans. */
   knownStep(stepId: string): CompiledStep | undefined {
-    return this.step(stepId) ?? this.earlier.get(stepId)
+    return this.step(stepId) ?? this.earlier?.get(stepId)
   }
 
   stepsOf(tool: string): readonly CompiledStep[] {
@@ -198,14 +198,15 @@ export class RunState {
         this.ranWith.delete(stepId)
         onReset(stepId)
       }
-      this.earlier.delete(stepId)
+      this.earlier?.delete(stepId)
     }
     this.dependents = steps.dependents()
     // Only a step with dependencies ever waits: a plan without any (a turn's) needs no counts.
     this.waiting = this.dependents.targets.length === 0 ? NO_WAITING : new Int32Array(steps.size)
+    if (before.size > 0) this.earlier ??= new Map()
     for (let position = 0; position < before.size; position += 1)
       if (!positions.has(stringAt(before.ids, position)))
-        this.earlier.set(stringAt(before.ids, position), before.step(position))
+        this.earlier?.set(stringAt(before.ids, position), before.step(position))
     for (let position = 0; position < steps.size; position += 1)
       if (this.status.get(stringAt(ids, position)) === 'pending') this.schedule(position)
   }
@@ -219,7 +220,7 @@ export class RunState {
     const state = this.status.get(stepId)
     if (state !== 'done' && state !== 'running') return false
     const at = before.positions.get(stepId)
-    const previous = at === undefined ? this.earlier.get(stepId) : before.step(at)
+    const previous = at === undefined ? this.earlier?.get(stepId) : before.step(at)
     if (previous === undefined || previous.tool !== steps.tool(position)) return false
     const step = steps.step(position)
     const planned = canonicalJson(previous.args)
