@@ -219,8 +219,8 @@ export class UntrustedFlowTracker {
     const fileSources = (file: string) => this.files.get(file)
     this.sourceContext = { roots: policy.scope.roots, parseCommand, fileSources }
     for (const [id, sources] of Object.entries(state?.sources ?? {})) this.sources.set(id, sources)
-    this.context = new Set(state?.context ?? [])
-    this.files = new Map(Object.entries(state?.files ?? {}))
+    this.context = new Set(state?.context)
+    this.files = new Map(state?.files === undefined ? undefined : Object.entries(state.files))
     this.index =
       state === undefined ? new UntrustedTextIndex() : UntrustedTextIndex.fromJSON(state.text)
     if (state !== undefined) {
