@@ -203,10 +203,12 @@ export class RunState {
     this.dependents = steps.dependents()
     // Only a step with dependencies ever waits: a plan without any (a turn's) needs no counts.
     this.waiting = this.dependents.targets.length === 0 ? NO_WAITING : new Int32Array(steps.size)
-    if (before.size > 0) this.earlier ??= new Map()
-    for (let position = 0; position < before.size; position += 1)
-      if (!positions.has(stringAt(before.ids, position)))
-        this.earlier?.set(stringAt(before.ids, position), before.step(position))
+    for (let position = 0; position < before.size; position += 1) {
+      const stepId = stringAt(before.ids, position)
+      if (positions.has(stepId)) continue
+      this.earlier ??= new Map()
+      this.earlier.set(stepId, before.step(position))
+    }
     for (let position = 0; position < steps.size; position += 1)
       if (this.status.get(stringAt(ids, position)) === 'pending') this.schedule(position)
   }
